@@ -1,0 +1,448 @@
+//! The schema of every spec/ file, as serde structs. Unknown keys are errors
+//! (`deny_unknown_fields`), so a typo in a table fails the build.
+//!
+//! Field types:
+//! - `S<T>` (= `toml::Spanned<T>`) keeps the byte span so errors can name the line.
+//! - `gens` strings are platform sets (see spec/README.md), parsed by `gens.rs`.
+//! - `cite` strings are checked against `sources.toml` by `cite.rs`.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+pub use toml::Spanned as S;
+
+/// spec/sources.toml
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct SourcesFile {
+    pub source: Vec<S<Source>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub key: S<String>,
+    pub title: String,
+    /// Seed file name (under shared/seeds), for seed sources.
+    pub file: Option<String>,
+    /// Public location, for non-seed sources.
+    pub url: Option<String>,
+}
+
+/// spec/platforms.toml
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct PlatformsFile {
+    pub platform: Vec<S<Platform>>,
+    #[serde(default)]
+    pub feature: Vec<S<Feature>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Platform {
+    pub id: S<String>,
+    /// Short name: ivb hsw bdw chv skl bxt.
+    pub name: S<String>,
+    /// Generation times ten: 70, 75, 80, 90.
+    pub gen_x10: u32,
+    pub lowpower: bool,
+    pub long_name: String,
+    /// Other spellings accepted by `--gen` (e.g. "7", "gen7", "ivybridge").
+    pub aliases: Vec<String>,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// A boolean property of platforms: "this platform has X". The engine asks
+/// `feature::NAME.on(platform)`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Feature {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub cite: S<String>,
+    pub text: String,
+    pub note: Option<String>,
+}
+
+/// spec/types.toml
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct TypesFile {
+    #[serde(rename = "type")]
+    pub ty: Vec<S<DataType>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct DataType {
+    pub id: S<String>,
+    /// Upper-case name as in the manual: UB B UW W UD D UQ Q HF F DF V UV VF.
+    pub name: S<String>,
+    pub long_name: String,
+    /// Size in bits of one element (for V/UV/VF: of the packed 32-bit immediate).
+    pub bits: u32,
+    /// uint | sint | float | vector-uint | vector-sint | vector-float
+    pub kind: S<String>,
+    /// Inclusive value range as the manual writes it (documentation).
+    pub range: String,
+    pub gens: S<String>,
+    /// Register type encoding per platform set: `{ "gen7 gen7.5" = 0, "gen8+" = 0 }`.
+    #[serde(default)]
+    pub reg_enc: BTreeMap<String, u8>,
+    /// Immediate type encoding per platform set.
+    #[serde(default)]
+    pub imm_enc: BTreeMap<String, u8>,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// spec/opcodes.toml
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct OpcodesFile {
+    pub opcode: Vec<S<Opcode>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Opcode {
+    pub id: S<String>,
+    /// Lower-case mnemonic as in the manual / IGA.
+    pub name: S<String>,
+    pub gens: S<String>,
+    /// Opcode number per platform set: `{ "all" = 0x40 }` or `{ "gen7 gen7.5" = 0x.., "gen8+" = 0x.. }`.
+    pub number: BTreeMap<String, u8>,
+    /// Number of source operands (0-3).
+    pub srcs: u8,
+    /// Instruction class: alu | logic | math | flow | send | three-src | misc
+    pub class: S<String>,
+    /// Supports predication.
+    pub pred: bool,
+    /// Supports a condition modifier.
+    pub cmod: bool,
+    /// Supports saturation.
+    pub sat: bool,
+    /// Supports source modifiers (-, (abs); ~ for logic ops).
+    pub srcmod: bool,
+    /// Supports implicit accumulator write (AccWrCtrl).
+    pub accwr: bool,
+    /// Allowed type combinations, `"DST <- SRC0 SRC1"`, each a type name, a class
+    /// (int float any byte word dword qword vint), or alternatives joined by `|`.
+    #[serde(default)]
+    pub types: Vec<S<String>>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// spec/registers.toml
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RegistersFile {
+    pub file: Vec<S<RegFile>>,
+    pub arf: Vec<S<Arf>>,
+    #[serde(default)]
+    pub field: Vec<S<Field>>,
+    #[serde(default)]
+    pub acc_precision: Vec<S<AccPrecision>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RegFile {
+    pub id: S<String>,
+    /// grf | arf | imm | mrf
+    pub name: S<String>,
+    pub gens: S<String>,
+    pub count: Option<u32>,
+    pub reg_bytes: Option<u32>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Arf {
+    pub id: S<String>,
+    /// Assembler name of the register type: null a acc f sr cr n ip tdr tm
+    pub name: S<String>,
+    pub gens: S<String>,
+    /// RegNum[7:4] encoding.
+    pub regtype: u8,
+    /// Number of registers per platform set: `{ "gen7 gen7.5 gen8" = 2, "gen9" = 10 }`.
+    pub count: BTreeMap<String, u32>,
+    /// Bytes per register that exist (populated or not) in the model's state.
+    pub bytes: u32,
+    /// Element size in bits as the manual gives it (0 = N/A).
+    pub elem_bits: u32,
+    /// Element types allowed (names from types.toml).
+    #[serde(default)]
+    pub elem_types: Vec<String>,
+    /// rw | ro | none
+    pub access: S<String>,
+    /// Access granularity in bytes (0 = N/A).
+    pub granularity: u32,
+    pub indexable: bool,
+    /// Valid SubRegNum byte range, inclusive, e.g. [0, 12].
+    pub subreg_range: Option<[u32; 2]>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// One bit field of one dword of an ARF register (or a0 word). All fields of a
+/// (reg, index, dword) must cover bits 31..0 without overlap.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    pub id: S<String>,
+    /// Register: `cr0`, `sr0`, `a0`, `n0`, `tdr0`, `tm0`, `ip`, `f0`, ...
+    pub reg: S<String>,
+    /// Dword index within the register.
+    pub dword: u32,
+    /// `"31"` or `"5:4"` (high:low).
+    pub bits: S<String>,
+    /// snake_case name used for the generated constant.
+    pub name: S<String>,
+    /// rw | ro | reserved (writes dropped, reads undefined) | mbz | zero (writes dropped, reads 0) | w1c | special
+    pub access: S<String>,
+    pub gens: S<String>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct AccPrecision {
+    pub id: S<String>,
+    /// Types this row covers.
+    pub types: Vec<String>,
+    /// Accumulator registers usable: e.g. ["acc0"] or ["acc0", "acc1"].
+    pub regs: Vec<String>,
+    /// Channels per accumulator register (0 = not supported).
+    pub channels: u32,
+    /// Bits per channel kept by the accumulator (0 = not supported).
+    pub bits: u32,
+    pub gens: S<String>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// spec/conversions.toml
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ConversionsFile {
+    pub conversion: Vec<S<Conversion>>,
+    #[serde(default)]
+    pub special: Vec<S<Special>>,
+    #[serde(default)]
+    pub saturation: Vec<S<Saturation>>,
+}
+
+/// A conversion method for a set of (source, destination) scalar type pairs.
+/// For every platform, every pair of the 11 scalar types must be covered by
+/// exactly one row.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Conversion {
+    pub id: S<String>,
+    pub gens: S<String>,
+    /// Source types (names or classes: int uint sint float any).
+    pub from: Vec<String>,
+    /// Destination types.
+    pub to: Vec<String>,
+    /// Restrict to pairs whose destination is `wider` | `same` | `narrower` | `any` size.
+    #[serde(default = "any_str")]
+    pub size: String,
+    /// Restrict to pairs with `same_type` | `different_type` | `any`.
+    #[serde(default = "any_str")]
+    pub identity: String,
+    /// identity | zero_extend | sign_extend | truncate | float_to_int | int_to_float | float_widen | float_narrow
+    pub method: S<String>,
+    /// Rounding: exact | cr0 | rtz | rtne
+    pub round: S<String>,
+    /// With saturation: clamp (to destination range) | unit (float [0.0, 1.0], NaN -> 0) | none
+    pub sat: S<String>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+fn any_str() -> String {
+    "any".to_string()
+}
+
+/// A row of the float-to-integer special value table.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Special {
+    pub id: S<String>,
+    pub gens: S<String>,
+    /// Input class: zero | denorm | nan | pos_inf | neg_inf | pos_overflow | neg_overflow
+    pub input: S<String>,
+    /// Result: zero | imax | imin
+    pub result: S<String>,
+    /// Source float types this row covers.
+    pub from: Vec<String>,
+    /// Destination integer types this row covers.
+    pub to: Vec<String>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Saturation {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub types: Vec<String>,
+    /// Inclusive range as text: "[0.0, 1.0]" or "type" (the type's own range).
+    pub range: S<String>,
+    /// What NaN saturates to (float types): "zero" | "n/a"
+    pub nan: S<String>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// spec/compare.toml
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct CompareFile {
+    pub grid: Vec<S<Grid>>,
+    #[serde(default)]
+    pub cmpn: Vec<S<CmpnRule>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Grid {
+    pub id: S<String>,
+    pub gens: S<String>,
+    /// cmp (normal comparison, also any instruction's condition modifier) | cmpn
+    pub kind: S<String>,
+    /// Condition modifier: g l z nz le ge  (z = equal, nz = not equal)
+    pub cmod: S<String>,
+    pub title: String,
+    pub grid: S<String>,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct CmpnRule {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// spec/float_modes.toml
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct FloatModesFile {
+    pub fp: Vec<S<FpRule>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct FpRule {
+    pub id: S<String>,
+    pub gens: S<String>,
+    /// ieee | alt | both
+    pub mode: S<String>,
+    /// Float types the row applies to (HF F DF).
+    pub types: Vec<String>,
+    /// What the engine does: a value of the `fp_effect` enumeration (properties.toml).
+    pub effect: S<String>,
+    /// Which operations: a value of the `fp_ops` enumeration.
+    pub ops: S<String>,
+    /// For effects controlled by a cr0.0 bit: the bit number.
+    pub cr0_bit: Option<u32>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// spec/properties.toml
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct PropertiesFile {
+    #[serde(default)]
+    pub prop: Vec<S<Prop>>,
+    #[serde(default)]
+    pub predicate: Vec<S<Predicate>>,
+    #[serde(default, rename = "enum")]
+    pub enums: Vec<S<EnumDef>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Prop {
+    /// snake_case name; used as `name`, `dst.name`, `srcN.name` or `src.name`.
+    pub name: S<String>,
+    /// insn | dst | src
+    pub scope: S<String>,
+    /// int | bool | type | opcode | <enum name>
+    #[serde(rename = "type")]
+    pub ty: S<String>,
+    pub doc: String,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Predicate {
+    pub name: S<String>,
+    /// insn | src (a src predicate is called once per present source)
+    pub scope: S<String>,
+    pub doc: String,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct EnumDef {
+    pub name: S<String>,
+    pub values: Vec<String>,
+    pub doc: String,
+}
+
+/// spec/rules/*.toml
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RulesFile {
+    #[serde(default)]
+    pub rule: Vec<S<Rule>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub cite: S<String>,
+    /// One-line message shown when the rule is violated.
+    pub msg: String,
+    /// `src`: evaluate once per present source operand, binding `src.*`.
+    pub foreach: Option<S<String>>,
+    /// Applicability condition (default: always).
+    pub when: Option<S<String>>,
+    /// The condition that must hold.
+    pub check: Option<S<String>>,
+    /// A named Rust predicate, where an expression cannot say the rule.
+    pub check_fn: Option<S<String>>,
+    /// What a violation makes unpredictable in lenient execution: dst | flags | all | none
+    #[serde(default = "undef_default")]
+    pub undefined: String,
+    pub note: Option<String>,
+}
+
+fn undef_default() -> String {
+    "dst".to_string()
+}

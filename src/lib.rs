@@ -1,0 +1,8 @@
+//! euref: an executable, spec-first reference model of the Intel GEN (Gen7-Gen9)
+//! Execution Unit ISA.
+//!
+//! Every rule the model applies is a row in `spec/` (ID, platforms, citation);
+//! `build.rs` compiles the tables into [`spec`], and the engine consumes them.
+
+pub mod gen;
+pub mod spec;

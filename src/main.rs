@@ -1,0 +1,58 @@
+//! The `euref` command line.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cli;
+
+/// euref: executable, spec-first reference model of the Intel GEN (Gen7-Gen9) EU ISA.
+#[derive(Parser, Debug)]
+#[command(name = "euref", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the spec tables (Markdown with citations, or JSON).
+    Spec(cli::spec::Args),
+    /// Assemble text to text/binary.
+    Asm(cli::Pending),
+    /// Disassemble binary or text.
+    Disasm(cli::Pending),
+    /// Validate a program against every restriction in spec/rules.
+    Validate(cli::Pending),
+    /// Execute a straight-line program on a thread state and print the final state.
+    Run(cli::Pending),
+    /// Generate golden test vectors.
+    Golden(cli::Pending),
+    /// Check a simulator against golden vectors.
+    Check(cli::Pending),
+    /// Act as a simulator speaking the conformance protocol.
+    Sim(cli::Pending),
+    /// TestFloat-style floating-point subject (operands on stdin, results on stdout).
+    Fp(cli::Pending),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Spec(a) => cli::spec::run(a),
+        Command::Asm(_) => cli::pending("asm", 4),
+        Command::Disasm(_) => cli::pending("disasm", 4),
+        Command::Validate(_) => cli::pending("validate", 5),
+        Command::Run(_) => cli::pending("run", 4),
+        Command::Golden(_) => cli::pending("golden", 7),
+        Command::Check(_) => cli::pending("check", 7),
+        Command::Sim(_) => cli::pending("sim", 7),
+        Command::Fp(_) => cli::pending("fp", 3),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("euref: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
