@@ -6,3 +6,5 @@
 
 pub mod gen;
 pub mod spec;
+pub mod values;
+pub mod validate;

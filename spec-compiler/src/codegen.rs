@@ -546,6 +546,9 @@ pub fn rust(spec: &Spec) -> String {
     }
     o.push_str("            } else if !holds(i, p, 0) {\n                out.push((r, None));\n            }\n        }\n    }\n}\n\n");
 
+    // ---------------------------------------------------------------- encodings
+    encodings(spec, &mut o);
+
     // ---------------------------------------------------------------- ids, json, markdown
     let _ = writeln!(
         o,
@@ -557,4 +560,57 @@ pub fn rust(spec: &Spec) -> String {
     }
     o.push_str("];\n\n");
     o
+}
+
+fn encodings(spec: &Spec, o: &mut String) {
+    o.push_str("/// Binary encodings (spec/encoding/*.toml): bit layouts, value tables, compaction tables.\npub mod encoding {\n    use super::*;\n");
+    o.push_str("    /// Native bits `hi:lo` hold logical bits `at + (hi - lo) : at` of a field.\n    #[derive(Debug, Clone, Copy, PartialEq, Eq)]\n    pub struct Piece { pub hi: u8, pub lo: u8, pub at: u8 }\n");
+    o.push_str("    /// A named field of a layout.\n    #[derive(Debug, Clone, Copy)]\n    pub struct BitField { pub name: &'static str, pub width: u8, pub pieces: &'static [Piece] }\n");
+    o.push_str("    impl BitField {\n        /// Read the field from an instruction word (bit i of the word = bit i of the instruction).\n        #[inline]\n        pub fn get(&self, word: u128) -> u64 {\n            let mut v = 0u64;\n            for p in self.pieces {\n                let n = (p.hi - p.lo + 1) as u32;\n                let bits = ((word >> p.lo) as u64) & (u64::MAX >> (64 - n));\n                v |= bits << p.at;\n            }\n            v\n        }\n        /// Write the field (bits of `v` above the field width are ignored).\n        #[inline]\n        pub fn set(&self, word: &mut u128, v: u64) {\n            for p in self.pieces {\n                let n = (p.hi - p.lo + 1) as u32;\n                let mask = (u64::MAX >> (64 - n)) as u128;\n                let bits = ((v >> p.at) as u128) & mask;\n                *word = (*word & !(mask << p.lo)) | (bits << p.lo);\n            }\n        }\n        /// Whether `v` fits the field.\n        pub fn fits(&self, v: u64) -> bool { self.width >= 64 || v >> self.width == 0 }\n    }\n");
+    o.push_str("    /// A row of [[layout]].\n    #[derive(Debug)]\n    pub struct Layout { pub id: &'static str, pub gens: GenSet, pub name: &'static str, pub width: u32, pub applies: &'static str, pub fields: &'static [BitField], pub cite: &'static str }\n");
+    o.push_str("    impl Layout {\n        /// The field called `name`.\n        pub fn field(&self, name: &str) -> Option<&'static BitField> { self.fields.iter().find(|f| f.name == name) }\n    }\n");
+    let mut all = vec![];
+    for l in &spec.layouts {
+        let v = &l.row.v;
+        let name = v.name.get_ref();
+        let _ = writeln!(o, "    /// `{}`: {}\n    pub mod {name} {{\n        use super::*;", v.id.get_ref(), v.applies.replace('\n', " "));
+        let mut list = vec![];
+        for f in &l.fields {
+            if f.name.starts_with("reserved") {
+                continue;
+            }
+            let pieces: Vec<String> = f.pieces.iter().map(|p| format!("Piece {{ hi: {}, lo: {}, at: {} }}", p.hi, p.lo, p.at)).collect();
+            let cn = f.name.to_ascii_uppercase();
+            let _ = writeln!(o, "        pub static {cn}: BitField = BitField {{ name: {}, width: {}, pieces: &[{}] }};", q(&f.name), f.width, pieces.join(", "));
+            list.push(cn);
+        }
+        let _ = writeln!(o, "        pub static FIELDS: [BitField; {}] = [{}];", list.len(), list.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", "));
+        let _ = writeln!(o, "        pub static LAYOUT: Layout = Layout {{ id: {}, gens: GenSet({}), name: {}, width: {}, applies: {}, fields: &FIELDS, cite: {} }};\n    }}", q(v.id.get_ref()), l.row.gens, q(name), v.width, q(&v.applies), q(v.cite.get_ref()));
+        all.push(format!("&{name}::LAYOUT"));
+    }
+    let _ = writeln!(o, "    /// Every layout.\n    pub static LAYOUTS: [&Layout; {}] = [{}];", all.len(), all.join(", "));
+    o.push_str("    /// A row of [[values]]: `(name, value)` pairs.\n    #[derive(Debug)]\n    pub struct ValueTable { pub id: &'static str, pub gens: GenSet, pub name: &'static str, pub entries: &'static [(&'static str, u64)], pub cite: &'static str }\n");
+    o.push_str("    impl ValueTable {\n        /// The value of `name`.\n        pub fn value(&self, name: &str) -> Option<u64> { self.entries.iter().find(|e| e.0 == name).map(|e| e.1) }\n        /// The name of value `v`.\n        pub fn name_of(&self, v: u64) -> Option<&'static str> { self.entries.iter().find(|e| e.1 == v).map(|e| e.0) }\n    }\n");
+    o.push_str("    /// Value tables, named after their `name` (upper case).\n    pub mod values {\n        use super::*;\n");
+    let mut vall = vec![];
+    for t in &spec.value_tables {
+        let v = &t.row.v;
+        let cn = v.name.get_ref().to_ascii_uppercase();
+        let e: Vec<String> = t.values.iter().map(|(n, x, _)| format!("({}, {x})", q(n))).collect();
+        let _ = writeln!(o, "        /// {}\n        pub static {cn}: ValueTable = ValueTable {{ id: {}, gens: GenSet({}), name: {}, entries: &[{}], cite: {} }};", v.text.replace('\n', " "), q(v.id.get_ref()), t.row.gens, q(v.name.get_ref()), e.join(", "), q(v.cite.get_ref()));
+        vall.push(format!("&{cn}"));
+    }
+    let _ = writeln!(o, "        pub static ALL: [&ValueTable; {}] = [{}];\n    }}", vall.len(), vall.join(", "));
+    o.push_str("    /// A row of [[compact_table]].\n    #[derive(Debug)]\n    pub struct CompactTable { pub id: &'static str, pub gens: GenSet, pub name: &'static str, pub index_bits: u32, pub entry_bits: u32, pub entries: &'static [u64], pub cite: &'static str }\n");
+    o.push_str("    impl CompactTable {\n        /// The index of `v`, if the table holds it.\n        pub fn index_of(&self, v: u64) -> Option<usize> { self.entries.iter().position(|e| *e == v) }\n    }\n");
+    o.push_str("    /// Compaction tables, named after their `name` (upper case).\n    pub mod compact {\n        use super::*;\n");
+    let mut call = vec![];
+    for t in &spec.compact_tables {
+        let v = &t.row.v;
+        let cn = v.name.get_ref().to_ascii_uppercase();
+        let e: Vec<String> = t.entries.iter().map(|x| format!("{x:#x}")).collect();
+        let _ = writeln!(o, "        /// {}\n        pub static {cn}: CompactTable = CompactTable {{ id: {}, gens: GenSet({}), name: {}, index_bits: {}, entry_bits: {}, entries: &[{}], cite: {} }};", v.text.replace('\n', " "), q(v.id.get_ref()), t.row.gens, q(v.name.get_ref()), v.index_bits, v.entry_bits, e.join(", "), q(v.cite.get_ref()));
+        call.push(format!("&{cn}"));
+    }
+    let _ = writeln!(o, "        pub static ALL: [&CompactTable; {}] = [{}];\n    }}\n}}\n", call.len(), call.join(", "));
 }

@@ -6,6 +6,7 @@
 
 pub mod codegen;
 pub mod diag;
+pub mod encoding;
 pub mod expr;
 pub mod gens;
 pub mod grid;

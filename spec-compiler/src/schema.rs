@@ -446,3 +446,67 @@ pub struct Rule {
 fn undef_default() -> String {
     "dst".to_string()
 }
+
+/// spec/encoding/*.toml: binary instruction layouts (riscv-opcodes style), value
+/// encodings and compaction tables.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct EncodingFile {
+    #[serde(default)]
+    pub layout: Vec<S<Layout>>,
+    #[serde(default)]
+    pub values: Vec<S<ValueTable>>,
+    #[serde(default)]
+    pub compact_table: Vec<S<CompactTable>>,
+}
+
+/// A bit layout: one line per field, `HI:LO name` or `BIT name`; a field split over
+/// several ranges names the logical bits each piece holds: `HI:LO name[h:l]`.
+/// Names starting with `reserved` may repeat. All `width` bits must be covered once.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Layout {
+    pub id: S<String>,
+    pub gens: S<String>,
+    /// snake_case, unique: the generated module name (e.g. `gen8_native_2src`).
+    pub name: S<String>,
+    /// 128 (native) or 64 (compact).
+    pub width: u32,
+    /// When this layout applies (documentation), e.g. "Align1, one or two sources".
+    pub applies: String,
+    pub fields: S<String>,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// A value encoding table: lines `name = value` (value decimal, 0x hex or 0b binary).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ValueTable {
+    pub id: S<String>,
+    pub gens: S<String>,
+    /// snake_case, unique: the generated constant name.
+    pub name: S<String>,
+    pub text: String,
+    pub values: S<String>,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// A compaction table: one entry per line in index order (decimal, 0x hex or 0b binary;
+/// `index: value` allowed and checked).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct CompactTable {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub name: S<String>,
+    /// Bits of the compact index field.
+    pub index_bits: u32,
+    /// Bits of each table entry (the native bits it expands to).
+    pub entry_bits: u32,
+    pub entries: S<String>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}

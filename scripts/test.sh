@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs the whole test suite, with the floating-point oracles (rug = MPFR, softfloat-wrapper =
+# Berkeley SoftFloat). Their builds need m4 and cmake: installed here when missing (apt-get).
+# On hosts where the oracles cannot build (not x86_64 Linux, or no apt-get), the suite runs
+# without them and says so. Extra arguments go to `cargo test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+features=(--features oracles)
+if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
+  echo "scripts/test.sh: oracles need x86_64 Linux; running without them" >&2
+  features=()
+else
+  missing=()
+  command -v m4 >/dev/null 2>&1 || missing+=(m4)
+  command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+  if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    if command -v apt-get >/dev/null 2>&1 \
+      && $sudo apt-get update -qq >/dev/null \
+      && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null; then
+      echo "scripts/test.sh: installed ${missing[*]}" >&2
+    else
+      echo "scripts/test.sh: could not install ${missing[*]}; running without the oracles" >&2
+      features=()
+    fi
+  fi
+fi
+
+exec cargo test --workspace "${features[@]}" "$@"
