@@ -546,6 +546,9 @@ pub fn rust(spec: &Spec) -> String {
     }
     o.push_str("            } else if !holds(i, p, 0) {\n                out.push((r, None));\n            }\n        }\n    }\n}\n\n");
 
+    // ---------------------------------------------------------------- math
+    math(spec, &mut o);
+
     // ---------------------------------------------------------------- encodings
     encodings(spec, &mut o);
 
@@ -613,4 +616,27 @@ fn encodings(spec: &Spec, o: &mut String) {
         call.push(format!("&{cn}"));
     }
     let _ = writeln!(o, "        pub static ALL: [&CompactTable; {}] = [{}];\n    }}\n}}\n", call.len(), call.join(", "));
+}
+
+fn math(spec: &Spec, o: &mut String) {
+    o.push_str("/// Extended math functions (spec/math.toml).\npub mod math {\n    use super::*;\n");
+    o.push_str("    /// A row of [[func]]: types and the error bound conforming hardware may show.\n    #[derive(Debug)]\n    pub struct MathFuncInfo { pub id: &'static str, pub gens: GenSet, pub func: MathFn, pub types: TypeSet, pub srcs: u8, pub ulps: f64, pub abs_error: f64, pub text: &'static str, pub cite: &'static str }\n");
+    let _ = writeln!(o, "    pub static FUNCS: [MathFuncInfo; {}] = [", spec.math.len());
+    for m in &spec.math {
+        let v = &m.row.v;
+        let _ = writeln!(o, "        MathFuncInfo {{ id: {}, gens: GenSet({}), func: MathFn::{}, types: TypeSet({}), srcs: {}, ulps: {:?}, abs_error: {:?}, text: {}, cite: {} }},", q(v.id.get_ref()), m.row.gens, camel(v.func.get_ref()), m.types, v.srcs, v.ulps, v.abs_error, q(&v.text), q(v.cite.get_ref()));
+    }
+    o.push_str("    ];\n");
+    o.push_str("    /// The function row for `f` on `p`.\n    pub fn func(f: MathFn, p: Platform) -> Option<&'static MathFuncInfo> { FUNCS.iter().find(|m| m.func == f && m.gens.contains(p)) }\n");
+    o.push_str("    /// Input class of a special case (grid classes, plus Any).\n    #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n    pub enum InClass { NegInf, NegFin, NegDenorm, NegZero, PosZero, PosDenorm, PosFin, PosInf, Nan, Any }\n");
+    o.push_str("    /// Result of a special case.\n    #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n    pub enum OutValue { PosInf, NegInf, PosZero, NegZero, Nan, PosFmax, NegFmax, Src0, Abs }\n");
+    o.push_str("    /// A row of [[special]].\n    #[derive(Debug)]\n    pub struct MathSpecialInfo { pub id: &'static str, pub gens: GenSet, pub func: MathFn, pub mode: float_modes::FpMode, pub src0: InClass, pub src1: InClass, pub result: OutValue, pub text: &'static str, pub cite: &'static str }\n");
+    let class = |s: &str| match s { "-inf" => "NegInf", "-Fin" => "NegFin", "-denorm" => "NegDenorm", "-0" => "NegZero", "+0" => "PosZero", "+denorm" => "PosDenorm", "+Fin" => "PosFin", "+inf" => "PosInf", "NaN" => "Nan", _ => "Any" };
+    let out = |s: &str| match s { "+inf" => "PosInf", "-inf" => "NegInf", "+0" => "PosZero", "-0" => "NegZero", "NaN" => "Nan", "+fmax" => "PosFmax", "-fmax" => "NegFmax", "src0" => "Src0", _ => "Abs" };
+    let _ = writeln!(o, "    pub static SPECIALS: [MathSpecialInfo; {}] = [", spec.math_specials.len());
+    for s in &spec.math_specials {
+        let v = &s.v;
+        let _ = writeln!(o, "        MathSpecialInfo {{ id: {}, gens: GenSet({}), func: MathFn::{}, mode: float_modes::FpMode::{}, src0: InClass::{}, src1: InClass::{}, result: OutValue::{}, text: {}, cite: {} }},", q(v.id.get_ref()), s.gens, camel(v.func.get_ref()), camel(v.mode.get_ref()), class(v.src0.get_ref()), class(&v.src1), out(v.result.get_ref()), q(&v.text), q(v.cite.get_ref()));
+    }
+    o.push_str("    ];\n}\n\n");
 }

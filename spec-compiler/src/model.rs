@@ -84,6 +84,11 @@ pub struct CompactRow {
     pub entries: Vec<u64>,
 }
 
+pub struct MathRow {
+    pub row: Row<MathFunc>,
+    pub types: u32,
+}
+
 pub struct PropDef {
     pub name: String,
     pub scope: String,
@@ -117,6 +122,8 @@ pub struct Spec {
     pub enums: BTreeMap<String, EnumInfo>,
     pub enum_docs: BTreeMap<String, String>,
     pub rules: Vec<RuleRow>,
+    pub math: Vec<MathRow>,
+    pub math_specials: Vec<Row<MathSpecial>>,
     pub layouts: Vec<LayoutRow>,
     pub value_tables: Vec<ValuesRow>,
     pub compact_tables: Vec<CompactRow>,
@@ -1386,6 +1393,43 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
         }
     }
 
+    // ---- math functions
+    let mut math = vec![];
+    let mut math_specials = vec![];
+    if let Some((f, file)) = c.load::<MathFile>("math.toml", false) {
+        let fns: Vec<String> = enums.get("math_fn").map(|e| e.values.clone()).unwrap_or_default();
+        let fr: Vec<&str> = fns.iter().map(String::as_str).collect();
+        let classes = ["-inf", "-Fin", "-denorm", "-0", "+0", "+denorm", "+Fin", "+inf", "NaN", "any"];
+        for m in f.func {
+            let m = m.into_inner();
+            let g = c.common(&file, &m.id, &m.gens, &m.cite, &["math."]);
+            let off = m.id.span().start;
+            c.one_of(&file, &m.func, "fn (math_fn in properties.toml)", &fr);
+            if !(1..=2).contains(&m.srcs) {
+                c.err(&file, off, format!("srcs must be 1 or 2, found {}", m.srcs));
+            }
+            if !(m.ulps >= 0.0 && m.abs_error >= 0.0) {
+                c.err(&file, off, "ulps and abs_error must be >= 0");
+            }
+            let types = c.type_set(&file, off, &m.types);
+            let row = c.row(m, &file, &S::new(off..off, String::new()), g);
+            math.push(MathRow { row, types });
+        }
+        for s in f.special {
+            let s = s.into_inner();
+            let g = c.common(&file, &s.id, &s.gens, &s.cite, &["math."]);
+            let off = s.id.span().start;
+            c.one_of(&file, &s.func, "fn (math_fn in properties.toml)", &fr);
+            c.one_of(&file, &s.mode, "mode", &["ieee", "alt", "both"]);
+            c.one_of(&file, &s.src0, "src0 class", &classes);
+            if !classes.contains(&s.src1.as_str()) {
+                c.err(&file, off, format!("src1 class `{}` is not one of: {}", s.src1, classes.join(", ")));
+            }
+            c.one_of(&file, &s.result, "result", &["+inf", "-inf", "+0", "-0", "NaN", "+fmax", "-fmax", "src0", "abs"]);
+            math_specials.push(c.row(s, &file, &S::new(off..off, String::new()), g));
+        }
+    }
+
     // ---- encodings
     let mut layouts = vec![];
     let mut value_tables = vec![];
@@ -1504,6 +1548,8 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
         enums,
         enum_docs,
         rules,
+        math,
+        math_specials,
         layouts,
         value_tables,
         compact_tables,

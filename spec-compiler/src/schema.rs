@@ -510,3 +510,59 @@ pub struct CompactTable {
     pub cite: S<String>,
     pub note: Option<String>,
 }
+
+/// spec/math.toml: the extended math functions (the `math` instruction).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MathFile {
+    #[serde(default)]
+    pub func: Vec<S<MathFunc>>,
+    #[serde(default)]
+    pub special: Vec<S<MathSpecial>>,
+}
+
+/// One math function: its operand types and the error bound conforming hardware may show.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MathFunc {
+    pub id: S<String>,
+    pub gens: S<String>,
+    /// A value of the `math_fn` enumeration (properties.toml).
+    #[serde(rename = "fn")]
+    pub func: S<String>,
+    /// Types the function takes (destination and sources).
+    pub types: Vec<String>,
+    /// Number of source operands (1 or 2).
+    pub srcs: u8,
+    /// Error bound in ULPs of the result relative to the correctly rounded value
+    /// (0 = exact). Ignored when `abs_error` is given.
+    pub ulps: f64,
+    /// Absolute error bound instead of ULPs (e.g. SIN/COS), 0 = none.
+    #[serde(default)]
+    pub abs_error: f64,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// A special-case result: input class(es) -> result, exactly.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MathSpecial {
+    pub id: S<String>,
+    pub gens: S<String>,
+    #[serde(rename = "fn")]
+    pub func: S<String>,
+    /// ieee | alt | both
+    pub mode: S<String>,
+    /// Input class of src0: -inf -Fin -denorm -0 +0 +denorm +Fin +inf NaN, or `any`.
+    pub src0: S<String>,
+    /// Input class of src1 (two-source functions), or `any`.
+    #[serde(default = "any_str")]
+    pub src1: String,
+    /// Result: +inf -inf +0 -0 NaN +fmax -fmax, `src0` (the input itself), `abs` (|src0| fed to the function).
+    pub result: S<String>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
