@@ -4,7 +4,9 @@
 //! Every rule the model applies is a row in `spec/` (ID, platforms, citation);
 //! `build.rs` compiles the tables into [`spec`], and the engine consumes them.
 
+pub mod float;
+pub mod fp;
 pub mod gen;
 pub mod spec;
-pub mod values;
 pub mod validate;
+pub mod values;

@@ -43,12 +43,36 @@ fn register_files() {
     }
 }
 
+/// (id, name, RegNum[7:4], count per platform, bytes, elem bits, access, granularity,
+/// SubRegNum range)
+type ArfRow = (
+    &'static str,
+    &'static str,
+    u8,
+    [u32; 6],
+    u32,
+    u32,
+    Access,
+    u32,
+    Option<(u32, u32)>,
+);
+
+/// (id, types, regs, channels, bits per channel, platforms)
+type AccRow = (
+    &'static str,
+    &'static [DataType],
+    &'static [&'static str],
+    u32,
+    u32,
+    &'static str,
+);
+
 #[test]
 fn arf_register_types() {
     // (id, name, RegNum[7:4], count per platform, bytes, elem bits, access, granularity,
     //  SubRegNum range) from seed000 §3.3.3.1-§3.3.3.12 and seed004 (acc0-acc9).
     #[rustfmt::skip]
-    let rows: &[(&str, &str, u8, [u32; 6], u32, u32, Access, u32, Option<(u32, u32)>)] = &[
+    let rows: &[ArfRow] = &[
         ("arf.null", "null", 0b0000, [1; 6], 32, 0, Access::None, 0, None),
         ("arf.a", "a", 0b0001, [1; 6], 32, 16, Access::Rw, 2, Some((0, 30))),
         ("arf.acc", "acc", 0b0010, [2, 2, 10, 10, 10, 10], 32, 0, Access::Rw, 2, Some((0, 16))),
@@ -412,7 +436,7 @@ fn accumulator_channel_precision() {
     // seed000 §3.3.3.5 and seed004 §Accumulator Registers:
     // (id, types in DataType order, regs, channels, bits per channel, platforms)
     #[rustfmt::skip]
-    let rows: &[(&str, &[DataType], &[&str], u32, u32, &str)] = &[
+    let rows: &[AccRow] = &[
         ("acc.precision.df", &[DataType::DF], &["acc0"], 4, 64, "all"),
         ("acc.precision.f", &[DataType::F], &["acc0", "acc1"], 8, 32, "all"),
         ("acc.precision.hf", &[DataType::HF], &["acc0", "acc1"], 16, 16, "gen8+"),

@@ -94,10 +94,12 @@ fn a_missing_table_is_reported() {
     let spec_dir = dir.join("spec");
     copy_dir(Path::new("spec"), &spec_dir);
     std::fs::remove_file(spec_dir.join("opcodes.toml")).unwrap();
-    let diags = euref_spec_compiler::compile(&spec_dir, "spec").err().unwrap();
-    assert!(diags
-        .iter()
-        .any(|d| d.to_string().starts_with("spec/opcodes.toml: cannot read required table")));
+    let diags = euref_spec_compiler::compile(&spec_dir, "spec")
+        .err()
+        .unwrap();
+    assert!(diags.iter().any(|d| d
+        .to_string()
+        .starts_with("spec/opcodes.toml: cannot read required table")));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -117,7 +119,9 @@ fn conversion_pairs_must_be_covered_exactly_once() {
     let removed = &text[start..next];
     let patched = format!("{}{}", &text[..start], &text[next..]);
     std::fs::write(&path, patched).unwrap();
-    let diags = euref_spec_compiler::compile(&spec_dir, "spec").err().unwrap();
+    let diags = euref_spec_compiler::compile(&spec_dir, "spec")
+        .err()
+        .unwrap();
     assert!(
         diags
             .iter()

@@ -16,13 +16,25 @@ const fn gen8up(v: u8) -> Enc {
 }
 const NONE: Enc = [None; 6];
 
+/// (type, id, name, bits, kind, present on ivb/hsw, reg_enc, imm_enc)
+type TypeRow = (
+    DataType,
+    &'static str,
+    &'static str,
+    u32,
+    TypeKind,
+    bool,
+    Enc,
+    Enc,
+);
+
 #[test]
 fn type_rows() {
     // Encodings: Mesa brw_reg_type.c (brw_type_decode, the Gen4-10 register and immediate
     // tables); availability: seed000 §2.2 / §3.3.4 (no byte immediates), seed003 Figures 20-21
     // (Q/UQ/HF on Gen8/9), Mesa has_64bit_int / Gen8 64-bit immediates.
     #[rustfmt::skip]
-    let rows: &[(DataType, &str, &str, u32, TypeKind, bool, Enc, Enc)] = &[
+    let rows: &[TypeRow] = &[
         // type, id, name, bits, kind, on ivb/hsw, reg_enc, imm_enc
         (UB, "type.ub", "UB", 8, TypeKind::Uint, true, all(4), NONE),
         (B, "type.b", "B", 8, TypeKind::Sint, true, all(5), NONE),

@@ -197,7 +197,7 @@ pub fn rust(spec: &Spec) -> String {
     }
     o.push_str("}\n\n");
     o.push_str("/// Instruction class of an opcode.\n#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\npub enum OpClass { Alu, Logic, Math, Flow, Send, ThreeSrc, Misc }\n\n");
-    o.push_str("/// An allowed `dst <- srcs` type combination.\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct TypeCombo { pub dst: TypeSet, pub srcs: [TypeSet; 3] }\n\n");
+    o.push_str("/// An allowed `dst <- srcs` type combination.\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct TypeCombo { pub dst: TypeSet, pub srcs: [TypeSet; 3], pub gens: GenSet }\n\n");
     let _ = writeln!(o, "/// A row of spec/opcodes.toml.\n#[derive(Debug)]\npub struct OpcodeInfo {{\n    pub id: &'static str,\n    pub name: &'static str,\n    pub gens: GenSet,\n    pub number: [Option<u8>; {np}],\n    pub srcs: u8,\n    pub class: OpClass,\n    pub pred: bool,\n    pub cmod: bool,\n    pub sat: bool,\n    pub srcmod: bool,\n    pub accwr: bool,\n    pub types: &'static [TypeCombo],\n    pub text: &'static str,\n    pub cite: &'static str,\n}}\n");
     let no = spec.opcodes.len();
     let _ = writeln!(o, "pub static OPCODE_INFO: [OpcodeInfo; {no}] = [");
@@ -211,7 +211,7 @@ pub fn rust(spec: &Spec) -> String {
                 }
             })
             .collect();
-        let combos: Vec<String> = op.combos.iter().map(|(d, s)| format!("TypeCombo {{ dst: TypeSet({d}), srcs: [TypeSet({}), TypeSet({}), TypeSet({})] }}", s[0], s[1], s[2])).collect();
+        let combos: Vec<String> = op.combos.iter().map(|(d, s, g)| format!("TypeCombo {{ dst: TypeSet({d}), srcs: [TypeSet({}), TypeSet({}), TypeSet({})], gens: GenSet({g}) }}", s[0], s[1], s[2])).collect();
         let v = &op.row.v;
         let _ = writeln!(o, "    OpcodeInfo {{ id: {}, name: {}, gens: GenSet({}), number: [{}], srcs: {}, class: OpClass::{}, pred: {}, cmod: {}, sat: {}, srcmod: {}, accwr: {}, types: &[{}], text: {}, cite: {} }},",
             q(v.id.get_ref()), q(v.name.get_ref()), op.row.gens, nums.join(", "), v.srcs, camel(v.class.get_ref()), v.pred, v.cmod, v.sat, v.srcmod, v.accwr, combos.join(", "), q(&v.text), q(v.cite.get_ref()));
@@ -576,22 +576,44 @@ fn encodings(spec: &Spec, o: &mut String) {
     for l in &spec.layouts {
         let v = &l.row.v;
         let name = v.name.get_ref();
-        let _ = writeln!(o, "    /// `{}`: {}\n    pub mod {name} {{\n        use super::*;", v.id.get_ref(), v.applies.replace('\n', " "));
+        let _ = writeln!(
+            o,
+            "    /// `{}`: {}\n    pub mod {name} {{\n        use super::*;",
+            v.id.get_ref(),
+            v.applies.replace('\n', " ")
+        );
         let mut list = vec![];
         for f in &l.fields {
             if f.name.starts_with("reserved") {
                 continue;
             }
-            let pieces: Vec<String> = f.pieces.iter().map(|p| format!("Piece {{ hi: {}, lo: {}, at: {} }}", p.hi, p.lo, p.at)).collect();
+            let pieces: Vec<String> = f
+                .pieces
+                .iter()
+                .map(|p| format!("Piece {{ hi: {}, lo: {}, at: {} }}", p.hi, p.lo, p.at))
+                .collect();
             let cn = f.name.to_ascii_uppercase();
             let _ = writeln!(o, "        pub static {cn}: BitField = BitField {{ name: {}, width: {}, pieces: &[{}] }};", q(&f.name), f.width, pieces.join(", "));
             list.push(cn);
         }
-        let _ = writeln!(o, "        pub static FIELDS: [BitField; {}] = [{}];", list.len(), list.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", "));
+        let _ = writeln!(
+            o,
+            "        pub static FIELDS: [BitField; {}] = [{}];",
+            list.len(),
+            list.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
         let _ = writeln!(o, "        pub static LAYOUT: Layout = Layout {{ id: {}, gens: GenSet({}), name: {}, width: {}, applies: {}, fields: &FIELDS, cite: {} }};\n    }}", q(v.id.get_ref()), l.row.gens, q(name), v.width, q(&v.applies), q(v.cite.get_ref()));
         all.push(format!("&{name}::LAYOUT"));
     }
-    let _ = writeln!(o, "    /// Every layout.\n    pub static LAYOUTS: [&Layout; {}] = [{}];", all.len(), all.join(", "));
+    let _ = writeln!(
+        o,
+        "    /// Every layout.\n    pub static LAYOUTS: [&Layout; {}] = [{}];",
+        all.len(),
+        all.join(", ")
+    );
     o.push_str("    /// A row of [[values]]: `(name, value)` pairs.\n    #[derive(Debug)]\n    pub struct ValueTable { pub id: &'static str, pub gens: GenSet, pub name: &'static str, pub entries: &'static [(&'static str, u64)], pub cite: &'static str }\n");
     o.push_str("    impl ValueTable {\n        /// The value of `name`.\n        pub fn value(&self, name: &str) -> Option<u64> { self.entries.iter().find(|e| e.0 == name).map(|e| e.1) }\n        /// The name of value `v`.\n        pub fn name_of(&self, v: u64) -> Option<&'static str> { self.entries.iter().find(|e| e.1 == v).map(|e| e.0) }\n    }\n");
     o.push_str("    /// Value tables, named after their `name` (upper case).\n    pub mod values {\n        use super::*;\n");
@@ -599,11 +621,20 @@ fn encodings(spec: &Spec, o: &mut String) {
     for t in &spec.value_tables {
         let v = &t.row.v;
         let cn = v.name.get_ref().to_ascii_uppercase();
-        let e: Vec<String> = t.values.iter().map(|(n, x, _)| format!("({}, {x})", q(n))).collect();
+        let e: Vec<String> = t
+            .values
+            .iter()
+            .map(|(n, x, _)| format!("({}, {x})", q(n)))
+            .collect();
         let _ = writeln!(o, "        /// {}\n        pub static {cn}: ValueTable = ValueTable {{ id: {}, gens: GenSet({}), name: {}, entries: &[{}], cite: {} }};", v.text.replace('\n', " "), q(v.id.get_ref()), t.row.gens, q(v.name.get_ref()), e.join(", "), q(v.cite.get_ref()));
         vall.push(format!("&{cn}"));
     }
-    let _ = writeln!(o, "        pub static ALL: [&ValueTable; {}] = [{}];\n    }}", vall.len(), vall.join(", "));
+    let _ = writeln!(
+        o,
+        "        pub static ALL: [&ValueTable; {}] = [{}];\n    }}",
+        vall.len(),
+        vall.join(", ")
+    );
     o.push_str("    /// A row of [[compact_table]].\n    #[derive(Debug)]\n    pub struct CompactTable { pub id: &'static str, pub gens: GenSet, pub name: &'static str, pub index_bits: u32, pub entry_bits: u32, pub entries: &'static [u64], pub cite: &'static str }\n");
     o.push_str("    impl CompactTable {\n        /// The index of `v`, if the table holds it.\n        pub fn index_of(&self, v: u64) -> Option<usize> { self.entries.iter().position(|e| *e == v) }\n    }\n");
     o.push_str("    /// Compaction tables, named after their `name` (upper case).\n    pub mod compact {\n        use super::*;\n");
@@ -615,13 +646,24 @@ fn encodings(spec: &Spec, o: &mut String) {
         let _ = writeln!(o, "        /// {}\n        pub static {cn}: CompactTable = CompactTable {{ id: {}, gens: GenSet({}), name: {}, index_bits: {}, entry_bits: {}, entries: &[{}], cite: {} }};", v.text.replace('\n', " "), q(v.id.get_ref()), t.row.gens, q(v.name.get_ref()), v.index_bits, v.entry_bits, e.join(", "), q(v.cite.get_ref()));
         call.push(format!("&{cn}"));
     }
-    let _ = writeln!(o, "        pub static ALL: [&CompactTable; {}] = [{}];\n    }}\n}}\n", call.len(), call.join(", "));
+    let _ = writeln!(
+        o,
+        "        pub static ALL: [&CompactTable; {}] = [{}];\n    }}\n}}\n",
+        call.len(),
+        call.join(", ")
+    );
 }
 
 fn math(spec: &Spec, o: &mut String) {
-    o.push_str("/// Extended math functions (spec/math.toml).\npub mod math {\n    use super::*;\n");
+    o.push_str(
+        "/// Extended math functions (spec/math.toml).\npub mod math {\n    use super::*;\n",
+    );
     o.push_str("    /// A row of [[func]]: types and the error bound conforming hardware may show.\n    #[derive(Debug)]\n    pub struct MathFuncInfo { pub id: &'static str, pub gens: GenSet, pub func: MathFn, pub types: TypeSet, pub srcs: u8, pub ulps: f64, pub abs_error: f64, pub text: &'static str, pub cite: &'static str }\n");
-    let _ = writeln!(o, "    pub static FUNCS: [MathFuncInfo; {}] = [", spec.math.len());
+    let _ = writeln!(
+        o,
+        "    pub static FUNCS: [MathFuncInfo; {}] = [",
+        spec.math.len()
+    );
     for m in &spec.math {
         let v = &m.row.v;
         let _ = writeln!(o, "        MathFuncInfo {{ id: {}, gens: GenSet({}), func: MathFn::{}, types: TypeSet({}), srcs: {}, ulps: {:?}, abs_error: {:?}, text: {}, cite: {} }},", q(v.id.get_ref()), m.row.gens, camel(v.func.get_ref()), m.types, v.srcs, v.ulps, v.abs_error, q(&v.text), q(v.cite.get_ref()));
@@ -631,9 +673,34 @@ fn math(spec: &Spec, o: &mut String) {
     o.push_str("    /// Input class of a special case (grid classes, plus Any).\n    #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n    pub enum InClass { NegInf, NegFin, NegDenorm, NegZero, PosZero, PosDenorm, PosFin, PosInf, Nan, Any }\n");
     o.push_str("    /// Result of a special case.\n    #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n    pub enum OutValue { PosInf, NegInf, PosZero, NegZero, Nan, PosFmax, NegFmax, Src0, Abs }\n");
     o.push_str("    /// A row of [[special]].\n    #[derive(Debug)]\n    pub struct MathSpecialInfo { pub id: &'static str, pub gens: GenSet, pub func: MathFn, pub mode: float_modes::FpMode, pub src0: InClass, pub src1: InClass, pub result: OutValue, pub text: &'static str, pub cite: &'static str }\n");
-    let class = |s: &str| match s { "-inf" => "NegInf", "-Fin" => "NegFin", "-denorm" => "NegDenorm", "-0" => "NegZero", "+0" => "PosZero", "+denorm" => "PosDenorm", "+Fin" => "PosFin", "+inf" => "PosInf", "NaN" => "Nan", _ => "Any" };
-    let out = |s: &str| match s { "+inf" => "PosInf", "-inf" => "NegInf", "+0" => "PosZero", "-0" => "NegZero", "NaN" => "Nan", "+fmax" => "PosFmax", "-fmax" => "NegFmax", "src0" => "Src0", _ => "Abs" };
-    let _ = writeln!(o, "    pub static SPECIALS: [MathSpecialInfo; {}] = [", spec.math_specials.len());
+    let class = |s: &str| match s {
+        "-inf" => "NegInf",
+        "-Fin" => "NegFin",
+        "-denorm" => "NegDenorm",
+        "-0" => "NegZero",
+        "+0" => "PosZero",
+        "+denorm" => "PosDenorm",
+        "+Fin" => "PosFin",
+        "+inf" => "PosInf",
+        "NaN" => "Nan",
+        _ => "Any",
+    };
+    let out = |s: &str| match s {
+        "+inf" => "PosInf",
+        "-inf" => "NegInf",
+        "+0" => "PosZero",
+        "-0" => "NegZero",
+        "NaN" => "Nan",
+        "+fmax" => "PosFmax",
+        "-fmax" => "NegFmax",
+        "src0" => "Src0",
+        _ => "Abs",
+    };
+    let _ = writeln!(
+        o,
+        "    pub static SPECIALS: [MathSpecialInfo; {}] = [",
+        spec.math_specials.len()
+    );
     for s in &spec.math_specials {
         let v = &s.v;
         let _ = writeln!(o, "        MathSpecialInfo {{ id: {}, gens: GenSet({}), func: MathFn::{}, mode: float_modes::FpMode::{}, src0: InClass::{}, src1: InClass::{}, result: OutValue::{}, text: {}, cite: {} }},", q(v.id.get_ref()), s.gens, camel(v.func.get_ref()), camel(v.mode.get_ref()), class(v.src0.get_ref()), class(&v.src1), out(v.result.get_ref()), q(&v.text), q(v.cite.get_ref()));

@@ -63,11 +63,19 @@ pub fn layout(text: &str, width: u32) -> Result<Vec<FieldDef>, (usize, String)> 
         last_line = li;
         let mut parts = l.split_whitespace();
         let (Some(r), Some(n), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err((li, format!("expected `HI:LO name` or `BIT name`, found `{l}`")));
+            return Err((
+                li,
+                format!("expected `HI:LO name` or `BIT name`, found `{l}`"),
+            ));
         };
         let (hi, lo) = range(r)
             .filter(|(h, l)| h >= l && *h < width)
-            .ok_or_else(|| (li, format!("bad bit range `{r}` (HI:LO with {} >= HI >= LO)", width - 1)))?;
+            .ok_or_else(|| {
+                (
+                    li,
+                    format!("bad bit range `{r}` (HI:LO with {} >= HI >= LO)", width - 1),
+                )
+            })?;
         let (name, logical) = match n.split_once('[') {
             Some((base, rest)) => {
                 let inner = rest
@@ -77,23 +85,43 @@ pub fn layout(text: &str, width: u32) -> Result<Vec<FieldDef>, (usize, String)> 
                     .filter(|(h, l)| h >= l)
                     .ok_or_else(|| (li, format!("bad logical range `[{inner}]`")))?;
                 if fh - fl != hi - lo {
-                    return Err((li, format!("`{n}` holds {} bits but the range {r} has {}", fh - fl + 1, hi - lo + 1)));
+                    return Err((
+                        li,
+                        format!(
+                            "`{n}` holds {} bits but the range {r} has {}",
+                            fh - fl + 1,
+                            hi - lo + 1
+                        ),
+                    ));
                 }
                 (base.to_string(), Some(fl))
             }
             None => (n.to_string(), None),
         };
         if !is_name(&name) {
-            return Err((li, format!("bad field name `{name}` (lowercase snake_case)")));
+            return Err((
+                li,
+                format!("bad field name `{name}` (lowercase snake_case)"),
+            ));
         }
         for b in lo..=hi {
             if let Some((ol, on)) = &owner[b as usize] {
-                return Err((li, format!("bit {b} of `{name}` overlaps `{on}` (block line {})", ol + 1)));
+                return Err((
+                    li,
+                    format!(
+                        "bit {b} of `{name}` overlaps `{on}` (block line {})",
+                        ol + 1
+                    ),
+                ));
             }
             owner[b as usize] = Some((li, name.clone()));
         }
         let reserved = name.starts_with("reserved");
-        let key = if reserved { format!("{name}#{li}") } else { name.clone() };
+        let key = if reserved {
+            format!("{name}#{li}")
+        } else {
+            name.clone()
+        };
         match fields.iter_mut().find(|f| f.name == key) {
             Some(f) => {
                 let Some(at) = logical else {
@@ -103,7 +131,11 @@ pub fn layout(text: &str, width: u32) -> Result<Vec<FieldDef>, (usize, String)> 
             }
             None => fields.push(FieldDef {
                 name: key,
-                pieces: vec![Piece { hi, lo, at: logical.unwrap_or(0) }],
+                pieces: vec![Piece {
+                    hi,
+                    lo,
+                    at: logical.unwrap_or(0),
+                }],
                 width: 0,
                 line: li,
             }),
@@ -115,10 +147,20 @@ pub fn layout(text: &str, width: u32) -> Result<Vec<FieldDef>, (usize, String)> 
         .map(|b| b.to_string())
         .collect();
     if !missing.is_empty() {
-        return Err((last_line, format!("bits {} are not covered (name reserved bits `reserved`)", missing.join(","))));
+        return Err((
+            last_line,
+            format!(
+                "bits {} are not covered (name reserved bits `reserved`)",
+                missing.join(",")
+            ),
+        ));
     }
     for f in fields.iter_mut() {
-        let mut logical: Vec<(u32, u32)> = f.pieces.iter().map(|p| (p.at, p.at + p.hi - p.lo)).collect();
+        let mut logical: Vec<(u32, u32)> = f
+            .pieces
+            .iter()
+            .map(|p| (p.at, p.at + p.hi - p.lo))
+            .collect();
         logical.sort();
         let mut next = 0;
         for (a, b) in &logical {
@@ -139,8 +181,11 @@ pub fn layout(text: &str, width: u32) -> Result<Vec<FieldDef>, (usize, String)> 
 }
 
 /// Parse `name = value` lines.
-pub fn values(text: &str) -> Result<Vec<(String, u64, usize)>, (usize, String)> {
-    let mut out: Vec<(String, u64, usize)> = vec![];
+/// `(name, value, block line)` triples of a value table.
+pub type Values = Vec<(String, u64, usize)>;
+
+pub fn values(text: &str) -> Result<Values, (usize, String)> {
+    let mut out: Values = vec![];
     for (li, l) in lines(text) {
         let (n, v) = l
             .split_once('=')
@@ -165,7 +210,10 @@ pub fn entries(text: &str, index_bits: u32, entry_bits: u32) -> Result<Vec<u64>,
             Some((i, v)) => {
                 let i = parse_num(i).ok_or_else(|| (li, format!("bad index `{i}`")))?;
                 if i as usize != out.len() {
-                    return Err((li, format!("index {i} out of order: expected {}", out.len())));
+                    return Err((
+                        li,
+                        format!("index {i} out of order: expected {}", out.len()),
+                    ));
                 }
                 v
             }
@@ -179,7 +227,13 @@ pub fn entries(text: &str, index_bits: u32, entry_bits: u32) -> Result<Vec<u64>,
     }
     let want = 1usize << index_bits.min(16);
     if out.len() != want {
-        return Err((last, format!("table has {} entries, expected 2^{index_bits} = {want}", out.len())));
+        return Err((
+            last,
+            format!(
+                "table has {} entries, expected 2^{index_bits} = {want}",
+                out.len()
+            ),
+        ));
     }
     Ok(out)
 }

@@ -309,12 +309,14 @@ impl Parser {
                         "src0" => ("src", Some(0)),
                         "src1" => ("src", Some(1)),
                         "src2" => ("src", Some(2)),
-                        _ => return Err((
-                            o,
-                            format!(
+                        _ => {
+                            return Err((
+                                o,
+                                format!(
                                 "unknown operand `{name}` (expected dst, src, src0, src1, src2)"
                             ),
-                        )),
+                            ))
+                        }
                     };
                     return Ok(Expr::Prop(scope.into(), field, idx, o));
                 }

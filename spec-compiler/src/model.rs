@@ -30,7 +30,7 @@ pub struct TypeRow {
 pub struct OpcodeRow {
     pub row: Row<Opcode>,
     pub number: Vec<Option<u8>>,
-    pub combos: Vec<(u32, [u32; 3])>,
+    pub combos: Vec<(u32, [u32; 3], Mask)>,
 }
 
 pub struct ArfRow {
@@ -76,7 +76,7 @@ pub struct LayoutRow {
 
 pub struct ValuesRow {
     pub row: Row<ValueTable>,
-    pub values: Vec<(String, u64, usize)>,
+    pub values: crate::encoding::Values,
 }
 
 pub struct CompactRow {
@@ -735,9 +735,30 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
                 }
             }
             let mut combos = vec![];
+            let g_row = g;
             for t in &o.types {
                 let toff = t.span().start;
-                let s = t.get_ref();
+                let full = t.get_ref();
+                // Optional platform prefix: `gen9: D <- D D`.
+                let (combo_gens, s) = match full.split_once("<-").map(|(d, _)| d.contains(':')) {
+                    Some(true) => {
+                        let (g, rest) = full.split_once(':').unwrap_or(("all", full));
+                        let m = match c.platforms.as_ref().map(|p| p.parse(g.trim())) {
+                            Some(Ok(m)) => m & g_row,
+                            Some(Err(e)) => {
+                                c.err(
+                                    &file,
+                                    toff,
+                                    format!("type combination `{full}`: bad platform prefix: {e}"),
+                                );
+                                0
+                            }
+                            None => 0,
+                        };
+                        (m, rest.trim())
+                    }
+                    _ => (g_row, full.as_str()),
+                };
                 let Some((dst, srcs)) = s.split_once("<-") else {
                     c.err(
                         &file,
@@ -764,7 +785,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
                 for (i, it) in src_items.iter().enumerate().take(3) {
                     sm[i] = c.type_set(&file, toff, std::slice::from_ref(it));
                 }
-                combos.push((dm, sm));
+                combos.push((dm, sm, combo_gens));
             }
             let row = c.row(o, &file, &S::new(off..off, String::new()), g);
             opcodes.push(OpcodeRow {
@@ -1079,6 +1100,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
         }
         // Coverage: every scalar pair on every platform exactly once.
         let bits: Vec<u32> = types.iter().map(|t| t.row.v.bits).collect();
+        #[allow(clippy::needless_range_loop)] // p, s, d index three tables at once
         for p in 0..np {
             for s in 0..nt {
                 for d in 0..nt {
@@ -1397,9 +1419,14 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let mut math = vec![];
     let mut math_specials = vec![];
     if let Some((f, file)) = c.load::<MathFile>("math.toml", false) {
-        let fns: Vec<String> = enums.get("math_fn").map(|e| e.values.clone()).unwrap_or_default();
+        let fns: Vec<String> = enums
+            .get("math_fn")
+            .map(|e| e.values.clone())
+            .unwrap_or_default();
         let fr: Vec<&str> = fns.iter().map(String::as_str).collect();
-        let classes = ["-inf", "-Fin", "-denorm", "-0", "+0", "+denorm", "+Fin", "+inf", "NaN", "any"];
+        let classes = [
+            "-inf", "-Fin", "-denorm", "-0", "+0", "+denorm", "+Fin", "+inf", "NaN", "any",
+        ];
         for m in f.func {
             let m = m.into_inner();
             let g = c.common(&file, &m.id, &m.gens, &m.cite, &["math."]);
@@ -1423,9 +1450,24 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
             c.one_of(&file, &s.mode, "mode", &["ieee", "alt", "both"]);
             c.one_of(&file, &s.src0, "src0 class", &classes);
             if !classes.contains(&s.src1.as_str()) {
-                c.err(&file, off, format!("src1 class `{}` is not one of: {}", s.src1, classes.join(", ")));
+                c.err(
+                    &file,
+                    off,
+                    format!(
+                        "src1 class `{}` is not one of: {}",
+                        s.src1,
+                        classes.join(", ")
+                    ),
+                );
             }
-            c.one_of(&file, &s.result, "result", &["+inf", "-inf", "+0", "-0", "NaN", "+fmax", "-fmax", "src0", "abs"]);
+            c.one_of(
+                &file,
+                &s.result,
+                "result",
+                &[
+                    "+inf", "-inf", "+0", "-0", "NaN", "+fmax", "-fmax", "src0", "abs",
+                ],
+            );
             math_specials.push(c.row(s, &file, &S::new(off..off, String::new()), g));
         }
     }
@@ -1446,16 +1488,31 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let mut enc_names: BTreeMap<String, String> = BTreeMap::new();
     for ef in enc_files {
         let rel = format!("encoding/{ef}");
-        let Some((f, file)) = c.load::<EncodingFile>(&rel, false) else { continue };
+        let Some((f, file)) = c.load::<EncodingFile>(&rel, false) else {
+            continue;
+        };
         let mut unique_name = |c: &mut Ctx, n: &S<String>| {
             let name = n.get_ref().clone();
-            let ok = name.chars().next().is_some_and(|ch| ch.is_ascii_lowercase())
-                && name.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_');
+            let ok = name
+                .chars()
+                .next()
+                .is_some_and(|ch| ch.is_ascii_lowercase())
+                && name
+                    .chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_');
             if !ok {
-                c.err(&file, n.span().start, format!("name `{name}` must be lowercase snake_case"));
+                c.err(
+                    &file,
+                    n.span().start,
+                    format!("name `{name}` must be lowercase snake_case"),
+                );
             }
             if let Some(prev) = enc_names.insert(name.clone(), file.clone()) {
-                c.err(&file, n.span().start, format!("encoding name `{name}` is already used in {prev}"));
+                c.err(
+                    &file,
+                    n.span().start,
+                    format!("encoding name `{name}` is already used in {prev}"),
+                );
             }
         };
         for l in f.layout {
@@ -1464,13 +1521,21 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
             unique_name(&mut c, &l.name);
             let off = l.id.span().start;
             if l.width != 64 && l.width != 128 {
-                c.err(&file, off, format!("width must be 64 or 128, found {}", l.width));
+                c.err(
+                    &file,
+                    off,
+                    format!("width must be 64 or 128, found {}", l.width),
+                );
             }
             let first = c.line(&file, l.fields.span().start) + 1;
             let fields = match crate::encoding::layout(l.fields.get_ref(), l.width.min(128)) {
                 Ok(f) => f,
                 Err((li, msg)) => {
-                    c.err_line(&file, first + li, format!("layout `{}`: {msg}", l.id.get_ref()));
+                    c.err_line(
+                        &file,
+                        first + li,
+                        format!("layout `{}`: {msg}", l.id.get_ref()),
+                    );
                     vec![]
                 }
             };
@@ -1486,7 +1551,11 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
             let values = match crate::encoding::values(v.values.get_ref()) {
                 Ok(x) => x,
                 Err((li, msg)) => {
-                    c.err_line(&file, first + li, format!("values `{}`: {msg}", v.id.get_ref()));
+                    c.err_line(
+                        &file,
+                        first + li,
+                        format!("values `{}`: {msg}", v.id.get_ref()),
+                    );
                     vec![]
                 }
             };
@@ -1502,13 +1571,18 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
                 c.err(&file, off, "index_bits must be 1-16 and entry_bits 1-64");
             }
             let first = c.line(&file, t.entries.span().start) + 1;
-            let entries = match crate::encoding::entries(t.entries.get_ref(), t.index_bits, t.entry_bits) {
-                Ok(x) => x,
-                Err((li, msg)) => {
-                    c.err_line(&file, first + li, format!("compaction table `{}`: {msg}", t.id.get_ref()));
-                    vec![]
-                }
-            };
+            let entries =
+                match crate::encoding::entries(t.entries.get_ref(), t.index_bits, t.entry_bits) {
+                    Ok(x) => x,
+                    Err((li, msg)) => {
+                        c.err_line(
+                            &file,
+                            first + li,
+                            format!("compaction table `{}`: {msg}", t.id.get_ref()),
+                        );
+                        vec![]
+                    }
+                };
             let row = c.row(t, &file, &S::new(off..off, String::new()), m);
             compact_tables.push(CompactRow { row, entries });
         }
@@ -1516,7 +1590,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
 
     if !c.d.is_empty() {
         let mut list = c.d.list;
-        list.sort_by(|a, b| (a.file.clone(), a.line).cmp(&(b.file.clone(), b.line)));
+        list.sort_by_key(|a| (a.file.clone(), a.line));
         list.dedup();
         return Err(list);
     }

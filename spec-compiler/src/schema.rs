@@ -128,7 +128,8 @@ pub struct Opcode {
     /// Supports implicit accumulator write (AccWrCtrl).
     pub accwr: bool,
     /// Allowed type combinations, `"DST <- SRC0 SRC1"`, each a type name, a class
-    /// (int float any byte word dword qword vint), or alternatives joined by `|`.
+    /// (int float any byte word dword qword vint), or alternatives joined by `|`; an optional
+    /// platform prefix limits a combination: `"gen9: D <- D D"`.
     #[serde(default)]
     pub types: Vec<S<String>>,
     pub text: String,
