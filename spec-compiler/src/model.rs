@@ -910,7 +910,8 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
             let off = r.id.span().start;
             regfiles.push(c.row(r, &file, &S::new(off..off, String::new()), g));
         }
-        let mut codes: BTreeMap<u8, String> = BTreeMap::new();
+        // regtype -> (name, platforms): one register type per code per platform.
+        let mut codes: BTreeMap<u8, Vec<(String, Mask)>> = BTreeMap::new();
         for a in f.arf {
             let a = a.into_inner();
             let g = c.common(&file, &a.id, &a.gens, &a.cite, &["arf."]);
@@ -923,17 +924,16 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
                     format!("regtype {} does not fit RegNum[7:4]", a.regtype),
                 );
             }
-            if let Some(other) = codes.insert(a.regtype, a.name.get_ref().clone()) {
-                c.err(
-                    &file,
-                    off,
-                    format!(
-                        "regtype {:#06b} is used by both {other} and {}",
-                        a.regtype,
-                        a.name.get_ref()
-                    ),
+            let entry = codes.entry(a.regtype).or_default();
+            if let Some((other, _)) = entry.iter().find(|(_, m)| m & g != 0) {
+                let msg = format!(
+                    "regtype {:#06b} is used by both {other} and {} on the same platform",
+                    a.regtype,
+                    a.name.get_ref()
                 );
+                c.err(&file, off, msg);
             }
+            entry.push((a.name.get_ref().clone(), g));
             let count = c.per_platform(&file, off, "count", &a.count, g, true);
             let count = count.into_iter().map(|x| x.unwrap_or(0)).collect();
             let elem_types = c.type_set(&file, off, &a.elem_types);
