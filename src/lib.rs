@@ -4,9 +4,15 @@
 //! Every rule the model applies is a row in `spec/` (ID, platforms, citation);
 //! `build.rs` compiles the tables into [`spec`], and the engine consumes them.
 
+pub mod asm;
+pub mod encoding;
+pub mod exec;
 pub mod float;
 pub mod fp;
 pub mod gen;
+pub mod isa;
+pub mod math;
 pub mod spec;
+pub mod state;
 pub mod validate;
 pub mod values;

@@ -18,9 +18,9 @@ enum Command {
     /// Print the spec tables (Markdown with citations, or JSON).
     Spec(cli::spec::Args),
     /// Assemble text to text/binary.
-    Asm(cli::Pending),
+    Asm(cli::asm::Args),
     /// Disassemble binary or text.
-    Disasm(cli::Pending),
+    Disasm(cli::asm::Args),
     /// Validate a program against every restriction in spec/rules.
     Validate(cli::Pending),
     /// Execute a straight-line program on a thread state and print the final state.
@@ -32,21 +32,21 @@ enum Command {
     /// Act as a simulator speaking the conformance protocol.
     Sim(cli::Pending),
     /// TestFloat-style floating-point subject (operands on stdin, results on stdout).
-    Fp(cli::Pending),
+    Fp(cli::fp::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Spec(a) => cli::spec::run(a),
-        Command::Asm(_) => cli::pending("asm", 4),
-        Command::Disasm(_) => cli::pending("disasm", 4),
+        Command::Asm(a) => cli::asm::run(a),
+        Command::Disasm(a) => cli::asm::run(a),
         Command::Validate(_) => cli::pending("validate", 5),
         Command::Run(_) => cli::pending("run", 4),
         Command::Golden(_) => cli::pending("golden", 7),
         Command::Check(_) => cli::pending("check", 7),
         Command::Sim(_) => cli::pending("sim", 7),
-        Command::Fp(_) => cli::pending("fp", 3),
+        Command::Fp(a) => cli::fp::run(a),
     };
     match result {
         Ok(code) => code,

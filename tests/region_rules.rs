@@ -18,6 +18,15 @@ fn mov8() -> PropsRecord {
         dst_reg: 2,
         dst_hstride: 1,
         dst_span_regs: 1,
+        // Looked up from spec/opcodes.toml by the validator glue (mov F <- F is legal
+        // everywhere with every control).
+        opcode_on_platform: true,
+        types_allowed: true,
+        sat_allowed: true,
+        cmod_allowed: true,
+        pred_allowed: true,
+        srcmod_allowed: true,
+        accwr_allowed: true,
         ..Default::default()
     };
     p.src_present = [true, false, false];
@@ -85,12 +94,13 @@ fn vstride_is_width_times_hstride_when_width_is_exec() {
 
 #[test]
 fn hstride_zero_lifts_the_vstride_rule() {
-    // region.no-vstride-restriction-hstride-0: <3;8,0> with ExecSize = Width is fine.
+    // region.no-vstride-restriction-hstride-0: <2;8,0> with ExecSize = Width is fine
+    // (any legal VertStride: 3 would break region.vstride-legal).
     let mut p = mov8();
-    region(&mut p, 0, 3, 8, 0);
+    region(&mut p, 0, 2, 8, 0);
     assert_eq!(ids(&p), Vec::<String>::new());
     // ... while the same VertStride with HorzStride 1 is not.
-    region(&mut p, 0, 3, 8, 1);
+    region(&mut p, 0, 2, 8, 1);
     assert_eq!(ids(&p), ["region.vstride-eq-width-hstride"]);
 }
 
@@ -141,11 +151,18 @@ fn rows_do_not_cross_grf_boundaries() {
     p.src_subreg[0] = 0;
     p.exec_size = 16;
     p.dst_type = DataType::W;
+    p.dst_hstride = 2; // F execution type into W: stride 2 (region.dst-stride-exec-ratio).
+    p.dst_span_regs = 2;
     p.src_type[0] = DataType::F;
+    p.src_span_regs[0] = 2;
     assert_eq!(ids(&p), Vec::<String>::new());
     // Indirect sources are not checked statically.
     p.src_subreg[0] = 24;
     p.exec_size = 8;
+    p.dst_hstride = 1;
+    p.dst_type = DataType::F;
+    p.dst_span_regs = 1;
+    p.src_span_regs[0] = 1;
     p.src_indirect[0] = true;
     assert_eq!(ids(&p), Vec::<String>::new());
 }

@@ -11,6 +11,8 @@ pub(crate) struct Cursor<'a> {
     /// Hexadecimal digits are lowercase only (Mesa's lexer: `0x[0-9a-f]+`, so that
     /// `0x3f000000F` is the number 0x3f000000 with the type suffix `F`).
     pub lower_hex_only: bool,
+    /// Number of digits (leading zeros included) of the last hexadecimal number read.
+    pub last_hex_digits: u32,
 }
 
 /// A remembered position (for errors reported after the fact).
@@ -40,6 +42,7 @@ impl<'a> Cursor<'a> {
             line: 1,
             line_start: 0,
             lower_hex_only: false,
+            last_hex_digits: 0,
         }
     }
 
@@ -207,8 +210,7 @@ impl<'a> Cursor<'a> {
         let mut end = self.pos;
         if matches!(self.src.get(end), Some(b) if b.is_ascii_alphabetic() || *b == b'_') {
             end += 1;
-            while matches!(self.src.get(end), Some(b) if b.is_ascii_alphanumeric() || *b == b'_')
-            {
+            while matches!(self.src.get(end), Some(b) if b.is_ascii_alphanumeric() || *b == b'_') {
                 end += 1;
             }
         }
@@ -251,6 +253,7 @@ impl<'a> Cursor<'a> {
             if n == 0 {
                 return Err(self.expected("hexadecimal digits after `0x`"));
             }
+            self.last_hex_digits = n;
             Ok(Some(v))
         } else {
             let mut v: u64 = 0;

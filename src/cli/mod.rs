@@ -1,5 +1,7 @@
 //! Subcommand implementations of the `euref` binary.
 
+pub mod asm;
+pub mod fp;
 pub mod spec;
 
 /// Arguments of a subcommand that is not built yet: accepts anything so the

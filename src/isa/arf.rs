@@ -12,7 +12,7 @@ use crate::spec::{registers, ArfKind};
 /// How an ARF register type is written in assembly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArfName {
-    /// RegNum[7:4].
+    /// RegNum bits 7:4.
     pub regtype: u8,
     /// The name as IGA writes it (`acc`, `f`, `ce`, ...).
     pub iga: &'static str,
@@ -54,13 +54,18 @@ pub fn arf_name(regnum: u8) -> Option<&'static ArfName> {
     ARF_NAMES.iter().find(|a| a.regtype == regnum >> 4)
 }
 
+/// The ARF type written `name` (IGA or Mesa spelling, case-insensitive).
+pub fn arf_lookup(name: &[u8]) -> Option<&'static ArfName> {
+    ARF_NAMES.iter().find(|a| {
+        a.iga.as_bytes().eq_ignore_ascii_case(name) || a.mesa.as_bytes().eq_ignore_ascii_case(name)
+    })
+}
+
 /// The RegNum of the ARF register written `name` followed by number `nr` (`("acc", 1)` ->
 /// 0x21); both IGA and Mesa names are accepted (case-insensitive). `None` when the name is no
 /// ARF type or the number does not fit.
 pub fn arf_regnum(name: &[u8], nr: u8) -> Option<u8> {
-    let a = ARF_NAMES
-        .iter()
-        .find(|a| a.iga.as_bytes().eq_ignore_ascii_case(name) || a.mesa.as_bytes().eq_ignore_ascii_case(name))?;
+    let a = arf_lookup(name)?;
     if nr > 15 || (!a.numbered && nr != 0) {
         return None;
     }

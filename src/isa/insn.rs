@@ -179,10 +179,28 @@ impl Insn {
     /// - Align16: source regions keep only VertStride (Width 4, HorzStride 1); three-source
     ///   operands have VertStride 0 (replicated scalar, RepCtrl) or 4.
     ///
+    /// - split sends (`sends`, `sendsc`): their sources have no region fields; regions are
+    ///   `<0;1,0>`;
+    /// - sends with an immediate descriptor: descriptor bit 31 and [`Controls::eot`] agree
+    ///   (bit 127 of the instruction is both).
+    ///
     /// Parsers and the binary decoder call this; it is idempotent.
     pub fn canonicalize(&mut self) {
         let a16 = self.access == AccessMode::Align16;
         let three = self.is_three_src();
+        if let Some(SendInfo {
+            desc: SendDesc::Imm(d),
+            ..
+        }) = &mut self.send
+        {
+            if *d & 0x8000_0000 != 0 {
+                self.ctrl.eot = true;
+            }
+            if self.ctrl.eot {
+                *d |= 0x8000_0000;
+            }
+        }
+        let split_send = self.is_split_send();
         if let Some(d) = &mut self.dst {
             if !a16 {
                 d.wrmask = 0xF;
@@ -190,7 +208,10 @@ impl Insn {
         }
         for s in self.src.iter_mut().flatten() {
             if let Src::Reg(r) = s {
-                if a16 {
+                if split_send {
+                    r.region = Region::SCALAR;
+                    r.swizzle = Swizzle::XYZW;
+                } else if a16 {
                     if three {
                         r.region.vstride = if r.region.vstride == 0 { 0 } else { 4 };
                     }

@@ -27,7 +27,7 @@ mod insn;
 mod operand;
 mod sfid;
 
-pub use arf::{arf_kind, arf_name, arf_regnum, ArfName};
+pub use arf::{arf_kind, arf_lookup, arf_name, arf_regnum, ArfName, ARF_NAMES};
 pub use insn::{Controls, Flag, Insn, SendDesc, SendInfo, ThreadCtrl};
 pub use operand::{Addr, Dst, Imm, Reg, RegSrc, Region, Src, Swizzle};
 pub use sfid::{sfid_from_name, sfid_name, SFID_NAMES};

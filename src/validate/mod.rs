@@ -2,6 +2,9 @@
 //! `spec::rules`, evaluated over an instruction's properties (`spec::Props`).
 
 pub mod predicates;
+mod tables;
+
+pub use tables::{fill_derived_props, fill_table_props};
 
 use crate::spec::{rules, Platform, Props};
 

@@ -29,3 +29,63 @@ pub fn row_within_grf<P: Props + ?Sized>(p: &P, s: usize) -> bool {
     }
     true
 }
+
+/// Byte offset, from the start of the destination's first register, of the last
+/// byte of channel `i`'s destination element.
+fn dst_last_byte<P: Props + ?Sized>(p: &P, i: i64) -> i64 {
+    let size = i64::from(p.dst_type().bytes());
+    p.dst_subreg() + i * p.dst_hstride() * size + size - 1
+}
+
+/// Byte offset, from the start of source `s`'s first register, of the first byte
+/// of channel `i`'s source element (row-major over Width, VertStride, HorzStride).
+fn src_first_byte<P: Props + ?Sized>(p: &P, s: usize, i: i64) -> i64 {
+    let size = i64::from(p.src_type(s).bytes());
+    let width = p.src_width(s).max(1);
+    p.src_subreg(s) + ((i / width) * p.src_vstride(s) + (i % width) * p.src_hstride(s)) * size
+}
+
+/// Byte offset of the last byte of channel `i`'s element of source `s`.
+fn src_last_byte<P: Props + ?Sized>(p: &P, s: usize, i: i64) -> i64 {
+    src_first_byte(p, s, i) + i64::from(p.src_type(s).bytes()) - 1
+}
+
+/// `align.dst-even-split`, `align.math-dst-even-split`: as many channels write
+/// the destination's second register as its first (an element counts for the
+/// register holding its last byte).
+pub fn dst_split_evenly<P: Props + ?Sized>(p: &P, _s: usize) -> bool {
+    let grf = grf_bytes();
+    let upper = (0..p.exec_size())
+        .filter(|&i| dst_last_byte(p, i) >= grf)
+        .count();
+    let lower = p.exec_size().max(0) as usize - upper;
+    upper == lower
+}
+
+/// `align.dst-oword-split`: a destination within one register writes only its
+/// lower OWord, only its upper OWord, or as many channels to each.
+pub fn dst_oword_split<P: Props + ?Sized>(p: &P, _s: usize) -> bool {
+    let oword = grf_bytes() / 2;
+    let upper = (0..p.exec_size())
+        .filter(|&i| dst_last_byte(p, i) >= oword)
+        .count();
+    let lower = p.exec_size().max(0) as usize - upper;
+    lower == 0 || upper == 0 || lower == upper
+}
+
+/// `align.dst-reg-from-one-src-reg`: every channel writing the destination's
+/// second register reads source `s`'s second register, and vice versa.
+pub fn dst_reg_from_one_src_reg<P: Props + ?Sized>(p: &P, s: usize) -> bool {
+    let grf = grf_bytes();
+    (0..p.exec_size()).all(|i| (dst_last_byte(p, i) >= grf) == (src_last_byte(p, s, i) >= grf))
+}
+
+/// `align.src-same-offset-both-regs`: the first element source `s` reads from
+/// its second register sits at the same offset as its first element.
+pub fn src_same_offset_in_both_regs<P: Props + ?Sized>(p: &P, s: usize) -> bool {
+    let grf = grf_bytes();
+    match (0..p.exec_size()).find(|&i| src_last_byte(p, s, i) >= grf) {
+        Some(i) => src_first_byte(p, s, i).max(grf) - grf == p.src_subreg(s),
+        None => true,
+    }
+}

@@ -1,0 +1,182 @@
+//! Spellings of opcodes, types, condition modifiers, predicate controls and math functions in
+//! the three dialects. The sets of values come from the generated spec enums; only the
+//! dialect-specific spellings are listed here.
+//!
+//! - IGA condition modifiers (`eq ne gt ge lt le ov un`) and math functions (`sqt rsqt idiv
+//!   iqot irem rsqtm`): IGA's flag-modifier and math-function spellings (iga FlagModifier,
+//!   MathFC). Every spelling is accepted in every dialect.
+//! - Mesa condition modifiers (`.z .e .nz .ne .g .ge .l .le .o .u`) and math functions
+//!   (`intdiv intmod intdivmod`): mesa brw_lex.l and brw_disasm.c.
+
+use crate::spec::{CondMod, DataType, MathFn, Opcode, PredCtrl};
+use std::sync::OnceLock;
+
+/// The opcode spelled `name` (case-insensitive).
+pub(crate) fn opcode(name: &[u8]) -> Option<Opcode> {
+    static TABLE: OnceLock<Vec<(&'static str, Opcode)>> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut v: Vec<_> = Opcode::ALL.iter().map(|o| (o.name(), *o)).collect();
+        v.sort_by(|a, b| a.0.cmp(b.0));
+        v
+    });
+    let mut buf = [0u8; 16];
+    let low = lower(name, &mut buf)?;
+    t.binary_search_by(|e| e.0.as_bytes().cmp(low))
+        .ok()
+        .map(|i| t[i].1)
+}
+
+/// Lowercase `s` into `buf` (None if longer than the buffer).
+fn lower<'b>(s: &[u8], buf: &'b mut [u8; 16]) -> Option<&'b [u8]> {
+    let out = buf.get_mut(..s.len())?;
+    for (o, b) in out.iter_mut().zip(s) {
+        *o = b.to_ascii_lowercase();
+    }
+    Some(out)
+}
+
+/// The data type spelled `name` (case-insensitive: `ud`, `UD`).
+pub(crate) fn data_type(name: &[u8]) -> Option<DataType> {
+    DataType::ALL
+        .iter()
+        .copied()
+        .find(|t| t.name().as_bytes().eq_ignore_ascii_case(name))
+}
+
+/// Lowercase type name (IGA/PRM `:ud`).
+pub(crate) fn type_lower(t: DataType) -> &'static str {
+    match t {
+        DataType::UB => "ub",
+        DataType::B => "b",
+        DataType::UW => "uw",
+        DataType::W => "w",
+        DataType::UD => "ud",
+        DataType::D => "d",
+        DataType::UQ => "uq",
+        DataType::Q => "q",
+        DataType::HF => "hf",
+        DataType::F => "f",
+        DataType::DF => "df",
+        DataType::V => "v",
+        DataType::UV => "uv",
+        DataType::VF => "vf",
+    }
+}
+
+/// Uppercase type name (Mesa `UD`): the spec's spelling.
+pub(crate) fn type_upper(t: DataType) -> &'static str {
+    t.name()
+}
+
+/// `(value, spec/PRM/Mesa name, IGA name)`.
+const CMODS: [(CondMod, &str, &str); 8] = [
+    (CondMod::Z, "z", "eq"),
+    (CondMod::Nz, "nz", "ne"),
+    (CondMod::G, "g", "gt"),
+    (CondMod::Ge, "ge", "ge"),
+    (CondMod::L, "l", "lt"),
+    (CondMod::Le, "le", "le"),
+    (CondMod::O, "o", "ov"),
+    (CondMod::U, "u", "un"),
+];
+
+/// A condition modifier in any dialect's spelling (`z e eq`, `nz ne`, `g gt`, `ge`, `l lt`,
+/// `le`, `o ov`, `u un`).
+pub(crate) fn cond_mod(name: &[u8]) -> Option<CondMod> {
+    if name.eq_ignore_ascii_case(b"e") {
+        return Some(CondMod::Z);
+    }
+    CMODS
+        .iter()
+        .find(|c| {
+            c.1.as_bytes().eq_ignore_ascii_case(name) || c.2.as_bytes().eq_ignore_ascii_case(name)
+        })
+        .map(|c| c.0)
+}
+
+/// The spec/PRM/Mesa spelling (`nz`).
+pub(crate) fn cond_mod_short(c: CondMod) -> &'static str {
+    CMODS.iter().find(|x| x.0 == c).map_or("", |x| x.1)
+}
+
+/// The IGA spelling (`ne`).
+pub(crate) fn cond_mod_iga(c: CondMod) -> &'static str {
+    CMODS.iter().find(|x| x.0 == c).map_or("", |x| x.2)
+}
+
+/// `(value, Mesa name, IGA name)`; the spec's own names (`int_div_both`, ...) are accepted too.
+const MATHS: [(MathFn, &str, &str); 14] = [
+    (MathFn::Inv, "inv", "inv"),
+    (MathFn::Log, "log", "log"),
+    (MathFn::Exp, "exp", "exp"),
+    (MathFn::Sqrt, "sqrt", "sqt"),
+    (MathFn::Rsq, "rsq", "rsqt"),
+    (MathFn::Sin, "sin", "sin"),
+    (MathFn::Cos, "cos", "cos"),
+    (MathFn::Fdiv, "fdiv", "fdiv"),
+    (MathFn::Pow, "pow", "pow"),
+    (MathFn::IntDivBoth, "intdivmod", "idiv"),
+    (MathFn::IntDivQuotient, "intdiv", "iqot"),
+    (MathFn::IntDivRemainder, "intmod", "irem"),
+    (MathFn::Invm, "invm", "invm"),
+    (MathFn::Rsqrtm, "rsqrtm", "rsqtm"),
+];
+
+/// A math function in any spelling.
+pub(crate) fn math_fn(name: &[u8]) -> Option<MathFn> {
+    if let Some(m) = MATHS.iter().find(|m| {
+        m.1.as_bytes().eq_ignore_ascii_case(name) || m.2.as_bytes().eq_ignore_ascii_case(name)
+    }) {
+        return Some(m.0);
+    }
+    MathFn::ALL
+        .iter()
+        .copied()
+        .filter(|m| *m != MathFn::None)
+        .find(|m| m.name().as_bytes().eq_ignore_ascii_case(name))
+}
+
+pub(crate) fn math_mesa(m: MathFn) -> &'static str {
+    MATHS.iter().find(|x| x.0 == m).map_or("", |x| x.1)
+}
+
+pub(crate) fn math_iga(m: MathFn) -> &'static str {
+    MATHS.iter().find(|x| x.0 == m).map_or("", |x| x.2)
+}
+
+/// A predicate control suffix (`anyv`, ..., `all32h`; also the Align16 replicate channels
+/// `x y z w`, returned with the Align1 names of the same field values, and `seq`/`normal`).
+/// The bool is true for the Align16-only channel forms.
+pub(crate) fn pred_ctrl(name: &[u8]) -> Option<(PredCtrl, bool)> {
+    let a16 = match name {
+        b"x" => Some(PredCtrl::Anyv),
+        b"y" => Some(PredCtrl::Allv),
+        b"z" => Some(PredCtrl::Any2h),
+        b"w" => Some(PredCtrl::All2h),
+        _ => None,
+    };
+    if let Some(p) = a16 {
+        return Some((p, true));
+    }
+    if name.eq_ignore_ascii_case(b"normal") {
+        return Some((PredCtrl::Seq, false));
+    }
+    PredCtrl::ALL
+        .iter()
+        .copied()
+        .filter(|p| *p != PredCtrl::None)
+        .find(|p| p.name().as_bytes().eq_ignore_ascii_case(name))
+        .map(|p| (p, false))
+}
+
+/// The suffix printed after the flag of a predicate (`""` for sequential).
+pub(crate) fn pred_suffix(p: PredCtrl, align16: bool) -> &'static str {
+    match p {
+        PredCtrl::None | PredCtrl::Seq => "",
+        PredCtrl::Anyv if align16 => "x",
+        PredCtrl::Allv if align16 => "y",
+        PredCtrl::Any2h if align16 => "z",
+        PredCtrl::All2h if align16 => "w",
+        _ => p.name(),
+    }
+}

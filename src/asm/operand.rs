@@ -1,0 +1,710 @@
+//! Operand syntax shared by the dialects: registers (direct and indirect), regions, swizzles
+//! and write masks, types, source modifiers and immediates. Parsing produces raw operands; the
+//! instruction parser turns them into [`Dst`]/[`Src`] once the access mode, execution size and
+//! defaults are known.
+
+use super::cursor::{PResult, Pos};
+use super::error::show;
+use super::names;
+use super::parse::Parser;
+use super::Dialect;
+use crate::isa::{arf_lookup, arf_regnum, Addr, Dst, Imm, Reg, RegSrc, Region, Src, Swizzle};
+use crate::spec::DataType;
+
+/// The register part of an operand.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RawBase {
+    /// A register and its subregister number in elements (None: not written).
+    Direct(Reg, Option<u32>),
+    /// `r[a0.<a0> + off]`.
+    Indirect { a0: u8, off: i32 },
+}
+
+/// `<a>`, `<a,b>` or `<a;b,c>` / `<a,b,c>` as written; `VxH` is stored as [`Region::VXH`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RawRegion {
+    pub n: u8,
+    pub v: [u8; 3],
+    pub pos: Pos,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RawSwz {
+    /// Channel letters (0-4 of them).
+    Chans { c: [u8; 4], n: u8 },
+    /// `.r`: replicated scalar (three-source RepCtrl).
+    Rep,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RawReg {
+    pub pos: Pos,
+    pub neg: bool,
+    pub abs: bool,
+    pub base: RawBase,
+    pub region: Option<RawRegion>,
+    pub swz: Option<RawSwz>,
+    pub ty: Option<DataType>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RawNum {
+    /// `digits`: number of hexadecimal digits written (0 for decimal).
+    Int {
+        neg: bool,
+        v: u64,
+        digits: u32,
+    },
+    Float(f64),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RawSrc {
+    Reg(RawReg),
+    Imm {
+        pos: Pos,
+        val: RawNum,
+        ty: Option<DataType>,
+    },
+}
+
+impl RawReg {
+    /// Whether the operand's syntax is Align16-only (swizzle, write mask, single-value source
+    /// region).
+    pub fn align16_syntax(&self, is_dst: bool) -> bool {
+        self.swz.is_some() || (!is_dst && matches!(self.region, Some(r) if r.n == 1))
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// Whether the cursor is at the end of an instruction's operand list.
+    pub(crate) fn at_operands_end(&mut self) -> PResult<bool> {
+        self.c.skip_blank()?;
+        Ok(matches!(
+            self.c.peek(),
+            None | Some(b'\n') | Some(b'{') | Some(b';')
+        ))
+    }
+
+    /// Skip blanks and an optional `,` between operands.
+    pub(crate) fn operand_sep(&mut self) -> PResult<()> {
+        self.c.skip_blank()?;
+        if self.c.peek() == Some(b',') {
+            self.c.bump();
+            self.c.skip_blank()?;
+        }
+        Ok(())
+    }
+
+    /// A register name: `rN`/`gN`, `r[a0.N, off]`/`g[a0.N off]`, or an ARF name. `None` (cursor
+    /// unmoved) if the text is no register.
+    pub(crate) fn reg_base(&mut self) -> PResult<Option<RawBase>> {
+        let c0 = self.c.peek();
+        let c1 = self.c.peek_at(1);
+        if matches!(c0, Some(b'r' | b'g' | b'R' | b'G')) {
+            if c1 == Some(b'[') {
+                self.c.bump();
+                self.c.bump();
+                return self.indirect().map(Some);
+            }
+            if c1.is_some_and(|b| b.is_ascii_digit()) {
+                self.c.bump();
+                let n = self.c.small("GRF register number", 255)?;
+                return Ok(Some(RawBase::Direct(Reg::Grf(n as u8), self.subreg()?)));
+            }
+        }
+        // ARF: lowercase letters then an optional number.
+        let save = self.c.offset();
+        let pos = self.c.pos();
+        let mut end = save;
+        while matches!(self.c.slice(end, end + 1).first(), Some(b) if b.is_ascii_lowercase()) {
+            end += 1;
+        }
+        let name = self.c.slice(save, end);
+        if name.is_empty() {
+            return Ok(None);
+        }
+        if name == b"arf" && self.c.slice(end, end + 2) == b"0x" {
+            for _ in 0..3 {
+                self.c.bump();
+            }
+            let v = self
+                .c
+                .uint()?
+                .ok_or_else(|| self.c.expected("an ARF register number"))?;
+            let n = u8::try_from(v)
+                .map_err(|_| pos.err("ARF register number out of range (0x00-0xff)"))?;
+            return Ok(Some(RawBase::Direct(Reg::Arf(n), self.subreg()?)));
+        }
+        let Some(arf) = arf_lookup(name) else {
+            return Ok(None);
+        };
+        for _ in save..end {
+            self.c.bump();
+        }
+        // A numbered register written without its number (`ce`, `acc`) is number 0.
+        let nr = if arf.numbered && self.c.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.c.small("register number", 15)?
+        } else {
+            0
+        };
+        let regnum = arf_regnum(name, nr as u8)
+            .ok_or_else(|| pos.err(format!("no register `{}{nr}`", show(name))))?;
+        Ok(Some(RawBase::Direct(Reg::Arf(regnum), self.subreg()?)))
+    }
+
+    /// `.N` after a register name (a digit must follow the dot).
+    fn subreg(&mut self) -> PResult<Option<u32>> {
+        if self.c.peek() == Some(b'.') && self.c.peek_at(1).is_some_and(|b| b.is_ascii_digit()) {
+            self.c.bump();
+            return Ok(Some(self.c.small("subregister number", 255)?));
+        }
+        Ok(None)
+    }
+
+    /// After `r[`: `a0[.N] [(,|+|-|space) offset] ]`.
+    fn indirect(&mut self) -> PResult<RawBase> {
+        self.c.skip_blank()?;
+        if !(self.c.starts_with_ci(b"a0")) {
+            return Err(self
+                .c
+                .expected("the address register `a0` in an indirect operand"));
+        }
+        self.c.bump();
+        self.c.bump();
+        let a0 = match self.subreg()? {
+            Some(n) if n <= 15 => n as u8,
+            Some(n) => {
+                return Err(self.c.err(format!(
+                    "address subregister a0.{n} is out of range (a0.0-a0.15)"
+                )))
+            }
+            None => 0,
+        };
+        self.c.skip_blank()?;
+        let mut off: i64 = 0;
+        if self.c.peek() != Some(b']') {
+            let mut neg = false;
+            match self.c.peek() {
+                Some(b',') | Some(b'+') => self.c.bump(),
+                Some(b'-') => {
+                    self.c.bump();
+                    neg = true;
+                }
+                _ => {}
+            }
+            self.c.skip_blank()?;
+            if !neg && self.c.peek() == Some(b'-') {
+                self.c.bump();
+                neg = true;
+                self.c.skip_blank()?;
+            }
+            let pos = self.c.pos();
+            let mut v: i64 = 1;
+            loop {
+                let f = self
+                    .c
+                    .uint()?
+                    .ok_or_else(|| self.c.expected("an address offset"))?;
+                v = i64::try_from(f)
+                    .ok()
+                    .and_then(|f| v.checked_mul(f))
+                    .filter(|v| *v <= 1 << 20)
+                    .ok_or_else(|| pos.err("address offset out of range"))?;
+                self.c.skip_blank()?;
+                if !self.c.eat(b'*') {
+                    break;
+                }
+                self.c.skip_blank()?;
+            }
+            off = if neg { -v } else { v };
+            if !(-512..=511).contains(&off) {
+                return Err(pos.err(format!(
+                    "address offset {off} is out of range (-512..511 bytes)"
+                )));
+            }
+        }
+        self.c.expect(b']', "`]` closing the indirect operand")?;
+        Ok(RawBase::Indirect {
+            a0,
+            off: off as i32,
+        })
+    }
+
+    /// `<...>` region.
+    fn region(&mut self) -> PResult<Option<RawRegion>> {
+        let pos = self.c.pos();
+        if !self.c.eat(b'<') {
+            return Ok(None);
+        }
+        let mut v = [0u8; 3];
+        let mut n = 0u8;
+        loop {
+            self.c.skip_blank()?;
+            if n as usize >= v.len() {
+                return Err(self.c.expected("`>` closing the region"));
+            }
+            if n == 0 && self.c.peek() == Some(b';') {
+                // vISA's `<;Width,HorzStride>` (seed002): the one-dimensional indirect region.
+                v[0] = Region::VXH;
+            } else if self.c.starts_with_ci(b"vxh") {
+                for _ in 0..3 {
+                    self.c.bump();
+                }
+                v[n as usize] = Region::VXH;
+            } else {
+                let p = self.c.pos();
+                match self.c.uint()? {
+                    Some(x) if x <= 64 => v[n as usize] = x as u8,
+                    Some(x) => return Err(p.err(format!("bad region: {x} is out of range"))),
+                    None => return Err(self.c.expected("a region parameter (a number)")),
+                }
+            }
+            n += 1;
+            self.c.skip_blank()?;
+            match self.c.peek() {
+                Some(b'>') => {
+                    self.c.bump();
+                    break;
+                }
+                Some(b';') | Some(b',') => self.c.bump(),
+                _ => return Err(self.c.expected("`;`, `,` or `>` in the region")),
+            }
+        }
+        Ok(Some(RawRegion { n, v, pos }))
+    }
+
+    /// `.xyzw`-style swizzle or write mask, `.r`, or (after a region) bare channel letters.
+    fn swizzle(&mut self, after_region: bool) -> PResult<Option<RawSwz>> {
+        let chan = |b: Option<u8>| match b {
+            Some(b'x') => Some(0u8),
+            Some(b'y') => Some(1),
+            Some(b'z') => Some(2),
+            Some(b'w') => Some(3),
+            _ => None,
+        };
+        let dotted = self.c.peek() == Some(b'.');
+        let first = if dotted {
+            self.c.peek_at(1)
+        } else {
+            self.c.peek()
+        };
+        if !dotted && (!after_region || chan(first).is_none()) {
+            return Ok(None);
+        }
+        if dotted
+            && first == Some(b'r')
+            && !self.c.peek_at(2).is_some_and(|b| b.is_ascii_alphanumeric())
+        {
+            self.c.bump();
+            self.c.bump();
+            return Ok(Some(RawSwz::Rep));
+        }
+        if dotted {
+            // `.` followed by nothing we know is left for the caller (e.g. an empty mask `.F`).
+            if chan(first).is_none() && !matches!(first, Some(b':') | Some(b'A'..=b'Z')) {
+                return Ok(None);
+            }
+            self.c.bump();
+        }
+        let mut c = [0u8; 4];
+        let mut n = 0u8;
+        while let Some(ch) = chan(self.c.peek()) {
+            if n == 4 {
+                return Err(self.c.err("a swizzle has at most four channels"));
+            }
+            c[n as usize] = ch;
+            n += 1;
+            self.c.bump();
+        }
+        Ok(Some(RawSwz::Chans { c, n }))
+    }
+
+    /// `:type` or (Mesa) an uppercase type suffix.
+    fn type_suffix(&mut self) -> PResult<Option<DataType>> {
+        let pos = self.c.pos();
+        let colon = self.c.eat(b':');
+        if !colon && !self.c.peek().is_some_and(|b| b.is_ascii_uppercase()) {
+            return Ok(None);
+        }
+        if colon {
+            self.c.skip_blank()?;
+        }
+        let start = self.c.offset();
+        let name = self.c.letters();
+        if name.is_empty() {
+            return Err(self
+                .c
+                .expected("a data type (ub b uw w ud d uq q hf f df v uv vf)"));
+        }
+        match names::data_type(name) {
+            Some(t) => Ok(Some(t)),
+            None => Err(pos.err(format!(
+                "unknown data type `{}` (expected ub b uw w ud d uq q hf f df v uv vf)",
+                show(self.c.slice(start, self.c.offset()))
+            ))),
+        }
+    }
+
+    /// A register operand after its modifiers.
+    pub(crate) fn reg_operand(
+        &mut self,
+        pos: Pos,
+        neg: bool,
+        abs: bool,
+    ) -> PResult<Option<RawReg>> {
+        let Some(base) = self.reg_base()? else {
+            return Ok(None);
+        };
+        let mut swz = self.swizzle(false)?;
+        let region = if swz.is_none() { self.region()? } else { None };
+        if swz.is_none() {
+            swz = self.swizzle(region.is_some())?;
+        }
+        let ty = self.type_suffix()?;
+        Ok(Some(RawReg {
+            pos,
+            neg,
+            abs,
+            base,
+            region,
+            swz,
+            ty,
+        }))
+    }
+
+    /// A destination operand (register, no modifiers).
+    pub(crate) fn dst_raw(&mut self) -> PResult<RawReg> {
+        self.c.skip_blank()?;
+        let pos = self.c.pos();
+        match self.reg_operand(pos, false, false)? {
+            Some(r) => Ok(r),
+            None => Err(self.c.expected("a destination register")),
+        }
+    }
+
+    /// A source operand: `[-|~][(abs)]register...` or an immediate.
+    pub(crate) fn src_raw(&mut self) -> PResult<RawSrc> {
+        self.c.skip_blank()?;
+        let pos = self.c.pos();
+        if self.at_number() {
+            let val = self.number()?;
+            let ty = self.type_suffix()?;
+            return Ok(RawSrc::Imm { pos, val, ty });
+        }
+        let mut neg = false;
+        if matches!(self.c.peek(), Some(b'-') | Some(b'~')) {
+            self.c.bump();
+            neg = true;
+        }
+        let mut abs = false;
+        if self.c.starts_with_ci(b"(abs)") {
+            for _ in 0..5 {
+                self.c.bump();
+            }
+            abs = true;
+        }
+        match self.reg_operand(pos, neg, abs)? {
+            Some(r) => Ok(RawSrc::Reg(r)),
+            None => Err(self.c.expected("a source operand (register or immediate)")),
+        }
+    }
+
+    /// Whether a number starts at the cursor (`12`, `-1`, `0x1F`, `+3`, `-.5`).
+    pub(crate) fn at_number(&self) -> bool {
+        let digit = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_digit());
+        match self.c.peek() {
+            Some(b) if b.is_ascii_digit() => true,
+            Some(b'-') | Some(b'+') => {
+                digit(self.c.peek_at(1))
+                    || (self.c.peek_at(1) == Some(b'.') && digit(self.c.peek_at(2)))
+            }
+            _ => false,
+        }
+    }
+
+    /// A signed integer or (IGA/PRM) floating-point literal.
+    pub(crate) fn number(&mut self) -> PResult<RawNum> {
+        let start = self.c.offset();
+        let pos = self.c.pos();
+        let neg = match self.c.peek() {
+            Some(b'-') => {
+                self.c.bump();
+                true
+            }
+            Some(b'+') => {
+                self.c.bump();
+                false
+            }
+            _ => false,
+        };
+        let hex = self.c.starts_with_ci(b"0x");
+        let v = self.c.uint()?;
+        if !hex && self.d != Dialect::Mesa {
+            // A floating-point literal: digits '.' digits, exponent.
+            let is_float = match self.c.peek() {
+                Some(b'.') => self.c.peek_at(1).is_some_and(|b| b.is_ascii_digit()),
+                Some(b'e') | Some(b'E') => {
+                    let n = self.c.peek_at(1);
+                    n.is_some_and(|b| b.is_ascii_digit())
+                        || (matches!(n, Some(b'+') | Some(b'-'))
+                            && self.c.peek_at(2).is_some_and(|b| b.is_ascii_digit()))
+                }
+                _ => false,
+            } || (v.is_none() && self.c.peek() == Some(b'.'));
+            if is_float {
+                if self.c.eat(b'.') {
+                    while self.c.peek().is_some_and(|b| b.is_ascii_digit()) {
+                        self.c.bump();
+                    }
+                }
+                if matches!(self.c.peek(), Some(b'e') | Some(b'E')) {
+                    self.c.bump();
+                    if matches!(self.c.peek(), Some(b'+') | Some(b'-')) {
+                        self.c.bump();
+                    }
+                    while self.c.peek().is_some_and(|b| b.is_ascii_digit()) {
+                        self.c.bump();
+                    }
+                }
+                let text = self.c.slice(start, self.c.offset());
+                let f = std::str::from_utf8(text)
+                    .ok()
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .ok_or_else(|| pos.err(format!("bad number `{}`", show(text))))?;
+                return Ok(RawNum::Float(f));
+            }
+        }
+        let digits = if hex { self.c.last_hex_digits } else { 0 };
+        match v {
+            Some(v) => Ok(RawNum::Int { neg, v, digits }),
+            None => Err(self.c.expected("a number")),
+        }
+    }
+}
+
+/// The raw immediate field bits of an immediate of type `ty` written as `val`.
+pub(crate) fn imm_bits(ty: DataType, val: RawNum, mesa: bool, pos: Pos) -> PResult<u64> {
+    if ty.info().imm_enc.iter().all(Option::is_none) {
+        return Err(pos.err(format!(
+            "{} immediates do not exist (the type has no immediate encoding)",
+            ty.name()
+        )));
+    }
+    let out_of_range = || pos.err(format!("immediate out of range for type {}", ty.name()));
+    let (neg, v, digits) = match val {
+        RawNum::Float(f) => {
+            return match ty {
+                DataType::F => Ok((f as f32).to_bits() as u64),
+                DataType::DF => Ok(f.to_bits()),
+                _ => Err(pos.err(format!(
+                    "a floating-point literal needs type f or df, not {} (write other types' bits in hexadecimal)",
+                    ty.name()
+                ))),
+            };
+        }
+        RawNum::Int { neg, v, digits } => (neg, v, digits),
+    };
+    let hex = digits > 0;
+    let x: i128 = if neg { -(v as i128) } else { v as i128 };
+    if !mesa && !hex && matches!(ty, DataType::F | DataType::DF) {
+        // IGA/PRM: a decimal integer with a float type is that value.
+        return Ok(match ty {
+            DataType::F => (x as f32).to_bits() as u64,
+            _ => (x as f64).to_bits(),
+        });
+    }
+    if !mesa && !hex && ty == DataType::HF {
+        return Err(pos.err("HF immediates must be written as hexadecimal bits (e.g. 0x3C00:hf)"));
+    }
+    let fits = |lo: i128, hi: i128| (lo..=hi).contains(&x);
+    match ty {
+        DataType::W | DataType::UW | DataType::HF => {
+            // More than four hexadecimal digits (`0x00001234`) write the whole 32-bit field;
+            // otherwise the 16-bit value is replicated to both halves.
+            if digits > 4 && !neg && fits(0, 0xFFFF_FFFF) {
+                Ok(x as u64)
+            } else if fits(-0x8000, 0xFFFF) {
+                Ok(((x as u64) & 0xFFFF) * 0x1_0001)
+            } else {
+                Err(out_of_range())
+            }
+        }
+        DataType::Q | DataType::UQ | DataType::DF => {
+            if fits(i64::MIN as i128, u64::MAX as i128) {
+                Ok(x as u64)
+            } else {
+                Err(out_of_range())
+            }
+        }
+        // Haswell's dim takes a 64-bit value typed F (mesa brw_gram.y immreg).
+        DataType::F if fits(0x1_0000_0000, u64::MAX as i128) => Ok(x as u64),
+        _ => {
+            if fits(i32::MIN as i128, u32::MAX as i128) {
+                Ok((x as u64) & 0xFFFF_FFFF)
+            } else {
+                Err(out_of_range())
+            }
+        }
+    }
+}
+
+/// Context for turning raw operands into model operands.
+pub(crate) struct OpCtx {
+    pub mesa: bool,
+    /// Region used when a source writes none.
+    pub default_region: Region,
+    /// Type used when an operand writes none (sends' bare registers); None: a type is required.
+    pub default_type: Option<DataType>,
+}
+
+fn sub_bytes(sub: Option<u32>, ty: DataType, pos: Pos) -> PResult<u8> {
+    let s = sub.unwrap_or(0);
+    let b = s as u64 * ty.bytes().max(1) as u64;
+    if b > 31 {
+        return Err(pos.err(format!(
+            "subregister {s} of type {} is byte offset {b}, beyond the 32-byte register",
+            ty.name()
+        )));
+    }
+    Ok(b as u8)
+}
+
+fn addr_of(base: RawBase, ty: DataType, pos: Pos) -> PResult<Addr> {
+    Ok(match base {
+        RawBase::Direct(reg, sub) => Addr::Direct {
+            reg,
+            sub: sub_bytes(sub, ty, pos)?,
+        },
+        RawBase::Indirect { a0, off } => Addr::Indirect {
+            a0,
+            off: off as i16,
+        },
+    })
+}
+
+fn need_type(ty: Option<DataType>, ctx: &OpCtx, pos: Pos) -> PResult<DataType> {
+    ty.or(ctx.default_type)
+        .ok_or_else(|| pos.err("missing data type (e.g. `:f`, or `F` in Mesa syntax)"))
+}
+
+/// Build the destination.
+pub(crate) fn make_dst(r: &RawReg, ctx: &OpCtx) -> PResult<Dst> {
+    if r.neg || r.abs {
+        return Err(r.pos.err("a destination cannot have source modifiers"));
+    }
+    let ty = need_type(r.ty, ctx, r.pos)?;
+    let hstride = match r.region {
+        None => 1,
+        Some(g) if g.n == 1 => match g.v[0] {
+            0 | 1 | 2 | 4 => g.v[0],
+            x => {
+                return Err(g.pos.err(format!(
+                    "bad destination stride <{x}> (expected <0>, <1>, <2> or <4>)"
+                )))
+            }
+        },
+        Some(g) => {
+            return Err(g.pos.err(
+                "bad destination region: a destination has only a horizontal stride, e.g. <1>",
+            ))
+        }
+    };
+    let wrmask = match r.swz {
+        None => 0xF,
+        Some(RawSwz::Rep) => return Err(r.pos.err("`.r` is not a destination write mask")),
+        Some(RawSwz::Chans { c, n }) => {
+            let mut m = 0u8;
+            for &ch in &c[..n as usize] {
+                if m & (1 << ch) != 0 {
+                    return Err(r.pos.err("a write mask names each channel at most once"));
+                }
+                m |= 1 << ch;
+            }
+            m
+        }
+    };
+    Ok(Dst {
+        addr: addr_of(r.base, ty, r.pos)?,
+        ty,
+        hstride,
+        wrmask,
+    })
+}
+
+fn check_region(g: Region, pos: Pos) -> PResult<Region> {
+    let vs_ok = matches!(g.vstride, 0 | 1 | 2 | 4 | 8 | 16 | 32) || g.vstride == Region::VXH;
+    if !vs_ok {
+        return Err(pos.err(format!(
+            "bad region: vertical stride {} (expected 0, 1, 2, 4, 8, 16 or 32)",
+            g.vstride
+        )));
+    }
+    if !matches!(g.width, 1 | 2 | 4 | 8 | 16) {
+        return Err(pos.err(format!(
+            "bad region: width {} (expected 1, 2, 4, 8 or 16)",
+            g.width
+        )));
+    }
+    if !matches!(g.hstride, 0 | 1 | 2 | 4) {
+        return Err(pos.err(format!(
+            "bad region: horizontal stride {} (expected 0, 1, 2 or 4)",
+            g.hstride
+        )));
+    }
+    Ok(g)
+}
+
+/// Build a source.
+pub(crate) fn make_src(s: &RawSrc, ctx: &OpCtx) -> PResult<Src> {
+    let r = match s {
+        RawSrc::Imm { pos, val, ty } => {
+            let ty = ty.ok_or_else(|| {
+                pos.err("missing immediate type (e.g. `0x1F:ud`, or `1D` in Mesa syntax)")
+            })?;
+            return Ok(Src::Imm(Imm::new(ty, imm_bits(ty, *val, ctx.mesa, *pos)?)));
+        }
+        RawSrc::Reg(r) => r,
+    };
+    let ty = need_type(r.ty, ctx, r.pos)?;
+    let mut region = match r.region {
+        None => ctx.default_region,
+        Some(g) => {
+            let rg = match g.n {
+                3 => Region::new(g.v[0], g.v[1], g.v[2]),
+                2 => Region::new(Region::VXH, g.v[0], g.v[1]),
+                _ => Region::new(g.v[0], Region::A16.width, Region::A16.hstride),
+            };
+            let vxh_misplaced = rg.width == Region::VXH || rg.hstride == Region::VXH;
+            if vxh_misplaced {
+                return Err(g
+                    .pos
+                    .err("bad region: `VxH` can only be the vertical stride"));
+            }
+            check_region(rg, g.pos)?
+        }
+    };
+    let swizzle = match r.swz {
+        None => Swizzle::XYZW,
+        Some(RawSwz::Rep) => {
+            region.vstride = 0;
+            Swizzle::XYZW
+        }
+        Some(RawSwz::Chans { n: 0, .. }) => return Err(r.pos.err("empty swizzle after `.`")),
+        Some(RawSwz::Chans { c, n }) => {
+            let mut ch = [0u8; 4];
+            for (i, slot) in ch.iter_mut().enumerate() {
+                *slot = c[i.min(n as usize - 1)];
+            }
+            Swizzle::from_chans(ch)
+        }
+    };
+    Ok(Src::Reg(RegSrc {
+        addr: addr_of(r.base, ty, r.pos)?,
+        ty,
+        region,
+        swizzle,
+        neg: r.neg,
+        abs: r.abs,
+    }))
+}

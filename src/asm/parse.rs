@@ -1,0 +1,669 @@
+//! Statements and instructions: labels, predicates, mnemonics and their modifiers, execution
+//! size and channel offset, operands per instruction class, send descriptors, instruction
+//! options; label resolution.
+
+use super::cursor::{Cursor, PResult, Pos};
+use super::error::show;
+use super::names;
+use super::operand::{make_dst, make_src, OpCtx, RawNum, RawReg, RawSrc};
+use super::{Dialect, Program};
+use crate::isa::{sfid_from_name, Flag, Insn, Region, SendDesc};
+use crate::spec::{AccessMode, CondMod, DataType, MathFn, OpClass, Opcode, Platform, PredCtrl};
+use std::collections::HashMap;
+
+pub(crate) struct Parser<'a> {
+    pub c: Cursor<'a>,
+    pub d: Dialect,
+    pub plat: Platform,
+    labels: HashMap<&'a [u8], usize>,
+    fixups: Vec<Fixup<'a>>,
+    /// Whether labels may be defined and used (whole programs).
+    allow_labels: bool,
+}
+
+struct Fixup<'a> {
+    insn: usize,
+    uip: bool,
+    name: &'a [u8],
+    pos: Pos,
+}
+
+/// What the syntax said, before the instruction is assembled.
+#[derive(Default)]
+pub(crate) struct Pending {
+    pub(crate) pred_pos: Option<Pos>,
+    pub(crate) pred_a16_only: bool,
+    /// Flag written explicitly with the predicate / with the condition modifier.
+    pub(crate) pred_flag: Option<Flag>,
+    pub(crate) cmod_flag: Option<(Flag, Pos)>,
+    pub(crate) no_mask_w: bool,
+    pub(crate) access: Option<AccessMode>,
+    pub(crate) chan_off: Option<(u8, Pos)>,
+    pub(crate) sec_half: bool,
+    pub(crate) sfid_suffix: Option<(u8, Pos)>,
+    pub(crate) dst: Option<RawReg>,
+    pub(crate) srcs: [Option<RawSrc>; 3],
+    pub(crate) desc: Option<(SendDesc, Pos)>,
+    pub(crate) ex_desc: Option<(SendDesc, Pos)>,
+    pub(crate) sfid: Option<u8>,
+}
+
+/// Jump units per native instruction: 64-bit units on Gen7/Gen7.5, bytes from Gen8 (mesa
+/// brw_eu_emit.c `brw_jump_scale`; checked against shared/corpus/mesa/asm/gen*/if.expected).
+pub fn jump_unit(p: Platform) -> i32 {
+    if p.gen_x10() >= 80 {
+        16
+    } else {
+        2
+    }
+}
+
+/// Whether branch offsets are 16-bit fields (Gen7/Gen7.5).
+fn jump16(p: Platform) -> bool {
+    p.gen_x10() < 80
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(src: &'a [u8], d: Dialect, plat: Platform, allow_labels: bool) -> Parser<'a> {
+        let mut c = Cursor::new(src);
+        c.lower_hex_only = d == Dialect::Mesa;
+        Parser {
+            c,
+            d,
+            plat,
+            labels: HashMap::new(),
+            fixups: Vec::new(),
+            allow_labels,
+        }
+    }
+
+    /// Parse every statement.
+    pub fn program(&mut self) -> PResult<Program> {
+        let mut prog = Program::default();
+        loop {
+            self.c.skip_space()?;
+            if self.c.is_eof() {
+                break;
+            }
+            self.statement(&mut prog)?;
+        }
+        self.resolve(&mut prog.insns)?;
+        Ok(prog)
+    }
+
+    /// Parse exactly one instruction (no labels).
+    pub fn single(&mut self) -> PResult<Insn> {
+        self.c.skip_space()?;
+        if self.c.is_eof() {
+            return Err(self.c.expected("an instruction"));
+        }
+        let insn = self.insn(0)?;
+        self.statement_end()?;
+        self.c.skip_space()?;
+        if !self.c.is_eof() {
+            return Err(self.c.err(format!(
+                "unexpected {} after the instruction (one instruction expected)",
+                self.c.found()
+            )));
+        }
+        Ok(insn)
+    }
+
+    fn statement(&mut self, prog: &mut Program) -> PResult<()> {
+        // Label definitions `NAME:` (possibly followed by an instruction on the same line).
+        loop {
+            let id = self.c.peek_ident();
+            if id.is_empty() || self.c.peek_at(id.len()) != Some(b':') {
+                break;
+            }
+            if id.eq_ignore_ascii_case(b"JIP") || id.eq_ignore_ascii_case(b"UIP") {
+                break;
+            }
+            let pos = self.c.pos();
+            if !self.allow_labels {
+                return Err(pos.err("labels are not allowed here"));
+            }
+            if self.labels.insert(id, prog.insns.len()).is_some() {
+                return Err(pos.err(format!("label `{}` is defined twice", show(id))));
+            }
+            for _ in 0..=id.len() {
+                self.c.bump();
+            }
+            self.c.skip_blank()?;
+            if self.c.at_eol() || self.c.peek() == Some(b';') {
+                self.c.eat(b';');
+                return Ok(());
+            }
+        }
+        let line = self.c.pos().line;
+        let insn = self.insn(prog.insns.len())?;
+        prog.insns.push(insn);
+        prog.lines.push(line);
+        self.statement_end()
+    }
+
+    fn statement_end(&mut self) -> PResult<()> {
+        self.c.skip_blank()?;
+        self.c.eat(b';');
+        self.c.skip_blank()?;
+        if !self.c.at_eol() {
+            return Err(self.c.err(format!(
+                "unexpected {} after the instruction",
+                self.c.found()
+            )));
+        }
+        Ok(())
+    }
+
+    fn resolve(&mut self, insns: &mut [Insn]) -> PResult<()> {
+        let unit = jump_unit(self.plat) as i64;
+        for f in &self.fixups {
+            let Some(&target) = self.labels.get(f.name) else {
+                return Err(f.pos.err(format!("undefined label `{}`", show(f.name))));
+            };
+            let off = (target as i64 - f.insn as i64) * unit;
+            let fits = if jump16(self.plat) {
+                (i16::MIN as i64..=i16::MAX as i64).contains(&off)
+            } else {
+                (i32::MIN as i64..=i32::MAX as i64).contains(&off)
+            };
+            if !fits {
+                return Err(f.pos.err(format!(
+                    "jump to `{}` is out of range for {}",
+                    show(f.name),
+                    self.plat.name()
+                )));
+            }
+            if let Some(insn) = insns.get_mut(f.insn) {
+                if f.uip {
+                    insn.uip = Some(off as i32);
+                } else {
+                    insn.jip = Some(off as i32);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------------ instruction
+
+    fn insn(&mut self, index: usize) -> PResult<Insn> {
+        let mut pd = Pending::default();
+        let mut insn = Insn::new(Opcode::Nop);
+        if self.c.peek() == Some(b'(') {
+            self.pred_group(&mut insn, &mut pd)?;
+            self.c.skip_blank()?;
+        }
+        let mpos = self.c.pos();
+        let name = self.c.ident();
+        if name.is_empty() {
+            return Err(self.c.expected("an instruction mnemonic"));
+        }
+        insn.op = names::opcode(name)
+            .ok_or_else(|| mpos.err(format!("unknown mnemonic `{}`", show(name))))?;
+        if !insn.op.on(self.plat) {
+            return Err(mpos.err(format!(
+                "`{}` does not exist on {}",
+                insn.op.name(),
+                self.plat.name()
+            )));
+        }
+        while self.c.peek() == Some(b'.') {
+            self.c.bump();
+            self.mnemonic_suffix(&mut insn, &mut pd)?;
+        }
+        self.c.skip_blank()?;
+        if insn.op == Opcode::Math && self.c.peek().is_some_and(|b| b.is_ascii_alphabetic()) {
+            let p = self.c.pos();
+            let f = self.c.ident();
+            self.set_math(&mut insn, f, p)?;
+            self.c.skip_blank()?;
+        }
+        self.exec_size(&mut insn, &mut pd)?;
+        self.operands(&mut insn, &mut pd, index)?;
+        self.c.skip_blank()?;
+        if self.c.peek() == Some(b'{') {
+            self.options(&mut insn, &mut pd)?;
+        }
+        self.finish(insn, pd)
+    }
+
+    /// `( [W] [&] [+|-|~|!] fN.M [.ctrl] )`, or `(W)` alone.
+    fn pred_group(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+        let open = self.c.pos();
+        self.c.bump();
+        self.c.skip_blank()?;
+        if matches!(self.c.peek(), Some(b'W') | Some(b'w'))
+            && !self.c.peek_at(1).is_some_and(|b| b.is_ascii_alphanumeric())
+        {
+            self.c.bump();
+            pd.no_mask_w = true;
+            self.c.skip_blank()?;
+            if self.c.eat(b')') {
+                return Ok(());
+            }
+            self.c.expect(b'&', "`&` or `)` after `W`")?;
+            self.c.skip_blank()?;
+        }
+        pd.pred_pos = Some(open);
+        match self.c.peek() {
+            Some(b'-') | Some(b'~') | Some(b'!') => {
+                self.c.bump();
+                insn.pred_inv = true;
+            }
+            Some(b'+') => self.c.bump(),
+            _ => {}
+        }
+        let flag = self.flag_reg()?;
+        pd.pred_flag = Some(flag);
+        insn.pred = PredCtrl::Seq;
+        if self.c.eat(b'.') {
+            let p = self.c.pos();
+            let n = self.c.ident();
+            let (ctrl, a16) = names::pred_ctrl(n).ok_or_else(|| {
+                p.err(format!(
+                    "unknown predicate control `.{}` (expected anyv allv any2h all2h ... all32h, or x y z w in Align16)",
+                    show(n)
+                ))
+            })?;
+            insn.pred = ctrl;
+            pd.pred_a16_only = a16;
+        }
+        self.c.skip_blank()?;
+        self.c.expect(b')', "`)` closing the predicate")
+    }
+
+    /// `fN` or `fN.M`.
+    fn flag_reg(&mut self) -> PResult<Flag> {
+        if !matches!(self.c.peek(), Some(b'f') | Some(b'F'))
+            || !self.c.peek_at(1).is_some_and(|b| b.is_ascii_digit())
+        {
+            return Err(self
+                .c
+                .expected("a flag register (f0.0, f0.1, f1.0 or f1.1)"));
+        }
+        self.c.bump();
+        let reg = self.c.small("flag register number", 1)?;
+        let mut sub = 0;
+        if self.c.peek() == Some(b'.') && self.c.peek_at(1).is_some_and(|b| b.is_ascii_digit()) {
+            self.c.bump();
+            sub = self.c.small("flag subregister number", 1)?;
+        }
+        Ok(Flag {
+            reg: reg as u8,
+            sub: sub as u8,
+        })
+    }
+
+    fn set_math(&mut self, insn: &mut Insn, f: &[u8], p: Pos) -> PResult<()> {
+        let m = names::math_fn(f)
+            .ok_or_else(|| p.err(format!("unknown math function `{}`", show(f))))?;
+        if insn.math != MathFn::None {
+            return Err(p.err("the math function is given twice"));
+        }
+        insn.math = m;
+        Ok(())
+    }
+
+    fn set_cmod(&mut self, insn: &mut Insn, c: CondMod, p: Pos) -> PResult<()> {
+        if insn.cmod != CondMod::None {
+            return Err(p.err("the condition modifier is given twice"));
+        }
+        match insn.op.info().class {
+            OpClass::Send => {
+                return Err(p.err("a send has no condition modifier (its field holds the SFID)"))
+            }
+            OpClass::Math => {
+                return Err(
+                    p.err("math has no condition modifier (its field holds the math function)")
+                )
+            }
+            _ => {}
+        }
+        insn.cmod = c;
+        Ok(())
+    }
+
+    /// One `.xxx` after the mnemonic.
+    fn mnemonic_suffix(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+        let p = self.c.pos();
+        let s = self.c.ident();
+        if s.is_empty() {
+            return Err(self.c.expected("an instruction modifier after `.`"));
+        }
+        if s.eq_ignore_ascii_case(b"sat") {
+            insn.sat = true;
+            return Ok(());
+        }
+        if s.len() == 2 && (s[0] == b'f' || s[0] == b'F') && s[1].is_ascii_digit() {
+            if s[1] > b'1' {
+                return Err(p.err(format!("no flag register `{}`", show(s))));
+            }
+            let mut sub = 0;
+            if self.c.peek() == Some(b'.') && self.c.peek_at(1).is_some_and(|b| b.is_ascii_digit())
+            {
+                self.c.bump();
+                sub = self.c.small("flag subregister number", 1)?;
+            }
+            pd.cmod_flag = Some((
+                Flag {
+                    reg: s[1] - b'0',
+                    sub: sub as u8,
+                },
+                p,
+            ));
+            return Ok(());
+        }
+        if let Some(c) = names::cond_mod(s) {
+            return self.set_cmod(insn, c, p);
+        }
+        if insn.op == Opcode::Math && names::math_fn(s).is_some() {
+            return self.set_math(insn, s, p);
+        }
+        if insn.op.info().class == OpClass::Send {
+            if let Some(f) = std::str::from_utf8(s).ok().and_then(sfid_from_name) {
+                pd.sfid_suffix = Some((f, p));
+                return Ok(());
+            }
+        }
+        Err(p.err(format!(
+            "unknown instruction modifier `.{}` (expected sat, a condition modifier such as nz, a flag register{})",
+            show(s),
+            if insn.op == Opcode::Math { ", or a math function" } else { "" }
+        )))
+    }
+
+    /// `(N)`, `(N|Mk)`.
+    fn exec_size(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+        if !self.c.eat(b'(') {
+            if matches!(insn.op, Opcode::Nop | Opcode::Illegal) {
+                insn.exec_size = 1;
+                return Ok(());
+            }
+            return Err(self.c.expected("`(` and the execution size, e.g. `(8)`"));
+        }
+        self.c.skip_blank()?;
+        let p = self.c.pos();
+        let n = self.c.small("execution size", 255)?;
+        if !matches!(n, 1 | 2 | 4 | 8 | 16 | 32) {
+            return Err(p.err(format!(
+                "bad execution size {n} (expected 1, 2, 4, 8, 16 or 32)"
+            )));
+        }
+        insn.exec_size = n as u8;
+        self.c.skip_blank()?;
+        if self.c.eat(b'|') {
+            self.c.skip_blank()?;
+            let p = self.c.pos();
+            if !matches!(self.c.peek(), Some(b'M') | Some(b'm')) {
+                return Err(self.c.expected("a channel offset `M0`, `M8`, ..."));
+            }
+            self.c.bump();
+            let off = self.c.small("channel offset", 255)?;
+            if off > 28 || off % 4 != 0 {
+                return Err(p.err(format!(
+                    "bad channel offset M{off} (expected M0, M4, ..., M28)"
+                )));
+            }
+            pd.chan_off = Some((off as u8, p));
+            self.c.skip_blank()?;
+        }
+        self.c.expect(b')', "`)` after the execution size")
+    }
+
+    /// IGA's `(sat)` and `(cm)fN.M` before the destination.
+    pub(crate) fn pre_dst_mods(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+        loop {
+            self.c.skip_blank()?;
+            if self.c.peek() != Some(b'(')
+                || !self.c.peek_at(1).is_some_and(|b| b.is_ascii_alphabetic())
+            {
+                return Ok(());
+            }
+            if self.c.starts_with_ci(b"(abs)") {
+                return Ok(());
+            }
+            let p = self.c.pos();
+            self.c.bump();
+            let s = self.c.ident();
+            self.c.expect(b')', "`)`")?;
+            if s.eq_ignore_ascii_case(b"sat") {
+                insn.sat = true;
+                continue;
+            }
+            let Some(c) = names::cond_mod(s) else {
+                return Err(p.err(format!(
+                    "unknown modifier `({})` (expected (sat) or a condition modifier such as (eq))",
+                    show(s)
+                )));
+            };
+            self.set_cmod(insn, c, p)?;
+            self.c.skip_blank()?;
+            let f = self.flag_reg()?;
+            pd.cmod_flag = Some((f, p));
+        }
+    }
+
+    fn operands(&mut self, insn: &mut Insn, pd: &mut Pending, index: usize) -> PResult<()> {
+        let op = insn.op;
+        match op {
+            Opcode::Nop | Opcode::Illegal => Ok(()),
+            Opcode::Jmpi => {
+                pd.srcs[1] = Some(self.src_raw()?);
+                Ok(())
+            }
+            Opcode::Ret => {
+                pd.srcs[0] = Some(self.src_raw()?);
+                Ok(())
+            }
+            Opcode::Call | Opcode::Calla => {
+                self.pre_dst_mods(insn, pd)?;
+                pd.dst = Some(self.dst_raw()?);
+                self.operand_sep()?;
+                self.jumps(insn, index)
+            }
+            Opcode::Wait => {
+                self.pre_dst_mods(insn, pd)?;
+                pd.dst = Some(self.dst_raw()?);
+                Ok(())
+            }
+            _ if op.info().class == OpClass::Flow => self.jumps(insn, index),
+            _ if op.info().class == OpClass::Send => self.send_operands(insn, pd),
+            _ => {
+                self.pre_dst_mods(insn, pd)?;
+                pd.dst = Some(self.dst_raw()?);
+                let required = if op == Opcode::Math {
+                    1
+                } else {
+                    op.info().srcs as usize
+                };
+                let max = (op.info().srcs as usize).clamp(required, 3);
+                for i in 0..max {
+                    self.operand_sep()?;
+                    if i >= required && self.at_operands_end()? {
+                        break;
+                    }
+                    if self.at_operands_end()? {
+                        return Err(self.c.err(format!(
+                            "missing operand: `{}` takes {} source{}, found {}",
+                            op.name(),
+                            required,
+                            if required == 1 { "" } else { "s" },
+                            i
+                        )));
+                    }
+                    pd.srcs[i] = Some(self.src_raw()?);
+                }
+                if !self.at_operands_end()? {
+                    return Err(self.c.err(format!(
+                        "unexpected {}: `{}` takes {} source{}",
+                        self.c.found(),
+                        op.name(),
+                        max,
+                        if max == 1 { "" } else { "s" }
+                    )));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// JIP [UIP], each a label, a signed number, optionally prefixed `JIP:` / `UIP:`.
+    fn jumps(&mut self, insn: &mut Insn, index: usize) -> PResult<()> {
+        insn.jip = self.jump_target(index, false)?;
+        if insn.jip.is_none() {
+            return Err(self.c.expected("a jump target (a label or an offset)"));
+        }
+        insn.uip = self.jump_target(index, true)?;
+        Ok(())
+    }
+
+    fn jump_target(&mut self, index: usize, uip: bool) -> PResult<Option<i32>> {
+        self.operand_sep()?;
+        let kw: &[u8] = if uip { b"UIP" } else { b"JIP" };
+        let mut had_kw = false;
+        if self.c.starts_with_ci(kw) && self.c.peek_at(3) == Some(b':') {
+            for _ in 0..4 {
+                self.c.bump();
+            }
+            self.c.skip_blank()?;
+            had_kw = true;
+        }
+        if self.at_operands_end()? {
+            if had_kw {
+                return Err(self.c.expected("a jump target (a label or an offset)"));
+            }
+            return Ok(None);
+        }
+        let p = self.c.pos();
+        if self.at_number() {
+            let v = match self.number()? {
+                RawNum::Int { neg, v, .. } => {
+                    let x = if neg { -(v as i128) } else { v as i128 };
+                    let (lo, hi) = if jump16(self.plat) {
+                        (i16::MIN as i128, i16::MAX as i128)
+                    } else {
+                        (i32::MIN as i128, i32::MAX as i128)
+                    };
+                    if !(lo..=hi).contains(&x) {
+                        return Err(p.err(format!(
+                            "jump offset {x} is out of range for {} ({lo}..{hi})",
+                            self.plat.name()
+                        )));
+                    }
+                    x as i32
+                }
+                RawNum::Float(_) => return Err(p.err("a jump offset is an integer")),
+            };
+            return Ok(Some(v));
+        }
+        let name = self.c.ident();
+        if name.is_empty() {
+            return Err(self.c.expected("a jump target (a label or an offset)"));
+        }
+        if !self.allow_labels {
+            return Err(p.err(format!(
+                "label `{}` cannot be resolved in a single instruction (write the offset)",
+                show(name)
+            )));
+        }
+        self.fixups.push(Fixup {
+            insn: index,
+            uip,
+            name,
+            pos: p,
+        });
+        Ok(Some(0))
+    }
+
+    // ------------------------------------------------------------------ assembly
+
+    fn finish(&mut self, mut insn: Insn, pd: Pending) -> PResult<Insn> {
+        // Flag: one field for the predicate and the condition modifier.
+        match (pd.pred_flag, pd.cmod_flag) {
+            (Some(a), Some((b, p))) if a != b => {
+                return Err(p.err(format!(
+                    "the predicate uses f{}.{} but the condition modifier f{}.{}: one flag field serves both",
+                    a.reg, a.sub, b.reg, b.sub
+                )))
+            }
+            (Some(a), _) => insn.flag = a,
+            (None, Some((b, _))) => insn.flag = b,
+            (None, None) => {}
+        }
+        if pd.no_mask_w {
+            insn.ctrl.no_mask = true;
+        }
+        // Access mode: explicit, or inferred from Align16-only operand syntax (IGA, PRM).
+        let a16_syntax = pd.dst.as_ref().is_some_and(|d| d.align16_syntax(true))
+            || pd
+                .srcs
+                .iter()
+                .flatten()
+                .any(|s| matches!(s, RawSrc::Reg(r) if r.align16_syntax(false)));
+        insn.access = match pd.access {
+            Some(a) => a,
+            None if self.d != Dialect::Mesa && (a16_syntax || pd.pred_a16_only) => {
+                AccessMode::Align16
+            }
+            None => AccessMode::Align1,
+        };
+        if pd.pred_a16_only && insn.access != AccessMode::Align16 {
+            let p = pd.pred_pos.unwrap_or(self.c.pos());
+            return Err(p.err("a channel-replicating predicate (.x .y .z .w) needs Align16"));
+        }
+        if let Some((off, _)) = pd.chan_off {
+            insn.chan_off = off;
+        }
+        if pd.sec_half {
+            if pd.chan_off.is_some() || insn.exec_size > 16 {
+                return Err(self.c.err("SecHalf conflicts with the channel offset"));
+            }
+            insn.chan_off = insn.exec_size;
+        }
+        // Operands.
+        let send = insn.is_send();
+        let ctx = OpCtx {
+            mesa: self.d == Dialect::Mesa,
+            default_region: self.default_region(&insn),
+            default_type: if send { Some(DataType::UD) } else { None },
+        };
+        if let Some(d) = &pd.dst {
+            insn.dst = Some(make_dst(d, &ctx)?);
+        }
+        for (slot, raw) in insn.src.iter_mut().zip(pd.srcs.iter()) {
+            if let Some(r) = raw {
+                *slot = Some(make_src(r, &ctx)?);
+            }
+        }
+        if send {
+            self.finish_send(&mut insn, &pd)?;
+        } else if let Some((_, p)) = pd.sfid_suffix {
+            return Err(p.err("only sends take a shared function suffix"));
+        }
+        insn.canonicalize();
+        Ok(insn)
+    }
+
+    /// The region of a source written without one.
+    fn default_region(&self, insn: &Insn) -> Region {
+        if insn.is_split_send() {
+            return Region::SCALAR;
+        }
+        if insn.access == AccessMode::Align16 {
+            return if self.d == Dialect::Mesa {
+                Region::new(0, Region::A16.width, Region::A16.hstride)
+            } else {
+                Region::A16
+            };
+        }
+        if self.d == Dialect::Mesa || insn.exec_size == 1 {
+            return Region::SCALAR;
+        }
+        if insn.is_send() {
+            return Region::CONTIG8;
+        }
+        let w = insn.exec_size.min(8);
+        Region::new(w, w, 1)
+    }
+}

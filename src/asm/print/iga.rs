@@ -1,0 +1,340 @@
+//! IGA-style and PRM-style printing (they differ in predicate inversion, NoMask, execution
+//! size and channel offset, condition modifier and saturate placement, math names).
+
+use super::{
+    flag_text, has_subreg_syntax, hex_upper, is_logic, names, reg_name, sub_elems, swizzle_text,
+    word, wrmask_text, Dialect, JumpLabels, PrintOptions, Region,
+};
+use crate::isa::{Addr, Dst, Imm, Insn, RegSrc, SendDesc, Src, ThreadCtrl};
+use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
+use std::fmt::Write;
+
+pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabels) {
+    let iga = o.dialect == Dialect::Iga;
+    let a16 = i.access == AccessMode::Align16;
+    // Predicate (and IGA's (W)).
+    let w = iga && i.ctrl.no_mask;
+    if i.pred != PredCtrl::None {
+        out.push('(');
+        if w {
+            out.push_str("W&");
+        }
+        if i.pred_inv {
+            out.push(if iga { '~' } else { '-' });
+        }
+        flag_text(out, i);
+        let s = names::pred_suffix(i.pred, a16);
+        if !s.is_empty() {
+            out.push('.');
+            out.push_str(s);
+        }
+        out.push_str(") ");
+    } else if w {
+        out.push_str("(W) ");
+    }
+    // Mnemonic and its suffixes.
+    out.push_str(i.op.name());
+    if i.op == Opcode::Math && i.math != MathFn::None {
+        out.push('.');
+        out.push_str(if iga {
+            names::math_iga(i.math)
+        } else {
+            i.math.name()
+        });
+    }
+    if let Some(s) = &i.send {
+        if matches!(s.ex_desc, SendDesc::A0(_)) {
+            out.push('.');
+            match crate::isa::SFID_NAMES.iter().find(|x| x.0 == s.sfid) {
+                Some(x) => out.push_str(x.2),
+                None => {
+                    let _ = write!(out, "sfid{}", s.sfid);
+                }
+            }
+        }
+    }
+    // IGA writes these before the destination; without one they go after the mnemonic.
+    let suffix_mods = !iga || i.dst.is_none();
+    if suffix_mods {
+        if i.sat {
+            out.push_str(".sat");
+        }
+        if i.cmod != CondMod::None {
+            out.push('.');
+            out.push_str(names::cond_mod_short(i.cmod));
+            out.push('.');
+            flag_text(out, i);
+        }
+    }
+    // Execution size.
+    if iga {
+        let _ = write!(out, " ({}|M{})", i.exec_size, i.chan_off);
+    } else {
+        let _ = write!(out, " ({})", i.exec_size);
+    }
+    // Operands.
+    if !suffix_mods && i.cmod != CondMod::None {
+        out.push_str(" (");
+        out.push_str(names::cond_mod_iga(i.cmod));
+        out.push(')');
+        flag_text(out, i);
+    }
+    if let Some(d) = &i.dst {
+        out.push(' ');
+        if !suffix_mods && i.sat {
+            out.push_str("(sat)");
+        }
+        iga_dst(out, d, i);
+    }
+    for s in i.src.iter().flatten() {
+        out.push(' ');
+        iga_src(out, s, i);
+    }
+    if let Some(s) = &i.send {
+        let ex = match s.ex_desc {
+            SendDesc::Imm(v) => {
+                SendDesc::Imm(v | s.sfid as u32 | if i.ctrl.eot { 0x20 } else { 0 })
+            }
+            a => a,
+        };
+        let desc = match s.desc {
+            SendDesc::Imm(v) if i.ctrl.eot => SendDesc::Imm(v & 0x7FFF_FFFF),
+            d => d,
+        };
+        for d in [ex, desc] {
+            out.push(' ');
+            match d {
+                SendDesc::Imm(v) => out.push_str(&hex_upper(v as u64)),
+                SendDesc::A0(n) => {
+                    let _ = write!(out, "a0.{n}");
+                }
+            }
+        }
+    }
+    jumps(out, i, l, false);
+    // Options.
+    let mut opts: Vec<String> = Vec::new();
+    if a16 {
+        opts.push("Align16".into());
+    }
+    if !iga {
+        if i.ctrl.no_mask {
+            opts.push("NoMask".into());
+        }
+        if let Some(c) = chan_name(i, false) {
+            opts.push(c);
+        }
+    }
+    common_opts(&mut opts, i, false);
+    if !opts.is_empty() {
+        let _ = write!(out, " {{{}}}", opts.join(", "));
+    }
+}
+
+pub(super) fn jumps(out: &mut String, i: &Insn, l: JumpLabels, mesa: bool) {
+    let items = [(i.jip, l.jip, "JIP"), (i.uip, l.uip, "UIP")];
+    for (off, label, kw) in items {
+        let Some(off) = off else { continue };
+        out.push(' ');
+        if mesa {
+            out.push_str(kw);
+            out.push_str(": ");
+        }
+        match label {
+            Some(k) => {
+                let _ = write!(out, "LABEL{k}");
+            }
+            None => {
+                let _ = write!(out, "{off}");
+            }
+        }
+    }
+}
+
+/// Thread, dependency, accumulator, compaction, debug and EOT options.
+pub(super) fn common_opts(opts: &mut Vec<String>, i: &Insn, mesa: bool) {
+    let c = &i.ctrl;
+    if !mesa {
+        if c.no_dd_clr {
+            opts.push("NoDDClr".into());
+        }
+        if c.no_dd_chk {
+            opts.push("NoDDChk".into());
+        }
+    }
+    match c.thread {
+        ThreadCtrl::Normal => {}
+        ThreadCtrl::Atomic => opts.push(if mesa { "atomic" } else { "Atomic" }.into()),
+        ThreadCtrl::Switch => opts.push(if mesa { "switch" } else { "Switch" }.into()),
+        ThreadCtrl::NoPreempt => opts.push("NoPreempt".into()),
+    }
+    if c.acc_wr {
+        opts.push(if mesa { "AccWrEnable" } else { "AccWrEn" }.into());
+    }
+    if c.branch_ctrl {
+        opts.push("BranchCtrl".into());
+    }
+    if c.compacted {
+        opts.push(if mesa { "compacted" } else { "Compacted" }.into());
+    }
+    if c.breakpoint {
+        opts.push(if mesa { "breakpoint" } else { "Breakpoint" }.into());
+    }
+    if c.eot {
+        opts.push("EOT".into());
+    }
+}
+
+/// Channel-offset option name: Mesa `1Q`/`2H`/`3N`, PRM `Q1`/`H2`/`N3` (None: nothing to
+/// print: PRM's first quarter/half/nibble, and Mesa's SIMD32 at offset 0).
+pub(super) fn chan_name(i: &Insn, mesa: bool) -> Option<String> {
+    let off = i.chan_off;
+    let (k, n) = if i.exec_size == 8 && off % 8 == 0 {
+        ('Q', off / 8 + 1)
+    } else if i.exec_size == 16 && off % 16 == 0 {
+        ('H', off / 16 + 1)
+    } else if i.exec_size == 32 && off == 0 {
+        return None;
+    } else {
+        ('N', off / 4 + 1)
+    };
+    if mesa {
+        Some(format!("{n}{k}"))
+    } else if n == 1 {
+        None
+    } else {
+        Some(format!("{k}{n}"))
+    }
+}
+
+fn iga_reg(out: &mut String, addr: Addr, ty: DataType) {
+    match addr {
+        Addr::Direct { reg, sub } => {
+            reg_name(out, reg, false);
+            if has_subreg_syntax(reg) || sub != 0 {
+                let _ = write!(out, ".{}", sub_elems(sub, ty));
+            }
+        }
+        Addr::Indirect { a0, off } => {
+            let _ = write!(out, "r[a0.{a0}");
+            if off != 0 {
+                let _ = write!(out, ", {off}");
+            }
+            out.push(']');
+        }
+    }
+}
+
+fn iga_dst(out: &mut String, d: &Dst, i: &Insn) {
+    let bare = i.is_send()
+        && d.ty == DataType::UD
+        && (d.wrmask == 0xF || i.access != AccessMode::Align16)
+        && d.hstride == 1
+        && matches!(d.addr, Addr::Direct { sub: 0, .. });
+    if bare {
+        reg_name_only(out, d.addr);
+        return;
+    }
+    iga_reg(out, d.addr, d.ty);
+    let _ = write!(out, "<{}>", d.hstride);
+    if i.access == AccessMode::Align16 {
+        wrmask_text(out, d.wrmask);
+    }
+    out.push(':');
+    out.push_str(names::type_lower(d.ty));
+}
+
+fn reg_name_only(out: &mut String, a: Addr) {
+    if let Addr::Direct { reg, .. } = a {
+        reg_name(out, reg, false);
+    }
+}
+
+fn iga_src(out: &mut String, s: &Src, i: &Insn) {
+    let r = match s {
+        Src::Imm(imm) => return iga_imm(out, imm),
+        Src::Reg(r) => r,
+    };
+    if r.neg {
+        out.push(if is_logic(i.op) { '~' } else { '-' });
+    }
+    if r.abs {
+        out.push_str("(abs)");
+    }
+    if i.is_split_send() {
+        iga_reg(out, r.addr, r.ty);
+        if r.ty != DataType::UD {
+            out.push(':');
+            out.push_str(names::type_lower(r.ty));
+        }
+        return;
+    }
+    if i.is_send()
+        && r.ty == DataType::UD
+        && r.region == Region::CONTIG8
+        && matches!(r.addr, Addr::Direct { sub: 0, .. })
+        && !r.neg
+        && !r.abs
+    {
+        reg_name_only(out, r.addr);
+        return;
+    }
+    iga_reg(out, r.addr, r.ty);
+    region_text(out, r, i.access == AccessMode::Align16, false);
+    out.push(':');
+    out.push_str(names::type_lower(r.ty));
+}
+
+/// `<v;w,h>` / `<w,h>` (VxH) in Align1, `<v>` + swizzle in Align16. Mesa separates with commas.
+pub(super) fn region_text(out: &mut String, r: &RegSrc, a16: bool, mesa: bool) {
+    let g = r.region;
+    if a16 {
+        if g.is_vxh() {
+            out.push_str("<VxH>");
+        } else {
+            let _ = write!(out, "<{}>", g.vstride);
+        }
+        swizzle_text(out, r.swizzle);
+    } else if g.is_vxh() {
+        if mesa {
+            let _ = write!(out, "<VxH,{},{}>", g.width, g.hstride);
+        } else {
+            let _ = write!(out, "<{},{}>", g.width, g.hstride);
+        }
+    } else {
+        let sep = if mesa { ',' } else { ';' };
+        let _ = write!(out, "<{}{sep}{},{}>", g.vstride, g.width, g.hstride);
+    }
+}
+
+fn iga_imm(out: &mut String, imm: &Imm) {
+    let b = imm.bits;
+    let t = names::type_lower(imm.ty);
+    match imm.ty {
+        DataType::D => {
+            let _ = write!(out, "{}:{t}", b as u32 as i32);
+        }
+        DataType::Q => {
+            let _ = write!(out, "{}:{t}", b as i64);
+        }
+        DataType::W => match word(b) {
+            Some(w) => {
+                let _ = write!(out, "{}:{t}", w as i16);
+            }
+            None => {
+                let _ = write!(out, "0x{b:08X}:{t}");
+            }
+        },
+        DataType::UW | DataType::HF => match word(b) {
+            Some(w) => {
+                let _ = write!(out, "0x{w:X}:{t}");
+            }
+            None => {
+                let _ = write!(out, "0x{b:08X}:{t}");
+            }
+        },
+        _ => {
+            let _ = write!(out, "{}:{t}", hex_upper(b));
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! Mesa-syntax printing, laid out in Mesa's columns (opcode, then operands every 16
+//! characters, options at column 64).
+
+use super::iga::{chan_name, common_opts, jumps, region_text};
+use super::{
+    flag_text, has_subreg_syntax, is_logic, names, reg_name, sub_elems, swizzle_text, word,
+    wrmask_text, JumpLabels, PrintOptions,
+};
+use crate::isa::{Addr, Dst, Imm, Insn, SendDesc, Src};
+use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
+use std::fmt::Write;
+
+/// Pad `out` (whose current line starts at `line_start`) to column `col`, or add one space.
+fn pad(out: &mut String, line_start: usize, col: usize) {
+    let len = out.len() - line_start;
+    if len < col {
+        out.push_str(&" ".repeat(col - len));
+    } else {
+        out.push(' ');
+    }
+}
+
+pub(super) fn mesa_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabels) {
+    let start = out.len();
+    let a16 = i.access == AccessMode::Align16;
+    if i.op == Opcode::Nop && *i == Insn::new(Opcode::Nop) {
+        out.push_str("nop");
+        pad(out, start, 64);
+        out.push(';');
+        return;
+    }
+    if i.pred != PredCtrl::None {
+        out.push('(');
+        out.push(if i.pred_inv { '-' } else { '+' });
+        flag_text(out, i);
+        let s = names::pred_suffix(i.pred, a16);
+        if !s.is_empty() {
+            out.push('.');
+            out.push_str(s);
+        }
+        out.push_str(") ");
+    }
+    out.push_str(i.op.name());
+    if i.sat {
+        out.push_str(".sat");
+    }
+    if i.cmod != CondMod::None {
+        out.push('.');
+        out.push_str(names::cond_mod_short(i.cmod));
+        let silent = matches!(
+            i.op,
+            Opcode::Sel | Opcode::Csel | Opcode::If | Opcode::While
+        );
+        if !silent || (i.pred == PredCtrl::None && i.flag != crate::isa::Flag::F0_0) {
+            out.push('.');
+            flag_text(out, i);
+        }
+    }
+    if i.op == Opcode::Math && i.math != MathFn::None {
+        out.push(' ');
+        out.push_str(names::math_mesa(i.math));
+    }
+    let _ = write!(out, "({})", i.exec_size);
+    let mut col = 16;
+    let mut field = |out: &mut String, f: &dyn Fn(&mut String)| {
+        pad(out, start, col);
+        f(out);
+        col += 16;
+    };
+    if let Some(d) = &i.dst {
+        field(out, &|out| mesa_dst(out, d, i));
+    }
+    for s in i.src.iter().flatten() {
+        field(out, &|out| mesa_src(out, s, i, o));
+    }
+    if i.jip.is_some() || i.uip.is_some() {
+        let mut j = String::new();
+        jumps(&mut j, i, l, true);
+        field(out, &|out| out.push_str(j.trim_start()));
+    }
+    if let Some(s) = &i.send {
+        for d in [
+            Some(s.desc),
+            (s.ex_desc != SendDesc::Imm(0) || i.is_split_send()).then_some(s.ex_desc),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            pad(out, start, col);
+            col += 16;
+            match d {
+                SendDesc::Imm(v) => {
+                    let _ = write!(out, "0x{v:08x}");
+                }
+                SendDesc::A0(n) => {
+                    out.push_str("a0");
+                    if n != 0 {
+                        let _ = write!(out, ".{n}");
+                    }
+                    out.push_str(if i.is_split_send() {
+                        "<0>UD"
+                    } else {
+                        "<0,1,0>UD"
+                    });
+                }
+            }
+        }
+        out.push('\n');
+        out.push_str(&" ".repeat(28));
+        match crate::isa::sfid_name(s.sfid) {
+            Some(n) => out.push_str(n),
+            None => {
+                let _ = write!(out, "sfid{}", s.sfid);
+            }
+        }
+        out.push_str(" MsgDesc:");
+        if let SendDesc::Imm(d) = s.desc {
+            let _ = write!(out, " mlen {} rlen {}", (d >> 25) & 0xF, (d >> 20) & 0x1F);
+        }
+        out.push(' ');
+    } else {
+        pad(out, start, 64);
+    }
+    let mut opts: Vec<String> = vec![if a16 { "align16" } else { "align1" }.into()];
+    if i.ctrl.no_mask {
+        opts.push("WE_all".into());
+    }
+    match (i.ctrl.no_dd_clr, i.ctrl.no_dd_chk) {
+        (true, true) => opts.push("NoDDClr,NoDDChk".into()),
+        (true, false) => opts.push("NoDDClr".into()),
+        (false, true) => opts.push("NoDDChk".into()),
+        _ => {}
+    }
+    if let Some(c) = chan_name(i, true) {
+        opts.push(c);
+    }
+    common_opts(&mut opts, i, true);
+    let _ = write!(out, "{{ {} }};", opts.join(" "));
+}
+
+fn mesa_reg(out: &mut String, addr: Addr, ty: DataType, force_sub: bool) {
+    match addr {
+        Addr::Direct { reg, sub } => {
+            reg_name(out, reg, true);
+            if sub != 0 || (force_sub && has_subreg_syntax(reg)) {
+                let _ = write!(out, ".{}", sub_elems(sub, ty));
+            }
+        }
+        Addr::Indirect { a0, off } => {
+            out.push_str("g[a0");
+            if a0 != 0 {
+                let _ = write!(out, ".{a0}");
+            }
+            if off != 0 {
+                let _ = write!(out, " {off}");
+            }
+            out.push(']');
+        }
+    }
+}
+
+fn mesa_dst(out: &mut String, d: &Dst, i: &Insn) {
+    mesa_reg(out, d.addr, d.ty, false);
+    if !(i.is_split_send() && d.hstride == 1) {
+        let _ = write!(out, "<{}>", d.hstride);
+    }
+    if i.access == AccessMode::Align16 {
+        wrmask_text(out, d.wrmask);
+    }
+    out.push_str(names::type_upper(d.ty));
+}
+
+fn mesa_src(out: &mut String, s: &Src, i: &Insn, o: &PrintOptions) {
+    let r = match s {
+        Src::Imm(imm) => return mesa_imm(out, imm),
+        Src::Reg(r) => r,
+    };
+    if r.neg {
+        let tilde = is_logic(i.op) && o.platform.gen_x10() >= 80;
+        out.push(if tilde { '~' } else { '-' });
+    }
+    if r.abs {
+        out.push_str("(abs)");
+    }
+    let a16 = i.access == AccessMode::Align16;
+    if i.is_split_send() {
+        mesa_reg(out, r.addr, r.ty, false);
+    } else if i.is_three_src() && a16 {
+        let rep = r.region.vstride == 0;
+        mesa_reg(out, r.addr, r.ty, rep);
+        out.push_str(if rep { "<0,1,0>" } else { "<4,4,1>" });
+        swizzle_text(out, r.swizzle);
+    } else {
+        mesa_reg(out, r.addr, r.ty, false);
+        region_text(out, r, a16, true);
+    }
+    out.push_str(names::type_upper(r.ty));
+}
+
+fn mesa_imm(out: &mut String, imm: &Imm) {
+    let b = imm.bits;
+    let t = names::type_upper(imm.ty);
+    let _ = match imm.ty {
+        DataType::UD => write!(out, "0x{:08x}{t}", b as u32),
+        DataType::D => write!(out, "{}{t}", b as u32 as i32),
+        DataType::UW | DataType::HF => match word(b) {
+            Some(w) => write!(out, "0x{w:04x}{t}"),
+            None => write!(out, "0x{b:08x}{t}"),
+        },
+        DataType::W => match word(b) {
+            Some(w) => write!(out, "{}{t}", w as i16),
+            None => write!(out, "0x{b:08x}{t}"),
+        },
+        DataType::V | DataType::UV => write!(out, "0x{:08x}{t}", b as u32),
+        DataType::Q | DataType::UQ | DataType::DF => write!(out, "0x{b:016x}{t}"),
+        DataType::F if b <= u32::MAX as u64 => {
+            write!(out, "0x{b:x}{t}  /* {}F */", f32::from_bits(b as u32))
+        }
+        _ => write!(out, "0x{b:x}{t}"),
+    };
+}

@@ -1,0 +1,160 @@
+//! Printers: IGA style (the default), PRM style and Mesa's syntax. Every printed instruction
+//! parses back (in the same dialect) to an equal [`Insn`], with two documented exceptions the
+//! text syntaxes cannot express: a subregister offset that is not a multiple of the operand's
+//! type size, and a flag register selected by an instruction with neither predicate nor
+//! condition modifier.
+
+mod iga;
+mod mesa;
+
+use super::names;
+use super::parse::jump_unit;
+use super::{Dialect, PrintOptions};
+use crate::isa::{arf_name, Insn, Reg, Region, Swizzle};
+use crate::spec::{DataType, OpClass, Opcode};
+use std::fmt::Write;
+
+/// Labels to print instead of numeric jump offsets.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct JumpLabels {
+    pub jip: Option<usize>,
+    pub uip: Option<usize>,
+}
+
+pub(crate) fn insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabels) {
+    match o.dialect {
+        Dialect::Mesa => mesa::mesa_insn(out, i, o, l),
+        Dialect::Iga | Dialect::Prm => iga::iga_insn(out, i, o, l),
+    }
+}
+
+/// Print a whole program, turning branch offsets that land on an instruction into labels.
+pub(crate) fn program(insns: &[Insn], o: &PrintOptions) -> String {
+    let n = insns.len();
+    let unit = jump_unit(o.platform) as i64;
+    let mut is_target = vec![false; n + 1];
+    let target = |idx: usize, off: Option<i32>| -> Option<usize> {
+        let off = off? as i64;
+        if off % unit != 0 {
+            return None;
+        }
+        let t = idx as i64 + off / unit;
+        (0..=n as i64).contains(&t).then_some(t as usize)
+    };
+    for (idx, i) in insns.iter().enumerate() {
+        if i.op == Opcode::Jmpi {
+            continue;
+        }
+        for off in [i.jip, i.uip] {
+            if let Some(t) = target(idx, off) {
+                is_target[t] = true;
+            }
+        }
+    }
+    let mut label_no = vec![usize::MAX; n + 1];
+    let mut k = 0;
+    for (t, &is) in is_target.iter().enumerate() {
+        if is {
+            label_no[t] = k;
+            k += 1;
+        }
+    }
+    let mut out = String::with_capacity(n * 64);
+    for (idx, i) in insns.iter().enumerate() {
+        if is_target[idx] {
+            let _ = writeln!(out, "LABEL{}:", label_no[idx]);
+        }
+        let l = if i.op == Opcode::Jmpi {
+            JumpLabels::default()
+        } else {
+            JumpLabels {
+                jip: target(idx, i.jip).map(|t| label_no[t]),
+                uip: target(idx, i.uip).map(|t| label_no[t]),
+            }
+        };
+        insn(&mut out, i, o, l);
+        out.push('\n');
+    }
+    if is_target[n] {
+        let _ = writeln!(out, "LABEL{}:", label_no[n]);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------- shared helpers
+
+pub(super) fn is_logic(op: Opcode) -> bool {
+    op.info().class == OpClass::Logic
+}
+
+/// Subregister number in elements (the byte offset divided by the type size).
+pub(super) fn sub_elems(sub: u8, ty: DataType) -> u32 {
+    sub as u32 / ty.bytes().max(1)
+}
+
+pub(super) fn swizzle_text(out: &mut String, s: Swizzle) {
+    if s == Swizzle::XYZW {
+        return;
+    }
+    const C: [char; 4] = ['x', 'y', 'z', 'w'];
+    let ch = s.chans();
+    out.push('.');
+    if ch.iter().all(|&c| c == ch[0]) {
+        out.push(C[ch[0] as usize]);
+    } else {
+        for c in ch {
+            out.push(C[c as usize]);
+        }
+    }
+}
+
+pub(super) fn wrmask_text(out: &mut String, m: u8) {
+    if m & 0xF == 0xF {
+        return;
+    }
+    out.push('.');
+    for (b, c) in ['x', 'y', 'z', 'w'].iter().enumerate() {
+        if m & (1 << b) != 0 {
+            out.push(*c);
+        }
+    }
+}
+
+/// Register name without subregister: `r5`/`g5`, `acc1`, `f0`, `null`, `ip`, `arf0x50`.
+pub(super) fn reg_name(out: &mut String, r: Reg, mesa: bool) {
+    match r {
+        Reg::Grf(n) => {
+            out.push(if mesa { 'g' } else { 'r' });
+            let _ = write!(out, "{n}");
+        }
+        Reg::Arf(n) => match arf_name(n) {
+            Some(a) if a.numbered || n & 0xF == 0 => {
+                out.push_str(if mesa { a.mesa } else { a.iga });
+                if a.numbered {
+                    let _ = write!(out, "{}", n & 0xF);
+                }
+            }
+            _ => {
+                let _ = write!(out, "arf0x{n:02x}");
+            }
+        },
+    }
+}
+
+pub(super) fn has_subreg_syntax(r: Reg) -> bool {
+    !matches!(r, Reg::Arf(0x00) | Reg::Arf(0xA0))
+}
+
+pub(super) fn flag_text(out: &mut String, i: &Insn) {
+    let _ = write!(out, "f{}.{}", i.flag.reg, i.flag.sub);
+}
+
+pub(super) fn hex_upper(v: u64) -> String {
+    format!("0x{v:X}")
+}
+
+/// The 16-bit value of a replicated word immediate, if both halves agree.
+pub(super) fn word(bits: u64) -> Option<u16> {
+    let lo = bits & 0xFFFF;
+    (bits >> 16 == lo).then_some(lo as u16)
+}

@@ -1,0 +1,200 @@
+//! Send instructions: payload operands, message descriptors (IGA/PRM: extended descriptor
+//! then descriptor; Mesa: descriptor then extended descriptor, with the shared function named
+//! by the message description), SFID and EOT.
+
+use super::cursor::{PResult, Pos};
+use super::error::show;
+use super::names;
+use super::operand::{RawBase, RawNum, RawReg, RawSrc};
+use super::parse::{Parser, Pending};
+use super::Dialect;
+use crate::isa::{sfid_from_name, Insn, Reg, SendDesc, SendInfo};
+use crate::spec::DataType;
+
+impl Parser<'_> {
+    pub(crate) fn send_operands(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+        let split = insn.is_split_send();
+        self.pre_dst_mods(insn, pd)?;
+        pd.dst = Some(self.dst_raw()?);
+        self.operand_sep()?;
+        let s0 = self.src_raw()?;
+        pd.srcs[0] = Some(s0);
+        if split {
+            self.operand_sep()?;
+            pd.srcs[1] = Some(self.src_raw()?);
+        }
+        for s in pd.srcs.iter().flatten() {
+            if let RawSrc::Imm { pos, .. } = s {
+                return Err(pos.err("a send payload must be a register"));
+            }
+        }
+        self.operand_sep()?;
+        if self.d == Dialect::Mesa {
+            pd.desc = Some(self.desc_operand("the message descriptor")?);
+            self.operand_sep()?;
+            if split || self.at_number() || self.c.starts_with_ci(b"a0") {
+                pd.ex_desc = Some(self.desc_operand("the extended message descriptor")?);
+            }
+            pd.sfid = Some(self.msg_description()?);
+        } else {
+            pd.ex_desc = Some(self.desc_operand("the extended message descriptor")?);
+            self.operand_sep()?;
+            pd.desc = Some(self.desc_operand("the message descriptor")?);
+        }
+        Ok(())
+    }
+
+    /// An immediate descriptor (optionally typed `:ud`/`UD`) or `a0.N`.
+    fn desc_operand(&mut self, what: &str) -> PResult<(SendDesc, Pos)> {
+        self.c.skip_blank()?;
+        let p = self.c.pos();
+        if self.at_number() {
+            let v = match self.number()? {
+                RawNum::Int { neg: false, v, .. } if v <= u32::MAX as u64 => v as u32,
+                _ => return Err(p.err(format!("{what} must be a 32-bit unsigned number"))),
+            };
+            if self.c.peek() == Some(b':') || self.c.peek().is_some_and(|b| b.is_ascii_uppercase())
+            {
+                let tp = self.c.pos();
+                let src = self.src_type_only()?;
+                if !matches!(src, DataType::UD | DataType::D) {
+                    return Err(tp.err(format!("{what} has type ud")));
+                }
+            }
+            return Ok((SendDesc::Imm(v), p));
+        }
+        if self.c.starts_with_ci(b"a0") {
+            let r = self.src_raw()?;
+            if let RawSrc::Reg(RawReg {
+                base: RawBase::Direct(reg, sub),
+                ty,
+                neg: false,
+                abs: false,
+                ..
+            }) = r
+            {
+                if reg == Reg::Arf(0x10) {
+                    let s = sub.unwrap_or(0);
+                    let dw = match ty {
+                        Some(t) => s * t.bytes() / 4,
+                        None => s,
+                    };
+                    if dw <= 7 {
+                        return Ok((SendDesc::A0(dw as u8), p));
+                    }
+                }
+            }
+            return Err(p.err(format!("{what}: expected an address register a0.0-a0.7")));
+        }
+        Err(self.c.expected(&format!("{what} (a number or a0.N)")))
+    }
+
+    fn src_type_only(&mut self) -> PResult<DataType> {
+        self.c.eat(b':');
+        let p = self.c.pos();
+        let n = self.c.letters();
+        names::data_type(n).ok_or_else(|| p.err(format!("unknown data type `{}`", show(n))))
+    }
+
+    /// Mesa's message description: the shared function's name, then `MsgDesc: ...` up to the
+    /// options (possibly on the next line).
+    fn msg_description(&mut self) -> PResult<u8> {
+        self.c.skip_space()?;
+        let p = self.c.pos();
+        let mut name = String::new();
+        loop {
+            self.c.skip_blank()?;
+            if self.c.starts_with_ci(b"MsgDesc")
+                || matches!(self.c.peek(), None | Some(b'\n') | Some(b'{') | Some(b';'))
+            {
+                break;
+            }
+            let start = self.c.offset();
+            while self
+                .c
+                .peek()
+                .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+            {
+                self.c.bump();
+            }
+            if self.c.offset() == start {
+                return Err(self.c.expected(
+                    "the shared function name of the message (urb, sampler, render, data, ...)",
+                ));
+            }
+            if !name.is_empty() {
+                name.push(' ');
+            }
+            name.push_str(&String::from_utf8_lossy(
+                self.c.slice(start, self.c.offset()),
+            ));
+            if name.len() > 64 {
+                break;
+            }
+        }
+        if name.is_empty() {
+            return Err(p.err(
+                "expected the message description, e.g. `urb MsgDesc: ...` (its shared function name gives the SFID)",
+            ));
+        }
+        let sfid = sfid_from_name(&name).ok_or_else(|| {
+            p.err(format!(
+                "unknown shared function `{}` (expected null, sampler, gateway, dp_sampler, render, urb, thread_spawner, vme, const, data, pixel interp, dp data 1, cre or sfidN)",
+                show(name.as_bytes())
+            ))
+        })?;
+        // The rest of the description is informational: skip to the options.
+        while !matches!(self.c.peek(), None | Some(b'\n') | Some(b'{') | Some(b';')) {
+            self.c.bump();
+        }
+        Ok(sfid)
+    }
+
+    pub(crate) fn finish_send(&mut self, insn: &mut Insn, pd: &Pending) -> PResult<()> {
+        let mut eot = insn.ctrl.eot;
+        let (desc, _) = pd
+            .desc
+            .ok_or_else(|| self.c.err("missing message descriptor"))?;
+        let mut ex_desc = SendDesc::Imm(0);
+        let mut sfid = pd.sfid;
+        if let Some((e, ep)) = pd.ex_desc {
+            ex_desc = match e {
+                SendDesc::Imm(v) => {
+                    if self.d != Dialect::Mesa {
+                        // IGA/PRM: ExDesc[3:0] is the SFID, ExDesc[5] the EOT bit.
+                        sfid = Some((v & 0xF) as u8);
+                        eot |= v & 0x20 != 0;
+                    } else if v & 0x2F != 0 {
+                        return Err(ep.err(
+                            "extended descriptor bits 3:0 and 5 are the SFID and EOT: name the shared function in the message description and write {EOT}",
+                        ));
+                    }
+                    SendDesc::Imm(v & !0x2F)
+                }
+                a0 => a0,
+            };
+        }
+        if let Some((s, p)) = pd.sfid_suffix {
+            if sfid.is_some_and(|x| x != s) && !matches!(ex_desc, SendDesc::A0(_)) {
+                return Err(p.err("the shared function suffix contradicts the extended descriptor"));
+            }
+            sfid = Some(s);
+        }
+        let Some(sfid) = sfid else {
+            let p = pd.ex_desc.map_or(self.c.pos(), |e| e.1);
+            return Err(p.err(
+                "unknown shared function: with a register extended descriptor, name it as a mnemonic suffix (e.g. sends.dp_data_1)",
+            ));
+        };
+        if let SendDesc::Imm(d) = desc {
+            eot |= d & 0x8000_0000 != 0;
+        }
+        insn.ctrl.eot = eot;
+        insn.send = Some(SendInfo {
+            sfid,
+            desc,
+            ex_desc,
+        });
+        Ok(())
+    }
+}

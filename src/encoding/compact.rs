@@ -1,0 +1,342 @@
+//! Compaction and uncompaction (native 128-bit <-> compact 64-bit), after Mesa's
+//! elk_eu_compact.c (Gen7, Gen8) and brw_eu_compact.c (Gen9).
+//!
+//! The spec describes the algorithm's data: the compact layouts (`enc.compact.*`), the
+//! *compaction views* of a native instruction (`enc.gen7.compaction`, `enc.gen8.compaction`,
+//! their `-imm` variants and the three-source views), which say which native bits form each
+//! table index, which fields are copied and which bits must be zero, and the tables
+//! (`compact.*`). A compact field named `*_index` is the position of the view's field of the
+//! same name in the matching table; `cmpt_control` is 1 in the compact form and 0 in the
+//! native one; `imm` is the 13-bit immediate, sign-extended to 32 bits; every other compact
+//! field copies the view's field of the same name.
+//!
+//! Conditions that prevent compaction (Mesa `try_compact_instruction`,
+//! `elk_try_compact_3src_instruction`, `has_unmapped_bits`, `has_3src_unmapped_bits`,
+//! `compact_immediate`): CmptCtrl already set; a `send`/`sendc` with EOT; a three-source
+//! instruction before Gen8; an immediate that is not the sign extension of its low 13 bits;
+//! a view field value missing from its table; a copied value too wide for its compact field
+//! (the 7-bit three-source register numbers); a set bit the view marks `reserved` (NibCtrl,
+//! AddrImm[9], reserved bits: bits that the compact form cannot represent). Because every
+//! native bit is in exactly one view field, uncompacting a compacted word gives back the
+//! native word bit for bit.
+
+use super::error::{EncodingError, ErrorKind};
+use super::select::{self, reserved_mask, Form, HasGens};
+use crate::spec::encoding::{self as enc, compact as tables, BitField, CompactTable, Layout};
+use crate::spec::{Opcode, Platform};
+use std::sync::OnceLock;
+
+/// Where a compact field's value comes from.
+#[derive(Clone, Copy)]
+enum Src {
+    /// Index of the view field's value in the table.
+    Table(&'static CompactTable, &'static BitField),
+    /// The view field of the same name.
+    Copy(&'static BitField),
+    /// CmptCtrl: 1 in the compact form; the view's field is set to 0 on uncompaction.
+    Cmpt(&'static BitField),
+    /// The compact immediate: the view's 32-bit immediate field.
+    Imm(&'static BitField),
+}
+
+struct Plan {
+    /// Reserved bits of the native view (must be zero to compact).
+    view_reserved: u128,
+    /// Reserved bits of the compact layout (must be zero to uncompact).
+    out_reserved: u128,
+    steps: Vec<(&'static BitField, Src)>,
+}
+
+struct Plans {
+    reg: Plan,
+    imm: Plan,
+    three: Option<Plan>,
+    opcode: &'static BitField,
+    cmpt: &'static BitField,
+}
+
+fn pick_table(p: Platform, cands: &[&'static CompactTable]) -> Option<&'static CompactTable> {
+    cands.iter().copied().find(|t| t.gens_contain(p))
+}
+
+fn table_for(p: Platform, name: &str, three: bool) -> Option<&'static CompactTable> {
+    use tables::*;
+    match (three, name) {
+        (false, "control_index") => pick_table(p, &[&GEN7_CONTROL_INDEX, &GEN8_CONTROL_INDEX]),
+        (false, "datatype_index") => pick_table(p, &[&GEN7_DATATYPE_INDEX, &GEN8_DATATYPE_INDEX]),
+        (false, "subreg_index") => pick_table(p, &[&GEN7_SUBREG_INDEX, &GEN8_SUBREG_INDEX]),
+        (false, "src0_index" | "src1_index") => pick_table(p, &[&GEN7_SRC_INDEX, &GEN8_SRC_INDEX]),
+        (true, "control_index") => pick_table(p, &[&GEN8_3SRC_CONTROL_INDEX]),
+        (true, "source_index") => pick_table(p, &[&GEN8_3SRC_SOURCE_INDEX]),
+        _ => None,
+    }
+}
+
+fn plan(p: Platform, view: &'static Layout, out: &'static Layout, three: bool) -> Plan {
+    let mut steps = vec![];
+    for f in out.fields {
+        let Some(vf) = view.field(f.name) else {
+            continue;
+        };
+        let src = if f.name == "cmpt_control" {
+            Src::Cmpt(vf)
+        } else if f.name == "imm" {
+            Src::Imm(vf)
+        } else if let Some(t) = table_for(p, f.name, three) {
+            Src::Table(t, vf)
+        } else {
+            Src::Copy(vf)
+        };
+        steps.push((f, src));
+    }
+    Plan {
+        view_reserved: reserved_mask(view),
+        out_reserved: reserved_mask(out),
+        steps,
+    }
+}
+
+fn pick_layout(p: Platform, cands: &[&'static Layout]) -> Option<&'static Layout> {
+    cands.iter().copied().find(|l| l.gens_contain(p))
+}
+
+fn build(p: Platform) -> Plans {
+    use enc::*;
+    let reg_view = pick_layout(p, &[&gen7_compaction::LAYOUT, &gen8_compaction::LAYOUT])
+        .unwrap_or(&gen7_compaction::LAYOUT);
+    let imm_view = pick_layout(
+        p,
+        &[&gen7_compaction_imm::LAYOUT, &gen8_compaction_imm::LAYOUT],
+    )
+    .unwrap_or(&gen7_compaction_imm::LAYOUT);
+    let three_view = pick_layout(
+        p,
+        &[
+            &gen8_compaction_3src_bdw::LAYOUT,
+            &gen8_compaction_3src_chv::LAYOUT,
+        ],
+    );
+    let three = match (three_view, pick_layout(p, &[&compact_3src::LAYOUT])) {
+        (Some(v), Some(o)) => Some(plan(p, v, o, true)),
+        _ => None,
+    };
+    Plans {
+        reg: plan(p, reg_view, &compact_2src::LAYOUT, false),
+        imm: plan(p, imm_view, &compact_imm::LAYOUT, false),
+        three,
+        opcode: &compact_2src::OPCODE,
+        cmpt: &compact_2src::CMPT_CONTROL,
+    }
+}
+
+fn plans(p: Platform) -> &'static Plans {
+    static PLANS: [OnceLock<Plans>; 6] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    PLANS[p as usize].get_or_init(|| build(p))
+}
+
+/// `v` (a `bits`-bit value) sign-extended to 64 bits, then truncated to 32.
+fn sign_extend32(v: u64, bits: u8) -> u64 {
+    let bits = u32::from(bits.clamp(1, 32));
+    let shift = 64 - bits;
+    ((((v << shift) as i64) >> shift) as u64) & u64::from(u32::MAX)
+}
+
+fn mask(bits: u8) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+fn run_compact(plan: &Plan, word: u128) -> Option<u64> {
+    if word & plan.view_reserved != 0 {
+        return None;
+    }
+    let mut out: u128 = 0;
+    for &(f, src) in &plan.steps {
+        let v = match src {
+            Src::Table(t, vf) => t.index_of(vf.get(word))? as u64,
+            Src::Copy(vf) => {
+                let v = vf.get(word);
+                if !f.fits(v) {
+                    return None;
+                }
+                v
+            }
+            Src::Cmpt(_) => 1,
+            Src::Imm(vf) => {
+                let imm = vf.get(word);
+                let low = imm & mask(f.width);
+                if sign_extend32(low, f.width) != imm {
+                    return None;
+                }
+                low
+            }
+        };
+        f.set(&mut out, v);
+    }
+    u64::try_from(out).ok()
+}
+
+/// Compact a native instruction word, if `p`'s compaction tables can represent it exactly:
+/// `uncompact(compact(w)?, p) == Ok(w)` always holds. `None` when the instruction has no compact
+/// form (see the module documentation for the conditions).
+pub fn compact(word: u128, p: Platform) -> Option<u64> {
+    let s = select::set(p);
+    let c = plans(p);
+    if c.cmpt.get(word) != 0 {
+        return None;
+    }
+    match s.form(word) {
+        Form::Unknown => None,
+        Form::ThreeSrc => run_compact(c.three.as_ref()?, word),
+        form => {
+            if form == Form::Send && s.eot.is_some_and(|f| f.get(word) != 0) {
+                return None;
+            }
+            let plan = if s.has_valid_imm(word) {
+                &c.imm
+            } else {
+                &c.reg
+            };
+            run_compact(plan, word)
+        }
+    }
+}
+
+fn run_uncompact(plan: &Plan, w: u128) -> Result<u128, EncodingError> {
+    let set = w & plan.out_reserved;
+    if set != 0 {
+        return Err(EncodingError::reserved_bits(set));
+    }
+    let mut native: u128 = 0;
+    for &(f, src) in &plan.steps {
+        let v = f.get(w);
+        match src {
+            Src::Table(t, vf) => {
+                let e = usize::try_from(v)
+                    .ok()
+                    .and_then(|i| t.entries.get(i))
+                    .copied()
+                    .ok_or(EncodingError::at(ErrorKind::ReservedValue, f, v))?;
+                vf.set(&mut native, e);
+            }
+            Src::Copy(vf) => vf.set(&mut native, v),
+            Src::Cmpt(vf) => vf.set(&mut native, 0),
+            Src::Imm(vf) => vf.set(&mut native, sign_extend32(v, f.width)),
+        }
+    }
+    Ok(native)
+}
+
+/// Expand a compact instruction word to its native form on `p`. Errors: CmptCtrl not set, an
+/// opcode unknown on `p` (or a three-source opcode before Gen8, which has no compact
+/// three-source form), reserved compact bits set.
+pub fn uncompact(word: u64, p: Platform) -> Result<u128, EncodingError> {
+    let s = select::set(p);
+    let c = plans(p);
+    let w = u128::from(word);
+    if c.cmpt.get(w) != 1 {
+        return Err(EncodingError::at(ErrorKind::NotCompact, c.cmpt, 0));
+    }
+    let n = c.opcode.get(w);
+    if Opcode::from_number(p, (n & 0x7f) as u8).is_none() {
+        return Err(EncodingError::at(ErrorKind::UnknownOpcode, c.opcode, n));
+    }
+    // The opcode sits at the same bits in the native and compact forms.
+    if s.form(w) == Form::ThreeSrc {
+        return match &c.three {
+            Some(plan) => run_uncompact(plan, w),
+            None => Err(EncodingError::at(ErrorKind::Malformed, c.opcode, n)),
+        };
+    }
+    // The register files (and so the immediate form) come out of the data type table.
+    let native = run_uncompact(&c.reg, w)?;
+    if s.has_valid_imm(native) {
+        run_uncompact(&c.imm, w)
+    } else {
+        Ok(native)
+    }
+}
+
+/// Mesa's `precompact` (elk_eu_compact.c for Gen7/Gen8, brw_eu_compact.c for Gen9): type
+/// rewrites that leave an instruction's behaviour unchanged but let more instructions with an
+/// immediate src0 compact. Applied by Mesa's assembler before [`compact`]; the compacted form
+/// then uncompacts to the rewritten word, not to the original. Only instructions whose src0 is
+/// an immediate are changed:
+/// - src1's type becomes UD (the compaction tables only map `imm:* | a:ud`), except for 64-bit
+///   immediates (their bits overlap the src1 fields) and Haswell's `dim`;
+/// - Gen9: `mov`-like `dst:F <- 0.0:F` with dst stride 1 takes the immediate as VF (0.0 as a
+///   packed vector is still 0.0);
+/// - `dst:D <- imm:D` without a condition modifier, whose immediate compacts, becomes
+///   `dst:UD <- imm:UD` (same bits).
+pub fn precompact(word: u128, p: Platform) -> u128 {
+    use crate::spec::DataType;
+    use enc::{gen7_a1_imm, gen8_a1_imm};
+    let s = select::set(p);
+    let l = if gen7_a1_imm::LAYOUT.gens.contains(p) {
+        &gen7_a1_imm::LAYOUT
+    } else {
+        &gen8_a1_imm::LAYOUT
+    };
+    let (Some(f0), Some(t0), Some(t1), Some(td), Some(cm), Some(hs), Some(imm)) = (
+        l.field("src0_reg_file"),
+        l.field("src0_reg_type"),
+        l.field("src1_reg_type"),
+        l.field("dst_reg_type"),
+        l.field("cond_modifier"),
+        l.field("dst_hstride"),
+        l.field("imm"),
+    ) else {
+        return word;
+    };
+    if f0.get(word) != s.imm_file || matches!(s.form(word), Form::ThreeSrc | Form::Unknown) {
+        return word;
+    }
+    let mut w = word;
+    let enc_of = |t: Option<u8>| t.map(u64::from);
+    let src0 = DataType::from_imm_enc(p, t0.get(w) as u8);
+    let dst = DataType::from_reg_enc(p, td.get(w) as u8);
+    let is_dim = Opcode::from_number(p, (s.opcode.get(w) & 0x7f) as u8) == Some(Opcode::Dim);
+    if !is_dim && !src0.is_some_and(|t| t.bits() == 64) {
+        if let Some(ud) = enc_of(DataType::UD.reg_enc(p)) {
+            t1.set(&mut w, ud);
+        }
+    }
+    let none = enc::values::COND_MODIFIER.value("none");
+    let one = enc::values::HSTRIDE.value("1");
+    if p.gen_x10() >= 90
+        && imm.get(w) == 0
+        && src0 == Some(DataType::F)
+        && dst == Some(DataType::F)
+        && Some(hs.get(w)) == one
+    {
+        if let Some(vf) = enc_of(DataType::VF.imm_enc(p)) {
+            t0.set(&mut w, vf);
+        }
+    }
+    let v = imm.get(w);
+    let imm_bits = enc::compact_imm::IMM.width;
+    if sign_extend32(v & mask(imm_bits), imm_bits) == v
+        && Some(cm.get(w)) == none
+        && src0 == Some(DataType::D)
+        && dst == Some(DataType::D)
+    {
+        if let (Some(i), Some(r)) = (
+            enc_of(DataType::UD.imm_enc(p)),
+            enc_of(DataType::UD.reg_enc(p)),
+        ) {
+            t0.set(&mut w, i);
+            td.set(&mut w, r);
+        }
+    }
+    w
+}

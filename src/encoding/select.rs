@@ -1,0 +1,594 @@
+//! Choosing the layout of a native instruction and checking its fields.
+//!
+//! The layout follows from the opcode (three-source, math, send, split send, jump-target
+//! instructions, everything else), the access mode (Align1 / Align16) and whether an operand is
+//! an immediate (32-bit, or 64-bit on Gen8+). Operands under indirect addressing read their
+//! fields from the `*-ind` layouts ([`operand_layout`]).
+//!
+//! Per platform, the layouts, the fields used for the choice and the per-layout checks are
+//! resolved by name once ([`Set`], built lazily) so that choosing a layout is a handful of
+//! shift/mask reads and array lookups.
+
+use super::error::{EncodingError, ErrorKind};
+use crate::spec::encoding::{self as enc, BitField, Layout, ValueTable};
+use crate::spec::{DataType, OpClass, Opcode, Platform};
+use std::sync::OnceLock;
+
+/// The instruction format a native word is read with (the opcode's role, before access mode
+/// and immediates refine it to a layout).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// No instruction has this opcode number on the platform.
+    Unknown,
+    /// One- or two-source instructions (ALU, logic, misc, and flow instructions without
+    /// JIP/UIP fields such as jmpi, call, ret, brd, brc).
+    Alu,
+    /// `math`: bits 27:24 are the math function.
+    Math,
+    /// Three-source instructions.
+    ThreeSrc,
+    /// `send` / `sendc`.
+    Send,
+    /// `sends` / `sendsc` (Gen9).
+    Sends,
+    /// Instructions with JIP/UIP fields (enc.*.branch-opcodes).
+    Branch,
+    /// Haswell `dim`: a 64-bit immediate src0 whatever its type field (Mesa elk_disasm.c and
+    /// elk_eu_emit.c elk_set_src0 treat DIM's immediate as 64 bits).
+    Dim,
+}
+
+/// An operand whose fields [`operand_layout`] locates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operand {
+    Dst,
+    Src0,
+    Src1,
+}
+
+/// One layout with what checking it needs, for one platform.
+pub(crate) struct Info {
+    pub layout: &'static Layout,
+    /// Bits the layout marks `reserved`.
+    pub reserved: u128,
+    /// The Align1/Align16 indirect-addressing layout whose operand fields replace this
+    /// layout's for operands with address_mode = 1.
+    pub ind: Option<usize>,
+    /// `(field, table, operand)`: the field must hold a value of the table; `operand` is the
+    /// source number the field belongs to (checked only when the opcode has that source).
+    checks: Vec<(&'static BitField, &'static ValueTable, Option<u8>)>,
+    /// Register operands of one- and two-source layouts: (operand, file field, type field).
+    types: Vec<(u8, &'static BitField, &'static BitField)>,
+    /// Address mode fields by operand (dst = 0, src0 = 1, src1 = 2).
+    amode: [Option<&'static BitField>; 3],
+}
+
+/// Everything resolved for one platform.
+pub(crate) struct Set {
+    pub p: Platform,
+    pub infos: Vec<Info>,
+    pub form: [Form; 128],
+    pub opcode: &'static BitField,
+    access_mode: &'static BitField,
+    src0_file: &'static BitField,
+    src1_file: &'static BitField,
+    src0_type: &'static BitField,
+    src1_type: &'static BitField,
+    sel_desc: Option<&'static BitField>,
+    sel_ex: Option<&'static BitField>,
+    pred_control: &'static BitField,
+    /// End-of-thread bit of send instructions.
+    pub eot: Option<&'static BitField>,
+    pub imm_file: u64,
+    align16: u64,
+    pred1: &'static ValueTable,
+    pred16: &'static ValueTable,
+    // layout indices into `infos`: [align1, align16]
+    alu: [usize; 2],
+    imm: [usize; 2],
+    imm64: Option<[usize; 2]>,
+    math: [usize; 2],
+    math_imm: [usize; 2],
+    three: usize,
+    send: [usize; 2],
+    send_reg: [usize; 2],
+    branch: [usize; 2],
+    dim: Option<[usize; 2]>,
+    /// Split-send layouts indexed by sel_reg32_desc + 2 * sel_reg32_ex_desc.
+    sends: Option<[usize; 4]>,
+}
+
+/// The first candidate whose `gens` contain `p` (candidate lists are never empty).
+fn pick<T: HasGens>(p: Platform, cands: &[&'static T]) -> &'static T {
+    cands
+        .iter()
+        .copied()
+        .find(|c| c.gens_contain(p))
+        .unwrap_or(cands[0])
+}
+
+fn pick_opt<T: HasGens>(p: Platform, cands: &[&'static T]) -> Option<&'static T> {
+    cands.iter().copied().find(|c| c.gens_contain(p))
+}
+
+pub(crate) trait HasGens {
+    fn gens_contain(&self, p: Platform) -> bool;
+}
+impl HasGens for Layout {
+    fn gens_contain(&self, p: Platform) -> bool {
+        self.gens.contains(p)
+    }
+}
+impl HasGens for ValueTable {
+    fn gens_contain(&self, p: Platform) -> bool {
+        self.gens.contains(p)
+    }
+}
+impl HasGens for enc::CompactTable {
+    fn gens_contain(&self, p: Platform) -> bool {
+        self.gens.contains(p)
+    }
+}
+
+/// Mask of the bits a layout leaves `reserved` (not covered by any named field).
+pub(crate) fn reserved_mask(l: &Layout) -> u128 {
+    let mut used = 0u128;
+    for f in l.fields {
+        for pc in f.pieces {
+            let n = u32::from(pc.hi - pc.lo) + 1;
+            let m = if n >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << n) - 1
+            };
+            used |= m << pc.lo;
+        }
+    }
+    let all = if l.width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << l.width) - 1
+    };
+    all & !used
+}
+
+/// A field every layout of a kind has (the spec guarantees it; a missing one would be a spec
+/// bug, and falls back to the opcode field so that nothing panics).
+fn must(l: &'static Layout, name: &str) -> &'static BitField {
+    l.field(name)
+        .or_else(|| l.fields.first())
+        .unwrap_or(&enc::gen7_a1::OPCODE)
+}
+
+fn value_table(p: Platform, cands: &[&'static ValueTable]) -> &'static ValueTable {
+    pick(p, cands)
+}
+
+fn build(p: Platform) -> Set {
+    use enc::*;
+    let mut infos: Vec<Info> = vec![];
+    let mut add = |l: &'static Layout| -> usize {
+        if let Some(i) = infos.iter().position(|x| std::ptr::eq(x.layout, l)) {
+            return i;
+        }
+        infos.push(Info {
+            layout: l,
+            reserved: reserved_mask(l),
+            ind: None,
+            checks: vec![],
+            types: vec![],
+            amode: [None; 3],
+        });
+        infos.len() - 1
+    };
+    let two = |a: &[&'static Layout], b: &[&'static Layout]| [pick(p, a), pick(p, b)];
+    let alu_l = two(
+        &[&gen7_a1::LAYOUT, &gen8_a1::LAYOUT],
+        &[&gen7_a16::LAYOUT, &gen8_a16::LAYOUT],
+    );
+    let imm_l = two(
+        &[&gen7_a1_imm::LAYOUT, &gen8_a1_imm::LAYOUT],
+        &[&gen7_a16_imm::LAYOUT, &gen8_a16_imm::LAYOUT],
+    );
+    let ind_l = two(
+        &[&gen7_a1_ind::LAYOUT, &gen8_a1_ind::LAYOUT],
+        &[&gen7_a16_ind::LAYOUT, &gen8_a16_ind::LAYOUT],
+    );
+    let math_l = two(
+        &[&gen7_math_a1::LAYOUT, &gen8_math_a1::LAYOUT],
+        &[&gen7_math_a16::LAYOUT, &gen8_math_a16::LAYOUT],
+    );
+    let math_imm_l = two(
+        &[&gen7_math_a1_imm::LAYOUT, &gen8_math_a1_imm::LAYOUT],
+        &[&gen7_math_a16_imm::LAYOUT, &gen8_math_a16_imm::LAYOUT],
+    );
+    let send_l = two(
+        &[
+            &gen7_send_a1::LAYOUT,
+            &gen8_send_a1::LAYOUT,
+            &gen9_send_a1::LAYOUT,
+        ],
+        &[
+            &gen7_send_a16::LAYOUT,
+            &gen8_send_a16::LAYOUT,
+            &gen9_send_a16::LAYOUT,
+        ],
+    );
+    let send_reg_l = two(
+        &[
+            &gen7_send_reg_a1::LAYOUT,
+            &gen8_send_reg_a1::LAYOUT,
+            &gen9_send_reg_a1::LAYOUT,
+        ],
+        &[
+            &gen7_send_reg_a16::LAYOUT,
+            &gen8_send_reg_a16::LAYOUT,
+            &gen9_send_reg_a16::LAYOUT,
+        ],
+    );
+    let branch_l = two(
+        &[&gen7_branch_a1::LAYOUT, &gen8_branch_a1::LAYOUT],
+        &[&gen7_branch_a16::LAYOUT, &gen8_branch_a16::LAYOUT],
+    );
+    let three_l = pick(
+        p,
+        &[
+            &gen7_3src::LAYOUT,
+            &gen8_3src_bdw::LAYOUT,
+            &gen8_3src_chv::LAYOUT,
+        ],
+    );
+    let imm64_l = match (
+        pick_opt(p, &[&gen8_a1_imm64::LAYOUT]),
+        pick_opt(p, &[&gen8_a16_imm64::LAYOUT]),
+    ) {
+        (Some(a), Some(b)) => Some([a, b]),
+        _ => None,
+    };
+    let dim_l = match (
+        pick_opt(p, &[&hsw_dim_a1::LAYOUT]),
+        pick_opt(p, &[&hsw_dim_a16::LAYOUT]),
+    ) {
+        (Some(a), Some(b)) => Some([a, b]),
+        _ => None,
+    };
+    let sends_l = [
+        pick_opt(p, &[&gen9_sends::LAYOUT]),
+        pick_opt(p, &[&gen9_sends_reg_desc::LAYOUT]),
+        pick_opt(p, &[&gen9_sends_reg_exdesc::LAYOUT]),
+        pick_opt(p, &[&gen9_sends_reg_both::LAYOUT]),
+    ];
+
+    let ind = [add(ind_l[0]), add(ind_l[1])];
+    let idx2 = |add: &mut dyn FnMut(&'static Layout) -> usize, l: [&'static Layout; 2]| {
+        [add(l[0]), add(l[1])]
+    };
+    let alu = idx2(&mut add, alu_l);
+    let imm = idx2(&mut add, imm_l);
+    let math = idx2(&mut add, math_l);
+    let math_imm = idx2(&mut add, math_imm_l);
+    let send = idx2(&mut add, send_l);
+    let send_reg = idx2(&mut add, send_reg_l);
+    let branch = idx2(&mut add, branch_l);
+    let three = add(three_l);
+    let imm64 = imm64_l.map(|l| idx2(&mut add, l));
+    let dim = dim_l.map(|l| idx2(&mut add, l));
+    let sends = match sends_l {
+        [Some(a), Some(b), Some(c), Some(d)] => Some([add(a), add(b), add(c), add(d)]),
+        _ => None,
+    };
+
+    // Per-layout checks.
+    let reg_file = value_table(p, &[&values::GEN7_REG_FILE, &values::GEN8_REG_FILE]);
+    let sends_file = value_table(p, &[&values::GEN9_SENDS_REG_FILE, &values::GEN8_REG_FILE]);
+    let math_fn = value_table(
+        p,
+        &[&values::GEN7_MATH_FUNCTION, &values::GEN8_MATH_FUNCTION],
+    );
+    let sfid = value_table(p, &[&values::IVB_SFID, &values::HSW_SFID]);
+    let type3 = value_table(p, &[&values::GEN7_3SRC_TYPE, &values::GEN8_3SRC_TYPE]);
+    let sends_idx: Vec<usize> = sends.map(|s| s.to_vec()).unwrap_or_default();
+    for (i, info) in infos.iter_mut().enumerate() {
+        let l = info.layout;
+        let is_sends = sends_idx.contains(&i);
+        let mut add_check = |name: &str, t: &'static ValueTable, op: Option<u8>| {
+            if let Some(f) = l.field(name) {
+                info.checks.push((f, t, op));
+            }
+        };
+        add_check("exec_size", &values::EXEC_SIZE, None);
+        add_check("cond_modifier", &values::COND_MODIFIER, None);
+        add_check("math_function", math_fn, None);
+        add_check("thread_control", &values::THREAD_CONTROL, None);
+        add_check("sfid", sfid, None);
+        add_check("src_type", type3, None);
+        add_check("dst_type", type3, None);
+        let file_t = if is_sends { sends_file } else { reg_file };
+        add_check("dst_reg_file", file_t, None);
+        add_check("src0_reg_file", file_t, Some(0));
+        add_check("src1_reg_file", file_t, Some(1));
+        for s in 0u8..2 {
+            add_check(&format!("src{s}_width"), &values::WIDTH, Some(s));
+            add_check(&format!("src{s}_vstride"), &values::VSTRIDE, Some(s));
+        }
+        for (op, file, ty) in [
+            (0u8, "dst_reg_file", "dst_reg_type"),
+            (1, "src0_reg_file", "src0_reg_type"),
+            (2, "src1_reg_file", "src1_reg_type"),
+        ] {
+            if let (Some(f), Some(t)) = (l.field(file), l.field(ty)) {
+                info.types.push((op, f, t));
+            }
+        }
+        for (k, name) in ["dst_address_mode", "src0_address_mode", "src1_address_mode"]
+            .iter()
+            .enumerate()
+        {
+            info.amode[k] = l.field(name);
+        }
+    }
+    for pair in [alu, imm, math, math_imm, send, send_reg] {
+        infos[pair[0]].ind = Some(ind[0]);
+        infos[pair[1]].ind = Some(ind[1]);
+    }
+
+    // Opcode number -> form.
+    let branch_t = value_table(
+        p,
+        &[&values::GEN7_BRANCH_OPCODES, &values::GEN8_BRANCH_OPCODES],
+    );
+    let mut form = [Form::Unknown; 128];
+    for (n, slot) in form.iter_mut().enumerate() {
+        let Some(op) = Opcode::from_number(p, n as u8) else {
+            continue;
+        };
+        let info = op.info();
+        *slot = if branch_t.value(info.name).is_some() {
+            Form::Branch
+        } else {
+            match (info.class, op) {
+                (OpClass::ThreeSrc, _) => Form::ThreeSrc,
+                (OpClass::Math, _) => Form::Math,
+                (OpClass::Send, Opcode::Sends | Opcode::Sendsc) => Form::Sends,
+                (OpClass::Send, _) => Form::Send,
+                (_, Opcode::Dim) if dim.is_some() => Form::Dim,
+                _ => Form::Alu,
+            }
+        };
+    }
+
+    let a1 = alu_l[0];
+    let sends_l0 = sends_l[0];
+    Set {
+        p,
+        form,
+        opcode: must(a1, "opcode"),
+        access_mode: must(a1, "access_mode"),
+        src0_file: must(a1, "src0_reg_file"),
+        src1_file: must(a1, "src1_reg_file"),
+        src0_type: must(a1, "src0_reg_type"),
+        src1_type: must(a1, "src1_reg_type"),
+        sel_desc: sends_l0.and_then(|l| l.field("sel_reg32_desc")),
+        sel_ex: sends_l0.and_then(|l| l.field("sel_reg32_ex_desc")),
+        pred_control: must(a1, "pred_control"),
+        eot: send_l[0].field("eot"),
+        imm_file: reg_file.value("imm").unwrap_or(u64::MAX),
+        align16: values::ACCESS_MODE.value("align16").unwrap_or(u64::MAX),
+        pred1: &values::PRED_CONTROL_ALIGN1,
+        pred16: &values::PRED_CONTROL_ALIGN16,
+        infos,
+        alu,
+        imm,
+        imm64,
+        math,
+        math_imm,
+        three,
+        send,
+        send_reg,
+        branch,
+        dim,
+        sends,
+    }
+}
+
+/// The resolved set for `p`.
+pub(crate) fn set(p: Platform) -> &'static Set {
+    static SETS: [OnceLock<Set>; 6] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    SETS[p as usize].get_or_init(|| build(p))
+}
+
+impl Set {
+    /// The form of the instruction's opcode.
+    #[inline]
+    pub fn form(&self, word: u128) -> Form {
+        self.form[(self.opcode.get(word) & 0x7f) as usize]
+    }
+
+    /// Whether the immediate-operand forms apply: a source register file is IMM.
+    #[inline]
+    pub fn has_imm(&self, word: u128) -> bool {
+        self.src0_file.get(word) == self.imm_file || self.src1_file.get(word) == self.imm_file
+    }
+
+    /// Mesa's `has_immediate` (elk_eu_compact.c / brw_eu_compact.c): src0, else src1, is an
+    /// immediate with a defined immediate type encoding.
+    pub fn has_valid_imm(&self, word: u128) -> bool {
+        let valid =
+            |t: u64| u8::try_from(t).is_ok_and(|t| DataType::from_imm_enc(self.p, t).is_some());
+        if self.src0_file.get(word) == self.imm_file {
+            valid(self.src0_type.get(word))
+        } else if self.src1_file.get(word) == self.imm_file {
+            valid(self.src1_type.get(word))
+        } else {
+            false
+        }
+    }
+
+    /// Index (into `infos`) of the layout of a native word.
+    #[inline]
+    pub fn select(&self, word: u128) -> usize {
+        let a = usize::from(self.access_mode.get(word) == self.align16);
+        match self.form(word) {
+            Form::ThreeSrc => self.three,
+            Form::Branch => self.branch[a],
+            Form::Dim => match self.dim {
+                Some(d) if self.src0_file.get(word) == self.imm_file => d[a],
+                _ => self.alu[a],
+            },
+            Form::Send => {
+                if self.src1_file.get(word) == self.imm_file {
+                    self.send[a]
+                } else {
+                    self.send_reg[a]
+                }
+            }
+            Form::Sends => match (self.sends, self.sel_desc, self.sel_ex) {
+                (Some(s), Some(d), Some(x)) => {
+                    s[(d.get(word) & 1) as usize + 2 * (x.get(word) & 1) as usize]
+                }
+                _ => self.alu[a],
+            },
+            Form::Math => {
+                if self.has_imm(word) {
+                    self.math_imm[a]
+                } else {
+                    self.math[a]
+                }
+            }
+            Form::Alu | Form::Unknown => {
+                if self.src0_file.get(word) == self.imm_file {
+                    if let Some(i64) = self.imm64 {
+                        let t = self.src0_type.get(word) as u8;
+                        if DataType::from_imm_enc(self.p, t).is_some_and(|t| t.bits() == 64) {
+                            return i64[a];
+                        }
+                    }
+                    self.imm[a]
+                } else if self.src1_file.get(word) == self.imm_file {
+                    self.imm[a]
+                } else {
+                    self.alu[a]
+                }
+            }
+        }
+    }
+}
+
+/// The layout a native instruction word is read with on `p`: chosen from the opcode, the access
+/// mode and the immediate operands. Never fails: a word with an unknown opcode gets the plain
+/// one/two-source layout ([`check`] reports the opcode).
+pub fn layout_for(word: u128, p: Platform) -> &'static Layout {
+    let s = set(p);
+    s.infos[s.select(word)].layout
+}
+
+/// The layout holding `op`'s fields: the `*-ind` layout when that operand uses indirect
+/// addressing (its address_mode field is 1), otherwise [`layout_for`]'s.
+pub fn operand_layout(word: u128, p: Platform, op: Operand) -> &'static Layout {
+    let s = set(p);
+    let info = &s.infos[s.select(word)];
+    let k = match op {
+        Operand::Dst => 0,
+        Operand::Src0 => 1,
+        Operand::Src1 => 2,
+    };
+    match (info.amode[k], info.ind) {
+        (Some(f), Some(i)) if f.get(word) == 1 => s.infos[i].layout,
+        _ => info.layout,
+    }
+}
+
+/// Whether the instruction starting with the 64-bit word `first` is compact (its CmptCtrl bit,
+/// at the same position in native and compact forms, is set).
+pub fn is_compact(first: u64) -> bool {
+    enc::compact_2src::CMPT_CONTROL.get(u128::from(first)) == 1
+}
+
+/// Choose the layout of a native word and check its fields: the opcode must exist on `p`;
+/// reserved bits must be zero; exec size, condition modifier, math function, thread control,
+/// SFID, predicate control, register files, regions and types of the operands the opcode uses
+/// must have defined encodings. The error names the first offending field and its byte.
+pub fn check(word: u128, p: Platform) -> Result<&'static Layout, EncodingError> {
+    let s = set(p);
+    let n = s.opcode.get(word);
+    let op = match Opcode::from_number(p, (n & 0x7f) as u8) {
+        Some(op) => op,
+        None => return Err(EncodingError::at(ErrorKind::UnknownOpcode, s.opcode, n)),
+    };
+    let info = &s.infos[s.select(word)];
+    let form = s.form(word);
+    // Reserved bits: an operand under indirect addressing uses some bits the direct layout
+    // leaves reserved (Gen8 AddrImm[9]).
+    let mut reserved = info.reserved;
+    if let Some(i) = info.ind {
+        if info.amode.iter().flatten().any(|f| f.get(word) == 1) {
+            reserved &= s.infos[i].reserved;
+        }
+    }
+    let set_bits = word & reserved;
+    if set_bits != 0 {
+        return Err(EncodingError::reserved_bits(set_bits));
+    }
+    let srcs = match form {
+        Form::Branch => 0,
+        Form::Send => 1,
+        Form::Sends => 2,
+        _ => op.info().srcs,
+    };
+    let a16 = s.access_mode.get(word) == s.align16;
+    let pred_t = if a16 { s.pred16 } else { s.pred1 };
+    let pv = s.pred_control.get(word);
+    if pred_t.name_of(pv).is_none() {
+        return Err(EncodingError::at(
+            ErrorKind::ReservedValue,
+            s.pred_control,
+            pv,
+        ));
+    }
+    let imm0 = s.src0_file.get(word) == s.imm_file;
+    let imm1 = s.src1_file.get(word) == s.imm_file;
+    for &(f, t, opnd) in &info.checks {
+        if let Some(k) = opnd {
+            if k >= srcs {
+                continue;
+            }
+            let is_region = !f.name.ends_with("reg_file");
+            if is_region && ((k == 0 && imm0) || (k == 1 && imm1)) {
+                continue;
+            }
+        }
+        let v = f.get(word);
+        if t.name_of(v).is_none() {
+            return Err(EncodingError::at(ErrorKind::ReservedValue, f, v));
+        }
+    }
+    if !matches!(form, Form::Sends) {
+        for &(k, file, ty) in &info.types {
+            if k > srcs {
+                continue;
+            }
+            let fv = file.get(word);
+            let tv = ty.get(word);
+            let is_imm = fv == s.imm_file;
+            if k == 0 && is_imm {
+                return Err(EncodingError::at(ErrorKind::Malformed, file, fv));
+            }
+            let ok = match u8::try_from(tv) {
+                Ok(t8) if is_imm => DataType::from_imm_enc(p, t8).is_some(),
+                Ok(t8) => DataType::from_reg_enc(p, t8).is_some(),
+                Err(_) => false,
+            };
+            if !ok {
+                return Err(EncodingError::at(ErrorKind::ReservedValue, ty, tv));
+            }
+        }
+    }
+    Ok(info.layout)
+}

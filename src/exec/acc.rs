@@ -1,0 +1,50 @@
+//! The accumulator as an implicit operand (seed000 §3.3.3.5, seed004 §Accumulator Registers).
+//!
+//! - Implicit writes happen when AccWrCtrl is set and the cr0.0 Accumulator Disable bit is 0
+//!   (`field.cr0.0.acc-disable`); an explicit accumulator destination is written regardless.
+//!   Only enabled channels are updated.
+//! - The accumulator channel of instruction channel `n` with channel offset `c` is channel
+//!   `(c + n) % channels` of `regs[((c + n) / channels) % regs.len()]`, with `channels` and
+//!   `regs` from the precision row of the execution type (acc.precision.*): "hardware always
+//!   uses acc0 by default and also uses acc1 if the execution size exceeds the number of
+//!   elements in acc0 ... QtrCtrl is used ... If acc1 is not accessible for a given data type,
+//!   QtrCtrl defaults to acc0".
+//! - Values keep the row's precision (33-bit word, 64-bit DWord channels).
+
+use crate::spec::registers::field::CR0_0_ACC_DISABLE;
+use crate::spec::{DataType, Platform};
+use crate::state::acc::{class_info, class_of};
+use crate::state::ThreadState;
+
+/// Whether implicit accumulator writes happen: `Some(true)` yes, `Some(false)` no, `None` the
+/// cr0.0 accumulator disable bit is undefined (the accumulator becomes undefined).
+pub fn implicit_writes(st: &ThreadState, acc_wr: bool) -> Option<bool> {
+    if !acc_wr {
+        return Some(false);
+    }
+    match st.field(&CR0_0_ACC_DISABLE) {
+        Some((v, false)) => Some(v == 0),
+        _ => None,
+    }
+}
+
+/// The flat ARF byte address of the implicit accumulator element of channel `ch` for type `t`
+/// (`None`: the type has no accumulator precision on `p`, acc.precision.b / acc.precision.q).
+pub fn implicit_addr(
+    st: &ThreadState,
+    p: Platform,
+    t: DataType,
+    chan_off: usize,
+    ch: usize,
+) -> Option<usize> {
+    let row = class_of(p, t).and_then(class_info)?;
+    if row.channels == 0 || row.regs.is_empty() {
+        return None;
+    }
+    let per = row.channels as usize;
+    let idx = chan_off + ch;
+    let reg = row.regs[(idx / per) % row.regs.len()];
+    let ri = st.arf_layout().by_name(reg)?;
+    let base = st.arf_layout().regs[ri].base;
+    Some(base + (idx % per) * t.bytes() as usize)
+}

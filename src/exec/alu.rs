@@ -1,0 +1,613 @@
+//! Executing one ALU instruction: resolve operands, compute channel enables, read every source
+//! element (before any write), compute, then write the destination, the flags (condition
+//! modifier) and the accumulator (implicit or explicit) for the enabled channels.
+
+use super::acc::{implicit_addr, implicit_writes};
+use super::convert::{int_value, IntConv};
+use super::flags::{int_cond, FlagWriter};
+use super::mask::{exec_mask, flag_base, predicate, Enables};
+use super::operand::{resolve_dst, resolve_src, DstPlan, Space, SrcPlan};
+use super::ops_int::{self, ExecClass, Inputs, Vals};
+use super::region::MAX_CHANNELS;
+use super::runtime::{Rule, Violation};
+use super::{ExecError, ExecOptions, StepInfo};
+use crate::isa::{Insn, Src};
+use crate::spec::{feature, AccessMode, CondMod, DataType, Opcode, PredCtrl};
+use crate::state::acc::{class_info, class_of};
+use crate::state::ThreadState;
+
+fn operand_err(operand: &str, msg: impl Into<String>) -> ExecError {
+    ExecError::Operand {
+        operand: operand.into(),
+        msg: msg.into(),
+    }
+}
+
+/// The element type a source supplies.
+fn elem_ty(s: &Src) -> DataType {
+    match s {
+        Src::Reg(r) => r.ty,
+        Src::Imm(i) => crate::values::element_type(i.ty),
+    }
+}
+
+fn src_mods(s: &Src) -> (bool, bool) {
+    match s {
+        Src::Reg(r) => (r.neg, r.abs),
+        Src::Imm(_) => (false, false),
+    }
+}
+
+/// Read the raw bits of channels `0..n` of a source.
+pub(crate) fn gather_bits(st: &mut ThreadState, plan: &SrcPlan, n: usize, out: &mut Vals) -> u32 {
+    let mut mismatch = 0u32;
+    for ch in 0..n {
+        let o = plan.off[ch];
+        let (b, u) = match plan.space {
+            Space::Grf => st.read_grf_unchecked(o, plan.esize),
+            Space::Arf { acc: true } => {
+                let r = st.acc_read(o, plan.ty);
+                if r.mismatch {
+                    mismatch |= 1 << ch;
+                }
+                out.x[ch] = r.exact;
+                (r.bits, r.undefined)
+            }
+            Space::Arf { acc: false } => {
+                let (b, u) = st.read_arf_flat(o, plan.esize);
+                (b, u != 0)
+            }
+            Space::Null => (0, true),
+            Space::Imm => (plan.imm[o], false),
+        };
+        out.bits[ch] = b;
+        if u {
+            out.undef |= 1 << ch;
+        }
+    }
+    mismatch
+}
+
+/// The execution mask and predicate of an instruction.
+pub(crate) fn enables(st: &ThreadState, insn: &Insn, n: usize) -> (Enables, Enables) {
+    let chan_off = usize::from(insn.chan_off);
+    let em = exec_mask(st, insn.ctrl.no_mask, chan_off, n);
+    let pm = predicate(
+        st,
+        insn.pred,
+        insn.pred_inv,
+        insn.flag,
+        chan_off,
+        n,
+        insn.a16_pred_chan(),
+    );
+    (em, pm)
+}
+
+/// Write one destination element (bits, undefined) honouring Align16 half enables.
+pub(crate) fn write_dst(
+    st: &mut ThreadState,
+    d: &DstPlan,
+    ch: usize,
+    bits: u64,
+    exact: i128,
+    undef: bool,
+) {
+    let m = 1u32 << ch;
+    let (lo, hi) = (d.en_lo & m != 0, d.en_hi & m != 0);
+    if !lo && !hi {
+        return;
+    }
+    let o = d.off[ch];
+    match d.space {
+        Space::Null | Space::Imm => {}
+        Space::Grf => {
+            if lo && hi {
+                st.write_grf_unchecked(o, d.esize, bits, undef);
+            } else {
+                // A 64-bit Align16 element with one 32-bit half enabled.
+                let half = d.esize / 2;
+                if lo {
+                    st.write_grf_unchecked(o, half, bits & 0xffff_ffff, undef);
+                }
+                if hi {
+                    st.write_grf_unchecked(o + half, half, bits >> 32, undef);
+                }
+            }
+        }
+        Space::Arf { acc: true } => st.acc_write(o, d.ty, exact, bits, undef),
+        Space::Arf { acc: false } => {
+            st.write_arf_flat(o, d.esize, bits, if undef { u64::MAX } else { 0 })
+        }
+    }
+}
+
+/// Execute an ALU instruction.
+pub(crate) fn execute(
+    st: &mut ThreadState,
+    insn: &Insn,
+    info: &mut StepInfo,
+    opts: &ExecOptions,
+) -> Result<(), ExecError> {
+    let p = st.platform();
+    let op = insn.op;
+    let n = usize::from(insn.exec_size);
+    if !matches!(n, 1 | 2 | 4 | 8 | 16 | 32) {
+        return Err(operand_err(
+            "exec_size",
+            format!("ExecSize {n} is not 1, 2, 4, 8, 16 or 32"),
+        ));
+    }
+    if insn.chan_off % 4 != 0 || insn.chan_off > 28 {
+        return Err(operand_err(
+            "chan_off",
+            format!("channel offset {} is not 0-28 in steps of 4", insn.chan_off),
+        ));
+    }
+    let Some(dst) = insn.dst.as_ref() else {
+        return Err(operand_err(
+            "dst",
+            format!("{} needs a destination", op.name()),
+        ));
+    };
+    let nsrc = if op == Opcode::Math {
+        // math: src1 is absent for one-source functions.
+        insn.src
+            .iter()
+            .take_while(|s| s.is_some())
+            .count()
+            .clamp(1, 2)
+    } else {
+        usize::from(op.info().srcs).min(3)
+    };
+    let mut tys_buf = [DataType::UB; 3];
+    for (k, t) in tys_buf.iter_mut().enumerate().take(nsrc) {
+        let s = insn.src[k].as_ref().ok_or_else(|| {
+            operand_err(
+                &format!("src{k}"),
+                format!("{} needs {nsrc} sources", op.name()),
+            )
+        })?;
+        *t = elem_ty(s);
+    }
+    let srcs: [&Src; 3] = [0, 1, 2].map(|k| insn.src[k].as_ref().unwrap_or(&NO_SRC));
+    let srcs = &srcs[..nsrc];
+    let tys = &tys_buf[..nsrc];
+    let any_float = dst.ty.is_float() || tys.iter().any(|t| t.is_float());
+    let any_df = dst.ty == DataType::DF || tys.contains(&DataType::DF);
+    let quirk = any_df && feature::DF_ELEMENT_SIZE_4.on(p);
+    let no_mods = srcs.iter().all(|s| src_mods(s) == (false, false));
+    let raw_mov = matches!(op, Opcode::Mov | Opcode::Dim)
+        && tys.first() == Some(&dst.ty)
+        && no_mods
+        && !insn.sat
+        && insn.cmod == CondMod::None;
+    let raw_sel = op == Opcode::Sel
+        && tys.iter().all(|t| *t == dst.ty)
+        && no_mods
+        && !insn.sat
+        && insn.cmod == CondMod::None;
+    if (any_float || quirk) && (raw_mov || raw_sel) {
+        return raw(st, insn, n, dst, srcs, quirk, info);
+    }
+    if quirk {
+        return Err(ExecError::Unsupported {
+            what: format!(
+                "{} with DF operands on {} (feature.df-element-size-4: DF lanes as pairs of 32-bit channels) other than a raw move",
+                op.name(),
+                p.name()
+            ),
+        });
+    }
+    if tys.iter().any(|t| t.is_float()) || op == Opcode::Math {
+        return super::ops_float::execute(st, insn, n, dst, srcs, tys, info, opts);
+    }
+    if !ops_int::supports(op) {
+        return Err(ExecError::Unsupported {
+            what: format!("{} ({})", op.name(), unsupported_reason(op)),
+        });
+    }
+    integer(st, insn, n, dst, srcs, tys, info, opts)
+}
+
+/// A placeholder for absent sources (never read: only `..nsrc` is used).
+const NO_SRC: Src = Src::Imm(crate::isa::Imm::new(DataType::UD, 0));
+
+fn unsupported_reason(op: Opcode) -> &'static str {
+    match op {
+        Opcode::Movi => "indexed move: its semantics are not stated by the seeds or a public source euref has",
+        Opcode::Smov => "scattered move: the semantics of its src1 are not publicly documented (opcode.smov note)",
+        _ => "not an integer operation",
+    }
+}
+
+/// Raw moves and selects: bits copied unchanged (fp.ieee.raw-mov: "A raw mov does not alter
+/// data at all"), including DF on feature.df-element-size-4 platforms, where the region is in
+/// 32-bit units and each 32-bit channel moves one half of a DF.
+fn raw(
+    st: &mut ThreadState,
+    insn: &Insn,
+    n: usize,
+    dst: &crate::isa::Dst,
+    srcs: &[&Src],
+    quirk: bool,
+    info: &mut StepInfo,
+) -> Result<(), ExecError> {
+    let p = st.platform();
+    let half = quirk.then_some(4);
+    let three = insn.is_three_src();
+    let dplan = resolve_dst(st, dst, insn.access, n, half)?;
+    let mut plans: [Option<SrcPlan>; 2] = [None, None];
+    for (k, s) in srcs.iter().enumerate() {
+        let mut pl = resolve_src(st, s, k, insn.access, three, n, half)?;
+        if quirk && pl.space == Space::Imm && pl.esize == 8 {
+            return Err(ExecError::Unsupported {
+                what: "a 64-bit immediate regioned in 32-bit channels".into(),
+            });
+        }
+        if quirk {
+            pl.ty = DataType::UD;
+        }
+        if let Some(slot) = plans.get_mut(k) {
+            *slot = Some(pl);
+        }
+    }
+    let (em, pm) = enables(st, insn, n);
+    let sel = insn.op == Opcode::Sel;
+    let en = if sel { em } else { em.and(pm) };
+    let mut vals = [Vals::empty(dst.ty), Vals::empty(dst.ty)];
+    for (k, pl) in plans.iter().enumerate() {
+        if let Some(pl) = pl {
+            gather_bits(st, pl, n, &mut vals[k]);
+        }
+    }
+    let mut dplan = dplan;
+    if quirk {
+        dplan.ty = DataType::UD;
+    }
+    let wr = implicit_writes(st, insn.ctrl.acc_wr);
+    for ch in 0..n {
+        let m = 1u32 << ch;
+        if en.maybe() & m == 0 {
+            continue;
+        }
+        let (k, pick_unknown) = if sel && insn.pred != PredCtrl::None {
+            (usize::from(pm.on & m == 0), pm.unknown & m != 0)
+        } else {
+            (0, false)
+        };
+        let bits = vals[k].bits[ch];
+        let und = vals[k].undef & m != 0 || en.unknown & m != 0 || pick_unknown;
+        write_dst(st, &dplan, ch, bits, 0, und);
+        if wr != Some(false) && !matches!(dplan.space, Space::Arf { acc: true }) && !quirk {
+            if let Some(a) = implicit_addr(st, p, dst.ty, usize::from(insn.chan_off), ch) {
+                st.acc_write(a, dst.ty, 0, bits, und || wr.is_none());
+            }
+        }
+    }
+    info.enabled = en.on;
+    Ok(())
+}
+
+/// The integer pipeline.
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+fn integer(
+    st: &mut ThreadState,
+    insn: &Insn,
+    n: usize,
+    dst: &crate::isa::Dst,
+    srcs: &[&Src],
+    tys: &[DataType],
+    info: &mut StepInfo,
+    opts: &ExecOptions,
+) -> Result<(), ExecError> {
+    let p = st.platform();
+    let op = insn.op;
+    let chan_off = usize::from(insn.chan_off);
+    let three = insn.is_three_src();
+    let dplan = resolve_dst(st, dst, insn.access, n, None)?;
+    let mut plans: [Option<SrcPlan>; 3] = [None, None, None];
+    for (k, s) in srcs.iter().enumerate() {
+        plans[k] = Some(resolve_src(st, s, k, insn.access, three, n, None)?);
+    }
+    let Some(class) = ExecClass::of(tys) else {
+        return Err(operand_err("src0", "no source operand"));
+    };
+    let (em, pm) = enables(st, insn, n);
+    let sel = op == Opcode::Sel;
+    let mut en = if sel { em } else { em.and(pm) };
+    // Align16 destination channel enables gate flags and accumulator updates too.
+    if insn.access == AccessMode::Align16 {
+        let wm = dplan.en_lo | dplan.en_hi;
+        en.on &= wm;
+        en.unknown &= wm;
+    }
+    if insn.cmod != CondMod::None && flag_base(insn.flag) + chan_off + n > 64 {
+        return Err(operand_err(
+            "flag",
+            "the condition modifier's flag bits run past f1.1",
+        ));
+    }
+
+    // Read every source element.
+    let logic = ops_int::is_logic(op);
+    let mut vals = [Vals::empty(class.ty); 3];
+    let mut violations: Vec<Violation> = Vec::new();
+    for (k, pl) in plans.iter().enumerate() {
+        let Some(pl) = pl else { continue };
+        let v = &mut vals[k];
+        v.ty = pl.ty;
+        let acc_src = matches!(pl.space, Space::Arf { acc: true });
+        let mismatch = gather_bits(st, pl, n, v);
+        if mismatch != 0 {
+            violations.push(Violation {
+                rule: Rule::AccReadTypeMismatch.id(),
+                channels: mismatch,
+            });
+        }
+        for ch in 0..n {
+            let x = if acc_src {
+                v.x[ch]
+            } else {
+                int_value(pl.ty, v.bits[ch])
+            };
+            v.x[ch] = if logic {
+                if pl.abs {
+                    // (abs) is not a logic-instruction modifier: the result is not defined.
+                    v.undef |= 1 << ch;
+                }
+                if pl.neg {
+                    !x
+                } else {
+                    x
+                }
+            } else {
+                let y = if pl.abs { x.abs() } else { x };
+                if pl.neg {
+                    -y
+                } else {
+                    y
+                }
+            };
+        }
+        v.neg = pl.neg && !logic;
+        v.abs = pl.abs && !logic;
+    }
+    // The implicit accumulator source of mac, mach and sada2, read with the execution type.
+    let mut accv = Vals::empty(class.ty);
+    let reads_acc = matches!(op, Opcode::Mac | Opcode::Mach | Opcode::Sada2);
+    if reads_acc {
+        let mut mism = 0u32;
+        for ch in 0..n {
+            match implicit_addr(st, p, class.ty, chan_off, ch) {
+                Some(a) => {
+                    let r = st.acc_read(a, class.ty);
+                    accv.x[ch] = r.exact;
+                    accv.bits[ch] = r.bits;
+                    if r.undefined {
+                        accv.undef |= 1 << ch;
+                    }
+                    if r.mismatch {
+                        mism |= 1 << ch;
+                    }
+                }
+                None => accv.undef |= 1 << ch,
+            }
+        }
+        if mism != 0 {
+            violations.push(Violation {
+                rule: Rule::AccReadTypeMismatch.id(),
+                channels: mism,
+            });
+        }
+    }
+
+    let out = ops_int::compute(&Inputs {
+        op,
+        p,
+        n,
+        s: &vals[..srcs.len()],
+        acc: reads_acc.then_some(&accv),
+        class,
+        cmod: insn.cmod,
+        pmask: pm,
+        predicated: insn.pred != PredCtrl::None,
+        dst_ty: dst.ty,
+    })?;
+
+    // The execution precision: word results have 33 bits (wrapping; flags undefined, a
+    // saturated result unpredictable), DWord results 64 bits (beyond: unpredictable), per the
+    // accumulator precision rows of the execution type.
+    let prec = class_of(p, class.ty)
+        .and_then(class_info)
+        .map(|r| r.bits)
+        .filter(|b| *b > 0 && *b < 128);
+    let mut res = out.res;
+    let mut acc_res = out.acc.unwrap_or(out.res);
+    let mut undef = out.undef;
+    let mut flag_undef = 0u32;
+    let mut sat_undef = 0u32;
+    if out.arith {
+        if let Some(bits) = prec {
+            // A 64-bit channel holds any 64-bit pattern (signed or unsigned reading).
+            let (lo, hi) = if bits >= 64 {
+                (i128::from(i64::MIN), i128::from(u64::MAX))
+            } else {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            };
+            let mut word_over = 0u32;
+            let mut dword_over = 0u32;
+            for ch in 0..n {
+                for v in [&mut res[ch], &mut acc_res[ch]] {
+                    if *v < lo || *v > hi {
+                        if bits < 64 {
+                            word_over |= 1 << ch;
+                            *v = crate::state::acc::wrap_signed(*v, bits);
+                        } else {
+                            dword_over |= 1 << ch;
+                        }
+                    }
+                }
+            }
+            let word_over = word_over & en.maybe();
+            let dword_over = dword_over & en.maybe();
+            if word_over != 0 {
+                flag_undef |= word_over;
+                sat_undef |= word_over;
+                violations.push(Violation {
+                    rule: Rule::AccWordOverflow.id(),
+                    channels: word_over,
+                });
+            }
+            if dword_over != 0 {
+                undef |= dword_over;
+                violations.push(Violation {
+                    rule: Rule::AccDwordOverflow.id(),
+                    channels: dword_over,
+                });
+            }
+        }
+    }
+    // visa SHL: "If saturation is enabled, the shifted result must be within 33 bits or the
+    // result is undefined."
+    if op == Opcode::Shl && insn.sat {
+        for ch in 0..n {
+            if !(-(1i128 << 32)..(1i128 << 33)).contains(&res[ch]) {
+                undef |= 1 << ch;
+            }
+        }
+    }
+    violations.retain(|v| v.channels & en.maybe() != 0);
+    if opts.strict {
+        if let Some(v) = violations.first() {
+            return Err(ExecError::Runtime {
+                rule: v.rule,
+                msg: format!("channels {:#x}", v.channels),
+            });
+        }
+    }
+
+    // Write back.
+    let fdst = crate::float::FloatType::from_data_type(dst.ty);
+    let conv = if out.cond.is_some() || fdst.is_some() {
+        None
+    } else {
+        Some(
+            IntConv::new(p, class.ty, dst.ty).ok_or_else(|| ExecError::Unsupported {
+                what: format!(
+                    "{} converting an integer result to {}",
+                    op.name(),
+                    dst.ty.name()
+                ),
+            })?,
+        )
+    };
+    // An integer result for a float destination: converted by the float layer.
+    let (fenv, fenv_undef) = if fdst.is_some() {
+        super::ops_float::float_env(st)
+    } else {
+        (crate::float::FloatEnv::new(p), false)
+    };
+    let acc_dst = matches!(dplan.space, Space::Arf { acc: true });
+    let wr = implicit_writes(st, insn.ctrl.acc_wr);
+    let write_acc = (out.acc_forced || wr != Some(false)) && !acc_dst;
+    let acc_ty = if out.acc_forced {
+        DataType::UD
+    } else {
+        class.ty
+    };
+    let fbase = flag_base(insn.flag) + chan_off;
+    let flags_on = insn.cmod != CondMod::None && !sel;
+    let mut fw = FlagWriter::new(st);
+    let all_ones = crate::state::mask_bits(dst.ty.bits());
+    for ch in 0..n {
+        let m = 1u32 << ch;
+        if en.maybe() & m == 0 {
+            continue;
+        }
+        let unk = en.unknown & m != 0;
+        let und = undef & m != 0 || unk;
+        let mut conv_und = false;
+        let (bits, flag, exact) = match (&out.cond, &conv, fdst) {
+            (Some(c), _, _) => (if c[ch] { all_ones } else { 0 }, c[ch], -i128::from(c[ch])),
+            (None, Some(cv), _) => {
+                let (b, v, o) = cv.apply(res[ch], insn.sat);
+                let e = if insn.sat { v } else { res[ch] };
+                (b, int_cond(insn.cmod, v, o).unwrap_or(false), e)
+            }
+            (None, None, Some(ft)) => {
+                let (repr, b, fits) = int_repr(p, class.ty, res[ch]);
+                conv_und = !fits || fenv_undef;
+                let cv = crate::float::convert(&fenv, repr, dst.ty, b, insn.sat).map_err(|e| {
+                    ExecError::Unsupported {
+                        what: format!("{}: {e}", op.name()),
+                    }
+                })?;
+                let f = super::ops_float::flag_of(insn.cmod, dst.ty, Some(ft), cv.bits, cv.flags);
+                (cv.bits, f, 0)
+            }
+            (None, None, None) => (0, false, 0),
+        };
+        let dst_und = und || conv_und || (insn.sat && sat_undef & m != 0);
+        write_dst(st, &dplan, ch, bits, exact, dst_und);
+        if flags_on {
+            fw.set(fbase + ch, flag, und || conv_und || flag_undef & m != 0);
+        }
+        if write_acc {
+            let forced = out.acc_forced;
+            if let Some(a) = implicit_addr(st, p, acc_ty, chan_off, ch) {
+                let v = acc_res[ch];
+                let bits = v as u64;
+                st.acc_write(a, acc_ty, v, bits, und || (!forced && wr.is_none()));
+            }
+        }
+    }
+    fw.commit(st);
+    info.enabled = en.on;
+    info.violations.extend(violations);
+    Ok(())
+}
+
+/// The integer type and bits that represent the exact result `v` of execution type `exec` for
+/// a conversion to a float: the execution type when `v` fits it, else the platform's 64-bit
+/// integer type of the same signedness; `false` when none holds it.
+fn int_repr(p: crate::spec::Platform, exec: DataType, v: i128) -> (DataType, u64, bool) {
+    let (lo, hi) = super::convert::int_range(exec);
+    if v >= lo && v <= hi {
+        return (
+            exec,
+            (v as u64) & crate::state::mask_bits(exec.bits()),
+            true,
+        );
+    }
+    for t in [DataType::Q, DataType::UQ] {
+        let (lo, hi) = super::convert::int_range(t);
+        if t.on(p) && v >= lo && v <= hi {
+            return (t, v as u64, true);
+        }
+    }
+    (
+        exec,
+        (v as u64) & crate::state::mask_bits(exec.bits()),
+        false,
+    )
+}
+
+/// Channels of a gathered operand, for tests and tools: the element bits the operand supplies
+/// to channels `0..n`, and which are undefined.
+pub fn read_operand(
+    st: &mut ThreadState,
+    insn: &Insn,
+    idx: usize,
+) -> Result<([u64; MAX_CHANNELS], u32), ExecError> {
+    let n = usize::from(insn.exec_size);
+    let s = insn
+        .src
+        .get(idx)
+        .and_then(|s| s.as_ref())
+        .ok_or_else(|| operand_err(&format!("src{idx}"), "absent"))?;
+    let plan = resolve_src(st, s, idx, insn.access, insn.is_three_src(), n, None)?;
+    let mut v = Vals::empty(plan.ty);
+    gather_bits(st, &plan, n, &mut v);
+    Ok((v.bits, v.undef))
+}

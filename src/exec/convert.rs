@@ -1,0 +1,85 @@
+//! Integer conversions to the destination type, by the spec conversion table
+//! (spec/conversions.toml, `conversions::rule`) and saturation table (`conversions::saturation`).
+
+use crate::spec::conversions::{self, ConvMethod, SatKind};
+use crate::spec::{DataType, Platform};
+use crate::state::mask_bits;
+
+/// The exact value of an element of integer type `t` with bits `b`: sign-extended for signed
+/// types, zero-extended for unsigned ones.
+#[inline]
+pub fn int_value(t: DataType, b: u64) -> i128 {
+    let bits = t.bits();
+    let m = b & mask_bits(bits);
+    if t.is_signed() && bits < 64 && (m >> (bits - 1)) & 1 == 1 {
+        i128::from(m) - (1i128 << bits)
+    } else if t.is_signed() && bits == 64 {
+        i128::from(m as i64)
+    } else {
+        i128::from(m)
+    }
+}
+
+/// The range of integer type `t`.
+#[inline]
+pub fn int_range(t: DataType) -> (i128, i128) {
+    let b = t.bits();
+    if t.is_signed() {
+        (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
+    } else {
+        (0, (1i128 << b) - 1)
+    }
+}
+
+/// How an integer result of execution type `exec` reaches integer destination type `dst`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IntConv {
+    pub dst: DataType,
+    /// The conversion row's saturation kind (clamp to the destination range).
+    pub clamp: bool,
+    pub lo: i128,
+    pub hi: i128,
+    pub mask: u64,
+}
+
+impl IntConv {
+    /// The conversion from `exec` to `dst` on `p`, if it is an integer-to-integer conversion
+    /// (`None` for conversions involving floats, which belong to the float layer).
+    pub fn new(p: Platform, exec: DataType, dst: DataType) -> Option<IntConv> {
+        let row = conversions::rule(exec, dst, p)?;
+        match row.method {
+            ConvMethod::Identity
+            | ConvMethod::ZeroExtend
+            | ConvMethod::SignExtend
+            | ConvMethod::Reinterpret
+            | ConvMethod::Truncate
+                if dst.is_int() && exec.is_int() => {}
+            _ => return None,
+        }
+        let (lo, hi) = int_range(dst);
+        Some(IntConv {
+            dst,
+            clamp: row.sat == SatKind::Clamp,
+            lo,
+            hi,
+            mask: mask_bits(dst.bits()),
+        })
+    }
+
+    /// Convert the exact result `v`: (destination bits, the value those bits hold in the
+    /// destination type, whether `v` is outside the destination range). Without saturation the
+    /// low bits are kept (two's complement truncation; zero/sign extension and reinterpretation
+    /// keep the value's low bits too); with saturation the value is clamped to the range
+    /// (sat.int.*).
+    #[inline]
+    pub fn apply(&self, v: i128, sat: bool) -> (u64, i128, bool) {
+        let over = v < self.lo || v > self.hi;
+        if sat && self.clamp {
+            let c = v.clamp(self.lo, self.hi);
+            ((c as u64) & self.mask, c, over)
+        } else {
+            let b = (v as u64) & self.mask;
+            (b, int_value(self.dst, b), over)
+        }
+    }
+}

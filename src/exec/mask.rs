@@ -1,0 +1,184 @@
+//! Channel enables (seed000 §1.1 "Masking", seed002 §Predication).
+//!
+//! A channel executes when it is within ExecSize, enabled by the execution mask (EMask: the
+//! dispatch mask sr0.2 or, when cr0.0 VME is set, the vector mask sr0.3; ignored with NoMask),
+//! enabled by the predicate mask (PMask) and, in Align16, by the destination channel enable.
+//! Channel `n` of an instruction with channel offset `c` (QtrCtrl/NibCtrl) uses EMask bit
+//! `c + n` and flag bit `c + n` of the flag register space starting at the instruction's flag
+//! subregister (f0.0, f0.1, f1.0, f1.1 are consecutive 16-bit groups).
+//!
+//! Every mask is a pair (`on`, `unknown`): bits certainly set, and bits whose value is
+//! undefined (an undefined flag or mask bit); an unknown channel may or may not execute, so
+//! whatever it would write becomes undefined.
+
+use crate::isa::Flag;
+use crate::spec::registers::field::{CR0_0_VECTOR_MASK_ENABLE, SR0_2_DMASK, SR0_3_VMASK};
+use crate::spec::{feature, PredCtrl};
+use crate::state::ThreadState;
+
+/// A channel mask with undefined bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Enables {
+    /// Channels certainly enabled.
+    pub on: u32,
+    /// Channels that may or may not be enabled.
+    pub unknown: u32,
+}
+
+impl Enables {
+    /// Every channel of `0..n` enabled.
+    pub fn all(n: usize) -> Enables {
+        Enables {
+            on: low(n),
+            unknown: 0,
+        }
+    }
+
+    /// Both masks must enable a channel.
+    pub fn and(self, o: Enables) -> Enables {
+        let on = self.on & o.on;
+        let maybe = (self.on | self.unknown) & (o.on | o.unknown);
+        Enables {
+            on,
+            unknown: maybe & !on,
+        }
+    }
+
+    /// Channels that may write (enabled or unknown).
+    pub fn maybe(self) -> u32 {
+        self.on | self.unknown
+    }
+}
+
+/// Bits `0..n` set.
+pub fn low(n: usize) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
+/// The execution mask of channels `0..n` with channel offset `chan_off`: all ones with NoMask,
+/// else DMask (sr0.2) or VMask (sr0.3) per cr0.0 VME. On platforms with
+/// feature.simd32-low16-exec-mask a SIMD32 instruction applies the low 16 mask bits to both
+/// halves.
+pub fn exec_mask(st: &ThreadState, no_mask: bool, chan_off: usize, n: usize) -> Enables {
+    if no_mask {
+        return Enables::all(n);
+    }
+    let (vme, vme_undef) = st.field(&CR0_0_VECTOR_MASK_ENABLE).unwrap_or((0, true));
+    let pick = |f| st.field(f).unwrap_or((0, true));
+    let (dm, dm_u) = pick(&SR0_2_DMASK);
+    let (vm, vm_u) = pick(&SR0_3_VMASK);
+    let low16 = n == 32 && feature::SIMD32_LOW16_EXEC_MASK.on(st.platform());
+    let mut e = Enables::default();
+    for ch in 0..n.min(32) {
+        let bit = if low16 { ch % 16 } else { (chan_off + ch) % 32 };
+        let d = (dm >> bit) & 1 == 1;
+        let v = (vm >> bit) & 1 == 1;
+        let (val, unk) = if vme_undef {
+            (d && v, d != v || dm_u || vm_u)
+        } else if vme == 1 {
+            (v, vm_u)
+        } else {
+            (d, dm_u)
+        };
+        if unk {
+            e.unknown |= 1 << ch;
+        } else if val {
+            e.on |= 1 << ch;
+        }
+    }
+    e
+}
+
+/// The 64 flag bits (f0 in bits 31:0, f1 in 63:32) and their undefined mask.
+pub fn flag_space(st: &ThreadState) -> (u64, u64) {
+    let (f0, u0) = st.flag(0).unwrap_or((0, u32::MAX));
+    let (f1, u1) = st.flag(1).unwrap_or((0, u32::MAX));
+    (
+        u64::from(f0) | u64::from(f1) << 32,
+        u64::from(u0) | u64::from(u1) << 32,
+    )
+}
+
+/// The first flag bit of flag subregister `f` in the 64-bit flag space.
+pub fn flag_base(f: Flag) -> usize {
+    usize::from(f.reg) * 32 + usize::from(f.sub) * 16
+}
+
+fn bit(fl: (u64, u64), i: usize) -> (bool, bool) {
+    if i >= 64 {
+        return (false, true);
+    }
+    ((fl.0 >> i) & 1 == 1, (fl.1 >> i) & 1 == 1)
+}
+
+/// OR (`any`) or AND of flag bits `from..from+len`: (value, undefined).
+fn reduce(fl: (u64, u64), from: usize, len: usize, any: bool) -> (bool, bool) {
+    let mut unk = false;
+    for i in from..from + len {
+        let (v, u) = bit(fl, i);
+        if u {
+            unk = true;
+        } else if v == any {
+            return (any, false);
+        }
+    }
+    (!any, unk)
+}
+
+/// The predicate mask of channels `0..n` (seed002 §Predication; seed000 §1.1): PredCtrl
+/// `None` enables every channel; otherwise the flag bits from `flag_base(flag) + chan_off`
+/// combined per PredCtrl (sequential; Align16 replication of channel x/y/z/w within each group
+/// of four, `a16_chan`; anyv/allv over all ExecSize channels; anyNh/allNh over groups of N
+/// channels), then inverted when `inv` (combine before invert).
+pub fn predicate(
+    st: &ThreadState,
+    pred: PredCtrl,
+    inv: bool,
+    flag: Flag,
+    chan_off: usize,
+    n: usize,
+    a16_chan: Option<u8>,
+) -> Enables {
+    if pred == PredCtrl::None {
+        return Enables::all(n);
+    }
+    let fl = flag_space(st);
+    let base = flag_base(flag) + chan_off;
+    let n = n.min(32);
+    let mut per = [(false, false); 32];
+    for (ch, slot) in per.iter_mut().enumerate().take(n) {
+        let group = |any: bool, size: usize| reduce(fl, base + (ch / size) * size, size, any);
+        *slot = if let Some(c) = a16_chan {
+            bit(fl, base + (ch & !3) + usize::from(c))
+        } else {
+            match pred {
+                PredCtrl::None | PredCtrl::Seq => bit(fl, base + ch),
+                PredCtrl::Anyv => reduce(fl, base, n.max(1), true),
+                PredCtrl::Allv => reduce(fl, base, n.max(1), false),
+                PredCtrl::Any2h => group(true, 2),
+                PredCtrl::All2h => group(false, 2),
+                PredCtrl::Any4h => group(true, 4),
+                PredCtrl::All4h => group(false, 4),
+                PredCtrl::Any8h => group(true, 8),
+                PredCtrl::All8h => group(false, 8),
+                PredCtrl::Any16h => group(true, 16),
+                PredCtrl::All16h => group(false, 16),
+                PredCtrl::Any32h => group(true, 32),
+                PredCtrl::All32h => group(false, 32),
+            }
+        };
+    }
+    let mut e = Enables::default();
+    for (ch, (v, u)) in per.into_iter().enumerate().take(n) {
+        if u {
+            e.unknown |= 1 << ch;
+        } else if v != inv {
+            e.on |= 1 << ch;
+        }
+    }
+    e
+}

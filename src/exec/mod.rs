@@ -1,0 +1,156 @@
+//! Executing instructions on a thread state.
+//!
+//! [`step`] executes one non-branching instruction ([`crate::isa::Insn`]) on a
+//! [`ThreadState`]: operands are resolved to element addresses ([`region`], [`operand`]),
+//! channels enabled from ExecSize, the execution mask, predication and Align16 channel enables
+//! ([`mask`]), every source element read before anything is written, the operation computed
+//! ([`ops_int`]; floats go to [`ops_float`]), and the destination, flags ([`flags`]) and
+//! accumulator ([`acc`]) written for the enabled channels. Undefined inputs give undefined
+//! outputs (the state's undefined mask), behaviour the manual leaves undefined writes undefined
+//! bytes, and state-dependent restrictions are checked ([`runtime`]).
+//!
+//! After the instruction the IP advances by the instruction's size (16 bytes, 8 when
+//! compacted) unless the instruction wrote the IP.
+
+pub mod acc;
+pub mod alu;
+pub mod convert;
+pub mod flags;
+pub mod mask;
+pub mod operand;
+pub mod ops_float;
+pub mod ops_int;
+pub mod region;
+pub mod runtime;
+
+use crate::isa::Insn;
+use crate::spec::registers::field::{N0_0_THREAD_COUNT, N0_2_THREAD_COUNT};
+use crate::spec::{OpClass, Opcode};
+use crate::state::ThreadState;
+
+/// Why an instruction was not executed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExecError {
+    /// The instruction (or this use of it) is not modelled; nothing was changed.
+    #[error("not supported: {what}")]
+    Unsupported { what: String },
+    /// The opcode does not exist on the platform.
+    #[error("{op} does not exist on {platform}")]
+    NotOnPlatform {
+        op: &'static str,
+        platform: &'static str,
+    },
+    /// The instruction is malformed (missing operand, impossible register or region).
+    #[error("{operand}: {msg}")]
+    Operand { operand: String, msg: String },
+    /// A state-dependent restriction is violated (a runtime rule).
+    #[error("[{rule}] {msg}")]
+    Runtime { rule: &'static str, msg: String },
+    /// `wait` on a zero notification count: a lone thread would wait forever.
+    #[error("wait: {reg} is 0, the thread would wait forever")]
+    WouldBlock { reg: &'static str },
+}
+
+/// Execution options.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExecOptions {
+    /// Refuse (with [`ExecError::Runtime`]) an instruction that violates a runtime rule, instead
+    /// of executing it and marking what the violation makes unpredictable as undefined.
+    pub strict: bool,
+}
+
+/// What an executed instruction reports besides its effect on the state.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StepInfo {
+    /// Runtime rules violated (lenient execution): the affected results are undefined.
+    pub violations: Vec<runtime::Violation>,
+    /// Channels that certainly executed.
+    pub enabled: u32,
+    /// The instruction wrote the IP (a jump).
+    pub jumped: bool,
+    /// The instruction raised a software exception (cr0.1).
+    pub software_exception: bool,
+}
+
+/// Execute one instruction (lenient: runtime rule violations are reported in [`StepInfo`] and
+/// mark results undefined).
+pub fn step(st: &mut ThreadState, insn: &Insn) -> Result<StepInfo, ExecError> {
+    step_with(st, insn, &ExecOptions::default())
+}
+
+/// Execute one instruction with options.
+pub fn step_with(
+    st: &mut ThreadState,
+    insn: &Insn,
+    opts: &ExecOptions,
+) -> Result<StepInfo, ExecError> {
+    let p = st.platform();
+    let op = insn.op;
+    if !op.on(p) {
+        return Err(ExecError::NotOnPlatform {
+            op: op.name(),
+            platform: p.name(),
+        });
+    }
+    let mut info = StepInfo::default();
+    let _ = st.take_events();
+    match op.info().class {
+        OpClass::Flow => {
+            return Err(ExecError::Unsupported {
+                what: format!(
+                    "{}: branching instructions are outside the straight-line model",
+                    op.name()
+                ),
+            })
+        }
+        OpClass::Send => {
+            return Err(ExecError::Unsupported {
+                what: format!("{}: shared-function messages are not modelled", op.name()),
+            })
+        }
+        _ => {}
+    }
+    match op {
+        Opcode::Nop => {}
+        Opcode::Illegal => {
+            return Err(ExecError::Unsupported {
+                what: "illegal: raises the illegal-opcode exception (exceptions are not modelled)"
+                    .into(),
+            })
+        }
+        Opcode::Wait => wait(st, insn)?,
+        _ => alu::execute(st, insn, &mut info, opts)?,
+    }
+    let ev = st.take_events();
+    info.jumped = ev.jumped;
+    info.software_exception = ev.software_exception;
+    if !info.jumped {
+        if let Some(ip) = st.ip() {
+            st.set_ip(ip.wrapping_add(if insn.ctrl.compacted { 8 } else { 16 }));
+        }
+    }
+    Ok(info)
+}
+
+/// `wait`: opcode.wait: waits until the notification count is non-zero, then decrements it.
+/// The count is n0.0 (thread-to-thread) unless the destination names n0.2; the host-to-thread
+/// count n0.1 is one bit.
+fn wait(st: &mut ThreadState, insn: &Insn) -> Result<(), ExecError> {
+    let f = match insn.dst.map(|d| d.addr) {
+        Some(crate::isa::Addr::Direct { sub, .. }) if sub >= 8 => &N0_2_THREAD_COUNT,
+        _ => &N0_0_THREAD_COUNT,
+    };
+    match st.field(f) {
+        Some((0, false)) => Err(ExecError::WouldBlock {
+            reg: if f.dword == 2 { "n0.2" } else { "n0.0" },
+        }),
+        Some((v, false)) => {
+            let _ = st.set_field(f, v - 1);
+            Ok(())
+        }
+        _ => Err(ExecError::Runtime {
+            rule: runtime::Rule::IndirectUndefinedAddress.id(),
+            msg: "wait: the notification count is undefined".into(),
+        }),
+    }
+}

@@ -1,0 +1,395 @@
+//! Operands of an instruction resolved against a thread state: where each channel's element
+//! is (a GRF byte address, a flat ARF byte address, an immediate element, or the null
+//! register), with every address range- and alignment-checked up front, so that the per-channel
+//! loops index without further checks.
+
+use super::region::{self, Region1, RegionError, MAX_CHANNELS};
+use super::runtime::{self, Rule};
+use super::ExecError;
+use crate::isa::{Addr, Dst, Reg, Region, Src};
+use crate::spec::{AccessMode, DataType, Platform};
+use crate::state::ThreadState;
+use crate::values::{decode_imm, element_type};
+
+/// Where an operand lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Space {
+    /// GRF: offsets are GRF byte addresses.
+    Grf,
+    /// ARF: offsets are flat ARF byte addresses; `acc` is set for acc0/acc1 (extended
+    /// precision reads and writes).
+    Arf { acc: bool },
+    /// The null register: reads are undefined, writes are dropped.
+    Null,
+    /// An immediate.
+    Imm,
+}
+
+/// A resolved source operand.
+#[derive(Debug, Clone)]
+pub struct SrcPlan {
+    /// The element type (V -> W, UV -> UW, VF -> F; otherwise the operand's type).
+    pub ty: DataType,
+    /// The type as written (V, UV, VF stay).
+    pub written: DataType,
+    pub space: Space,
+    /// Per channel: byte address (GRF, ARF) or element index (immediate).
+    pub off: [usize; MAX_CHANNELS],
+    /// Immediate elements (bits).
+    pub imm: [u64; 8],
+    pub neg: bool,
+    pub abs: bool,
+    /// Bytes per element as addressed (4 for DF on feature.df-element-size-4 platforms when
+    /// regioned in 32-bit units).
+    pub esize: usize,
+}
+
+/// A resolved destination operand.
+#[derive(Debug, Clone)]
+pub struct DstPlan {
+    pub ty: DataType,
+    pub space: Space,
+    pub off: [usize; MAX_CHANNELS],
+    /// Align16 channel enables per channel: low half / high half (64-bit elements) or the whole
+    /// element (both bits equal). All set in Align1.
+    pub en_lo: u32,
+    pub en_hi: u32,
+    pub esize: usize,
+}
+
+fn operand_err(what: &str, msg: impl Into<String>) -> ExecError {
+    ExecError::Operand {
+        operand: what.to_string(),
+        msg: msg.into(),
+    }
+}
+
+fn region_err(what: &str, e: RegionError) -> ExecError {
+    match e {
+        RegionError::BadShape => operand_err(what, "region width is 0 or ExecSize exceeds 32"),
+        RegionError::NoAddressRegister { index } => runtime::error(
+            Rule::IndirectA0Range,
+            format!(
+                "{what}: the region needs address subregister a0.{index}, which does not exist"
+            ),
+        ),
+    }
+}
+
+/// The address subregisters a0.0.. as UW values (`None`: undefined).
+fn a0_values(st: &ThreadState) -> ([i64; 16], [bool; 16], usize) {
+    let mut v = [0i64; 16];
+    let mut u = [true; 16];
+    let mut n = 0;
+    for i in 0..16 {
+        match st.a0(i) {
+            Some((x, und)) => {
+                v[i] = i64::from(x);
+                u[i] = und;
+                n = i + 1;
+            }
+            None => break,
+        }
+    }
+    (v, u, n)
+}
+
+/// The origin and kind of a register operand. Returns (space, origin address) with origin in
+/// the space's byte addresses, plus the span of valid addresses.
+fn origin(
+    st: &ThreadState,
+    what: &str,
+    addr: Addr,
+) -> Result<(Space, i64, (usize, usize)), ExecError> {
+    match addr {
+        Addr::Direct {
+            reg: Reg::Grf(n),
+            sub,
+        } => {
+            let o = usize::from(n) * st.grf_reg_bytes() + usize::from(sub);
+            Ok((Space::Grf, o as i64, (0, st.grf_size())))
+        }
+        Addr::Direct {
+            reg: Reg::Arf(rn),
+            sub,
+        } => {
+            if rn >> 4 == 0 {
+                return Ok((Space::Null, 0, (0, 0)));
+            }
+            let Some(i) = st.arf_layout().by_regnum(rn) else {
+                return Err(operand_err(
+                    what,
+                    format!(
+                        "ARF register number {rn:#04x} does not exist on {}",
+                        st.platform().name()
+                    ),
+                ));
+            };
+            let r = &st.arf_layout().regs[i];
+            let acc = r.info.name == "acc" && r.num < 2;
+            let span = st.arf_span(i).unwrap_or((r.base, r.base + r.bytes));
+            Ok((Space::Arf { acc }, (r.base + usize::from(sub)) as i64, span))
+        }
+        Addr::Indirect { a0, off } => {
+            let (v, u, n) = a0_values(st);
+            let k = usize::from(a0);
+            if k >= n {
+                return Err(runtime::error(
+                    Rule::IndirectA0Range,
+                    format!("{what}: address subregister a0.{k} does not exist"),
+                ));
+            }
+            if u[k] {
+                return Err(runtime::error(
+                    Rule::IndirectUndefinedAddress,
+                    format!("{what}: address subregister a0.{k} is undefined"),
+                ));
+            }
+            Ok((Space::Grf, v[k] + i64::from(off), (0, st.grf_size())))
+        }
+    }
+}
+
+/// Check and store absolute addresses.
+#[allow(clippy::too_many_arguments)]
+fn place(
+    what: &str,
+    space: Space,
+    rel: &[i64; MAX_CHANNELS],
+    base: i64,
+    span: (usize, usize),
+    esize: usize,
+    n: usize,
+    out: &mut [usize; MAX_CHANNELS],
+) -> Result<(), ExecError> {
+    if space == Space::Null {
+        return Ok(());
+    }
+    for ch in 0..n {
+        let a = base + rel[ch];
+        let end = a + esize as i64;
+        if a < span.0 as i64 || end > span.1 as i64 {
+            return Err(runtime::error(
+                Rule::OutOfRange,
+                format!(
+                    "{what}: channel {ch} addresses bytes {a}..{end}, outside {}",
+                    match space {
+                        Space::Grf => "r0-r127".to_string(),
+                        _ => "the register".to_string(),
+                    }
+                ),
+            ));
+        }
+        let rel_to_span = (a - span.0 as i64) as usize;
+        if rel_to_span % esize != 0 {
+            return Err(runtime::error(
+                Rule::Misaligned,
+                format!(
+                    "{what}: channel {ch} address {a} is not aligned to its {esize}-byte element"
+                ),
+            ));
+        }
+        out[ch] = a as usize;
+    }
+    Ok(())
+}
+
+/// Bytes per element as regioned: DF counts 4 on feature.df-element-size-4 platforms.
+pub fn addr_size(p: Platform, t: DataType) -> usize {
+    if t == DataType::DF && crate::spec::feature::DF_ELEMENT_SIZE_4.on(p) {
+        4
+    } else {
+        t.bytes() as usize
+    }
+}
+
+/// Resolve source `i` of an instruction with `n` channels.
+#[allow(clippy::too_many_arguments)]
+pub fn resolve_src(
+    st: &ThreadState,
+    src: &Src,
+    idx: usize,
+    access: AccessMode,
+    three_src: bool,
+    n: usize,
+    esize_override: Option<usize>,
+) -> Result<SrcPlan, ExecError> {
+    let what = format!("src{idx}");
+    let p = st.platform();
+    match src {
+        Src::Imm(im) => {
+            let els =
+                decode_imm(p, im.ty, im.bits).map_err(|e| operand_err(&what, e.to_string()))?;
+            let mut plan = SrcPlan {
+                ty: els.ty(),
+                written: im.ty,
+                space: Space::Imm,
+                off: [0; MAX_CHANNELS],
+                imm: [0; 8],
+                neg: false,
+                abs: false,
+                esize: els.ty().bytes() as usize,
+            };
+            for (k, v) in els.as_slice().iter().enumerate() {
+                plan.imm[k] = *v;
+            }
+            let len = els.len().max(1);
+            for ch in 0..n {
+                // A vector immediate is an 8- (V, UV) or 4-element (VF) vector with contiguous
+                // regions (seed002 §Immediate Operands); channels beyond it repeat it.
+                plan.off[ch] = ch % len;
+            }
+            Ok(plan)
+        }
+        Src::Reg(r) => {
+            if r.ty.is_vector() {
+                return Err(operand_err(
+                    &what,
+                    format!("{} is an immediate-only type", r.ty.name()),
+                ));
+            }
+            let esize = esize_override.unwrap_or_else(|| addr_size(p, r.ty));
+            let (space, base, span) = origin(st, &what, r.addr)?;
+            let mut rel = [0i64; MAX_CHANNELS];
+            let mut abs_addr = false;
+            match access {
+                AccessMode::Align1 => {
+                    if r.region.is_vxh() {
+                        let Addr::Indirect { a0, off } = r.addr else {
+                            return Err(operand_err(
+                                &what,
+                                "a <Width,HorzStride> region needs register-indirect addressing",
+                            ));
+                        };
+                        let (v, u, cnt) = a0_values(st);
+                        let need = usize::from(a0)
+                            + (n.max(1) - 1) / usize::from(r.region.width.max(1))
+                            + 1;
+                        if need > cnt {
+                            return Err(region_err(
+                                &what,
+                                RegionError::NoAddressRegister { index: need - 1 },
+                            ));
+                        }
+                        if let Some(k) = (usize::from(a0)..need).find(|k| u[*k]) {
+                            return Err(runtime::error(
+                                Rule::IndirectUndefinedAddress,
+                                format!("{what}: address subregister a0.{k} is undefined"),
+                            ));
+                        }
+                        region::indirect_vxh(
+                            &v[..cnt],
+                            usize::from(a0),
+                            i64::from(off),
+                            u32::from(r.region.width),
+                            u32::from(r.region.hstride),
+                            esize,
+                            n,
+                            &mut rel,
+                        )
+                        .map_err(|e| region_err(&what, e))?;
+                        abs_addr = true;
+                    } else {
+                        let reg = Region1 {
+                            vstride: u32::from(r.region.vstride),
+                            width: u32::from(r.region.width),
+                            hstride: u32::from(r.region.hstride),
+                        };
+                        region::align1_src(reg, esize, n, &mut rel)
+                            .map_err(|e| region_err(&what, e))?;
+                    }
+                }
+                AccessMode::Align16 => {
+                    if three_src && r.region.vstride == 0 {
+                        // Three-source RepCtrl: one scalar replicated to every channel.
+                        rel = [0; MAX_CHANNELS];
+                    } else {
+                        let swz = r.swizzle.chans();
+                        if esize == 8 && !region::align16_64bit_swizzle_ok(swz) {
+                            return Err(ExecError::Unsupported {
+                                what: format!(
+                                    "{what}: an Align16 swizzle that splits 64-bit elements"
+                                ),
+                            });
+                        }
+                        region::align16_src(u32::from(r.region.vstride), swz, esize, n, &mut rel)
+                            .map_err(|e| region_err(&what, e))?;
+                    }
+                }
+            }
+            let mut plan = SrcPlan {
+                ty: r.ty,
+                written: r.ty,
+                space,
+                off: [0; MAX_CHANNELS],
+                imm: [0; 8],
+                neg: r.neg,
+                abs: r.abs,
+                esize,
+            };
+            let b = if abs_addr { 0 } else { base };
+            place(&what, space, &rel, b, span, esize, n, &mut plan.off)?;
+            Ok(plan)
+        }
+    }
+}
+
+/// Resolve the destination of an instruction with `n` channels.
+pub fn resolve_dst(
+    st: &ThreadState,
+    d: &Dst,
+    access: AccessMode,
+    n: usize,
+    esize_override: Option<usize>,
+) -> Result<DstPlan, ExecError> {
+    let what = "dst";
+    let p = st.platform();
+    if d.ty.is_vector() {
+        return Err(operand_err(
+            what,
+            format!("{} cannot be a destination type", d.ty.name()),
+        ));
+    }
+    let esize = esize_override.unwrap_or_else(|| addr_size(p, d.ty));
+    let (space, base, span) = origin(st, what, d.addr)?;
+    let mut rel = [0i64; MAX_CHANNELS];
+    let (mut en_lo, mut en_hi) = (u32::MAX, u32::MAX);
+    match access {
+        AccessMode::Align1 => region::align1_dst(u32::from(d.hstride), esize, n, &mut rel)
+            .map_err(|e| region_err(what, e))?,
+        AccessMode::Align16 => {
+            region::align16_dst(esize, n, &mut rel).map_err(|e| region_err(what, e))?;
+            en_lo = 0;
+            en_hi = 0;
+            for ch in 0..n {
+                let (lo, hi) = region::align16_chan_enable(d.wrmask, esize, ch);
+                en_lo |= u32::from(lo) << ch;
+                en_hi |= u32::from(hi) << ch;
+            }
+        }
+    }
+    let mut plan = DstPlan {
+        ty: d.ty,
+        space,
+        off: [0; MAX_CHANNELS],
+        en_lo,
+        en_hi,
+        esize,
+    };
+    place(what, space, &rel, base, span, esize, n, &mut plan.off)?;
+    Ok(plan)
+}
+
+/// The Align1 region of `r` as a [`Region1`] (for callers that evaluate regions directly).
+pub fn region1(r: Region) -> Region1 {
+    Region1 {
+        vstride: u32::from(r.vstride),
+        width: u32::from(r.width),
+        hstride: u32::from(r.hstride),
+    }
+}
+
+/// The element type an immediate of type `t` supplies.
+pub fn imm_element_type(t: DataType) -> DataType {
+    element_type(t)
+}

@@ -1,0 +1,236 @@
+//! Arithmetic entry points: the EU input handling, the IEEE core operation in the cr0 rounding
+//! mode, and the EU output handling.
+
+use super::applied::{Applied, CAPACITY};
+use super::compare::eval;
+use super::env::FloatEnv;
+use super::policy::{alt_applies, Policy};
+use super::FloatType;
+use crate::fp::{FpClass, Flags, Round};
+use crate::spec::compare::GridKind;
+use crate::spec::float_modes::{FpMode, RULES};
+use crate::spec::{CondMod, FpOps};
+
+/// The result of an EU floating-point operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FloatOut {
+    /// The result encoding (zero-extended).
+    pub bits: u64,
+    /// IEEE exception flags of the computation as performed (after the EU input mapping; a
+    /// flushed denormal result adds underflow and inexact). The EU has no exceptions
+    /// (fp.ieee.no-exceptions); the flags serve the TestFloat subject and the .o condition.
+    pub flags: Flags,
+    /// The result is a NaN whose bit pattern is not significant: hardware may return any NaN
+    /// (fp.ieee.nan-any-pattern). The model returns the type's canonical NaN, except min/max,
+    /// which return a source NaN's bits.
+    pub any_nan_allowed: bool,
+    /// A fused operation whose intermediate product overflowed: hardware may return +-inf
+    /// instead of this (finite) result (fp.ieee.fused-overflow).
+    pub inf_allowed: bool,
+    /// The float_modes rows that acted on this result.
+    pub rules: Applied,
+}
+
+impl Policy {
+    /// `a + b`.
+    pub fn add(&self, a: u64, b: u64) -> FloatOut {
+        let mut rules = Applied::NONE;
+        let a = self.input(a, &mut rules);
+        let b = self.input(b, &mut rules);
+        let r = self.ty().fmt().add(a, b, self.rounding());
+        self.output(r, rules, true)
+    }
+
+    /// `a - b` (`a + (-b)`: the negation is a source modifier, applied to the bits first).
+    pub fn sub(&self, a: u64, b: u64) -> FloatOut {
+        self.add(a, b ^ self.ty().sign())
+    }
+
+    /// `a * b`.
+    pub fn mul(&self, a: u64, b: u64) -> FloatOut {
+        let mut rules = Applied::NONE;
+        let a = self.input(a, &mut rules);
+        let b = self.input(b, &mut rules);
+        let r = self.ty().fmt().mul(a, b, self.rounding());
+        self.output(r, rules, true)
+    }
+
+    /// `a * b + c` with a single rounding.
+    pub fn fma(&self, a: u64, b: u64, c: u64) -> FloatOut {
+        let mut rules = Applied::NONE;
+        let a = self.input(a, &mut rules);
+        let b = self.input(b, &mut rules);
+        let c = self.input(c, &mut rules);
+        let fmt = self.ty().fmt();
+        let r = fmt.fma(a, b, c, self.rounding());
+        let mut out = self.output(r, rules, true);
+        if let Some(i) = self.fused_inf_rule() {
+            let product = fmt.mul(a, b, self.rounding());
+            let finite = !matches!(
+                fmt.classify(out.bits),
+                FpClass::PosInf | FpClass::NegInf | FpClass::Nan
+            );
+            if product.flags.overflow() && finite {
+                out.inf_allowed = true;
+                out.rules.add_index(i);
+            }
+        }
+        out
+    }
+
+    /// `a / b`, correctly rounded (math FDIV's model value).
+    pub fn div(&self, a: u64, b: u64) -> FloatOut {
+        let mut rules = Applied::NONE;
+        let a = self.input(a, &mut rules);
+        let b = self.input(b, &mut rules);
+        let r = self.ty().fmt().div(a, b, self.rounding());
+        self.output(r, rules, true)
+    }
+
+    /// `sqrt(a)`, correctly rounded (math SQRT's model value; ALT takes |a|, fp.alt.math-abs).
+    pub fn sqrt(&self, a: u64) -> FloatOut {
+        let mut rules = Applied::NONE;
+        let a = self.input(a, &mut rules);
+        let a = self.math_abs(a, &mut rules);
+        let r = self.ty().fmt().sqrt(a, self.rounding());
+        self.output(r, rules, true)
+    }
+
+    /// Round to an integral value in direction `dir` (rndd = Rd, rndu = Ru, rnde = Rtne,
+    /// rndz = Rtz), whatever cr0 says (fp.round.rnd-insns). The flags keep IEEE
+    /// roundToIntegralExact's inexact.
+    pub fn rnd(&self, a: u64, dir: Round) -> FloatOut {
+        let mut rules = Applied::NONE;
+        let a = self.input(a, &mut rules);
+        let r = self.ty().fmt().round_to_integral(a, dir);
+        if r.flags.inexact() {
+            rules.add_id("fp.round.rnd-insns");
+        }
+        self.output(r, rules, false)
+    }
+
+    /// Min (`cmod` = L) or max (`cmod` = Ge) by sel with the compare-NaN rules: the comparison
+    /// picks src0 when true, src1 otherwise; one NaN gives the other operand, two NaNs give src1
+    /// (cmpn.rule.minmax-by-sel, cmpn.rule.minmax-one-nan, cmpn.rule.minmax-two-nan). The
+    /// selected operand's bits are returned exactly (after the input mapping). Other condition
+    /// modifiers select the same way.
+    pub fn sel_minmax(&self, cmod: CondMod, a: u64, b: u64) -> FloatOut {
+        let mut rules = Applied::NONE;
+        let a = self.input(a, &mut rules);
+        let b = self.input(b, &mut rules);
+        let fmt = self.ty().fmt();
+        let (a_nan, b_nan) = (fmt.is_nan(a), fmt.is_nan(b));
+        let pick_a = if a_nan && b_nan {
+            false
+        } else {
+            eval(GridKind::Cmpn, cmod, fmt.compare(a, b), a_nan, b_nan)
+        };
+        if a_nan || b_nan {
+            rules.add_id("fp.ieee.minmax-nan");
+        }
+        let flags = if fmt.is_snan(a) || fmt.is_snan(b) {
+            Flags::INVALID
+        } else {
+            Flags::NONE
+        };
+        let bits = if pick_a { a } else { b };
+        let any_nan_allowed = fmt.is_nan(bits);
+        if any_nan_allowed {
+            rules.add_id("fp.ieee.nan-any-pattern");
+        }
+        FloatOut {
+            bits,
+            flags,
+            any_nan_allowed,
+            inf_allowed: false,
+            rules,
+        }
+    }
+}
+
+fn policy(env: &FloatEnv, ty: FloatType, ops: FpOps) -> Policy {
+    Policy::new(env, ty, ops)
+}
+
+/// `a + b` (add; ops class `arith`).
+pub fn add(env: &FloatEnv, ty: FloatType, a: u64, b: u64) -> FloatOut {
+    policy(env, ty, FpOps::Arith).add(a, b)
+}
+
+/// `a - b` (add with a negated src1).
+pub fn sub(env: &FloatEnv, ty: FloatType, a: u64, b: u64) -> FloatOut {
+    policy(env, ty, FpOps::Arith).sub(a, b)
+}
+
+/// `a * b` (mul).
+pub fn mul(env: &FloatEnv, ty: FloatType, a: u64, b: u64) -> FloatOut {
+    policy(env, ty, FpOps::Arith).mul(a, b)
+}
+
+/// `a * b + c`, one rounding (ops class `fused`).
+pub fn fma(env: &FloatEnv, ty: FloatType, a: u64, b: u64, c: u64) -> FloatOut {
+    policy(env, ty, FpOps::Fused).fma(a, b, c)
+}
+
+/// The mad instruction: `src0 + src1 * src2`, one rounding.
+pub fn mad(env: &FloatEnv, ty: FloatType, src0: u64, src1: u64, src2: u64) -> FloatOut {
+    policy(env, ty, FpOps::Fused).fma(src1, src2, src0)
+}
+
+/// `a / b` (math FDIV's model value; ops class `math`).
+pub fn div(env: &FloatEnv, ty: FloatType, a: u64, b: u64) -> FloatOut {
+    policy(env, ty, FpOps::Math).div(a, b)
+}
+
+/// `sqrt(a)` (math SQRT's model value; ops class `math`).
+pub fn sqrt(env: &FloatEnv, ty: FloatType, a: u64) -> FloatOut {
+    policy(env, ty, FpOps::Math).sqrt(a)
+}
+
+/// Round to integral in direction `dir` (rndd/rndu/rnde/rndz).
+pub fn rnd(env: &FloatEnv, ty: FloatType, a: u64, dir: Round) -> FloatOut {
+    policy(env, ty, FpOps::Arith).rnd(a, dir)
+}
+
+/// Min: sel.l with the compare-NaN rules.
+pub fn min(env: &FloatEnv, ty: FloatType, a: u64, b: u64) -> FloatOut {
+    policy(env, ty, FpOps::Minmax).sel_minmax(CondMod::L, a, b)
+}
+
+/// Max: sel.ge with the compare-NaN rules.
+pub fn max(env: &FloatEnv, ty: FloatType, a: u64, b: u64) -> FloatOut {
+    policy(env, ty, FpOps::Minmax).sel_minmax(CondMod::Ge, a, b)
+}
+
+/// sel with a condition modifier, evaluated with the compare-NaN rules (min/max).
+pub fn sel_minmax(env: &FloatEnv, ty: FloatType, cmod: CondMod, a: u64, b: u64) -> FloatOut {
+    policy(env, ty, FpOps::Minmax).sel_minmax(cmod, a, b)
+}
+
+/// A raw mov (equal source and destination types, no modifiers): the bits are copied unchanged,
+/// NaN payloads and denormals included, in IEEE and ALT mode (fp.ieee.raw-mov-exact,
+/// fp.ieee.denorm.raw-mov, fp.alt.raw-mov). Records the rows whose `ops` is `raw_mov`.
+pub fn raw_mov(env: &FloatEnv, ty: FloatType, bits: u64) -> FloatOut {
+    let dt = ty.data_type();
+    let p = env.platform;
+    let alt = env.alt && alt_applies(dt, p);
+    let mut rules = Applied::NONE;
+    for (i, r) in RULES.iter().enumerate().take(CAPACITY) {
+        let active = match r.mode {
+            FpMode::Both => true,
+            FpMode::Ieee => !alt,
+            FpMode::Alt => alt,
+        };
+        if r.ops == FpOps::RawMov && r.types.contains(dt) && r.gens.contains(p) && active {
+            rules.add(u8::try_from(i).ok());
+        }
+    }
+    FloatOut {
+        bits: bits & ty.mask(),
+        flags: Flags::NONE,
+        any_nan_allowed: false,
+        inf_allowed: false,
+        rules,
+    }
+}
+

@@ -1,0 +1,137 @@
+//! Comparisons (cmp, cmpn, and the flag an arithmetic result sets under a condition modifier),
+//! computed arithmetically: the IEEE ordered/unordered relation of the operands after the EU
+//! input handling (denormal flushing per the denorm mode, ALT input mapping). The grids of
+//! spec/compare.toml are the reviewable statement of the manual; tests/float_compare.rs checks
+//! every cell against this evaluation.
+
+use super::applied::Applied;
+use super::arith::FloatOut;
+use super::env::FloatEnv;
+use super::policy::Policy;
+use super::FloatType;
+use crate::fp::{Flags, FpOrd};
+use crate::spec::compare::GridKind;
+use crate::spec::{CondMod, FpOps};
+
+/// The condition modifier `cmod` applied to the relation `ord` of two (input-mapped) operands,
+/// for a normal comparison (`Cmp`) or compare-NaN (`Cmpn`).
+///
+/// * z/nz/g/ge/l/le: IEEE relations; a NaN operand makes them false, except nz true
+///   (fp.ieee.compare-nan). Compare-NaN: src1 NaN gives true (nz: false), else src0 NaN gives
+///   false (nz: true) (fp.ieee.cmpn-nan, cmpn.rule.*).
+/// * u: unordered, either operand NaN (fp.cmod.unordered).
+/// * o: false: a comparison produces no arithmetic result that could overflow
+///   (fp.cmod.overflow).
+/// * none: false (no flag is written).
+pub(crate) fn eval(kind: GridKind, cmod: CondMod, ord: FpOrd, a_nan: bool, b_nan: bool) -> bool {
+    match cmod {
+        CondMod::None | CondMod::O => false,
+        CondMod::U => ord == FpOrd::Unordered,
+        _ => {
+            if kind == GridKind::Cmpn {
+                if b_nan {
+                    return cmod != CondMod::Nz;
+                }
+                if a_nan {
+                    return cmod == CondMod::Nz;
+                }
+            }
+            matches!(
+                (cmod, ord),
+                (CondMod::Z, FpOrd::Equal)
+                    | (CondMod::Nz, FpOrd::Less | FpOrd::Greater | FpOrd::Unordered)
+                    | (CondMod::G, FpOrd::Greater)
+                    | (CondMod::Ge, FpOrd::Greater | FpOrd::Equal)
+                    | (CondMod::L, FpOrd::Less)
+                    | (CondMod::Le, FpOrd::Less | FpOrd::Equal)
+            )
+        }
+    }
+}
+
+/// A comparison's outcome with what produced it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompareOut {
+    /// The flag value.
+    pub value: bool,
+    /// The operands were unordered (a NaN after the input mapping).
+    pub unordered: bool,
+    /// IEEE flags of a quiet comparison (invalid for a signaling NaN operand).
+    pub flags: Flags,
+    /// The float_modes rows that acted.
+    pub rules: Applied,
+}
+
+impl Policy {
+    /// Compare `a` (src0) with `b` (src1) under `cmod`, as cmp or cmpn.
+    pub fn compare(&self, cmod: CondMod, kind: GridKind, a: u64, b: u64) -> CompareOut {
+        let mut rules = Applied::NONE;
+        let a = self.input(a, &mut rules);
+        let b = self.input(b, &mut rules);
+        let fmt = self.ty().fmt();
+        let ord = fmt.compare(a, b);
+        let (a_nan, b_nan) = (fmt.is_nan(a), fmt.is_nan(b));
+        let value = eval(kind, cmod, ord, a_nan, b_nan);
+        match cmod {
+            CondMod::U => rules.add_id("fp.cmod.unordered"),
+            CondMod::O => rules.add_id("fp.cmod.overflow"),
+            CondMod::None => {}
+            _ if a_nan || b_nan => rules.add_id(match kind {
+                GridKind::Cmp => "fp.ieee.compare-nan",
+                GridKind::Cmpn => "fp.ieee.cmpn-nan",
+            }),
+            _ => {}
+        }
+        let flags = if fmt.is_snan(a) || fmt.is_snan(b) {
+            Flags::INVALID
+        } else {
+            Flags::NONE
+        };
+        CompareOut {
+            value,
+            unordered: ord == FpOrd::Unordered,
+            flags,
+            rules,
+        }
+    }
+}
+
+/// cmp / cmpn of `a` (src0) and `b` (src1) of type `ty` under condition modifier `cmod`.
+pub fn compare(
+    env: &FloatEnv,
+    cmod: CondMod,
+    kind: GridKind,
+    ty: FloatType,
+    a: u64,
+    b: u64,
+) -> bool {
+    compare_out(env, cmod, kind, ty, a, b).value
+}
+
+/// [`compare`] with the rows applied and the flags.
+pub fn compare_out(
+    env: &FloatEnv,
+    cmod: CondMod,
+    kind: GridKind,
+    ty: FloatType,
+    a: u64,
+    b: u64,
+) -> CompareOut {
+    Policy::new(env, ty, FpOps::Compare).compare(cmod, kind, a, b)
+}
+
+/// The flag an instruction with condition modifier `cmod` sets for its result `out` of type
+/// `ty`: a normal comparison of the result with zero (z, nz, g, ge, l, le; fp.cmod.result),
+/// overflow of the result (o: the IEEE overflow of the computation; fp.cmod.overflow), a NaN
+/// result (u; fp.cmod.unordered). `none` gives false.
+pub fn cond_flag(cmod: CondMod, ty: FloatType, out: &FloatOut) -> bool {
+    let fmt = ty.fmt();
+    match cmod {
+        CondMod::O => out.flags.overflow(),
+        CondMod::U => fmt.is_nan(out.bits),
+        _ => {
+            let nan = fmt.is_nan(out.bits);
+            eval(GridKind::Cmp, cmod, fmt.compare(out.bits, 0), nan, false)
+        }
+    }
+}

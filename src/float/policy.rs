@@ -1,0 +1,319 @@
+//! [`Policy`]: the float_modes rows that apply to one type and operation class in one
+//! environment, turned into the input mapping, rounding and output mapping of an operation.
+//!
+//! Row selection follows the header of spec/float_modes.toml: a row applies when its `types`
+//! contain the type, its `ops` equal the operation class or are `all` (`fpu` rows cover every
+//! class except raw mov and conversions), its `gens` contain the platform, and its `mode` is
+//! `both` or the thread's mode for this type (ALT applies to the types of `fp.mode.cr0-select`
+//! that `fp.alt.f-only` does not exempt). For denormals the first `denorm_keep` row wins, then
+//! the first `denorm_flush` row, then the first `denorm_cr0` row (kept when its cr0.0 bit is 1,
+//! flushed when 0); with none, denormals are kept. Where one effect names two rows, the row is
+//! told apart by its ID (the ALT NaN input and result rules share `alt_input_nan_to_zero`).
+
+use super::applied::{row, Applied, CAPACITY};
+use super::arith::FloatOut;
+use super::env::FloatEnv;
+use super::FloatType;
+use crate::fp::{FpClass, FpResult, Flags, Round};
+use crate::spec::float_modes::{FpMode, RULES};
+use crate::spec::{DataType, FpEffect, FpOps, Platform};
+
+/// The row that says ALT mode exists and which types it concerns.
+const MODE_SELECT: &str = "fp.mode.cr0-select";
+/// The row that exempts types from ALT mode.
+const ALT_EXEMPT: &str = "fp.alt.f-only";
+/// The ALT result-NaN row (its effect is shared with the ALT NaN input row).
+const ALT_RESULT_NAN: &str = "fp.alt.result-never-nan";
+/// The row giving the model's rounding of operation classes without a `round_cr0` row
+/// (extended math).
+const MATH_ROUNDING: &str = "fp.round.math-model";
+
+/// Whether ALT mode (when cr0.0 bit 0 is set) governs type `t` on `p`.
+pub(crate) fn alt_applies(t: DataType, p: Platform) -> bool {
+    let selected = row(MODE_SELECT).is_some_and(|r| r.types.contains(t) && r.gens.contains(p));
+    let exempt = row(ALT_EXEMPT).is_some_and(|r| r.types.contains(t) && r.gens.contains(p));
+    selected && !exempt
+}
+
+/// Whether a row's `ops` cover the operation class `ops`.
+pub(crate) fn covers(row_ops: FpOps, ops: FpOps) -> bool {
+    row_ops == ops
+        || row_ops == FpOps::All
+        || (row_ops == FpOps::Fpu
+            && !matches!(ops, FpOps::RawMov | FpOps::Conversion | FpOps::HfToF))
+}
+
+/// Keep or flush denormals, and the row that decided it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Denorm {
+    Keep(Option<u8>),
+    Flush(u8),
+}
+
+/// What the float_modes table makes the engine do for one type and operation class.
+#[derive(Clone, Copy, Debug)]
+pub struct Policy {
+    ty: FloatType,
+    ops: FpOps,
+    alt: bool,
+    rounding: Round,
+    round_rule: Option<u8>,
+    denorm: Denorm,
+    tininess: Option<u8>,
+    alt_in_inf: Option<u8>,
+    alt_in_denorm: Option<u8>,
+    alt_in_nan: Option<u8>,
+    alt_out_inf: Option<u8>,
+    alt_out_nan: Option<u8>,
+    alt_abs: Option<u8>,
+    nan_any: Option<u8>,
+    fused_inf: Option<u8>,
+}
+
+impl Policy {
+    /// The policy for type `ty` and operation class `ops` in `env`.
+    pub fn new(env: &FloatEnv, ty: FloatType, ops: FpOps) -> Policy {
+        let dt = ty.data_type();
+        let p = env.platform;
+        let alt = env.alt && alt_applies(dt, p);
+        let mut pol = Policy {
+            ty,
+            ops,
+            alt,
+            rounding: Round::Rtne,
+            round_rule: None,
+            denorm: Denorm::Keep(None),
+            tininess: None,
+            alt_in_inf: None,
+            alt_in_denorm: None,
+            alt_in_nan: None,
+            alt_out_inf: None,
+            alt_out_nan: None,
+            alt_abs: None,
+            nan_any: None,
+            fused_inf: None,
+        };
+        let mut keep = None;
+        let mut flush = None;
+        let mut cr0: Option<(u8, Option<u32>)> = None;
+        let mut math_rounding = None;
+        for (i, r) in RULES.iter().enumerate().take(CAPACITY) {
+            if !(r.types.contains(dt) && covers(r.ops, ops) && r.gens.contains(p)) {
+                continue;
+            }
+            let active = match r.mode {
+                FpMode::Both => true,
+                FpMode::Ieee => !alt,
+                FpMode::Alt => alt,
+            };
+            if !active {
+                continue;
+            }
+            let i = i as u8; // < CAPACITY
+            let first = |slot: &mut Option<u8>| {
+                slot.get_or_insert(i);
+            };
+            match r.effect {
+                FpEffect::DenormKeep => first(&mut keep),
+                FpEffect::DenormFlush | FpEffect::AltResultDenormToZero => first(&mut flush),
+                FpEffect::DenormCr0 => {
+                    cr0.get_or_insert((i, r.cr0_bit));
+                }
+                FpEffect::RoundCr0 => first(&mut pol.round_rule),
+                FpEffect::NanAny => first(&mut pol.nan_any),
+                FpEffect::FusedOverflowInf => first(&mut pol.fused_inf),
+                FpEffect::TininessAfterRounding => first(&mut pol.tininess),
+                FpEffect::AltInputInfToFmax => first(&mut pol.alt_in_inf),
+                FpEffect::AltInputDenormToZero => first(&mut pol.alt_in_denorm),
+                FpEffect::AltInputNanToZero if r.id == ALT_RESULT_NAN => {
+                    first(&mut pol.alt_out_nan)
+                }
+                FpEffect::AltInputNanToZero => first(&mut pol.alt_in_nan),
+                FpEffect::AltResultNanToZero => first(&mut pol.alt_out_nan),
+                FpEffect::AltResultInfToFmax => first(&mut pol.alt_out_inf),
+                FpEffect::AltMathAbs => first(&mut pol.alt_abs),
+                FpEffect::Ieee if r.id == MATH_ROUNDING => first(&mut math_rounding),
+                _ => {}
+            }
+        }
+        pol.denorm = if keep.is_some() {
+            Denorm::Keep(keep)
+        } else if let Some(i) = flush {
+            Denorm::Flush(i)
+        } else if let Some((i, bit)) = cr0 {
+            if bit.is_some_and(|b| env.denorm_bit(b)) {
+                Denorm::Keep(Some(i))
+            } else {
+                Denorm::Flush(i)
+            }
+        } else {
+            Denorm::Keep(None)
+        };
+        if pol.round_rule.is_some() {
+            pol.rounding = env.rounding;
+        } else {
+            // No round_cr0 row (extended math): the model's value is the correctly rounded
+            // result in RTNE (fp.round.math-model).
+            pol.round_rule = math_rounding;
+        }
+        pol
+    }
+
+    /// The type.
+    pub fn ty(&self) -> FloatType {
+        self.ty
+    }
+
+    /// The operation class.
+    pub fn ops(&self) -> FpOps {
+        self.ops
+    }
+
+    /// Whether the ALT rules govern this type (cr0.0 bit 0 set and the type not exempt).
+    pub fn alt(&self) -> bool {
+        self.alt
+    }
+
+    /// The rounding mode of the operation's final result.
+    pub fn rounding(&self) -> Round {
+        self.rounding
+    }
+
+    /// Whether denormal inputs and results are flushed to sign-preserved zero.
+    pub fn flushes_denormals(&self) -> bool {
+        matches!(self.denorm, Denorm::Flush(_))
+    }
+
+    /// The ID of the row that decides the denormal handling (None: no row, kept).
+    pub fn denorm_rule(&self) -> Option<&'static str> {
+        let i = match self.denorm {
+            Denorm::Keep(i) => i,
+            Denorm::Flush(i) => Some(i),
+        };
+        i.and_then(|i| RULES.get(i as usize)).map(|r| r.id)
+    }
+
+    /// An operand as the operation reads it: ALT input mapping (NaN -> +0, +-inf -> +-fmax,
+    /// denormal -> +-0), else denormal flushing per the denorm decision.
+    #[inline]
+    pub fn input(&self, x: u64, rules: &mut Applied) -> u64 {
+        let ty = self.ty;
+        let x = x & ty.mask();
+        let class = ty.fmt().classify(x);
+        if self.alt {
+            match class {
+                FpClass::Nan => {
+                    if let Some(i) = self.alt_in_nan {
+                        rules.add_index(i);
+                        return 0;
+                    }
+                }
+                FpClass::PosInf | FpClass::NegInf => {
+                    if let Some(i) = self.alt_in_inf {
+                        rules.add_index(i);
+                        return (x & ty.sign()) | ty.max_finite();
+                    }
+                }
+                FpClass::PosDenorm | FpClass::NegDenorm => {
+                    if let Some(i) = self.alt_in_denorm {
+                        rules.add_index(i);
+                        return x & ty.sign();
+                    }
+                }
+                _ => {}
+            }
+        }
+        if matches!(class, FpClass::PosDenorm | FpClass::NegDenorm) {
+            match self.denorm {
+                Denorm::Flush(i) => {
+                    rules.add_index(i);
+                    return x & ty.sign();
+                }
+                Denorm::Keep(i) => rules.add(i),
+            }
+        }
+        x
+    }
+
+    /// The ALT absolute value of log/rsq/sqrt sources (fp.alt.math-abs), after [`Self::input`].
+    #[inline]
+    pub fn math_abs(&self, x: u64, rules: &mut Applied) -> u64 {
+        match self.alt_abs {
+            Some(i) if self.alt && x & self.ty.sign() != 0 => {
+                rules.add_index(i);
+                x & !self.ty.sign()
+            }
+            _ => x,
+        }
+    }
+
+    /// The result the operation delivers, from the core's result: NaN policy (canonical NaN,
+    /// any NaN allowed; ALT: +0), ALT inf -> fmax, denormal flushing after rounding
+    /// (fp.tininess: the rounded result is judged, so a result that rounds up to the smallest
+    /// normal is kept). `rounded`: the core rounded in [`Self::rounding`] (the rounding row is
+    /// recorded when that made the result inexact).
+    #[inline]
+    pub fn output(&self, r: FpResult, mut rules: Applied, rounded: bool) -> FloatOut {
+        let ty = self.ty;
+        let mut bits = r.bits & ty.mask();
+        let mut flags = r.flags;
+        if rounded && flags.inexact() {
+            rules.add(self.round_rule);
+        }
+        let mut any_nan_allowed = false;
+        match ty.fmt().classify(bits) {
+            FpClass::Nan => match self.alt_out_nan {
+                Some(i) if self.alt => {
+                    rules.add_index(i);
+                    bits = 0;
+                }
+                _ => {
+                    any_nan_allowed = self.nan_any.is_some();
+                    rules.add(self.nan_any);
+                }
+            },
+            FpClass::PosInf | FpClass::NegInf => {
+                if let (true, Some(i)) = (self.alt, self.alt_out_inf) {
+                    rules.add_index(i);
+                    bits = (bits & ty.sign()) | ty.max_finite();
+                }
+            }
+            FpClass::PosDenorm | FpClass::NegDenorm => match self.denorm {
+                Denorm::Flush(i) => {
+                    rules.add_index(i);
+                    rules.add(self.tininess);
+                    bits &= ty.sign();
+                    flags |= Flags::UNDERFLOW | Flags::INEXACT;
+                }
+                Denorm::Keep(i) => rules.add(i),
+            },
+            FpClass::PosFin | FpClass::NegFin => {
+                // The boundary case of fp.tininess: tiny by IEEE's after-rounding test, but
+                // delivered as the smallest normal, which is not a denormal and is kept.
+                if let Denorm::Flush(_) = self.denorm {
+                    if flags.tiny_before_rounding() && bits & !ty.sign() == smallest_normal(ty) {
+                        rules.add(self.tininess);
+                    }
+                }
+            }
+            _ => {}
+        }
+        FloatOut {
+            bits,
+            flags,
+            any_nan_allowed,
+            inf_allowed: false,
+            rules,
+        }
+    }
+
+    /// The fused-overflow row (F fused operations in IEEE mode), if it applies.
+    pub(crate) fn fused_inf_rule(&self) -> Option<u8> {
+        self.fused_inf
+    }
+}
+
+/// The encoding of the smallest normal magnitude.
+pub(crate) const fn smallest_normal(ty: FloatType) -> u64 {
+    1u64 << ty.fmt().frac_bits()
+}

@@ -1,0 +1,540 @@
+//! The `math` instruction's functions (function control FC), per
+//! `spec/math.toml`.
+//!
+//! [`eval`] computes one channel: it finds the function's `[[func]]` row for
+//! the platform and type (which also gives the error bound conforming
+//! hardware may show), applies the float_modes rules for math operations
+//! (denormal flushing, the ALT input mappings), looks the operand classes up
+//! in the `[[special]]` rows, and otherwise computes the correctly rounded
+//! result (round to nearest even, see the header of math.toml) in [`cr`].
+//! The ALT result rules (inf -> fmax, NaN -> +0, denormal -> 0) and output
+//! flushing come last. Nothing here restates a special case: every exact
+//! special result comes from `spec::math::SPECIALS`.
+//!
+//! Integer divide follows the `math.int-div-*` rows; INVM and RSQRTM give
+//! their early-out results where the public sources determine them and
+//! [`MathError::Unsupported`] otherwise.
+//!
+//! Pure integer and binary64 arithmetic (the `libm` crate, no host libm), no
+//! allocation, no panics.
+
+mod cr;
+mod mp;
+
+use crate::float::{Applied, FloatEnv, FloatType, Policy};
+use crate::fp::{self, Flags, Format, FpResult, Hf, Round, F32, F64};
+use crate::spec::float_modes::FpMode;
+use crate::spec::math::{InClass, MathFuncInfo, MathSpecialInfo, OutValue, FUNCS, SPECIALS};
+use crate::spec::{DataType, FpOps, Platform};
+
+pub use crate::spec::MathFn;
+
+/// How far a hardware result may be from the model's value (from the
+/// function's `[[func]]` row; exact for special results and integers).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
+    /// Distance in representable values (ULPs of the result) from the
+    /// correctly rounded value; 0 = exact.
+    pub ulps: f64,
+    /// Absolute distance; 0 = none. A result within either bound is accepted.
+    pub abs: f64,
+}
+
+impl Tolerance {
+    /// Bit-exact.
+    pub const EXACT: Tolerance = Tolerance {
+        ulps: 0.0,
+        abs: 0.0,
+    };
+
+    /// No slack at all.
+    pub fn is_exact(&self) -> bool {
+        self.ulps <= 0.0 && self.abs <= 0.0
+    }
+
+    /// Whether `candidate` is within this tolerance of `reference`, both bit
+    /// patterns of `ty` (float types: NaNs are never within a tolerance, see
+    /// [`MathOut::accepts`]; integer types: exact).
+    pub fn accepts(&self, ty: DataType, reference: u64, candidate: u64) -> bool {
+        let Some(fmt) = float_fmt(ty) else {
+            return reference == candidate;
+        };
+        let mask = fmt.mask();
+        let (r, c) = (reference & mask, candidate & mask);
+        if r == c {
+            return true;
+        }
+        if fmt.is_nan(r) || fmt.is_nan(c) {
+            return false;
+        }
+        let (Some(or), Some(oc)) = (ordinal(fmt, r), ordinal(fmt, c)) else {
+            return false;
+        };
+        if (or - oc).unsigned_abs() as f64 <= self.ulps {
+            return true;
+        }
+        if self.abs > 0.0 {
+            let (vr, vc) = (value_f64(fmt, r), value_f64(fmt, c));
+            if vr.is_finite() && vc.is_finite() && (vr - vc).abs() <= self.abs {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The result of one channel of a math instruction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MathOut {
+    /// Destination bits (zero-extended; for INT DIV BOTH the quotient).
+    pub bits: u64,
+    /// INT DIV BOTH: the remainder, written to the register after the
+    /// destination.
+    pub bits2: Option<u64>,
+    /// INVM / RSQRTM: the early-out predicate (set: `bits` is final).
+    pub early_out: Option<bool>,
+    /// How far conforming hardware may be from `bits`.
+    pub tolerance: Tolerance,
+    /// The result is a NaN and any NaN pattern is acceptable
+    /// (fp.ieee.nan-any-pattern).
+    pub any_nan_allowed: bool,
+    /// The result is undefined (any value is acceptable); `bits` is the
+    /// model's deterministic choice (math.int-div-quotient).
+    pub undefined: bool,
+    /// The `[[special]]` row that gave the result, if any.
+    pub special_rule: Option<&'static str>,
+    /// A `[[special]]` row applied before (the ALT `abs` rows), if any.
+    pub pre_rule: Option<&'static str>,
+    /// The function's `[[func]]` row.
+    pub func_rule: &'static str,
+    /// The float_modes rows that acted (denormal flushing, ALT mappings, NaN policy).
+    pub fp_rules: Applied,
+}
+
+impl MathOut {
+    /// Whether a hardware result `candidate` (destination bits) conforms.
+    pub fn accepts(&self, ty: DataType, candidate: u64) -> bool {
+        if self.undefined {
+            return true;
+        }
+        if self.any_nan_allowed {
+            if let Some(fmt) = float_fmt(ty) {
+                if fmt.is_nan(candidate) {
+                    return true;
+                }
+            }
+        }
+        self.tolerance.accepts(ty, self.bits, candidate)
+    }
+}
+
+/// Why [`eval`] gives no result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MathError {
+    /// No `[[func]]` row: the function does not exist for this type on this
+    /// platform.
+    #[error("math {func:?} is not available for type {ty:?} on {platform:?}")]
+    NotAvailable {
+        /// The function.
+        func: MathFn,
+        /// The operand type.
+        ty: DataType,
+        /// The platform.
+        platform: Platform,
+    },
+    /// The function exists but its result is not publicly specified for
+    /// these operands.
+    #[error("{func}: {reason}")]
+    Unsupported {
+        /// The `[[func]]` row ID (e.g. `math.invm`).
+        func: &'static str,
+        /// What is missing.
+        reason: &'static str,
+    },
+}
+
+/// The `[[func]]` row of `f` for `ty` on `p`.
+pub fn func_row(f: MathFn, ty: DataType, p: Platform) -> Option<&'static MathFuncInfo> {
+    FUNCS
+        .iter()
+        .find(|r| r.func == f && r.types.contains(ty) && r.gens.contains(p))
+}
+
+/// Evaluate one channel of `math` with function `f` on operands `a` and `b`
+/// (bit patterns of `ty`; `b` is ignored by one-source functions).
+pub fn eval(f: MathFn, ty: DataType, a: u64, b: u64, env: &FloatEnv) -> Result<MathOut, MathError> {
+    let Some(row) = func_row(f, ty, env.platform) else {
+        return Err(MathError::NotAvailable {
+            func: f,
+            ty,
+            platform: env.platform,
+        });
+    };
+    match f {
+        MathFn::IntDivQuotient | MathFn::IntDivRemainder | MathFn::IntDivBoth => {
+            Ok(int_div(f, ty, a, b, row))
+        }
+        MathFn::Invm | MathFn::Rsqrtm => match ty {
+            DataType::F => macro_step::<F32>(f, ty, a, b, env, row),
+            DataType::DF => macro_step::<F64>(f, ty, a, b, env, row),
+            DataType::HF => macro_step::<Hf>(f, ty, a, b, env, row),
+            _ => Err(unsupported(row, "operand type")),
+        },
+        _ => match ty {
+            DataType::F => float::<F32>(f, ty, a, b, env, row),
+            DataType::HF => float::<Hf>(f, ty, a, b, env, row),
+            _ => Err(unsupported(
+                row,
+                "no correctly rounded evaluation for this type",
+            )),
+        },
+    }
+}
+
+fn unsupported(row: &'static MathFuncInfo, reason: &'static str) -> MathError {
+    MathError::Unsupported {
+        func: row.id,
+        reason,
+    }
+}
+
+// ------------------------------------------------------------------ special rows
+
+fn in_class<T: Format>(x: u64) -> InClass {
+    match fp::classify::<T>(x) {
+        fp::FpClass::NegInf => InClass::NegInf,
+        fp::FpClass::NegFin => InClass::NegFin,
+        fp::FpClass::NegDenorm => InClass::NegDenorm,
+        fp::FpClass::NegZero => InClass::NegZero,
+        fp::FpClass::PosZero => InClass::PosZero,
+        fp::FpClass::PosDenorm => InClass::PosDenorm,
+        fp::FpClass::PosFin => InClass::PosFin,
+        fp::FpClass::PosInf => InClass::PosInf,
+        fp::FpClass::Nan => InClass::Nan,
+    }
+}
+
+fn class_match(row: InClass, c: InClass) -> bool {
+    row == InClass::Any || row == c
+}
+
+/// The special row for `f` and the operand classes (`c1 = Any` for
+/// one-source functions): in ALT mode the `alt` rows first, then `both`;
+/// in IEEE mode `ieee` and `both` rows in file order.
+fn special(
+    f: MathFn,
+    p: Platform,
+    alt: bool,
+    c0: InClass,
+    c1: InClass,
+) -> Option<&'static MathSpecialInfo> {
+    let hit = |s: &&MathSpecialInfo, want: &dyn Fn(FpMode) -> bool| {
+        s.func == f
+            && s.gens.contains(p)
+            && want(s.mode)
+            && class_match(s.src0, c0)
+            && class_match(s.src1, c1)
+    };
+    if alt {
+        SPECIALS
+            .iter()
+            .find(|s| hit(s, &|m| m == FpMode::Alt))
+            .or_else(|| SPECIALS.iter().find(|s| hit(s, &|m| m == FpMode::Both)))
+    } else {
+        SPECIALS.iter().find(|s| hit(s, &|m| m != FpMode::Alt))
+    }
+}
+
+/// The value of a special result (`Abs` is handled by the caller).
+fn out_value<T: Format>(v: OutValue, src0: u64) -> u64 {
+    match v {
+        OutValue::PosInf => T::INF,
+        OutValue::NegInf => T::SIGN | T::INF,
+        OutValue::PosZero => 0,
+        OutValue::NegZero => T::SIGN,
+        OutValue::Nan => T::CANONICAL_NAN,
+        OutValue::PosFmax => T::MAX_FINITE,
+        OutValue::NegFmax => T::SIGN | T::MAX_FINITE,
+        OutValue::Src0 => src0,
+        OutValue::Abs => src0 & !T::SIGN,
+    }
+}
+
+// ------------------------------------------------------------------ float functions
+
+/// The float_modes policy of math operations on `ty`.
+fn policy(ty: DataType, env: &FloatEnv) -> Option<Policy> {
+    FloatType::from_data_type(ty).map(|ft| Policy::new(env, ft, FpOps::Math))
+}
+
+/// A result as the destination receives it (ALT result rules, NaN policy,
+/// denormal flushing of the rounded value).
+fn deliver(pol: &Policy, bits: u64, rules: Applied) -> (u64, bool, Applied) {
+    let o = pol.output(FpResult::new(bits, Flags::NONE), rules, false);
+    (o.bits, o.any_nan_allowed, o.rules)
+}
+
+fn float<T: Format>(
+    f: MathFn,
+    ty: DataType,
+    a: u64,
+    b: u64,
+    env: &FloatEnv,
+    row: &'static MathFuncInfo,
+) -> Result<MathOut, MathError> {
+    let p = env.platform;
+    let Some(pol) = policy(ty, env) else {
+        return Err(unsupported(row, "operand type"));
+    };
+    let mut rules = Applied::NONE;
+    let two = row.srcs >= 2;
+    let mut x = pol.input(a, &mut rules);
+    let y = if two { pol.input(b, &mut rules) } else { 0 };
+    let c1 = if two { in_class::<T>(y) } else { InClass::Any };
+
+    let mut pre_rule = None;
+    let mut special_rule = None;
+    let mut value = None;
+    for _ in 0..3 {
+        match special(f, p, pol.alt(), in_class::<T>(x), c1) {
+            Some(s) if s.result == OutValue::Abs => {
+                if pre_rule.is_some() {
+                    break;
+                }
+                x &= !T::SIGN;
+                pre_rule = Some(s.id);
+            }
+            Some(s) => {
+                value = Some(out_value::<T>(s.result, x));
+                special_rule = Some(s.id);
+                break;
+            }
+            None => break,
+        }
+    }
+
+    let (bits, tolerance) = match value {
+        Some(v) => (v, Tolerance::EXACT),
+        None => match compute::<T>(f, x, y, p) {
+            Computed::Value(r) => (
+                r,
+                Tolerance {
+                    ulps: row.ulps,
+                    abs: row.abs_error,
+                },
+            ),
+            Computed::Special(s) => {
+                special_rule = Some(s.id);
+                (out_value::<T>(s.result, x), Tolerance::EXACT)
+            }
+        },
+    };
+    let (bits, any_nan_allowed, fp_rules) = deliver(&pol, bits, rules);
+    Ok(MathOut {
+        bits,
+        bits2: None,
+        early_out: None,
+        tolerance,
+        any_nan_allowed,
+        undefined: false,
+        special_rule,
+        pre_rule,
+        func_rule: row.id,
+        fp_rules,
+    })
+}
+
+enum Computed {
+    Value(u64),
+    Special(&'static MathSpecialInfo),
+}
+
+/// The function on operands no special row covers.
+fn compute<T: Format>(f: MathFn, x: u64, y: u64, p: Platform) -> Computed {
+    let one = cr::one::<T>();
+    Computed::Value(match f {
+        MathFn::Inv => fp::div::<T>(one, x, Round::Rtne).bits,
+        MathFn::Sqrt => fp::sqrt::<T>(x, Round::Rtne).bits,
+        MathFn::Fdiv => fp::div::<T>(x, y, Round::Rtne).bits,
+        MathFn::Rsq => cr::rsq::<T>(x),
+        MathFn::Log => cr::log2::<T>(x, true),
+        MathFn::Exp => cr::exp2::<T>(x, true),
+        MathFn::Sin => cr::sincos::<T>(x, false, true),
+        MathFn::Cos => cr::sincos::<T>(x, true, true),
+        MathFn::Pow => {
+            if fp::is_inf::<T>(y) {
+                // powr(x, +-inf) for a positive finite base: by its definition
+                // exp2(y * log2(x)), the EXP row for the sign of the product
+                // (log2(1) = 0 and 0 * inf is NaN, fp.ieee.zero-times-inf).
+                let lsign = fp::compare::<T>(x, one);
+                let prod = match lsign {
+                    fp::FpOrd::Less => (y ^ T::SIGN) & T::MASK,
+                    fp::FpOrd::Greater => y,
+                    _ => fp::mul::<T>(0, y, Round::Rtne).bits,
+                };
+                if let Some(s) = special(MathFn::Exp, p, false, in_class::<T>(prod), InClass::Any) {
+                    return Computed::Special(s);
+                }
+                return Computed::Value(T::CANONICAL_NAN);
+            }
+            cr::powr::<T>(x, y, true)
+        }
+        _ => T::CANONICAL_NAN,
+    })
+}
+
+// ------------------------------------------------------------------ INVM, RSQRTM
+
+fn macro_step<T: Format>(
+    f: MathFn,
+    ty: DataType,
+    a: u64,
+    b: u64,
+    env: &FloatEnv,
+    row: &'static MathFuncInfo,
+) -> Result<MathOut, MathError> {
+    let p = env.platform;
+    let Some(pol) = policy(ty, env) else {
+        return Err(unsupported(row, "operand type"));
+    };
+    let mut rules = Applied::NONE;
+    let x = pol.input(a, &mut rules);
+    let special_of = |s: &'static MathSpecialInfo, rules: Applied| -> MathOut {
+        let (bits, any_nan_allowed, fp_rules) = deliver(&pol, out_value::<T>(s.result, x), rules);
+        MathOut {
+            bits,
+            bits2: None,
+            early_out: Some(true),
+            tolerance: Tolerance::EXACT,
+            any_nan_allowed,
+            undefined: false,
+            special_rule: Some(s.id),
+            pre_rule: None,
+            func_rule: row.id,
+            fp_rules,
+        }
+    };
+    let early = |c: InClass| {
+        matches!(
+            c,
+            InClass::NegInf | InClass::PosInf | InClass::NegZero | InClass::PosZero | InClass::Nan
+        )
+    };
+    if f == MathFn::Invm {
+        let y = pol.input(b, &mut rules);
+        let (c0, c1) = (in_class::<T>(x), in_class::<T>(y));
+        if early(c0) || early(c1) {
+            if let Some(s) = special(MathFn::Fdiv, p, pol.alt(), c0, c1) {
+                return Ok(special_of(s, rules));
+            }
+        }
+        return Err(unsupported(
+            row,
+            "the initial quotient approximation and the acc2-acc9 extra bits are not publicly specified",
+        ));
+    }
+    let c0 = in_class::<T>(x);
+    if matches!(
+        c0,
+        InClass::Nan | InClass::NegInf | InClass::NegFin | InClass::NegDenorm
+    ) {
+        if let Some(s) = special(MathFn::Rsq, p, pol.alt(), c0, InClass::Any) {
+            if s.result == OutValue::Nan {
+                return Ok(special_of(s, rules));
+            }
+        }
+    }
+    Err(unsupported(
+        row,
+        "the initial approximation, the acc2-acc9 extra bits and the early-out result for zero and +inf are not publicly specified",
+    ))
+}
+
+// ------------------------------------------------------------------ integer divide
+
+fn int_div(f: MathFn, ty: DataType, a: u64, b: u64, row: &'static MathFuncInfo) -> MathOut {
+    let (a32, b32) = (a as u32, b as u32);
+    // (quotient, remainder, quotient undefined, remainder undefined)
+    let (q, r, uq, ur) = if b32 == 0 {
+        (u32::MAX, a32, true, true)
+    } else if ty == DataType::D {
+        let (sa, sb) = (a32 as i32, b32 as i32);
+        if sa == i32::MIN && sb == -1 {
+            (i32::MIN as u32, 0, true, false)
+        } else {
+            ((sa / sb) as u32, (sa % sb) as u32, false, false)
+        }
+    } else {
+        (a32 / b32, a32 % b32, false, false)
+    };
+    let (bits, bits2, undefined) = match f {
+        MathFn::IntDivQuotient => (q, None, uq),
+        MathFn::IntDivRemainder => (r, None, ur),
+        _ => (q, Some(r as u64), uq || ur),
+    };
+    MathOut {
+        bits: bits as u64,
+        bits2,
+        early_out: None,
+        tolerance: Tolerance::EXACT,
+        any_nan_allowed: false,
+        undefined,
+        special_rule: None,
+        pre_rule: None,
+        func_rule: row.id,
+        fp_rules: Applied::NONE,
+    }
+}
+
+// ------------------------------------------------------------------ helpers
+
+fn float_fmt(ty: DataType) -> Option<fp::Fmt> {
+    match ty {
+        DataType::HF => Some(fp::Fmt::Hf),
+        DataType::F => Some(fp::Fmt::F),
+        DataType::DF => Some(fp::Fmt::Df),
+        _ => None,
+    }
+}
+
+/// Position of a non-NaN value on the line of representable values
+/// (-0 and +0 both at 0).
+fn ordinal(fmt: fp::Fmt, bits: u64) -> Option<i64> {
+    if fmt.is_nan(bits) {
+        return None;
+    }
+    let sign = 1u64 << (fmt.bits() - 1);
+    let mag = (bits & !sign & fmt.mask()) as i64;
+    Some(if bits & sign != 0 { -mag } else { mag })
+}
+
+/// The value of a float bit pattern as binary64 (exact for HF and F).
+fn value_f64(fmt: fp::Fmt, bits: u64) -> f64 {
+    f64::from_bits(fmt.convert(fp::Fmt::Df, bits, Round::Rtne).bits)
+}
+
+/// Test hook: the F result of LOG, EXP, SIN, COS or POW computed by the accurate
+/// (multi-precision) path alone, skipping the binary64 fast path, for operands no special
+/// row covers (positive finite base for POW, finite operands otherwise; denormals as given).
+/// `None` for other functions or operands.
+#[doc(hidden)]
+pub fn accurate_path_f32(f: MathFn, a: u32, b: u32) -> Option<u32> {
+    let (a, b) = (a as u64, b as u64);
+    let finite = |v: u64| fp::is_finite::<F32>(v);
+    if !finite(a)
+        || (f == MathFn::Pow && (!finite(b) || fp::is_negative::<F32>(a) || fp::is_zero::<F32>(a)))
+    {
+        return None;
+    }
+    let r = match f {
+        MathFn::Log if !fp::is_negative::<F32>(a) && !fp::is_zero::<F32>(a) => {
+            cr::log2::<F32>(a, false)
+        }
+        MathFn::Exp => cr::exp2::<F32>(a, false),
+        MathFn::Sin => cr::sincos::<F32>(a, false, false),
+        MathFn::Cos => cr::sincos::<F32>(a, true, false),
+        MathFn::Pow => cr::powr::<F32>(a, b, false),
+        _ => return None,
+    };
+    Some(r as u32)
+}

@@ -1,0 +1,698 @@
+//! Thread state as JSON.
+//!
+//! A state is one JSON object. Keys:
+//! - `"platform"` (optional): a platform name; loading checks it against the platform asked for.
+//! - `"base"` (optional): what the registers not named hold: `"default"` (the documented
+//!   default state, [`ThreadState::new`]), `"zero"` ([`ThreadState::zeroed`]) or `"undefined"`
+//!   (every byte and bit undefined). Default `"default"`.
+//! - a register name: `r0`-`r127`, or an ARF register of the platform (`a0`, `acc0`-`acc9`,
+//!   `f0`, `f1`, `sr0`, `cr0`, `n0`, `ip`, `tdr0`, `tm0`).
+//!
+//! A register's value is one of:
+//! - a **hex byte string** in memory order (byte 0 first): `"00112233"`; spaces and `_` are
+//!   ignored; `xx` (or `??`) is an undefined byte. Shorter than the register: the rest is kept.
+//! - a **number** or a `"0x..."` string: an unsigned integer stored little-endian from byte 0
+//!   over the first min(size, 8) bytes of the register (`"f0": "0xffff"`, `"ip": 32`).
+//! - a **typed element list**: `{"type": "f", "values": [1.0, 2.5, null, "0x7fc00000"],
+//!   "offset": 0}`: elements of the type from byte `offset` (default 0) on; a value is a number
+//!   (integers for integer types, rounded to nearest for float types), a `"0x..."` bit pattern,
+//!   `"nan"`, `"inf"`, `"-inf"`, or `null` (an undefined element). For an accumulator, integer
+//!   values may use the accumulator's extended precision (33-bit word channels, 64-bit DWord
+//!   channels: acc.precision.w, acc.precision.d) and are recorded as written with that type.
+//! - **fields by name** (ARF registers with a field table): `{"fp_mode": 1, "rounding_mode": 2}`
+//!   (`null` marks a field undefined).
+//! - a **raw object**: `{"hex": "...", "undefined": "..."}` with `undefined` a hex byte string
+//!   of the same length whose set bits mark undefined bits (ARF registers keep undefined flags per
+//!   bit); an accumulator may add `"channels": [[word, "d", value], ...]`: the extended value
+//!   and write type of channels (this is what [`save`] writes).
+//!
+//! Errors name the JSON path (`$.r2.values[3]: ...`).
+//!
+//! [`save`] writes `"base": "undefined"` and every register with a defined bit, so
+//! `load(save(s)) == s`.
+
+use super::acc::{class_info, class_of, words_per_channel, NO_CLASS};
+use super::ThreadState;
+use crate::fp::{self, Round};
+use crate::spec::{DataType, Platform};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// A JSON state error: where (a JSON path such as `$.r2.values[3]`) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    pub path: String,
+    pub msg: String,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.msg)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+fn err<T>(path: &str, msg: impl Into<String>) -> Result<T, JsonError> {
+    Err(JsonError {
+        path: path.to_string(),
+        msg: msg.into(),
+    })
+}
+
+/// Parse a JSON state for platform `p`.
+pub fn load(p: Platform, text: &str) -> Result<ThreadState, JsonError> {
+    let v: Value = serde_json::from_str(text).map_err(|e| JsonError {
+        path: "$".into(),
+        msg: format!("invalid JSON: {e}"),
+    })?;
+    from_value(p, &v)
+}
+
+/// Build a state from a parsed JSON value.
+pub fn from_value(p: Platform, v: &Value) -> Result<ThreadState, JsonError> {
+    let Value::Object(obj) = v else {
+        return err("$", "expected an object of registers");
+    };
+    if let Some(pv) = obj.get("platform") {
+        let Some(s) = pv.as_str() else {
+            return err("$.platform", "expected a platform name");
+        };
+        match Platform::parse(s) {
+            Some(q) if q == p => {}
+            Some(q) => {
+                return err(
+                    "$.platform",
+                    format!(
+                        "the state is for {} but {} was asked for",
+                        q.name(),
+                        p.name()
+                    ),
+                )
+            }
+            None => return err("$.platform", format!("unknown platform `{s}`")),
+        }
+    }
+    let mut st = match obj.get("base") {
+        None => ThreadState::new(p),
+        Some(Value::String(s)) if s == "default" => ThreadState::new(p),
+        Some(Value::String(s)) if s == "zero" => ThreadState::zeroed(p),
+        Some(Value::String(s)) if s == "undefined" => ThreadState::blank(p, true),
+        Some(_) => return err("$.base", "expected \"default\", \"zero\" or \"undefined\""),
+    };
+    for (k, val) in obj {
+        if k == "platform" || k == "base" {
+            continue;
+        }
+        let path = format!("$.{k}");
+        if let Some(n) = grf_reg(k) {
+            if n >= st.grf_size() / st.grf_reg_bytes() {
+                return err(
+                    &path,
+                    format!(
+                        "no GRF register r{n} (r0-r{})",
+                        st.grf_size() / st.grf_reg_bytes() - 1
+                    ),
+                );
+            }
+            load_grf(&mut st, n, val, &path)?;
+        } else if let Some(i) = st.arf_index(k) {
+            load_arf(&mut st, i, val, &path)?;
+        } else {
+            let names: Vec<&str> = st.layout.regs.iter().map(|r| r.name.as_str()).collect();
+            return err(
+                &path,
+                format!(
+                    "unknown register `{k}` on {}: expected r0-r127 or one of {}",
+                    p.name(),
+                    names.join(", ")
+                ),
+            );
+        }
+    }
+    Ok(st)
+}
+
+fn grf_reg(k: &str) -> Option<usize> {
+    let d = k.strip_prefix('r')?;
+    if d.is_empty() || !d.bytes().all(|b| b.is_ascii_digit()) || d.len() > 3 {
+        return None;
+    }
+    d.parse().ok()
+}
+
+/// A register's value as bytes with undefined flags (per bit).
+struct Bytes {
+    /// (byte offset, value, undefined bits)
+    items: Vec<(usize, u8, u8)>,
+}
+
+fn parse_hex_bytes(s: &str, path: &str) -> Result<Vec<Option<u8>>, JsonError> {
+    let clean: Vec<u8> = s
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace() && *b != b'_')
+        .collect();
+    if clean.len() % 2 != 0 {
+        return err(path, "a hex byte string needs an even number of digits");
+    }
+    let mut out = Vec::with_capacity(clean.len() / 2);
+    for (i, pair) in clean.chunks(2).enumerate() {
+        let t = std::str::from_utf8(pair).unwrap_or("");
+        if t.eq_ignore_ascii_case("xx") || t == "??" {
+            out.push(None);
+            continue;
+        }
+        match u8::from_str_radix(t, 16) {
+            Ok(b) => out.push(Some(b)),
+            Err(_) => {
+                return err(
+                    path,
+                    format!("byte {i}: `{t}` is not two hex digits (or xx for undefined)"),
+                )
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn parse_uint(v: &Value, path: &str) -> Result<u64, JsonError> {
+    match v {
+        Value::Number(n) => n
+            .as_u64()
+            .ok_or(())
+            .or_else(|_| err(path, format!("expected an unsigned integer, found {n}"))),
+        Value::String(s) => {
+            let h = s
+                .strip_prefix("0x")
+                .or_else(|| s.strip_prefix("0X"))
+                .ok_or(())
+                .or_else(|_| err(path, "expected a number or a \"0x...\" string"))?;
+            u64::from_str_radix(&h.replace('_', ""), 16)
+                .or_else(|_| err(path, format!("`{s}` is not a 64-bit hex number")))
+        }
+        _ => err(path, "expected a number or a \"0x...\" string"),
+    }
+}
+
+/// One typed element: its bits (`None`: undefined) and, for integers, the exact value.
+fn parse_elem(
+    t: DataType,
+    v: &Value,
+    path: &str,
+    wide: u32,
+) -> Result<Option<(u64, i128)>, JsonError> {
+    let bits = t.bits();
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) if s.starts_with("0x") || s.starts_with("0X") => {
+            let b = parse_uint(v, path)?;
+            if bits < 64 && b >> bits != 0 {
+                return err(
+                    path,
+                    format!("bit pattern {s} does not fit {} ({bits} bits)", t.name()),
+                );
+            }
+            let exact = crate::values::to_i64(t, b) as i128;
+            let exact = if t.is_int() && !t.is_signed() {
+                i128::from(b)
+            } else {
+                exact
+            };
+            Ok(Some((b, exact)))
+        }
+        Value::String(s) if t.is_float() => {
+            let f = match s.as_str() {
+                "nan" | "NaN" => f64::NAN,
+                "inf" | "+inf" => f64::INFINITY,
+                "-inf" => f64::NEG_INFINITY,
+                _ => {
+                    return err(
+                        path,
+                        format!("`{s}` is not a number, \"0x...\", nan or inf"),
+                    )
+                }
+            };
+            Ok(Some((float_bits(t, f), 0)))
+        }
+        Value::Number(n) if t.is_float() => {
+            let f = n
+                .as_f64()
+                .ok_or(())
+                .or_else(|_| err(path, "not a finite number"))?;
+            Ok(Some((float_bits(t, f), 0)))
+        }
+        Value::Number(n) if t.is_int() => {
+            let x: i128 = if let Some(i) = n.as_i64() {
+                i128::from(i)
+            } else if let Some(u) = n.as_u64() {
+                i128::from(u)
+            } else {
+                return err(path, format!("{n} is not an integer"));
+            };
+            let (lo, hi) = if wide > bits {
+                (-(1i128 << (wide - 1)), (1i128 << (wide - 1)) - 1)
+            } else if t.is_signed() {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            if x < lo || x > hi {
+                return err(
+                    path,
+                    format!("{x} is out of range for {} ([{lo}, {hi}])", t.name()),
+                );
+            }
+            let b = (x as u128 as u64)
+                & if bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
+            Ok(Some((b, x)))
+        }
+        _ => err(
+            path,
+            format!("expected a {} value (number, \"0x...\" or null)", t.name()),
+        ),
+    }
+}
+
+fn float_bits(t: DataType, f: f64) -> u64 {
+    match t {
+        DataType::DF => f.to_bits(),
+        DataType::F => u64::from((f as f32).to_bits()),
+        _ => fp::convert::<fp::F64, fp::Hf>(f.to_bits(), Round::Rtne).bits,
+    }
+}
+
+fn typed(
+    st: &ThreadState,
+    obj: &Map<String, Value>,
+    path: &str,
+    size: usize,
+    acc: bool,
+) -> Result<(Bytes, Channels), JsonError> {
+    for k in obj.keys() {
+        if !["type", "values", "offset"].contains(&k.as_str()) {
+            return err(
+                &format!("{path}.{k}"),
+                "unknown key (expected type, values, offset)",
+            );
+        }
+    }
+    let tp = format!("{path}.type");
+    let Some(ts) = obj.get("type").and_then(Value::as_str) else {
+        return err(&tp, "expected a type name (ub b uw w ud d uq q hf f df)");
+    };
+    let Some(t) = DataType::from_name(ts).filter(|t| !t.is_vector()) else {
+        return err(&tp, format!("`{ts}` is not a register data type"));
+    };
+    if !t.on(st.platform()) {
+        return err(
+            &tp,
+            format!("{} does not exist on {}", t.name(), st.platform().name()),
+        );
+    }
+    let off = match obj.get("offset") {
+        None => 0,
+        Some(v) => parse_uint(v, &format!("{path}.offset"))? as usize,
+    };
+    let es = t.bytes() as usize;
+    if off % es != 0 {
+        return err(
+            &format!("{path}.offset"),
+            format!(
+                "offset {off} is not a multiple of the {} size {es}",
+                t.name()
+            ),
+        );
+    }
+    let vp = format!("{path}.values");
+    let Some(vals) = obj.get("values").and_then(Value::as_array) else {
+        return err(&vp, "expected an array of values");
+    };
+    if off + vals.len() * es > size {
+        return err(
+            &vp,
+            format!(
+                "{} {} values from byte {off} exceed the {size}-byte register",
+                vals.len(),
+                t.name()
+            ),
+        );
+    }
+    let class = if acc {
+        class_of(st.platform(), t)
+    } else {
+        None
+    };
+    let wide = class.and_then(class_info).map_or(0, |c| c.bits);
+    let mut items = Vec::new();
+    let mut ext = Vec::new();
+    for (i, v) in vals.iter().enumerate() {
+        let ep = format!("{vp}[{i}]");
+        let o = off + i * es;
+        match parse_elem(t, v, &ep, wide)? {
+            None => {
+                for k in 0..es {
+                    items.push((o + k, 0, 0xff));
+                }
+            }
+            Some((b, x)) => {
+                for k in 0..es {
+                    items.push((o + k, (b >> (8 * k)) as u8, 0));
+                }
+                if let Some(c) = class {
+                    ext.push((o / 2, c, if t.is_int() { x } else { 0 }));
+                }
+            }
+        }
+    }
+    Ok((Bytes { items }, ext))
+}
+
+fn hex_bytes(s: &str, path: &str, size: usize) -> Result<Bytes, JsonError> {
+    let b = parse_hex_bytes(s, path)?;
+    if b.len() > size {
+        return err(
+            path,
+            format!("{} bytes given for a {size}-byte register", b.len()),
+        );
+    }
+    Ok(Bytes {
+        items: b
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| match x {
+                Some(v) => (i, v, 0),
+                None => (i, 0, 0xff),
+            })
+            .collect(),
+    })
+}
+
+fn number_bytes(v: &Value, path: &str, size: usize) -> Result<Bytes, JsonError> {
+    let n = parse_uint(v, path)?;
+    let len = size.min(8);
+    if len < 8 && n >> (8 * len) != 0 {
+        return err(path, format!("{n:#x} does not fit the {len}-byte register"));
+    }
+    Ok(Bytes {
+        items: (0..len).map(|i| (i, (n >> (8 * i)) as u8, 0)).collect(),
+    })
+}
+
+fn load_grf(st: &mut ThreadState, n: usize, v: &Value, path: &str) -> Result<(), JsonError> {
+    let rb = st.grf_reg_bytes();
+    let bytes = match v {
+        Value::String(s) if !s.starts_with("0x") => hex_bytes(s, path, rb)?,
+        Value::Number(_) | Value::String(_) => number_bytes(v, path, rb)?,
+        Value::Object(o) if o.contains_key("type") => typed(st, o, path, rb, false)?.0,
+        Value::Object(o) if o.contains_key("hex") => raw_object(o, path, rb)?.0,
+        _ => {
+            return err(
+                path,
+                "expected a hex byte string, a number or {\"type\", \"values\"}",
+            )
+        }
+    };
+    for (o, b, u) in bytes.items {
+        let at = n * rb + o;
+        st.write_grf_unchecked(at, 1, u64::from(b), u != 0);
+    }
+    Ok(())
+}
+
+type Channels = Vec<(usize, u8, i128)>;
+
+fn raw_object(
+    o: &Map<String, Value>,
+    path: &str,
+    size: usize,
+) -> Result<(Bytes, Channels), JsonError> {
+    for k in o.keys() {
+        if !["hex", "undefined", "channels"].contains(&k.as_str()) {
+            return err(
+                &format!("{path}.{k}"),
+                "unknown key (expected hex, undefined, channels)",
+            );
+        }
+    }
+    let hp = format!("{path}.hex");
+    let Some(h) = o.get("hex").and_then(Value::as_str) else {
+        return err(&hp, "expected a hex byte string");
+    };
+    let mut b = hex_bytes(h, &hp, size)?;
+    if let Some(u) = o.get("undefined") {
+        let up = format!("{path}.undefined");
+        let Some(us) = u.as_str() else {
+            return err(&up, "expected a hex byte string (set bits are undefined)");
+        };
+        let ub = parse_hex_bytes(us, &up)?;
+        if ub.len() != b.items.len() {
+            return err(
+                &up,
+                format!(
+                    "{} bytes given, the hex value has {}",
+                    ub.len(),
+                    b.items.len()
+                ),
+            );
+        }
+        for (item, m) in b.items.iter_mut().zip(ub) {
+            let Some(m) = m else {
+                return err(&up, "the undefined mask cannot itself contain xx");
+            };
+            item.2 |= m;
+        }
+    }
+    let mut chans = Vec::new();
+    if let Some(c) = o.get("channels") {
+        let cp = format!("{path}.channels");
+        let Some(arr) = c.as_array() else {
+            return err(&cp, "expected [[word, type, value], ...]");
+        };
+        for (i, e) in arr.iter().enumerate() {
+            let ep = format!("{cp}[{i}]");
+            let Some([w, t, v]) = e.as_array().map(Vec::as_slice) else {
+                return err(&ep, "expected [word, type, value]");
+            };
+            let w = parse_uint(w, &format!("{ep}[0]"))? as usize;
+            if w >= 16 {
+                return err(&format!("{ep}[0]"), "word index must be 0-15");
+            }
+            let Some(t) = t.as_str().and_then(DataType::from_name) else {
+                return err(&format!("{ep}[1]"), "expected a data type name");
+            };
+            let x: i128 =
+                match v {
+                    Value::Number(n) => n.as_i64().map(i128::from).ok_or(()).or_else(|_| {
+                        err(&format!("{ep}[2]"), "expected a 64-bit signed integer")
+                    })?,
+                    _ => return err(&format!("{ep}[2]"), "expected an integer"),
+                };
+            chans.push((w, t as u8, x));
+        }
+    }
+    Ok((b, chans))
+}
+
+fn load_arf(st: &mut ThreadState, i: usize, v: &Value, path: &str) -> Result<(), JsonError> {
+    let reg = st.layout.regs[i].clone();
+    let size = reg.bytes;
+    let is_acc = reg.info.name == "acc";
+    let (bytes, channels): (Bytes, Channels) =
+        match v {
+            Value::String(s) if !s.starts_with("0x") => (hex_bytes(s, path, size)?, vec![]),
+            Value::Number(_) | Value::String(_) => (number_bytes(v, path, size)?, vec![]),
+            Value::Object(o) if o.contains_key("type") => {
+                let (b, ext) = typed(st, o, path, size, is_acc)?;
+                (b, ext)
+            }
+            Value::Object(o) if o.contains_key("hex") => {
+                let (b, ch) = raw_object(o, path, size)?;
+                let p = st.platform();
+                let mut conv = Vec::new();
+                for (w, t, x) in ch {
+                    let t = DataType::ALL[t as usize];
+                    let Some(c) = class_of(p, t) else {
+                        return err(
+                            &format!("{path}.channels"),
+                            format!("{} has no accumulator precision", t.name()),
+                        );
+                    };
+                    conv.push((w, c, x));
+                }
+                (b, conv)
+            }
+            Value::Object(o) => return load_fields(st, &reg, o, path),
+            _ => return err(
+                path,
+                "expected a hex byte string, a number, {\"type\", \"values\"} or fields by name",
+            ),
+        };
+    for (o, b, u) in &bytes.items {
+        let at = reg.base + o;
+        st.arf[at] = *b;
+        let sh = 8 * (at % 4);
+        let d = &mut st.arf_undef[at / 4];
+        *d = (*d & !(0xff << sh)) | (u32::from(*u) << sh);
+    }
+    if is_acc {
+        if let Some(a) = st.acc.get_mut(usize::from(reg.num)) {
+            for (o, _, _) in &bytes.items {
+                a.set_class(o / 2, 1, NO_CLASS, 0);
+            }
+            for (w, c, x) in channels {
+                a.set_class(w, words_per_channel(c), c, x as i64);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn load_fields(
+    st: &mut ThreadState,
+    reg: &super::layout::ArfReg,
+    o: &Map<String, Value>,
+    path: &str,
+) -> Result<(), JsonError> {
+    let Some(fr) = reg.field_reg else {
+        return err(
+            path,
+            format!(
+                "{} has no named fields: give a hex string, a number or {{\"type\", \"values\"}}",
+                reg.name
+            ),
+        );
+    };
+    let p = st.platform();
+    for (k, v) in o {
+        let fp = format!("{path}.{k}");
+        let Some(f) = st.field_info(fr, k) else {
+            let names: Vec<&str> = crate::spec::registers::FIELDS
+                .iter()
+                .filter(|f| f.reg == fr && f.gens.contains(p))
+                .map(|f| f.name)
+                .collect();
+            return err(
+                &fp,
+                format!(
+                    "{fr} has no field `{k}` on {}: fields are {}",
+                    p.name(),
+                    names.join(", ")
+                ),
+            );
+        };
+        if v.is_null() {
+            let i = st.arf_index(&reg.name).unwrap_or(0);
+            let b = st.layout.regs[i].base / 4 + f.dword as usize;
+            st.arf_undef[b] |= f.mask();
+            continue;
+        }
+        let x = parse_uint(v, &fp)?;
+        let width = f.hi - f.lo + 1;
+        if width < 64 && x >> width != 0 {
+            return err(
+                &fp,
+                format!("{x:#x} does not fit the {width}-bit field {k}"),
+            );
+        }
+        st.set_field(f, x as u32)
+            .or_else(|e| err(&fp, e.to_string()))?;
+    }
+    Ok(())
+}
+
+fn hex_of(bytes: &[u8], undef: &[bool]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for (b, u) in bytes.iter().zip(undef) {
+        if *u {
+            s.push_str("xx");
+        } else {
+            s.push_str(&format!("{b:02x}"));
+        }
+    }
+    s
+}
+
+/// The state as a JSON value (see the module documentation); `load` of it gives the state back.
+pub fn to_value(st: &ThreadState) -> Value {
+    let mut m = Map::new();
+    m.insert(
+        "platform".into(),
+        Value::String(st.platform().name().into()),
+    );
+    m.insert("base".into(), Value::String("undefined".into()));
+    let rb = st.grf_reg_bytes();
+    for n in 0..st.grf_size() / rb {
+        let o = n * rb;
+        let undef: Vec<bool> = (o..o + rb).map(|b| st.grf_byte_undefined(b)).collect();
+        if undef.iter().all(|u| *u) {
+            continue;
+        }
+        m.insert(
+            format!("r{n}"),
+            Value::String(hex_of(&st.grf[o..o + rb], &undef)),
+        );
+    }
+    for r in &st.layout.regs {
+        let dwords = r.bytes.div_ceil(4);
+        let stored: Vec<u32> = (0..dwords).map(|d| st.arf_undef[r.base / 4 + d]).collect();
+        let ubytes: Vec<u8> = (0..r.bytes)
+            .map(|i| (stored[i / 4] >> (8 * (i % 4))) as u8)
+            .collect();
+        let bytes = &st.arf[r.base..r.base + r.bytes];
+        let whole: Vec<bool> = ubytes.iter().map(|u| *u == 0xff).collect();
+        let partial = ubytes.iter().any(|u| *u != 0 && *u != 0xff);
+        let mut chans = Vec::new();
+        if r.info.name == "acc" {
+            if let Some(a) = st.acc.get(usize::from(r.num)) {
+                let mut w = 0;
+                while w < 16 {
+                    let c = a.class[w];
+                    let Some(ci) = (c != NO_CLASS).then(|| class_info(c)).flatten() else {
+                        w += 1;
+                        continue;
+                    };
+                    let words = words_per_channel(c);
+                    if let Some(t) = ci.types.iter().next() {
+                        chans.push(Value::Array(vec![
+                            Value::from(w as u64),
+                            Value::String(t.name().to_ascii_lowercase()),
+                            Value::from(a.ext[w]),
+                        ]));
+                    }
+                    w += words.max(1);
+                }
+            }
+        }
+        if ubytes.iter().all(|u| *u == 0xff) && chans.is_empty() {
+            continue;
+        }
+        let v = if partial || !chans.is_empty() {
+            let mut o = Map::new();
+            o.insert(
+                "hex".into(),
+                Value::String(hex_of(bytes, &vec![false; bytes.len()])),
+            );
+            if ubytes.iter().any(|u| *u != 0) {
+                let us: String = ubytes.iter().map(|u| format!("{u:02x}")).collect();
+                o.insert("undefined".into(), Value::String(us));
+            }
+            if !chans.is_empty() {
+                o.insert("channels".into(), Value::Array(chans));
+            }
+            Value::Object(o)
+        } else {
+            Value::String(hex_of(bytes, &whole))
+        };
+        m.insert(r.name.clone(), v);
+    }
+    Value::Object(m)
+}
+
+/// The state as pretty-printed JSON.
+pub fn save(st: &ThreadState) -> String {
+    serde_json::to_string_pretty(&to_value(st)).unwrap_or_default()
+}

@@ -1,0 +1,135 @@
+//! Where each architecture register of a platform lives in the flat ARF storage, derived from
+//! the `[[arf]]` and `[[field]]` rows of spec/registers.toml.
+
+use crate::spec::registers::{self, ArfInfo, FieldAccess};
+use crate::spec::{feature, Platform};
+
+/// One architecture register of a platform (`a0`, `acc1`, `f0`, `cr0`, `ip`, ...).
+#[derive(Debug, Clone)]
+pub struct ArfReg {
+    /// The `[[arf]]` row of its register type.
+    pub info: &'static ArfInfo,
+    /// Register number (RegNum[3:0]).
+    pub num: u8,
+    /// Name as written in assembly and in the state JSON: the type name followed by the number
+    /// (`a0`, `acc1`, `f1`, `sr0`, `tdr0`), except the unnumbered `null` and `ip`.
+    pub name: String,
+    /// The `reg` key of its `[[field]]` rows (`None`: the register has no field rows, e.g. the
+    /// accumulators and null).
+    pub field_reg: Option<&'static str>,
+    /// Byte offset of the register in the flat ARF storage.
+    pub base: usize,
+    /// Size in bytes (the row's `bytes`).
+    pub bytes: usize,
+}
+
+/// The ARF registers of one platform and the per-dword masks derived from their fields.
+#[derive(Debug, Clone)]
+pub struct ArfLayout {
+    pub regs: Vec<ArfReg>,
+    /// `(regtype, num)` -> index into `regs`.
+    index: [[Option<u8>; 16]; 16],
+    /// Per dword of the flat storage: bits that always read as undefined (fields with access
+    /// `reserved`; the whole null register; the bits of acc2-acc9 above the two kept ones).
+    pub read_undef: Vec<u32>,
+    /// Total bytes (a multiple of 4).
+    pub total: usize,
+}
+
+/// The register name used for the field table and JSON: `a` + `0` = `a0`, but `ip`.
+fn reg_names(info: &ArfInfo, num: u8) -> (String, Option<&'static str>) {
+    let numbered = format!("{}{}", info.name, num);
+    for cand in [numbered.as_str(), info.name] {
+        if let Some(f) = registers::FIELDS.iter().find(|f| f.reg == cand) {
+            return (cand.to_string(), Some(f.reg));
+        }
+    }
+    // No field rows: null has no number in assembly; others keep theirs.
+    let name = if info.regtype == 0 {
+        info.name.to_string()
+    } else {
+        numbered
+    };
+    (name, None)
+}
+
+impl ArfLayout {
+    /// The layout of `p`: every `[[arf]]` row present on `p`, `count[p]` registers each.
+    pub fn new(p: Platform) -> ArfLayout {
+        let mut regs = Vec::new();
+        let mut index = [[None; 16]; 16];
+        let mut base = 0usize;
+        for info in registers::ARFS.iter().filter(|a| a.gens.contains(p)) {
+            let count = info.count[p as usize].min(16);
+            for num in 0..count as u8 {
+                let (name, field_reg) = reg_names(info, num);
+                let bytes = info.bytes as usize;
+                let slot = regs.len();
+                if let Some(row) = index.get_mut(info.regtype as usize & 15) {
+                    row[num as usize] = u8::try_from(slot).ok();
+                }
+                regs.push(ArfReg {
+                    info,
+                    num,
+                    name,
+                    field_reg,
+                    base,
+                    bytes,
+                });
+                base += bytes.div_ceil(4) * 4;
+            }
+        }
+        let mut read_undef = vec![0u32; base / 4];
+        for r in &regs {
+            let dwords = r.bytes.div_ceil(4);
+            for d in 0..dwords {
+                let slot = r.base / 4 + d;
+                let mut m = 0u32;
+                if r.info.regtype == 0 {
+                    // arf.null: reads return undefined values.
+                    m = u32::MAX;
+                }
+                if let Some(reg) = r.field_reg {
+                    for f in registers::fields_of(p, reg, d as u32) {
+                        if f.access == FieldAccess::Reserved {
+                            m |= f.mask();
+                        }
+                    }
+                }
+                if r.info.name == "acc" && r.num >= 2 && feature::ACC2_ACC9.on(p) {
+                    // feature.acc2-acc9: only the low 2 bits of each DWord are valid data.
+                    m |= !0x3;
+                }
+                read_undef[slot] = m;
+            }
+        }
+        ArfLayout {
+            regs,
+            index,
+            read_undef,
+            total: base,
+        }
+    }
+
+    /// The register with RegNum type `regtype` and number `num`, if the platform has it.
+    pub fn find(&self, regtype: u8, num: u8) -> Option<usize> {
+        self.index
+            .get(regtype as usize)?
+            .get(num as usize)
+            .copied()
+            .flatten()
+            .map(usize::from)
+    }
+
+    /// The register written `name` (`a0`, `acc1`, `cr0`, `ip`, `null`, ...), case-insensitive.
+    pub fn by_name(&self, name: &str) -> Option<usize> {
+        self.regs
+            .iter()
+            .position(|r| r.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The register of the 8-bit RegNum (type in bits 7:4, number in bits 3:0).
+    pub fn by_regnum(&self, regnum: u8) -> Option<usize> {
+        self.find(regnum >> 4, regnum & 15)
+    }
+}

@@ -1,0 +1,803 @@
+//! The state of one EU thread: the GRF, every architecture register of the platform, the
+//! accumulators' extended precision, and an **undefined mask** that travels with the values.
+//!
+//! Everything is sized and shaped by spec/registers.toml: the GRF by the `regfile.grf` row, the
+//! ARF registers by the `[[arf]]` rows present on the platform (`count` per platform: a0, acc0-acc1
+//! or acc0-acc9, f0-f1, sr0, cr0, n0, ip, tdr0, tm0, null), what a write keeps and what a read
+//! returns by the `[[field]]` rows (`values::arf_store`), and the accumulator channel precision
+//! by the `[[acc_precision]]` rows.
+//!
+//! # The undefined mask
+//! Every GRF byte and every ARF bit has an "undefined" flag. A value computed from an undefined
+//! input is undefined; a read of a `reserved` field, of the null register or of unpopulated
+//! bits is undefined (seed000 §3.3.3.2: "Reads from unpopulated subregisters, if not specified,
+//! return unpredictable data"); a `zero`/`mbz` field reads a defined 0; a write to an `ro`,
+//! `reserved` or `special` field is dropped (the bits and their flags are kept). ARF flags are
+//! per bit because the flag registers hold one bit per channel; GRF flags are per byte.
+//!
+//! # The default state ([`ThreadState::new`])
+//! seed000 §3.3.2: "Besides these registers containing thread's payload, the rest of GRF
+//! registers of a thread are not initialized", and the register summaries give "Default Value:
+//! None" for a0, the accumulators and the flags. So by default:
+//! - r0-r127, a0, acc*, f0, f1 are **undefined**;
+//! - sr0 ("Provided by the Dispatcher") is defined: all zero except the dispatch and vector
+//!   masks (sr0.2, sr0.3), which are all ones (every channel dispatched);
+//! - cr0 is defined zero: IEEE float mode, round to nearest even, accumulator enabled, DMask
+//!   execution mask, no exception (the fields' documented initial values);
+//! - n0, ip, tdr0 and tm0 are defined zero.
+//!
+//! [`ThreadState::zeroed`] gives an all-defined, all-zero state (except the bits that always
+//! read undefined) with the same sr0 masks, convenient for tests and examples.
+//!
+//! JSON load/save: [`json`].
+
+pub mod acc;
+pub mod json;
+pub mod layout;
+
+use crate::spec::registers::{self, FieldAccess, FieldInfo};
+use crate::spec::{DataType, Platform};
+use crate::values::Grf;
+use acc::{AccExt, NO_CLASS};
+use layout::ArfLayout;
+
+/// A refused state access.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StateError {
+    /// The element lies (partly) outside the register file or register.
+    #[error("{what}: byte offset {offset} ({size} bytes) is outside {limit}")]
+    OutOfRange {
+        what: &'static str,
+        offset: usize,
+        size: usize,
+        limit: String,
+    },
+    /// The element is not aligned to its size.
+    #[error("{what}: byte offset {offset} is not a multiple of the element size {size}")]
+    Misaligned {
+        what: &'static str,
+        offset: usize,
+        size: usize,
+    },
+    /// The platform has no such register.
+    #[error("no register `{0}` on this platform")]
+    NoRegister(String),
+}
+
+/// Side effects of writes to `special` ARF fields that the executor reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ArfEvents {
+    /// The IP was written (a jump: `ip` as destination, or the return to the AIP when the
+    /// master exception state bit of cr0.0 is cleared).
+    pub jumped: bool,
+    /// A software exception was raised (cr0.1 bit 29 written with 1 by the application).
+    pub software_exception: bool,
+}
+
+/// One EU thread's architectural state for one platform.
+#[derive(Clone)]
+pub struct ThreadState {
+    platform: Platform,
+    /// GRF bytes, register 0 first.
+    pub(crate) grf: Vec<u8>,
+    /// One bit per GRF byte: bit `o % 64` of word `o / 64` is set when byte `o` is undefined.
+    pub(crate) grf_undef: Vec<u64>,
+    grf_reg_bytes: usize,
+    /// The ARF registers of the platform.
+    pub(crate) layout: ArfLayout,
+    /// ARF bytes in the layout's order.
+    pub(crate) arf: Vec<u8>,
+    /// One bit per ARF bit (per dword), set when undefined.
+    pub(crate) arf_undef: Vec<u32>,
+    /// Extended precision of each accumulator register (indexed by its number).
+    pub(crate) acc: Vec<AccExt>,
+    pub(crate) events: ArfEvents,
+}
+
+impl PartialEq for ThreadState {
+    /// Equal platform, undefined flags, defined bytes and bits (what an undefined byte or bit
+    /// happens to hold does not matter) and accumulator records (the layout follows from the
+    /// platform).
+    fn eq(&self, o: &Self) -> bool {
+        if self.platform != o.platform
+            || self.grf_undef != o.grf_undef
+            || self.arf_undef != o.arf_undef
+            || self.acc != o.acc
+        {
+            return false;
+        }
+        let grf_same = self
+            .grf
+            .iter()
+            .zip(&o.grf)
+            .enumerate()
+            .all(|(i, (a, b))| a == b || (self.grf_undef[i / 64] >> (i % 64)) & 1 == 1);
+        let arf_same = self
+            .arf
+            .chunks(4)
+            .zip(o.arf.chunks(4))
+            .enumerate()
+            .all(|(d, (a, b))| {
+                let word = |x: &[u8]| x.iter().rev().fold(0u32, |w, v| (w << 8) | u32::from(*v));
+                (word(a) ^ word(b)) & !self.arf_undef[d] == 0
+            });
+        grf_same && arf_same
+    }
+}
+
+impl Eq for ThreadState {}
+
+impl std::fmt::Debug for ThreadState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ThreadState")
+            .field("platform", &self.platform)
+            .finish_non_exhaustive()
+    }
+}
+
+fn field(reg: &str, name: &str, p: Platform) -> Option<&'static FieldInfo> {
+    registers::FIELDS
+        .iter()
+        .copied()
+        .find(|f| f.reg == reg && f.name == name && f.gens.contains(p))
+}
+
+impl ThreadState {
+    /// The documented default state (see the module documentation): GRF, a0, accumulators and
+    /// flags undefined; sr0, cr0, n0, ip, tdr0, tm0 defined.
+    pub fn new(p: Platform) -> ThreadState {
+        let mut s = ThreadState::blank(p, true);
+        for name in ["sr0", "cr0", "n0", "ip", "tdr0", "tm0"] {
+            s.define_arf_zero(name);
+        }
+        s.set_dispatch_masks();
+        s
+    }
+
+    /// Every register defined and zero (bits that always read undefined stay so), with the
+    /// default sr0 dispatch and vector masks (all ones).
+    pub fn zeroed(p: Platform) -> ThreadState {
+        let mut s = ThreadState::blank(p, false);
+        s.set_dispatch_masks();
+        s
+    }
+
+    fn blank(p: Platform, undefined: bool) -> ThreadState {
+        let (count, reg_bytes) = Grf::geometry();
+        let size = count * reg_bytes;
+        let layout = ArfLayout::new(p);
+        let acc_count = layout.regs.iter().filter(|r| r.info.name == "acc").count();
+        let fill = if undefined { u64::MAX } else { 0 };
+        let arf_fill = if undefined { u32::MAX } else { 0 };
+        ThreadState {
+            platform: p,
+            grf: vec![0; size],
+            grf_undef: vec![fill; size.div_ceil(64)],
+            grf_reg_bytes: reg_bytes,
+            arf: vec![0; layout.total],
+            arf_undef: vec![arf_fill; layout.total / 4],
+            acc: vec![AccExt::default(); acc_count],
+            layout,
+            events: ArfEvents::default(),
+        }
+    }
+
+    fn define_arf_zero(&mut self, name: &str) {
+        if let Some(i) = self.layout.by_name(name) {
+            let r = &self.layout.regs[i];
+            let (b, n) = (r.base, r.bytes);
+            self.arf[b..b + n].fill(0);
+            self.arf_undef[b / 4..(b + n).div_ceil(4)].fill(0);
+        }
+    }
+
+    /// sr0.2 (DMask) and sr0.3 (VMask) all ones: every channel dispatched.
+    fn set_dispatch_masks(&mut self) {
+        for name in ["dmask", "vmask"] {
+            if let Some(f) = field("sr0", name, self.platform) {
+                let _ = self.set_field(f, u32::MAX);
+            }
+        }
+    }
+
+    /// The platform.
+    pub fn platform(&self) -> Platform {
+        self.platform
+    }
+
+    /// The ARF layout (register names, sizes).
+    pub fn arf_layout(&self) -> &ArfLayout {
+        &self.layout
+    }
+
+    /// Take (and clear) the side effects recorded by special-field writes.
+    pub fn take_events(&mut self) -> ArfEvents {
+        std::mem::take(&mut self.events)
+    }
+
+    // ------------------------------------------------------------------------------ GRF
+
+    /// GRF size in bytes.
+    pub fn grf_size(&self) -> usize {
+        self.grf.len()
+    }
+
+    /// Bytes per GRF register.
+    pub fn grf_reg_bytes(&self) -> usize {
+        self.grf_reg_bytes
+    }
+
+    /// All GRF bytes (undefined bytes hold whatever was last stored, normally 0).
+    pub fn grf_bytes(&self) -> &[u8] {
+        &self.grf
+    }
+
+    /// Whether GRF byte `o` is undefined (out-of-range bytes count as undefined).
+    pub fn grf_byte_undefined(&self, o: usize) -> bool {
+        self.grf_undef
+            .get(o / 64)
+            .map_or(true, |w| (w >> (o % 64)) & 1 == 1)
+    }
+
+    /// Whether any byte of `o..o+len` is undefined.
+    pub fn grf_range_undefined(&self, o: usize, len: usize) -> bool {
+        (o..o.saturating_add(len)).any(|b| self.grf_byte_undefined(b))
+    }
+
+    fn grf_check(&self, o: usize, size: usize) -> Result<(), StateError> {
+        if size == 0 || o % size != 0 {
+            return Err(StateError::Misaligned {
+                what: "GRF",
+                offset: o,
+                size,
+            });
+        }
+        if o.checked_add(size).map_or(true, |e| e > self.grf.len()) {
+            return Err(StateError::OutOfRange {
+                what: "GRF",
+                offset: o,
+                size,
+                limit: format!("the {}-byte GRF", self.grf.len()),
+            });
+        }
+        Ok(())
+    }
+
+    /// Read `size` (1, 2, 4 or 8) bytes at byte offset `o`: the little-endian bits and whether
+    /// any of the bytes is undefined.
+    pub fn read_grf(&self, o: usize, size: usize) -> Result<(u64, bool), StateError> {
+        self.grf_check(o, size)?;
+        Ok(self.read_grf_unchecked(o, size))
+    }
+
+    /// [`read_grf`](Self::read_grf) for an offset already known to be aligned and in range.
+    #[inline]
+    pub(crate) fn read_grf_unchecked(&self, o: usize, size: usize) -> (u64, bool) {
+        let mut v = 0u64;
+        for (i, b) in self.grf[o..o + size].iter().enumerate() {
+            v |= u64::from(*b) << (8 * i);
+        }
+        let undef = (self.grf_undef[o / 64] >> (o % 64)) & low_mask(size) != 0;
+        (v, undef)
+    }
+
+    /// Write the low `size` bytes of `bits` at byte offset `o`, marking them undefined or
+    /// defined.
+    pub fn write_grf(
+        &mut self,
+        o: usize,
+        size: usize,
+        bits: u64,
+        undefined: bool,
+    ) -> Result<(), StateError> {
+        self.grf_check(o, size)?;
+        self.write_grf_unchecked(o, size, bits, undefined);
+        Ok(())
+    }
+
+    #[inline]
+    pub(crate) fn write_grf_unchecked(&mut self, o: usize, size: usize, bits: u64, undef: bool) {
+        for (i, b) in self.grf[o..o + size].iter_mut().enumerate() {
+            *b = (bits >> (8 * i)) as u8;
+        }
+        let m = low_mask(size) << (o % 64);
+        let w = &mut self.grf_undef[o / 64];
+        if undef {
+            *w |= m;
+        } else {
+            *w &= !m;
+        }
+    }
+
+    /// Write bytes at byte offset `o` (defined).
+    pub fn write_grf_bytes(&mut self, o: usize, bytes: &[u8]) -> Result<(), StateError> {
+        self.grf_check(o, 1)?;
+        if o + bytes.len() > self.grf.len() {
+            return Err(StateError::OutOfRange {
+                what: "GRF",
+                offset: o,
+                size: bytes.len(),
+                limit: format!("the {}-byte GRF", self.grf.len()),
+            });
+        }
+        for (i, b) in bytes.iter().enumerate() {
+            self.write_grf_unchecked(o + i, 1, u64::from(*b), false);
+        }
+        Ok(())
+    }
+
+    /// Mark GRF bytes `o..o+len` undefined (their values are kept).
+    pub fn set_grf_undefined(&mut self, o: usize, len: usize) {
+        for b in o..o.saturating_add(len).min(self.grf.len()) {
+            self.grf_undef[b / 64] |= 1 << (b % 64);
+        }
+    }
+
+    /// Read an element of type `t` at byte offset `o`.
+    pub fn read_grf_typed(&self, t: DataType, o: usize) -> Result<(u64, bool), StateError> {
+        self.read_grf(o, t.bytes() as usize)
+    }
+
+    // ------------------------------------------------------------------------------ ARF
+
+    /// The index of the ARF register written `name` (`a0`, `acc1`, `f0`, `cr0`, `ip`, ...).
+    pub fn arf_index(&self, name: &str) -> Option<usize> {
+        self.layout.by_name(name)
+    }
+
+    /// The bytes of ARF register `i` and the per-bit undefined mask of each of its dwords (the
+    /// stored flags plus the bits that always read undefined).
+    pub fn arf_reg(&self, i: usize) -> Option<(&[u8], Vec<u32>)> {
+        let r = self.layout.regs.get(i)?;
+        let bytes = &self.arf[r.base..r.base + r.bytes];
+        let und = (r.base / 4..(r.base + r.bytes).div_ceil(4))
+            .map(|d| self.arf_undef[d] | self.layout.read_undef[d])
+            .collect();
+        Some((bytes, und))
+    }
+
+    /// The range of flat ARF bytes that an access starting in register `i` may use: the
+    /// register and the following registers of the same type (an explicit `acc0` region of a
+    /// SIMD16 float instruction continues into `acc1`).
+    pub(crate) fn arf_span(&self, i: usize) -> Option<(usize, usize)> {
+        let r = self.layout.regs.get(i)?;
+        let mut end = r.base + r.bytes;
+        for n in &self.layout.regs[i + 1..] {
+            if n.info.regtype != r.info.regtype || n.base != end.div_ceil(4) * 4 {
+                break;
+            }
+            end = n.base + n.bytes;
+        }
+        Some((r.base, end))
+    }
+
+    /// Read `size` bytes at flat ARF offset `o`: the bits and the undefined bits.
+    pub(crate) fn read_arf_flat(&mut self, o: usize, size: usize) -> (u64, u64) {
+        let mut v = 0u64;
+        let mut u = 0u64;
+        for i in 0..size {
+            let b = o + i;
+            let (d, sh) = (b / 4, 8 * (b % 4));
+            v |= u64::from(self.arf[b]) << (8 * i);
+            let ub = ((self.arf_undef[d] | self.layout.read_undef[d]) >> sh) & 0xff;
+            u |= u64::from(ub) << (8 * i);
+        }
+        // field.tm0.2.tm-event: reset on every read of any part of tm0.
+        if let Some(ri) = self.reg_of_flat(o) {
+            if self.layout.regs[ri].info.name == "tm" {
+                self.reset_tm_event(ri);
+            }
+        }
+        (v, u)
+    }
+
+    fn reset_tm_event(&mut self, ri: usize) {
+        let p = self.platform;
+        if let Some(f) = field("tm0", "tm_event", p) {
+            let b = self.layout.regs[ri].base + 4 * f.dword as usize;
+            if b + 4 <= self.arf.len() {
+                let mut d = u32::from_le_bytes([
+                    self.arf[b],
+                    self.arf[b + 1],
+                    self.arf[b + 2],
+                    self.arf[b + 3],
+                ]);
+                d &= !f.mask();
+                self.arf[b..b + 4].copy_from_slice(&d.to_le_bytes());
+                self.arf_undef[b / 4] &= !f.mask();
+            }
+        }
+    }
+
+    /// The register that flat ARF byte `o` belongs to.
+    pub(crate) fn reg_of_flat(&self, o: usize) -> Option<usize> {
+        self.layout
+            .regs
+            .iter()
+            .position(|r| o >= r.base && o < r.base + r.bytes.div_ceil(4) * 4)
+    }
+
+    /// Write the low `size` bytes of `bits` at flat ARF offset `o` with per-bit undefined flags
+    /// `undef`, following the field table of the register (values::arf_store): rw bits take the
+    /// new value, ro/reserved/special bits keep theirs, zero/mbz bits become a defined 0.
+    pub(crate) fn write_arf_flat(&mut self, o: usize, size: usize, bits: u64, undef: u64) {
+        let Some(ri) = self.reg_of_flat(o) else {
+            return;
+        };
+        let reg = &self.layout.regs[ri];
+        if reg.info.regtype == 0 {
+            return; // arf.null: writes are discarded.
+        }
+        let field_reg = reg.field_reg;
+        let base = reg.base;
+        let acc_low2 = reg.info.name == "acc" && reg.num >= 2;
+        let is_tdr = reg.info.name == "tdr";
+        if reg.info.name == "ip" {
+            // arf.ip: a write jumps.
+            self.events.jumped = true;
+        }
+        let first = o / 4;
+        let last = (o + size - 1) / 4;
+        for d in first..=last {
+            let mut be = 0u32;
+            let mut nv = 0u32;
+            let mut nu = 0u32;
+            for k in 0..4 {
+                let b = d * 4 + k;
+                if b >= o && b < o + size {
+                    let i = b - o;
+                    be |= 0xff << (8 * k);
+                    nv |= (((bits >> (8 * i)) & 0xff) as u32) << (8 * k);
+                    nu |= (((undef >> (8 * i)) & 0xff) as u32) << (8 * k);
+                }
+            }
+            let b = d * 4;
+            let old = u32::from_le_bytes([
+                self.arf[b],
+                self.arf[b + 1],
+                self.arf[b + 2],
+                self.arf[b + 3],
+            ]);
+            let old_u = self.arf_undef[d];
+            let merged = (old & !be) | (nv & be);
+            let merged_u = (old_u & !be) | (nu & be);
+            let (mut v, mut u) = match field_reg {
+                Some(fr) => {
+                    let dword = ((b - base) / 4) as u32;
+                    self.store_fields(fr, dword, old, old_u, merged, merged_u, be)
+                }
+                None => (merged, merged_u),
+            };
+            if acc_low2 {
+                // feature.acc2-acc9: on writes only the low two bits of each DWord are updated.
+                v = (v & 0x3) | (old & !0x3);
+                u = (u & 0x3) | (old_u & !0x3);
+            }
+            if is_tdr {
+                // field.tdr0.*.valid*: any enabled write to a tdr0 word clears its valid bit.
+                for half in 0..2 {
+                    if be & (0xffff << (16 * half)) != 0 {
+                        let m = 1u32 << (16 * half + 15);
+                        v &= !m;
+                        u &= !m;
+                    }
+                }
+            }
+            self.arf[b..b + 4].copy_from_slice(&v.to_le_bytes());
+            self.arf_undef[d] = u;
+        }
+    }
+
+    /// One dword through the field table; special fields' side effects.
+    #[allow(clippy::too_many_arguments)]
+    fn store_fields(
+        &mut self,
+        reg: &str,
+        dword: u32,
+        old: u32,
+        old_u: u32,
+        merged: u32,
+        merged_u: u32,
+        be: u32,
+    ) -> (u32, u32) {
+        let p = self.platform;
+        let mut v = crate::values::arf_store(p, reg, dword, old, merged);
+        let mut u = old_u;
+        for f in registers::fields_of(p, reg, dword) {
+            let m = f.mask();
+            match f.access {
+                FieldAccess::Rw => u = (u & !m) | (merged_u & m),
+                FieldAccess::Zero | FieldAccess::Mbz => u &= !m,
+                FieldAccess::W1c => u = (u & !m) | ((old_u | (merged_u & be)) & m),
+                FieldAccess::Ro | FieldAccess::Reserved => {}
+                FieldAccess::Special if be & m == 0 => {}
+                FieldAccess::Special => match f.id {
+                    // Writing 0 while it is 1 returns to the AIP; writing 1 has no effect.
+                    "field.cr0.0.master-exception-state" if old & m != 0 && merged & m == 0 => {
+                        v &= !m;
+                        u &= !m;
+                        self.events.jumped = true;
+                        self.return_to_aip();
+                    }
+                    // Writing 1 from an application raises a software exception; clearing it
+                    // there has no effect.
+                    "field.cr0.1.software-exception-control" if merged & m != 0 => {
+                        v |= m;
+                        u &= !m;
+                        self.events.software_exception = true;
+                    }
+                    _ => {}
+                },
+            }
+        }
+        (v, u)
+    }
+
+    fn return_to_aip(&mut self) {
+        let p = self.platform;
+        let (Some(aip), Some(ipf)) = (field("cr0", "aip", p), field("ip", "ip", p)) else {
+            return;
+        };
+        let Some(a) = self.field_value(aip) else {
+            return;
+        };
+        let _ = self.set_field(ipf, a);
+    }
+
+    /// The value of a field (its bits shifted down) and whether any of them is undefined.
+    pub fn field(&self, f: &FieldInfo) -> Option<(u32, bool)> {
+        let i = self
+            .layout
+            .regs
+            .iter()
+            .position(|r| r.field_reg == Some(f.reg))?;
+        let r = &self.layout.regs[i];
+        let b = r.base + 4 * f.dword as usize;
+        if b + 4 > r.base + r.bytes.div_ceil(4) * 4 {
+            return None;
+        }
+        let d = u32::from_le_bytes([
+            self.arf[b],
+            self.arf[b + 1],
+            self.arf[b + 2],
+            self.arf[b + 3],
+        ]);
+        let u = (self.arf_undef[b / 4] | self.layout.read_undef[b / 4]) & f.mask();
+        Some((f.get(d), u != 0))
+    }
+
+    /// The value of a field, `None` if absent or undefined.
+    pub fn field_value(&self, f: &FieldInfo) -> Option<u32> {
+        match self.field(f) {
+            Some((v, false)) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Set a field directly (bypassing access rules: used to build states, like a dispatcher or
+    /// a context restore). Marks it defined.
+    pub fn set_field(&mut self, f: &FieldInfo, v: u32) -> Result<(), StateError> {
+        let Some(i) = self
+            .layout
+            .regs
+            .iter()
+            .position(|r| r.field_reg == Some(f.reg))
+        else {
+            return Err(StateError::NoRegister(f.reg.to_string()));
+        };
+        let r = &self.layout.regs[i];
+        let b = r.base + 4 * f.dword as usize;
+        if b + 4 > r.base + r.bytes.div_ceil(4) * 4 {
+            return Err(StateError::NoRegister(format!("{}.{}", f.reg, f.dword)));
+        }
+        let d = u32::from_le_bytes([
+            self.arf[b],
+            self.arf[b + 1],
+            self.arf[b + 2],
+            self.arf[b + 3],
+        ]);
+        let nd = f.set(d, v);
+        self.arf[b..b + 4].copy_from_slice(&nd.to_le_bytes());
+        self.arf_undef[b / 4] &= !f.mask();
+        Ok(())
+    }
+
+    /// The named field of register `reg` on this platform (`("cr0", "fp_mode")`).
+    pub fn field_info(&self, reg: &str, name: &str) -> Option<&'static FieldInfo> {
+        field(reg, name, self.platform)
+    }
+
+    /// Set the raw bytes of ARF register `name` (defined), bypassing the access rules (a
+    /// dispatcher or context restore); extended accumulator precision is reset to the visible
+    /// bits.
+    pub fn set_arf_bytes(
+        &mut self,
+        name: &str,
+        off: usize,
+        bytes: &[u8],
+    ) -> Result<(), StateError> {
+        let i = self
+            .arf_index(name)
+            .ok_or_else(|| StateError::NoRegister(name.to_string()))?;
+        let r = &self.layout.regs[i];
+        if off + bytes.len() > r.bytes {
+            return Err(StateError::OutOfRange {
+                what: "ARF",
+                offset: off,
+                size: bytes.len(),
+                limit: format!("the {}-byte register {}", r.bytes, r.name),
+            });
+        }
+        let base = r.base;
+        let is_acc = r.info.name == "acc";
+        let num = usize::from(r.num);
+        for (k, b) in bytes.iter().enumerate() {
+            let o = base + off + k;
+            self.arf[o] = *b;
+            self.arf_undef[o / 4] &= !(0xff << (8 * (o % 4)));
+        }
+        if is_acc {
+            if let Some(a) = self.acc.get_mut(num) {
+                for w in off / 2..(off + bytes.len()).div_ceil(2) {
+                    if let Some(c) = a.class.get_mut(w) {
+                        *c = NO_CLASS;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Mark bytes of ARF register `name` undefined.
+    pub fn set_arf_undefined(
+        &mut self,
+        name: &str,
+        off: usize,
+        len: usize,
+    ) -> Result<(), StateError> {
+        let i = self
+            .arf_index(name)
+            .ok_or_else(|| StateError::NoRegister(name.to_string()))?;
+        let r = &self.layout.regs[i];
+        let base = r.base;
+        for o in base + off..base + (off + len).min(r.bytes) {
+            self.arf_undef[o / 4] |= 0xff << (8 * (o % 4));
+        }
+        Ok(())
+    }
+
+    /// Set per-bit undefined flags of dword `dword` of ARF register `name`.
+    pub fn set_arf_undef_bits(
+        &mut self,
+        name: &str,
+        dword: usize,
+        bits: u32,
+    ) -> Result<(), StateError> {
+        let i = self
+            .arf_index(name)
+            .ok_or_else(|| StateError::NoRegister(name.to_string()))?;
+        let r = &self.layout.regs[i];
+        if 4 * dword >= r.bytes {
+            return Err(StateError::NoRegister(format!("{name} dword {dword}")));
+        }
+        self.arf_undef[r.base / 4 + dword] = bits;
+        Ok(())
+    }
+
+    /// Dword `dword` of ARF register `name` and its per-bit undefined mask (stored flags plus
+    /// the bits that always read undefined).
+    pub fn arf_dword(&self, name: &str, dword: usize) -> Option<(u32, u32)> {
+        let r = &self.layout.regs[self.layout.by_name(name)?];
+        if 4 * dword + 4 > r.bytes.div_ceil(4) * 4 {
+            return None;
+        }
+        let b = r.base + 4 * dword;
+        let v = u32::from_le_bytes([
+            self.arf[b],
+            self.arf[b + 1],
+            self.arf[b + 2],
+            self.arf[b + 3],
+        ]);
+        Some((v, self.arf_undef[b / 4] | self.layout.read_undef[b / 4]))
+    }
+
+    /// The 32-bit flag register `f<n>` and its per-bit undefined mask.
+    pub fn flag(&self, n: usize) -> Option<(u32, u32)> {
+        let i = self
+            .layout
+            .find(self.flag_regtype()?, u8::try_from(n).ok()?)?;
+        let b = self.layout.regs[i].base;
+        let v = u32::from_le_bytes([
+            self.arf[b],
+            self.arf[b + 1],
+            self.arf[b + 2],
+            self.arf[b + 3],
+        ]);
+        Some((v, self.arf_undef[b / 4] | self.layout.read_undef[b / 4]))
+    }
+
+    /// Set flag register `f<n>` (value and per-bit undefined mask).
+    pub fn set_flag(&mut self, n: usize, v: u32, undef: u32) -> Result<(), StateError> {
+        let i = self
+            .flag_regtype()
+            .and_then(|t| self.layout.find(t, u8::try_from(n).ok()?))
+            .ok_or_else(|| StateError::NoRegister(format!("f{n}")))?;
+        let b = self.layout.regs[i].base;
+        self.arf[b..b + 4].copy_from_slice(&v.to_le_bytes());
+        self.arf_undef[b / 4] = undef;
+        Ok(())
+    }
+
+    fn flag_regtype(&self) -> Option<u8> {
+        registers::ARFS
+            .iter()
+            .find(|a| a.name == "f" && a.gens.contains(self.platform))
+            .map(|a| a.regtype)
+    }
+
+    /// Address subregister `a0.<i>` as UW and whether it is undefined (`None` when the
+    /// platform has no such subregister).
+    pub fn a0(&self, i: usize) -> Option<(u16, bool)> {
+        let ri = self.layout.by_name("a0")?;
+        let r = &self.layout.regs[ri];
+        // A subregister exists where the field table populates its dword (on ivb/hsw dwords
+        // 4-7 are `unpopulated`: feature.a0-16-subregs).
+        let reg = r.field_reg?;
+        let populated = registers::fields_of(self.platform, reg, (i / 2) as u32)
+            .any(|f| f.access == FieldAccess::Rw);
+        if !populated {
+            return None;
+        }
+        let o = r.base + 2 * i;
+        if 2 * i + 2 > r.bytes {
+            return None;
+        }
+        let d = o / 4;
+        let sh = 8 * (o % 4);
+        let u = ((self.arf_undef[d] | self.layout.read_undef[d]) >> sh) & 0xffff;
+        Some((u16::from_le_bytes([self.arf[o], self.arf[o + 1]]), u != 0))
+    }
+
+    /// The instruction pointer (the `ip` register), if defined.
+    pub fn ip(&self) -> Option<u32> {
+        let f = field("ip", "ip", self.platform)?;
+        self.field_value(f).map(|v| v << f.lo)
+    }
+
+    /// Set the instruction pointer (bits 2:0 are dropped: field.ip.0.reserved-2-0).
+    pub fn set_ip(&mut self, ip: u32) {
+        if let Some(f) = field("ip", "ip", self.platform) {
+            let _ = self.set_field(f, ip >> f.lo);
+        }
+    }
+
+    /// The extended precision record of accumulator `n`.
+    pub fn acc_ext(&self, n: usize) -> Option<&AccExt> {
+        self.acc.get(n)
+    }
+
+    /// The number of accumulator registers.
+    pub fn acc_count(&self) -> usize {
+        self.acc.len()
+    }
+}
+
+/// `size` low bits set (size <= 8).
+#[inline]
+pub(crate) fn low_mask(size: usize) -> u64 {
+    if size >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << size) - 1
+    }
+}
+
+/// `bits` low bits set (bits <= 64).
+#[inline]
+pub(crate) fn mask_bits(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}

@@ -1,0 +1,104 @@
+//! `euref asm` / `euref disasm` on files: dialect detection and selection, `--gen`, errors as
+//! `file:line:col: message` with a non-zero exit status.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn euref(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_euref"))
+        .args(args)
+        .output()
+        .expect("run euref");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str, text: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("euref-asm-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const MESA: &str = "(+f0.0) if(8) JIP: LABEL0 UIP: LABEL1 { align1 1Q };\n\
+add(8) g124<1>F g7<8,8,1>D 1D { align1 1Q };\n\
+LABEL0:\n\
+else(8) JIP: LABEL1 UIP: LABEL1 { align1 1Q };\n\
+LABEL1:\n\
+endif(8) JIP: LABEL2 { align1 1Q };\n\
+LABEL2:\n\
+send(8) null<1>F g123<8,8,1>F 0x8a080017\n\
+    urb MsgDesc: 1 SIMD8 write mlen 5 rlen 0 { align1 1Q EOT };\n";
+
+#[test]
+fn asm_converts_between_dialects() {
+    let f = tmp("prog.asm", MESA.as_bytes());
+    let f = f.to_str().unwrap();
+    let (code, iga, err) = euref(&["asm", f, "--gen", "9"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(iga.contains("(f0.0) if (8|M0) LABEL0 LABEL1"), "{iga}");
+    assert!(
+        iga.contains("send (8|M0) null<1>:f r123.0<8;8,1>:f 0x26 0xA080017 {EOT}"),
+        "{iga}"
+    );
+    // Back to Mesa from the IGA text, and the same instructions again.
+    let g = tmp("prog.iga", iga.as_bytes());
+    let (code, mesa, err) = euref(&[
+        "disasm",
+        g.to_str().unwrap(),
+        "--out-syntax",
+        "mesa",
+        "--gen",
+        "skl",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        mesa.contains("add(8)          g124<1>F        g7<8,8,1>D      1D"),
+        "{mesa}"
+    );
+    let (code, prm, _) = euref(&[
+        "asm",
+        f,
+        "--syntax",
+        "mesa",
+        "--out-syntax",
+        "prm",
+        "--gen",
+        "bdw",
+    ]);
+    assert_eq!(code, 0);
+    assert!(prm.contains("(f0.0) if (8) LABEL0 LABEL1"), "{prm}");
+    // Gen7 units and spelling.
+    let (code, ivb, _) = euref(&["asm", f, "--gen", "7"]);
+    assert_eq!(code, 0);
+    assert!(ivb.contains("(f0.0) if (8|M0) LABEL0 LABEL1"), "{ivb}");
+}
+
+#[test]
+fn errors_name_file_line_and_column() {
+    let f = tmp(
+        "bad.asm",
+        b"add (8|M0) r1.0<1>:f r2.0<8;8,1>:f r3.0<8;8,1>:f\nmvo (8|M0) r1.0<1>:f r2.0<8;8,1>:f\n",
+    );
+    let fs = f.to_str().unwrap();
+    let (code, out, err) = euref(&["asm", fs]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(err.trim(), format!("{fs}:2:1: unknown mnemonic `mvo`"));
+    let (code, _, err) = euref(&["asm", fs, "--gen", "gen12"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("unknown generation `gen12`"), "{err}");
+    let (code, _, err) = euref(&["asm", fs, "--syntax", "att"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("expected iga, prm or mesa"), "{err}");
+    let (code, _, err) = euref(&["asm", "/nonexistent/x.asm"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("/nonexistent/x.asm"), "{err}");
+    let b = tmp("bin.asm", b"\x7fELF\x02\x01\x01\x00\xff\xfe");
+    let (code, _, err) = euref(&["disasm", b.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains(":1:1:"), "{err}");
+}

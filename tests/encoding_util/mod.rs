@@ -1,0 +1,128 @@
+//! Shared helpers of the tests/encoding_*.rs files: reading the Mesa corpus
+//! (/work/shared/corpus/mesa, see its README.md).
+
+#![allow(dead_code)]
+
+use euref::spec::Platform;
+use std::path::{Path, PathBuf};
+
+pub const CORPUS: &str = "/work/shared/corpus/mesa";
+
+/// The corpus folders and the platform each one is assembled for.
+pub const ASM_DIRS: [(&str, Platform); 4] = [
+    ("gen7", Platform::Ivb),
+    ("gen7.5", Platform::Hsw),
+    ("gen8", Platform::Bdw),
+    ("gen9", Platform::Skl),
+];
+
+/// Parse `xx xx ..` hex bytes.
+pub fn hex_bytes(s: &str) -> Vec<u8> {
+    s.split_whitespace()
+        .map(|b| u8::from_str_radix(b, 16).expect("hex byte"))
+        .collect()
+}
+
+pub fn word16(s: &str) -> u128 {
+    let b = hex_bytes(s);
+    let a: [u8; 16] = b.as_slice().try_into().expect("16 bytes");
+    euref::encoding::native_word(&a)
+}
+
+pub fn word8(s: &str) -> u64 {
+    let b = hex_bytes(s);
+    let a: [u8; 8] = b.as_slice().try_into().expect("8 bytes");
+    euref::encoding::compact_word(&a)
+}
+
+/// Whether the corpus is present (tests that need it skip, loudly, when it is not).
+pub fn corpus_present() -> bool {
+    Path::new(CORPUS).join("README.md").exists()
+}
+
+/// Every `.asm` file of a corpus folder with its `.expected` partner, sorted.
+pub fn asm_files(dir: &str) -> Vec<(PathBuf, PathBuf)> {
+    let d = Path::new(CORPUS).join("asm").join(dir);
+    let mut out: Vec<(PathBuf, PathBuf)> = std::fs::read_dir(&d)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "asm"))
+                .map(|p| {
+                    let e = p.with_extension("expected");
+                    (p, e)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// The statements of an .asm file: labels are dropped, a `send` statement's two lines are
+/// joined, `/* ... */` comments removed.
+pub fn statements(text: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut cur = String::new();
+    for line in text.lines() {
+        let mut l = line.to_string();
+        while let Some(a) = l.find("/*") {
+            match l[a..].find("*/") {
+                Some(b) => l.replace_range(a..a + b + 2, " "),
+                None => l.truncate(a),
+            }
+        }
+        let t = l.trim();
+        if t.is_empty() || (t.ends_with(':') && !t.contains(' ')) {
+            continue;
+        }
+        cur.push_str(t);
+        cur.push(' ');
+        if t.ends_with(';') {
+            out.push(cur.trim().to_string());
+            cur.clear();
+        }
+    }
+    out
+}
+
+/// (statement, native word) for every instruction of a corpus folder.
+pub fn corpus(dir: &str) -> Vec<(String, String, u128)> {
+    let mut out = vec![];
+    for (asm, exp) in asm_files(dir) {
+        let a = std::fs::read_to_string(&asm).expect("read .asm");
+        let e = std::fs::read_to_string(&exp).expect("read .expected");
+        let st = statements(&a);
+        let words: Vec<u128> = e
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(word16)
+            .collect();
+        assert_eq!(
+            st.len(),
+            words.len(),
+            "{}: statements vs words",
+            asm.display()
+        );
+        let name = asm
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        for (s, w) in st.into_iter().zip(words) {
+            out.push((name.clone(), s, w));
+        }
+    }
+    out
+}
+
+/// Rows of compact/<platform>.tsv: (file, native, compact).
+pub fn compact_rows(name: &str) -> Vec<(String, u128, u64)> {
+    let t = std::fs::read_to_string(Path::new(CORPUS).join("compact").join(name)).expect("tsv");
+    t.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (c[0].to_string(), word16(c[1]), word8(c[2]))
+        })
+        .collect()
+}
