@@ -5,6 +5,7 @@
 //! `build.rs` compiles the tables into [`spec`], and the engine consumes them.
 
 pub mod asm;
+pub mod codec;
 pub mod encoding;
 pub mod exec;
 pub mod float;

@@ -17,9 +17,9 @@ struct Cli {
 enum Command {
     /// Print the spec tables (Markdown with citations, or JSON).
     Spec(cli::spec::Args),
-    /// Assemble text to text/binary.
+    /// Assemble text to text, or to binary (-o, --hex).
     Asm(cli::asm::Args),
-    /// Disassemble binary or text.
+    /// Disassemble raw binary, hex text or assembly text (streaming for binary input).
     Disasm(cli::asm::Args),
     /// Validate a program against every restriction in spec/rules.
     Validate(cli::Pending),
@@ -39,8 +39,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Spec(a) => cli::spec::run(a),
-        Command::Asm(a) => cli::asm::run(a),
-        Command::Disasm(a) => cli::asm::run(a),
+        Command::Asm(a) => cli::asm::run(a, cli::asm::Mode::Asm),
+        Command::Disasm(a) => cli::asm::run(a, cli::asm::Mode::Disasm),
         Command::Validate(_) => cli::pending("validate", 5),
         Command::Run(_) => cli::pending("run", 4),
         Command::Golden(_) => cli::pending("golden", 7),

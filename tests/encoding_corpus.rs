@@ -784,3 +784,50 @@ fn get_then_set_reproduces_every_corpus_word() {
     }
     assert!(n >= 8500);
 }
+
+/// Mesa's validator corpus (validate/ivb.tsv, validate/skl.tsv): every instruction that Mesa's
+/// disassembler can print decodes without error, and exactly those it prints as `invalid`
+/// (reserved exec sizes, type encodings, three-source types) are rejected, naming the field.
+#[test]
+fn validator_corpus_encodings() {
+    if !corpus_present() {
+        eprintln!("SKIP: corpus missing");
+        return;
+    }
+    for (file, p) in [("ivb.tsv", Platform::Ivb), ("skl.tsv", Platform::Skl)] {
+        let text =
+            std::fs::read_to_string(std::path::Path::new(CORPUS).join("validate").join(file))
+                .expect("validate tsv");
+        let (mut ok, mut rejected) = (0, 0);
+        for line in text.lines() {
+            let c: Vec<&str> = line.split('\t').collect();
+            if c.len() < 6 {
+                continue;
+            }
+            let spaced: String = c[4]
+                .as_bytes()
+                .chunks(2)
+                .map(|b| format!("{} ", String::from_utf8_lossy(b)))
+                .collect();
+            let w = word16(&spaced);
+            let invalid = c[5].to_lowercase().contains("invalid");
+            match check(w, p) {
+                Ok(_) => {
+                    assert!(!invalid, "{file} {}: accepted `{}`", c[0], c[5]);
+                    ok += 1;
+                }
+                Err(e) => {
+                    assert!(invalid, "{file} {}: {e} for `{}`", c[0], c[5]);
+                    let f = e.field;
+                    assert!(
+                        ["exec_size", "dst_reg_type", "src_type"].contains(&f),
+                        "{e}"
+                    );
+                    rejected += 1;
+                }
+            }
+        }
+        eprintln!("{file}: {ok} decode, {rejected} rejected");
+        assert!(ok > 100 && rejected > 0);
+    }
+}

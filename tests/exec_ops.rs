@@ -170,6 +170,11 @@ fn immediates_scalar_and_vector() {
     assert_eq!(get(&st, r(4, 0), 4, 4), vec![(-7i32) as u32 as u64; 4]);
     assert_eq!(get(&st, r(5, 0), 2, 2), vec![0xabcd; 2]);
     assert_eq!(get(&st, r(6, 0), 8, 1), vec![0x1234_5678_9abc_def0]);
+    // VF (type.vf): four restricted floats, 0x30 = 1.0, 0x38 = 1.5, 0x40 = 2.0, 0xC8 = -3.0;
+    // an Align1 SIMD8 use repeats the 4-element vector.
+    run(&mut st, &["mov (8) r7<1>:f 0xC8403830:vf"]);
+    let v = [0x3f80_0000u64, 0x3fc0_0000, 0x4000_0000, 0xc040_0000];
+    assert_eq!(get(&st, r(7, 0), 4, 8), [v, v].concat());
 }
 
 #[test]
@@ -204,7 +209,12 @@ fn float_instructions_through_the_float_layer() {
     // the float layer (src/float, src/math) computes; the engine routes and writes.
     let mut st = zeroed(Skl);
     put(&mut st, r(2, 0), 4, &[f(1.0), f(-2.5), f(0.75), f(3.0)]);
-    put(&mut st, r(3, 0), 4, &[f(2.0), f(4.0), f(-0.25), f(f32::NAN)]);
+    put(
+        &mut st,
+        r(3, 0),
+        4,
+        &[f(2.0), f(4.0), f(-0.25), f(f32::NAN)],
+    );
     put(&mut st, r(4, 0), 4, &[f(10.0), f(10.0), f(10.0), f(10.0)]);
     put(&mut st, r(5, 0), 4, &[(-7i32) as u32 as u64, 3, 0, 1]);
     run(
@@ -227,19 +237,49 @@ fn float_instructions_through_the_float_layer() {
     );
     let nan = 0x7fc0_0000; // the model's canonical NaN (fp.ieee.nan-any-pattern)
     assert_eq!(get(&st, r(10, 0), 4, 4), vec![f(3.0), f(1.5), f(0.5), nan]);
-    assert_eq!(get(&st, r(11, 0), 4, 4), vec![f(2.0), f(-10.0), f(-0.1875), nan]);
-    assert_eq!(get(&st, r(12, 0), 4, 4), vec![f(12.0), f(0.0), f(9.8125), nan]);
-    assert_eq!(get(&st, r(13, 0), 4, 4), vec![f(-7.0), f(3.0), f(0.0), f(1.0)]);
-    assert_eq!(get(&st, r(14, 0), 4, 4), vec![1, (-2i32) as u32 as u64, 0, 3]);
-    assert_eq!(get(&st, r(15, 0), 4, 4), vec![f(0.0), f(1.0), f(0.0), f(0.0)]);
-    assert_eq!(get(&st, r(16, 0), 4, 4), vec![f(1.0), f(2.5), f(0.75), f(3.0)]);
-    assert_eq!(get(&st, r(17, 0), 4, 4), vec![f(1.0), f(-3.0), f(0.0), f(3.0)]);
+    assert_eq!(
+        get(&st, r(11, 0), 4, 4),
+        vec![f(2.0), f(-10.0), f(-0.1875), nan]
+    );
+    assert_eq!(
+        get(&st, r(12, 0), 4, 4),
+        vec![f(12.0), f(0.0), f(9.8125), nan]
+    );
+    assert_eq!(
+        get(&st, r(13, 0), 4, 4),
+        vec![f(-7.0), f(3.0), f(0.0), f(1.0)]
+    );
+    assert_eq!(
+        get(&st, r(14, 0), 4, 4),
+        vec![1, (-2i32) as u32 as u64, 0, 3]
+    );
+    assert_eq!(
+        get(&st, r(15, 0), 4, 4),
+        vec![f(0.0), f(1.0), f(0.0), f(0.0)]
+    );
+    assert_eq!(
+        get(&st, r(16, 0), 4, 4),
+        vec![f(1.0), f(2.5), f(0.75), f(3.0)]
+    );
+    assert_eq!(
+        get(&st, r(17, 0), 4, 4),
+        vec![f(1.0), f(-3.0), f(0.0), f(3.0)]
+    );
     // min with a NaN operand gives the other operand (cmpn.rule.minmax-one-nan).
-    assert_eq!(get(&st, r(18, 0), 4, 4), vec![f(1.0), f(-2.5), f(-0.25), f(3.0)]);
-    assert_eq!(get(&st, r(19, 0), 4, 4), vec![f(-14.0), f(6.0), f(0.0), f(2.0)]);
+    assert_eq!(
+        get(&st, r(18, 0), 4, 4),
+        vec![f(1.0), f(-2.5), f(-0.25), f(3.0)]
+    );
+    assert_eq!(
+        get(&st, r(19, 0), 4, 4),
+        vec![f(-14.0), f(6.0), f(0.0), f(2.0)]
+    );
     assert_eq!(get(&st, r(20, 0), 4, 3), vec![f(0.5), f(0.25), f(-4.0)]);
     // cmp: all ones where true; the flags.
-    assert_eq!(get(&st, r(21, 0), 4, 4), vec![0xffff_ffff, 0xffff_ffff, 0, 0]);
+    assert_eq!(
+        get(&st, r(21, 0), 4, 4),
+        vec![0xffff_ffff, 0xffff_ffff, 0, 0]
+    );
     assert_eq!(st.flag(0).unwrap().0 & 0xf, 0b0011);
 }
 

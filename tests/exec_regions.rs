@@ -506,46 +506,154 @@ fn seed000_simd_examples_verbatim_with_float_data() {
     // seed000 §3.2.2-§3.2.5, the instructions exactly as printed.
     let mut st = zeroed(Ivb);
     put(&mut st, r(2, 0), 4, &(0..8).map(fv).collect::<Vec<u64>>());
-    put(&mut st, r(3, 0), 4, &(100..108).map(fv).collect::<Vec<u64>>());
+    put(
+        &mut st,
+        r(3, 0),
+        4,
+        &(100..108).map(fv).collect::<Vec<u64>>(),
+    );
     put(&mut st, r(4, 0), 4, &[fv(9); 8]);
-    run(&mut st, &["add (4)   r3<4>.xyz:f   r2<4>.yzwx:f   r2.4<4>.zwxy:f   {NoMask}"]);
+    run(
+        &mut st,
+        &["add (4)   r3<4>.xyz:f   r2<4>.yzwx:f   r2.4<4>.zwxy:f   {NoMask}"],
+    );
     // x = r2.y + r2.4.z = 1 + 6, y = 2 + 7, z = 3 + 4; w and dwords 4-7 unchanged.
     assert_eq!(
         get(&st, r(3, 0), 4, 8),
-        vec![fv(7), fv(9), fv(7), fv(103), fv(104), fv(105), fv(106), fv(107)]
+        vec![
+            fv(7),
+            fv(9),
+            fv(7),
+            fv(103),
+            fv(104),
+            fv(105),
+            fv(106),
+            fv(107)
+        ]
     );
     let mut st = zeroed(Ivb);
     put(&mut st, r(2, 0), 4, &(0..8).map(fv).collect::<Vec<u64>>());
-    put(&mut st, r(3, 0), 4, &(100..108).map(fv).collect::<Vec<u64>>());
-    put(&mut st, r(4, 0), 4, &[fv(9); 8]);
-    run(&mut st, &["add (8)   r4<4>.xyz:f   r2<4>.yxzw:f   r3<4>.zwxy:f"]);
-    assert_eq!(
-        get(&st, r(4, 0), 4, 8),
-        vec![fv(1 + 102), fv(103), fv(2 + 100), fv(9), fv(5 + 106), fv(4 + 107), fv(6 + 104), fv(9)]
+    put(
+        &mut st,
+        r(3, 0),
+        4,
+        &(100..108).map(fv).collect::<Vec<u64>>(),
     );
     put(&mut st, r(4, 0), 4, &[fv(9); 8]);
-    run(&mut st, &["add (8)   r4<4>.xyz:f   r2<0>.yzwx:f   r3<4>.zwxy:f"]);
+    run(
+        &mut st,
+        &["add (8)   r4<4>.xyz:f   r2<4>.yxzw:f   r3<4>.zwxy:f"],
+    );
     assert_eq!(
         get(&st, r(4, 0), 4, 8),
-        vec![fv(1 + 102), fv(2 + 103), fv(3 + 100), fv(9), fv(1 + 106), fv(2 + 107), fv(3 + 104), fv(9)]
+        vec![
+            fv(1 + 102),
+            fv(103),
+            fv(2 + 100),
+            fv(9),
+            fv(5 + 106),
+            fv(4 + 107),
+            fv(6 + 104),
+            fv(9)
+        ]
+    );
+    put(&mut st, r(4, 0), 4, &[fv(9); 8]);
+    run(
+        &mut st,
+        &["add (8)   r4<4>.xyz:f   r2<0>.yzwx:f   r3<4>.zwxy:f"],
+    );
+    assert_eq!(
+        get(&st, r(4, 0), 4, 8),
+        vec![
+            fv(1 + 102),
+            fv(2 + 103),
+            fv(3 + 100),
+            fv(9),
+            fv(1 + 106),
+            fv(2 + 107),
+            fv(3 + 104),
+            fv(9)
+        ]
     );
     // SIMD16 and its two SIMD8 halves.
     let mut rng = Rng(99);
     let mut a = zeroed(Hsw);
     for o in (r(2, 0)..r(26, 0)).step_by(4) {
-        a.write_grf(o, 4, fv((rng.next() % 1000) as u32), false).unwrap();
+        a.write_grf(o, 4, fv((rng.next() % 1000) as u32), false)
+            .unwrap();
     }
     let mut b = a.clone();
-    run(&mut a, &["add (16)   r18<1>:f   r4<8;8,1>:f   r14<8;8,1>:f"]);
+    run(
+        &mut a,
+        &["add (16)   r18<1>:f   r4<8;8,1>:f   r14<8;8,1>:f"],
+    );
     run(
         &mut b,
-        &["add (8)   r18<1>:f   r4<8;8,1>:f   r14<8;8,1>:f", "add (8)   r19<1>:f   r5<8;8,1>:f   r15<8;8,1>:f   {SecHalf}"],
+        &[
+            "add (8)   r18<1>:f   r4<8;8,1>:f   r14<8;8,1>:f",
+            "add (8)   r19<1>:f   r5<8;8,1>:f   r15<8;8,1>:f   {SecHalf}",
+        ],
     );
     assert!(same_but_ip(&a, &b));
     // The shared AOS constant: r2.1<0;1,0> feeds all 16 channels.
-    run(&mut a, &["add (16)   r20<1>:f   r2.1<0;1,0>:f   r16<8;8,1>:f"]);
+    run(
+        &mut a,
+        &["add (16)   r20<1>:f   r2.1<0;1,0>:f   r16<8;8,1>:f"],
+    );
     let c = get(&a, r(2, 4), 4, 1)[0];
     let src1 = get(&a, r(16, 0), 4, 16);
-    let sum = |x: u64, y: u64| u64::from((f32::from_bits(x as u32) + f32::from_bits(y as u32)).to_bits());
-    assert_eq!(get(&a, r(20, 0), 4, 16), src1.iter().map(|y| sum(c, *y)).collect::<Vec<u64>>());
+    let sum =
+        |x: u64, y: u64| u64::from((f32::from_bits(x as u32) + f32::from_bits(y as u32)).to_bits());
+    assert_eq!(
+        get(&a, r(20, 0), 4, 16),
+        src1.iter().map(|y| sum(c, *y)).collect::<Vec<u64>>()
+    );
+}
+
+#[test]
+fn prepared_instructions_execute_like_step() {
+    // exec::Prepared resolves direct operands once; the effect is step's, also for indirect
+    // operands (resolved at each step) and errors.
+    use euref::exec::{step_prepared, ExecOptions, Prepared};
+    let prog = [
+        "add (16) r18<1>:d r4<8;8,1>:d r14<8;8,1>:d",
+        "mad (8) r20<1>:f r2<4;4,1>:f r3<4;4,1>:f r5<4;4,1>:f",
+        "(f0.0) sel.l (8) r21<1>:ud r6<8;8,1>:ud r7<8;8,1>:ud",
+        "add (8) r[a0.0]:d r[a0.2]<8;8,1>:d 3:d",
+        "mov (8) a0.0<1>:uw r9<8;8,1>:uw",
+        "add (8) r[a0.1, 4]:d r[a0.3]<8;8,1>:d 3:d",
+        "mul (8) acc0<1>:d r10<8;8,1>:d r11<8;8,1>:uw",
+        "mach (8) r22<1>:d r10<8;8,1>:d r11<8;8,1>:d {AccWrEn}",
+    ];
+    let mut rng = Rng(5);
+    for p in [Ivb, Skl] {
+        let mut a = zeroed(p);
+        rng.fill(&mut a, 0, 40);
+        for i in 0..8 {
+            set_a0(&mut a, i, (30 + i as u16) * 32);
+        }
+        put(
+            &mut a,
+            r(9, 0),
+            2,
+            &[
+                (36 * 32) as u64,
+                (37 * 32) as u64,
+                38 * 32,
+                39 * 32,
+                0,
+                0,
+                0,
+                0,
+            ],
+        );
+        let mut b = a.clone();
+        run(&mut a, &prog);
+        let opts = ExecOptions::default();
+        for t in prog {
+            let pre = Prepared::new(&b, insn(p, t));
+            step_prepared(&mut b, &pre, &opts).unwrap();
+        }
+        assert!(a == b, "{p:?}");
+    }
 }

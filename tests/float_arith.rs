@@ -61,10 +61,7 @@ fn mode_select_and_default() {
     // fp.ieee.default: plain IEEE results: 1 + 2 = 3, 1.5 * 2 = 3 (F, DF, HF).
     assert_eq!(float::add(&e, F, F_ONE, F_TWO).bits, F_THREE);
     assert_eq!(float::mul(&e, F, 0x3FC0_0000, F_TWO).bits, F_THREE);
-    assert_eq!(
-        float::add(&e, Df, D_ONE, D_ONE).bits,
-        0x4000_0000_0000_0000
-    );
+    assert_eq!(float::add(&e, Df, D_ONE, D_ONE).bits, 0x4000_0000_0000_0000);
     assert_eq!(float::add(&e, Hf, 0x3C00, 0x3C00).bits, H_TWO);
 }
 
@@ -153,7 +150,14 @@ fn compare_rules() {
     assert!(cmpn(CondMod::Ge, F_NINF, F_NINF) && cmp(CondMod::G, F_NMAX, F_NINF));
     // fp.ieee.nan-unordered: a NaN is unequal to itself.
     assert!(!cmp(CondMod::Z, F_NAN, F_NAN) && cmp(CondMod::Nz, F_NAN, F_NAN));
-    assert!(!float::compare(&e, CondMod::Z, GridKind::Cmp, Df, D_NAN, D_NAN));
+    assert!(!float::compare(
+        &e,
+        CondMod::Z,
+        GridKind::Cmp,
+        Df,
+        D_NAN,
+        D_NAN
+    ));
 }
 
 #[test]
@@ -181,8 +185,14 @@ fn correctly_rounded_and_cr0_rounding() {
         assert_eq!(d, if r == Round::Ru { D_ONE + 1 } else { D_ONE });
     }
     // Overflow: RTZ and RD give fmax for a positive overflow, RTNE and RU inf.
-    assert_eq!(float::mul(&rounding(Bdw, Round::Rtz), F, F_MAX, F_TWO).bits, F_MAX);
-    assert_eq!(float::mul(&rounding(Bdw, Round::Ru), F, F_MAX, F_TWO).bits, F_INF);
+    assert_eq!(
+        float::mul(&rounding(Bdw, Round::Rtz), F, F_MAX, F_TWO).bits,
+        F_MAX
+    );
+    assert_eq!(
+        float::mul(&rounding(Bdw, Round::Ru), F, F_MAX, F_TWO).bits,
+        F_INF
+    );
     // fp.round.cr0-fused: mad rounds its single result in the cr0 mode: 1*1 + 2^-30.
     let f = float::fma(&rounding(Skl, Round::Ru), F, F_ONE, F_ONE, tiny);
     assert_eq!(f.bits, 0x3F80_0001);
@@ -195,12 +205,12 @@ fn correctly_rounded_and_cr0_rounding() {
     // fp.round.rnd-insns: rndd/rndu/rnde/rndz round in their own direction whatever cr0 says.
     let e = rounding(Skl, Round::Ru);
     for (dir, x, want) in [
-        (Round::Rd, 0x3FC0_0000, F_ONE),      // rndd(1.5) = 1
-        (Round::Ru, 0x3FC0_0000, F_TWO),      // rndu(1.5) = 2
-        (Round::Rtne, 0x4020_0000, F_TWO),    // rnde(2.5) = 2
+        (Round::Rd, 0x3FC0_0000, F_ONE),        // rndd(1.5) = 1
+        (Round::Ru, 0x3FC0_0000, F_TWO),        // rndu(1.5) = 2
+        (Round::Rtne, 0x4020_0000, F_TWO),      // rnde(2.5) = 2
         (Round::Rtz, 0xBFC0_0000, 0xBF80_0000), // rndz(-1.5) = -1
-        (Round::Rd, 0xBF00_0000, 0xBF80_0000), // rndd(-0.5) = -1
-        (Round::Ru, 0xBF00_0000, F_NZERO),    // rndu(-0.5) = -0
+        (Round::Rd, 0xBF00_0000, 0xBF80_0000),  // rndd(-0.5) = -1
+        (Round::Ru, 0xBF00_0000, F_NZERO),      // rndu(-0.5) = -0
     ] {
         let o = float::rnd(&e, F, x, dir);
         assert_eq!(o.bits, want, "{dir:?} {x:08X}");
@@ -211,8 +221,8 @@ fn correctly_rounded_and_cr0_rounding() {
         float::rnd(&e, Df, 0xC004_0000_0000_0000, Round::Rd).bits,
         0xC008_0000_0000_0000
     ); // rndd(-2.5) = -3
-    // Integer to float conversions round per cr0 too (conv.int-to-float.f, round = cr0):
-    // D 0x01000001 = 2^24 + 1.
+       // Integer to float conversions round per cr0 too (conv.int-to-float.f, round = cr0):
+       // D 0x01000001 = 2^24 + 1.
     for (r, want) in [(Round::Rtne, 0x4B80_0000), (Round::Ru, 0x4B80_0001)] {
         let c = float::convert(
             &rounding(Bdw, r),
@@ -393,7 +403,10 @@ fn mul_by_one_and_add_zero() {
         assert_eq!(float::mul(&e, F, x, F_ONE).bits, x);
     }
     assert_eq!(float::mul(&e, F, 0x0000_0123, F_ONE).bits, 0); // flushed (bit 7 = 0)
-    assert_eq!(float::mul(&keep(Skl), F, 0x0000_0123, F_ONE).bits, 0x0000_0123);
+    assert_eq!(
+        float::mul(&keep(Skl), F, 0x0000_0123, F_ONE).bits,
+        0x0000_0123
+    );
     assert_eq!(float::mul(&e, F, 0x7FA0_0000, F_ONE).bits, F_NAN);
     // fp.ieee.add-zero: x + 0 = x, x - 0 = x; -0 + +0 = +0 in RTNE (and -0 in RD).
     for x in [0x1234_5678u64, 0xC2F6_E979, F_MAX] {
@@ -484,8 +497,14 @@ fn tininess_after_rounding_boundary() {
     ];
     for (ty, e, x, half, min_normal, lower) in cases {
         let o = float::mul(&e, ty, x, half);
-        assert_eq!(o.bits, min_normal, "{ty:?}: rounds up to the smallest normal");
-        assert!(o.flags.underflow(), "{ty:?}: IEEE after-rounding tininess says tiny");
+        assert_eq!(
+            o.bits, min_normal,
+            "{ty:?}: rounds up to the smallest normal"
+        );
+        assert!(
+            o.flags.underflow(),
+            "{ty:?}: IEEE after-rounding tininess says tiny"
+        );
         assert!(o.rules.contains("fp.tininess"), "{ty:?}");
         // One ulp lower the exact product rounds to the largest denormal: flushed.
         let o = float::mul(&e, ty, lower, half);
@@ -528,7 +547,14 @@ fn alt_rules() {
     let o = float::sub(&a, F, F_INF, F_MAX);
     assert_eq!(o.bits, 0);
     assert!(has(&o, "fp.alt.input-inf-to-fmax"));
-    assert!(float::compare(&a, CondMod::Z, GridKind::Cmp, F, F_INF, F_MAX));
+    assert!(float::compare(
+        &a,
+        CondMod::Z,
+        GridKind::Cmp,
+        F,
+        F_INF,
+        F_MAX
+    ));
     // fp.alt.input-denorm-to-zero: a denormal operand is read as a signed zero.
     let o = float::add(&ak, F, 0x0000_0005, 0);
     assert_eq!(o.bits, 0);
@@ -539,7 +565,14 @@ fn alt_rules() {
     assert_eq!(o.bits, F_ONE);
     assert!(has(&o, "fp.alt.input-nan-to-zero"));
     assert_eq!(float::mul(&a, F, 0xFFC0_0000, F_THREE).bits, 0);
-    assert!(!float::compare(&a, CondMod::U, GridKind::Cmp, F, F_NAN, F_ONE));
+    assert!(!float::compare(
+        &a,
+        CondMod::U,
+        GridKind::Cmp,
+        F,
+        F_NAN,
+        F_ONE
+    ));
     // fp.alt.result-never-nan: 0 / 0 would be NaN: +0.
     let o = float::div(&a, F, 0, 0);
     assert_eq!((o.bits, o.any_nan_allowed), (0, false));
@@ -594,7 +627,9 @@ fn alt_conversion_unsupported() {
         0x3C00
     );
     assert_eq!(
-        float::convert(&a, T::F, T::D, 0x4049_0FDB, false).unwrap().bits,
+        float::convert(&a, T::F, T::D, 0x4049_0FDB, false)
+            .unwrap()
+            .bits,
         3
     );
     assert_eq!(
@@ -638,18 +673,31 @@ fn condition_modifier_on_results() {
     // A flushed denormal result is zero for the flag.
     let d = float::mul(&e, F, F_MIN_NORMAL, F_HALF);
     assert!(cond_flag(CondMod::Z, F, &d));
-    assert!(cond_flag(CondMod::G, F, &float::mul(&keep(Skl), F, F_MIN_NORMAL, F_HALF)));
+    assert!(cond_flag(
+        CondMod::G,
+        F,
+        &float::mul(&keep(Skl), F, F_MIN_NORMAL, F_HALF)
+    ));
     // fp.cmod.unordered / fp.cmod.overflow on cmp: u = either NaN, o never.
     let cmp = |c, a, b| float::compare_out(&e, c, GridKind::Cmp, F, a, b);
     assert!(cmp(CondMod::U, F_NAN, F_ONE).value && cmp(CondMod::U, F_ONE, F_SNAN).value);
     assert!(!cmp(CondMod::U, F_INF, F_NINF).value);
-    assert!(cmp(CondMod::U, F_ONE, F_ONE).rules.contains("fp.cmod.unordered"));
+    assert!(cmp(CondMod::U, F_ONE, F_ONE)
+        .rules
+        .contains("fp.cmod.unordered"));
     for (a, b) in [(F_MAX, F_NMAX), (F_NAN, F_ONE), (F_INF, F_INF)] {
         let o = cmp(CondMod::O, a, b);
         assert!(!o.value);
         assert!(o.rules.contains("fp.cmod.overflow"));
     }
-    assert!(float::compare(&e, CondMod::U, GridKind::Cmpn, Df, D_ONE, D_NAN));
+    assert!(float::compare(
+        &e,
+        CondMod::U,
+        GridKind::Cmpn,
+        Df,
+        D_ONE,
+        D_NAN
+    ));
 }
 
 #[test]
@@ -676,7 +724,9 @@ fn math_model_rounding() {
     let rd = rounding(Skl, Round::Rd);
     assert_eq!(float::div(&rd, F, F_ONE, F_THREE).bits, 0x3EAA_AAAB);
     assert_eq!(
-        Policy::new(&rd, F, FpOps::Arith).mul(F_ONE, 0x3EAA_AAAB).bits,
+        Policy::new(&rd, F, FpOps::Arith)
+            .mul(F_ONE, 0x3EAA_AAAB)
+            .bits,
         0x3EAA_AAAB
     );
     let o = float::div(&ieee(Skl), F, F_ONE, F_THREE);

@@ -14,13 +14,15 @@ fn fp(args: &[&str], input: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run euref");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    // Feed stdin from another thread: the child's stdout pipe would otherwise fill up while
+    // this thread is still writing (a deadlock for long inputs).
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
     let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
@@ -89,14 +91,20 @@ fn rounding_modes_and_flags() {
         ok(&["f32_mulAdd"], "3F800000 40000000 40400000\n"),
         "3F800000 40000000 40400000 40A00000 00\n"
     );
-    assert_eq!(ok(&["f64_sub"], "3FF0000000000000 3FF0000000000000\n"), "3FF0000000000000 3FF0000000000000 0000000000000000 00\n");
+    assert_eq!(
+        ok(&["f64_sub"], "3FF0000000000000 3FF0000000000000\n"),
+        "3FF0000000000000 3FF0000000000000 0000000000000000 00\n"
+    );
 }
 
 #[test]
 fn comparisons() {
     // eq is quiet (invalid only for a signalling NaN), lt/le signal on any NaN.
     assert_eq!(
-        ok(&["f32_eq"], "3F800000 3F800000\n7FC00000 3F800000\n7F800001 3F800000\n"),
+        ok(
+            &["f32_eq"],
+            "3F800000 3F800000\n7FC00000 3F800000\n7F800001 3F800000\n"
+        ),
         "3F800000 3F800000 1 00\n7FC00000 3F800000 0 00\n7F800001 3F800000 0 10\n"
     );
     assert_eq!(
@@ -104,12 +112,18 @@ fn comparisons() {
         "3F800000 40000000 1 00\n7FC00000 3F800000 0 10\n"
     );
     assert_eq!(ok(&["f16_le"], "3C00 3C00\n"), "3C00 3C00 1 00\n");
-    assert_eq!(ok(&["f64_lt_quiet"], "7FF8000000000000 0\n"), "7FF8000000000000 0000000000000000 0 00\n");
+    assert_eq!(
+        ok(&["f64_lt_quiet"], "7FF8000000000000 0\n"),
+        "7FF8000000000000 0000000000000000 0 00\n"
+    );
 }
 
 #[test]
 fn conversions() {
-    assert_eq!(ok(&["f32_to_f64"], "00000001\n"), "00000001 36A0000000000000 00\n");
+    assert_eq!(
+        ok(&["f32_to_f64"], "00000001\n"),
+        "00000001 36A0000000000000 00\n"
+    );
     assert_eq!(
         ok(&["f64_to_f32"], "3FD5555555555555\n"),
         "3FD5555555555555 3EAAAAAB 01\n"
@@ -120,13 +134,25 @@ fn conversions() {
     );
     assert_eq!(ok(&["f32_to_f16"], "477FF000\n"), "477FF000 7C00 05\n");
     assert_eq!(ok(&["f16_to_f32"], "0001\n"), "0001 33800000 00\n");
-    assert_eq!(ok(&["f64_to_f16"], "3FF0020000001000\n"), "3FF0020000001000 3C01 01\n");
+    assert_eq!(
+        ok(&["f64_to_f16"], "3FF0020000001000\n"),
+        "3FF0020000001000 3C01 01\n"
+    );
     assert_eq!(ok(&["f16_to_f64"], "7BFF\n"), "7BFF 40EFFC0000000000 00\n");
     assert_eq!(ok(&["i32_to_f32"], "01000001\n"), "01000001 4B800000 01\n");
-    assert_eq!(ok(&["i32_to_f32", "--round", "ru"], "01000001\n"), "01000001 4B800001 01\n");
+    assert_eq!(
+        ok(&["i32_to_f32", "--round", "ru"], "01000001\n"),
+        "01000001 4B800001 01\n"
+    );
     assert_eq!(ok(&["ui32_to_f16"], "0000FFF0\n"), "0000FFF0 7C00 05\n");
-    assert_eq!(ok(&["i64_to_f64"], "FFFFFFFFFFFFFFFF\n"), "FFFFFFFFFFFFFFFF BFF0000000000000 00\n");
-    assert_eq!(ok(&["ui64_to_f32"], "FFFFFFFFFFFFFFFF\n"), "FFFFFFFFFFFFFFFF 5F800000 01\n");
+    assert_eq!(
+        ok(&["i64_to_f64"], "FFFFFFFFFFFFFFFF\n"),
+        "FFFFFFFFFFFFFFFF BFF0000000000000 00\n"
+    );
+    assert_eq!(
+        ok(&["ui64_to_f32"], "FFFFFFFFFFFFFFFF\n"),
+        "FFFFFFFFFFFFFFFF 5F800000 01\n"
+    );
     // Float -> integer: r_minMag truncates; without it the --round mode applies; inexact only
     // with --exact (TestFloat's -exact); invalid cases give the EU values with flag 10.
     assert_eq!(
@@ -134,14 +160,26 @@ fn conversions() {
         "BFC00000 FFFFFFFF 00\n4F32D05E 7FFFFFFF 10\n7FC00000 00000000 10\n"
     );
     assert_eq!(
-        ok(&["f32_to_i32", "--round", "rtne", "--exact"], "3FC00000\n40200000\n"),
+        ok(
+            &["f32_to_i32", "--round", "rtne", "--exact"],
+            "3FC00000\n40200000\n"
+        ),
         "3FC00000 00000002 01\n40200000 00000002 01\n"
     );
     // -0.5 rounds down to -1: invalid for ui32, the EU value 0 (conv.special.neg-overflow.uint).
-    assert_eq!(ok(&["f32_to_ui32", "--round", "rd"], "BF000000\n"), "BF000000 00000000 10\n");
-    assert_eq!(ok(&["f64_to_ui64_r_minMag"], "43E158E460913D00\n"), "43E158E460913D00 8AC7230489E80000 00\n");
+    assert_eq!(
+        ok(&["f32_to_ui32", "--round", "rd"], "BF000000\n"),
+        "BF000000 00000000 10\n"
+    );
+    assert_eq!(
+        ok(&["f64_to_ui64_r_minMag"], "43E158E460913D00\n"),
+        "43E158E460913D00 8AC7230489E80000 00\n"
+    );
     assert_eq!(ok(&["f16_to_i64"], "FC00\n"), "FC00 8000000000000000 10\n");
-    assert_eq!(ok(&["f32_roundToInt", "--round", "rd"], "BF000000\n"), "BF000000 BF800000 00\n");
+    assert_eq!(
+        ok(&["f32_roundToInt", "--round", "rd"], "BF000000\n"),
+        "BF000000 BF800000 00\n"
+    );
 }
 
 #[test]
@@ -149,10 +187,16 @@ fn eu_model() {
     // Gen7 F math flushes denormals (fp.ieee.denorm.f.gen7; input flushing raises no flag);
     // plain IEEE keeps them.
     assert_eq!(
-        ok(&["f32_add", "--gen", "7", "--denorm", "flush"], "00000001 00000001\n"),
+        ok(
+            &["f32_add", "--gen", "7", "--denorm", "flush"],
+            "00000001 00000001\n"
+        ),
         "00000001 00000001 00000000 00\n"
     );
-    assert_eq!(ok(&["f32_add", "--gen", "7"], "00000001 00000001\n"), "00000001 00000001 00000002 00\n");
+    assert_eq!(
+        ok(&["f32_add", "--gen", "7"], "00000001 00000001\n"),
+        "00000001 00000001 00000002 00\n"
+    );
     // Gen9 with denormals kept through the EU model (--eu sets every denorm bit).
     assert_eq!(
         ok(&["f32_add", "--gen", "9", "--eu"], "00000001 00000001\n"),
@@ -160,12 +204,18 @@ fn eu_model() {
     );
     // fp.tininess: the product that rounds up to the smallest normal is kept.
     assert_eq!(
-        ok(&["f32_mul", "--denorm", "flush"], "00FFFFFF 3F000000\n00FFFFFE 3F000000\n"),
+        ok(
+            &["f32_mul", "--denorm", "flush"],
+            "00FFFFFF 3F000000\n00FFFFFE 3F000000\n"
+        ),
         "00FFFFFF 3F000000 00800000 03\n00FFFFFE 3F000000 00000000 03\n"
     );
     // Gen7 DF -> F rounds toward zero whatever --round says (conv.float-narrow.df-f.gen7).
     assert_eq!(
-        ok(&["f64_to_f32", "--gen", "ivb", "--eu"], "3FD5555555555555\n"),
+        ok(
+            &["f64_to_f32", "--gen", "ivb", "--eu"],
+            "3FD5555555555555\n"
+        ),
         "3FD5555555555555 3EAAAAAA 01\n"
     );
     // ALT: inf read as fmax, result never inf.
@@ -200,9 +250,18 @@ fn bad_lines_are_reported_and_skipped() {
     );
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 3, "{err}");
-    assert!(lines[0].starts_with("euref fp: line 2: operand 1:"), "{err}");
-    assert!(lines[1].starts_with("euref fp: line 3: expected 2 operand(s)"), "{err}");
-    assert!(lines[2].starts_with("euref fp: line 5: operand 1:"), "{err}");
+    assert!(
+        lines[0].starts_with("euref fp: line 2: operand 1:"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("euref fp: line 3: expected 2 operand(s)"),
+        "{err}"
+    );
+    assert!(
+        lines[2].starts_with("euref fp: line 5: operand 1:"),
+        "{err}"
+    );
     // Unknown function and rounding mode: usage errors (status 2).
     let (code, _, err) = fp(&["f32_frobnicate"], "");
     assert_eq!(code, 2);

@@ -268,16 +268,14 @@ fn min_max_by_sel() {
                     for b in class_samples(ty, c) {
                         let mn = float::min(&keep, ty, a, b);
                         let mx = float::max(&keep, ty, a, b);
-                        let (want_min, want_max) = if r == NAN && c == NAN {
-                            (b, b)
-                        } else if r == NAN {
+                        let (want_min, want_max) = if r == NAN {
+                            // src0 NaN (one NaN: the other operand; two NaNs: src1).
                             (b, b)
                         } else if c == NAN {
                             (a, a)
                         } else {
                             let l = float::compare(&keep, CondMod::L, GridKind::Cmpn, ty, a, b);
-                            let ge =
-                                float::compare(&keep, CondMod::Ge, GridKind::Cmpn, ty, a, b);
+                            let ge = float::compare(&keep, CondMod::Ge, GridKind::Cmpn, ty, a, b);
                             (if l { a } else { b }, if ge { a } else { b })
                         };
                         assert_eq!(mn.bits, want_min, "{ty:?} min({a:#X}, {b:#X})");
@@ -291,7 +289,10 @@ fn min_max_by_sel() {
         }
     }
     // With denormals flushed, a denormal operand is read (and selected) as a signed zero.
-    assert_eq!(float::min(&flush, F, 0x8000_0001, 0x3F80_0000).bits, 0x8000_0000);
+    assert_eq!(
+        float::min(&flush, F, 0x8000_0001, 0x3F80_0000).bits,
+        0x8000_0000
+    );
     assert_eq!(float::max(&keep, F, 0x0000_0001, 0).bits, 1);
     // -0 vs +0 compare equal: min picks src1, max (ge true) src0.
     assert_eq!(float::min(&keep, F, 0x8000_0000, 0).bits, 0);

@@ -191,8 +191,18 @@ fn reference(p: Platform, s: DataType, d: DataType, bits: u64, sat: bool) -> u64
             // when |v| < 2^53, else through f64 (a double rounding that cannot matter:
             // such values overflow HF anyway).
             let x = match d {
-                F => (if v < 0 { v as i64 as f32 } else { v as u64 as f32 }).to_bits() as u64,
-                DF => (if v < 0 { v as i64 as f64 } else { v as u64 as f64 }).to_bits(),
+                F => (if v < 0 {
+                    v as i64 as f32
+                } else {
+                    v as u64 as f32
+                })
+                .to_bits() as u64,
+                DF => (if v < 0 {
+                    v as i64 as f64
+                } else {
+                    v as u64 as f64
+                })
+                .to_bits(),
                 _ => f64_to_hf(v as f64),
             };
             if sat {
@@ -346,7 +356,10 @@ fn every_pair_matches_the_reference() {
                             row.id
                         );
                         assert_eq!(got.rule_id, row.id);
-                        assert_eq!(got.sat_id.is_some(), sat && row.sat != conversions::SatKind::None);
+                        assert_eq!(
+                            got.sat_id.is_some(),
+                            sat && row.sat != conversions::SatKind::None
+                        );
                         n += 1;
                     }
                 }
@@ -401,13 +414,21 @@ fn all_hf_values() {
         // HF -> DF: exact (conv.float-widen.hf-df-nodirect).
         let d = conv(p, HF, DF, h, false);
         assert_eq!(d.rule_id, "conv.float-widen.hf-df-nodirect");
-        let want_d = if nan { 0x7FF8_0000_0000_0000 } else { v.to_bits() };
+        let want_d = if nan {
+            0x7FF8_0000_0000_0000
+        } else {
+            v.to_bits()
+        };
         assert_eq!(d.bits, want_d, "HF {h:04X} -> DF");
         // F -> HF and DF -> HF round trips (conv.float-narrow.f-hf,
         // conv.float-narrow.df-hf-nodirect): every HF value comes back, NaNs canonical.
         let back = if nan { 0x7E00 } else { h };
         assert_eq!(cv(p, F, HF, f.bits, false), back, "HF {h:04X} F round trip");
-        assert_eq!(cv(p, DF, HF, d.bits, false), back, "HF {h:04X} DF round trip");
+        assert_eq!(
+            cv(p, DF, HF, d.bits, false),
+            back,
+            "HF {h:04X} DF round trip"
+        );
         // With saturation, to the unit interval.
         for (dst, x) in [(F, f.bits), (DF, d.bits)] {
             let s = cv(p, HF, dst, h, true);
@@ -539,7 +560,10 @@ fn conversion_rows() {
     for &(id, p, s, d, x, sat, want) in ROW_CASES {
         let o = conv(p, s, d, x, sat);
         assert_eq!(o.rule_id, id, "{s:?} -> {d:?} on {p:?}");
-        assert_eq!(o.bits, want, "{id}: {s:?} {x:#X} -> {d:?} sat={sat} on {p:?}");
+        assert_eq!(
+            o.bits, want,
+            "{id}: {s:?} {x:#X} -> {d:?} sat={sat} on {p:?}"
+        );
         seen.insert(id);
     }
     let all: std::collections::BTreeSet<&str> =
@@ -636,8 +660,14 @@ fn special_value_table() {
     let o = conv(Skl, F, UD, 0xBF00_0000, false);
     assert_eq!((o.bits, o.special_id), (0, None));
     // Qword destinations (seed001): +inf -> 2^63 - 1, -inf -> -2^63 / 0.
-    assert_eq!(cv(Skl, DF, Q, 0x7FF0_0000_0000_0000, false), 0x7FFF_FFFF_FFFF_FFFF);
-    assert_eq!(cv(Skl, DF, Q, 0xFFF0_0000_0000_0000, false), 0x8000_0000_0000_0000);
+    assert_eq!(
+        cv(Skl, DF, Q, 0x7FF0_0000_0000_0000, false),
+        0x7FFF_FFFF_FFFF_FFFF
+    );
+    assert_eq!(
+        cv(Skl, DF, Q, 0xFFF0_0000_0000_0000, false),
+        0x8000_0000_0000_0000
+    );
     assert_eq!(cv(Skl, DF, UQ, 0xFFF0_0000_0000_0000, false), 0);
     // Flags: invalid for NaN, inf and overflow; none for zero.
     assert!(conv(Skl, F, D, 0x7FC0_0000, false).flags.invalid());

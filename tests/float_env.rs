@@ -38,7 +38,11 @@ fn env_from_cr0_fields() {
             e.denorm_bit(field::CR0_0_FP16_DENORM_MODE.lo),
             field::CR0_0_FP16_DENORM_MODE.gens.contains(p)
         );
-        assert_eq!(FloatEnv::from_cr0(p, e.cr0()), e, "cr0() round trip on {p:?}");
+        assert_eq!(
+            FloatEnv::from_cr0(p, e.cr0()),
+            e,
+            "cr0() round trip on {p:?}"
+        );
     }
     assert_eq!(FloatEnv::from_cr0(Ivb, cr0).cr0(), 0x71);
     assert_eq!(FloatEnv::from_cr0(Bdw, cr0).cr0(), 0xF1);

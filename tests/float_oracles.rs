@@ -26,7 +26,11 @@ impl Rng {
     /// Random bits of a float format of `bits` width, biased to small/large exponents.
     fn float(&mut self, bits: u32) -> u64 {
         let r = self.next();
-        let m = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let m = if bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
         match r % 8 {
             0 => r >> 8 & (m >> 4), // small exponents (denormals, tiny normals)
             1 => (r >> 8 & m) | (m >> 2 & !(m >> 5)), // large exponents
@@ -254,7 +258,11 @@ fn conversions_agree_with_softfloat() {
                         format!("{}_to_{iname}", tf(s))
                     };
                     let cli = subject(&name, rname, &inputs, width(s) as usize / 4);
-                    let srm = if min_mag { RoundingMode::TowardZero } else { rm };
+                    let srm = if min_mag {
+                        RoundingMode::TowardZero
+                    } else {
+                        rm
+                    };
                     for (i, &x) in inputs.iter().enumerate() {
                         let (want, wf) = sf(|| sf_f2i(s, it, x, srm));
                         let (got, gf) = cli[i];

@@ -266,7 +266,7 @@ fn pow_integer_and_non_integer_exponents() {
 fn accurate_path_alone_is_correctly_rounded() {
     // The multi-precision path, without the binary64 fast path in front of it.
     let mut rng = Rng(31337);
-    for _ in 0..3000 {
+    for _ in 0..20_000 {
         let a = rng.f32_edgy();
         for f in [MathFn::Log, MathFn::Exp, MathFn::Sin, MathFn::Cos] {
             let Some(got) = accurate_path_f32(f, a, 0) else {
@@ -362,4 +362,38 @@ fn exhaustive_log() {
 #[ignore = "exhaustive: every F input, about 2^32 MPFR calls"]
 fn exhaustive_exp() {
     exhaustive(MathFn::Exp);
+}
+
+/// Every input of the binades where the functions are hardest to round: LOG over [0.5, 2)
+/// (results near 0), EXP over (-1, 1) (results near 1), RSQ over [1, 4) (a full period of the
+/// significand), SIN and COS over [2^20, 2^21) (large arguments). About 2^27 MPFR calls:
+///
+/// ```text
+/// cargo test --features oracles --test math_oracle -- --ignored dense_binades
+/// ```
+#[test]
+#[ignore = "dense: about 2^27 MPFR calls"]
+fn dense_binades() {
+    let ranges: [(MathFn, u32, u32); 6] = [
+        (MathFn::Log, 0x3f00_0000, 0x4000_0000),
+        (MathFn::Exp, 0x0000_0000, 0x3f80_0000),
+        (MathFn::Exp, 0x8000_0000, 0xbf80_0000),
+        (MathFn::Rsq, 0x3f80_0000, 0x4080_0000),
+        (MathFn::Sin, 0x4980_0000, 0x4a00_0000),
+        (MathFn::Cos, 0x4980_0000, 0x4a00_0000),
+    ];
+    let threads = std::thread::available_parallelism().map_or(4, |n| n.get()) as u32;
+    for (f, lo, hi) in ranges {
+        let span = (hi - lo).div_ceil(threads);
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                s.spawn(move || {
+                    let a = lo + t * span;
+                    for x in a..(a + span).min(hi) {
+                        check_f32(f, x, 0);
+                    }
+                });
+            }
+        });
+    }
 }

@@ -84,7 +84,9 @@ fn arf_register_types() {
         ("arf.tdr", "tdr", 0b1011, [1; 6], 16, 16, Access::Ro, 2, Some((0, 14))),
         ("arf.tm", "tm", 0b1100, [1; 6], 32, 32, Access::Ro, 1, Some((0, 7))),
     ];
-    assert_eq!(registers::ARFS.len(), rows.len());
+    // The rows that exist on every platform; the Haswell/Gen8+ types are checked in
+    // arf_types_from_haswell_and_gen8.
+    assert_eq!(registers::ARFS.len(), rows.len() + NEW_ARF_ROWS.len());
     for (id, name, rt, count, bytes, eb, access, gran, sr) in rows {
         let a = registers::ARFS
             .iter()
@@ -106,9 +108,13 @@ fn arf_register_types() {
         }
     }
     // Reserved register types (seed000 §3.3.3.1: 0101b, 0110b, 1101b, 1110b; 0100b and 1111b
-    // are not defined there either).
+    // are not defined there either): all reserved on Ivy Bridge; 1110b and 1111b (IGA's dbg,
+    // not modelled) everywhere.
+    for rt in [0b0100, 0b0101, 0b0110, 0b1101, 0b1110, 0b1111] {
+        assert!(registers::arf_by_regtype(Platform::Ivb, rt).is_none(), "{rt:#06b}");
+    }
     for p in Platform::ALL {
-        for rt in [0b0100, 0b0101, 0b0110, 0b1101, 0b1110, 0b1111] {
+        for rt in [0b1110, 0b1111] {
             assert!(registers::arf_by_regtype(p, rt).is_none(), "{rt:#06b}");
         }
     }
@@ -482,4 +488,73 @@ fn field_access_kinds_present() {
     for k in [Rw, Ro, Reserved, Mbz, Zero, Special] {
         assert!(registers::FIELDS.iter().any(|f| f.access == k), "{k:?}");
     }
+}
+
+/// The ARF types that seed003 (Figure 15) lists beyond seed000: (id, name, RegNum[7:4], count
+/// per platform (0 = absent), bytes, elem bits, access, granularity, SubRegNum range), from
+/// iga Models.cpp REGISTER_SPECIFICATIONS and mesa brw_eu_defines.h.
+#[rustfmt::skip]
+const NEW_ARF_ROWS: &[ArfRow] = &[
+    // ce (Mesa mask0): 0x4, one 4-byte read-only register from Haswell.
+    ("arf.ce", "ce", 0b0100, [0, 1, 1, 1, 1, 1], 4, 32, Access::Ro, 4, Some((0, 0))),
+    // msg: 0x5, eight 4-byte registers from Gen8 (Mesa's 0x50 mask stack is pre-Gen6).
+    ("arf.msg", "msg", 0b0101, [0, 0, 8, 8, 8, 8], 4, 32, Access::Rw, 4, Some((0, 0))),
+    // sp: 0x6 from Haswell (8 bytes there, 16 from Gen8; Mesa's 0x60 mask stack depth is
+    // pre-Gen6).
+    ("arf.sp", "sp", 0b0110, [0, 1, 1, 1, 1, 1], 16, 0, Access::Rw, 4, Some((0, 8))),
+    // fc: 0xD, fc0-fc4 from Haswell; fc0 has 32 DWords (39 DWord subregisters in all).
+    ("arf.fc", "fc", 0b1101, [0, 5, 5, 5, 5, 5], 128, 32, Access::Rw, 4, None),
+];
+
+#[test]
+fn arf_types_from_haswell_and_gen8() {
+    for (id, name, rt, count, bytes, eb, access, gran, sr) in NEW_ARF_ROWS {
+        let a = registers::ARFS
+            .iter()
+            .find(|a| a.id == *id)
+            .unwrap_or_else(|| panic!("{id}"));
+        assert_eq!(a.name, *name, "{id}");
+        assert_eq!(a.regtype, *rt, "{id}");
+        assert_eq!(a.count, *count, "{id}");
+        assert_eq!(a.bytes, *bytes, "{id}");
+        assert_eq!(a.elem_bits, *eb, "{id}");
+        assert_eq!(a.access, *access, "{id}");
+        assert_eq!(a.granularity, *gran, "{id}");
+        assert_eq!(a.subreg_range, *sr, "{id}");
+        assert!(!a.indexable, "{id}");
+        assert!(a.cite.contains("iga Models.cpp"), "{id}: cites IGA's register table");
+        assert!(a.cite.contains("seed003"), "{id}: cites seed003 Figure 15");
+        for (i, p) in Platform::ALL.into_iter().enumerate() {
+            let present = count[i] > 0;
+            assert_eq!(a.gens.contains(p), present, "{id} on {}", p.name());
+            let by_type = registers::arf_by_regtype(p, *rt).map(|x| x.id);
+            assert_eq!(by_type, present.then_some(*id), "{id} on {}", p.name());
+            assert_eq!(registers::arf_by_name(p, name).map(|x| x.id), present.then_some(*id));
+        }
+    }
+    // Mesa's BRW_ARF_MASK (0x40, written mask0 in the mesa corpus) is the ce register.
+    assert_eq!(registers::arf_by_regtype(Platform::Skl, 0x40 >> 4).unwrap().id, "arf.ce");
+    assert_eq!(registers::arf_by_regtype(Platform::Hsw, 0x40 >> 4).unwrap().id, "arf.ce");
+    // Mesa's BRW_ARF_MASK_STACK (0x50) / BRW_ARF_MASK_STACK_DEPTH (0x60) are pre-Gen6
+    // registers: on Gen7-Gen9 the codes are IGA's msg (Gen8+) and sp (Haswell+).
+    assert!(registers::ARFS.iter().all(|a| !a.id.starts_with("arf.mask")));
+    assert!(registers::arf_by_regtype(Platform::Hsw, 0x50 >> 4).is_none());
+    assert_eq!(registers::arf_by_regtype(Platform::Bdw, 0x50 >> 4).unwrap().id, "arf.msg");
+    assert_eq!(registers::arf_by_regtype(Platform::Hsw, 0x60 >> 4).unwrap().id, "arf.sp");
+    // One register type per code per platform across the whole table.
+    for p in Platform::ALL {
+        for rt in 0..16u8 {
+            let n = registers::ARFS
+                .iter()
+                .filter(|a| a.regtype == rt && a.gens.contains(p))
+                .count();
+            assert!(n <= 1, "{rt:#06b} on {}", p.name());
+        }
+    }
+    // fc's 39 DWord subregisters (seed003) = fc0.0-31, fc1.0, fc2.0, fc3.0-3, fc4.0 (IGA).
+    assert_eq!(32 + 1 + 1 + 4 + 1, 39);
+    let sp = registers::arf_by_name(Platform::Bdw, "sp").unwrap();
+    assert!(sp.elem_types.contains(DataType::UQ) && sp.elem_types.contains(DataType::UD));
+    let ce = registers::arf_by_name(Platform::Skl, "ce").unwrap();
+    assert_eq!(ce.elem_types.iter().collect::<Vec<_>>(), vec![DataType::UD]);
 }

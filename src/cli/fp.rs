@@ -555,10 +555,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             };
             match toks.next() {
                 None => {
-                    err = Some(format!(
-                        "expected {} operand(s), found {i}",
-                        operands.len()
-                    ));
+                    err = Some(format!("expected {} operand(s), found {i}", operands.len()));
                     break;
                 }
                 Some(t) => match parse_hex(t, digits) {

@@ -1,6 +1,7 @@
 //! Subcommand implementations of the `euref` binary.
 
 pub mod asm;
+pub mod binary;
 pub mod fp;
 pub mod spec;
 

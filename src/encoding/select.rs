@@ -54,13 +54,36 @@ pub(crate) struct Info {
     /// The Align1/Align16 indirect-addressing layout whose operand fields replace this
     /// layout's for operands with address_mode = 1.
     pub ind: Option<usize>,
-    /// `(field, table, operand)`: the field must hold a value of the table; `operand` is the
-    /// source number the field belongs to (checked only when the opcode has that source).
-    checks: Vec<(&'static BitField, &'static ValueTable, Option<u8>)>,
+    /// Value checks: the field must hold a value of its table.
+    checks: Vec<Check>,
     /// Register operands of one- and two-source layouts: (operand, file field, type field).
     types: Vec<(u8, &'static BitField, &'static BitField)>,
     /// Address mode fields by operand (dst = 0, src0 = 1, src1 = 2).
     amode: [Option<&'static BitField>; 3],
+}
+
+/// One field whose value must be defined by a value table.
+struct Check {
+    field: &'static BitField,
+    /// Bit `v` set when value `v` is defined (values above 63 are never defined here).
+    valid: u64,
+    /// The source operand the field belongs to (checked only when the opcode has it).
+    operand: Option<u8>,
+    /// A region field (not checked for immediate operands).
+    region: bool,
+}
+
+/// Bit `v` set for each value `v < 64` of the table.
+fn valid_mask(t: &ValueTable) -> u64 {
+    t.entries
+        .iter()
+        .filter(|e| e.1 < 64)
+        .fold(0, |m, e| m | (1u64 << e.1))
+}
+
+#[inline]
+fn defined(mask: u64, v: u64) -> bool {
+    v < 64 && mask >> v & 1 == 1
 }
 
 /// Everything resolved for one platform.
@@ -81,8 +104,13 @@ pub(crate) struct Set {
     pub eot: Option<&'static BitField>,
     pub imm_file: u64,
     align16: u64,
-    pred1: &'static ValueTable,
-    pred16: &'static ValueTable,
+    pred1: u64,
+    pred16: u64,
+    /// Defined register / immediate type encodings (bit per encoding).
+    reg_types: u64,
+    imm_types: u64,
+    /// Immediate type encodings of 64-bit types.
+    imm64_types: u64,
     // layout indices into `infos`: [align1, align16]
     alu: [usize; 2],
     imm: [usize; 2],
@@ -293,7 +321,12 @@ fn build(p: Platform) -> Set {
         let is_sends = sends_idx.contains(&i);
         let mut add_check = |name: &str, t: &'static ValueTable, op: Option<u8>| {
             if let Some(f) = l.field(name) {
-                info.checks.push((f, t, op));
+                info.checks.push(Check {
+                    field: f,
+                    valid: valid_mask(t),
+                    operand: op,
+                    region: !name.ends_with("reg_file"),
+                });
             }
         };
         add_check("exec_size", &values::EXEC_SIZE, None);
@@ -374,8 +407,17 @@ fn build(p: Platform) -> Set {
         eot: send_l[0].field("eot"),
         imm_file: reg_file.value("imm").unwrap_or(u64::MAX),
         align16: values::ACCESS_MODE.value("align16").unwrap_or(u64::MAX),
-        pred1: &values::PRED_CONTROL_ALIGN1,
-        pred16: &values::PRED_CONTROL_ALIGN16,
+        pred1: valid_mask(&values::PRED_CONTROL_ALIGN1),
+        pred16: valid_mask(&values::PRED_CONTROL_ALIGN16),
+        reg_types: (0u8..64)
+            .filter(|t| DataType::from_reg_enc(p, *t).is_some())
+            .fold(0, |m, t| m | 1 << t),
+        imm_types: (0u8..64)
+            .filter(|t| DataType::from_imm_enc(p, *t).is_some())
+            .fold(0, |m, t| m | 1 << t),
+        imm64_types: (0u8..64)
+            .filter(|t| DataType::from_imm_enc(p, *t).is_some_and(|t| t.bits() == 64))
+            .fold(0, |m, t| m | 1 << t),
         infos,
         alu,
         imm,
@@ -420,8 +462,7 @@ impl Set {
     /// Mesa's `has_immediate` (elk_eu_compact.c / brw_eu_compact.c): src0, else src1, is an
     /// immediate with a defined immediate type encoding.
     pub fn has_valid_imm(&self, word: u128) -> bool {
-        let valid =
-            |t: u64| u8::try_from(t).is_ok_and(|t| DataType::from_imm_enc(self.p, t).is_some());
+        let valid = |t: u64| defined(self.imm_types, t);
         if self.src0_file.get(word) == self.imm_file {
             valid(self.src0_type.get(word))
         } else if self.src1_file.get(word) == self.imm_file {
@@ -465,8 +506,7 @@ impl Set {
             Form::Alu | Form::Unknown => {
                 if self.src0_file.get(word) == self.imm_file {
                     if let Some(i64) = self.imm64 {
-                        let t = self.src0_type.get(word) as u8;
-                        if DataType::from_imm_enc(self.p, t).is_some_and(|t| t.bits() == 64) {
+                        if defined(self.imm64_types, self.src0_type.get(word)) {
                             return i64[a];
                         }
                     }
@@ -545,7 +585,7 @@ pub fn check(word: u128, p: Platform) -> Result<&'static Layout, EncodingError> 
     let a16 = s.access_mode.get(word) == s.align16;
     let pred_t = if a16 { s.pred16 } else { s.pred1 };
     let pv = s.pred_control.get(word);
-    if pred_t.name_of(pv).is_none() {
+    if !defined(pred_t, pv) {
         return Err(EncodingError::at(
             ErrorKind::ReservedValue,
             s.pred_control,
@@ -554,19 +594,15 @@ pub fn check(word: u128, p: Platform) -> Result<&'static Layout, EncodingError> 
     }
     let imm0 = s.src0_file.get(word) == s.imm_file;
     let imm1 = s.src1_file.get(word) == s.imm_file;
-    for &(f, t, opnd) in &info.checks {
-        if let Some(k) = opnd {
-            if k >= srcs {
-                continue;
-            }
-            let is_region = !f.name.ends_with("reg_file");
-            if is_region && ((k == 0 && imm0) || (k == 1 && imm1)) {
+    for c in &info.checks {
+        if let Some(k) = c.operand {
+            if k >= srcs || (c.region && ((k == 0 && imm0) || (k == 1 && imm1))) {
                 continue;
             }
         }
-        let v = f.get(word);
-        if t.name_of(v).is_none() {
-            return Err(EncodingError::at(ErrorKind::ReservedValue, f, v));
+        let v = c.field.get(word);
+        if !defined(c.valid, v) {
+            return Err(EncodingError::at(ErrorKind::ReservedValue, c.field, v));
         }
     }
     if !matches!(form, Form::Sends) {
@@ -580,12 +616,7 @@ pub fn check(word: u128, p: Platform) -> Result<&'static Layout, EncodingError> 
             if k == 0 && is_imm {
                 return Err(EncodingError::at(ErrorKind::Malformed, file, fv));
             }
-            let ok = match u8::try_from(tv) {
-                Ok(t8) if is_imm => DataType::from_imm_enc(p, t8).is_some(),
-                Ok(t8) => DataType::from_reg_enc(p, t8).is_some(),
-                Err(_) => false,
-            };
-            if !ok {
+            if !defined(if is_imm { s.imm_types } else { s.reg_types }, tv) {
                 return Err(EncodingError::at(ErrorKind::ReservedValue, ty, tv));
             }
         }

@@ -2,11 +2,13 @@
 //! element (before any write), compute, then write the destination, the flags (condition
 //! modifier) and the accumulator (implicit or explicit) for the enabled channels.
 
+#![allow(clippy::needless_range_loop)] // channels index several parallel arrays
+
 use super::acc::{implicit_addr, implicit_writes};
 use super::convert::{int_value, IntConv};
 use super::flags::{int_cond, FlagWriter};
 use super::mask::{exec_mask, flag_base, predicate, Enables};
-use super::operand::{resolve_dst, resolve_src, DstPlan, Space, SrcPlan};
+use super::operand::{resolve_all, resolve_src, DstPlan, Plans, Space, SrcPlan};
 use super::ops_int::{self, ExecClass, Inputs, Vals};
 use super::region::MAX_CHANNELS;
 use super::runtime::{Rule, Violation};
@@ -38,31 +40,73 @@ fn src_mods(s: &Src) -> (bool, bool) {
     }
 }
 
-/// Read the raw bits of channels `0..n` of a source.
+/// Read the raw bits of channels `0..n` of a source into `out`.
 pub(crate) fn gather_bits(st: &mut ThreadState, plan: &SrcPlan, n: usize, out: &mut Vals) -> u32 {
+    if plan.space == (Space::Arf { acc: true }) {
+        // Accumulator reads also give the extended value.
+        let mut mismatch = 0u32;
+        for ch in 0..n.min(MAX_CHANNELS) {
+            let r = st.acc_read(plan.off[ch] as usize, plan.ty);
+            mismatch |= u32::from(r.mismatch) << ch;
+            out.x[ch] = r.exact;
+            out.bits[ch] = r.bits;
+            out.undef |= u32::from(r.undefined) << ch;
+        }
+        return mismatch;
+    }
+    gather_raw(st, plan, n, &mut out.bits, &mut out.undef)
+}
+
+/// Read the raw bits of channels `0..n` of a source; returns the channels whose accumulator
+/// read had another precision class than the last write.
+pub(crate) fn gather_raw(
+    st: &mut ThreadState,
+    plan: &SrcPlan,
+    n: usize,
+    bits: &mut [u64; MAX_CHANNELS],
+    undef: &mut u32,
+) -> u32 {
     let mut mismatch = 0u32;
-    for ch in 0..n {
-        let o = plan.off[ch];
-        let (b, u) = match plan.space {
-            Space::Grf => st.read_grf_unchecked(o, plan.esize),
-            Space::Arf { acc: true } => {
-                let r = st.acc_read(o, plan.ty);
-                if r.mismatch {
-                    mismatch |= 1 << ch;
-                }
-                out.x[ch] = r.exact;
-                (r.bits, r.undefined)
+    let n = n.min(MAX_CHANNELS);
+    match plan.space {
+        Space::Grf if plan.esize == 4 => {
+            // The common case, written out: dword elements.
+            let (g, gu) = (&st.grf, &st.grf_undef);
+            for ch in 0..n {
+                let o = plan.off[ch] as usize;
+                let Some(w) = g.get(o..o + 4) else { continue };
+                bits[ch] = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                let u = gu.get(o / 64).map_or(true, |x| (x >> (o % 64)) & 0xf != 0);
+                *undef |= u32::from(u) << ch;
             }
-            Space::Arf { acc: false } => {
-                let (b, u) = st.read_arf_flat(o, plan.esize);
-                (b, u != 0)
+        }
+        Space::Grf => {
+            for ch in 0..n {
+                let (b, u) = st.read_grf_unchecked(plan.off[ch] as usize, plan.esize);
+                bits[ch] = b;
+                *undef |= u32::from(u) << ch;
             }
-            Space::Null => (0, true),
-            Space::Imm => (plan.imm[o], false),
-        };
-        out.bits[ch] = b;
-        if u {
-            out.undef |= 1 << ch;
+        }
+        Space::Imm => {
+            for ch in 0..n {
+                bits[ch] = plan.imm[plan.off[ch] as usize & 7];
+            }
+        }
+        Space::Null => *undef |= super::mask::low(n),
+        Space::Arf { acc: true } => {
+            for ch in 0..n {
+                let r = st.acc_read(plan.off[ch] as usize, plan.ty);
+                mismatch |= u32::from(r.mismatch) << ch;
+                bits[ch] = r.bits;
+                *undef |= u32::from(r.undefined) << ch;
+            }
+        }
+        Space::Arf { acc: false } => {
+            for ch in 0..n {
+                let (b, u) = st.read_arf_flat(plan.off[ch] as usize, plan.esize);
+                bits[ch] = b;
+                *undef |= u32::from(u != 0) << ch;
+            }
         }
     }
     mismatch
@@ -98,7 +142,7 @@ pub(crate) fn write_dst(
     if !lo && !hi {
         return;
     }
-    let o = d.off[ch];
+    let o = d.off[ch] as usize;
     match d.space {
         Space::Null | Space::Imm => {}
         Space::Grf => {
@@ -122,14 +166,37 @@ pub(crate) fn write_dst(
     }
 }
 
-/// Execute an ALU instruction.
-pub(crate) fn execute(
-    st: &mut ThreadState,
-    insn: &Insn,
-    info: &mut StepInfo,
-    opts: &ExecOptions,
-) -> Result<(), ExecError> {
-    let p = st.platform();
+/// How an ALU instruction executes, decided from the instruction and the platform alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// Bits copied (raw mov/sel of floats; any raw DF move on feature.df-element-size-4
+    /// platforms, `quirk`).
+    Raw { quirk: bool },
+    /// The float pipeline (a float source, or math).
+    Float,
+    /// The integer pipeline.
+    Integer,
+}
+
+/// The instruction's operands as the pipelines use them.
+pub(crate) struct Operands<'a> {
+    pub n: usize,
+    pub dst: &'a crate::isa::Dst,
+    pub srcs: [&'a Src; 3],
+    pub tys: [DataType; 3],
+    pub nsrc: usize,
+    pub route: Route,
+}
+
+impl Operands<'_> {
+    /// Region element size override for the operand plans (DF regioned in 32-bit units).
+    pub fn esize_override(&self) -> Option<usize> {
+        matches!(self.route, Route::Raw { quirk: true }).then_some(4)
+    }
+}
+
+/// Check an instruction's shape and decide its route.
+pub(crate) fn operands(p: crate::spec::Platform, insn: &Insn) -> Result<Operands<'_>, ExecError> {
     let op = insn.op;
     let n = usize::from(insn.exec_size);
     if !matches!(n, 1 | 2 | 4 | 8 | 16 | 32) {
@@ -160,8 +227,8 @@ pub(crate) fn execute(
     } else {
         usize::from(op.info().srcs).min(3)
     };
-    let mut tys_buf = [DataType::UB; 3];
-    for (k, t) in tys_buf.iter_mut().enumerate().take(nsrc) {
+    let mut tys = [DataType::UB; 3];
+    for (k, t) in tys.iter_mut().enumerate().take(nsrc) {
         let s = insn.src[k].as_ref().ok_or_else(|| {
             operand_err(
                 &format!("src{k}"),
@@ -171,26 +238,24 @@ pub(crate) fn execute(
         *t = elem_ty(s);
     }
     let srcs: [&Src; 3] = [0, 1, 2].map(|k| insn.src[k].as_ref().unwrap_or(&NO_SRC));
-    let srcs = &srcs[..nsrc];
-    let tys = &tys_buf[..nsrc];
-    let any_float = dst.ty.is_float() || tys.iter().any(|t| t.is_float());
-    let any_df = dst.ty == DataType::DF || tys.contains(&DataType::DF);
+    let ts = &tys[..nsrc];
+    let any_float = dst.ty.is_float() || ts.iter().any(|t| t.is_float());
+    let any_df = dst.ty == DataType::DF || ts.contains(&DataType::DF);
     let quirk = any_df && feature::DF_ELEMENT_SIZE_4.on(p);
-    let no_mods = srcs.iter().all(|s| src_mods(s) == (false, false));
+    let no_mods = srcs[..nsrc].iter().all(|s| src_mods(s) == (false, false));
     let raw_mov = matches!(op, Opcode::Mov | Opcode::Dim)
-        && tys.first() == Some(&dst.ty)
+        && ts.first() == Some(&dst.ty)
         && no_mods
         && !insn.sat
         && insn.cmod == CondMod::None;
     let raw_sel = op == Opcode::Sel
-        && tys.iter().all(|t| *t == dst.ty)
+        && ts.iter().all(|t| *t == dst.ty)
         && no_mods
         && !insn.sat
         && insn.cmod == CondMod::None;
-    if (any_float || quirk) && (raw_mov || raw_sel) {
-        return raw(st, insn, n, dst, srcs, quirk, info);
-    }
-    if quirk {
+    let route = if (any_float || quirk) && (raw_mov || raw_sel) {
+        Route::Raw { quirk }
+    } else if quirk {
         return Err(ExecError::Unsupported {
             what: format!(
                 "{} with DF operands on {} (feature.df-element-size-4: DF lanes as pairs of 32-bit channels) other than a raw move",
@@ -198,16 +263,49 @@ pub(crate) fn execute(
                 p.name()
             ),
         });
-    }
-    if tys.iter().any(|t| t.is_float()) || op == Opcode::Math {
-        return super::ops_float::execute(st, insn, n, dst, srcs, tys, info, opts);
-    }
-    if !ops_int::supports(op) {
+    } else if ts.iter().any(|t| t.is_float()) || op == Opcode::Math {
+        Route::Float
+    } else if ops_int::supports(op) {
+        Route::Integer
+    } else {
         return Err(ExecError::Unsupported {
             what: format!("{} ({})", op.name(), unsupported_reason(op)),
         });
+    };
+    Ok(Operands {
+        n,
+        dst,
+        srcs,
+        tys,
+        nsrc,
+        route,
+    })
+}
+
+/// Execute an ALU instruction, with operand plans resolved beforehand (`pre`, see
+/// [`super::Prepared`]) or now.
+pub(crate) fn execute(
+    st: &mut ThreadState,
+    insn: &Insn,
+    info: &mut StepInfo,
+    opts: &ExecOptions,
+    pre: Option<&Plans>,
+) -> Result<(), ExecError> {
+    let o = operands(st.platform(), insn)?;
+    let fresh;
+    let plans = match pre {
+        Some(p) => p,
+        None => {
+            fresh = resolve_all(st, insn, &o.srcs[..o.nsrc], o.n, o.esize_override())?;
+            &fresh
+        }
+    };
+    let (n, dst, srcs, tys) = (o.n, o.dst, &o.srcs[..o.nsrc], &o.tys[..o.nsrc]);
+    match o.route {
+        Route::Raw { quirk } => raw(st, insn, n, plans, quirk, info),
+        Route::Float => super::ops_float::execute(st, insn, n, dst, tys, plans, info, opts),
+        Route::Integer => integer(st, insn, n, dst, srcs, tys, plans, info, opts),
     }
-    integer(st, insn, n, dst, srcs, tys, info, opts)
 }
 
 /// A placeholder for absent sources (never read: only `..nsrc` is used).
@@ -228,42 +326,31 @@ fn raw(
     st: &mut ThreadState,
     insn: &Insn,
     n: usize,
-    dst: &crate::isa::Dst,
-    srcs: &[&Src],
+    plans: &Plans,
     quirk: bool,
     info: &mut StepInfo,
 ) -> Result<(), ExecError> {
     let p = st.platform();
-    let half = quirk.then_some(4);
-    let three = insn.is_three_src();
-    let dplan = resolve_dst(st, dst, insn.access, n, half)?;
-    let mut plans: [Option<SrcPlan>; 2] = [None, None];
-    for (k, s) in srcs.iter().enumerate() {
-        let mut pl = resolve_src(st, s, k, insn.access, three, n, half)?;
-        if quirk && pl.space == Space::Imm && pl.esize == 8 {
-            return Err(ExecError::Unsupported {
-                what: "a 64-bit immediate regioned in 32-bit channels".into(),
-            });
-        }
-        if quirk {
-            pl.ty = DataType::UD;
-        }
-        if let Some(slot) = plans.get_mut(k) {
-            *slot = Some(pl);
-        }
+    let dplan = &plans.dst;
+    if quirk
+        && plans
+            .srcs
+            .iter()
+            .flatten()
+            .any(|pl| pl.space == Space::Imm && pl.esize == 8)
+    {
+        return Err(ExecError::Unsupported {
+            what: "a 64-bit immediate regioned in 32-bit channels".into(),
+        });
     }
     let (em, pm) = enables(st, insn, n);
     let sel = insn.op == Opcode::Sel;
     let en = if sel { em } else { em.and(pm) };
-    let mut vals = [Vals::empty(dst.ty), Vals::empty(dst.ty)];
-    for (k, pl) in plans.iter().enumerate() {
+    let mut vals = [Vals::empty(dplan.ty), Vals::empty(dplan.ty)];
+    for (k, pl) in plans.srcs.iter().take(2).enumerate() {
         if let Some(pl) = pl {
             gather_bits(st, pl, n, &mut vals[k]);
         }
-    }
-    let mut dplan = dplan;
-    if quirk {
-        dplan.ty = DataType::UD;
     }
     let wr = implicit_writes(st, insn.ctrl.acc_wr);
     for ch in 0..n {
@@ -278,10 +365,10 @@ fn raw(
         };
         let bits = vals[k].bits[ch];
         let und = vals[k].undef & m != 0 || en.unknown & m != 0 || pick_unknown;
-        write_dst(st, &dplan, ch, bits, 0, und);
+        write_dst(st, dplan, ch, bits, 0, und);
         if wr != Some(false) && !matches!(dplan.space, Space::Arf { acc: true }) && !quirk {
-            if let Some(a) = implicit_addr(st, p, dst.ty, usize::from(insn.chan_off), ch) {
-                st.acc_write(a, dst.ty, 0, bits, und || wr.is_none());
+            if let Some(a) = implicit_addr(st, p, dplan.ty, usize::from(insn.chan_off), ch) {
+                st.acc_write(a, dplan.ty, 0, bits, und || wr.is_none());
             }
         }
     }
@@ -298,18 +385,14 @@ fn integer(
     dst: &crate::isa::Dst,
     srcs: &[&Src],
     tys: &[DataType],
+    plans: &Plans,
     info: &mut StepInfo,
     opts: &ExecOptions,
 ) -> Result<(), ExecError> {
     let p = st.platform();
     let op = insn.op;
     let chan_off = usize::from(insn.chan_off);
-    let three = insn.is_three_src();
-    let dplan = resolve_dst(st, dst, insn.access, n, None)?;
-    let mut plans: [Option<SrcPlan>; 3] = [None, None, None];
-    for (k, s) in srcs.iter().enumerate() {
-        plans[k] = Some(resolve_src(st, s, k, insn.access, three, n, None)?);
-    }
+    let dplan = &plans.dst;
     let Some(class) = ExecClass::of(tys) else {
         return Err(operand_err("src0", "no source operand"));
     };
@@ -333,7 +416,7 @@ fn integer(
     let logic = ops_int::is_logic(op);
     let mut vals = [Vals::empty(class.ty); 3];
     let mut violations: Vec<Violation> = Vec::new();
-    for (k, pl) in plans.iter().enumerate() {
+    for (k, pl) in plans.srcs.iter().enumerate().take(srcs.len()) {
         let Some(pl) = pl else { continue };
         let v = &mut vals[k];
         v.ty = pl.ty;
@@ -549,7 +632,7 @@ fn integer(
             (None, None, None) => (0, false, 0),
         };
         let dst_und = und || conv_und || (insn.sat && sat_undef & m != 0);
-        write_dst(st, &dplan, ch, bits, exact, dst_und);
+        write_dst(st, dplan, ch, bits, exact, dst_und);
         if flags_on {
             fw.set(fbase + ch, flag, und || conv_und || flag_undef & m != 0);
         }

@@ -63,6 +63,16 @@ impl FlagWriter {
         }
     }
 
+    /// A writer that writes nothing unless [`set`](Self::set) is called (then it must have
+    /// been created with [`new`](Self::new)).
+    pub fn empty() -> FlagWriter {
+        FlagWriter {
+            val: 0,
+            undef: 0,
+            touched: false,
+        }
+    }
+
     /// Set flag bit `i` (of the 64-bit f0/f1 space) to `v`, or mark it undefined.
     #[inline]
     pub fn set(&mut self, i: usize, v: bool, undefined: bool) {

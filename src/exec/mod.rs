@@ -84,6 +84,48 @@ pub fn step_with(
     insn: &Insn,
     opts: &ExecOptions,
 ) -> Result<StepInfo, ExecError> {
+    run_one(st, insn, opts, None)
+}
+
+/// An instruction with its operand addresses resolved once (when they do not depend on the
+/// state: no register-indirect operand), for programs executed many times.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub insn: Insn,
+    plans: Option<operand::Plans>,
+}
+
+impl Prepared {
+    /// Prepare `insn` for states of `st`'s platform (only the platform and ARF layout of `st`
+    /// are used). Instructions whose operands cannot be resolved ahead are resolved at each
+    /// step, which also reports their errors.
+    pub fn new(st: &ThreadState, insn: Insn) -> Prepared {
+        let plans = if operand::state_independent(&insn) {
+            alu::operands(st.platform(), &insn).ok().and_then(|o| {
+                operand::resolve_all(st, &insn, &o.srcs[..o.nsrc], o.n, o.esize_override()).ok()
+            })
+        } else {
+            None
+        };
+        Prepared { insn, plans }
+    }
+}
+
+/// Execute a prepared instruction (the same effect as [`step_with`] on its instruction).
+pub fn step_prepared(
+    st: &mut ThreadState,
+    pre: &Prepared,
+    opts: &ExecOptions,
+) -> Result<StepInfo, ExecError> {
+    run_one(st, &pre.insn, opts, pre.plans.as_ref())
+}
+
+fn run_one(
+    st: &mut ThreadState,
+    insn: &Insn,
+    opts: &ExecOptions,
+    plans: Option<&operand::Plans>,
+) -> Result<StepInfo, ExecError> {
     let p = st.platform();
     let op = insn.op;
     if !op.on(p) {
@@ -119,7 +161,7 @@ pub fn step_with(
             })
         }
         Opcode::Wait => wait(st, insn)?,
-        _ => alu::execute(st, insn, &mut info, opts)?,
+        _ => alu::execute(st, insn, &mut info, opts, plans)?,
     }
     let ev = st.take_events();
     info.jumped = ev.jumped;
@@ -148,8 +190,8 @@ fn wait(st: &mut ThreadState, insn: &Insn) -> Result<(), ExecError> {
             let _ = st.set_field(f, v - 1);
             Ok(())
         }
-        _ => Err(ExecError::Runtime {
-            rule: runtime::Rule::IndirectUndefinedAddress.id(),
+        _ => Err(ExecError::Operand {
+            operand: "n0".into(),
             msg: "wait: the notification count is undefined".into(),
         }),
     }

@@ -3,6 +3,8 @@
 //! register), with every address range- and alignment-checked up front, so that the per-channel
 //! loops index without further checks.
 
+#![allow(clippy::needless_range_loop)] // channels index several parallel arrays
+
 use super::region::{self, Region1, RegionError, MAX_CHANNELS};
 use super::runtime::{self, Rule};
 use super::ExecError;
@@ -34,7 +36,7 @@ pub struct SrcPlan {
     pub written: DataType,
     pub space: Space,
     /// Per channel: byte address (GRF, ARF) or element index (immediate).
-    pub off: [usize; MAX_CHANNELS],
+    pub off: [u32; MAX_CHANNELS],
     /// Immediate elements (bits).
     pub imm: [u64; 8],
     pub neg: bool,
@@ -49,7 +51,7 @@ pub struct SrcPlan {
 pub struct DstPlan {
     pub ty: DataType,
     pub space: Space,
-    pub off: [usize; MAX_CHANNELS],
+    pub off: [u32; MAX_CHANNELS],
     /// Align16 channel enables per channel: low half / high half (64-bit elements) or the whole
     /// element (both bits equal). All set in Align1.
     pub en_lo: u32,
@@ -160,28 +162,39 @@ fn place(
     span: (usize, usize),
     esize: usize,
     n: usize,
-    out: &mut [usize; MAX_CHANNELS],
+    out: &mut [u32; MAX_CHANNELS],
 ) -> Result<(), ExecError> {
     if space == Space::Null {
+        return Ok(());
+    }
+    let (lo, hi) = (span.0 as i64, span.1 as i64 - esize as i64);
+    let align = esize.max(1) as i64 - 1; // element sizes are powers of two
+    let mut ok = true;
+    for ch in 0..n {
+        let a = base + rel[ch];
+        ok &= a >= lo && a <= hi && (a - lo) & align == 0;
+        out[ch] = a as u32;
+    }
+    if ok {
         return Ok(());
     }
     for ch in 0..n {
         let a = base + rel[ch];
         let end = a + esize as i64;
-        if a < span.0 as i64 || end > span.1 as i64 {
+        if a < lo || a > hi {
             return Err(runtime::error(
                 Rule::OutOfRange,
                 format!(
                     "{what}: channel {ch} addresses bytes {a}..{end}, outside {}",
-                    match space {
-                        Space::Grf => "r0-r127".to_string(),
-                        _ => "the register".to_string(),
+                    if space == Space::Grf {
+                        "r0-r127"
+                    } else {
+                        "the register"
                     }
                 ),
             ));
         }
-        let rel_to_span = (a - span.0 as i64) as usize;
-        if rel_to_span % esize != 0 {
+        if (a - lo) & align != 0 {
             return Err(runtime::error(
                 Rule::Misaligned,
                 format!(
@@ -189,7 +202,6 @@ fn place(
                 ),
             ));
         }
-        out[ch] = a as usize;
     }
     Ok(())
 }
@@ -214,12 +226,12 @@ pub fn resolve_src(
     n: usize,
     esize_override: Option<usize>,
 ) -> Result<SrcPlan, ExecError> {
-    let what = format!("src{idx}");
+    let what = ["src0", "src1", "src2"].get(idx).copied().unwrap_or("src");
     let p = st.platform();
     match src {
         Src::Imm(im) => {
             let els =
-                decode_imm(p, im.ty, im.bits).map_err(|e| operand_err(&what, e.to_string()))?;
+                decode_imm(p, im.ty, im.bits).map_err(|e| operand_err(what, e.to_string()))?;
             let mut plan = SrcPlan {
                 ty: els.ty(),
                 written: im.ty,
@@ -237,19 +249,19 @@ pub fn resolve_src(
             for ch in 0..n {
                 // A vector immediate is an 8- (V, UV) or 4-element (VF) vector with contiguous
                 // regions (seed002 §Immediate Operands); channels beyond it repeat it.
-                plan.off[ch] = ch % len;
+                plan.off[ch] = (ch % len) as u32;
             }
             Ok(plan)
         }
         Src::Reg(r) => {
             if r.ty.is_vector() {
                 return Err(operand_err(
-                    &what,
+                    what,
                     format!("{} is an immediate-only type", r.ty.name()),
                 ));
             }
             let esize = esize_override.unwrap_or_else(|| addr_size(p, r.ty));
-            let (space, base, span) = origin(st, &what, r.addr)?;
+            let (space, base, span) = origin(st, what, r.addr)?;
             let mut rel = [0i64; MAX_CHANNELS];
             let mut abs_addr = false;
             match access {
@@ -257,7 +269,7 @@ pub fn resolve_src(
                     if r.region.is_vxh() {
                         let Addr::Indirect { a0, off } = r.addr else {
                             return Err(operand_err(
-                                &what,
+                                what,
                                 "a <Width,HorzStride> region needs register-indirect addressing",
                             ));
                         };
@@ -267,7 +279,7 @@ pub fn resolve_src(
                             + 1;
                         if need > cnt {
                             return Err(region_err(
-                                &what,
+                                what,
                                 RegionError::NoAddressRegister { index: need - 1 },
                             ));
                         }
@@ -287,7 +299,7 @@ pub fn resolve_src(
                             n,
                             &mut rel,
                         )
-                        .map_err(|e| region_err(&what, e))?;
+                        .map_err(|e| region_err(what, e))?;
                         abs_addr = true;
                     } else {
                         let reg = Region1 {
@@ -296,7 +308,7 @@ pub fn resolve_src(
                             hstride: u32::from(r.region.hstride),
                         };
                         region::align1_src(reg, esize, n, &mut rel)
-                            .map_err(|e| region_err(&what, e))?;
+                            .map_err(|e| region_err(what, e))?;
                     }
                 }
                 AccessMode::Align16 => {
@@ -313,7 +325,7 @@ pub fn resolve_src(
                             });
                         }
                         region::align16_src(u32::from(r.region.vstride), swz, esize, n, &mut rel)
-                            .map_err(|e| region_err(&what, e))?;
+                            .map_err(|e| region_err(what, e))?;
                     }
                 }
             }
@@ -328,7 +340,7 @@ pub fn resolve_src(
                 esize,
             };
             let b = if abs_addr { 0 } else { base };
-            place(&what, space, &rel, b, span, esize, n, &mut plan.off)?;
+            place(what, space, &rel, b, span, esize, n, &mut plan.off)?;
             Ok(plan)
         }
     }
@@ -392,4 +404,52 @@ pub fn region1(r: Region) -> Region1 {
 /// The element type an immediate of type `t` supplies.
 pub fn imm_element_type(t: DataType) -> DataType {
     element_type(t)
+}
+
+/// The resolved operands of one instruction.
+#[derive(Debug, Clone)]
+pub struct Plans {
+    pub dst: DstPlan,
+    pub srcs: [Option<SrcPlan>; 3],
+}
+
+/// Resolve the destination and the sources `srcs` of `insn` with `n` channels.
+pub fn resolve_all(
+    st: &ThreadState,
+    insn: &crate::isa::Insn,
+    srcs: &[&Src],
+    n: usize,
+    esize_override: Option<usize>,
+) -> Result<Plans, ExecError> {
+    let d = insn
+        .dst
+        .as_ref()
+        .ok_or_else(|| operand_err("dst", "absent"))?;
+    let three = insn.is_three_src();
+    let dst = resolve_dst(st, d, insn.access, n, esize_override)?;
+    let mut out: [Option<SrcPlan>; 3] = [None, None, None];
+    for (k, s) in srcs.iter().enumerate().take(3) {
+        out[k] = Some(resolve_src(
+            st,
+            s,
+            k,
+            insn.access,
+            three,
+            n,
+            esize_override,
+        )?);
+    }
+    Ok(Plans { dst, srcs: out })
+}
+
+/// Whether the operand addresses of `insn` depend only on the instruction and the platform
+/// (no register-indirect operand, whose address comes from a0).
+pub fn state_independent(insn: &crate::isa::Insn) -> bool {
+    let ind = |a: Addr| matches!(a, Addr::Indirect { .. });
+    !insn.dst.is_some_and(|d| ind(d.addr))
+        && insn
+            .src
+            .iter()
+            .flatten()
+            .all(|s| !matches!(s, Src::Reg(r) if ind(r.addr)))
 }

@@ -17,16 +17,15 @@
 #![allow(clippy::needless_range_loop)] // channels index several parallel arrays
 
 use super::acc::{implicit_addr, implicit_writes};
-use super::alu::{enables, gather_bits, write_dst};
+use super::alu::{enables, gather_raw, write_dst};
 use super::flags::{int_cond, FlagWriter};
 use super::mask::flag_base;
-use super::operand::{resolve_dst, resolve_src, Space, SrcPlan};
-use super::ops_int::Vals;
+use super::operand::{Plans, Space};
 use super::region::MAX_CHANNELS;
 use super::{ExecError, ExecOptions, StepInfo};
 use crate::float::{self, Applied, FloatEnv, FloatOut, FloatType, Policy};
 use crate::fp::Round;
-use crate::isa::{Dst, Insn, Src};
+use crate::isa::{Dst, Insn};
 use crate::spec::compare::GridKind;
 use crate::spec::registers::field::CR0_0_FP_MODE;
 use crate::spec::{AccessMode, CondMod, DataType, FpOps, MathFn, Opcode, PredCtrl};
@@ -39,7 +38,7 @@ fn unsupported(what: String) -> ExecError {
 /// The float environment of the thread (cr0.0), and whether its float fields are undefined.
 pub fn float_env(st: &ThreadState) -> (FloatEnv, bool) {
     let p = st.platform();
-    let Some((v, u)) = st.arf_dword("cr0", 0) else {
+    let Some((v, u)) = st.field_dword(&CR0_0_FP_MODE) else {
         return (FloatEnv::new(p), true);
     };
     let env = FloatEnv::from_cr0(p, v);
@@ -104,8 +103,8 @@ pub(crate) fn execute(
     insn: &Insn,
     n: usize,
     dst: &Dst,
-    srcs: &[&Src],
     tys: &[DataType],
+    plans: &Plans,
     info: &mut StepInfo,
     opts: &ExecOptions,
 ) -> Result<(), ExecError> {
@@ -130,12 +129,7 @@ pub(crate) fn execute(
         }
     };
     let (env, env_undef) = float_env(st);
-    let three = insn.is_three_src();
-    let dplan = resolve_dst(st, dst, insn.access, n, None)?;
-    let mut plans: [Option<SrcPlan>; 3] = [None, None, None];
-    for (i, s) in srcs.iter().enumerate() {
-        plans[i] = Some(resolve_src(st, s, i, insn.access, three, n, None)?);
-    }
+    let dplan = &plans.dst;
     let (em, pm) = enables(st, insn, n);
     let sel_like = matches!(k, Kind::Sel | Kind::Csel);
     let mut en = if sel_like && insn.pred != PredCtrl::None && k == Kind::Sel {
@@ -150,35 +144,39 @@ pub(crate) fn execute(
     }
 
     // Gather and convert the sources to the execution type, then apply the modifiers.
-    let mut vals = [Vals::empty(exec_dt); 3];
+    let mut vals = [Lanes::new(), Lanes::new(), Lanes::new()];
     let mut mismatch = 0u32;
-    for (i, pl) in plans.iter().enumerate() {
+    for (i, pl) in plans.srcs.iter().enumerate().take(tys.len()) {
         let Some(pl) = pl else { continue };
         let v = &mut vals[i];
-        mismatch |= gather_bits(st, pl, n, v);
+        mismatch |= gather_raw(st, pl, n, &mut v.bits, &mut v.undef);
         let src_dt = pl.ty;
-        for ch in 0..n {
-            let mut b = v.bits[ch];
-            if src_dt != exec_dt && !(math && i == 1 && src_dt == DataType::UD) {
-                match float::convert(&env, src_dt, exec_dt, b, false) {
-                    Ok(c) => b = c.bits,
+        let convert = src_dt != exec_dt && !(math && i == 1 && src_dt == DataType::UD);
+        if convert {
+            for ch in 0..n {
+                match float::convert(&env, src_dt, exec_dt, v.bits[ch], false) {
+                    Ok(c) => v.bits[ch] = c.bits,
                     Err(e) => return Err(unsupported(format!("{}: {e}", op.name()))),
                 }
             }
-            if let Some(f) = exec_ft {
-                if pl.abs {
-                    b &= !f.sign();
-                }
-                if pl.neg {
-                    b ^= f.sign();
-                }
-            } else if pl.abs || pl.neg {
-                let x = super::convert::int_value(exec_dt, b);
-                let x = if pl.abs { x.abs() } else { x };
-                let x = if pl.neg { -x } else { x };
-                b = (x as u64) & crate::state::mask_bits(exec_dt.bits());
+        }
+        if pl.abs || pl.neg {
+            for ch in 0..n {
+                let b = v.bits[ch];
+                v.bits[ch] = if let Some(f) = exec_ft {
+                    let b = if pl.abs { b & !f.sign() } else { b };
+                    if pl.neg {
+                        b ^ f.sign()
+                    } else {
+                        b
+                    }
+                } else {
+                    let x = super::convert::int_value(exec_dt, b);
+                    let x = if pl.abs { x.abs() } else { x };
+                    let x = if pl.neg { -x } else { x };
+                    (x as u64) & crate::state::mask_bits(exec_dt.bits())
+                };
             }
-            v.bits[ch] = b;
         }
     }
     // One-source math functions ignore src1 (null or absent).
@@ -188,7 +186,7 @@ pub(crate) fn execute(
         }
     }
     // The implicit accumulator source of mac.
-    let mut accv = Vals::empty(exec_dt);
+    let mut accv = Lanes::new();
     if k == Kind::Mac {
         for ch in 0..n {
             match implicit_addr(st, p, exec_dt, usize::from(insn.chan_off), ch) {
@@ -209,81 +207,6 @@ pub(crate) fn execute(
             channels: mismatch & en.maybe(),
         });
     }
-
-    // Compute.
-    let ops = match k {
-        Kind::Mad | Kind::Mac => FpOps::Fused,
-        Kind::Sel | Kind::Csel => FpOps::Minmax,
-        Kind::Cmp(_) => FpOps::Compare,
-        Kind::Mov => FpOps::Conversion,
-        _ => FpOps::Arith,
-    };
-    let pol = exec_ft.map(|f| Policy::new(&env, f, ops));
-    let mut res = [0u64; MAX_CHANNELS];
-    let mut out_flags = [crate::fp::Flags::NONE; MAX_CHANNELS];
-    let mut cond = [false; MAX_CHANNELS];
-    let mut rem: [Option<u64>; MAX_CHANNELS] = [None; MAX_CHANNELS];
-    let mut undef: u32 = vals.iter().fold(accv.undef, |a, v| a | v.undef);
-    if env_undef {
-        undef = u32::MAX;
-    }
-    let (a, b, c) = (&vals[0], &vals[1], &vals[2]);
-    for ch in 0..n {
-        if en.maybe() >> ch & 1 == 0 {
-            continue;
-        }
-        let r: FloatOut = match (k, &pol) {
-            (Kind::Mov, _) => raw(a.bits[ch]),
-            (Kind::Sel, Some(pol)) => {
-                if insn.pred != PredCtrl::None {
-                    if pm.unknown >> ch & 1 == 1 {
-                        undef |= 1 << ch;
-                    }
-                    raw(if pm.on >> ch & 1 == 1 {
-                        a.bits[ch]
-                    } else {
-                        b.bits[ch]
-                    })
-                } else if insn.cmod != CondMod::None {
-                    pol.sel_minmax(insn.cmod, a.bits[ch], b.bits[ch])
-                } else {
-                    raw(a.bits[ch])
-                }
-            }
-            (Kind::Csel, Some(_)) => {
-                // opcode.csel: src0 where src2 compared with zero satisfies the condition
-                // modifier, src1 elsewhere.
-                let f = exec_ft.unwrap_or(FloatType::F);
-                let t = float::compare(&env, insn.cmod, GridKind::Cmp, f, c.bits[ch], 0);
-                raw(if t { a.bits[ch] } else { b.bits[ch] })
-            }
-            (Kind::Add, Some(pol)) => pol.add(a.bits[ch], b.bits[ch]),
-            (Kind::Mul, Some(pol)) => pol.mul(a.bits[ch], b.bits[ch]),
-            // mad: src0 + src1 * src2 with one rounding (float::mad).
-            (Kind::Mad, Some(pol)) => pol.fma(b.bits[ch], c.bits[ch], a.bits[ch]),
-            // mac: acc + src0 * src1, a fused operation (fp_ops `fused`).
-            (Kind::Mac, Some(pol)) => pol.fma(a.bits[ch], b.bits[ch], accv.bits[ch]),
-            (Kind::Rnd(dir), Some(pol)) => pol.rnd(a.bits[ch], dir),
-            (Kind::Cmp(kind), Some(_)) => {
-                let f = exec_ft.unwrap_or(FloatType::F);
-                let o = float::compare_out(&env, insn.cmod, kind, f, a.bits[ch], b.bits[ch]);
-                cond[ch] = o.value;
-                raw(0)
-            }
-            (Kind::Math(f), _) => {
-                let m = crate::math::eval(f, exec_dt, a.bits[ch], b.bits[ch], &env)
-                    .map_err(|e| unsupported(format!("math: {e}")))?;
-                if m.undefined {
-                    undef |= 1 << ch;
-                }
-                rem[ch] = m.bits2;
-                raw(m.bits)
-            }
-            _ => return Err(unsupported(format!("{} on these types", op.name()))),
-        };
-        res[ch] = r.bits;
-        out_flags[ch] = r.flags;
-    }
     if opts.strict {
         if let Some(v) = violations.first() {
             return Err(ExecError::Runtime {
@@ -293,6 +216,89 @@ pub(crate) fn execute(
         }
     }
 
+    // Compute (one loop per kind).
+    let ops = match k {
+        Kind::Mad | Kind::Mac => FpOps::Fused,
+        Kind::Sel | Kind::Csel => FpOps::Minmax,
+        Kind::Cmp(_) => FpOps::Compare,
+        Kind::Mov => FpOps::Conversion,
+        _ => FpOps::Arith,
+    };
+    let pol = exec_ft.map(|f| policy(st, &env, f, ops));
+    let mut res = [0u64; MAX_CHANNELS];
+    let mut out_flags = [crate::fp::Flags::NONE; MAX_CHANNELS];
+    let mut cond = [false; MAX_CHANNELS];
+    let mut rem: [Option<u64>; MAX_CHANNELS] = [None; MAX_CHANNELS];
+    let mut undef: u32 = vals.iter().fold(accv.undef, |a, v| a | v.undef);
+    if env_undef {
+        undef = u32::MAX;
+    }
+    let live = en.maybe();
+    let (a, b, c) = (&vals[0].bits, &vals[1].bits, &vals[2].bits);
+    match (k, pol) {
+        (Kind::Mov, _) => each(n, live, &mut res, &mut out_flags, |ch| raw(a[ch])),
+        (Kind::Sel, Some(pol)) => {
+            if insn.pred != PredCtrl::None {
+                undef |= pm.unknown;
+                each(n, live, &mut res, &mut out_flags, |ch| {
+                    raw(if pm.on >> ch & 1 == 1 { a[ch] } else { b[ch] })
+                })
+            } else if insn.cmod != CondMod::None {
+                each(n, live, &mut res, &mut out_flags, |ch| {
+                    pol.sel_minmax(insn.cmod, a[ch], b[ch])
+                })
+            } else {
+                each(n, live, &mut res, &mut out_flags, |ch| raw(a[ch]))
+            }
+        }
+        (Kind::Csel, Some(_)) => {
+            // opcode.csel: src0 where src2 compared with zero satisfies the condition modifier,
+            // src1 elsewhere.
+            let f = exec_ft.unwrap_or(FloatType::F);
+            each(n, live, &mut res, &mut out_flags, |ch| {
+                let t = float::compare(&env, insn.cmod, GridKind::Cmp, f, c[ch], 0);
+                raw(if t { a[ch] } else { b[ch] })
+            })
+        }
+        (Kind::Add, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
+            pol.add(a[ch], b[ch])
+        }),
+        (Kind::Mul, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
+            pol.mul(a[ch], b[ch])
+        }),
+        // mad: src0 + src1 * src2 with one rounding (float::mad).
+        (Kind::Mad, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
+            pol.fma(b[ch], c[ch], a[ch])
+        }),
+        // mac: acc + src0 * src1, a fused operation (fp_ops `fused`).
+        (Kind::Mac, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
+            pol.fma(a[ch], b[ch], accv.bits[ch])
+        }),
+        (Kind::Rnd(dir), Some(pol)) => {
+            each(n, live, &mut res, &mut out_flags, |ch| pol.rnd(a[ch], dir))
+        }
+        (Kind::Cmp(kind), Some(_)) => {
+            let f = exec_ft.unwrap_or(FloatType::F);
+            each(n, live, &mut res, &mut out_flags, |ch| {
+                cond[ch] = float::compare_out(&env, insn.cmod, kind, f, a[ch], b[ch]).value;
+                raw(0)
+            })
+        }
+        (Kind::Math(f), _) => {
+            for ch in 0..n {
+                if live >> ch & 1 == 0 {
+                    continue;
+                }
+                let m = crate::math::eval(f, exec_dt, a[ch], b[ch], &env)
+                    .map_err(|e| unsupported(format!("math: {e}")))?;
+                undef |= u32::from(m.undefined) << ch;
+                rem[ch] = m.bits2;
+                res[ch] = m.bits;
+            }
+        }
+        _ => return Err(unsupported(format!("{} on these types", op.name()))),
+    }
+
     // Write back.
     let is_cmp = matches!(k, Kind::Cmp(_));
     let dst_ft = FloatType::from_data_type(dst.ty);
@@ -300,11 +306,58 @@ pub(crate) fn execute(
     let wr = implicit_writes(st, insn.ctrl.acc_wr);
     let flags_on = insn.cmod != CondMod::None && !sel_like;
     let fbase = flag_base(insn.flag) + usize::from(insn.chan_off);
-    let mut fw = FlagWriter::new(st);
+    // The common case: same type, no saturation, flags or accumulator, a GRF destination, every
+    // channel enabled or not: the results go straight to the register file.
+    let plain = !is_cmp
+        && dst.ty == exec_dt
+        && !insn.sat
+        && !flags_on
+        && (wr == Some(false) || acc_dst)
+        && dplan.space == Space::Grf
+        && dplan.en_lo == dplan.en_hi
+        && !matches!(k, Kind::Math(_));
+    if plain {
+        let write = live & dplan.en_lo;
+        let und_mask = undef | en.unknown;
+        if dplan.esize == 4 {
+            // Dword elements, written out.
+            let (g, gu) = (&mut st.grf, &mut st.grf_undef);
+            for ch in 0..n {
+                let m = 1u32 << ch;
+                if write & m == 0 {
+                    continue;
+                }
+                let o = dplan.off[ch] as usize;
+                if let Some(w) = g.get_mut(o..o + 4) {
+                    w.copy_from_slice(&(res[ch] as u32).to_le_bytes());
+                }
+                if let Some(x) = gu.get_mut(o / 64) {
+                    let bm = 0xfu64 << (o % 64);
+                    *x = if und_mask & m != 0 { *x | bm } else { *x & !bm };
+                }
+            }
+        } else {
+            for ch in 0..n {
+                let m = 1u32 << ch;
+                if write & m != 0 {
+                    let und = und_mask & m != 0;
+                    st.write_grf_unchecked(dplan.off[ch] as usize, dplan.esize, res[ch], und);
+                }
+            }
+        }
+        info.enabled = en.on;
+        info.violations.extend(violations);
+        return Ok(());
+    }
+    let mut fw = if flags_on {
+        FlagWriter::new(st)
+    } else {
+        FlagWriter::empty()
+    };
     let all_ones = crate::state::mask_bits(dst.ty.bits());
     for ch in 0..n {
         let m = 1u32 << ch;
-        if en.maybe() & m == 0 {
+        if live & m == 0 {
             continue;
         }
         let und = undef & m != 0 || en.unknown & m != 0;
@@ -315,19 +368,20 @@ pub(crate) fn execute(
                 (true, Some(f)) => float::saturate(f, res[ch]).0,
                 _ => res[ch],
             };
-            let fl = flag_of(insn.cmod, dst.ty, dst_ft, b, out_flags[ch]);
+            let fl = flags_on && flag_of(insn.cmod, dst.ty, dst_ft, b, out_flags[ch]);
             (b, fl)
         } else {
             let cv = float::convert(&env, exec_dt, dst.ty, res[ch], insn.sat)
                 .map_err(|e| unsupported(format!("{}: {e}", op.name())))?;
-            let fl = flag_of(insn.cmod, dst.ty, dst_ft, cv.bits, out_flags[ch] | cv.flags);
+            let fl =
+                flags_on && flag_of(insn.cmod, dst.ty, dst_ft, cv.bits, out_flags[ch] | cv.flags);
             (cv.bits, fl)
         };
-        write_dst(st, &dplan, ch, bits, 0, und);
+        write_dst(st, dplan, ch, bits, 0, und);
         if let Some(r) = rem[ch] {
             // INT DIV BOTH: the remainder goes to the register after the destination.
             if dplan.space == Space::Grf {
-                let o = dplan.off[ch] + st.grf_reg_bytes();
+                let o = dplan.off[ch] as usize + st.grf_reg_bytes();
                 if o + dplan.esize <= st.grf_size() {
                     st.write_grf_unchecked(o, dplan.esize, r, und);
                 }
@@ -348,6 +402,52 @@ pub(crate) fn execute(
     info.enabled = en.on;
     info.violations.extend(violations);
     Ok(())
+}
+
+/// Run `f` for the live channels of `0..n`, storing results and flags (a generic loop: one
+/// monomorphic copy per operation, no dynamic dispatch per channel).
+#[inline]
+fn each(
+    n: usize,
+    live: u32,
+    res: &mut [u64; MAX_CHANNELS],
+    flags: &mut [crate::fp::Flags; MAX_CHANNELS],
+    mut f: impl FnMut(usize) -> FloatOut,
+) {
+    for ch in 0..n.min(MAX_CHANNELS) {
+        if live >> ch & 1 == 1 {
+            let r = f(ch);
+            res[ch] = r.bits;
+            flags[ch] = r.flags;
+        }
+    }
+}
+
+/// Raw element bits of the channels of one operand.
+struct Lanes {
+    bits: [u64; MAX_CHANNELS],
+    undef: u32,
+}
+
+impl Lanes {
+    fn new() -> Lanes {
+        Lanes {
+            bits: [0; MAX_CHANNELS],
+            undef: 0,
+        }
+    }
+}
+
+/// The float policy for `ty` and `ops` under `env`, through the state's one-entry cache.
+fn policy(st: &mut ThreadState, env: &FloatEnv, ty: FloatType, ops: FpOps) -> Policy {
+    if let Some((e, t, o, pol)) = &st.policy_cache {
+        if e == env && *t == ty && *o == ops {
+            return *pol;
+        }
+    }
+    let pol = Policy::new(env, ty, ops);
+    st.policy_cache = Some((*env, ty, ops, pol));
+    pol
 }
 
 /// A plain result (no IEEE flags).

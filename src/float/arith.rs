@@ -6,7 +6,7 @@ use super::compare::eval;
 use super::env::FloatEnv;
 use super::policy::{alt_applies, Policy};
 use super::FloatType;
-use crate::fp::{FpClass, Flags, Round};
+use crate::fp::{Flags, FpClass, Round};
 use crate::spec::compare::GridKind;
 use crate::spec::float_modes::{FpMode, RULES};
 use crate::spec::{CondMod, FpOps};
@@ -233,4 +233,3 @@ pub fn raw_mov(env: &FloatEnv, ty: FloatType, bits: u64) -> FloatOut {
         rules,
     }
 }
-

@@ -262,9 +262,12 @@ pub fn convert(
     let sf = FloatType::from_data_type(src);
     let df = FloatType::from_data_type(dst);
     if let (true, Some(_), Some(_)) = (env.alt && src != dst, sf, df) {
-        if let Some(r) =
-            float_modes::find(FpEffect::AltConversionUnsupported, src, FpOps::Conversion, p)
-        {
+        if let Some(r) = float_modes::find(
+            FpEffect::AltConversionUnsupported,
+            src,
+            FpOps::Conversion,
+            p,
+        ) {
             if r.types.contains(dst) && (alt_applies(src, p) || alt_applies(dst, p)) {
                 return Err(ConvError::Unsupported {
                     rule_id: r.id,
@@ -318,14 +321,13 @@ pub fn convert(
                     }
                 }
                 FloatToInt::Special(input) => {
-                    let s = conversions::special(input, src, dst, p).ok_or(
-                        ConvError::NoSpecial {
+                    let s =
+                        conversions::special(input, src, dst, p).ok_or(ConvError::NoSpecial {
                             input,
                             src,
                             dst,
                             platform: p,
-                        },
-                    )?;
+                        })?;
                     let (lo, hi) = int_range(dst).unwrap_or((0, 0));
                     out.bits = int_bits(
                         dst,

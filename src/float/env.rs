@@ -94,8 +94,7 @@ impl FloatEnv {
     /// With one denorm-mode field (one of `registers::field::CR0_0_*_DENORM_MODE`) set to
     /// `keep`; a field the platform lacks is ignored.
     pub fn with_denorm_field(self, f: &FieldInfo, keep: bool) -> FloatEnv {
-        let mask = if f.gens.contains(self.platform) && DENORM_FIELDS.iter().any(|d| d.id == f.id)
-        {
+        let mask = if f.gens.contains(self.platform) && DENORM_FIELDS.iter().any(|d| d.id == f.id) {
             f.mask()
         } else {
             0

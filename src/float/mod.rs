@@ -28,9 +28,7 @@ mod env;
 mod policy;
 
 pub use applied::Applied;
-pub use arith::{
-    add, div, fma, mad, max, min, mul, raw_mov, rnd, sel_minmax, sqrt, sub, FloatOut,
-};
+pub use arith::{add, div, fma, mad, max, min, mul, raw_mov, rnd, sel_minmax, sqrt, sub, FloatOut};
 pub use compare::{compare, compare_out, cond_flag, CompareOut};
 pub use convert::{convert, int_range, saturate, ConvError, ConvOut};
 pub use env::FloatEnv;

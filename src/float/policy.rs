@@ -14,7 +14,7 @@ use super::applied::{row, Applied, CAPACITY};
 use super::arith::FloatOut;
 use super::env::FloatEnv;
 use super::FloatType;
-use crate::fp::{FpClass, FpResult, Flags, Round};
+use crate::fp::{Flags, FpClass, FpResult, Round};
 use crate::spec::float_modes::{FpMode, RULES};
 use crate::spec::{DataType, FpEffect, FpOps, Platform};
 

@@ -47,21 +47,28 @@ pub fn add_exact<F: Format>(a: u64, b: u64, rm: Round) -> FpResult {
         return exact_finite::<F>(if mag_a == 0 { b } else { a });
     }
     // x is the operand of larger magnitude (encodings order like magnitudes).
-    let (fx, fy) = if mag_a >= mag_b { (fa, fb) } else { (fb, fa) };
-    let x = normalise::<F>(fx);
-    let y = normalise::<F>(fy);
+    let (x, y) = if mag_a >= mag_b { (a, b) } else { (b, a) };
+    let x = normalise::<F>(fields::<F>(x));
+    let y = normalise::<F>(fields::<F>(y));
     // Leading ones at bit 61: one bit of headroom for the carry, and at
     // least 9 zero bits below the LSB, so a jammed y stays far below the
     // rounding position even after a one-bit cancellation.
     let mx = x.sig << (F::RSHIFT - 1);
     let d = x.exp.wrapping_sub(y.exp) as u32;
     let my = shr_jam64(y.sig << (F::RSHIFT - 1), d);
-    let m = if x.sign == y.sign { mx + my } else { mx - my };
+    let m = add_or_sub(mx, my, x.sign != y.sign);
     if m == 0 {
         return FpResult::exact(zero::<F>(rm == Round::Rd));
     }
     // m * 2^(x.exp - 61)
     round_pack_u64::<F>(x.sign, x.exp - 61, m, rm)
+}
+
+/// `mx + my`, or `mx - my` when `sub` (mx >= my), without a data branch.
+#[inline(always)]
+pub(super) fn add_or_sub(mx: u64, my: u64, sub: bool) -> u64 {
+    let neg = 0u64.wrapping_sub(sub as u64);
+    mx.wrapping_add((my ^ neg).wrapping_add(sub as u64))
 }
 
 #[inline(never)]

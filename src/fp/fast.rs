@@ -25,23 +25,20 @@ fn normal<F: Format>(x: u64) -> Option<(i32, u64)> {
 /// `[2^62, 2^63)`, jammed) if the result is a normal finite number.
 #[inline(always)]
 fn pack_rtne<F: Format>(sign: bool, ebias: i32, sig: u64) -> Option<FpResult> {
-    if ebias < 1 {
+    // Normal before rounding (rounding may still carry into infinity,
+    // caught below).
+    if ebias < 1 || ebias >= F::EXP_FIELD_MAX as i32 {
         return None;
     }
     let sh = F::RSHIFT;
-    let half = 1u64 << (sh - 1);
     let rbits = sig & ((1u64 << sh) - 1);
-    let m = sig >> sh;
-    let up = (rbits > half || (rbits == half && m & 1 != 0)) as u64;
-    let packed = (((ebias - 1) as u64) << F::FRAC_BITS) + m + up;
+    // Branch-free RTNE: add half - 1 + lsb, truncate.
+    let m = (sig + (1u64 << (sh - 1)) - 1 + ((sig >> sh) & 1)) >> sh;
+    let packed = (((ebias - 1) as u64) << F::FRAC_BITS) + m;
     if packed >= F::INF {
         return None;
     }
-    let flags = if rbits != 0 {
-        Flags::INEXACT
-    } else {
-        Flags::NONE
-    };
+    let flags = Flags::inexact_if(rbits != 0);
     Some(FpResult::new(
         if sign { F::SIGN } else { 0 } | packed,
         flags,
@@ -75,11 +72,7 @@ pub fn add_rtne<F: Format>(a: u64, b: u64) -> Option<FpResult> {
     let (ey, my) = normal::<F>(y)?;
     let mx = mx << (F::RSHIFT - 1);
     let my = shr_jam64(my << (F::RSHIFT - 1), (ex - ey) as u32);
-    let m = if (x ^ y) & F::SIGN == 0 {
-        mx + my
-    } else {
-        mx - my
-    };
+    let m = super::add::add_or_sub(mx, my, (x ^ y) & F::SIGN != 0);
     if m == 0 {
         return None;
     }

@@ -61,6 +61,11 @@ impl Flags {
     pub const fn from_bits(b: u8) -> Flags {
         Flags(b & 0x7f)
     }
+    /// `INEXACT` when `b`, else no flag (branch-free).
+    #[inline(always)]
+    pub const fn inexact_if(b: bool) -> Flags {
+        Flags((b as u8) << 4)
+    }
     /// True when every flag of `other` is set in `self`.
     #[inline]
     pub const fn contains(self, other: Flags) -> bool {

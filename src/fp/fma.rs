@@ -1,12 +1,14 @@
 //! Fused multiply-add with a single rounding.
 
+use super::add::add_or_sub;
 use super::classify::{is_inf, is_nan, is_snan, is_zero};
 use super::fast;
 use super::flags::FpResult;
 use super::format::{fields, normalise, Format};
 use super::mul::mul_sigs;
 use super::round::{
-    exact_finite, inf, invalid, nan_result, round_pack_u128, shr_jam128, zero, Round,
+    exact_finite, inf, invalid, nan_result, round_pack_u128, round_pack_u64, shr_jam128, shr_jam64,
+    zero, Round,
 };
 
 /// `a * b + c` with a single rounding in `rm`.
@@ -69,6 +71,25 @@ pub(super) fn fma_core<F: Format>(
     mc: u64,
     rm: Round,
 ) -> FpResult {
+    if 2 * F::PREC <= 60 {
+        // HF and F: everything fits a u64 with the leading ones at bit 61;
+        // the product keeps all its bits (>= 13 zero bits below them).
+        let p = ma * mb; // in [2^2F, 2^(2F+2))
+        let p_msb = 63 - p.leading_zeros() as i32;
+        let ep = exp_sum + (p_msb - 2 * F::FRAC_BITS as i32);
+        let px = p << ((61 - p_msb) as u32 & 63);
+        let cx = mc << (61 - F::FRAC_BITS);
+        // Which term is larger in magnitude, without a data branch.
+        let prod_big = (ep > ec) | ((ep == ec) & (px >= cx));
+        let (xs, xe, xm) = select(prod_big, (sp, ep, px), (sc, ec, cx));
+        let (ye, ym) = select(prod_big, (ec, cx), (ep, px));
+        let ym = shr_jam64(ym, xe.wrapping_sub(ye) as u32);
+        let m = add_or_sub(xm, ym, sp != sc);
+        if m == 0 {
+            return FpResult::exact(zero::<F>(rm == Round::Rd));
+        }
+        return round_pack_u64::<F>(xs, xe - 61, m, rm);
+    }
     let p = ma as u128 * mb as u128; // in [2^2F, 2^(2F+2))
     let p_msb = 127 - p.leading_zeros() as i32;
     // Both terms with their leading one at bit 125; the product keeps all
@@ -76,18 +97,26 @@ pub(super) fn fma_core<F: Format>(
     let ep = exp_sum + (p_msb - 2 * F::FRAC_BITS as i32);
     let px = p << ((125 - p_msb) as u32 & 127);
     let cx = (mc as u128) << (125 - F::FRAC_BITS);
-    let (xs, xe, xm, ys, ye, ym) = if (ep, px) >= (ec, cx) {
-        (sp, ep, px, sc, ec, cx)
-    } else {
-        (sc, ec, cx, sp, ep, px)
-    };
-    let d = xe.wrapping_sub(ye) as u32;
-    let ym = shr_jam128(ym, d);
-    let m = if xs == ys { xm + ym } else { xm - ym };
+    let prod_big = (ep > ec) | ((ep == ec) & (px >= cx));
+    let (xs, xe, xm) = select(prod_big, (sp, ep, px), (sc, ec, cx));
+    let (ye, ym) = select(prod_big, (ec, cx), (ep, px));
+    let ym = shr_jam128(ym, xe.wrapping_sub(ye) as u32);
+    let m = if sp == sc { xm + ym } else { xm - ym };
     if m == 0 {
         return FpResult::exact(zero::<F>(rm == Round::Rd));
     }
     round_pack_u128::<F>(xs, xe - 125, m, rm)
+}
+
+/// `if c { a } else { b }`, written for the compiler to emit conditional
+/// moves.
+#[inline(always)]
+fn select<T: Copy>(c: bool, a: T, b: T) -> T {
+    if c {
+        a
+    } else {
+        b
+    }
 }
 
 #[inline(never)]

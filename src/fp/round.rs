@@ -72,12 +72,27 @@ pub(super) fn round_up(rm: Round, sign: bool, lsb_odd: bool, rbits: u64, half: u
 /// `x >> d` with the bits shifted out OR-ed into bit 0. Any `d`.
 #[inline(always)]
 pub(super) fn shr_jam64(x: u64, d: u32) -> u64 {
-    if d == 0 {
-        x
-    } else if d < 64 {
+    if d < 64 {
+        // (d == 0 needs no special case: the mask is then 0)
         (x >> d) | ((x & ((1u64 << d) - 1)) != 0) as u64
     } else {
         (x != 0) as u64
+    }
+}
+
+/// The amount to add to a value whose low `sh` bits are to be dropped so
+/// that truncating the sum rounds in direction `rm` (branch-free in the
+/// data). For RTNE it is `half - 1 + lsb`, which carries exactly when the
+/// dropped bits exceed half, or equal half with an odd LSB.
+#[inline(always)]
+pub(super) fn round_incr(rm: Round, sign: bool, sig: u64, sh: u32) -> u64 {
+    let mask = (1u64 << sh) - 1;
+    let neg = 0u64.wrapping_sub(sign as u64); // all ones when negative
+    match rm {
+        Round::Rtne => (mask >> 1) + ((sig >> sh) & 1),
+        Round::Ru => mask & !neg,
+        Round::Rd => mask & neg,
+        Round::Rtz => 0,
     }
 }
 
@@ -142,7 +157,6 @@ pub(super) fn overflow<F: Format>(sign: bool, rm: Round) -> FpResult {
 pub(super) fn round_pack<F: Format>(sign: bool, exp: i32, sig: u64, rm: Round) -> FpResult {
     debug_assert!(sig >> 62 == 1);
     let sh = F::RSHIFT;
-    let half = 1u64 << (sh - 1);
     let mask = (1u64 << sh) - 1;
     let sbits = if sign { F::SIGN } else { 0 };
     if exp >= F::EMIN {
@@ -150,22 +164,15 @@ pub(super) fn round_pack<F: Format>(sign: bool, exp: i32, sig: u64, rm: Round) -
             return overflow::<F>(sign, rm);
         }
         let rbits = sig & mask;
-        let mut m = sig >> sh;
-        if round_up(rm, sign, m & 1 != 0, rbits, half) {
-            m += 1;
-        }
+        // sig < 2^63 and the increment < 2^sh: no overflow.
+        let m = (sig + round_incr(rm, sign, sig, sh)) >> sh;
         // The hidden bit of `m` adds one to the biased exponent field; a
         // carry out of the significand adds one more, which is exactly right.
         let packed = (((exp + F::BIAS - 1) as u64) << F::FRAC_BITS) + m;
         if packed >= F::INF {
             return overflow::<F>(sign, rm);
         }
-        let flags = if rbits != 0 {
-            Flags::INEXACT
-        } else {
-            Flags::NONE
-        };
-        return FpResult::new(sbits | packed, flags);
+        return FpResult::new(sbits | packed, Flags::inexact_if(rbits != 0));
     }
     round_pack_tiny::<F>(sign, exp, sig, rm)
 }

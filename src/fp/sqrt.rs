@@ -43,118 +43,228 @@ pub fn sqrt_exact<F: Format>(a: u64, rm: Round) -> FpResult {
 }
 
 /// Jammed root of `m * 2^(exp - FRAC_BITS)` (m normalised): `(r, scale)`
-/// with the root `~= r * 2^scale`, `r` having at least `FRAC_BITS + 3`
-/// significant bits and bit 0 set iff the root is inexact.
+/// with the root `~= r * 2^scale`, `r` in `[2^63, 2^64)` (far more than the
+/// `FRAC_BITS + 3` bits rounding needs) and bit 0 set iff the root is
+/// inexact.
 #[inline(always)]
 pub(super) fn sqrt_sig<F: Format>(exp: i32, m: u64) -> (u64, i32) {
-    let fb = F::FRAC_BITS as i32;
-    // N = m << t with t >= FRAC_BITS + 6 and exp - FRAC_BITS - t even, so
-    // that sqrt(N) >= 2^(FRAC_BITS + 3).
-    let t0 = fb + 6;
-    let t = t0 + ((exp - fb - t0) & 1);
-    let scale = (exp - fb - t) / 2;
-    if F::FRAC_BITS <= 27 {
-        // N < 2^(2*FRAC_BITS + 8) <= 2^62
-        let n = m << (t as u32 & 63);
-        let r = isqrt64(n);
-        (r | (r * r != n) as u64, scale)
+    // value = m * 2^k. Shift m (leading one at FRAC_BITS) left by t in
+    // {62 - FRAC_BITS, 63 - FRAC_BITS} so that a = m << t is in [2^62, 2^64)
+    // and k - t is even; then sqrt(value) = sqrt(a * 2^64) * 2^((k - t - 64) / 2).
+    let k = exp - F::FRAC_BITS as i32;
+    let t0 = 62 - F::FRAC_BITS as i32;
+    let t = t0 + ((k - t0) & 1);
+    let a = m << (t as u32 & 63);
+    if F::FRAC_BITS <= 28 {
+        // a has at least 34 trailing zeros: a = a32 * 2^32 and
+        // sqrt(a * 2^64) = sqrt(a32 * 2^32) * 2^32; 32 root bits suffice.
+        let (y, exact) = sqrt_q32(a >> 32);
+        (y | !exact as u64, (k - t - 64) / 2 + 32)
     } else {
-        // N < 2^(2*FRAC_BITS + 8) <= 2^126 (DF: < 2^112)
-        let n = (m as u128) << (t as u32 & 127);
-        let r = isqrt128(n);
-        (r as u64 | (r * r != n) as u64, scale)
+        let (y, exact) = sqrt_q64(a);
+        (y | !exact as u64, (k - t - 64) / 2)
     }
 }
 
-/// floor(sqrt(n)) for n < 2^16, by integer Newton iteration from above.
-#[inline]
-fn isqrt_small(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let bits = 64 - n.leading_zeros();
-    // 2^ceil(bits/2) >= sqrt(n); integer Newton from any x >= floor(sqrt(n))
-    // decreases monotonically to floor(sqrt(n)).
-    let mut x = 1u64 << bits.div_ceil(2);
-    loop {
-        let y = (x + n / x) >> 1;
-        if y >= x {
-            return x;
+/// Index bits of the 1/sqrt seed table.
+const SEED_BITS: u32 = 10;
+/// Number of table entries: top `SEED_BITS` bits of a normalised `a` range
+/// over `[2^(SEED_BITS-2), 2^SEED_BITS)`.
+const SEED_LEN: usize = 3 << (SEED_BITS - 2);
+
+/// `SEED[j] ~= 2^16 / sqrt((i + 0.5) / 2^SEED_BITS)` with `i = j +
+/// 2^(SEED_BITS-2)` the top bits of a normalised `a`: a 1/sqrt estimate
+/// good to about 2^-10 (3 KiB, computed at compile time).
+const SEED: [u32; SEED_LEN] = seed_table();
+
+/// floor(sqrt(n)) for the constant table (plain bisection).
+const fn isqrt_const(n: u64) -> u64 {
+    let (mut lo, mut hi) = (0u64, 1u64 << 32);
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if mid * mid <= n {
+            lo = mid;
+        } else {
+            hi = mid;
         }
-        x = y;
     }
+    lo
 }
 
-/// `SEED[p][i] = ceil(sqrt(256 * (257 + i) * (1 + p)))`: an upper bound of
-/// 256 * sqrt of a mantissa whose top bits after the leading one are `i`,
-/// for even (`p = 0`) and odd (`p = 1`) exponents.
-const SEED: [[u16; 256]; 2] = seed_table();
-
-const fn ceil_sqrt(v: u32) -> u32 {
-    let mut s = 0u32;
-    while s * s < v {
-        s += 1;
-    }
-    s
-}
-
-const fn seed_table() -> [[u16; 256]; 2] {
-    let mut t = [[0u16; 256]; 2];
-    let mut i = 0;
-    while i < 256 {
-        t[0][i] = ceil_sqrt(256 * (257 + i as u32)) as u16;
-        t[1][i] = ceil_sqrt(512 * (257 + i as u32)) as u16;
-        i += 1;
+const fn seed_table() -> [u32; SEED_LEN] {
+    let mut t = [0u32; SEED_LEN];
+    let mut j = 0;
+    while j < SEED_LEN {
+        let i = j as u64 + (1 << (SEED_BITS - 2));
+        // 2^16 * sqrt(2^B / (i + 0.5)) = sqrt(2^(33 + B) / (2i + 1))
+        t[j] = isqrt_const((1u64 << (33 + SEED_BITS)) / (2 * i + 1)) as u32;
+        j += 1;
     }
     t
 }
 
-/// floor(sqrt(n)).
-#[inline]
-pub(super) fn isqrt64(n: u64) -> u64 {
-    if n < (1 << 17) {
-        return isqrt_small(n);
-    }
-    let e = 63 - n.leading_zeros(); // n in [2^e, 2^(e+1)), e >= 17
-    let i = ((n >> (e - 8)) & 255) as usize;
-    // n < (257 + i) * 2^(e-8), so sqrt(n) < SEED[e&1][i] * 2^((e - 16 - (e&1)) / 2):
-    // an overestimate with relative error below 2^-7.
-    let p = (e & 1) as usize;
-    let mut x = (SEED[p][i] as u64) << ((e - 16 - e % 2) / 2);
-    // Newton from above stays >= floor(sqrt(n)); two steps bring the
-    // relative error below 2^-32, then fix up the last unit.
-    x = (x + n / x) >> 1;
-    x = (x + n / x) >> 1;
-    fix_isqrt(n as u128, x as u128) as u64
-}
-
-/// Given an approximation `x` of floor(sqrt(n)) off by a few units, return
-/// floor(sqrt(n)) exactly (n < 2^126 so no product overflows).
+/// `(floor(sqrt(a * 2^64)), exact)` for `a` in `[2^62, 2^64)`; the result
+/// is in `[2^63, 2^64)`. Multiplication only: Newton iteration for
+/// 1/sqrt, one remainder correction, then an exact integer fix-up (so the
+/// result never depends on the accuracy of the approximations, only the
+/// running time does).
 #[inline(always)]
-fn fix_isqrt(n: u128, mut x: u128) -> u128 {
-    while x * x > n {
-        x -= 1;
+pub(super) fn sqrt_q64(a: u64) -> (u64, bool) {
+    // A = a / 2^62 in [1, 4); R = 1/sqrt(A) in (1/2, 1] held as r = R * 2^63.
+    // The seed is 1/sqrt(a / 2^64) * 2^16 = 2R * 2^16.
+    let j = ((a >> (64 - SEED_BITS)) as usize).wrapping_sub(1 << (SEED_BITS - 2)) % SEED_LEN;
+    let mut r = (SEED[j] as u64) << 46;
+    for _ in 0..2 {
+        // R' = R * (3 - A R^2) / 2; the relative error goes 2^-10 -> 2^-19 -> 2^-37.
+        let r2 = ((r as u128 * r as u128) >> 63) as u64; // R^2 * 2^63
+        let ar2 = ((a as u128 * r2 as u128) >> 63) as u64; // A R^2 * 2^62 ~ 2^62
+        let t = (3u64 << 62).saturating_sub(ar2); // (3 - A R^2) * 2^62
+        r = ((r as u128 * t as u128) >> 63) as u64;
     }
-    while (x + 1) * (x + 1) <= n {
-        x += 1;
+    // y0 ~ sqrt(A) * 2^63 = A * R * 2^63, off by up to ~2^27.
+    let n = (a as u128) << 64;
+    let y0 = ((a as u128 * r as u128) >> 62).min(u64::MAX as u128) as u64;
+    // One correction y += (n - y^2) / (2y), with 1/(2y) ~ R / 2^64: the
+    // error becomes (error of R) * 2^27 + 2^54 / 2^64, below one unit.
+    let sq = y0 as u128 * y0 as u128;
+    let cap = 1u128 << 96;
+    let y1 = if sq <= n {
+        let d = (((n - sq).min(cap) >> 32) * r as u128) >> 95;
+        y0.saturating_add(d as u64)
+    } else {
+        let d = (((sq - n).min(cap) >> 32) * r as u128) >> 95;
+        y0.saturating_sub(d as u64)
+    };
+    // Exact fix-up: y^2 <= n < (y + 1)^2, i.e. n - y^2 <= 2y.
+    let mut y = y1;
+    while y as u128 * y as u128 > n {
+        y -= 1;
     }
-    x
+    while n - y as u128 * y as u128 > 2 * y as u128 {
+        y += 1;
+    }
+    (y, y as u128 * y as u128 == n)
 }
 
-/// floor(sqrt(n)) for n < 2^126.
-#[inline]
-pub(super) fn isqrt128(n: u128) -> u128 {
-    if n <= u64::MAX as u128 {
-        return isqrt64(n as u64) as u128;
+/// `(floor(sqrt(a * 2^32)), exact)` for `a` in `[2^30, 2^32)`; the result
+/// is in `[2^31, 2^32)`. The 64-bit-arithmetic sibling of [`sqrt_q64`]:
+/// one Newton step for 1/sqrt (2^-10 -> 2^-19), one remainder correction,
+/// exact fix-up.
+#[inline(always)]
+pub(super) fn sqrt_q32(a: u64) -> (u64, bool) {
+    // A = a / 2^30 in [1, 4); r = R * 2^31 with R = 1/sqrt(A).
+    let j = ((a >> (32 - SEED_BITS)) as usize).wrapping_sub(1 << (SEED_BITS - 2)) % SEED_LEN;
+    let mut r = (SEED[j] as u64) << 14;
+    let r2 = (r * r) >> 31; // R^2 * 2^31 (r < 2^32)
+    let ar2 = (a * r2) >> 31; // A R^2 * 2^30 ~ 2^30 (a, r2 < 2^32)
+    let t = (3u64 << 30).saturating_sub(ar2); // (3 - A R^2) * 2^30
+    r = (r * t) >> 31;
+    // y0 ~ sqrt(A) * 2^31 = A * R * 2^31, off by up to ~2^13.
+    let n = a << 32;
+    let y0 = ((a * r) >> 30).min(u32::MAX as u64);
+    let sq = y0 * y0;
+    let cap = 1u64 << 48;
+    let y1 = if sq <= n {
+        y0 + ((((n - sq).min(cap) >> 16) * r) >> 47)
+    } else {
+        y0.saturating_sub((((sq - n).min(cap) >> 16) * r) >> 47)
     }
-    let n = n & (u128::MAX >> 2);
-    let bits = 128 - n.leading_zeros(); // 65..=126
-                                        // Even shift that leaves at most 62 bits.
-    let s = (bits - 61) & !1;
-    let hi = isqrt64((n >> s) as u64) as u128;
-    // (hi + 1)^2 > n >> s, so (hi + 1) * 2^(s/2) > sqrt(n), with relative
-    // error below 2^-29; one Newton step leaves an error below one unit.
-    let x = (hi + 1) << (s / 2);
-    let x = (x + n / x) >> 1;
-    fix_isqrt(n, x)
+    .min(u32::MAX as u64);
+    // Exact fix-up: y^2 <= n < (y + 1)^2 (all products below 2^64).
+    let mut y = y1;
+    while y * y > n {
+        y -= 1;
+    }
+    while n - y * y > 2 * y {
+        y += 1;
+    }
+    (y, y * y == n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sqrt_q64;
+
+    /// Reference floor(sqrt(a * 2^64)) by bisection.
+    fn slow(a: u64) -> u64 {
+        let n = (a as u128) << 64;
+        let (mut lo, mut hi) = (0u128, 1u128 << 64);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if mid * mid <= n {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo as u64
+    }
+
+    /// Reference floor(sqrt(a * 2^32)) by bisection.
+    fn slow32(a: u64) -> u64 {
+        let n = a << 32;
+        let (mut lo, mut hi) = (0u64, 1u64 << 32);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if mid * mid <= n {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    #[test]
+    fn sqrt_q32_matches_bisection() {
+        // a spread of 24-bit significands, plus random low bits
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        for hi in ((1u64 << 22)..(1 << 24)).step_by(61) {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            for a in [hi << 8, (hi << 8) | (s & 255)] {
+                let (y, exact) = super::sqrt_q32(a);
+                let want = slow32(a);
+                assert_eq!(y, want, "a = {a:#x}");
+                assert_eq!(exact, want * want == a << 32);
+            }
+        }
+        assert_eq!(super::sqrt_q32(u32::MAX as u64).0, slow32(u32::MAX as u64));
+    }
+
+    #[test]
+    fn sqrt_q64_matches_bisection() {
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        let mut cases = vec![
+            1u64 << 62,
+            (1 << 62) + 1,
+            u64::MAX,
+            u64::MAX - 1,
+            1 << 63,
+            3 << 62,
+        ];
+        for k in 62..64 {
+            for j in 0..64 {
+                cases.push((1u64 << k) | (1u64 << j));
+                cases.push((1u64 << k) | ((1u64 << j) - 1));
+            }
+        }
+        for _ in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            cases.push(s | 1 << 62);
+        }
+        // perfect squares (of 32-bit and of 64-bit roots)
+        for r in [1u64 << 31, (1 << 31) + 1, u32::MAX as u64] {
+            cases.push(r * r);
+        }
+        for a in cases {
+            let (y, exact) = sqrt_q64(a);
+            let want = slow(a);
+            assert_eq!(y, want, "a = {a:#x}");
+            assert_eq!(exact, (want as u128 * want as u128) == (a as u128) << 64);
+        }
+    }
 }

@@ -89,6 +89,10 @@ pub fn arf_kind(regnum: u8) -> ArfKind {
         "ip" => ArfKind::Ip,
         "tdr" => ArfKind::Tdr,
         "tm" => ArfKind::Tm,
+        "ce" => ArfKind::ChannelEnable,
+        "msg" => ArfKind::MessageControl,
+        "sp" => ArfKind::StackPointer,
+        "fc" => ArfKind::FlowControl,
         _ => ArfKind::None,
     }
 }

@@ -34,6 +34,9 @@ pub struct ArfLayout {
     pub read_undef: Vec<u32>,
     /// Total bytes (a multiple of 4).
     pub total: usize,
+    /// Register lookups by the `reg` string of the field constants the engine uses on every
+    /// instruction (cr0.0, sr0.2/3, ip): (string address, length, register index).
+    memo: Vec<(usize, usize, usize)>,
 }
 
 /// The register name used for the field table and JSON: `a` + `0` = `a0`, but `ip`.
@@ -103,12 +106,29 @@ impl ArfLayout {
                 read_undef[slot] = m;
             }
         }
-        ArfLayout {
+        let mut layout = ArfLayout {
             regs,
             index,
             read_undef,
             total: base,
+            memo: Vec::new(),
+        };
+        use registers::field as f;
+        for hot in [
+            &f::CR0_0_FP_MODE,
+            &f::CR0_0_ACC_DISABLE,
+            &f::CR0_0_VECTOR_MASK_ENABLE,
+            &f::SR0_2_DMASK,
+            &f::SR0_3_VMASK,
+            &f::IP_0_IP,
+        ] {
+            if let Some(i) = layout.scan_field_reg(hot.reg) {
+                layout
+                    .memo
+                    .push((hot.reg.as_ptr() as usize, hot.reg.len(), i));
+            }
         }
+        layout
     }
 
     /// The register with RegNum type `regtype` and number `num`, if the platform has it.
@@ -119,6 +139,27 @@ impl ArfLayout {
             .copied()
             .flatten()
             .map(usize::from)
+    }
+
+    /// The register whose field rows use `reg` (`"cr0"`, `"sr0"`, `"ip"`, ...). The names come
+    /// from the generated field table, so a pointer comparison usually decides.
+    #[inline]
+    pub fn field_reg_index(&self, reg: &str) -> Option<usize> {
+        let key = (reg.as_ptr() as usize, reg.len());
+        if let Some(m) = self.memo.iter().find(|m| (m.0, m.1) == key) {
+            return Some(m.2);
+        }
+        self.scan_field_reg(reg)
+    }
+
+    fn scan_field_reg(&self, reg: &str) -> Option<usize> {
+        // A byte loop the compiler keeps inline (the names have 2-4 bytes).
+        let same = |r: &ArfReg| {
+            r.field_reg.is_some_and(|x| {
+                x.len() == reg.len() && x.bytes().zip(reg.bytes()).all(|(a, b)| a == b)
+            })
+        };
+        self.regs.iter().position(same)
     }
 
     /// The register written `name` (`a0`, `acc1`, `cr0`, `ip`, `null`, ...), case-insensitive.

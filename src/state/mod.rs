@@ -92,7 +92,18 @@ pub struct ThreadState {
     /// Extended precision of each accumulator register (indexed by its number).
     pub(crate) acc: Vec<AccExt>,
     pub(crate) events: ArfEvents,
+    /// The last float policy built (a cache: the float_modes table is scanned once per cr0
+    /// value, type and operation class, not per instruction). Not part of the state proper.
+    pub(crate) policy_cache: Option<PolicyKey>,
 }
+
+/// A cached float policy and what it was built for.
+pub(crate) type PolicyKey = (
+    crate::float::FloatEnv,
+    crate::float::FloatType,
+    crate::spec::FpOps,
+    crate::float::Policy,
+);
 
 impl PartialEq for ThreadState {
     /// Equal platform, undefined flags, defined bytes and bits (what an undefined byte or bit
@@ -179,6 +190,7 @@ impl ThreadState {
             acc: vec![AccExt::default(); acc_count],
             layout,
             events: ArfEvents::default(),
+            policy_cache: None,
         }
     }
 
@@ -273,10 +285,16 @@ impl ThreadState {
     /// [`read_grf`](Self::read_grf) for an offset already known to be aligned and in range.
     #[inline]
     pub(crate) fn read_grf_unchecked(&self, o: usize, size: usize) -> (u64, bool) {
-        let mut v = 0u64;
-        for (i, b) in self.grf[o..o + size].iter().enumerate() {
-            v |= u64::from(*b) << (8 * i);
-        }
+        let g = &self.grf;
+        let v = match size {
+            4 => u64::from(u32::from_le_bytes([g[o], g[o + 1], g[o + 2], g[o + 3]])),
+            2 => u64::from(u16::from_le_bytes([g[o], g[o + 1]])),
+            1 => u64::from(g[o]),
+            _ => g[o..o + size]
+                .iter()
+                .enumerate()
+                .fold(0u64, |v, (i, b)| v | u64::from(*b) << (8 * i)),
+        };
         let undef = (self.grf_undef[o / 64] >> (o % 64)) & low_mask(size) != 0;
         (v, undef)
     }
@@ -297,8 +315,13 @@ impl ThreadState {
 
     #[inline]
     pub(crate) fn write_grf_unchecked(&mut self, o: usize, size: usize, bits: u64, undef: bool) {
-        for (i, b) in self.grf[o..o + size].iter_mut().enumerate() {
-            *b = (bits >> (8 * i)) as u8;
+        let le = bits.to_le_bytes();
+        match size {
+            4 => self.grf[o..o + 4].copy_from_slice(&le[..4]),
+            2 => self.grf[o..o + 2].copy_from_slice(&le[..2]),
+            1 => self.grf[o] = le[0],
+            8 => self.grf[o..o + 8].copy_from_slice(&le),
+            _ => self.grf[o..o + size].copy_from_slice(&le[..size]),
         }
         let m = low_mask(size) << (o % 64);
         let w = &mut self.grf_undef[o / 64];
@@ -546,11 +569,7 @@ impl ThreadState {
 
     /// The value of a field (its bits shifted down) and whether any of them is undefined.
     pub fn field(&self, f: &FieldInfo) -> Option<(u32, bool)> {
-        let i = self
-            .layout
-            .regs
-            .iter()
-            .position(|r| r.field_reg == Some(f.reg))?;
+        let i = self.layout.field_reg_index(f.reg)?;
         let r = &self.layout.regs[i];
         let b = r.base + 4 * f.dword as usize;
         if b + 4 > r.base + r.bytes.div_ceil(4) * 4 {
@@ -566,6 +585,22 @@ impl ThreadState {
         Some((f.get(d), u != 0))
     }
 
+    /// The whole dword holding field `f` and its per-bit undefined mask.
+    pub fn field_dword(&self, f: &FieldInfo) -> Option<(u32, u32)> {
+        let r = &self.layout.regs[self.layout.field_reg_index(f.reg)?];
+        let b = r.base + 4 * f.dword as usize;
+        if b + 4 > r.base + r.bytes.div_ceil(4) * 4 {
+            return None;
+        }
+        let v = u32::from_le_bytes([
+            self.arf[b],
+            self.arf[b + 1],
+            self.arf[b + 2],
+            self.arf[b + 3],
+        ]);
+        Some((v, self.arf_undef[b / 4] | self.layout.read_undef[b / 4]))
+    }
+
     /// The value of a field, `None` if absent or undefined.
     pub fn field_value(&self, f: &FieldInfo) -> Option<u32> {
         match self.field(f) {
@@ -577,12 +612,7 @@ impl ThreadState {
     /// Set a field directly (bypassing access rules: used to build states, like a dispatcher or
     /// a context restore). Marks it defined.
     pub fn set_field(&mut self, f: &FieldInfo, v: u32) -> Result<(), StateError> {
-        let Some(i) = self
-            .layout
-            .regs
-            .iter()
-            .position(|r| r.field_reg == Some(f.reg))
-        else {
+        let Some(i) = self.layout.field_reg_index(f.reg) else {
             return Err(StateError::NoRegister(f.reg.to_string()));
         };
         let r = &self.layout.regs[i];
@@ -760,15 +790,14 @@ impl ThreadState {
 
     /// The instruction pointer (the `ip` register), if defined.
     pub fn ip(&self) -> Option<u32> {
-        let f = field("ip", "ip", self.platform)?;
+        let f = &registers::field::IP_0_IP;
         self.field_value(f).map(|v| v << f.lo)
     }
 
     /// Set the instruction pointer (bits 2:0 are dropped: field.ip.0.reserved-2-0).
     pub fn set_ip(&mut self, ip: u32) {
-        if let Some(f) = field("ip", "ip", self.platform) {
-            let _ = self.set_field(f, ip >> f.lo);
-        }
+        let f = &registers::field::IP_0_IP;
+        let _ = self.set_field(f, ip >> f.lo);
     }
 
     /// The extended precision record of accumulator `n`.

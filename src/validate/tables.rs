@@ -31,6 +31,10 @@ fn arf_name(k: ArfKind) -> Option<&'static str> {
         ArfKind::Ip => "ip",
         ArfKind::Tdr => "tdr",
         ArfKind::Tm => "tm",
+        ArfKind::ChannelEnable => "ce",
+        ArfKind::MessageControl => "msg",
+        ArfKind::StackPointer => "sp",
+        ArfKind::FlowControl => "fc",
     })
 }
 

@@ -1,0 +1,249 @@
+//! Binary codec throughput: `cargo bench --bench codec` (release).
+//!
+//! - `decode/<gen>`: `codec::decode` over every native word of the Mesa corpus of that
+//!   generation (shared/corpus/mesa/asm/<gen>/*.expected), in instructions per second;
+//! - `decode_compact/<platform>`: the compact words of shared/corpus/mesa/compact;
+//! - `encode/<gen>`: `codec::encode` of the same instructions (decoded beforehand);
+//! - `disasm_text/<gen>`: decode and print (IGA syntax) into a reused buffer, as
+//!   `euref disasm` does.
+//!
+//! Goals (issue 6): decode >= 10 M native instructions/s, encode >= 5 M/s.
+//!
+//! Before the criterion groups, the benchmark writes a file of 1 M native instructions
+//! (corpus words repeated) and runs `euref disasm --gen 9` on it under `/usr/bin/time -v`,
+//! printing the wall time and the peak memory (maximum resident set size). Set
+//! `EUREF_DISASM_BENCH=0` to skip that step. The corpus is `$EUREF_CORPUS` or
+//! `<crate>/../shared/corpus`.
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use euref::asm::{self, Dialect, PrintOptions};
+use euref::codec;
+use euref::isa::Insn;
+use euref::spec::Platform;
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn corpus() -> PathBuf {
+    match std::env::var_os("EUREF_CORPUS") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    }
+}
+
+const GENS: [(&str, Platform); 4] = [
+    ("gen7", Platform::Ivb),
+    ("gen7.5", Platform::Hsw),
+    ("gen8", Platform::Bdw),
+    ("gen9", Platform::Skl),
+];
+
+fn hex_bytes(s: &str) -> Vec<u8> {
+    s.split_whitespace()
+        .filter_map(|b| u8::from_str_radix(b, 16).ok())
+        .collect()
+}
+
+/// Every native word of `mesa/asm/<dir>/*.expected`.
+fn words(dir: &str) -> Vec<[u8; 16]> {
+    let d = corpus().join("mesa/asm").join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
+        .unwrap_or_else(|e| panic!("{}: {e} (set EUREF_CORPUS)", d.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "expected"))
+        .collect();
+    files.sort();
+    let mut v = vec![];
+    for f in files {
+        for l in std::fs::read_to_string(&f).unwrap().lines() {
+            if let Ok(w) = <[u8; 16]>::try_from(hex_bytes(l).as_slice()) {
+                v.push(w);
+            }
+        }
+    }
+    v
+}
+
+fn compact_words(name: &str) -> Vec<[u8; 8]> {
+    let p = corpus().join("mesa/compact").join(name);
+    std::fs::read_to_string(&p)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .lines()
+        .filter_map(|l| l.split('\t').nth(2))
+        .filter_map(|c| <[u8; 8]>::try_from(hex_bytes(c).as_slice()).ok())
+        .collect()
+}
+
+fn bench_codec(c: &mut Criterion) {
+    let mut g = c.benchmark_group("decode");
+    for (dir, p) in GENS {
+        let w = words(dir);
+        g.throughput(Throughput::Elements(w.len() as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(dir), &w, |b, w| {
+            b.iter(|| {
+                let mut n = 0usize;
+                for x in w {
+                    if let Ok((i, len)) = codec::decode(black_box(x), p) {
+                        n += len + i.exec_size as usize;
+                    }
+                }
+                n
+            })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("decode_compact");
+    for (name, p) in [("ivb.tsv", Platform::Ivb), ("skl.tsv", Platform::Skl)] {
+        let w = compact_words(name);
+        g.throughput(Throughput::Elements(w.len() as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(p.name()), &w, |b, w| {
+            b.iter(|| {
+                let mut n = 0usize;
+                for x in w {
+                    if let Ok((i, len)) = codec::decode(black_box(x), p) {
+                        n += len + i.exec_size as usize;
+                    }
+                }
+                n
+            })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("encode");
+    for (dir, p) in GENS {
+        let insns: Vec<Insn> = words(dir)
+            .iter()
+            .filter_map(|w| codec::decode(w, p).ok().map(|d| d.0))
+            .collect();
+        g.throughput(Throughput::Elements(insns.len() as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(dir), &insns, |b, insns| {
+            b.iter(|| {
+                let mut x = 0u8;
+                for i in insns {
+                    if let Ok(bytes) = codec::encode(black_box(i), p) {
+                        x ^= bytes[0];
+                    }
+                }
+                x
+            })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("disasm_text");
+    for (dir, p) in [GENS[0], GENS[3]] {
+        let w = words(dir);
+        let o = PrintOptions {
+            dialect: Dialect::Iga,
+            platform: p,
+        };
+        let mut out = String::with_capacity(1 << 20);
+        g.throughput(Throughput::Elements(w.len() as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(dir), &w, |b, w| {
+            b.iter(|| {
+                out.clear();
+                for x in w {
+                    if let Ok((i, _)) = codec::decode(black_box(x), p) {
+                        asm::write_insn(&mut out, &i, &o);
+                        out.push('\n');
+                    }
+                }
+                out.len()
+            })
+        });
+    }
+    g.finish();
+}
+
+/// `euref disasm` on a 1 M-instruction binary file, under `/usr/bin/time -v`.
+fn disasm_one_million() {
+    if std::env::var("EUREF_DISASM_BENCH").is_ok_and(|v| v == "0") {
+        return;
+    }
+    let w = words("gen9");
+    let n = 1_000_000;
+    let dir = std::env::temp_dir().join(format!("euref-bench-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let bin = dir.join("disasm-1m.bin");
+    let mut bytes = Vec::with_capacity(n * 16);
+    for k in 0..n {
+        bytes.extend_from_slice(&w[k % w.len()]);
+    }
+    std::fs::write(&bin, &bytes).expect("write the 1M-instruction file");
+    let hex = dir.join("disasm-1m.hex");
+    let mut text = String::with_capacity(n * 48);
+    for k in 0..n {
+        let x = &w[k % w.len()];
+        for (j, b) in x.iter().enumerate() {
+            if j > 0 {
+                text.push(' ');
+            }
+            text.push_str(&format!("{b:02x}"));
+        }
+        text.push('\n');
+    }
+    std::fs::write(&hex, text).expect("write the hex file");
+    let exe = env!("CARGO_BIN_EXE_euref");
+    for (what, path) in [("binary", &bin), ("hex", &hex)] {
+        let out = std::process::Command::new("/usr/bin/time")
+            .arg("-v")
+            .arg(exe)
+            .args(["disasm", "--gen", "9"])
+            .arg(path)
+            .stdout(std::process::Stdio::null())
+            .output();
+        match out {
+            Ok(o) => {
+                let err = String::from_utf8_lossy(&o.stderr);
+                let field = |k: &str| {
+                    err.lines()
+                        .find(|l| l.trim_start().starts_with(k))
+                        .and_then(|l| l.rsplit(": ").next())
+                        .unwrap_or("?")
+                        .to_string()
+                };
+                let wall = field("Elapsed (wall clock) time");
+                let rss = field("Maximum resident set size (kbytes)");
+                let secs = parse_wall(&wall);
+                eprintln!(
+                    "euref disasm, 1M native instructions ({what}, {} bytes): wall {wall} ({:.2} M instructions/s), peak RSS {rss} KiB, exit {:?}",
+                    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+                    secs.map_or(0.0, |s| n as f64 / s / 1e6),
+                    o.status.code()
+                );
+            }
+            Err(e) => eprintln!("/usr/bin/time -v {exe}: {e} (skipping the 1M-instruction run)"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `[h:]m:ss.cc` -> seconds.
+fn parse_wall(s: &str) -> Option<f64> {
+    let mut t = 0.0;
+    for part in s.trim().split(':') {
+        t = t * 60.0 + part.parse::<f64>().ok()?;
+    }
+    Some(t)
+}
+
+fn benches(c: &mut Criterion) {
+    disasm_one_million();
+    bench_codec(c);
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(20)
+}
+
+criterion_group! {
+    name = codec_benches;
+    config = config();
+    targets = benches
+}
+criterion_main!(codec_benches);

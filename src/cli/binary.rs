@@ -1,0 +1,465 @@
+//! Binary instruction streams for `euref asm` / `euref disasm`: input detection (assembly
+//! text, hex text, raw binary), the hex text format of shared/corpus/mesa/asm/*/*.expected
+//! (instructions as hex bytes in memory order, one instruction per line), streaming
+//! disassembly in constant memory, and assembling a program to bytes (with optional
+//! compaction, which moves instructions and so re-resolves jump offsets).
+
+use euref::asm::{self, PrintOptions};
+use euref::codec;
+use euref::encoding::{compact_word, is_compact};
+use euref::isa::Insn;
+use euref::spec::{Opcode, Platform};
+use std::io::{self, Read, Write};
+
+/// What an input file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputFormat {
+    /// Detect: raw binary if the start of the file is not text, hex text if every word is an
+    /// even number of hex digits (comments `#`, `//` allowed), assembly otherwise.
+    Auto,
+    /// Assembly text (any of the three dialects).
+    Asm,
+    /// Hex text: bytes as pairs of hex digits, separated by blanks or newlines.
+    Hex,
+    /// Raw instruction bytes.
+    Bin,
+}
+
+/// Bytes of input looked at to detect the format.
+pub const PEEK: usize = 64 * 1024;
+
+/// Guess the format from the first bytes of a file.
+pub fn detect(head: &[u8]) -> InputFormat {
+    // Text: valid UTF-8 (a cut at the end of the peeked block is fine) without control
+    // characters other than tab, CR, LF and FF.
+    let text_ok = match std::str::from_utf8(head) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
+    };
+    let controls = head
+        .iter()
+        .any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C));
+    if !text_ok || controls {
+        return InputFormat::Bin;
+    }
+    let mut any = false;
+    // The last line may be cut by the peek: ignore it unless the whole file fits.
+    let complete = head.len() < PEEK;
+    let mut lines: Vec<&[u8]> = head.split(|&b| b == b'\n').collect();
+    if !complete && lines.len() > 1 {
+        lines.pop();
+    }
+    for line in lines {
+        let code = strip_comment(line);
+        for tok in code
+            .split(|b| b.is_ascii_whitespace() || *b == b',')
+            .filter(|t| !t.is_empty())
+        {
+            if tok.len() % 2 != 0 || !tok.iter().all(u8::is_ascii_hexdigit) {
+                return InputFormat::Asm;
+            }
+            any = true;
+        }
+    }
+    if any {
+        InputFormat::Hex
+    } else {
+        InputFormat::Asm
+    }
+}
+
+fn strip_comment(line: &[u8]) -> &[u8] {
+    let hash = line.iter().position(|&b| b == b'#');
+    let slashes = line.windows(2).position(|w| w == b"//");
+    let cut = match (hash, slashes) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b).unwrap_or(line.len()),
+    };
+    &line[..cut]
+}
+
+/// Incremental hex text -> bytes (works across chunk boundaries).
+#[derive(Default)]
+pub struct HexReader {
+    nibble: Option<u8>,
+    comment: bool,
+    slash: bool,
+    /// 1-based line number of the next character.
+    line: u64,
+}
+
+impl HexReader {
+    pub fn new() -> HexReader {
+        HexReader {
+            line: 1,
+            ..HexReader::default()
+        }
+    }
+
+    /// Append the bytes of `text` to `out`. Errors name the line.
+    pub fn feed(&mut self, text: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+        for &c in text {
+            if c == b'\n' {
+                self.end_token()?;
+                self.comment = false;
+                self.slash = false;
+                self.line += 1;
+                continue;
+            }
+            if self.comment {
+                continue;
+            }
+            if self.slash {
+                self.slash = false;
+                if c == b'/' {
+                    self.comment = true;
+                    continue;
+                }
+                return Err(format!("line {}: unexpected `/`", self.line));
+            }
+            if let Some(v) = (c as char).to_digit(16) {
+                match self.nibble.take() {
+                    Some(h) => out.push(h << 4 | v as u8),
+                    None => self.nibble = Some(v as u8),
+                }
+                continue;
+            }
+            match c {
+                b' ' | b'\t' | b'\r' | b',' | 0x0C => self.end_token()?,
+                b'#' => {
+                    self.end_token()?;
+                    self.comment = true;
+                }
+                b'/' => {
+                    self.end_token()?;
+                    self.slash = true;
+                }
+                _ => {
+                    return Err(format!(
+                        "line {}: unexpected {} in hex input",
+                        self.line,
+                        if c.is_ascii_graphic() {
+                            format!("`{}`", c as char)
+                        } else {
+                            format!("byte {c:#04x}")
+                        }
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn end_token(&mut self) -> Result<(), String> {
+        if self.nibble.take().is_some() {
+            return Err(format!("line {}: odd number of hex digits", self.line));
+        }
+        Ok(())
+    }
+
+    /// At the end of the input.
+    pub fn finish(&mut self) -> Result<(), String> {
+        if self.slash {
+            return Err(format!("line {}: unexpected `/`", self.line));
+        }
+        self.end_token()
+    }
+}
+
+/// Counts of a disassembly run.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Stats {
+    pub insns: u64,
+    pub errors: u64,
+}
+
+/// Read size of the streaming disassembler.
+const CHUNK: usize = 64 * 1024;
+
+/// Disassemble an instruction stream (raw bytes, or hex text when `hex`), starting with the
+/// already-read bytes `head`, printing each instruction on `out` in chunks. A reserved or
+/// malformed instruction is reported on stderr (and as a `//` comment in the listing) with its
+/// byte offset and the decoder's message naming the field; decoding continues with the next
+/// instruction (8 bytes on if its CmptCtrl bit is set, 16 otherwise). Memory use is constant.
+pub fn disassemble<R: Read, W: Write>(
+    name: &str,
+    head: &[u8],
+    mut input: R,
+    hex: bool,
+    p: Platform,
+    o: &PrintOptions,
+    out: &mut W,
+) -> io::Result<Stats> {
+    let mut st = Stats::default();
+    let mut pending: Vec<u8> = Vec::with_capacity(2 * CHUNK);
+    let mut raw = vec![0u8; CHUNK];
+    let mut hr = HexReader::new();
+    let mut text = String::with_capacity(CHUNK * 2);
+    let mut offset: u64 = 0;
+    let feed = |bytes: &[u8], pending: &mut Vec<u8>, hr: &mut HexReader| -> io::Result<()> {
+        if hex {
+            hr.feed(bytes, pending)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))
+        } else {
+            pending.extend_from_slice(bytes);
+            Ok(())
+        }
+    };
+    feed(head, &mut pending, &mut hr)?;
+    loop {
+        let used = decode_some(name, &pending, &mut offset, p, o, &mut text, &mut st);
+        pending.drain(..used);
+        if text.len() >= CHUNK {
+            out.write_all(text.as_bytes())?;
+            text.clear();
+        }
+        let n = match input.read(&mut raw) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        feed(&raw[..n], &mut pending, &mut hr)?;
+    }
+    if hex {
+        hr.finish()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))?;
+    }
+    let used = decode_some(name, &pending, &mut offset, p, o, &mut text, &mut st);
+    pending.drain(..used);
+    if !pending.is_empty() {
+        let e = codec::decode(&pending, p).err();
+        st.errors += 1;
+        let msg = match e {
+            Some(e) => e.to_string(),
+            None => "trailing bytes".into(),
+        };
+        report(name, offset, &msg, &mut text);
+    }
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(st)
+}
+
+fn report(name: &str, offset: u64, msg: &str, text: &mut String) {
+    eprintln!("{name}: offset {offset:#x}: {msg}");
+    text.push_str(&format!("// offset {offset:#x}: error: {msg}\n"));
+}
+
+/// Decode and print the complete instructions at the start of `b`; the bytes used.
+fn decode_some(
+    name: &str,
+    b: &[u8],
+    offset: &mut u64,
+    p: Platform,
+    o: &PrintOptions,
+    text: &mut String,
+    st: &mut Stats,
+) -> usize {
+    let mut pos = 0;
+    while let Some(first) = b.get(pos..).and_then(|r| r.first_chunk::<8>()) {
+        let len = if is_compact(compact_word(first)) {
+            8
+        } else {
+            16
+        };
+        let Some(bytes) = b.get(pos..pos + len) else {
+            break;
+        };
+        match codec::decode(bytes, p) {
+            Ok((i, _)) => {
+                asm::write_insn(text, &i, o);
+                text.push('\n');
+                st.insns += 1;
+            }
+            Err(e) => {
+                st.errors += 1;
+                report(name, *offset, &e.to_string(), text);
+            }
+        }
+        pos += len;
+        *offset += len as u64;
+    }
+    pos
+}
+
+/// Assemble a parsed program: each instruction's bytes (16, or 8 when compact). Instructions
+/// are compacted where `compact_all` asks or the instruction itself is marked compacted
+/// (`{Compacted}`); an instruction marked compacted that has no compact form is an error.
+///
+/// Compaction moves instructions, so jump offsets (JIP/UIP; not `jmpi`'s operand) are
+/// re-resolved: an offset is read as pointing at an instruction in the layout the text was
+/// written for and rewritten to that instruction's final address. That layout is all-native
+/// when `labels` (the assembler resolves labels assuming 16-byte instructions), otherwise
+/// the sizes the instructions ask for (8 bytes for `{Compacted}`, as in a disassembly
+/// listing). Offsets that land on no instruction there are kept as written.
+/// Errors: `(source line, message)`.
+pub fn assemble(
+    insns: &[Insn],
+    lines: &[u32],
+    p: Platform,
+    compact_all: bool,
+    labels: bool,
+) -> Result<Vec<Vec<u8>>, Vec<(u32, String)>> {
+    let n = insns.len();
+    let unit = i64::from(asm::jump_unit(p));
+    let bytes_per_unit = 16 / unit;
+    let line = |k: usize| lines.get(k).copied().unwrap_or(0);
+    // Addresses in the layout the offsets were written for.
+    let mut written = Vec::with_capacity(n + 1);
+    let mut x = 0i64;
+    for i in insns {
+        written.push(x);
+        x += if !labels && i.ctrl.compacted { 8 } else { 16 };
+    }
+    written.push(x);
+    // Jump targets as instruction indices.
+    let target = |k: usize, off: Option<i32>| -> Option<usize> {
+        let off = i64::from(off?);
+        if insns[k].op == Opcode::Jmpi {
+            return None;
+        }
+        let a = written[k] + off * bytes_per_unit;
+        written.binary_search(&a).ok()
+    };
+    let targets: Vec<(Option<usize>, Option<usize>)> = (0..n)
+        .map(|k| (target(k, insns[k].jip), target(k, insns[k].uip)))
+        .collect();
+    let wants = |i: &Insn| compact_all || i.ctrl.compacted;
+    let mut errors = vec![];
+    // Sizes: start native, compact what can be; instructions with re-resolved jumps are
+    // retried with their new offsets until nothing changes.
+    let mut size = vec![16i64; n];
+    let mut out: Vec<Option<Vec<u8>>> = vec![None; n];
+    let mut fixed = vec![false; n];
+    for (k, i) in insns.iter().enumerate() {
+        let jumps = targets[k].0.is_some() || targets[k].1.is_some();
+        if jumps && wants(i) {
+            continue;
+        }
+        fixed[k] = true;
+        if wants(i) {
+            if let Some(c) = codec::compact(i, p) {
+                size[k] = 8;
+                out[k] = Some(c.to_vec());
+                continue;
+            }
+        }
+        let mut native = i.clone();
+        native.ctrl.compacted = false;
+        match codec::encode(&native, p) {
+            Ok(b) => out[k] = Some(b.to_vec()),
+            Err(e) => errors.push((line(k), e.to_string())),
+        }
+    }
+    let addr_of = |size: &[i64]| -> Vec<i64> {
+        let mut a = Vec::with_capacity(n + 1);
+        let mut x = 0;
+        for s in size {
+            a.push(x);
+            x += s;
+        }
+        a.push(x);
+        a
+    };
+    let retarget = |k: usize, addr: &[i64]| -> Insn {
+        let mut i = insns[k].clone();
+        let (tj, tu) = targets[k];
+        if let Some(t) = tj {
+            i.jip = Some(((addr[t] - addr[k]) / bytes_per_unit) as i32);
+        }
+        if let Some(t) = tu {
+            i.uip = Some(((addr[t] - addr[k]) / bytes_per_unit) as i32);
+        }
+        i
+    };
+    let mut addr = addr_of(&size);
+    for _round in 0..8 {
+        let mut changed = false;
+        for k in (0..n).filter(|&k| !fixed[k]) {
+            let i = retarget(k, &addr);
+            let s = if codec::compact(&i, p).is_some() {
+                8
+            } else {
+                16
+            };
+            if s != size[k] {
+                size[k] = s;
+                changed = true;
+            }
+        }
+        addr = addr_of(&size);
+        if !changed {
+            break;
+        }
+    }
+    // Instructions that moved: re-resolve the offsets of every flow instruction.
+    for k in 0..n {
+        if targets[k] == (None, None) && fixed[k] {
+            continue;
+        }
+        let i = retarget(k, &addr);
+        let enc = if size[k] == 8 {
+            codec::compact(&i, p).map(|c| c.to_vec()).ok_or_else(|| {
+                "no compact form after re-resolving its jump offsets (oscillating layout)"
+                    .to_string()
+            })
+        } else {
+            let mut native = i.clone();
+            native.ctrl.compacted = false;
+            codec::encode(&native, p)
+                .map(|b| b.to_vec())
+                .map_err(|e| e.to_string())
+        };
+        match enc {
+            Ok(b) => out[k] = Some(b),
+            Err(e) => errors.push((line(k), e)),
+        }
+    }
+    for (k, i) in insns.iter().enumerate() {
+        if i.ctrl.compacted && size[k] != 8 && out[k].is_some() {
+            errors.push((
+                line(k),
+                "the instruction is marked {Compacted} but has no compact form".to_string(),
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        errors.sort();
+        errors.dedup();
+        return Err(errors);
+    }
+    Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+}
+
+/// The hex text of one instruction: its bytes as lowercase pairs separated by spaces (the
+/// .expected format).
+pub fn hex_line(out: &mut String, bytes: &[u8]) {
+    const H: &[u8; 16] = b"0123456789abcdef";
+    for (k, b) in bytes.iter().enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        out.push(H[(b >> 4) as usize] as char);
+        out.push(H[(b & 15) as usize] as char);
+    }
+    out.push('\n');
+}
+
+/// Whether assembly text defines a label (`NAME:` starting a line, other than the `JIP:` /
+/// `UIP:` keywords). The parsed program does not record which jump offsets came from labels;
+/// label definitions are the sign that offsets were resolved by the assembler.
+pub fn defines_labels(text: &[u8]) -> bool {
+    text.split(|&b| b == b'\n').any(|l| {
+        let l = l.trim_ascii_start();
+        let n = l
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        n > 0
+            && !l[0].is_ascii_digit()
+            && l.get(n) == Some(&b':')
+            && !l[..n].eq_ignore_ascii_case(b"JIP")
+            && !l[..n].eq_ignore_ascii_case(b"UIP")
+    })
+}

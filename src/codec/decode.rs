@@ -1,0 +1,476 @@
+//! Native word -> [`Insn`].
+
+use super::error::{DecodeError, DecodeErrorKind as K};
+use super::fields::{get, sext, tabs, File, Kind, Lay, OpFields, Tabs};
+use crate::encoding::{check, operand_layout, Operand};
+use crate::isa::{
+    Addr, Dst, Flag, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle,
+};
+use crate::spec::encoding::BitField;
+use crate::spec::{AccessMode, DataType, Opcode, Platform};
+
+type R<T> = Result<T, DecodeError>;
+
+/// Position of ExDesc[31:16] and ExDesc[9:6] (the `ex_desc_hi` and `ex_mlen` fields of split
+/// sends) within the extended descriptor: mesa brw_eu_inst.h `brw_eu_inst_sends_ex_desc`
+/// (Gen9: bits 95:80 = ExDesc[31:16], 67:64 = ExDesc[9:6]); mesa brw_eu.h
+/// `brw_message_ex_desc_ex_mlen`. spec/encoding has no 32-bit descriptor layout to name them.
+pub(super) const EX_DESC_HI_AT: u32 = 16;
+pub(super) const EX_MLEN_AT: u32 = 6;
+
+#[inline]
+fn need(f: Option<&'static BitField>, name: &'static str) -> R<&'static BitField> {
+    f.ok_or(DecodeError::missing(name))
+}
+
+#[inline]
+fn lookup<T: Copy + PartialEq>(
+    m: &super::fields::Map<T>,
+    f: Option<&'static BitField>,
+    name: &'static str,
+    w: u128,
+) -> R<T> {
+    let f = need(f, name)?;
+    let v = f.get(w);
+    m.get(v).ok_or(DecodeError::at(K::ReservedValue, f, v))
+}
+
+/// Decode a native 128-bit word.
+pub fn decode_word(w: u128, p: Platform) -> R<Insn> {
+    let layout = check(w, p)?;
+    let t = tabs(p);
+    let l = t.lay(layout).ok_or(DecodeError::missing("layout"))?;
+    let opf = need(l.opcode, "opcode")?;
+    let n = opf.get(w);
+    let op = Opcode::from_number(p, (n & 0x7f) as u8).ok_or(DecodeError::at(
+        K::UnknownOpcode,
+        opf,
+        n,
+    ))?;
+    let kind = t.kind(n);
+    let mut i = Insn::new(op);
+    header(&mut i, w, l, t)?;
+    let a16 = i.access == AccessMode::Align16;
+    match kind {
+        Kind::Bare => {}
+        Kind::Alu | Kind::Math => {
+            i.dst = Some(dst(w, l, t, p, a16)?);
+            let n = op.info().srcs.min(2) as usize;
+            if n == 2 && is_imm(w, l, t, 0)? {
+                // Only the last source of a two-source instruction may be an immediate.
+                let f = need(l.op[1].reg_file, "src0_reg_file")?;
+                return Err(DecodeError::at(K::Malformed, f, f.get(w)));
+            }
+            for k in 0..n {
+                i.src[k] = Some(src(w, l, t, p, a16, k)?);
+            }
+        }
+        Kind::ThreeSrc => three_src(&mut i, w, l, t)?,
+        Kind::Send => send(&mut i, w, l, t, p, a16)?,
+        Kind::Sends => sends(&mut i, w, l, t)?,
+        Kind::Branch => {
+            let j = t.jumps[(n & 0x7f) as usize];
+            if j & 1 != 0 {
+                let f = need(l.jip, "jip")?;
+                i.jip = Some(sext(f.get(w), f.width) as i32);
+            }
+            if j & 2 != 0 {
+                let f = need(l.uip, "uip")?;
+                i.uip = Some(sext(f.get(w), f.width) as i32);
+            }
+        }
+        Kind::Jmpi => i.src[1] = Some(src(w, l, t, p, a16, 1)?),
+        Kind::Wait => i.dst = Some(dst(w, l, t, p, a16)?),
+        Kind::Ret => i.src[0] = Some(src(w, l, t, p, a16, 0)?),
+        Kind::Jump => {
+            if matches!(op, Opcode::Call | Opcode::Calla) {
+                i.dst = Some(dst(w, l, t, p, a16)?);
+            }
+            match src(w, l, t, p, a16, 0)? {
+                Src::Imm(Imm { bits, .. }) => i.jip = Some(bits as u32 as i32),
+                Src::Reg(_) => {
+                    let f = need(l.op[1].reg_file, "src0_reg_file")?;
+                    return Err(DecodeError::at(K::Unsupported, f, f.get(w)));
+                }
+            }
+        }
+    }
+    i.canonicalize();
+    Ok(i)
+}
+
+fn header(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
+    i.access = lookup(&t.access, l.access_mode, "access_mode", w)?;
+    i.exec_size = lookup(&t.exec, l.exec_size, "exec_size", w)?;
+    let q = lookup(&t.qtr, l.qtr_control, "qtr_control", w)?;
+    let nib = match l.nib_control {
+        Some(f) => t.nib.get(f.get(w)).unwrap_or(false),
+        None => false,
+    };
+    // NibCtrl selects the second group of four channels of the quarter.
+    i.chan_off = q + if nib { 4 } else { 0 };
+    let pm = if i.access == AccessMode::Align16 {
+        &t.pred16
+    } else {
+        &t.pred
+    };
+    i.pred = lookup(pm, l.pred_control, "pred_control", w)?;
+    i.pred_inv = get(l.pred_inv, w) != 0;
+    i.flag = Flag {
+        reg: get(l.flag_reg_nr, w) as u8,
+        sub: get(l.flag_subreg_nr, w) as u8,
+    };
+    if let Some(f) = l.cond_modifier {
+        let v = f.get(w);
+        i.cmod = t
+            .cmod
+            .get(v)
+            .ok_or(DecodeError::at(K::ReservedValue, f, v))?;
+    }
+    if let Some(f) = l.math_function {
+        let v = f.get(w);
+        i.math = t
+            .math
+            .get(v)
+            .ok_or(DecodeError::at(K::ReservedValue, f, v))?;
+    }
+    i.sat = get(l.saturate, w) != 0;
+    let c = &mut i.ctrl;
+    c.no_mask = match l.mask_control {
+        Some(f) => t.nomask.get(f.get(w)).unwrap_or(false),
+        None => false,
+    };
+    c.acc_wr = get(l.acc_wr_control, w) != 0;
+    c.branch_ctrl = get(l.branch_control, w) != 0;
+    (c.no_dd_clr, c.no_dd_chk) = lookup(&t.dep, l.dep_ctrl, "dep_ctrl", w)?;
+    c.thread = lookup(&t.thread, l.thread_control, "thread_control", w)?;
+    c.breakpoint = get(l.debug_control, w) != 0;
+    c.eot = get(l.eot, w) != 0;
+    Ok(())
+}
+
+fn file(t: &Tabs, f: &'static BitField, w: u128) -> R<File> {
+    let v = f.get(w);
+    t.file.get(v).ok_or(DecodeError::at(K::ReservedValue, f, v))
+}
+
+fn is_imm(w: u128, l: &Lay, t: &Tabs, k: usize) -> R<bool> {
+    match l.op[k + 1].reg_file {
+        Some(f) => Ok(file(t, f, w)? == File::Imm),
+        None => Ok(false),
+    }
+}
+
+/// The register of an operand from its file and number fields.
+fn reg(file: File, o: &OpFields, w: u128, file_f: &'static BitField) -> R<Reg> {
+    let n = get(o.reg_nr, w) as u8;
+    match file {
+        File::Grf => Ok(Reg::Grf(n)),
+        File::Arf => Ok(Reg::Arf(n)),
+        File::Mrf => Err(DecodeError::at(K::Unsupported, file_f, file_f.get(w))),
+        File::Imm => Err(DecodeError::at(K::Malformed, file_f, file_f.get(w))),
+    }
+}
+
+/// Direct or indirect addressing of operand `k` (0 = dst, 1 = src0, 2 = src1).
+fn addr(
+    w: u128,
+    l: &Lay,
+    t: &Tabs,
+    p: Platform,
+    k: usize,
+    file: File,
+    file_f: &'static BitField,
+) -> R<Addr> {
+    let o = &l.op[k];
+    let indirect = match o.address_mode {
+        Some(f) => {
+            let v = f.get(w);
+            t.indirect
+                .get(v)
+                .ok_or(DecodeError::at(K::ReservedValue, f, v))?
+        }
+        None => false,
+    };
+    if !indirect {
+        let sub = match o.subreg {
+            Some((f, unit)) => f.get(w) * u64::from(unit),
+            None => 0,
+        };
+        return Ok(Addr::Direct {
+            reg: reg(file, o, w, file_f)?,
+            sub: sub.min(255) as u8,
+        });
+    }
+    let am = o.address_mode.ok_or(DecodeError::missing("address_mode"))?;
+    // Indirect operands address the GRF (seed000 §3.3.5).
+    if file != File::Grf {
+        return Err(DecodeError::at(K::Unsupported, file_f, file_f.get(w)));
+    }
+    let which = match k {
+        0 => Operand::Dst,
+        1 => Operand::Src0,
+        _ => Operand::Src1,
+    };
+    let il = operand_layout(w, p, which);
+    let ind = t.lay(il).ok_or(DecodeError::missing("layout"))?;
+    let io = &ind.op[k];
+    let (Some(sf), Some((imf, unit))) = (io.addr_subreg, io.addr_imm) else {
+        return Err(DecodeError::at(K::Unsupported, am, 1));
+    };
+    let off = sext(imf.get(w), imf.width) * i64::from(unit);
+    Ok(Addr::Indirect {
+        a0: sf.get(w) as u8,
+        off: off as i16,
+    })
+}
+
+fn reg_type(t: &Tabs, f: &'static BitField, w: u128, imm: bool) -> R<DataType> {
+    let v = f.get(w);
+    let tab = if imm { &t.imm_type } else { &t.reg_type };
+    tab.get(v as usize)
+        .copied()
+        .flatten()
+        .ok_or(DecodeError::at(K::ReservedValue, f, v))
+}
+
+fn dst(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<Dst> {
+    let o = &l.op[0];
+    let ff = need(o.reg_file, "dst_reg_file")?;
+    let file = file(t, ff, w)?;
+    if file == File::Imm {
+        return Err(DecodeError::at(K::Malformed, ff, ff.get(w)));
+    }
+    let tf = need(o.reg_type, "dst_reg_type")?;
+    let ty = reg_type(t, tf, w, false)?;
+    let hstride = lookup(&t.hstride, o.hstride, "dst_hstride", w)?;
+    let wrmask = if a16 { get(o.writemask, w) as u8 } else { 0xF };
+    Ok(Dst {
+        addr: addr(w, l, t, p, 0, file, ff)?,
+        ty,
+        hstride,
+        wrmask,
+    })
+}
+
+/// Source `k` (0 or 1) of a one- or two-source layout.
+fn src(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool, k: usize) -> R<Src> {
+    let o = &l.op[k + 1];
+    let (fname, tname) = if k == 0 {
+        ("src0_reg_file", "src0_reg_type")
+    } else {
+        ("src1_reg_file", "src1_reg_type")
+    };
+    let ff = need(o.reg_file, fname)?;
+    let file = file(t, ff, w)?;
+    let tf = need(o.reg_type, tname)?;
+    if file == File::Imm {
+        let ty = reg_type(t, tf, w, true)?;
+        let f = need(l.imm, "imm")?;
+        // A 64-bit type needs the 64-bit immediate (src0 of a one-source instruction on
+        // Gen8+); Haswell's dim reads 64 bits whatever the type.
+        if ty.bits() == 64 && f.width < 64 {
+            return Err(DecodeError::at(K::Malformed, tf, tf.get(w)));
+        }
+        return Ok(Src::Imm(Imm::new(ty, f.get(w))));
+    }
+    let ty = reg_type(t, tf, w, false)?;
+    let region = if a16 {
+        Region::new(
+            lookup(&t.vstride, o.vstride, "vstride", w)?,
+            Region::A16.width,
+            Region::A16.hstride,
+        )
+    } else {
+        Region::new(
+            lookup(&t.vstride, o.vstride, "vstride", w)?,
+            lookup(&t.width, o.width, "width", w)?,
+            lookup(&t.hstride, o.hstride, "hstride", w)?,
+        )
+    };
+    let swizzle = if a16 {
+        Swizzle(get(o.swizzle, w) as u8)
+    } else {
+        Swizzle::XYZW
+    };
+    Ok(Src::Reg(RegSrc {
+        addr: addr(w, l, t, p, k + 1, file, ff)?,
+        ty,
+        region,
+        swizzle,
+        neg: get(o.negate, w) != 0,
+        abs: get(o.abs, w) != 0,
+    }))
+}
+
+fn three_src(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
+    let sf = need(l.src_type, "src_type")?;
+    let st = t
+        .type3
+        .get(sf.get(w))
+        .ok_or(DecodeError::at(K::ReservedValue, sf, sf.get(w)))?;
+    let df = need(l.dst_type, "dst_type")?;
+    let dt = t
+        .type3
+        .get(df.get(w))
+        .ok_or(DecodeError::at(K::ReservedValue, df, df.get(w)))?;
+    let d = &l.op[0];
+    let dsub = d.subreg.map_or(0, |(f, u)| f.get(w) * u64::from(u));
+    i.dst = Some(Dst {
+        addr: Addr::Direct {
+            reg: Reg::Grf(get(d.reg_nr, w) as u8),
+            sub: dsub.min(255) as u8,
+        },
+        ty: dt,
+        hstride: 1,
+        wrmask: get(d.writemask, w) as u8,
+    });
+    for k in 0..3 {
+        let o = &l.op[k + 1];
+        let rep = match o.rep_ctrl {
+            Some(f) => t.rep.get(f.get(w)).unwrap_or(false),
+            None => false,
+        };
+        let sub = o.subreg.map_or(0, |(f, u)| f.get(w) * u64::from(u));
+        // Src1Type / Src2Type (Gen8+): the source is HF (mesa brw_eu_emit.c brw_alu3).
+        let ty = if get(o.hf_type, w) != 0 {
+            DataType::HF
+        } else {
+            st
+        };
+        i.src[k] = Some(Src::Reg(RegSrc {
+            addr: Addr::Direct {
+                reg: Reg::Grf(get(o.reg_nr, w) as u8),
+                sub: sub.min(255) as u8,
+            },
+            ty,
+            region: Region::new(
+                if rep { 0 } else { Region::A16.vstride },
+                Region::A16.width,
+                Region::A16.hstride,
+            ),
+            swizzle: super::encode::rep_swizzle(rep, Swizzle(get(o.swizzle, w) as u8)),
+            neg: get(o.negate, w) != 0,
+            abs: get(o.abs, w) != 0,
+        }));
+    }
+    Ok(())
+}
+
+/// The message descriptor held in the instruction's last dword (read with the immediate
+/// layout's `imm` field: the same bits as the descriptor fields of the send layouts).
+fn last_dword(w: u128, t: &Tabs) -> R<u32> {
+    let f = need(t.lays.get(t.a1_imm).and_then(|l| l.imm), "imm")?;
+    Ok(f.get(w) as u32)
+}
+
+fn send_sfid(w: u128, l: &Lay, t: &Tabs) -> R<u8> {
+    let f = need(l.sfid, "sfid")?;
+    let v = f.get(w);
+    t.sfid.get(v).ok_or(DecodeError::at(K::ReservedValue, f, v))
+}
+
+fn send(i: &mut Insn, w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<()> {
+    i.dst = Some(dst(w, l, t, p, a16)?);
+    if is_imm(w, l, t, 0)? {
+        let f = need(l.op[1].reg_file, "src0_reg_file")?;
+        return Err(DecodeError::at(K::Malformed, f, f.get(w)));
+    }
+    i.src[0] = Some(src(w, l, t, p, a16, 0)?);
+    let desc = if is_imm(w, l, t, 1)? {
+        SendDesc::Imm(last_dword(w, t)?)
+    } else {
+        // A register descriptor: an address subregister (in dwords).
+        let ff = need(l.op[2].reg_file, "src1_reg_file")?;
+        match src(w, l, t, p, a16, 1)? {
+            Src::Reg(RegSrc {
+                addr: Addr::Direct { reg, sub },
+                ..
+            }) if reg == Reg::Arf(t.a0) && sub % 4 == 0 => SendDesc::A0(sub / 4),
+            _ => return Err(DecodeError::at(K::Unsupported, ff, ff.get(w))),
+        }
+    };
+    i.send = Some(SendInfo {
+        sfid: send_sfid(w, l, t)?,
+        desc,
+        ex_desc: SendDesc::Imm(0),
+    });
+    Ok(())
+}
+
+fn sends(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
+    let rf = |name: &'static str, f: Option<&'static BitField>| -> R<Reg> {
+        let f = need(f, name)?;
+        let v = f.get(w);
+        match t.sends_file.get(v) {
+            Some(File::Grf) => Ok(Reg::Grf(0)),
+            Some(File::Arf) => Ok(Reg::Arf(0)),
+            _ => Err(DecodeError::at(K::ReservedValue, f, v)),
+        }
+    };
+    let direct = |o: &OpFields, name: &'static str| -> R<()> {
+        if let Some(f) = o.address_mode {
+            let v = f.get(w);
+            if t.indirect.get(v) != Some(false) {
+                return Err(DecodeError::at(K::Unsupported, f, v));
+            }
+        }
+        let _ = name;
+        Ok(())
+    };
+    let with_nr = |r: Reg, o: &OpFields| -> Reg {
+        let n = get(o.reg_nr, w) as u8;
+        match r {
+            Reg::Grf(_) => Reg::Grf(n),
+            Reg::Arf(_) => Reg::Arf(n),
+        }
+    };
+    let sub = |o: &OpFields| {
+        o.subreg
+            .map_or(0, |(f, u)| (f.get(w) * u64::from(u)).min(255) as u8)
+    };
+    let (d, s0, s1) = (&l.op[0], &l.op[1], &l.op[2]);
+    direct(d, "dst_address_mode")?;
+    direct(s0, "src0_address_mode")?;
+    let dreg = with_nr(rf("dst_reg_file", d.reg_file)?, d);
+    i.dst = Some(Dst {
+        addr: Addr::Direct {
+            reg: dreg,
+            sub: sub(d),
+        },
+        ty: DataType::UD,
+        hstride: 1,
+        wrmask: 0xF,
+    });
+    i.src[0] = Some(Src::Reg(RegSrc::new(
+        Reg::Grf(get(s0.reg_nr, w) as u8),
+        sub(s0),
+        DataType::UD,
+        Region::SCALAR,
+    )));
+    let s1reg = with_nr(rf("src1_reg_file", s1.reg_file)?, s1);
+    i.src[1] = Some(Src::Reg(RegSrc::new(
+        s1reg,
+        0,
+        DataType::UD,
+        Region::SCALAR,
+    )));
+    let desc = if get(l.sel_reg32_desc, w) != 0 {
+        SendDesc::A0(0)
+    } else {
+        SendDesc::Imm(last_dword(w, t)?)
+    };
+    let ex_desc = if get(l.sel_reg32_ex_desc, w) != 0 {
+        SendDesc::A0(get(l.ex_desc_addr_subreg, w) as u8)
+    } else {
+        let hi = get(l.ex_desc_hi, w) as u32;
+        let ml = get(l.ex_mlen, w) as u32;
+        SendDesc::Imm(hi << EX_DESC_HI_AT | ml << EX_MLEN_AT)
+    };
+    i.send = Some(SendInfo {
+        sfid: send_sfid(w, l, t)?,
+        desc,
+        ex_desc,
+    });
+    Ok(())
+}

@@ -1,0 +1,169 @@
+//! Decode and encode errors.
+
+use crate::encoding::{EncodingError, ErrorKind};
+use crate::spec::encoding::BitField;
+use std::fmt;
+
+/// What is wrong with an instruction's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecodeErrorKind {
+    /// Fewer bytes than the instruction needs (`value` = bytes needed).
+    Truncated,
+    /// The opcode names no instruction on the platform.
+    UnknownOpcode,
+    /// A field holds a value its table does not define.
+    ReservedValue,
+    /// Bits the layout marks reserved are set.
+    ReservedBits,
+    /// An impossible combination (an immediate destination, two immediates, ...).
+    Malformed,
+    /// A well-formed encoding the instruction model cannot hold (a message register on Gen7,
+    /// an indirect split-send operand, a register jump target of `call`, ...).
+    Unsupported,
+}
+
+/// A reserved, malformed or unsupported field: names the field and the byte offset (within
+/// the instruction) of its lowest bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecodeError {
+    pub kind: DecodeErrorKind,
+    /// The field name as in spec/encoding (`reserved` for reserved bits).
+    pub field: &'static str,
+    /// Byte offset of the field's lowest bit within the instruction.
+    pub byte: u8,
+    /// The offending value.
+    pub value: u64,
+    /// The instruction was compact and the field belongs to its uncompacted (native) form:
+    /// `byte` is an offset in the 16-byte native instruction.
+    pub uncompacted: bool,
+}
+
+impl DecodeError {
+    pub(crate) fn at(kind: DecodeErrorKind, f: &BitField, value: u64) -> DecodeError {
+        let lo = f.pieces.iter().map(|p| p.lo).min().unwrap_or(0);
+        DecodeError {
+            kind,
+            field: f.name,
+            byte: lo / 8,
+            value,
+            uncompacted: false,
+        }
+    }
+
+    /// An error about a field a layout does not have (a spec inconsistency; reported, never a
+    /// panic).
+    pub(crate) fn missing(name: &'static str) -> DecodeError {
+        DecodeError {
+            kind: DecodeErrorKind::Malformed,
+            field: name,
+            byte: 0,
+            value: 0,
+            uncompacted: false,
+        }
+    }
+
+    pub(crate) fn truncated(need: usize, have: usize) -> DecodeError {
+        DecodeError {
+            kind: DecodeErrorKind::Truncated,
+            field: "instruction",
+            byte: have.min(255) as u8,
+            value: need as u64,
+            uncompacted: false,
+        }
+    }
+}
+
+impl From<EncodingError> for DecodeError {
+    fn from(e: EncodingError) -> DecodeError {
+        let kind = match e.kind {
+            ErrorKind::UnknownOpcode => DecodeErrorKind::UnknownOpcode,
+            ErrorKind::ReservedValue => DecodeErrorKind::ReservedValue,
+            ErrorKind::ReservedBits => DecodeErrorKind::ReservedBits,
+            ErrorKind::Malformed | ErrorKind::NotCompact => DecodeErrorKind::Malformed,
+        };
+        DecodeError {
+            kind,
+            field: e.field,
+            byte: e.byte,
+            value: e.value,
+            uncompacted: false,
+        }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.kind == DecodeErrorKind::Truncated {
+            return write!(
+                f,
+                "truncated instruction: {} bytes needed, {} available",
+                self.value, self.byte
+            );
+        }
+        let what = match self.kind {
+            DecodeErrorKind::UnknownOpcode => "unknown opcode",
+            DecodeErrorKind::ReservedValue => "reserved value",
+            DecodeErrorKind::ReservedBits => "reserved bits set",
+            DecodeErrorKind::Malformed => "malformed value",
+            DecodeErrorKind::Unsupported => "unsupported by the instruction model",
+            DecodeErrorKind::Truncated => "truncated",
+        };
+        let of = if self.uncompacted {
+            " of the uncompacted instruction"
+        } else {
+            ""
+        };
+        write!(
+            f,
+            "byte {}{of}: field `{}`: {what} {:#x}",
+            self.byte, self.field, self.value
+        )
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Why an instruction cannot be encoded: the model field (or spec field) and the reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EncodeError {
+    /// The instruction field: `exec_size`, `dst`, `src1`, `src0.region`, `send.desc`, ... or
+    /// a spec/encoding field name when the final word check fails.
+    pub field: &'static str,
+    pub reason: &'static str,
+    /// The offending value (as a signed number where that reads better).
+    pub value: i64,
+}
+
+impl EncodeError {
+    pub(crate) fn new(field: &'static str, reason: &'static str, value: i64) -> EncodeError {
+        EncodeError {
+            field,
+            reason,
+            value,
+        }
+    }
+}
+
+impl From<EncodingError> for EncodeError {
+    fn from(e: EncodingError) -> EncodeError {
+        let reason = match e.kind {
+            ErrorKind::UnknownOpcode => "unknown opcode",
+            ErrorKind::ReservedValue => "value has no encoding on this platform",
+            ErrorKind::ReservedBits => "sets bits reserved on this platform",
+            ErrorKind::Malformed | ErrorKind::NotCompact => "malformed combination",
+        };
+        EncodeError {
+            field: e.field,
+            reason,
+            value: e.value as i64,
+        }
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} ({})", self.field, self.reason, self.value)
+    }
+}
+
+impl std::error::Error for EncodeError {}

@@ -1,0 +1,496 @@
+//! Fields and value tables resolved once per platform.
+//!
+//! Every native layout of `spec/encoding` (`enc.*`, [`crate::spec::encoding::LAYOUTS`]) that
+//! applies to a platform is resolved by field *name* into a [`Lay`]: one optional
+//! [`BitField`] per name the codec knows, so that reading or writing an instruction is a
+//! handful of generated shift/mask accessors. The value tables (`enc.exec-size`,
+//! `enc.cond-modifier`, ...) are turned into small lookup arrays in both directions. Nothing
+//! here states a bit position or a table entry: names are the only link to the spec.
+//!
+//! Naming conventions of spec/encoding this module relies on (all visible in the TOML):
+//! operand fields are `dst_*`, `src0_*`, `src1_*`, `src2_*`; a subregister field's suffix gives
+//! its unit (`subreg_nr` bytes, `subreg16` / `subreg4` / `subreg2` 16-, 4- and 2-byte units);
+//! `addr_imm16` is an indirect offset in 16-byte units.
+
+use crate::encoding::layout_for;
+use crate::isa::{arf_regnum, ThreadCtrl};
+use crate::spec::encoding::{self as enc, values, BitField, Layout, ValueTable};
+use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform, PredCtrl};
+use std::sync::OnceLock;
+
+pub(crate) type F = Option<&'static BitField>;
+
+/// The fields of one operand (dst = 0, src0 = 1, src1 = 2, src2 = 3).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct OpFields {
+    pub reg_file: F,
+    pub reg_type: F,
+    pub reg_nr: F,
+    /// Subregister field and its unit in bytes.
+    pub subreg: Option<(&'static BitField, u8)>,
+    pub hstride: F,
+    pub width: F,
+    pub vstride: F,
+    pub swizzle: F,
+    pub abs: F,
+    pub negate: F,
+    pub address_mode: F,
+    pub writemask: F,
+    pub rep_ctrl: F,
+    /// Three-source `src1_type` / `src2_type`: the source is HF.
+    pub hf_type: F,
+    pub addr_subreg: F,
+    /// Indirect offset field and its unit in bytes.
+    pub addr_imm: Option<(&'static BitField, u8)>,
+}
+
+/// One layout with its fields resolved by name.
+pub(crate) struct Lay {
+    pub layout: &'static Layout,
+    pub opcode: F,
+    pub access_mode: F,
+    pub mask_control: F,
+    pub dep_ctrl: F,
+    pub qtr_control: F,
+    pub nib_control: F,
+    pub thread_control: F,
+    pub pred_control: F,
+    pub pred_inv: F,
+    pub exec_size: F,
+    pub cond_modifier: F,
+    pub math_function: F,
+    pub sfid: F,
+    pub acc_wr_control: F,
+    pub branch_control: F,
+    pub debug_control: F,
+    pub saturate: F,
+    pub flag_reg_nr: F,
+    pub flag_subreg_nr: F,
+    /// Three-source shared source type and destination type.
+    pub src_type: F,
+    pub dst_type: F,
+    pub imm: F,
+    pub jip: F,
+    pub uip: F,
+    pub eot: F,
+    pub sel_reg32_desc: F,
+    pub sel_reg32_ex_desc: F,
+    pub ex_mlen: F,
+    pub ex_desc_hi: F,
+    pub ex_desc_addr_subreg: F,
+    pub op: [OpFields; 4],
+}
+
+const OPERANDS: [&str; 4] = ["dst", "src0", "src1", "src2"];
+
+fn resolve(l: &'static Layout) -> Lay {
+    let f = |n: &str| l.field(n);
+    let mut op = [OpFields::default(); 4];
+    for (k, o) in op.iter_mut().enumerate() {
+        let pre = OPERANDS[k];
+        let g = |s: &str| l.field(&format!("{pre}_{s}"));
+        let unit = |s: &str| {
+            s.trim_start_matches(|c: char| !c.is_ascii_digit())
+                .parse()
+                .ok()
+        };
+        o.subreg = ["subreg_nr", "subreg16", "subreg4", "subreg2"]
+            .iter()
+            .find_map(|s| g(s).map(|b| (b, unit(s).unwrap_or(1))));
+        o.addr_imm = ["addr_imm", "addr_imm16"]
+            .iter()
+            .find_map(|s| g(s).map(|b| (b, unit(s).unwrap_or(1))));
+        o.reg_file = g("reg_file");
+        o.reg_type = g("reg_type");
+        o.reg_nr = g("reg_nr");
+        o.hstride = g("hstride");
+        o.width = g("width");
+        o.vstride = g("vstride");
+        o.swizzle = g("swizzle");
+        o.abs = g("abs");
+        o.negate = g("negate");
+        o.address_mode = g("address_mode");
+        o.writemask = g("writemask");
+        o.rep_ctrl = g("rep_ctrl");
+        o.hf_type = if k >= 2 { g("type") } else { None };
+        o.addr_subreg = g("addr_subreg_nr");
+    }
+    Lay {
+        layout: l,
+        opcode: f("opcode"),
+        access_mode: f("access_mode"),
+        mask_control: f("mask_control"),
+        dep_ctrl: f("dep_ctrl"),
+        qtr_control: f("qtr_control"),
+        nib_control: f("nib_control"),
+        thread_control: f("thread_control"),
+        pred_control: f("pred_control"),
+        pred_inv: f("pred_inv"),
+        exec_size: f("exec_size"),
+        cond_modifier: f("cond_modifier"),
+        math_function: f("math_function"),
+        sfid: f("sfid"),
+        acc_wr_control: f("acc_wr_control"),
+        branch_control: f("branch_control"),
+        debug_control: f("debug_control"),
+        saturate: f("saturate"),
+        flag_reg_nr: f("flag_reg_nr"),
+        flag_subreg_nr: f("flag_subreg_nr"),
+        src_type: f("src_type"),
+        dst_type: f("dst_type"),
+        imm: f("imm"),
+        jip: f("jip"),
+        uip: f("uip"),
+        eot: f("eot"),
+        sel_reg32_desc: f("sel_reg32_desc"),
+        sel_reg32_ex_desc: f("sel_reg32_ex_desc"),
+        ex_mlen: f("ex_mlen"),
+        ex_desc_hi: f("ex_desc_hi"),
+        ex_desc_addr_subreg: f("ex_desc_addr_subreg_nr"),
+        op,
+    }
+}
+
+/// A two-way map between a field's encodings (`0..N`) and a value of the model.
+pub(crate) struct Map<T: Copy + PartialEq> {
+    pub dec: Vec<Option<T>>,
+}
+
+impl<T: Copy + PartialEq> Map<T> {
+    fn new(t: &ValueTable, conv: impl Fn(&str) -> Option<T>) -> Map<T> {
+        let n = t.entries.iter().map(|e| e.1 + 1).max().unwrap_or(0) as usize;
+        let mut dec = vec![None; n.min(64)];
+        for &(name, v) in t.entries {
+            if let Some(slot) = dec.get_mut(v as usize) {
+                *slot = conv(name);
+            }
+        }
+        Map { dec }
+    }
+
+    /// The model value of encoding `v`.
+    #[inline]
+    pub fn get(&self, v: u64) -> Option<T> {
+        self.dec.get(v as usize).copied().flatten()
+    }
+
+    /// The encoding of model value `x`.
+    #[inline]
+    pub fn enc(&self, x: T) -> Option<u64> {
+        self.dec
+            .iter()
+            .position(|d| *d == Some(x))
+            .map(|i| i as u64)
+    }
+}
+
+/// What an opcode's instruction looks like to the codec.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kind {
+    /// nop, illegal: no operands.
+    Bare,
+    /// One- and two-source instructions (`srcs` sources).
+    Alu,
+    Math,
+    ThreeSrc,
+    Send,
+    Sends,
+    /// Structured flow with JIP/UIP fields (enc.*.branch-opcodes).
+    Branch,
+    Jmpi,
+    Wait,
+    Ret,
+    /// call, calla, brd, brc: the jump target is the src0 immediate.
+    Jump,
+}
+
+/// Everything resolved for one platform.
+pub(crate) struct Tabs {
+    pub p: Platform,
+    pub lays: Vec<Lay>,
+    /// Index of the plain Align1 layout (opcode 0, register operands).
+    pub base: usize,
+    /// Index of the Align1 immediate layout (its `imm` field is the last dword; its src1
+    /// file/type fields are Mesa's "src0 immediate" mirror).
+    pub a1_imm: usize,
+    /// Split-send selector fields (Gen9).
+    pub sel_desc: F,
+    pub sel_ex_desc: F,
+    pub kind: [Kind; 128],
+    /// JIP (bit 0) / UIP (bit 1) per opcode number for Kind::Branch.
+    pub jumps: [u8; 128],
+    pub exec: Map<u8>,
+    pub hstride: Map<u8>,
+    pub width: Map<u8>,
+    pub vstride: Map<u8>,
+    pub cmod: Map<CondMod>,
+    pub pred: Map<PredCtrl>,
+    pub pred16: Map<PredCtrl>,
+    pub math: Map<MathFn>,
+    pub thread: Map<ThreadCtrl>,
+    /// (no_dd_clr, no_dd_chk).
+    pub dep: Map<(bool, bool)>,
+    /// Channel offset of a QtrCtrl encoding.
+    pub qtr: Map<u8>,
+    /// NibCtrl: second nibble.
+    pub nib: Map<bool>,
+    pub access: Map<AccessMode>,
+    pub nomask: Map<bool>,
+    pub file: Map<File>,
+    pub sends_file: Map<File>,
+    pub indirect: Map<bool>,
+    pub type3: Map<DataType>,
+    pub rep: Map<bool>,
+    /// Defined SFIDs.
+    pub sfid: Map<u8>,
+    pub reg_type: [Option<DataType>; 16],
+    pub imm_type: [Option<DataType>; 16],
+    /// RegNum of `ip`, `null`'s is 0, `a0`.
+    pub ip: u8,
+    pub a0: u8,
+}
+
+/// A register file encoding.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum File {
+    Arf,
+    Grf,
+    Mrf,
+    Imm,
+}
+
+fn file_of(name: &str) -> Option<File> {
+    match name {
+        "arf" => Some(File::Arf),
+        "grf" => Some(File::Grf),
+        "mrf" => Some(File::Mrf),
+        "imm" => Some(File::Imm),
+        _ => None,
+    }
+}
+
+fn pick(p: Platform, cands: &[&'static ValueTable]) -> &'static ValueTable {
+    cands
+        .iter()
+        .copied()
+        .find(|t| t.gens.contains(p))
+        .unwrap_or(cands[0])
+}
+
+fn num(s: &str) -> Option<u8> {
+    s.parse().ok()
+}
+
+fn build(p: Platform) -> Tabs {
+    let lays: Vec<Lay> = enc::LAYOUTS
+        .iter()
+        .copied()
+        .filter(|l| l.width == 128 && l.gens.contains(p))
+        .map(resolve)
+        .collect();
+    let find = |l: &'static Layout| lays.iter().position(|x| std::ptr::eq(x.layout, l));
+    // The plain Align1 layout: what `select` returns for an all-zero word.
+    let base_l = layout_for(0, p);
+    let base = find(base_l).unwrap_or(0);
+    let b = &lays[base];
+    // The Align1 immediate layout: a one-source instruction with an immediate UD src0.
+    let imm_file = pick(p, &[&values::GEN7_REG_FILE, &values::GEN8_REG_FILE]).value("imm");
+    let mut w = 0u128;
+    if let (Some(o), Some(n)) = (b.opcode, Opcode::Mov.number(p)) {
+        o.set(&mut w, u64::from(n));
+    }
+    if let (Some(f), Some(v)) = (b.op[1].reg_file, imm_file) {
+        f.set(&mut w, v);
+    }
+    if let (Some(f), Some(v)) = (b.op[1].reg_type, DataType::UD.imm_enc(p)) {
+        f.set(&mut w, u64::from(v));
+    }
+    let a1_imm = find(layout_for(w, p)).unwrap_or(base);
+    // Split-send selectors: the layout `select` gives a `sends` word.
+    let (mut sel_desc, mut sel_ex_desc) = (None, None);
+    if let (Some(o), Some(n)) = (b.opcode, Opcode::Sends.number(p)) {
+        let mut w = 0u128;
+        o.set(&mut w, u64::from(n));
+        if let Some(i) = find(layout_for(w, p)) {
+            sel_desc = lays[i].sel_reg32_desc;
+            sel_ex_desc = lays[i].sel_reg32_ex_desc;
+        }
+    }
+
+    let branch_t = pick(
+        p,
+        &[&values::GEN7_BRANCH_OPCODES, &values::GEN8_BRANCH_OPCODES],
+    );
+    let mut kind = [Kind::Bare; 128];
+    let mut jumps = [0u8; 128];
+    for (n, k) in kind.iter_mut().enumerate() {
+        let Some(op) = Opcode::from_number(p, n as u8) else {
+            continue;
+        };
+        use crate::spec::OpClass;
+        if let Some(j) = branch_t.value(op.name()) {
+            *k = Kind::Branch;
+            jumps[n] = j as u8;
+            continue;
+        }
+        *k = match (op, op.info().class) {
+            (Opcode::Nop | Opcode::Illegal, _) => Kind::Bare,
+            (Opcode::Jmpi, _) => Kind::Jmpi,
+            (Opcode::Wait, _) => Kind::Wait,
+            (Opcode::Ret, _) => Kind::Ret,
+            (Opcode::Sends | Opcode::Sendsc, _) => Kind::Sends,
+            (_, OpClass::Send) => Kind::Send,
+            (_, OpClass::ThreeSrc) => Kind::ThreeSrc,
+            (_, OpClass::Math) => Kind::Math,
+            (_, OpClass::Flow) => Kind::Jump,
+            _ => Kind::Alu,
+        };
+    }
+
+    let mut reg_type = [None; 16];
+    let mut imm_type = [None; 16];
+    for n in 0..16u8 {
+        reg_type[n as usize] = DataType::from_reg_enc(p, n);
+        imm_type[n as usize] = DataType::from_imm_enc(p, n);
+    }
+    let thread = |s: &str| match s {
+        "normal" => Some(ThreadCtrl::Normal),
+        "atomic" => Some(ThreadCtrl::Atomic),
+        "switch" => Some(ThreadCtrl::Switch),
+        _ => None,
+    };
+    let dep = |s: &str| match s {
+        "none" => Some((false, false)),
+        "noddclr" => Some((true, false)),
+        "noddchk" => Some((false, true)),
+        "noddclr_noddchk" => Some((true, true)),
+        _ => None,
+    };
+    // QtrCtrl `qN` selects channels 8 * (N - 1) and up.
+    let qtr = |s: &str| {
+        s.strip_prefix('q')
+            .and_then(num)
+            .and_then(|n| n.checked_sub(1))
+            .map(|n| n * 8)
+    };
+    Tabs {
+        p,
+        base,
+        a1_imm,
+        sel_desc,
+        sel_ex_desc,
+        kind,
+        jumps,
+        exec: Map::new(&values::EXEC_SIZE, num),
+        hstride: Map::new(&values::HSTRIDE, num),
+        width: Map::new(&values::WIDTH, num),
+        vstride: Map::new(&values::VSTRIDE, |s| {
+            if s == "vxh" {
+                Some(crate::isa::Region::VXH)
+            } else {
+                num(s)
+            }
+        }),
+        cmod: Map::new(&values::COND_MODIFIER, CondMod::from_name),
+        // Align16 predicates are stored with the Align1 names of the same field values.
+        pred: Map::new(&values::PRED_CONTROL_ALIGN1, PredCtrl::from_name),
+        pred16: Map::new(&values::PRED_CONTROL_ALIGN16, |s| {
+            values::PRED_CONTROL_ALIGN16
+                .value(s)
+                .and_then(|v| values::PRED_CONTROL_ALIGN1.name_of(v))
+                .and_then(PredCtrl::from_name)
+        }),
+        math: Map::new(
+            pick(
+                p,
+                &[&values::GEN7_MATH_FUNCTION, &values::GEN8_MATH_FUNCTION],
+            ),
+            MathFn::from_name,
+        ),
+        thread: Map::new(&values::THREAD_CONTROL, thread),
+        dep: Map::new(&values::DEP_CONTROL, dep),
+        qtr: Map::new(&values::QTR_CONTROL, qtr),
+        nib: Map::new(&values::NIB_CONTROL, |s| Some(s == "high")),
+        access: Map::new(&values::ACCESS_MODE, AccessMode::from_name),
+        nomask: Map::new(&values::MASK_CONTROL, |s| Some(s == "nomask")),
+        file: Map::new(
+            pick(p, &[&values::GEN7_REG_FILE, &values::GEN8_REG_FILE]),
+            file_of,
+        ),
+        sends_file: Map::new(
+            pick(p, &[&values::GEN9_SENDS_REG_FILE, &values::GEN8_REG_FILE]),
+            file_of,
+        ),
+        indirect: Map::new(&values::ADDRESS_MODE, |s| Some(s == "indirect")),
+        type3: Map::new(
+            pick(p, &[&values::GEN7_3SRC_TYPE, &values::GEN8_3SRC_TYPE]),
+            DataType::from_name,
+        ),
+        rep: Map::new(&values::REP_CONTROL, |s| Some(s == "replicate")),
+        sfid: {
+            let t = pick(p, &[&values::IVB_SFID, &values::HSW_SFID]);
+            let mut m = Map::new(t, |_| None);
+            for &(_, v) in t.entries {
+                if let Some(s) = m.dec.get_mut(v as usize) {
+                    *s = Some(v as u8);
+                }
+            }
+            m
+        },
+        reg_type,
+        imm_type,
+        ip: arf_regnum(b"ip", 0).unwrap_or(0),
+        a0: arf_regnum(b"a", 0).unwrap_or(0),
+        lays,
+    }
+}
+
+/// The resolved tables of `p`.
+pub(crate) fn tabs(p: Platform) -> &'static Tabs {
+    static T: [OnceLock<Tabs>; 6] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    T[p as usize].get_or_init(|| build(p))
+}
+
+impl Tabs {
+    /// The resolved form of `l` (one of this platform's layouts).
+    #[inline]
+    pub fn lay(&self, l: &'static Layout) -> Option<&Lay> {
+        self.lays.iter().find(|x| std::ptr::eq(x.layout, l))
+    }
+
+    #[inline]
+    pub fn kind(&self, opcode: u64) -> Kind {
+        self.kind[(opcode & 0x7f) as usize]
+    }
+
+    #[inline]
+    pub fn jumps(&self, op: Opcode) -> u8 {
+        op.number(self.p)
+            .map(|n| self.jumps[(n & 0x7f) as usize])
+            .unwrap_or(0)
+    }
+}
+
+/// Read an optional field (absent fields read as 0).
+#[inline]
+pub(crate) fn get(f: F, w: u128) -> u64 {
+    match f {
+        Some(f) => f.get(w),
+        None => 0,
+    }
+}
+
+/// `v` (a `bits`-bit two's complement value) sign-extended.
+#[inline]
+pub(crate) fn sext(v: u64, bits: u8) -> i64 {
+    let b = u32::from(bits.clamp(1, 64));
+    let s = 64 - b;
+    ((v << s) as i64) >> s
+}

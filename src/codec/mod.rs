@@ -1,0 +1,99 @@
+//! Binary encode/decode between [`Insn`] and the native (128-bit) and compact (64-bit)
+//! instruction forms of Gen7-Gen9.
+//!
+//! - [`decode`]: bytes -> instruction. A compact instruction (CmptCtrl set) is uncompacted
+//!   first ([`crate::encoding::uncompact`]); the native word's layout is chosen and checked by
+//!   [`crate::encoding::check`] (reserved bits, undefined encodings); every field is then read
+//!   through that layout's generated fields ([`crate::spec::encoding`]) and the value tables
+//!   of spec/encoding/values.toml, types through `DataType::from_reg_enc` / `from_imm_enc`,
+//!   opcodes through `Opcode::from_number`. No bit position or table entry is written here.
+//! - [`encode`]: instruction -> 16 bytes, through the layout `select` gives the instruction
+//!   (see the encode module); [`compact`]: the 8-byte form when the compaction tables can
+//!   represent the instruction exactly ([`crate::encoding::compact`]).
+//!
+//! Implicit operands (the `null`/immediate operands of structured flow instructions, `ip` of
+//! `jmpi`, `wait`'s source, the descriptor source of `send`) are supplied by the encoder as
+//! Mesa's code generator writes them and skipped by the decoder (module `implicit`).
+//!
+//! Round trips: for every instruction `i` that [`encode`] accepts,
+//! `decode(encode(i)) == i` after [`Insn::canonicalize`], except [`Controls::compacted`]
+//! (a native word is never compact; [`decode`] sets it for 8-byte instructions). Decoding
+//! arbitrary bytes never panics: it gives an instruction or a [`DecodeError`] naming the
+//! field and its byte offset. Decoding is lenient about the implicit operands' bits (as the
+//! hardware and other disassemblers are), so a word whose implicit operands differ from
+//! Mesa's re-encodes to Mesa's form.
+//!
+//! Performance: the per-platform tables are built once (lazily); decode and encode allocate
+//! nothing.
+//!
+//! [`Controls::compacted`]: crate::isa::Controls::compacted
+
+mod decode;
+mod encode;
+mod error;
+mod fields;
+mod implicit;
+
+pub use decode::decode_word;
+pub use encode::encode_word;
+pub use error::{DecodeError, DecodeErrorKind, EncodeError};
+
+use crate::encoding::{compact_word, is_compact, native_word};
+use crate::isa::Insn;
+use crate::spec::Platform;
+
+/// Decode one instruction from the start of `bytes`: the instruction and the number of bytes
+/// it occupies (16 native, 8 compact).
+pub fn decode(bytes: &[u8], p: Platform) -> Result<(Insn, usize), DecodeError> {
+    let Some(first) = bytes.first_chunk::<8>() else {
+        return Err(DecodeError::truncated(8, bytes.len()));
+    };
+    let w64 = compact_word(first);
+    if is_compact(w64) {
+        let native = crate::encoding::uncompact(w64, p).map_err(DecodeError::from)?;
+        let mut i = decode_word(native, p).map_err(|mut e| {
+            e.uncompacted = true;
+            e
+        })?;
+        i.ctrl.compacted = true;
+        return Ok((i, 8));
+    }
+    let Some(b) = bytes.first_chunk::<16>() else {
+        return Err(DecodeError::truncated(16, bytes.len()));
+    };
+    decode_word(native_word(b), p).map(|i| (i, 16))
+}
+
+/// Encode one instruction in its native 16-byte form (memory order).
+pub fn encode(insn: &Insn, p: Platform) -> Result<[u8; 16], EncodeError> {
+    encode_word(insn, p).map(u128::to_le_bytes)
+}
+
+/// The 8-byte compact form of `insn`, if one exists; it always decodes to `insn` (marked
+/// compacted). `None` when the instruction cannot be encoded or has no compact form (see
+/// [`crate::encoding::compact`]).
+///
+/// The native form is compacted as [`encode`] gives it, or else after Mesa's `precompact`
+/// rewrites ([`crate::encoding::precompact`]) when they change no field of the instruction
+/// (only implicit bits, such as the src1 type field of a one-source instruction with an
+/// immediate, which the compaction tables only hold as UD). Rewrites that change the
+/// instruction (Mesa turns `mov:D` of a small immediate into `mov:UD`) are not made: use
+/// [`crate::encoding::precompact`] on the native word for Mesa's exact output.
+pub fn compact(insn: &Insn, p: Platform) -> Option<[u8; 8]> {
+    let w = encode_word(insn, p).ok()?;
+    if let Some(c) = crate::encoding::compact(w, p) {
+        return Some(c.to_le_bytes());
+    }
+    let w2 = crate::encoding::precompact(w, p);
+    if w2 == w {
+        return None;
+    }
+    let same = match (decode_word(w, p), decode_word(w2, p)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if !same {
+        return None;
+    }
+    crate::encoding::compact(w2, p).map(u64::to_le_bytes)
+}

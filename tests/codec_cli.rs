@@ -1,0 +1,243 @@
+//! `euref asm` / `euref disasm` with binary and hex: the Mesa corpus assembles to its
+//! `.expected` hex (`--hex`) and raw bytes (`-o`); disassembling the `.expected` files (hex
+//! text, detected) and raw binary and assembling the listing again gives the same bytes;
+//! `--compact` output disassembles and reassembles to the same bytes, with jump offsets
+//! re-resolved; a reserved encoding is reported with its byte offset and field, and
+//! disassembly continues.
+
+mod codec_util;
+
+use codec_util::*;
+use euref::codec;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn euref(args: &[&str], stdin: Option<&[u8]>) -> (i32, Vec<u8>, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_euref"));
+    c.args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    let mut child = c.spawn().expect("run euref");
+    if let Some(data) = stdin {
+        use std::io::Write;
+        let mut si = child.stdin.take().unwrap();
+        si.write_all(data).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("euref-codec-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn expected_bytes(e: &Path) -> Vec<u8> {
+    expected(e).concat()
+}
+
+#[test]
+fn corpus_assembles_to_the_expected_hex_and_bytes() {
+    let mut n = 0;
+    for (dir, p) in GENS {
+        for (asm, exp) in asm_files(dir) {
+            let (code, out, err) = euref(&["asm", "--gen", p.name(), "--hex", s(&asm)], None);
+            assert_eq!(code, 0, "{}: {err}", asm.display());
+            let want = std::fs::read_to_string(&exp).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), want, "{}", asm.display());
+            n += 1;
+        }
+        // Raw output of one file per generation.
+        let (asm, exp) = &asm_files(dir)[0];
+        let bin = tmp(&format!("{dir}.bin"));
+        let (code, _, err) = euref(&["asm", "--gen", p.name(), "-o", s(&bin), s(asm)], None);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(std::fs::read(&bin).unwrap(), expected_bytes(exp));
+    }
+    assert!(n > 150);
+}
+
+#[test]
+fn disassembled_corpus_reassembles_to_the_same_bytes() {
+    for (dir, p) in GENS {
+        for (_, exp) in asm_files(dir) {
+            for syntax in ["iga", "prm", "mesa"] {
+                let (code, listing, err) = euref(
+                    &["disasm", "--gen", p.name(), "--out-syntax", syntax, s(&exp)],
+                    None,
+                );
+                assert_eq!(code, 0, "{}: {err}", exp.display());
+                let (code, hex, err) = euref(
+                    &["asm", "--gen", p.name(), "--syntax", syntax, "--hex", "-"],
+                    Some(&listing),
+                );
+                assert_eq!(code, 0, "{} {syntax}: {err}", exp.display());
+                assert_eq!(
+                    String::from_utf8(hex).unwrap(),
+                    std::fs::read_to_string(&exp).unwrap(),
+                    "{} via {syntax}",
+                    exp.display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn raw_binary_disassembles_like_hex() {
+    let (_, exp) = &asm_files("gen8")[0];
+    let bin = tmp("gen8-first.bin");
+    std::fs::write(&bin, expected_bytes(exp)).unwrap();
+    let a = euref(&["disasm", "--gen", "8", s(&bin)], None);
+    let b = euref(&["disasm", "--gen", "8", s(exp)], None);
+    assert_eq!(a.0, 0, "{}", a.2);
+    assert_eq!(a.1, b.1);
+    // Standard input, forced format.
+    let c = euref(
+        &["disasm", "--gen", "8", "--input", "bin", "-"],
+        Some(&expected_bytes(exp)),
+    );
+    assert_eq!(c.1, a.1, "{}", c.2);
+}
+
+#[test]
+fn reserved_encodings_are_reported_and_skipped() {
+    let p = euref::spec::Platform::Skl;
+    let (_, exp) = asm_files("gen9")
+        .into_iter()
+        .find(|(a, _)| a.ends_with("add.asm"))
+        .unwrap();
+    let words = expected(&exp);
+    let mut bytes = words[0].to_vec();
+    // ExecSize 7 is reserved (enc.exec-size): bits 23:21 of the second word.
+    let mut bad = words[1];
+    bad[2] |= 0xE0;
+    assert!(codec::decode(&bad, p).is_err());
+    bytes.extend_from_slice(&bad);
+    bytes.extend_from_slice(&words[2]);
+    bytes.extend_from_slice(&[0x40, 0x00]); // a truncated tail
+    let bin = tmp("bad.bin");
+    std::fs::write(&bin, &bytes).unwrap();
+    let (code, out, err) = euref(&["disasm", "--gen", "9", s(&bin)], None);
+    assert_eq!(code, 1);
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        err.contains("offset 0x10") && err.contains("exec_size"),
+        "{err}"
+    );
+    assert!(
+        err.contains("offset 0x30") && err.contains("truncated"),
+        "{err}"
+    );
+    // The instructions around the bad one are printed.
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("add (8|M0)"), "{out}");
+    assert!(lines[1].starts_with("// offset 0x10: error"), "{out}");
+    assert!(lines[2].starts_with("add (16|M0)"), "{out}");
+    // The same through hex text.
+    let mut hex = String::new();
+    for w in bytes.chunks(16) {
+        hex.push_str(
+            &w.iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        hex.push('\n');
+    }
+    let (code2, out2, _) = euref(&["disasm", "--gen", "9", "-"], Some(hex.as_bytes()));
+    assert_eq!(code2, 1);
+    assert_eq!(String::from_utf8(out2).unwrap(), out);
+}
+
+const PROGRAM: &str = "\
+mov(8)          g10<1>UD        g2<8,8,1>UD                     { align1 1Q };
+(+f0.0) if(8)   JIP: LABEL0         UIP: LABEL1                 { align1 1Q };
+mov(8)          g11<1>UD        g3<8,8,1>UD                     { align1 1Q };
+add(8)          g12<1>D         g4<8,8,1>D      g5<8,8,1>D      { align1 1Q };
+LABEL0:
+else(8)         JIP: LABEL1         ELSE_UIP                    { align1 1Q };
+mov(8)          g13<1>UD        g3<8,8,1>UD                     { align1 1Q };
+LABEL1:
+endif(8)        JIP: LABEL2                                     { align1 1Q };
+LABEL2:
+mov(8)          g14<1>UD        g6<8,8,1>UD                     { align1 1Q };
+";
+
+#[test]
+fn compaction_reresolves_jumps() {
+    for (gen, p) in [
+        ("7", euref::spec::Platform::Ivb),
+        ("9", euref::spec::Platform::Skl),
+    ] {
+        let src = tmp(&format!("prog{gen}.asm"));
+        // `else` has a UIP from Gen8 on (enc.*.branch-opcodes).
+        let uip = if gen == "7" { "" } else { "UIP: LABEL1" };
+        std::fs::write(&src, PROGRAM.replace("ELSE_UIP", uip)).unwrap();
+        let bin = tmp(&format!("prog{gen}.bin"));
+        let (code, _, err) = euref(
+            &["asm", "--gen", gen, "--compact", "-o", s(&bin), s(&src)],
+            None,
+        );
+        assert_eq!(code, 0, "{err}");
+        let bytes = std::fs::read(&bin).unwrap();
+        // Walk the binary: instruction addresses and decoded instructions.
+        let mut at = vec![];
+        let mut insns = vec![];
+        let mut pos = 0;
+        while pos < bytes.len() {
+            let (i, n) = codec::decode(&bytes[pos..], p).unwrap();
+            at.push(pos as i64);
+            insns.push(i);
+            pos += n;
+        }
+        assert_eq!(insns.len(), 8);
+        assert!(bytes.len() < 8 * 16, "nothing was compacted");
+        let unit = 16 / i64::from(euref::asm::jump_unit(p));
+        let target = |k: usize, off: i32| {
+            let a = at[k] + i64::from(off) * unit;
+            at.iter()
+                .position(|&x| x == a)
+                .or((a == bytes.len() as i64).then_some(at.len()))
+        };
+        // if -> else (JIP) and endif (UIP); else -> endif; endif -> the last mov.
+        assert_eq!(target(1, insns[1].jip.unwrap()), Some(4));
+        assert_eq!(target(1, insns[1].uip.unwrap()), Some(6));
+        assert_eq!(target(4, insns[4].jip.unwrap()), Some(6));
+        assert_eq!(target(6, insns[6].jip.unwrap()), Some(7));
+        // Disassemble (the listing marks compact instructions) and assemble again.
+        let (code, listing, err) = euref(&["disasm", "--gen", gen, s(&bin)], None);
+        assert_eq!(code, 0, "{err}");
+        let again = tmp(&format!("again{gen}.bin"));
+        let (code, _, err) = euref(&["asm", "--gen", gen, "-o", s(&again), "-"], Some(&listing));
+        assert_eq!(code, 0, "{err}\n{}", String::from_utf8_lossy(&listing));
+        assert_eq!(std::fs::read(&again).unwrap(), bytes);
+    }
+}
+
+#[test]
+fn text_disassembly_is_unchanged() {
+    // Assembly text input keeps the text-to-text behaviour of `disasm`.
+    let src = tmp("text.asm");
+    std::fs::write(&src, PROGRAM.replace("ELSE_UIP", "UIP: LABEL1")).unwrap();
+    let (code, out, err) = euref(&["disasm", "--gen", "9", s(&src)], None);
+    assert_eq!(code, 0, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("LABEL0:"), "{out}");
+    assert!(out.contains("(f0.0) if (8|M0) LABEL0 LABEL1"), "{out}");
+}
