@@ -205,35 +205,7 @@ fn conversions_agree_with_softfloat() {
                 let name = format!("{iname}_to_{}", tf(d));
                 let cli = subject(&name, rname, &inputs, width(it) as usize / 4);
                 for (i, &x) in inputs.iter().enumerate() {
-                    let (want, wf) = sf(|| {
-                        let f = |h: F16, g: F32, k: F64| match d {
-                            DataType::HF => h.to_bits() as u64,
-                            DataType::F => g.to_bits() as u64,
-                            _ => k.to_bits(),
-                        };
-                        match it {
-                            DataType::D => f(
-                                F16::from_i32(x as u32 as i32, rm),
-                                F32::from_i32(x as u32 as i32, rm),
-                                F64::from_i32(x as u32 as i32, rm),
-                            ),
-                            DataType::UD => f(
-                                F16::from_u32(x as u32, rm),
-                                F32::from_u32(x as u32, rm),
-                                F64::from_u32(x as u32, rm),
-                            ),
-                            DataType::Q => f(
-                                F16::from_i64(x as i64, rm),
-                                F32::from_i64(x as i64, rm),
-                                F64::from_i64(x as i64, rm),
-                            ),
-                            _ => f(
-                                F16::from_u64(x, rm),
-                                F32::from_u64(x, rm),
-                                F64::from_u64(x, rm),
-                            ),
-                        }
-                    });
+                    let (want, wf) = sf(|| sf_i2f(it, d, x, rm));
                     let got = float::convert(&env, it, d, x, false).unwrap();
                     assert_eq!(got.bits, want, "{name} {x:#X} {r:?}");
                     assert_eq!(eu_flags(got.flags), wf, "{name} {x:#X} {r:?} flags");
@@ -306,5 +278,25 @@ fn sf_f2i(s: DataType, it: DataType, x: u64, rm: RoundingMode) -> u64 {
         DataType::HF => conv!(F16::from_bits(x as u16)),
         DataType::F => conv!(F32::from_bits(x as u32)),
         _ => conv!(F64::from_bits(x)),
+    }
+}
+
+/// SoftFloat's integer -> float conversion (only the destination's conversion runs, so the
+/// flags are its own).
+fn sf_i2f(it: DataType, d: DataType, x: u64, rm: RoundingMode) -> u64 {
+    macro_rules! conv {
+        ($T:ident) => {
+            match it {
+                DataType::D => $T::from_i32(x as u32 as i32, rm).to_bits() as u64,
+                DataType::UD => $T::from_u32(x as u32, rm).to_bits() as u64,
+                DataType::Q => $T::from_i64(x as i64, rm).to_bits() as u64,
+                _ => $T::from_u64(x, rm).to_bits() as u64,
+            }
+        };
+    }
+    match d {
+        DataType::HF => conv!(F16),
+        DataType::F => conv!(F32),
+        _ => conv!(F64),
     }
 }

@@ -183,6 +183,62 @@ macro_rules! per_format {
     };
 }
 
+/// Every public operation accepts any 64-bit input (bits above the format
+/// are ignored) without panicking (the test profile has overflow checks on)
+/// and returns results confined to the format's width.
+fn total<F: Format>(a: u64, b: u64, c: u64, i: i64) -> Result<(), TestCaseError> {
+    let lo = |x: u64| x & F::MASK;
+    for rm in Round::ALL {
+        let rs = [
+            fp::add::<F>(a, b, rm),
+            fp::sub::<F>(a, b, rm),
+            fp::mul::<F>(a, b, rm),
+            fp::fma::<F>(a, b, c, rm),
+            fp::div::<F>(a, b, rm),
+            fp::sqrt::<F>(a, rm),
+            fp::round_to_integral::<F>(a, rm),
+            fp::from_i64::<F>(i, rm),
+            fp::from_u64::<F>(i as u64, rm),
+            fp::convert::<Hf, F>(a, rm),
+            fp::convert::<F32, F>(a, rm),
+            fp::convert::<F64, F>(a, rm),
+        ];
+        for r in rs {
+            prop_assert_eq!(r.bits & !F::MASK, 0);
+        }
+        // ignoring the upper bits means: same as the masked inputs
+        prop_assert_eq!(
+            fp::fma::<F>(a, b, c, rm),
+            fp::fma::<F>(lo(a), lo(b), lo(c), rm)
+        );
+        prop_assert_eq!(fp::div::<F>(a, b, rm), fp::div::<F>(lo(a), lo(b), rm));
+        let _ = fp::to_i64::<F>(a, rm);
+        let _ = fp::to_u64::<F>(a, rm);
+    }
+    let _ = (
+        fp::compare::<F>(a, b),
+        fp::classify::<F>(a),
+        fp::flush_input::<F>(a),
+    );
+    prop_assert_eq!(fp::flush_input::<F>(a) & !F::MASK, 0);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(cfg())]
+    #[test]
+    fn total_on_arbitrary_words(a: u64, b: u64, c: u64, i: i64, k: u8, r1: u64, r2: u64) {
+        // raw words, and edge values with garbage above the format
+        let e = |x: u64| x | (r2 << 16);
+        total::<Hf>(a, b, c, i)?;
+        total::<Hf>(e(edge::<Hf>(k, r1, r2)), e(edge::<Hf>(k >> 1, r2, r1)), a, i)?;
+        total::<F32>(a, b, c, i)?;
+        total::<F32>(edge::<F32>(k, r1, r2) | (r2 << 32), b, edge::<F32>(k >> 2, r2, r1), i)?;
+        total::<F64>(a, b, c, i)?;
+        total::<F64>(edge::<F64>(k, r1, r2), edge::<F64>(k >> 1, r2, r1), edge::<F64>(k >> 2, r1, a), i)?;
+    }
+}
+
 per_format!(hf, Hf);
 per_format!(f32, F32);
 per_format!(f64, F64);

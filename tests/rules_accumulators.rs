@@ -108,7 +108,10 @@ fn dword_accumulator_holds_8_channels_of_acc0() {
     // acc1 with DWords also breaks acc.acc1-float-only.
     p.dst_reg = 1;
     for &pl in ALL {
-        assert_eq!(ids_on(&p, pl), ["acc.dword-simd8-acc0", "acc.acc1-float-only"]);
+        assert_eq!(
+            ids_on(&p, pl),
+            ["acc.dword-simd8-acc0", "acc.acc1-float-only"]
+        );
     }
 }
 
@@ -124,14 +127,34 @@ fn acc1_is_float_only() {
 }
 
 #[test]
-fn accumulator_has_no_byte_or_qword_integer_type() {
-    // acc.no-byte-qword: mov (8) acc0<1>:b r4<8;8,1>:b
+fn accumulator_has_no_byte_type() {
+    // acc.no-byte-type: mov (8) acc0<1>:b r4<8;8,1>:b
     let mut p = mov8();
     types(&mut p, B, &[B]);
     arf_dst(&mut p, ArfKind::Acc, 0, 0);
-    assert_only(&p, "acc.no-byte-qword", ALL);
+    assert_only(&p, "acc.no-byte-type", ALL);
     types(&mut p, W, &[W]);
     assert_valid(&p);
+}
+
+#[test]
+fn accumulator_has_no_qword_integer_type_on_low_power_parts() {
+    // acc.no-qword-int-type: mov (4) acc0<1>:q r4<4;4,1>:q (Q exists from Gen8)
+    let mut p = insn(Opcode::Mov, 4, 1);
+    types(&mut p, Q, &[Q]);
+    arf_dst(&mut p, ArfKind::Acc, 0, 0);
+    // On chv and bxt a 64-bit operation must not use ARF registers either.
+    for &pl in LP {
+        assert_eq!(ids_on(&p, pl), ["acc.no-qword-int-type", "qword.no-arf"]);
+    }
+    assert_only_valid_on(&p, &[Bdw, Skl]);
+    // The same for a 64-bit accumulator source read into DWords: mov (4) r2<2>:d acc0<4;4,1>:q
+    let mut q = insn(Opcode::Mov, 4, 1);
+    types(&mut q, D, &[Q]);
+    q.dst_hstride = 2;
+    arf_src(&mut q, 0, ArfKind::Acc, 0, 0);
+    assert!(ids_on(&q, Bxt).contains(&"acc.no-qword-int-type"));
+    assert_only_valid_on(&q, &[Bdw, Skl]);
 }
 
 #[test]
@@ -206,7 +229,10 @@ fn accumulator_macros_are_align16() {
     // madm in Align1 is also a three-source instruction in Align1.
     let mut q = insn(Opcode::Madm, 8, 3);
     for &pl in GEN8P {
-        assert_eq!(ids_on(&q, pl), ["acc.macro-align16", "op.three-src-align16"]);
+        assert_eq!(
+            ids_on(&q, pl),
+            ["acc.macro-align16", "op.three-src-align16"]
+        );
     }
     align16(&mut q);
     assert_only_valid_on(&q, GEN8P);

@@ -94,7 +94,12 @@ fn math_destination_evenly_split_on_gen9() {
         assert_eq!(ids_on(&p, pl), ["align.dst-even-split"], "{}", pl.name());
     }
     for &pl in GEN9 {
-        assert_eq!(ids_on(&p, pl), ["align.math-dst-even-split"], "{}", pl.name());
+        assert_eq!(
+            ids_on(&p, pl),
+            ["align.math-dst-even-split"],
+            "{}",
+            pl.name()
+        );
     }
     p.dst_subreg = 0;
     assert_valid(&p);

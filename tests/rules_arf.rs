@@ -81,6 +81,15 @@ fn read_only_registers_are_not_written() {
     let r = &euref::spec::rules::RULES;
     let rule = r.iter().find(|r| r.id == "arf.write-read-only").unwrap();
     assert_eq!(rule.undefined, "none");
+    // wait decrements n0, its destination, by design.
+    let mut w = insn(Opcode::Wait, 1, 1);
+    types(&mut w, UD, &[UD]);
+    arf_dst(&mut w, ArfKind::Notification, 0, 0);
+    arf_src(&mut w, 0, ArfKind::Notification, 0, 0);
+    scalar(&mut w, 0);
+    assert_valid(&w);
+    w.opcode = Opcode::Mov;
+    assert_only(&w, "arf.write-read-only", ALL);
     // sr0 is writable.
     p.dst_arf = ArfKind::State;
     p.dst_type = UD;

@@ -89,7 +89,10 @@ fn no_simd16_with_packed_hf_destination() {
     // Broadwell has no packed-HF relaxation at all.
     assert_eq!(
         ids_on(&p, Bdw),
-        ["mixed.no-simd16-packed-hf-dst", "mixed.dst-stride-exec-ratio-bdw"]
+        [
+            "mixed.no-simd16-packed-hf-dst",
+            "mixed.dst-stride-exec-ratio-bdw"
+        ]
     );
     // Strided HF destination: add (16) r2<2>:hf ...
     p.dst_hstride = 2;
@@ -148,7 +151,12 @@ fn accumulator_source_of_packed_hf_destination_at_offset_0() {
     types(&mut p, HF, &[HF, F]);
     arf_src(&mut p, 0, ArfKind::Acc, 0, 16);
     p.dst_subreg = 16;
-    assert_only_among(&p, "mixed.acc-src-packed-hf-dst-offset-0", CHV_GEN9, CHV_GEN9);
+    assert_only_among(
+        &p,
+        "mixed.acc-src-packed-hf-dst-offset-0",
+        CHV_GEN9,
+        CHV_GEN9,
+    );
     p.src_subreg[0] = 0;
     p.dst_subreg = 0;
     assert_only_valid_on(&p, CHV_GEN9);

@@ -111,10 +111,50 @@ fn align16_vstride_values_per_generation() {
     p.src_vstride[0] = 8;
     assert_eq!(ids_on(&p, Ivb), ["region.align16-vstride-0-4"]);
     for &pl in &[Hsw, Bdw, Chv, Skl, Bxt] {
-        assert_eq!(ids_on(&p, pl), ["region.align16-vstride-0-2-4"], "{}", pl.name());
+        assert_eq!(
+            ids_on(&p, pl),
+            ["region.align16-vstride-0-2-4"],
+            "{}",
+            pl.name()
+        );
     }
     p.src_vstride[0] = 0;
     assert_valid(&p);
+    // A VxH region is not an Align16 region (Mesa's vstride_on_align16_must_be_0_or_4 case).
+    p.src_indirect[0] = true;
+    p.src_indirect_multi[0] = true;
+    p.src_width[0] = 1;
+    p.src_hstride[0] = 0;
+    assert_eq!(ids_on(&p, Ivb), ["region.align16-vstride-0-4"]);
+    assert_eq!(ids_on(&p, Skl), ["region.align16-vstride-0-2-4"]);
+}
+
+#[test]
+fn exec_size_times_element_size_counts_vector_elements() {
+    // region.exec-size-times-elem-le-64 (existing rule): a V immediate holds words, so
+    // add (32) r18<1>:uw r1.4<1;4,0>:uw 0x11001010:v (Mesa's gen8 corpus) is 32 x 2 bytes.
+    let mut p = insn(Opcode::Add, 32, 2);
+    types(&mut p, UW, &[UW, UW]);
+    p.src_subreg[0] = 8;
+    region(&mut p, 0, 1, 4, 0);
+    imm(&mut p, 1, V, 0x1100_1010);
+    assert_only_valid_on(&p, GEN8P);
+    // (Gen7 wants a two-register source for a two-register destination.)
+    assert_only_among(&p, "align.dst-two-regs-src-two-regs", GEN7, GEN7);
+    // A VF immediate holds floats: 32 x 4 bytes.
+    types(&mut p, F, &[F, VF]);
+    p.src_subreg[0] = 0;
+    region(&mut p, 0, 0, 1, 0);
+    for &pl in ALL {
+        // (The destination then spans four registers as well.)
+        assert!(ids_on(&p, pl).contains(&"region.exec-size-times-elem-le-64"));
+    }
+    // Sends are messages, not regions: send (32) r87<1>:uw r0<8;8,1>:f (Mesa's gen8 corpus).
+    let mut q = send8();
+    q.exec_size = 32;
+    types(&mut q, UW, &[F]);
+    q.src_reg[0] = 112;
+    assert_valid(&q);
 }
 
 #[test]
@@ -159,7 +199,10 @@ fn dword_dst_aligned_to_a_qword_execution_type() {
     }
     // chv and bxt also want equal source and destination offsets for 64-bit types.
     for &pl in LP {
-        assert_eq!(ids_on(&p, pl), ["align.dst-exec-aligned", "qword.same-offset"]);
+        assert_eq!(
+            ids_on(&p, pl),
+            ["align.dst-exec-aligned", "qword.same-offset"]
+        );
     }
     p.dst_subreg = 0;
     assert_valid(&p);
@@ -203,11 +246,19 @@ fn word_dst_alignment_per_generation() {
     q.dst_hstride = 4;
     q.dst_subreg = 4;
     for &pl in &[Ivb, Hsw, Bdw] {
-        assert_eq!(ids_on(&q, pl), ["align.word-dst-exec-aligned"], "{}", pl.name());
+        assert_eq!(
+            ids_on(&q, pl),
+            ["align.word-dst-exec-aligned"],
+            "{}",
+            pl.name()
+        );
     }
     assert_eq!(ids_on(&q, Skl), ["align.word-dst-relaxed"]);
     for &pl in LP {
-        assert_eq!(ids_on(&q, pl), ["align.word-dst-relaxed", "qword.same-offset"]);
+        assert_eq!(
+            ids_on(&q, pl),
+            ["align.word-dst-relaxed", "qword.same-offset"]
+        );
     }
     // seed004's example: add (8) r10.1<2>:hf r11.0<8;8,1>:f r12.0<8;8,1>:hf
     let mut r = add8();

@@ -19,6 +19,29 @@
 //! Formats are type parameters ([`Hf`], [`F32`], [`F64`]; monomorphised),
 //! or a runtime [`Fmt`] value with the same operations as methods.
 //!
+//! # API (all bit patterns are `u64`; `F` is [`Hf`], [`F32`] or [`F64`])
+//!
+//! | operation | signature |
+//! | --- | --- |
+//! | add / sub / mul / div | `add::<F>(a, b, rm) -> FpResult` (also `sub`, `mul`, `div`) |
+//! | fused multiply-add | `fma::<F>(a, b, c, rm) -> FpResult` (`a*b + c`, one rounding) |
+//! | square root | `sqrt::<F>(a, rm) -> FpResult` |
+//! | round to integral | `round_to_integral::<F>(a, rm) -> FpResult` (rndd/rndu/rnde/rndz) |
+//! | compare | `compare::<F>(a, b) -> FpOrd`, `compare_flags::<F>(a, b, signaling) -> (FpOrd, Flags)` |
+//! | classify | `classify::<F>(a) -> FpClass` (the manual's nine grid classes, `index()` 0..9) |
+//! | predicates | `is_nan`, `is_snan`, `is_qnan`, `is_inf`, `is_finite`, `is_zero`, `is_denormal`, `is_negative` |
+//! | float -> float | `convert::<S, D>(a, rm) -> FpResult` (widening exact) |
+//! | integer -> float | `from_i64::<F>(v, rm)`, `from_u64::<F>(v, rm) -> FpResult` |
+//! | float -> integer | `to_i64_trunc::<F>(a) -> ToInt<i64>`, `to_u64_trunc`, and `to_i64` / `to_u64` with a mode |
+//! | flushing | `flush_input::<F>(a) -> u64`, `flush_denormal_output::<F>(r)`, `flush_tiny_output::<F>(r, Tininess)` |
+//! | NaN | `canonical_nan::<F>()`, `F::CANONICAL_NAN`, `Fmt::canonical_nan()` |
+//! | runtime format | the same operations as methods of [`Fmt`] (`Fmt::F.add(a, b, rm)`, `Fmt::Df.convert(Fmt::Hf, a, rm)`, ...) |
+//! | paths | `add_exact`, `mul_exact`, `fma_exact`, `div_exact`, `sqrt_exact` (general path only) and [`fast`]`::*_rtne` (fast path only, `Option`) |
+//!
+//! Rounding modes: [`Round`] (`Rtne`, `Ru`, `Rd`, `Rtz` = cr0.0\[5:4\]
+//! encodings 0..3, [`Round::from_cr0_bits`]). Exceptions: [`Flags`], with
+//! `tiny_before_rounding` and `tiny_after_rounding` defined there.
+//!
 //! Implementation: integer arithmetic on `u64`/`u128` only, no allocation.
 //! Each arithmetic operation has a round-to-nearest-even fast path for
 //! normal operands and results (module [`fast`]) in front of the general

@@ -108,7 +108,13 @@ pub fn fill_derived_props(p: &mut PropsRecord) {
         p.exec_type = types
             .iter()
             .map(|&t| exec_type_of(t))
-            .fold(exec_type_of(*first), |a, t| if t.bytes() > a.bytes() { t } else { a });
+            .fold(exec_type_of(*first), |a, t| {
+                if t.bytes() > a.bytes() {
+                    t
+                } else {
+                    a
+                }
+            });
     }
     let all = || std::iter::once(p.dst_type).chain(types.iter().copied());
     p.mixed_float = all().any(|t| t == DataType::HF) && all().any(|t| t == DataType::F);

@@ -8,9 +8,7 @@
 
 #![allow(dead_code)]
 
-use euref::spec::{
-    AccessMode, ArfKind, DataType, MathFn, Opcode, Platform, PropsRecord, RegFile,
-};
+use euref::spec::{AccessMode, ArfKind, DataType, MathFn, Opcode, Platform, PropsRecord, RegFile};
 use euref::validate::{fill_derived_props, fill_table_props, violations};
 
 pub use euref::spec::Platform::{Bdw, Bxt, Chv, Hsw, Ivb, Skl};
@@ -65,7 +63,16 @@ pub fn add8() -> PropsRecord {
 pub fn math8(f: MathFn) -> PropsRecord {
     let mut p = insn(Opcode::Math, 8, 2);
     p.math_fn = f;
-    if matches!(f, MathFn::Sin | MathFn::Cos | MathFn::Inv | MathFn::Sqrt | MathFn::Rsq | MathFn::Log | MathFn::Exp) {
+    if matches!(
+        f,
+        MathFn::Sin
+            | MathFn::Cos
+            | MathFn::Inv
+            | MathFn::Sqrt
+            | MathFn::Rsq
+            | MathFn::Log
+            | MathFn::Exp
+    ) {
         null_src(&mut p, 1);
     }
     p
