@@ -99,6 +99,7 @@ fn errors_name_file_line_and_column() {
     assert!(err.contains("/nonexistent/x.asm"), "{err}");
     let b = tmp("bin.asm", b"\x7fELF\x02\x01\x01\x00\xff\xfe");
     let (code, _, err) = euref(&["disasm", b.to_str().unwrap()]);
+    // Binary input: the decoder names the byte offset of the bad instruction.
     assert_eq!(code, 1);
-    assert!(err.contains(":1:1:"), "{err}");
+    assert!(err.contains("offset 0x0") && err.contains("truncated"), "{err}");
 }
