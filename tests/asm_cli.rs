@@ -101,5 +101,8 @@ fn errors_name_file_line_and_column() {
     let (code, _, err) = euref(&["disasm", b.to_str().unwrap()]);
     // Binary input: the decoder names the byte offset of the bad instruction.
     assert_eq!(code, 1);
-    assert!(err.contains("offset 0x0") && err.contains("truncated"), "{err}");
+    assert!(
+        err.contains("offset 0x0") && err.contains("truncated"),
+        "{err}"
+    );
 }

@@ -111,7 +111,10 @@ fn arf_register_types() {
     // are not defined there either): all reserved on Ivy Bridge; 1110b and 1111b (IGA's dbg,
     // not modelled) everywhere.
     for rt in [0b0100, 0b0101, 0b0110, 0b1101, 0b1110, 0b1111] {
-        assert!(registers::arf_by_regtype(Platform::Ivb, rt).is_none(), "{rt:#06b}");
+        assert!(
+            registers::arf_by_regtype(Platform::Ivb, rt).is_none(),
+            "{rt:#06b}"
+        );
     }
     for p in Platform::ALL {
         for rt in [0b1110, 0b1111] {
@@ -522,25 +525,53 @@ fn arf_types_from_haswell_and_gen8() {
         assert_eq!(a.granularity, *gran, "{id}");
         assert_eq!(a.subreg_range, *sr, "{id}");
         assert!(!a.indexable, "{id}");
-        assert!(a.cite.contains("iga Models.cpp"), "{id}: cites IGA's register table");
+        assert!(
+            a.cite.contains("iga Models.cpp"),
+            "{id}: cites IGA's register table"
+        );
         assert!(a.cite.contains("seed003"), "{id}: cites seed003 Figure 15");
         for (i, p) in Platform::ALL.into_iter().enumerate() {
             let present = count[i] > 0;
             assert_eq!(a.gens.contains(p), present, "{id} on {}", p.name());
             let by_type = registers::arf_by_regtype(p, *rt).map(|x| x.id);
             assert_eq!(by_type, present.then_some(*id), "{id} on {}", p.name());
-            assert_eq!(registers::arf_by_name(p, name).map(|x| x.id), present.then_some(*id));
+            assert_eq!(
+                registers::arf_by_name(p, name).map(|x| x.id),
+                present.then_some(*id)
+            );
         }
     }
     // Mesa's BRW_ARF_MASK (0x40, written mask0 in the mesa corpus) is the ce register.
-    assert_eq!(registers::arf_by_regtype(Platform::Skl, 0x40 >> 4).unwrap().id, "arf.ce");
-    assert_eq!(registers::arf_by_regtype(Platform::Hsw, 0x40 >> 4).unwrap().id, "arf.ce");
+    assert_eq!(
+        registers::arf_by_regtype(Platform::Skl, 0x40 >> 4)
+            .unwrap()
+            .id,
+        "arf.ce"
+    );
+    assert_eq!(
+        registers::arf_by_regtype(Platform::Hsw, 0x40 >> 4)
+            .unwrap()
+            .id,
+        "arf.ce"
+    );
     // Mesa's BRW_ARF_MASK_STACK (0x50) / BRW_ARF_MASK_STACK_DEPTH (0x60) are pre-Gen6
     // registers: on Gen7-Gen9 the codes are IGA's msg (Gen8+) and sp (Haswell+).
-    assert!(registers::ARFS.iter().all(|a| !a.id.starts_with("arf.mask")));
+    assert!(registers::ARFS
+        .iter()
+        .all(|a| !a.id.starts_with("arf.mask")));
     assert!(registers::arf_by_regtype(Platform::Hsw, 0x50 >> 4).is_none());
-    assert_eq!(registers::arf_by_regtype(Platform::Bdw, 0x50 >> 4).unwrap().id, "arf.msg");
-    assert_eq!(registers::arf_by_regtype(Platform::Hsw, 0x60 >> 4).unwrap().id, "arf.sp");
+    assert_eq!(
+        registers::arf_by_regtype(Platform::Bdw, 0x50 >> 4)
+            .unwrap()
+            .id,
+        "arf.msg"
+    );
+    assert_eq!(
+        registers::arf_by_regtype(Platform::Hsw, 0x60 >> 4)
+            .unwrap()
+            .id,
+        "arf.sp"
+    );
     // One register type per code per platform across the whole table.
     for p in Platform::ALL {
         for rt in 0..16u8 {
