@@ -18,7 +18,6 @@ use euref::isa::{
 use euref::spec::encoding::values;
 use euref::spec::{AccessMode, CondMod, DataType, MathFn, OpClass, Opcode, Platform, PredCtrl};
 use proptest::prelude::*;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn gen8(p: Platform) -> bool {
     p.gen_x10() >= 80
@@ -339,16 +338,20 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
     (p, i)
 }
 
-static TRIED: AtomicUsize = AtomicUsize::new(0);
-static ENCODED: AtomicUsize = AtomicUsize::new(0);
-
 fn check_roundtrip(p: Platform, i: &Insn) -> Result<(), TestCaseError> {
-    TRIED.fetch_add(1, Ordering::Relaxed);
     let bytes = match codec::encode(i, p) {
         Ok(b) => b,
         Err(_) => return Ok(()),
     };
-    ENCODED.fetch_add(1, Ordering::Relaxed);
+    // The encoder's output passes the raw-bit layer's check.
+    let chk = euref::encoding::check(u128::from_le_bytes(bytes), p);
+    prop_assert!(
+        chk.is_ok(),
+        "{}: {:02x?}: {:?}\n{i:?}",
+        p.name(),
+        bytes,
+        chk.err()
+    );
     let mut want = i.clone();
     want.canonicalize();
     let (got, n) = codec::decode(&bytes, p)
@@ -375,8 +378,10 @@ proptest! {
     }
 }
 
-/// The generator stays within the encodable space: encode must accept nearly everything (a
-/// few combinations, e.g. an indirect operand's file, are rejected by the spec's checks).
+/// The generator stays within the encodable space: encode must accept nearly everything. The
+/// few refusals are layout limits the generator does not model: Haswell `dim`'s 64-bit
+/// immediate covers the flag and indirect-addressing fields, and an Align16 register
+/// descriptor (a0.N) must sit on a 16-byte subregister.
 #[test]
 fn the_encoder_accepts_generated_instructions() {
     let mut ok = 0;
@@ -394,9 +399,5 @@ fn the_encoder_accepts_generated_instructions() {
         }
     }
     eprintln!("encoded {ok} of {n}; refusals: {errs:#?}");
-    let _ = (
-        TRIED.load(Ordering::Relaxed),
-        ENCODED.load(Ordering::Relaxed),
-    );
     assert!(ok * 100 >= n * 95, "only {ok} of {n} encoded: {errs:#?}");
 }

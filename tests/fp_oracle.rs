@@ -11,7 +11,7 @@ use euref::fp::{self, Flags, Format, FpResult, Hf, Round, F32, F64};
 use fp_support::{add_partner, cases, edge, fl, mpfr, mul_partner, sf};
 use proptest::prelude::*;
 
-const DEFAULT_CASES: u32 = 5000;
+const DEFAULT_CASES: u32 = 20_000;
 
 fn cfg() -> ProptestConfig {
     ProptestConfig {

@@ -9,7 +9,7 @@ use euref::fp::{self, fast, Flags, Format, FpOrd, Hf, Round, F32, F64};
 use fp_support::{add_partner, cases, edge, mul_partner};
 use proptest::prelude::*;
 
-const DEFAULT_CASES: u32 = 20_000;
+const DEFAULT_CASES: u32 = 50_000;
 
 fn cfg() -> ProptestConfig {
     ProptestConfig {

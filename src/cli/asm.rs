@@ -43,7 +43,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "output")]
     pub hex: bool,
     /// asm: store instructions in their 8-byte compact form where one exists (jump offsets
-    /// are re-resolved). Instructions written with {Compacted} are compacted regardless.
+    /// are re-resolved; binary output: hex on stdout unless -o). Instructions written with
+    /// {Compacted} are compacted in any binary output.
     #[arg(long)]
     pub compact: bool,
     /// disasm: input format (auto: binary if the file is not text, hex if it is only hex
@@ -66,6 +67,9 @@ pub enum Mode {
 /// Run `euref asm` / `euref disasm`.
 pub fn run(a: Args, mode: Mode) -> Result<ExitCode, String> {
     let platform = parse_gen(&a.gen).map_err(|e| e.to_string())?;
+    if mode == Mode::Disasm && (a.output.is_some() || a.hex || a.compact) {
+        return Err("-o, --hex and --compact are options of `euref asm`".into());
+    }
     let shown = a.file.display().to_string();
     let mut input: Box<dyn Read> = if shown == "-" {
         Box::new(std::io::stdin().lock())

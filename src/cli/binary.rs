@@ -257,6 +257,7 @@ fn decode_some(
     st: &mut Stats,
 ) -> usize {
     let mut pos = 0;
+    let mut i = Insn::new(Opcode::Nop);
     while let Some(first) = b.get(pos..).and_then(|r| r.first_chunk::<8>()) {
         let len = if is_compact(compact_word(first)) {
             8
@@ -266,8 +267,8 @@ fn decode_some(
         let Some(bytes) = b.get(pos..pos + len) else {
             break;
         };
-        match codec::decode(bytes, p) {
-            Ok((i, _)) => {
+        match codec::decode_into(bytes, p, &mut i) {
+            Ok(_) => {
                 asm::write_insn(text, &i, o);
                 text.push('\n');
                 st.insns += 1;

@@ -1,12 +1,11 @@
 //! Native word -> [`Insn`].
 
 use super::error::{DecodeError, DecodeErrorKind as K};
-use super::fields::{get, sext, tabs, File, Kind, Lay, OpFields, Tabs};
-use crate::encoding::{check, operand_layout, Operand};
+use super::fields::{get, sext, tabs, File, Kind, Lay, OpFields, Tabs, F};
+use crate::encoding::{layout_for, operand_layout, Operand};
 use crate::isa::{
     Addr, Dst, Flag, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle,
 };
-use crate::spec::encoding::BitField;
 use crate::spec::{AccessMode, DataType, Opcode, Platform};
 
 type R<T> = Result<T, DecodeError>;
@@ -18,38 +17,69 @@ type R<T> = Result<T, DecodeError>;
 pub(super) const EX_DESC_HI_AT: u32 = 16;
 pub(super) const EX_MLEN_AT: u32 = 6;
 
+/// A field the layout must have (a spec inconsistency otherwise, reported, never a panic).
 #[inline]
-fn need(f: Option<&'static BitField>, name: &'static str) -> R<&'static BitField> {
-    f.ok_or(DecodeError::missing(name))
+fn need(f: F, name: &'static str) -> R<F> {
+    if f.is_some() {
+        Ok(f)
+    } else {
+        Err(DecodeError::missing(name))
+    }
+}
+
+/// The error for field `f` holding `v`.
+#[cold]
+fn bad(kind: K, f: F, v: u64) -> DecodeError {
+    match f.bf() {
+        Some(b) => DecodeError::at(kind, b, v),
+        None => DecodeError::missing("field"),
+    }
 }
 
 #[inline]
-fn lookup<T: Copy + PartialEq>(
+fn lookup<T: super::fields::Key>(
     m: &super::fields::Map<T>,
-    f: Option<&'static BitField>,
+    f: F,
     name: &'static str,
     w: u128,
 ) -> R<T> {
     let f = need(f, name)?;
     let v = f.get(w);
-    m.get(v).ok_or(DecodeError::at(K::ReservedValue, f, v))
+    m.get(v).ok_or_else(|| bad(K::ReservedValue, f, v))
 }
 
 /// Decode a native 128-bit word.
+///
+/// The layout is [`layout_for`]'s. Validation: the opcode exists on `p`, no bit the layout
+/// (or, for operands under indirect addressing, the indirect layout) leaves reserved is set,
+/// and every field the instruction model takes a value from holds an encoding its value table
+/// defines (what [`crate::encoding::check`] checks for those fields). The implicit operands'
+/// fields (see the `implicit` module) are not read and not checked.
+#[inline]
 pub fn decode_word(w: u128, p: Platform) -> R<Insn> {
-    let layout = check(w, p)?;
+    let mut i = Insn::new(Opcode::Nop);
+    decode_word_into(w, p, &mut i)?;
+    Ok(i)
+}
+
+/// [`decode_word`] into an existing instruction (overwritten completely on success; left in
+/// an unspecified but valid state on error).
+pub fn decode_word_into(w: u128, p: Platform, i: &mut Insn) -> R<()> {
+    let layout = layout_for(w, p);
     let t = tabs(p);
-    let l = t.lay(layout).ok_or(DecodeError::missing("layout"))?;
+    let l = t
+        .lay(layout)
+        .ok_or_else(|| DecodeError::missing("layout"))?;
     let opf = need(l.opcode, "opcode")?;
     let n = opf.get(w);
-    let op = Opcode::from_number(p, (n & 0x7f) as u8).ok_or(DecodeError::at(
-        K::UnknownOpcode,
-        opf,
-        n,
-    ))?;
+    let op =
+        Opcode::from_number(p, (n & 0x7f) as u8).ok_or_else(|| bad(K::UnknownOpcode, opf, n))?;
+    if w & l.reserved != 0 {
+        reserved_bits(w, l, t, p)?;
+    }
     let kind = t.kind(n);
-    let mut i = Insn::new(op);
-    header(&mut i, w, l, t)?;
+    *i = Insn::new(op);
+    header(i, w, l, t)?;
     let a16 = i.access == AccessMode::Align16;
     match kind {
         Kind::Bare => {}
@@ -59,24 +89,24 @@ pub fn decode_word(w: u128, p: Platform) -> R<Insn> {
             if n == 2 && is_imm(w, l, t, 0)? {
                 // Only the last source of a two-source instruction may be an immediate.
                 let f = need(l.op[1].reg_file, "src0_reg_file")?;
-                return Err(DecodeError::at(K::Malformed, f, f.get(w)));
+                return Err(bad(K::Malformed, f, f.get(w)));
             }
             for k in 0..n {
                 i.src[k] = Some(src(w, l, t, p, a16, k)?);
             }
         }
-        Kind::ThreeSrc => three_src(&mut i, w, l, t)?,
-        Kind::Send => send(&mut i, w, l, t, p, a16)?,
-        Kind::Sends => sends(&mut i, w, l, t)?,
+        Kind::ThreeSrc => three_src(i, w, l, t)?,
+        Kind::Send => send(i, w, l, t, p, a16)?,
+        Kind::Sends => sends(i, w, l, t)?,
         Kind::Branch => {
             let j = t.jumps[(n & 0x7f) as usize];
             if j & 1 != 0 {
                 let f = need(l.jip, "jip")?;
-                i.jip = Some(sext(f.get(w), f.width) as i32);
+                i.jip = Some(sext(f.get(w), f.width()) as i32);
             }
             if j & 2 != 0 {
                 let f = need(l.uip, "uip")?;
-                i.uip = Some(sext(f.get(w), f.width) as i32);
+                i.uip = Some(sext(f.get(w), f.width()) as i32);
             }
         }
         Kind::Jmpi => i.src[1] = Some(src(w, l, t, p, a16, 1)?),
@@ -90,23 +120,50 @@ pub fn decode_word(w: u128, p: Platform) -> R<Insn> {
                 Src::Imm(Imm { bits, .. }) => i.jip = Some(bits as u32 as i32),
                 Src::Reg(_) => {
                     let f = need(l.op[1].reg_file, "src0_reg_file")?;
-                    return Err(DecodeError::at(K::Unsupported, f, f.get(w)));
+                    return Err(bad(K::Unsupported, f, f.get(w)));
                 }
             }
         }
     }
     i.canonicalize();
-    Ok(i)
+    Ok(())
+}
+
+/// Reserved bits are set in the layout `l` chose: an error unless operands under indirect
+/// addressing use them (Gen8+ AddrImm[9] sits in bits the direct layouts leave reserved).
+#[cold]
+pub(super) fn reserved_bits(w: u128, l: &Lay, t: &Tabs, p: Platform) -> R<()> {
+    let mut res = l.reserved;
+    for (k, which) in [Operand::Dst, Operand::Src0, Operand::Src1]
+        .into_iter()
+        .enumerate()
+    {
+        let am = l.op[k].address_mode;
+        if am.is_some() && t.indirect.get(am.get(w)) == Some(true) {
+            if let Some(ind) = t.lay(operand_layout(w, p, which)) {
+                res &= ind.reserved;
+            }
+        }
+    }
+    let set = w & res;
+    if set == 0 {
+        return Ok(());
+    }
+    let lo = set.trailing_zeros().min(127);
+    Err(DecodeError {
+        kind: K::ReservedBits,
+        field: "reserved",
+        byte: (lo / 8) as u8,
+        value: (set >> lo) as u64,
+        uncompacted: false,
+    })
 }
 
 fn header(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
     i.access = lookup(&t.access, l.access_mode, "access_mode", w)?;
     i.exec_size = lookup(&t.exec, l.exec_size, "exec_size", w)?;
     let q = lookup(&t.qtr, l.qtr_control, "qtr_control", w)?;
-    let nib = match l.nib_control {
-        Some(f) => t.nib.get(f.get(w)).unwrap_or(false),
-        None => false,
-    };
+    let nib = t.nib.get(l.nib_control.get(w)).unwrap_or(false);
     // NibCtrl selects the second group of four channels of the quarter.
     i.chan_off = q + if nib { 4 } else { 0 };
     let pm = if i.access == AccessMode::Align16 {
@@ -120,26 +177,19 @@ fn header(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
         reg: get(l.flag_reg_nr, w) as u8,
         sub: get(l.flag_subreg_nr, w) as u8,
     };
-    if let Some(f) = l.cond_modifier {
+    if l.cond_modifier.is_some() {
+        let f = l.cond_modifier;
         let v = f.get(w);
-        i.cmod = t
-            .cmod
-            .get(v)
-            .ok_or(DecodeError::at(K::ReservedValue, f, v))?;
+        i.cmod = t.cmod.get(v).ok_or_else(|| bad(K::ReservedValue, f, v))?;
     }
-    if let Some(f) = l.math_function {
+    if l.math_function.is_some() {
+        let f = l.math_function;
         let v = f.get(w);
-        i.math = t
-            .math
-            .get(v)
-            .ok_or(DecodeError::at(K::ReservedValue, f, v))?;
+        i.math = t.math.get(v).ok_or_else(|| bad(K::ReservedValue, f, v))?;
     }
     i.sat = get(l.saturate, w) != 0;
     let c = &mut i.ctrl;
-    c.no_mask = match l.mask_control {
-        Some(f) => t.nomask.get(f.get(w)).unwrap_or(false),
-        None => false,
-    };
+    c.no_mask = t.nomask.get(l.mask_control.get(w)).unwrap_or(false);
     c.acc_wr = get(l.acc_wr_control, w) != 0;
     c.branch_ctrl = get(l.branch_control, w) != 0;
     (c.no_dd_clr, c.no_dd_chk) = lookup(&t.dep, l.dep_ctrl, "dep_ctrl", w)?;
@@ -149,48 +199,42 @@ fn header(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
     Ok(())
 }
 
-fn file(t: &Tabs, f: &'static BitField, w: u128) -> R<File> {
+fn file(t: &Tabs, f: F, w: u128) -> R<File> {
     let v = f.get(w);
-    t.file.get(v).ok_or(DecodeError::at(K::ReservedValue, f, v))
+    t.file.get(v).ok_or_else(|| bad(K::ReservedValue, f, v))
 }
 
 fn is_imm(w: u128, l: &Lay, t: &Tabs, k: usize) -> R<bool> {
-    match l.op[k + 1].reg_file {
-        Some(f) => Ok(file(t, f, w)? == File::Imm),
-        None => Ok(false),
+    let f = l.op[k + 1].reg_file;
+    if f.is_some() {
+        Ok(file(t, f, w)? == File::Imm)
+    } else {
+        Ok(false)
     }
 }
 
 /// The register of an operand from its file and number fields.
-fn reg(file: File, o: &OpFields, w: u128, file_f: &'static BitField) -> R<Reg> {
+fn reg(file: File, o: &OpFields, w: u128, file_f: F) -> R<Reg> {
     let n = get(o.reg_nr, w) as u8;
     match file {
         File::Grf => Ok(Reg::Grf(n)),
         File::Arf => Ok(Reg::Arf(n)),
-        File::Mrf => Err(DecodeError::at(K::Unsupported, file_f, file_f.get(w))),
-        File::Imm => Err(DecodeError::at(K::Malformed, file_f, file_f.get(w))),
+        File::Mrf => Err(bad(K::Unsupported, file_f, file_f.get(w))),
+        File::Imm => Err(bad(K::Malformed, file_f, file_f.get(w))),
     }
 }
 
 /// Direct or indirect addressing of operand `k` (0 = dst, 1 = src0, 2 = src1).
-fn addr(
-    w: u128,
-    l: &Lay,
-    t: &Tabs,
-    p: Platform,
-    k: usize,
-    file: File,
-    file_f: &'static BitField,
-) -> R<Addr> {
+fn addr(w: u128, l: &Lay, t: &Tabs, p: Platform, k: usize, file: File, file_f: F) -> R<Addr> {
     let o = &l.op[k];
-    let indirect = match o.address_mode {
-        Some(f) => {
-            let v = f.get(w);
-            t.indirect
-                .get(v)
-                .ok_or(DecodeError::at(K::ReservedValue, f, v))?
-        }
-        None => false,
+    let am = o.address_mode;
+    let indirect = if am.is_some() {
+        let v = am.get(w);
+        t.indirect
+            .get(v)
+            .ok_or_else(|| bad(K::ReservedValue, am, v))?
+    } else {
+        false
     };
     if !indirect {
         let sub = match o.subreg {
@@ -202,10 +246,9 @@ fn addr(
             sub: sub.min(255) as u8,
         });
     }
-    let am = o.address_mode.ok_or(DecodeError::missing("address_mode"))?;
     // Indirect operands address the GRF (seed000 §3.3.5).
     if file != File::Grf {
-        return Err(DecodeError::at(K::Unsupported, file_f, file_f.get(w)));
+        return Err(bad(K::Unsupported, file_f, file_f.get(w)));
     }
     let which = match k {
         0 => Operand::Dst,
@@ -213,25 +256,28 @@ fn addr(
         _ => Operand::Src1,
     };
     let il = operand_layout(w, p, which);
-    let ind = t.lay(il).ok_or(DecodeError::missing("layout"))?;
+    let ind = t.lay(il).ok_or_else(|| DecodeError::missing("layout"))?;
     let io = &ind.op[k];
-    let (Some(sf), Some((imf, unit))) = (io.addr_subreg, io.addr_imm) else {
-        return Err(DecodeError::at(K::Unsupported, am, 1));
+    let (sf, Some((imf, unit))) = (io.addr_subreg, io.addr_imm) else {
+        return Err(bad(K::Unsupported, am, 1));
     };
-    let off = sext(imf.get(w), imf.width) * i64::from(unit);
+    if !sf.is_some() {
+        return Err(bad(K::Unsupported, am, 1));
+    }
+    let off = sext(imf.get(w), imf.width()) * i64::from(unit);
     Ok(Addr::Indirect {
         a0: sf.get(w) as u8,
         off: off as i16,
     })
 }
 
-fn reg_type(t: &Tabs, f: &'static BitField, w: u128, imm: bool) -> R<DataType> {
+fn reg_type(t: &Tabs, f: F, w: u128, imm: bool) -> R<DataType> {
     let v = f.get(w);
     let tab = if imm { &t.imm_type } else { &t.reg_type };
     tab.get(v as usize)
         .copied()
         .flatten()
-        .ok_or(DecodeError::at(K::ReservedValue, f, v))
+        .ok_or_else(|| bad(K::ReservedValue, f, v))
 }
 
 fn dst(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<Dst> {
@@ -239,7 +285,7 @@ fn dst(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<Dst> {
     let ff = need(o.reg_file, "dst_reg_file")?;
     let file = file(t, ff, w)?;
     if file == File::Imm {
-        return Err(DecodeError::at(K::Malformed, ff, ff.get(w)));
+        return Err(bad(K::Malformed, ff, ff.get(w)));
     }
     let tf = need(o.reg_type, "dst_reg_type")?;
     let ty = reg_type(t, tf, w, false)?;
@@ -269,8 +315,8 @@ fn src(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool, k: usize) -> R<Src> {
         let f = need(l.imm, "imm")?;
         // A 64-bit type needs the 64-bit immediate (src0 of a one-source instruction on
         // Gen8+); Haswell's dim reads 64 bits whatever the type.
-        if ty.bits() == 64 && f.width < 64 {
-            return Err(DecodeError::at(K::Malformed, tf, tf.get(w)));
+        if ty.bits() == 64 && f.width() < 64 {
+            return Err(bad(K::Malformed, tf, tf.get(w)));
         }
         return Ok(Src::Imm(Imm::new(ty, f.get(w))));
     }
@@ -308,12 +354,12 @@ fn three_src(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
     let st = t
         .type3
         .get(sf.get(w))
-        .ok_or(DecodeError::at(K::ReservedValue, sf, sf.get(w)))?;
+        .ok_or_else(|| bad(K::ReservedValue, sf, sf.get(w)))?;
     let df = need(l.dst_type, "dst_type")?;
     let dt = t
         .type3
         .get(df.get(w))
-        .ok_or(DecodeError::at(K::ReservedValue, df, df.get(w)))?;
+        .ok_or_else(|| bad(K::ReservedValue, df, df.get(w)))?;
     let d = &l.op[0];
     let dsub = d.subreg.map_or(0, |(f, u)| f.get(w) * u64::from(u));
     i.dst = Some(Dst {
@@ -327,10 +373,7 @@ fn three_src(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
     });
     for k in 0..3 {
         let o = &l.op[k + 1];
-        let rep = match o.rep_ctrl {
-            Some(f) => t.rep.get(f.get(w)).unwrap_or(false),
-            None => false,
-        };
+        let rep = t.rep.get(o.rep_ctrl.get(w)).unwrap_or(false);
         let sub = o.subreg.map_or(0, |(f, u)| f.get(w) * u64::from(u));
         // Src1Type / Src2Type (Gen8+): the source is HF (mesa brw_eu_emit.c brw_alu3).
         let ty = if get(o.hf_type, w) != 0 {
@@ -360,21 +403,21 @@ fn three_src(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
 /// The message descriptor held in the instruction's last dword (read with the immediate
 /// layout's `imm` field: the same bits as the descriptor fields of the send layouts).
 fn last_dword(w: u128, t: &Tabs) -> R<u32> {
-    let f = need(t.lays.get(t.a1_imm).and_then(|l| l.imm), "imm")?;
+    let f = need(t.lays.get(t.a1_imm).map_or(F::NONE, |l| l.imm), "imm")?;
     Ok(f.get(w) as u32)
 }
 
 fn send_sfid(w: u128, l: &Lay, t: &Tabs) -> R<u8> {
     let f = need(l.sfid, "sfid")?;
     let v = f.get(w);
-    t.sfid.get(v).ok_or(DecodeError::at(K::ReservedValue, f, v))
+    t.sfid.get(v).ok_or_else(|| bad(K::ReservedValue, f, v))
 }
 
 fn send(i: &mut Insn, w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<()> {
     i.dst = Some(dst(w, l, t, p, a16)?);
     if is_imm(w, l, t, 0)? {
         let f = need(l.op[1].reg_file, "src0_reg_file")?;
-        return Err(DecodeError::at(K::Malformed, f, f.get(w)));
+        return Err(bad(K::Malformed, f, f.get(w)));
     }
     i.src[0] = Some(src(w, l, t, p, a16, 0)?);
     let desc = if is_imm(w, l, t, 1)? {
@@ -387,7 +430,7 @@ fn send(i: &mut Insn, w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<(
                 addr: Addr::Direct { reg, sub },
                 ..
             }) if reg == Reg::Arf(t.a0) && sub % 4 == 0 => SendDesc::A0(sub / 4),
-            _ => return Err(DecodeError::at(K::Unsupported, ff, ff.get(w))),
+            _ => return Err(bad(K::Unsupported, ff, ff.get(w))),
         }
     };
     i.send = Some(SendInfo {
@@ -399,23 +442,22 @@ fn send(i: &mut Insn, w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<(
 }
 
 fn sends(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
-    let rf = |name: &'static str, f: Option<&'static BitField>| -> R<Reg> {
+    let rf = |name: &'static str, f: F| -> R<Reg> {
         let f = need(f, name)?;
         let v = f.get(w);
         match t.sends_file.get(v) {
             Some(File::Grf) => Ok(Reg::Grf(0)),
             Some(File::Arf) => Ok(Reg::Arf(0)),
-            _ => Err(DecodeError::at(K::ReservedValue, f, v)),
+            _ => Err(bad(K::ReservedValue, f, v)),
         }
     };
-    let direct = |o: &OpFields, name: &'static str| -> R<()> {
-        if let Some(f) = o.address_mode {
-            let v = f.get(w);
-            if t.indirect.get(v) != Some(false) {
-                return Err(DecodeError::at(K::Unsupported, f, v));
-            }
+    // The split-send layouts have no indirect operand fields.
+    let direct = |o: &OpFields| -> R<()> {
+        let f = o.address_mode;
+        let v = f.get(w);
+        if f.is_some() && t.indirect.get(v) != Some(false) {
+            return Err(bad(K::Unsupported, f, v));
         }
-        let _ = name;
         Ok(())
     };
     let with_nr = |r: Reg, o: &OpFields| -> Reg {
@@ -430,8 +472,8 @@ fn sends(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
             .map_or(0, |(f, u)| (f.get(w) * u64::from(u)).min(255) as u8)
     };
     let (d, s0, s1) = (&l.op[0], &l.op[1], &l.op[2]);
-    direct(d, "dst_address_mode")?;
-    direct(s0, "src0_address_mode")?;
+    direct(d)?;
+    direct(s0)?;
     let dreg = with_nr(rf("dst_reg_file", d.reg_file)?, d);
     i.dst = Some(Dst {
         addr: Addr::Direct {

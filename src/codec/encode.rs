@@ -7,15 +7,18 @@
 //! wide, two values for one field) is an [`EncodeError`]: `encode` succeeds only for
 //! instructions that decode back equal (up to [`Insn::canonicalize`] and
 //! [`Controls::compacted`](crate::isa::Controls::compacted), which the native form does not
-//! carry). The finished word is checked with [`crate::encoding::check`], so every reserved
-//! bit and undefined encoding the spec knows is caught in one place.
+//! carry). Every value written comes from a value table (or a type encoding), so the word
+//! passes [`crate::encoding::check`] (the tests verify this for every encoded instruction);
+//! the encoder itself only checks the reserved bits, which a too-wide descriptor can reach.
 
 use super::decode::{EX_DESC_HI_AT, EX_MLEN_AT};
 use super::error::EncodeError;
 use super::fields::{sext, tabs, File, Kind, Lay, Map, OpFields, Tabs, F};
 use super::implicit::implied;
-use crate::encoding::{check, layout_for, operand_layout, Operand};
-use crate::isa::{Addr, Dst, Imm, Insn, Reg, RegSrc, Region, SendDesc, Src, Swizzle, ThreadCtrl};
+use crate::encoding::{layout_for, operand_layout, Operand};
+use crate::isa::{
+    Addr, Dst, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle, ThreadCtrl,
+};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform};
 
 type R<T> = Result<T, EncodeError>;
@@ -25,48 +28,43 @@ fn err<T>(field: &'static str, reason: &'static str, value: i64) -> R<T> {
     Err(EncodeError::new(field, reason, value))
 }
 
-/// Write `v` into `f`; a missing field may only receive 0.
-#[inline]
+/// Write `v` into `f`; a missing field may only receive 0. Words are built from 0 and every
+/// field is written once, so zeros need no write (the one overlap, Gen8+ UIP over the src1
+/// type bits, is written with [`put_signed`], which always writes).
+#[inline(always)]
 fn put(w: &mut u128, f: F, v: u64, name: &'static str) -> R<()> {
-    match f {
-        Some(f) if f.fits(v) => {
-            f.set(w, v);
-            Ok(())
-        }
-        Some(_) => err(name, "does not fit its field", v as i64),
-        None if v == 0 => Ok(()),
-        None => err(name, "has no field in this instruction's layout", v as i64),
+    if v == 0 {
+        Ok(())
+    } else if f.fits(v) {
+        f.set(w, v);
+        Ok(())
+    } else if f.is_some() {
+        err(name, "does not fit its field", v as i64)
+    } else {
+        err(name, "has no field in this instruction's layout", v as i64)
     }
 }
 
 /// Write a signed value in two's complement over the field's width.
 fn put_signed(w: &mut u128, f: F, v: i64, name: &'static str) -> R<()> {
-    let Some(f) = f else {
+    if !f.is_some() {
         return if v == 0 {
             Ok(())
         } else {
             err(name, "has no field in this instruction's layout", v)
         };
-    };
-    if sext(v as u64, f.width) != v {
+    }
+    if sext(v as u64, f.width()) != v {
         return err(name, "is out of range for its field", v);
     }
-    let m = if f.width >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << f.width) - 1
-    };
-    f.set(w, v as u64 & m);
+    f.set(w, v as u64);
     Ok(())
 }
 
 #[inline]
-fn enc<T: Copy + PartialEq>(m: &Map<T>, x: T, name: &'static str) -> R<u64> {
-    m.enc(x).ok_or(EncodeError::new(
-        name,
-        "has no encoding on this platform",
-        0,
-    ))
+fn enc<T: super::fields::Key>(m: &Map<T>, x: T, name: &'static str) -> R<u64> {
+    m.enc(x)
+        .ok_or_else(|| EncodeError::new(name, "has no encoding on this platform", 0))
 }
 
 fn file_of(t: &Tabs, m: &Map<File>, f: File, name: &'static str) -> R<u64> {
@@ -82,14 +80,16 @@ struct Ops {
 
 /// Encode into a native word.
 pub fn encode_word(insn: &Insn, p: Platform) -> R<u128> {
-    let mut i = insn.clone();
-    i.canonicalize();
+    // The fields `Insn::canonicalize` normalizes are either not written in the access mode
+    // that makes them meaningless, or handled where they are written (EOT and descriptor
+    // bit 31; three-source VertStride), so the instruction is used as given.
+    let i = insn;
     let t = tabs(p);
     let Some(num) = i.op.number(p) else {
         return err("opcode", "does not exist on this platform", 0);
     };
     let kind = t.kind(u64::from(num));
-    let ops = operands(&i, t, kind)?;
+    let ops = operands(i, t, kind)?;
     let a16 = i.access == AccessMode::Align16;
 
     // Preliminary word: the fields `select` chooses the layout with.
@@ -103,22 +103,20 @@ pub fn encode_word(insn: &Insn, p: Platform) -> R<u128> {
         "access",
     )?;
     if !matches!(kind, Kind::ThreeSrc | Kind::Sends | Kind::Branch) {
-        for k in 0..2 {
-            if let Some(s) = &ops.src[k] {
+        for (k, (s, name)) in ops.src.iter().zip(SRC).take(2).enumerate() {
+            if let Some(s) = s {
                 let f = src_file(s);
                 put(
                     &mut pw,
                     b.op[k + 1].reg_file,
-                    file_of(t, &t.file, f, SRC[k])?,
-                    SRC[k],
+                    file_of(t, &t.file, f, name)?,
+                    name,
                 )?;
                 if let Src::Imm(im) = s {
-                    let te = im.ty.imm_enc(p).ok_or(EncodeError::new(
-                        SRC[k],
-                        "immediate type does not exist on this platform",
-                        0,
-                    ))?;
-                    put(&mut pw, b.op[k + 1].reg_type, u64::from(te), SRC[k])?;
+                    let te = im.ty.imm_enc(p).ok_or_else(|| {
+                        EncodeError::new(name, "immediate type does not exist on this platform", 0)
+                    })?;
+                    put(&mut pw, b.op[k + 1].reg_type, u64::from(te), name)?;
                 }
             }
         }
@@ -137,13 +135,13 @@ pub fn encode_word(insn: &Insn, p: Platform) -> R<u128> {
     let layout = layout_for(pw, p);
     let l = t
         .lay(layout)
-        .ok_or(EncodeError::new("layout", "not resolved", 0))?;
+        .ok_or_else(|| EncodeError::new("layout", "not resolved", 0))?;
 
     let mut w = 0u128;
-    header(&mut w, &i, l, t, u64::from(num))?;
+    header(&mut w, i, l, t, u64::from(num))?;
     match kind {
         Kind::ThreeSrc => three_src(&mut w, &ops, l, t)?,
-        Kind::Sends => sends(&mut w, &i, &ops, l, t)?,
+        Kind::Sends => sends(&mut w, i, &ops, l, t)?,
         _ => {
             if let Some(d) = &ops.dst {
                 dst(&mut w, d, l, t, p, pw, a16)?;
@@ -172,7 +170,7 @@ pub fn encode_word(insn: &Insn, p: Platform) -> R<u128> {
                 }
             }
             match kind {
-                Kind::Send => send_desc(&mut w, &i, l, t)?,
+                Kind::Send => send_desc(&mut w, i, l, t)?,
                 Kind::Branch => {
                     let j = t.jumps(i.op);
                     if let Some(v) = i.jip {
@@ -188,11 +186,40 @@ pub fn encode_word(insn: &Insn, p: Platform) -> R<u128> {
             }
         }
     }
-    check(w, p)?;
+    // Bits the layout reserves can only come from a value wider than the layout allows
+    // (a Gen7/Gen8 descriptor's bits 30:29); indirect operands may use some (AddrImm[9]).
+    if w & l.reserved != 0 {
+        super::decode::reserved_bits(w, l, t, p).map_err(|e| {
+            EncodeError::new(
+                "reserved",
+                "sets bits reserved on this platform",
+                e.value as i64,
+            )
+        })?;
+    }
     Ok(w)
 }
 
 const SRC: [&str; 3] = ["src0", "src1", "src2"];
+
+/// Bit 31 of an immediate message descriptor: the instruction's EOT bit (the two are one bit
+/// of the instruction; see `Insn::canonicalize`).
+const DESC_EOT: u32 = 0x8000_0000;
+
+/// End of thread: the EOT control or bit 31 of an immediate descriptor.
+fn eot(i: &Insn) -> bool {
+    i.ctrl.eot
+        || matches!(i.send, Some(SendInfo { desc: SendDesc::Imm(d), .. }) if d & DESC_EOT != 0)
+}
+
+/// An immediate descriptor with its EOT bit agreeing with the instruction's.
+fn imm_desc(i: &Insn, d: u32) -> u32 {
+    if eot(i) {
+        d | DESC_EOT
+    } else {
+        d
+    }
+}
 
 /// The extended-descriptor bits the model keeps in `SendInfo::sfid` and `Controls::eot`
 /// (ExDesc[3:0] and ExDesc[5], see [`crate::isa::SendInfo::ex_desc`]).
@@ -322,11 +349,9 @@ fn operands(i: &Insn, t: &Tabs, kind: Kind) -> R<Ops> {
             // name its parts, not a 32-bit immediate).
             Some(SendDesc::Imm(_)) => Some(Src::Imm(Imm::new(DataType::UD, 0))),
             Some(SendDesc::A0(n)) => {
-                let sub = n.checked_mul(4).ok_or(EncodeError::new(
-                    "send.desc",
-                    "a0 subregister out of range",
-                    n.into(),
-                ))?;
+                let sub = n.checked_mul(4).ok_or_else(|| {
+                    EncodeError::new("send.desc", "a0 subregister out of range", n.into())
+                })?;
                 Some(Src::Reg(RegSrc::new(
                     Reg::Arf(t.a0),
                     sub,
@@ -361,29 +386,28 @@ fn header(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs, num: u64) -> R<()> {
         enc(&t.access, i.access, "access")?,
         "access",
     )?;
-    let ex = t.exec.enc(i.exec_size).ok_or(EncodeError::new(
-        "exec_size",
-        "is not an execution size",
-        i64::from(i.exec_size),
-    ))?;
+    let ex = t.exec.enc(i.exec_size).ok_or_else(|| {
+        EncodeError::new(
+            "exec_size",
+            "is not an execution size",
+            i64::from(i.exec_size),
+        )
+    })?;
     put(w, l.exec_size, ex, "exec_size")?;
     if i.chan_off % 4 != 0 {
         return err("chan_off", "is not a multiple of 4", i64::from(i.chan_off));
     }
-    let q = t.qtr.enc(i.chan_off & !7).ok_or(EncodeError::new(
-        "chan_off",
-        "is out of range",
-        i64::from(i.chan_off),
-    ))?;
+    let q = t
+        .qtr
+        .enc(i.chan_off & !7)
+        .ok_or_else(|| EncodeError::new("chan_off", "is out of range", i64::from(i.chan_off)))?;
     put(w, l.qtr_control, q, "chan_off")?;
     let nib = enc(&t.nib, i.chan_off & 4 != 0, "chan_off")?;
     put(w, l.nib_control, nib, "chan_off")?;
     let pm = if a16 { &t.pred16 } else { &t.pred };
-    let pv = pm.enc(i.pred).ok_or(EncodeError::new(
-        "pred",
-        "has no encoding in this access mode",
-        i.pred as i64,
-    ))?;
+    let pv = pm.enc(i.pred).ok_or_else(|| {
+        EncodeError::new("pred", "has no encoding in this access mode", i.pred as i64)
+    })?;
     put(w, l.pred_control, pv, "pred")?;
     put(w, l.pred_inv, u64::from(i.pred_inv), "pred_inv")?;
     put(w, l.flag_reg_nr, u64::from(i.flag.reg), "flag")?;
@@ -427,16 +451,18 @@ fn header(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs, num: u64) -> R<()> {
     put(w, l.acc_wr_control, u64::from(c.acc_wr), "acc_wr")?;
     put(w, l.branch_control, u64::from(c.branch_ctrl), "branch_ctrl")?;
     put(w, l.debug_control, u64::from(c.breakpoint), "breakpoint")?;
-    put(w, l.eot, u64::from(c.eot), "eot")?;
+    put(w, l.eot, u64::from(eot(i)), "eot")?;
     Ok(())
 }
 
 fn reg_type(p: Platform, ty: DataType, name: &'static str) -> R<u64> {
-    ty.reg_enc(p).map(u64::from).ok_or(EncodeError::new(
-        name,
-        "register type does not exist on this platform",
-        ty as i64,
-    ))
+    ty.reg_enc(p).map(u64::from).ok_or_else(|| {
+        EncodeError::new(
+            name,
+            "register type does not exist on this platform",
+            ty as i64,
+        )
+    })
 }
 
 /// Direct or indirect addressing of operand `k` (0 = dst, 1 = src0, 2 = src1).
@@ -468,9 +494,7 @@ fn addr(
             let am = enc(&t.indirect, true, name)?;
             put(w, o.address_mode, am, name)?;
             let mut pw2 = pw;
-            if let Some(f) = o.address_mode {
-                f.set(&mut pw2, am);
-            }
+            o.address_mode.set(&mut pw2, am);
             let which = match k {
                 0 => Operand::Dst,
                 1 => Operand::Src0,
@@ -478,7 +502,7 @@ fn addr(
             };
             let il = t
                 .lay(operand_layout(pw2, p, which))
-                .ok_or(EncodeError::new(name, "indirect layout not resolved", 0))?;
+                .ok_or_else(|| EncodeError::new(name, "indirect layout not resolved", 0))?;
             let io = &il.op[k];
             let Some((imf, unit)) = io.addr_imm else {
                 return err(name, "indirect addressing has no encoding here", 0);
@@ -491,7 +515,7 @@ fn addr(
                     off.into(),
                 );
             }
-            put_signed(w, Some(imf), i64::from(off) / i64::from(unit), name)
+            put_signed(w, imf, i64::from(off) / i64::from(unit), name)
         }
     }
 }
@@ -506,7 +530,7 @@ fn subreg(w: &mut u128, o: &OpFields, sub: u8, name: &'static str) -> R<()> {
                     sub.into(),
                 );
             }
-            put(w, Some(f), u64::from(sub / unit), name)
+            put(w, f, u64::from(sub / unit), name)
         }
         None if sub == 0 => Ok(()),
         None => err(name, "subregister has no field", sub.into()),
@@ -517,11 +541,10 @@ fn dst(w: &mut u128, d: &Dst, l: &Lay, t: &Tabs, p: Platform, pw: u128, a16: boo
     let o = &l.op[0];
     put(w, o.reg_type, reg_type(p, d.ty, "dst")?, "dst")?;
     addr(w, d.addr, 0, l, t, p, pw, "dst")?;
-    let hs = t.hstride.enc(d.hstride).ok_or(EncodeError::new(
-        "dst",
-        "bad horizontal stride",
-        d.hstride.into(),
-    ))?;
+    let hs = t
+        .hstride
+        .enc(d.hstride)
+        .ok_or_else(|| EncodeError::new("dst", "bad horizontal stride", d.hstride.into()))?;
     put(w, o.hstride, hs, "dst")?;
     if a16 {
         put(w, o.writemask, u64::from(d.wrmask), "dst.wrmask")?;
@@ -545,50 +568,49 @@ fn src(
     match s {
         Src::Imm(im) => {
             put(w, o.reg_file, file_of(t, &t.file, File::Imm, name)?, name)?;
-            let te = im.ty.imm_enc(p).ok_or(EncodeError::new(
-                name,
-                "immediate type does not exist on this platform",
-                im.ty as i64,
-            ))?;
+            let te = im.ty.imm_enc(p).ok_or_else(|| {
+                EncodeError::new(
+                    name,
+                    "immediate type does not exist on this platform",
+                    im.ty as i64,
+                )
+            })?;
             put(w, o.reg_type, u64::from(te), name)?;
-            match l.imm {
-                Some(f) => {
-                    if im.ty.bits() == 64 && f.width < 64 {
-                        return err(name, "a 64-bit immediate needs a one-source instruction", 0);
-                    }
-                    put(w, Some(f), im.bits, name)
+            let f = l.imm;
+            if f.is_some() {
+                if im.ty.bits() == 64 && f.width() < 64 {
+                    return err(name, "a 64-bit immediate needs a one-source instruction", 0);
                 }
-                None if im.bits == 0 => Ok(()),
-                None => err(
+                put(w, f, im.bits, name)
+            } else if im.bits == 0 {
+                Ok(())
+            } else {
+                err(
                     name,
                     "this instruction has no immediate field",
                     im.bits as i64,
-                ),
+                )
             }
         }
         Src::Reg(r) => {
             put(w, o.reg_type, reg_type(p, r.ty, name)?, name)?;
             addr(w, r.addr, k + 1, l, t, p, pw, name)?;
             let g = r.region;
-            let vs = t.vstride.enc(g.vstride).ok_or(EncodeError::new(
-                name,
-                "bad vertical stride",
-                g.vstride.into(),
-            ))?;
+            let vs = t
+                .vstride
+                .enc(g.vstride)
+                .ok_or_else(|| EncodeError::new(name, "bad vertical stride", g.vstride.into()))?;
             put(w, o.vstride, vs, name)?;
             if a16 {
                 put(w, o.swizzle, u64::from(r.swizzle.0), name)?;
             } else {
-                let wd = t.width.enc(g.width).ok_or(EncodeError::new(
-                    name,
-                    "bad width",
-                    g.width.into(),
-                ))?;
-                let hs = t.hstride.enc(g.hstride).ok_or(EncodeError::new(
-                    name,
-                    "bad horizontal stride",
-                    g.hstride.into(),
-                ))?;
+                let wd = t
+                    .width
+                    .enc(g.width)
+                    .ok_or_else(|| EncodeError::new(name, "bad width", g.width.into()))?;
+                let hs = t.hstride.enc(g.hstride).ok_or_else(|| {
+                    EncodeError::new(name, "bad horizontal stride", g.hstride.into())
+                })?;
                 put(w, o.width, wd, name)?;
                 put(w, o.hstride, hs, name)?;
             }
@@ -604,7 +626,7 @@ fn send_desc(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs) -> R<()> {
     put(w, l.sfid, enc(&t.sfid, s.sfid, "send.sfid")?, "send.sfid")?;
     let last = t.lays[t.a1_imm].imm;
     if let SendDesc::Imm(d) = s.desc {
-        put(w, last, u64::from(d), "send.desc")?;
+        put(w, last, u64::from(imm_desc(i, d)), "send.desc")?;
     }
     // send/sendc on Gen7-Gen9 have no extended descriptor beyond the SFID and EOT. With a
     // register descriptor, Mesa's disassembler prints the instruction's last dword (src1's
@@ -616,7 +638,8 @@ fn send_desc(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs) -> R<()> {
         SendDesc::Imm(0) => Ok(()),
         SendDesc::Imm(v)
             if matches!(s.desc, SendDesc::A0(_))
-                && last.is_some_and(|f| f.get(*w) as u32 & !SFID_EOT == v & !SFID_EOT) =>
+                && last.is_some()
+                && last.get(*w) as u32 & !SFID_EOT == v & !SFID_EOT =>
         {
             Ok(())
         }
@@ -652,9 +675,8 @@ fn three_src(w: &mut u128, ops: &Ops, l: &Lay, t: &Tabs) -> R<()> {
     subreg(w, o, dsub, "dst")?;
     put(w, o.writemask, u64::from(d.wrmask), "dst.wrmask")?;
     let mut st = None;
-    for k in 0..3 {
-        let name = SRC[k];
-        let Some(Src::Reg(r)) = &ops.src[k] else {
+    for (k, (s, name)) in ops.src.iter().zip(SRC).enumerate() {
+        let Some(Src::Reg(r)) = s else {
             return err(name, "three-source operands are registers", 0);
         };
         let Addr::Direct {
@@ -681,17 +703,9 @@ fn three_src(w: &mut u128, ops: &Ops, l: &Lay, t: &Tabs) -> R<()> {
         put(w, o.hf_type, u64::from(hf), name)?;
         put(w, o.reg_nr, u64::from(n), name)?;
         subreg(w, o, sub, name)?;
-        let rep = match r.region.vstride {
-            0 => true,
-            4 => false,
-            v => {
-                return err(
-                    name,
-                    "three-source regions are <0;1,0> or <4;4,1>",
-                    v.into(),
-                )
-            }
-        };
+        // VertStride 0 is the replicated scalar; any other is the <4;4,1> region
+        // (`Insn::canonicalize`).
+        let rep = r.region.vstride == 0;
         put(w, o.rep_ctrl, enc(&t.rep, rep, name)?, name)?;
         put(w, o.swizzle, u64::from(rep_swizzle(rep, r.swizzle).0), name)?;
         put(w, o.abs, u64::from(r.abs), name)?;
@@ -728,7 +742,8 @@ fn sends(w: &mut u128, i: &Insn, ops: &Ops, l: &Lay, t: &Tabs) -> R<()> {
     let Addr::Direct { reg, sub } = d.addr else {
         return err("dst", "split-send operands are direct", 0);
     };
-    if d.ty != DataType::UD || d.hstride != 1 || d.wrmask != 0xF {
+    let a16 = i.access == AccessMode::Align16;
+    if d.ty != DataType::UD || d.hstride != 1 || (a16 && d.wrmask != 0xF) {
         return err(
             "dst",
             "split-send destinations are <1>:ud without a write mask",
@@ -740,9 +755,8 @@ fn sends(w: &mut u128, i: &Insn, ops: &Ops, l: &Lay, t: &Tabs) -> R<()> {
     put(w, o.reg_file, fe, "dst")?;
     put(w, o.reg_nr, u64::from(n), "dst")?;
     subreg(w, o, sub, "dst")?;
-    for k in 0..2 {
-        let name = SRC[k];
-        let Some(Src::Reg(r)) = &ops.src[k] else {
+    for (k, (s, name)) in ops.src.iter().zip(SRC).take(2).enumerate() {
+        let Some(Src::Reg(r)) = s else {
             return err(name, "split-send payloads are registers", 0);
         };
         let Addr::Direct { reg, sub } = r.addr else {
@@ -765,7 +779,12 @@ fn sends(w: &mut u128, i: &Insn, ops: &Ops, l: &Lay, t: &Tabs) -> R<()> {
     match s.desc {
         SendDesc::A0(0) => put(w, l.sel_reg32_desc, 1, "send.desc")?,
         SendDesc::A0(n) => return err("send.desc", "the descriptor register is a0.0", n.into()),
-        SendDesc::Imm(v) => put(w, t.lays[t.a1_imm].imm, u64::from(v), "send.desc")?,
+        SendDesc::Imm(v) => put(
+            w,
+            t.lays[t.a1_imm].imm,
+            u64::from(imm_desc(i, v)),
+            "send.desc",
+        )?,
     }
     match s.ex_desc {
         SendDesc::A0(n) => {
@@ -774,7 +793,7 @@ fn sends(w: &mut u128, i: &Insn, ops: &Ops, l: &Lay, t: &Tabs) -> R<()> {
         }
         SendDesc::Imm(v) => {
             let hi = u64::from(v >> EX_DESC_HI_AT);
-            let ml = u64::from(v >> EX_MLEN_AT) & l.ex_mlen.map_or(0, |f| (1u64 << f.width) - 1);
+            let ml = u64::from(v >> EX_MLEN_AT) & l.ex_mlen.mask();
             if (hi << EX_DESC_HI_AT | ml << EX_MLEN_AT) != u64::from(v) {
                 return err(
                     "send.ex_desc",
@@ -799,8 +818,8 @@ mod tests {
         let w = encode_word(&Insn::new(Opcode::Nop), p).unwrap();
         let t = tabs(p);
         let mut x = 0u128;
-        if let (Some(f), Some(n)) = (t.lays[t.base].opcode, Opcode::Nop.number(p)) {
-            f.set(&mut x, u64::from(n));
+        if let Some(n) = Opcode::Nop.number(p) {
+            t.lays[t.base].opcode.set(&mut x, u64::from(n));
         }
         assert_eq!(w, x);
     }

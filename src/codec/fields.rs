@@ -18,7 +18,131 @@ use crate::spec::encoding::{self as enc, values, BitField, Layout, ValueTable};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform, PredCtrl};
 use std::sync::OnceLock;
 
-pub(crate) type F = Option<&'static BitField>;
+/// A field of a layout, with a fast accessor: a field held in one bit range is read and
+/// written with one shift and mask (taken from the generated [`BitField`] when the tables are
+/// built); a split field goes through [`BitField::get`] / [`BitField::set`]. An absent field
+/// reads as 0.
+#[derive(Clone, Copy)]
+pub(crate) struct F {
+    bf: Option<&'static BitField>,
+    /// Which 64-bit half of the word holds the field (0: bits 63:0, 1: bits 127:64).
+    half: u32,
+    /// Lowest bit within that half.
+    lo: u32,
+    /// `(1 << width) - 1`; 0 for an absent field.
+    mask: u64,
+    /// The field has several bit ranges or crosses the halves: read through the generated
+    /// accessor.
+    split: bool,
+}
+
+impl Default for F {
+    fn default() -> F {
+        F::NONE
+    }
+}
+
+impl F {
+    pub const NONE: F = F {
+        bf: None,
+        half: 0,
+        lo: 0,
+        mask: 0,
+        split: false,
+    };
+
+    fn new(bf: Option<&'static BitField>) -> F {
+        let Some(b) = bf else { return F::NONE };
+        let mask = if b.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << b.width) - 1
+        };
+        match b.pieces {
+            [pc] if pc.at == 0 && pc.lo / 64 == pc.hi / 64 => F {
+                bf,
+                half: u32::from(pc.lo / 64),
+                lo: u32::from(pc.lo % 64),
+                mask,
+                split: false,
+            },
+            _ => F {
+                bf,
+                half: 0,
+                lo: 0,
+                mask,
+                split: true,
+            },
+        }
+    }
+
+    /// The generated field, if the layout has it.
+    #[inline]
+    pub fn bf(self) -> Option<&'static BitField> {
+        self.bf
+    }
+
+    #[inline(always)]
+    pub fn is_some(self) -> bool {
+        self.mask != 0
+    }
+
+    #[inline(always)]
+    pub fn get(self, w: u128) -> u64 {
+        if self.split {
+            match self.bf {
+                Some(b) => b.get(w),
+                None => 0,
+            }
+        } else {
+            let x = if self.half == 0 {
+                w as u64
+            } else {
+                (w >> 64) as u64
+            };
+            (x >> self.lo) & self.mask
+        }
+    }
+
+    /// Write `v` (bits above the field's width are dropped; absent fields ignore the write).
+    #[inline(always)]
+    pub fn set(self, w: &mut u128, v: u64) {
+        if self.split {
+            if let Some(b) = self.bf {
+                b.set(w, v);
+            }
+        } else {
+            // Work on the 64-bit half that holds the field.
+            let m = self.mask << self.lo;
+            let x = (v & self.mask) << self.lo;
+            let low = u128::from(u64::MAX);
+            if self.half == 0 {
+                let h = (*w as u64 & !m) | x;
+                *w = (*w & !low) | u128::from(h);
+            } else {
+                let h = (((*w >> 64) as u64) & !m) | x;
+                *w = (*w & low) | (u128::from(h) << 64);
+            }
+        }
+    }
+
+    /// `(1 << width) - 1` (0 when absent).
+    #[inline]
+    pub fn mask(self) -> u64 {
+        self.mask
+    }
+
+    #[inline]
+    pub fn width(self) -> u8 {
+        self.mask.count_ones() as u8
+    }
+
+    /// Whether the field exists and `v` fits it.
+    #[inline(always)]
+    pub fn fits(self, v: u64) -> bool {
+        self.mask != 0 && v & !self.mask == 0
+    }
+}
 
 /// The fields of one operand (dst = 0, src0 = 1, src1 = 2, src2 = 3).
 #[derive(Clone, Copy, Default)]
@@ -27,7 +151,7 @@ pub(crate) struct OpFields {
     pub reg_type: F,
     pub reg_nr: F,
     /// Subregister field and its unit in bytes.
-    pub subreg: Option<(&'static BitField, u8)>,
+    pub subreg: Option<(F, u8)>,
     pub hstride: F,
     pub width: F,
     pub vstride: F,
@@ -41,12 +165,14 @@ pub(crate) struct OpFields {
     pub hf_type: F,
     pub addr_subreg: F,
     /// Indirect offset field and its unit in bytes.
-    pub addr_imm: Option<(&'static BitField, u8)>,
+    pub addr_imm: Option<(F, u8)>,
 }
 
 /// One layout with its fields resolved by name.
 pub(crate) struct Lay {
     pub layout: &'static Layout,
+    /// Bits no field of the layout covers (`reserved`).
+    pub reserved: u128,
     pub opcode: F,
     pub access_mode: F,
     pub mask_control: F,
@@ -84,11 +210,12 @@ pub(crate) struct Lay {
 const OPERANDS: [&str; 4] = ["dst", "src0", "src1", "src2"];
 
 fn resolve(l: &'static Layout) -> Lay {
-    let f = |n: &str| l.field(n);
+    let f = |n: &str| F::new(l.field(n));
     let mut op = [OpFields::default(); 4];
     for (k, o) in op.iter_mut().enumerate() {
         let pre = OPERANDS[k];
-        let g = |s: &str| l.field(&format!("{pre}_{s}"));
+        let raw = |s: &str| l.field(&format!("{pre}_{s}"));
+        let g = |s: &str| F::new(raw(s));
         let unit = |s: &str| {
             s.trim_start_matches(|c: char| !c.is_ascii_digit())
                 .parse()
@@ -96,10 +223,10 @@ fn resolve(l: &'static Layout) -> Lay {
         };
         o.subreg = ["subreg_nr", "subreg16", "subreg4", "subreg2"]
             .iter()
-            .find_map(|s| g(s).map(|b| (b, unit(s).unwrap_or(1))));
+            .find_map(|s| raw(s).map(|b| (F::new(Some(b)), unit(s).unwrap_or(1))));
         o.addr_imm = ["addr_imm", "addr_imm16"]
             .iter()
-            .find_map(|s| g(s).map(|b| (b, unit(s).unwrap_or(1))));
+            .find_map(|s| raw(s).map(|b| (F::new(Some(b)), unit(s).unwrap_or(1))));
         o.reg_file = g("reg_file");
         o.reg_type = g("reg_type");
         o.reg_nr = g("reg_nr");
@@ -112,11 +239,24 @@ fn resolve(l: &'static Layout) -> Lay {
         o.address_mode = g("address_mode");
         o.writemask = g("writemask");
         o.rep_ctrl = g("rep_ctrl");
-        o.hf_type = if k >= 2 { g("type") } else { None };
+        o.hf_type = if k >= 2 { g("type") } else { F::NONE };
         o.addr_subreg = g("addr_subreg_nr");
+    }
+    let mut used = 0u128;
+    for b in l.fields {
+        for pc in b.pieces {
+            let n = u32::from(pc.hi.saturating_sub(pc.lo)) + 1;
+            let m = if n >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << n) - 1
+            };
+            used |= m << (u32::from(pc.lo) & 127);
+        }
     }
     Lay {
         layout: l,
+        reserved: !used,
         opcode: f("opcode"),
         access_mode: f("access_mode"),
         mask_control: f("mask_control"),
@@ -151,21 +291,77 @@ fn resolve(l: &'static Layout) -> Lay {
     }
 }
 
-/// A two-way map between a field's encodings (`0..N`) and a value of the model.
-pub(crate) struct Map<T: Copy + PartialEq> {
-    pub dec: Vec<Option<T>>,
+/// A model value with a small index (below 256), for the encoding direction of [`Map`].
+pub(crate) trait Key: Copy + PartialEq {
+    fn key(self) -> usize;
 }
 
-impl<T: Copy + PartialEq> Map<T> {
+impl Key for u8 {
+    fn key(self) -> usize {
+        self as usize
+    }
+}
+impl Key for bool {
+    fn key(self) -> usize {
+        self as usize
+    }
+}
+impl Key for (bool, bool) {
+    fn key(self) -> usize {
+        self.0 as usize | (self.1 as usize) << 1
+    }
+}
+impl Key for File {
+    fn key(self) -> usize {
+        self as usize
+    }
+}
+impl Key for ThreadCtrl {
+    fn key(self) -> usize {
+        self as usize
+    }
+}
+macro_rules! key_as_usize {
+    ($($t:ty),*) => {$(
+        impl Key for $t {
+            fn key(self) -> usize {
+                self as usize
+            }
+        }
+    )*};
+}
+key_as_usize!(CondMod, PredCtrl, MathFn, AccessMode, DataType);
+
+/// A two-way map between a field's encodings (0-63: every field with a value table is
+/// narrower than 6 bits) and values of the model.
+pub(crate) struct Map<T: Key> {
+    pub dec: [Option<T>; 64],
+    /// Encoding of each model value by its [`Key`] (0xFF: none).
+    rev: [u8; 256],
+}
+
+impl<T: Key> Map<T> {
     fn new(t: &ValueTable, conv: impl Fn(&str) -> Option<T>) -> Map<T> {
-        let n = t.entries.iter().map(|e| e.1 + 1).max().unwrap_or(0) as usize;
-        let mut dec = vec![None; n.min(64)];
+        let mut dec = [None; 64];
         for &(name, v) in t.entries {
             if let Some(slot) = dec.get_mut(v as usize) {
                 *slot = conv(name);
             }
         }
-        Map { dec }
+        Map::from_dec(dec)
+    }
+
+    fn from_dec(dec: [Option<T>; 64]) -> Map<T> {
+        let mut rev = [0xFFu8; 256];
+        // The first (lowest) encoding of a value wins.
+        for (v, d) in dec.iter().enumerate().rev() {
+            if let Some(x) = d {
+                if let Some(r) = rev.get_mut(x.key()) {
+                    *r = v as u8;
+                }
+            }
+        }
+        Map { dec, rev }
     }
 
     /// The model value of encoding `v`.
@@ -177,10 +373,10 @@ impl<T: Copy + PartialEq> Map<T> {
     /// The encoding of model value `x`.
     #[inline]
     pub fn enc(&self, x: T) -> Option<u64> {
-        self.dec
-            .iter()
-            .position(|d| *d == Some(x))
-            .map(|i| i as u64)
+        match self.rev.get(x.key()) {
+            Some(&r) if r != 0xFF => Some(u64::from(r)),
+            _ => None,
+        }
     }
 }
 
@@ -208,6 +404,8 @@ pub(crate) enum Kind {
 pub(crate) struct Tabs {
     pub p: Platform,
     pub lays: Vec<Lay>,
+    /// `(layout address, index into lays)` by [`slot`] of the address.
+    index: [(usize, u8); SLOTS],
     /// Index of the plain Align1 layout (opcode 0, register operands).
     pub base: usize,
     /// Index of the Align1 immediate layout (its `imm` field is the last dword; its src1
@@ -252,6 +450,7 @@ pub(crate) struct Tabs {
 
 /// A register file encoding.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
 pub(crate) enum File {
     Arf,
     Grf,
@@ -285,9 +484,25 @@ fn build(p: Platform) -> Tabs {
     let lays: Vec<Lay> = enc::LAYOUTS
         .iter()
         .copied()
-        .filter(|l| l.width == 128 && l.gens.contains(p))
+        // Native instruction layouts (the compaction views have no access mode field).
+        .filter(|l| l.width == 128 && l.gens.contains(p) && l.field("access_mode").is_some())
         .map(resolve)
         .collect();
+    // Open-addressing table from layout address to index (a few dozen layouts, 64 slots).
+    let mut index = [(0usize, u8::MAX); SLOTS];
+    for (k, l) in lays.iter().enumerate() {
+        let a = l.layout as *const Layout as usize;
+        let mut h = slot(a);
+        // (A platform has about twenty native layouts; a full table would leave the rest
+        // unresolved, which decoding reports as an error, never a hang.)
+        for _ in 0..SLOTS {
+            if index[h].1 == u8::MAX {
+                index[h] = (a, k.min(254) as u8);
+                break;
+            }
+            h = (h + 1) % SLOTS;
+        }
+    }
     let find = |l: &'static Layout| lays.iter().position(|x| std::ptr::eq(x.layout, l));
     // The plain Align1 layout: what `select` returns for an all-zero word.
     let base_l = layout_for(0, p);
@@ -296,21 +511,21 @@ fn build(p: Platform) -> Tabs {
     // The Align1 immediate layout: a one-source instruction with an immediate UD src0.
     let imm_file = pick(p, &[&values::GEN7_REG_FILE, &values::GEN8_REG_FILE]).value("imm");
     let mut w = 0u128;
-    if let (Some(o), Some(n)) = (b.opcode, Opcode::Mov.number(p)) {
-        o.set(&mut w, u64::from(n));
+    if let Some(n) = Opcode::Mov.number(p) {
+        b.opcode.set(&mut w, u64::from(n));
     }
-    if let (Some(f), Some(v)) = (b.op[1].reg_file, imm_file) {
-        f.set(&mut w, v);
+    if let Some(v) = imm_file {
+        b.op[1].reg_file.set(&mut w, v);
     }
-    if let (Some(f), Some(v)) = (b.op[1].reg_type, DataType::UD.imm_enc(p)) {
-        f.set(&mut w, u64::from(v));
+    if let Some(v) = DataType::UD.imm_enc(p) {
+        b.op[1].reg_type.set(&mut w, u64::from(v));
     }
     let a1_imm = find(layout_for(w, p)).unwrap_or(base);
     // Split-send selectors: the layout `select` gives a `sends` word.
-    let (mut sel_desc, mut sel_ex_desc) = (None, None);
-    if let (Some(o), Some(n)) = (b.opcode, Opcode::Sends.number(p)) {
+    let (mut sel_desc, mut sel_ex_desc) = (F::NONE, F::NONE);
+    if let Some(n) = Opcode::Sends.number(p) {
         let mut w = 0u128;
-        o.set(&mut w, u64::from(n));
+        b.opcode.set(&mut w, u64::from(n));
         if let Some(i) = find(layout_for(w, p)) {
             sel_desc = lays[i].sel_reg32_desc;
             sel_ex_desc = lays[i].sel_reg32_ex_desc;
@@ -429,20 +644,28 @@ fn build(p: Platform) -> Tabs {
         rep: Map::new(&values::REP_CONTROL, |s| Some(s == "replicate")),
         sfid: {
             let t = pick(p, &[&values::IVB_SFID, &values::HSW_SFID]);
-            let mut m = Map::new(t, |_| None);
+            let mut dec = [None; 64];
             for &(_, v) in t.entries {
-                if let Some(s) = m.dec.get_mut(v as usize) {
+                if let Some(s) = dec.get_mut(v as usize) {
                     *s = Some(v as u8);
                 }
             }
-            m
+            Map::from_dec(dec)
         },
         reg_type,
         imm_type,
         ip: arf_regnum(b"ip", 0).unwrap_or(0),
         a0: arf_regnum(b"a", 0).unwrap_or(0),
         lays,
+        index,
     }
+}
+
+const SLOTS: usize = 64;
+
+#[inline]
+fn slot(addr: usize) -> usize {
+    ((addr as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize % SLOTS
 }
 
 /// The resolved tables of `p`.
@@ -462,7 +685,19 @@ impl Tabs {
     /// The resolved form of `l` (one of this platform's layouts).
     #[inline]
     pub fn lay(&self, l: &'static Layout) -> Option<&Lay> {
-        self.lays.iter().find(|x| std::ptr::eq(x.layout, l))
+        let a = l as *const Layout as usize;
+        let mut h = slot(a);
+        for _ in 0..SLOTS {
+            let (x, k) = self.index[h];
+            if x == a {
+                return self.lays.get(usize::from(k));
+            }
+            if k == u8::MAX {
+                return None;
+            }
+            h = (h + 1) % SLOTS;
+        }
+        None
     }
 
     #[inline]
@@ -478,13 +713,10 @@ impl Tabs {
     }
 }
 
-/// Read an optional field (absent fields read as 0).
-#[inline]
+/// Read a field (absent fields read as 0).
+#[inline(always)]
 pub(crate) fn get(f: F, w: u128) -> u64 {
-    match f {
-        Some(f) => f.get(w),
-        None => 0,
-    }
+    f.get(w)
 }
 
 /// `v` (a `bits`-bit two's complement value) sign-extended.

@@ -34,7 +34,7 @@ mod error;
 mod fields;
 mod implicit;
 
-pub use decode::decode_word;
+pub use decode::{decode_word, decode_word_into};
 pub use encode::encode_word;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 
@@ -44,24 +44,35 @@ use crate::spec::Platform;
 
 /// Decode one instruction from the start of `bytes`: the instruction and the number of bytes
 /// it occupies (16 native, 8 compact).
+#[inline]
 pub fn decode(bytes: &[u8], p: Platform) -> Result<(Insn, usize), DecodeError> {
+    let mut i = Insn::new(crate::spec::Opcode::Nop);
+    let n = decode_into(bytes, p, &mut i)?;
+    Ok((i, n))
+}
+
+/// [`decode`] into an existing instruction (for loops that reuse one): the number of bytes
+/// the instruction occupies. On error the instruction is left in an unspecified but valid
+/// state.
+pub fn decode_into(bytes: &[u8], p: Platform, i: &mut Insn) -> Result<usize, DecodeError> {
     let Some(first) = bytes.first_chunk::<8>() else {
         return Err(DecodeError::truncated(8, bytes.len()));
     };
     let w64 = compact_word(first);
     if is_compact(w64) {
         let native = crate::encoding::uncompact(w64, p).map_err(DecodeError::from)?;
-        let mut i = decode_word(native, p).map_err(|mut e| {
+        decode_word_into(native, p, i).map_err(|mut e| {
             e.uncompacted = true;
             e
         })?;
         i.ctrl.compacted = true;
-        return Ok((i, 8));
+        return Ok(8);
     }
     let Some(b) = bytes.first_chunk::<16>() else {
         return Err(DecodeError::truncated(16, bytes.len()));
     };
-    decode_word(native_word(b), p).map(|i| (i, 16))
+    decode_word_into(native_word(b), p, i)?;
+    Ok(16)
 }
 
 /// Encode one instruction in its native 16-byte form (memory order).
