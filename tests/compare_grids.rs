@@ -9,15 +9,8 @@ use euref::spec::Platform;
 
 // ------------------------------------------------------------------ value classes
 
-const NINF: usize = 0;
-const NFIN: usize = 1;
-const NDEN: usize = 2;
-const NZERO: usize = 3;
-const PZERO: usize = 4;
-const PDEN: usize = 5;
-const PFIN: usize = 6;
-const PINF: usize = 7;
-const NAN: usize = 8;
+mod compare_util;
+use compare_util::*;
 
 /// A sample value: kept as f64 (every F sample is exactly representable) plus whether it is
 /// a denormal of its own format (so flushing knows what to zero).
@@ -205,41 +198,6 @@ fn derived_cell(kind: GridKind, cond: GridCond, r: usize, c: usize) -> Cell {
 
 // ------------------------------------------------------------------ known differences
 
-/// Cells where the printed grid differs from the comparison: (grid id, src0 class, src1
-/// class, printed, correct). The cmp.g entries look like a one-column shift in the manual's
-/// table (seed000 §2.3.1.3); GT(a, b) must equal LT(b, a) and the LT grid is consistent.
-const MANUAL_ERRATA: &[(&str, usize, usize, Cell, Cell)] = &[
-    ("cmp.g", PFIN, PFIN, Cell::T, Cell::Depends),
-    ("cmp.g", PFIN, PINF, Cell::Depends, Cell::F),
-    ("cmp.g", PINF, PINF, Cell::T, Cell::F),
-];
-
-/// `T/F*` cells whose result is in fact always T, whatever the values and the denorm mode
-/// (a flushed denormal equals zero, a kept one is on the right side of it). Not errors: the
-/// manual marks every denormal pair of LE/GE as possibly mode-dependent.
-const CONSERVATIVE: &[(&str, usize, usize)] = &[
-    ("cmp.le", NDEN, NZERO),
-    ("cmp.le", NDEN, PZERO),
-    ("cmp.le", NDEN, PDEN),
-    ("cmp.le", NZERO, PDEN),
-    ("cmp.le", PZERO, PDEN),
-    ("cmp.ge", NZERO, NDEN),
-    ("cmp.ge", PZERO, NDEN),
-    ("cmp.ge", PDEN, NDEN),
-    ("cmp.ge", PDEN, NZERO),
-    ("cmp.ge", PDEN, PZERO),
-    ("cmpn.le", NDEN, NZERO),
-    ("cmpn.le", NDEN, PZERO),
-    ("cmpn.le", NDEN, PDEN),
-    ("cmpn.le", NZERO, PDEN),
-    ("cmpn.le", PZERO, PDEN),
-    ("cmpn.ge", NZERO, NDEN),
-    ("cmpn.ge", PZERO, NDEN),
-    ("cmpn.ge", PDEN, NDEN),
-    ("cmpn.ge", PDEN, NZERO),
-    ("cmpn.ge", PDEN, PZERO),
-];
-
 fn by_id(id: &str) -> &'static GridInfo {
     GRIDS
         .iter()
@@ -297,12 +255,8 @@ fn every_cell_matches_independent_evaluation() {
             for c in 0..9 {
                 let printed = g.cells[r][c];
                 let derived = derived_cell(g.kind, g.cmod, r, c);
-                let erratum = MANUAL_ERRATA
-                    .iter()
-                    .find(|e| e.0 == g.id && e.1 == r && e.2 == c);
-                let conservative = CONSERVATIVE
-                    .iter()
-                    .any(|e| e.0 == g.id && e.1 == r && e.2 == c);
+                let erratum = erratum(g.id, r, c);
+                let conservative = is_conservative(g.id, r, c);
                 let at = format!(
                     "{} ({}, {})",
                     g.id,
@@ -336,12 +290,7 @@ fn cell_semantics_over_samples() {
     for g in GRIDS.iter() {
         for r in 0..9 {
             for c in 0..9 {
-                let skip = MANUAL_ERRATA
-                    .iter()
-                    .any(|e| e.0 == g.id && e.1 == r && e.2 == c)
-                    || CONSERVATIVE
-                        .iter()
-                        .any(|e| e.0 == g.id && e.1 == r && e.2 == c);
+                let skip = erratum(g.id, r, c).is_some() || is_conservative(g.id, r, c);
                 if skip {
                     continue;
                 }
@@ -389,9 +338,7 @@ fn depends_cells_are_where_the_manual_says() {
                 match g.cells[r][c] {
                     Cell::Depends => {
                         let fin = [(NFIN, NFIN), (PFIN, PFIN)].contains(&(r, c));
-                        let erratum = MANUAL_ERRATA
-                            .iter()
-                            .any(|e| e.0 == g.id && e.1 == r && e.2 == c);
+                        let erratum = erratum(g.id, r, c).is_some();
                         assert!(fin || erratum, "{} ({r}, {c})", g.id);
                     }
                     Cell::DependsDenorm => {
@@ -479,11 +426,7 @@ fn cmpn_grids_follow_the_rules() {
         // cmpn.rule.no-nan-as-cmp: the non-NaN part is the normal comparison.
         for r in 0..8 {
             for c in 0..8 {
-                let correct = MANUAL_ERRATA
-                    .iter()
-                    .find(|e| e.0 == m.id && e.1 == r && e.2 == c)
-                    .map(|e| e.4)
-                    .unwrap_or(m.cells[r][c]);
+                let correct = erratum(m.id, r, c).map(|e| e.4).unwrap_or(m.cells[r][c]);
                 assert_eq!(n.cells[r][c], correct, "{} ({r}, {c})", n.id);
             }
         }

@@ -10,15 +10,8 @@ use euref::spec::{CondMod, Platform};
 
 use FloatType::{Df, Hf, F};
 
-const NINF: usize = 0;
-const NFIN: usize = 1;
-const NDEN: usize = 2;
-const NZERO: usize = 3;
-const PZERO: usize = 4;
-const PDEN: usize = 5;
-const PFIN: usize = 6;
-const PINF: usize = 7;
-const NAN: usize = 8;
+mod compare_util;
+use compare_util::*;
 
 /// Encodings of each class for a type: (sign bit, +inf, largest finite, a few normal
 /// magnitudes, denormal magnitudes, NaNs).
@@ -119,63 +112,6 @@ fn derived(kind: GridKind, cond: GridCond, r: usize, c: usize) -> Cell {
     }
 }
 
-/// Printed cells that differ from the comparison: (grid, src0 class, src1 class, printed,
-/// computed, reason).
-const MANUAL_ERRATA: &[(&str, usize, usize, Cell, Cell, &str)] = &[
-    (
-        "cmp.g",
-        PFIN,
-        PFIN,
-        Cell::T,
-        Cell::Depends,
-        "suspected manual erratum (cmp.g note): two finite values compare either way; GT(a,b) \
-         must equal LT(b,a) and cmp.l prints T/F; the row looks shifted by one column",
-    ),
-    (
-        "cmp.g",
-        PFIN,
-        PINF,
-        Cell::Depends,
-        Cell::F,
-        "suspected manual erratum (cmp.g note): a finite value is never greater than +inf \
-         (fp.ieee.compare-inf-exact); the printed T/F belongs one column to the left",
-    ),
-    (
-        "cmp.g",
-        PINF,
-        PINF,
-        Cell::T,
-        Cell::F,
-        "suspected manual erratum (cmp.g note): +inf > +inf is false, infinities being exact",
-    ),
-];
-
-/// Printed `T/F*` cells that always evaluate to T (the notes of cmp.le, cmp.ge, cmpn.le,
-/// cmpn.ge call them conservative): a flushed denormal equals zero, a kept one lies on the
-/// right side of it, so LE/GE hold in both modes.
-const CONSERVATIVE: &[(&str, usize, usize)] = &[
-    ("cmp.le", NDEN, NZERO),
-    ("cmp.le", NDEN, PZERO),
-    ("cmp.le", NDEN, PDEN),
-    ("cmp.le", NZERO, PDEN),
-    ("cmp.le", PZERO, PDEN),
-    ("cmp.ge", NZERO, NDEN),
-    ("cmp.ge", PZERO, NDEN),
-    ("cmp.ge", PDEN, NDEN),
-    ("cmp.ge", PDEN, NZERO),
-    ("cmp.ge", PDEN, PZERO),
-    ("cmpn.le", NDEN, NZERO),
-    ("cmpn.le", NDEN, PZERO),
-    ("cmpn.le", NDEN, PDEN),
-    ("cmpn.le", NZERO, PDEN),
-    ("cmpn.le", PZERO, PDEN),
-    ("cmpn.ge", NZERO, NDEN),
-    ("cmpn.ge", PZERO, NDEN),
-    ("cmpn.ge", PDEN, NDEN),
-    ("cmpn.ge", PDEN, NZERO),
-    ("cmpn.ge", PDEN, PZERO),
-];
-
 #[test]
 fn every_grid_cell_agrees_with_the_arithmetic_comparison() {
     let (mut errata, mut conservative, mut checked) = (0, 0, 0);
@@ -190,16 +126,10 @@ fn every_grid_cell_agrees_with_the_arithmetic_comparison() {
                     compare::CLASSES[r],
                     compare::CLASSES[c]
                 );
-                if let Some(e) = MANUAL_ERRATA
-                    .iter()
-                    .find(|e| e.0 == g.id && e.1 == r && e.2 == c)
-                {
+                if let Some(e) = erratum(g.id, r, c) {
                     assert_eq!((printed, got), (e.3, e.4), "{at}: {}", e.5);
                     errata += 1;
-                } else if CONSERVATIVE
-                    .iter()
-                    .any(|e| e.0 == g.id && e.1 == r && e.2 == c)
-                {
+                } else if is_conservative(g.id, r, c) {
                     assert_eq!((printed, got), (Cell::DependsDenorm, Cell::T), "{at}");
                     conservative += 1;
                 } else {
