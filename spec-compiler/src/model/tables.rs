@@ -125,31 +125,24 @@ pub(super) fn load_types(c: &mut Ctx, np: usize) -> Vec<TypeRow> {
             });
         }
         // Encodings must be unique per platform.
-        for p in 0..np {
-            for (what, get) in [("reg_enc", 0), ("imm_enc", 1)] {
-                let mut seen: BTreeMap<u8, String> = BTreeMap::new();
-                for t in &types {
-                    let e = if get == 0 {
-                        t.reg_enc.get(p)
-                    } else {
-                        t.imm_enc.get(p)
-                    };
-                    if let Some(Some(e)) = e {
-                        if let Some(other) = seen.insert(*e, t.row.v.name.get_ref().clone()) {
-                            let pn = c
-                                .platforms
-                                .as_ref()
-                                .map(|x| x.names[p].clone())
-                                .unwrap_or_default();
-                            let msg = format!(
-                                "{what} {e} on {pn} is used by both {other} and {}",
-                                t.row.v.name.get_ref()
-                            );
-                            c.err_line(&file, t.row.line, msg);
-                        }
-                    }
-                }
-            }
+        for (what, reg) in [("reg_enc", true), ("imm_enc", false)] {
+            let keyed = |p: usize| {
+                types
+                    .iter()
+                    .filter_map(|t| {
+                        let e = if reg {
+                            t.reg_enc.get(p)
+                        } else {
+                            t.imm_enc.get(p)
+                        };
+                        let e = (*e?)?;
+                        Some((e, t.row.v.name.get_ref().clone(), t.row.line))
+                    })
+                    .collect::<Vec<_>>()
+            };
+            unique_per_platform(c, &file, np, keyed, |e, pn, a, b| {
+                format!("{what} {e} on {pn} is used by both {a} and {b}")
+            });
         }
     }
 
@@ -250,28 +243,19 @@ pub(super) fn load_opcodes(c: &mut Ctx, np: usize) -> Vec<OpcodeRow> {
                 combos,
             });
         }
-        for p in 0..np {
-            let mut seen: BTreeMap<u8, String> = BTreeMap::new();
-            for o in &opcodes {
-                if let Some(Some(n)) = o.number.get(p) {
-                    if o.row.gens & (1 << p) == 0 {
-                        continue;
-                    }
-                    if let Some(other) = seen.insert(*n, o.row.v.name.get_ref().clone()) {
-                        let pn = c
-                            .platforms
-                            .as_ref()
-                            .map(|x| x.names[p].clone())
-                            .unwrap_or_default();
-                        let msg = format!(
-                            "opcode number {n:#x} on {pn} is used by both `{other}` and `{}`",
-                            o.row.v.name.get_ref()
-                        );
-                        c.err_line(&file, o.row.line, msg);
-                    }
-                }
-            }
-        }
+        let keyed = |p: usize| {
+            opcodes
+                .iter()
+                .filter(|o| o.row.gens & (1 << p) != 0)
+                .filter_map(|o| {
+                    let n = (*o.number.get(p)?)?;
+                    Some((n, o.row.v.name.get_ref().clone(), o.row.line))
+                })
+                .collect::<Vec<_>>()
+        };
+        unique_per_platform(c, &file, np, keyed, |n, pn, a, b| {
+            format!("opcode number {n:#x} on {pn} is used by both `{a}` and `{b}`")
+        });
     }
     opcodes
 }
@@ -430,4 +414,29 @@ pub(super) fn load_registers(c: &mut Ctx, np: usize) -> Registers {
     }
 
     (regfiles, arfs, fields, acc)
+}
+
+/// Reports every key used by two rows on one platform: `rows(p)` lists (key, row name, line)
+/// of platform `p`; `msg(key, platform, first, second)` words the error.
+fn unique_per_platform(
+    c: &mut Ctx,
+    file: &str,
+    np: usize,
+    rows: impl Fn(usize) -> Vec<(u8, String, usize)>,
+    msg: impl Fn(u8, &str, &str, &str) -> String,
+) {
+    for p in 0..np {
+        let pn = c
+            .platforms
+            .as_ref()
+            .map(|x| x.names[p].clone())
+            .unwrap_or_default();
+        let mut seen: BTreeMap<u8, String> = BTreeMap::new();
+        for (key, name, line) in rows(p) {
+            if let Some(other) = seen.insert(key, name.clone()) {
+                let m = msg(key, &pn, &other, &name);
+                c.err_line(file, line, m);
+            }
+        }
+    }
 }
