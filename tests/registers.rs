@@ -67,6 +67,24 @@ type AccRow = (
     &'static str,
 );
 
+/// The spec row of `row`'s ID, after checking every column of `row` against it.
+fn arf_row_matches(row: &ArfRow) -> &'static registers::ArfInfo {
+    let (id, name, rt, count, bytes, eb, access, gran, sr) = *row;
+    let a = registers::ARFS
+        .iter()
+        .find(|a| a.id == id)
+        .unwrap_or_else(|| panic!("{id}"));
+    assert_eq!(a.name, name, "{id}");
+    assert_eq!(a.regtype, rt, "{id}");
+    assert_eq!(a.count, count, "{id}");
+    assert_eq!(a.bytes, bytes, "{id}");
+    assert_eq!(a.elem_bits, eb, "{id}");
+    assert_eq!(a.access, access, "{id}");
+    assert_eq!(a.granularity, gran, "{id}");
+    assert_eq!(a.subreg_range, sr, "{id}");
+    a
+}
+
 #[test]
 fn arf_register_types() {
     // (id, name, RegNum[7:4], count per platform, bytes, elem bits, access, granularity,
@@ -87,19 +105,9 @@ fn arf_register_types() {
     // The rows that exist on every platform; the Haswell/Gen8+ types are checked in
     // arf_types_from_haswell_and_gen8.
     assert_eq!(registers::ARFS.len(), rows.len() + NEW_ARF_ROWS.len());
-    for (id, name, rt, count, bytes, eb, access, gran, sr) in rows {
-        let a = registers::ARFS
-            .iter()
-            .find(|a| a.id == *id)
-            .unwrap_or_else(|| panic!("{id}"));
-        assert_eq!(a.name, *name, "{id}");
-        assert_eq!(a.regtype, *rt, "{id}");
-        assert_eq!(a.count, *count, "{id}");
-        assert_eq!(a.bytes, *bytes, "{id}");
-        assert_eq!(a.elem_bits, *eb, "{id}");
-        assert_eq!(a.access, *access, "{id}");
-        assert_eq!(a.granularity, *gran, "{id}");
-        assert_eq!(a.subreg_range, *sr, "{id}");
+    for row in rows {
+        let (id, name, rt, ..) = row;
+        let a = arf_row_matches(row);
         assert!(!a.indexable, "{id}: no ARF register is indexable");
         for p in Platform::ALL {
             let by_type = registers::arf_by_regtype(p, *rt).map(|x| x.id);
@@ -511,19 +519,9 @@ const NEW_ARF_ROWS: &[ArfRow] = &[
 
 #[test]
 fn arf_types_from_haswell_and_gen8() {
-    for (id, name, rt, count, bytes, eb, access, gran, sr) in NEW_ARF_ROWS {
-        let a = registers::ARFS
-            .iter()
-            .find(|a| a.id == *id)
-            .unwrap_or_else(|| panic!("{id}"));
-        assert_eq!(a.name, *name, "{id}");
-        assert_eq!(a.regtype, *rt, "{id}");
-        assert_eq!(a.count, *count, "{id}");
-        assert_eq!(a.bytes, *bytes, "{id}");
-        assert_eq!(a.elem_bits, *eb, "{id}");
-        assert_eq!(a.access, *access, "{id}");
-        assert_eq!(a.granularity, *gran, "{id}");
-        assert_eq!(a.subreg_range, *sr, "{id}");
+    for row in NEW_ARF_ROWS {
+        let (id, name, rt, count, ..) = row;
+        let a = arf_row_matches(row);
         assert!(!a.indexable, "{id}");
         assert!(
             a.cite.contains("iga Models.cpp"),

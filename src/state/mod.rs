@@ -569,36 +569,34 @@ impl ThreadState {
 
     /// The value of a field (its bits shifted down) and whether any of them is undefined.
     pub fn field(&self, f: &FieldInfo) -> Option<(u32, bool)> {
-        let i = self.layout.field_reg_index(f.reg)?;
-        let r = &self.layout.regs[i];
-        let b = r.base + 4 * f.dword as usize;
-        if b + 4 > r.base + r.bytes.div_ceil(4) * 4 {
-            return None;
-        }
-        let d = u32::from_le_bytes([
-            self.arf[b],
-            self.arf[b + 1],
-            self.arf[b + 2],
-            self.arf[b + 3],
-        ]);
-        let u = (self.arf_undef[b / 4] | self.layout.read_undef[b / 4]) & f.mask();
-        Some((f.get(d), u != 0))
+        let (d, u) = self.field_dword(f)?;
+        Some((f.get(d), u & f.mask() != 0))
     }
 
     /// The whole dword holding field `f` and its per-bit undefined mask.
     pub fn field_dword(&self, f: &FieldInfo) -> Option<(u32, u32)> {
+        let b = self.field_offset(f)?;
+        Some((
+            self.arf_u32_at(b),
+            self.arf_undef[b / 4] | self.layout.read_undef[b / 4],
+        ))
+    }
+
+    /// The byte offset in the ARF storage of the dword holding field `f`, if this platform
+    /// has its register.
+    fn field_offset(&self, f: &FieldInfo) -> Option<usize> {
         let r = &self.layout.regs[self.layout.field_reg_index(f.reg)?];
         let b = r.base + 4 * f.dword as usize;
-        if b + 4 > r.base + r.bytes.div_ceil(4) * 4 {
-            return None;
-        }
-        let v = u32::from_le_bytes([
+        (b + 4 <= r.base + r.bytes.div_ceil(4) * 4).then_some(b)
+    }
+
+    fn arf_u32_at(&self, b: usize) -> u32 {
+        u32::from_le_bytes([
             self.arf[b],
             self.arf[b + 1],
             self.arf[b + 2],
             self.arf[b + 3],
-        ]);
-        Some((v, self.arf_undef[b / 4] | self.layout.read_undef[b / 4]))
+        ])
     }
 
     /// The value of a field, `None` if absent or undefined.
@@ -612,21 +610,13 @@ impl ThreadState {
     /// Set a field directly (bypassing access rules: used to build states, like a dispatcher or
     /// a context restore). Marks it defined.
     pub fn set_field(&mut self, f: &FieldInfo, v: u32) -> Result<(), StateError> {
-        let Some(i) = self.layout.field_reg_index(f.reg) else {
+        if self.layout.field_reg_index(f.reg).is_none() {
             return Err(StateError::NoRegister(f.reg.to_string()));
-        };
-        let r = &self.layout.regs[i];
-        let b = r.base + 4 * f.dword as usize;
-        if b + 4 > r.base + r.bytes.div_ceil(4) * 4 {
-            return Err(StateError::NoRegister(format!("{}.{}", f.reg, f.dword)));
         }
-        let d = u32::from_le_bytes([
-            self.arf[b],
-            self.arf[b + 1],
-            self.arf[b + 2],
-            self.arf[b + 3],
-        ]);
-        let nd = f.set(d, v);
+        let Some(b) = self.field_offset(f) else {
+            return Err(StateError::NoRegister(format!("{}.{}", f.reg, f.dword)));
+        };
+        let nd = f.set(self.arf_u32_at(b), v);
         self.arf[b..b + 4].copy_from_slice(&nd.to_le_bytes());
         self.arf_undef[b / 4] &= !f.mask();
         Ok(())
@@ -722,12 +712,7 @@ impl ThreadState {
             return None;
         }
         let b = r.base + 4 * dword;
-        let v = u32::from_le_bytes([
-            self.arf[b],
-            self.arf[b + 1],
-            self.arf[b + 2],
-            self.arf[b + 3],
-        ]);
+        let v = self.arf_u32_at(b);
         Some((v, self.arf_undef[b / 4] | self.layout.read_undef[b / 4]))
     }
 
