@@ -4,24 +4,11 @@
 //! and print in every dialect.
 
 use euref::asm::{self, Dialect, PrintOptions};
-use euref::isa::{arf_kind, arf_lookup, arf_regnum, Addr, Insn, Reg};
+use euref::isa::{arf_kind, arf_lookup, arf_regnum, Addr, Reg};
 use euref::spec::{ArfKind, Opcode, Platform};
 
-fn parse_round_trip(s: &str, p: Platform) -> Insn {
-    let prog = asm::parse(s.as_bytes(), None, p).unwrap_or_else(|e| panic!("`{s}`: {e}"));
-    assert_eq!(prog.insns.len(), 1, "`{s}`");
-    let insn = prog.insns[0].clone();
-    for d in Dialect::ALL {
-        let o = PrintOptions {
-            dialect: d,
-            platform: p,
-        };
-        let t = asm::print_insn(&insn, &o);
-        let back = asm::parse_insn(&t, d, p).unwrap_or_else(|e| panic!("`{s}` as {d} `{t}`: {e}"));
-        assert_eq!(back, insn, "`{s}` through {d} `{t}`");
-    }
-    insn
-}
+mod asm_util;
+use asm_util::parse_round_trip;
 
 #[test]
 fn new_arf_types_have_their_kinds() {

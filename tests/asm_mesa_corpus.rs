@@ -8,25 +8,11 @@ use euref::isa::Insn;
 use euref::spec::Platform;
 use std::path::{Path, PathBuf};
 
-/// The Mesa assembler tests: `$EUREF_CORPUS/mesa/asm`, by default
-/// `<crate>/../shared/corpus/mesa/asm` (as tests/opcodes.rs).
-fn corpus_dir() -> PathBuf {
-    let dir = match std::env::var_os("EUREF_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    };
-    let asm = dir.join("mesa/asm");
-    assert!(
-        asm.is_dir(),
-        "Mesa corpus not found at {} (set EUREF_CORPUS to the folder holding mesa/asm)",
-        asm.display()
-    );
-    asm
-}
+mod codec_util;
 
 /// `(platform, file)` for every corpus .asm file.
 fn files() -> Vec<(Platform, PathBuf)> {
-    let root = corpus_dir();
+    let root = codec_util::mesa_asm_dir();
     let mut out = Vec::new();
     for (dir, plat) in [
         ("gen7", Platform::Ivb),

@@ -2,25 +2,12 @@
 //! region restrictions, indirect addressing) parse, with the operand fields they describe, and
 //! round-trip through every dialect. Extraction damage in the seeds is repaired and noted.
 
-use euref::asm::{self, Dialect, PrintOptions};
+use euref::asm::{self, Dialect};
 use euref::isa::{Addr, Insn, Reg, RegSrc, Region, Src, Swizzle};
 use euref::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform, PredCtrl};
 
-fn parse(s: &str, p: Platform) -> Insn {
-    let prog = asm::parse(s.as_bytes(), None, p).unwrap_or_else(|e| panic!("`{s}`: {e}"));
-    assert_eq!(prog.insns.len(), 1, "`{s}`");
-    let insn = prog.insns[0].clone();
-    for d in Dialect::ALL {
-        let o = PrintOptions {
-            dialect: d,
-            platform: p,
-        };
-        let t = asm::print_insn(&insn, &o);
-        let back = asm::parse_insn(&t, d, p).unwrap_or_else(|e| panic!("`{s}` as {d} `{t}`: {e}"));
-        assert_eq!(back, insn, "`{s}` through {d} `{t}`");
-    }
-    insn
-}
+mod asm_util;
+use asm_util::parse_round_trip as parse;
 
 fn src(i: &Insn, n: usize) -> RegSrc {
     *i.src[n]

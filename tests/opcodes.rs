@@ -23,6 +23,8 @@ const GEN9: &[Platform] = &[Skl, Bxt];
 
 use OpClass::{Alu, Flow, Logic, Math, Misc, Send, ThreeSrc};
 
+mod codec_util;
+
 /// (id, platforms, number, sources, class, controls). Controls is five characters, one per
 /// flag in the order pred cmod sat srcmod accwr: the letter `p c s m a` when supported, `-`
 /// when not. Sources: IGA's Gen7.5/8/9 opcode specs and Mesa's brw_eu.c opcode_descs.
@@ -511,20 +513,6 @@ fn round_trips() {
 
 // ------------------------------------------------------------------ Mesa assembler corpus
 
-fn corpus_dir() -> PathBuf {
-    let dir = match std::env::var_os("EUREF_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    };
-    let asm = dir.join("mesa/asm");
-    assert!(
-        asm.is_dir(),
-        "Mesa corpus not found at {} (set EUREF_CORPUS to the folder holding mesa/asm)",
-        asm.display()
-    );
-    asm
-}
-
 fn is_label(line: &str) -> bool {
     line.strip_suffix(':')
         .is_some_and(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
@@ -577,7 +565,7 @@ type MismatchKey = (String, String, &'static str, u8, String);
 
 #[test]
 fn mesa_corpus_opcode_numbers() {
-    let asm = corpus_dir();
+    let asm = codec_util::mesa_asm_dir();
     let gens = [("gen7", Ivb), ("gen7.5", Hsw), ("gen8", Bdw), ("gen9", Skl)];
     // (file, mnemonic, platform, encoded, spec) -> (first line, count)
     let mut mismatches: BTreeMap<MismatchKey, (usize, usize)> = BTreeMap::new();

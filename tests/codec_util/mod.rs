@@ -14,6 +14,17 @@ pub fn corpus() -> PathBuf {
     }
 }
 
+/// The Mesa assembler tests folder (`<corpus>/mesa/asm`); fails clearly when it is missing.
+pub fn mesa_asm_dir() -> PathBuf {
+    let asm = corpus().join("mesa/asm");
+    assert!(
+        asm.is_dir(),
+        "Mesa corpus not found at {} (set EUREF_CORPUS to the folder holding mesa/asm)",
+        asm.display()
+    );
+    asm
+}
+
 /// The assembler test folders and their platforms.
 pub const GENS: [(&str, Platform); 4] = [
     ("gen7", Platform::Ivb),
