@@ -435,8 +435,31 @@ fn tolerance_accepts_within_the_row_bound() {
     assert!(r.accepts(F, 0x3fb5_04f3 + 3) && r.accepts(F, 0x3fb5_04f3 - 3));
     assert!(!r.accepts(F, 0x3fb5_04f3 + 4));
     assert!(!r.accepts(F, 0x7fc0_0000));
+    // LOG: abs_range [0.5, 2.0] (math.log.f): inside it the absolute bound alone, outside
+    // it the 3 ULP bound alone.
+    assert_eq!(row("math.log.f").abs_range, Some((0.5, 2.0)));
+    assert_eq!(row("math.log.hf").abs_range, Some((0.5, 2.0)));
+    assert_eq!(row("math.sin.f").abs_range, None);
+    let r = run(MathFn::Log, F, 0x4020_0000, 0, Skl, 0); // log2 2.5 = 1.32...
+    assert_eq!(
+        r.tolerance,
+        Tolerance {
+            ulps: 3.0,
+            abs: 0.0
+        }
+    );
+    assert!(r.accepts(F, r.bits + 3) && r.accepts(F, r.bits - 3));
+    // 4 ULP of a result in [1, 2) is 2^-21: within the absolute bound, which does not
+    // apply outside [0.5, 2.0].
+    assert!(!r.accepts(F, r.bits + 4));
+    for (x, inside) in [(0x3f00_0000u64, true), (0x4000_0000, true), (0x3eff_ffff, false)] {
+        let r = run(MathFn::Log, F, x, 0, Skl, 0);
+        assert_eq!(r.tolerance.ulps == 0.0, inside, "{x:#x}");
+        assert_eq!(r.tolerance.abs > 0.0, inside, "{x:#x}");
+    }
     // LOG near 1: the absolute bound 2^-21 accepts far more than 3 ULP of a tiny result.
     let r = run(MathFn::Log, F, 0x3f80_0001, 0, Skl, 0);
+    assert_eq!(r.tolerance.ulps, 0.0);
     assert!(r.accepts(F, 0x3438_aa3a + 100));
     assert!(r.accepts(F, 0)); // |1.7e-7 - 0| < 2^-21
     assert!(!r.accepts(F, 0x3600_0000)); // 1.9e-6
@@ -558,7 +581,14 @@ mod fuzz {
                 prop_assert!(w >= 64 || r.bits >> w == 0);
                 if r.special_rule.is_none() && !r.undefined && ty.is_float() {
                     let row = func_row(f, ty, p).unwrap();
-                    prop_assert_eq!(r.tolerance.ulps.to_bits(), row.ulps.to_bits());
+                    // The row's bounds, or with an abs_range one of them alone.
+                    let t = r.tolerance;
+                    let full = t.ulps.to_bits() == row.ulps.to_bits()
+                        && t.abs.to_bits() == row.abs_error.to_bits();
+                    let split = row.abs_range.is_some()
+                        && ((t.ulps == 0.0 && t.abs.to_bits() == row.abs_error.to_bits())
+                            || (t.abs == 0.0 && t.ulps.to_bits() == row.ulps.to_bits()));
+                    prop_assert!(full || split, "{:?} {:?}", t, row);
                 }
                 prop_assert!(r.accepts(ty, r.bits));
             }

@@ -318,13 +318,7 @@ fn float<T: Format>(
     let (bits, tolerance) = match value {
         Some(v) => (v, Tolerance::EXACT),
         None => match compute::<T>(f, x, y, p) {
-            Computed::Value(r) => (
-                r,
-                Tolerance {
-                    ulps: row.ulps,
-                    abs: row.abs_error,
-                },
-            ),
+            Computed::Value(r) => (r, row_tolerance(row, ty, x)),
             Computed::Special(s) => {
                 special_rule = Some(s.id);
                 (out_value::<T>(s.result, x), Tolerance::EXACT)
@@ -502,6 +496,33 @@ fn int_div(f: MathFn, ty: DataType, a: u64, b: u64, row: &'static MathFuncInfo) 
 }
 
 // ------------------------------------------------------------------ helpers
+
+/// The bound of `row` for a computed result with operand `x` (src0 after the input rules,
+/// bits of `ty`): with an `abs_range`, the absolute bound inside the range and the ULP bound
+/// outside; without one, both (a result within either is accepted).
+fn row_tolerance(row: &MathFuncInfo, ty: DataType, x: u64) -> Tolerance {
+    let both = Tolerance {
+        ulps: row.ulps,
+        abs: row.abs_error,
+    };
+    match (row.abs_range, float_fmt(ty)) {
+        (Some((lo, hi)), Some(fmt)) => {
+            let v = value_f64(fmt, x);
+            if v >= lo && v <= hi {
+                Tolerance {
+                    ulps: 0.0,
+                    abs: row.abs_error,
+                }
+            } else {
+                Tolerance {
+                    ulps: row.ulps,
+                    abs: 0.0,
+                }
+            }
+        }
+        _ => both,
+    }
+}
 
 fn float_fmt(ty: DataType) -> Option<fp::Fmt> {
     match ty {
