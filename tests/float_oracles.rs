@@ -119,8 +119,20 @@ fn width(t: DataType) -> u32 {
 
 /// Run `euref fp <function> --round <r>` on `inputs`; the result column of each line.
 fn subject(function: &str, r: &str, inputs: &[u64], digits: usize) -> Vec<(u64, u8)> {
+    subject_args(function, r, &[], inputs, digits)
+}
+
+/// `subject` with extra options (e.g. `--exact`).
+fn subject_args(
+    function: &str,
+    r: &str,
+    extra: &[&str],
+    inputs: &[u64],
+    digits: usize,
+) -> Vec<(u64, u8)> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_euref"))
         .args(["fp", function, "--round", r])
+        .args(extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -214,7 +226,11 @@ fn conversions_agree_with_softfloat() {
             }
         }
         // Float -> integer, toward zero (the EU mov) and in the mode (rnd + mov): values agree
-        // wherever SoftFloat raises no invalid; invalid agrees everywhere.
+        // wherever SoftFloat raises no invalid; the flags agree everywhere, bit for bit:
+        // without --exact as SoftFloat's `exact = false` (IEEE convertToInteger: invalid only,
+        // never inexact), with --exact as `exact = true` (convertToIntegerExact: inexact when
+        // the value was rounded). The library conversion's flags are the Exact ones.
+        let mut inexact_seen = 0;
         for s in floats {
             for (it, iname) in [
                 (DataType::D, "i32"),
@@ -222,35 +238,74 @@ fn conversions_agree_with_softfloat() {
                 (DataType::Q, "i64"),
                 (DataType::UQ, "ui64"),
             ] {
-                let inputs: Vec<u64> = (0..n).map(|_| rng.float(width(s))).collect();
+                let mut inputs: Vec<u64> = (0..n).map(|_| rng.float(width(s))).collect();
+                // Small magnitudes around the integers (halfway cases, |x| < 1, negative
+                // values rounding to 0 for unsigned types) and the integer type's bounds.
+                for k in -40i64..40 {
+                    let v = k as f64 / 4.0;
+                    inputs.push(float_bits(s, v));
+                }
+                for b in int_bounds(it) {
+                    for d in [-1.0, -0.5, 0.0, 0.5, 1.0] {
+                        inputs.push(float_bits(s, b + d));
+                    }
+                }
                 for min_mag in [true, false] {
                     let name = if min_mag {
                         format!("{}_to_{iname}_r_minMag", tf(s))
                     } else {
                         format!("{}_to_{iname}", tf(s))
                     };
-                    let cli = subject(&name, rname, &inputs, width(s) as usize / 4);
+                    let digits = width(s) as usize / 4;
+                    let cli = subject(&name, rname, &inputs, digits);
+                    let cli_exact = subject_args(&name, rname, &["--exact"], &inputs, digits);
                     let srm = if min_mag {
                         RoundingMode::TowardZero
                     } else {
                         rm
                     };
                     for (i, &x) in inputs.iter().enumerate() {
-                        let (want, wf) = sf(|| sf_f2i(s, it, x, srm));
+                        let (want, wf) = sf(|| sf_f2i(s, it, x, srm, false));
+                        let (want_x, wfx) = sf(|| sf_f2i(s, it, x, srm, true));
+                        assert_eq!(want, want_x);
                         let (got, gf) = cli[i];
-                        assert_eq!(gf & 0x10, wf & 0x10, "{name} {x:#X} {r:?} invalid");
+                        assert_eq!(gf, wf, "{name} {x:#X} {r:?} flags");
+                        assert_eq!(cli_exact[i], (got, wfx), "{name} --exact {x:#X} {r:?}");
                         if wf & 0x10 == 0 {
                             assert_eq!(got, want, "{name} {x:#X} {r:?}");
                         }
+                        inexact_seen += (wfx & 1) as usize;
                         if min_mag && r == Round::Rtne {
                             // The library conversion is the EU mov (toward zero).
                             let c = float::convert(&env, s, it, x, false).unwrap();
                             assert_eq!(c.bits, got, "{name} {x:#X}");
+                            assert_eq!(eu_flags(c.flags), wfx, "{name} {x:#X} library flags");
                         }
                     }
                 }
             }
         }
+        assert!(inexact_seen > 1000, "{inexact_seen}");
+    }
+}
+
+/// The bits of `v` (exactly representable or rounded to nearest) in float type `t`.
+fn float_bits(t: DataType, v: f64) -> u64 {
+    let d = v.to_bits();
+    match t {
+        DataType::DF => d,
+        DataType::F => (v as f32).to_bits() as u64,
+        _ => euref::fp::convert::<euref::fp::F64, euref::fp::Hf>(d, Round::Rtne).bits,
+    }
+}
+
+/// The minimum and maximum of an integer type, as binary64 values.
+fn int_bounds(t: DataType) -> [f64; 2] {
+    match t {
+        DataType::D => [i32::MIN as f64, i32::MAX as f64],
+        DataType::UD => [0.0, u32::MAX as f64],
+        DataType::Q => [i64::MIN as f64, i64::MAX as f64],
+        _ => [0.0, u64::MAX as f64],
     }
 }
 
@@ -262,15 +317,16 @@ fn tf(t: DataType) -> &'static str {
     }
 }
 
-/// SoftFloat's float -> integer (not exact: inexact never raised, TestFloat's default).
-fn sf_f2i(s: DataType, it: DataType, x: u64, rm: RoundingMode) -> u64 {
+/// SoftFloat's float -> integer; `exact` raises inexact when the value was rounded
+/// (TestFloat's -exact; without it inexact is never raised).
+fn sf_f2i(s: DataType, it: DataType, x: u64, rm: RoundingMode, exact: bool) -> u64 {
     macro_rules! conv {
         ($a:expr) => {
             match it {
-                DataType::D => $a.to_i32(rm, false) as u32 as u64,
-                DataType::UD => $a.to_u32(rm, false) as u64,
-                DataType::Q => $a.to_i64(rm, false) as u64,
-                _ => $a.to_u64(rm, false),
+                DataType::D => $a.to_i32(rm, exact) as u32 as u64,
+                DataType::UD => $a.to_u32(rm, exact) as u64,
+                DataType::Q => $a.to_i64(rm, exact) as u64,
+                _ => $a.to_u64(rm, exact),
             }
         };
     }

@@ -4,16 +4,23 @@
 //!   HF-representable value, HF add and mul with a set of fixed operands,
 //!   HF sqrt and round-to-integral, in every rounding mode, against MPFR and
 //!   SoftFloat. Runs by default (a few seconds).
-//! * Opt-in (`#[ignore]`): every one of the 2^32 F encodings through sqrt
-//!   and round_to_integral (each rounding mode) and F->DF->F, against
-//!   MPFR. Run it with
+//! * Opt-in (`#[ignore]`): every one of the 2^32 F encodings through each
+//!   unary operation of the core, against MPFR: sqrt and round_to_integral
+//!   (each rounding mode, value and flags), F->HF (each rounding mode,
+//!   value and flags), F->i64 / F->u64 (each rounding mode), and the
+//!   F->DF->F round trip. Run it with
 //!
 //!   ```text
 //!   cargo test --release --features oracles --test fp_exhaustive -- --ignored
 //!   ```
 //!
-//!   (about 40 minutes on two cores). `FP_EXHAUSTIVE_RANGE=lo:hi` (hex,
-//!   half-open) restricts it to a sub-range of encodings.
+//!   (the test profile is optimised; about an hour on two cores). Two
+//!   environment variables select a slice (see [`selection`]):
+//!   `FP_EXHAUSTIVE_RANGE=lo:hi` (hex, half-open) and
+//!   `FP_EXHAUSTIVE_STEP=n` (every n-th encoding from `lo`), e.g.
+//!   `FP_EXHAUSTIVE_STEP=997` checks about 4.3 M encodings spread over every
+//!   binade in a few minutes. The math functions' exhaustive runs are in
+//!   `tests/math_oracle.rs` and take the same variables.
 #![cfg(feature = "oracles")]
 
 mod fp_support;
@@ -24,17 +31,29 @@ use std::sync::atomic::{AtomicU64, Ordering as AO};
 
 /// Run `f` over `lo..hi` on all cores; return the first failure messages.
 fn par_range(lo: u64, hi: u64, f: impl Fn(u64) -> Result<(), String> + Sync) -> Vec<String> {
+    par_range_step(lo, hi, 1, f)
+}
+
+/// Run `f` over `lo, lo + step, ...` below `hi` on all cores; return the first failure
+/// messages (at most 20).
+fn par_range_step(
+    lo: u64,
+    hi: u64,
+    step: u64,
+    f: impl Fn(u64) -> Result<(), String> + Sync,
+) -> Vec<String> {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
-    let chunk = (hi - lo).div_ceil(threads).max(1);
+    let count = hi.saturating_sub(lo).div_ceil(step);
+    let chunk = count.div_ceil(threads).max(1);
     let fails = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for t in 0..threads {
             let (f, fails) = (&f, &fails);
             s.spawn(move || {
-                let start = lo + t * chunk;
-                let end = (start + chunk).min(hi);
-                for x in start..end {
-                    if let Err(e) = f(x) {
+                let start = t * chunk;
+                let end = (start + chunk).min(count);
+                for i in start..end {
+                    if let Err(e) = f(lo + i * step) {
                         let mut v = fails.lock().unwrap();
                         if v.len() < 20 {
                             v.push(e);
@@ -45,6 +64,28 @@ fn par_range(lo: u64, hi: u64, f: impl Fn(u64) -> Result<(), String> + Sync) -> 
         }
     });
     fails.into_inner().unwrap()
+}
+
+/// The encodings an opt-in exhaustive test visits: `FP_EXHAUSTIVE_RANGE=lo:hi` (hex,
+/// half-open; default all 2^32) and `FP_EXHAUSTIVE_STEP=n` (decimal, default 1).
+/// Returns (lo, hi, step).
+fn selection() -> (u64, u64, u64) {
+    let (lo, hi) = match std::env::var("FP_EXHAUSTIVE_RANGE") {
+        Ok(s) => {
+            let (a, b) = s.split_once(':').expect("FP_EXHAUSTIVE_RANGE=lo:hi");
+            let hex = |t: &str| u64::from_str_radix(t.trim().trim_start_matches("0x"), 16);
+            (
+                hex(a).expect("hex lo"),
+                hex(b).expect("hex hi").min(1 << 32),
+            )
+        }
+        Err(_) => (0, 1 << 32),
+    };
+    let step = std::env::var("FP_EXHAUSTIVE_STEP")
+        .map(|s| s.trim().parse::<u64>().expect("FP_EXHAUSTIVE_STEP=n"))
+        .unwrap_or(1)
+        .max(1);
+    (lo, hi, step)
 }
 
 fn cmp2<F: Format>(
@@ -182,35 +223,44 @@ fn hf_all_unary() {
     assert!(fails.is_empty(), "{fails:#?}");
 }
 
-/// Every F encoding: sqrt and round_to_integral in each rounding mode and
-/// F->DF->F, against MPFR. Opt-in; see the module doc for the command.
+/// Every F encoding through each unary operation against MPFR. Opt-in; see the module doc
+/// for the command and the slice variables.
 #[test]
-#[ignore = "2^32 inputs, ~40 min on two cores: cargo test --release --features oracles --test fp_exhaustive -- --ignored"]
-fn f32_all_sqrt_rint_roundtrip() {
+#[ignore = "2^32 inputs, about an hour on two cores: cargo test --release --features oracles --test fp_exhaustive -- --ignored (FP_EXHAUSTIVE_RANGE / FP_EXHAUSTIVE_STEP select a slice)"]
+fn f32_all_unary_ops() {
     use rug::ops::AssignRound;
     use rug::{Assign, Float};
     use std::cmp::Ordering;
 
-    let (lo, hi) = match std::env::var("FP_EXHAUSTIVE_RANGE") {
-        Ok(s) => {
-            let (a, b) = s.split_once(':').expect("lo:hi");
-            (
-                u64::from_str_radix(a.trim_start_matches("0x"), 16).expect("hex"),
-                u64::from_str_radix(b.trim_start_matches("0x"), 16).expect("hex"),
-            )
-        }
-        Err(_) => (0, 1 << 32),
-    };
+    let (lo, hi, step) = selection();
+    let total = hi.saturating_sub(lo).div_ceil(step);
     let done = AtomicU64::new(0);
     let t0 = std::time::Instant::now();
     thread_local! {
         static FLOATS: std::cell::RefCell<(Float, Float, Float)> =
             std::cell::RefCell::new((Float::new(24), Float::new(24), Float::new(53)));
     }
-    let fails = par_range(lo, hi, |x| {
-        if x & 0xFF_FFFF == 0 {
-            let n = done.fetch_add(1, AO::Relaxed) + 1;
-            eprintln!("  {x:#010x} ({n}/256 blocks of 2^24, {:.0?})", t0.elapsed());
+    let fails = par_range_step(lo, hi, step, |x| {
+        let n = done.fetch_add(1, AO::Relaxed) + 1;
+        if n % (1 << 24) == 0 {
+            eprintln!("  {n}/{total} encodings ({:.0?})", t0.elapsed());
+        }
+        // F -> HF, each mode, value and all flags (the canonical NaN, invalid for sNaN), and
+        // F -> i64 / u64, each mode: every input class, NaN included.
+        for rm in Round::ALL {
+            let ours = fp::convert::<F32, Hf>(x, rm);
+            cmp2::<Hf>(
+                &format!("f->hf {x:#x} {rm:?}"),
+                ours,
+                mpfr::convert::<F32, Hf>(x, rm),
+                None,
+            )?;
+            if fp::to_i64::<F32>(x, rm) != mpfr::to_i64::<F32>(x, rm) {
+                return Err(format!("to_i64 {x:#x} {rm:?}"));
+            }
+            if fp::to_u64::<F32>(x, rm) != mpfr::to_u64::<F32>(x, rm) {
+                return Err(format!("to_u64 {x:#x} {rm:?}"));
+            }
         }
         let snan = fp::is_snan::<F32>(x);
         if fp::is_nan::<F32>(x) {
@@ -312,6 +362,11 @@ fn f32_all_sqrt_rint_roundtrip() {
             Ok(())
         })
     });
-    eprintln!("checked {:#x}..{:#x} in {:.1?}", lo, hi, t0.elapsed());
+    eprintln!(
+        "checked {} encodings of {lo:#x}..{hi:#x} (step {step}) in {:.1?}",
+        done.load(AO::Relaxed),
+        t0.elapsed()
+    );
+    assert_eq!(done.load(AO::Relaxed), total);
     assert!(fails.is_empty(), "{fails:#?}");
 }

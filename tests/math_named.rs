@@ -1,7 +1,7 @@
 //! spec/math.toml: the [[func]] rows (types, platforms, bounds) and named cases of every
 //! function with hand-computed bits (correctly rounded, RTNE; values checked with an
 //! independent arbitrary-precision computation when the cases were written), integer divide
-//! edge cases, the INVM/RSQRTM early-out results and unsupported cases, and the tolerance
+//! edge cases, the INVM/RSQRTM early-out results and undefined cases, and the tolerance
 //! checks. Runs without the `oracles` feature.
 
 use euref::float::FloatEnv;
@@ -350,11 +350,12 @@ fn int_div_signed_and_unsigned() {
 // ------------------------------------------------------------------ INVM, RSQRTM
 
 #[test]
-fn invm_rsqrtm_early_out_and_unsupported() {
+fn invm_rsqrtm_early_out_and_undefined() {
     // INVM: special operands give the fdiv special result with EO set.
     let r = run(MathFn::Invm, F, 0x3f80_0000, 0, Skl, 0); // 1 / +0
     assert_eq!(r.bits, 0x7f80_0000);
     assert_eq!(r.early_out, Some(true));
+    assert!(!r.undefined);
     assert_eq!(r.special_rule, Some("math.fdiv.pos-fin.pos-zero"));
     assert_eq!(r.func_rule, "math.invm");
     let r = run(MathFn::Invm, DF, 0, 0x8000_0000_0000_0000, Bdw, 0); // +0 / -0
@@ -368,29 +369,54 @@ fn invm_rsqrtm_early_out_and_unsupported() {
         0,
     ); // -inf / 2
     assert_eq!(r.bits, 0xfff0_0000_0000_0000);
-    // Ordinary operands: the approximation is not public.
-    match eval(MathFn::Invm, F, 0x3f80_0000, 0x4040_0000, &env(Skl, 0)) {
-        Err(MathError::Unsupported { func, .. }) => assert_eq!(func, "math.invm"),
-        other => panic!("{other:?}"),
-    }
-    // RSQRTM: NaN for NaN and negative operands (sqrt and rsqrt agree there).
+    assert_eq!(r.early_out, Some(true));
+    let r = run(MathFn::Invm, F, 0x4000_0000, 0xff80_0000, Skl, 0); // 2 / -inf = -0
+    assert_eq!((r.bits, r.early_out), (0x8000_0000, Some(true)));
+    // A denormal divisor flushed by the math input rule (F denormals flushed: cr0.0 bit 7
+    // clear) is a zero: EO with the infinite quotient.
+    let r = run(MathFn::Invm, F, 0x3f80_0000, 0x0000_0001, Skl, 0);
+    assert_eq!((r.bits, r.early_out), (0x7f80_0000, Some(true)));
+    // Ordinary operands: the approximation and the EO bit are undefined (any value accepted);
+    // the stand-in bits are the correctly rounded quotient.
+    let r = run(MathFn::Invm, F, 0x3f80_0000, 0x4040_0000, Skl, 0); // 1 / 3
+    assert!(r.undefined && r.early_out.is_none() && r.special_rule.is_none());
+    assert_eq!(r.bits, 0x3eaa_aaab);
+    assert!(r.accepts(F, 0x1234_5678) && r.accepts(F, 0x7fc0_0000));
+    // A kept denormal divisor is not an early-out case either.
+    let r = run(MathFn::Invm, F, 0x3f80_0000, 0x0000_0001, Skl, F32_DENORM);
+    assert!(r.undefined && r.early_out.is_none());
+    // RSQRTM: the sqrt special results with EO set (IGC's IEEE sqrt delivers them).
     let r = run(MathFn::Rsqrtm, DF, 0xbff0_0000_0000_0000, 0, Skl, 0); // -1
     assert!(r.any_nan_allowed && r.early_out == Some(true));
-    assert_eq!(r.special_rule, Some("math.rsq.neg-fin"));
+    assert_eq!(r.special_rule, Some("math.sqrt.neg-fin"));
     let r = run(MathFn::Rsqrtm, F, 0x7fc0_0001, 0, Chv, 0);
-    assert_eq!(r.special_rule, Some("math.rsq.nan"));
-    // Zero, +inf and positive operands: unsupported, naming the function.
-    for a in [0u64, 0x7f80_0000, 0x4000_0000] {
-        match eval(MathFn::Rsqrtm, F, a, 0, &env(Skl, 0)) {
-            Err(MathError::Unsupported { func, reason }) => {
-                assert_eq!(func, "math.rsqrtm");
-                assert!(!reason.is_empty());
-                let msg = MathError::Unsupported { func, reason }.to_string();
-                assert!(msg.starts_with("math.rsqrtm: "));
-            }
-            other => panic!("{other:?}"),
-        }
+    assert_eq!(r.special_rule, Some("math.sqrt.nan"));
+    for (a, want, id) in [
+        (0u64, 0u64, "math.sqrt.pos-zero"),
+        (0x8000_0000, 0x8000_0000, "math.sqrt.neg-zero"),
+        (0x7f80_0000, 0x7f80_0000, "math.sqrt.pos-inf"),
+        (0xff80_0000, 0x7fc0_0000, "math.sqrt.neg-inf"),
+    ] {
+        let r = run(MathFn::Rsqrtm, F, a, 0, Skl, 0);
+        assert_eq!((r.bits, r.early_out), (want, Some(true)), "{a:#x}");
+        assert_eq!(r.special_rule, Some(id));
+        assert!(!r.undefined);
     }
+    // Negative kept denormal: NaN; positive kept denormal and positive normals: undefined.
+    let r = run(MathFn::Rsqrtm, F, 0x8000_0001, 0, Skl, F32_DENORM);
+    assert_eq!(r.special_rule, Some("math.sqrt.neg-denorm"));
+    for a in [0x4000_0000u64, 0x0000_0001] {
+        let r = run(MathFn::Rsqrtm, F, a, 0, Skl, F32_DENORM);
+        assert!(r.undefined && r.early_out.is_none(), "{a:#x}");
+    }
+    let r = run(MathFn::Rsqrtm, DF, 0x4010_0000_0000_0000, 0, Bdw, 0); // 4
+    assert!(r.undefined);
+    assert_eq!(r.bits, 0x4000_0000_0000_0000);
+    // Not on Gen7.
+    assert!(matches!(
+        eval(MathFn::Rsqrtm, F, 0, 0, &env(Hsw, 0)),
+        Err(MathError::NotAvailable { .. })
+    ));
 }
 
 // ------------------------------------------------------------------ tolerance
@@ -409,8 +435,31 @@ fn tolerance_accepts_within_the_row_bound() {
     assert!(r.accepts(F, 0x3fb5_04f3 + 3) && r.accepts(F, 0x3fb5_04f3 - 3));
     assert!(!r.accepts(F, 0x3fb5_04f3 + 4));
     assert!(!r.accepts(F, 0x7fc0_0000));
+    // LOG: abs_range [0.5, 2.0] (math.log.f): inside it the absolute bound alone, outside
+    // it the 3 ULP bound alone.
+    assert_eq!(row("math.log.f").abs_range, Some((0.5, 2.0)));
+    assert_eq!(row("math.log.hf").abs_range, Some((0.5, 2.0)));
+    assert_eq!(row("math.sin.f").abs_range, None);
+    let r = run(MathFn::Log, F, 0x4020_0000, 0, Skl, 0); // log2 2.5 = 1.32...
+    assert_eq!(
+        r.tolerance,
+        Tolerance {
+            ulps: 3.0,
+            abs: 0.0
+        }
+    );
+    assert!(r.accepts(F, r.bits + 3) && r.accepts(F, r.bits - 3));
+    // 4 ULP of a result in [1, 2) is 2^-21: within the absolute bound, which does not
+    // apply outside [0.5, 2.0].
+    assert!(!r.accepts(F, r.bits + 4));
+    for (x, inside) in [(0x3f00_0000u64, true), (0x4000_0000, true), (0x3eff_ffff, false)] {
+        let r = run(MathFn::Log, F, x, 0, Skl, 0);
+        assert_eq!(r.tolerance.ulps == 0.0, inside, "{x:#x}");
+        assert_eq!(r.tolerance.abs > 0.0, inside, "{x:#x}");
+    }
     // LOG near 1: the absolute bound 2^-21 accepts far more than 3 ULP of a tiny result.
     let r = run(MathFn::Log, F, 0x3f80_0001, 0, Skl, 0);
+    assert_eq!(r.tolerance.ulps, 0.0);
     assert!(r.accepts(F, 0x3438_aa3a + 100));
     assert!(r.accepts(F, 0)); // |1.7e-7 - 0| < 2^-21
     assert!(!r.accepts(F, 0x3600_0000)); // 1.9e-6
@@ -532,7 +581,14 @@ mod fuzz {
                 prop_assert!(w >= 64 || r.bits >> w == 0);
                 if r.special_rule.is_none() && !r.undefined && ty.is_float() {
                     let row = func_row(f, ty, p).unwrap();
-                    prop_assert_eq!(r.tolerance.ulps.to_bits(), row.ulps.to_bits());
+                    // The row's bounds, or with an abs_range one of them alone.
+                    let t = r.tolerance;
+                    let full = t.ulps.to_bits() == row.ulps.to_bits()
+                        && t.abs.to_bits() == row.abs_error.to_bits();
+                    let split = row.abs_range.is_some()
+                        && ((t.ulps == 0.0 && t.abs.to_bits() == row.abs_error.to_bits())
+                            || (t.abs == 0.0 && t.ulps.to_bits() == row.ulps.to_bits()));
+                    prop_assert!(full || split, "{:?} {:?}", t, row);
                 }
                 prop_assert!(r.accepts(ty, r.bits));
             }

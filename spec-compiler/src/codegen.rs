@@ -658,7 +658,7 @@ fn math(spec: &Spec, o: &mut String) {
     o.push_str(
         "/// Extended math functions (spec/math.toml).\npub mod math {\n    use super::*;\n",
     );
-    o.push_str("    /// A row of [[func]]: types and the error bound conforming hardware may show.\n    #[derive(Debug)]\n    pub struct MathFuncInfo { pub id: &'static str, pub gens: GenSet, pub func: MathFn, pub types: TypeSet, pub srcs: u8, pub ulps: f64, pub abs_error: f64, pub text: &'static str, pub cite: &'static str }\n");
+    o.push_str("    /// A row of [[func]]: types and the error bound conforming hardware may show.\n    #[derive(Debug)]\n    pub struct MathFuncInfo { pub id: &'static str, pub gens: GenSet, pub func: MathFn, pub types: TypeSet, pub srcs: u8, pub ulps: f64, pub abs_error: f64, /** src0 range (inclusive) where abs_error is the bound and ulps is not; None: either bound, everywhere */ pub abs_range: Option<(f64, f64)>, pub text: &'static str, pub cite: &'static str }\n");
     let _ = writeln!(
         o,
         "    pub static FUNCS: [MathFuncInfo; {}] = [",
@@ -666,7 +666,7 @@ fn math(spec: &Spec, o: &mut String) {
     );
     for m in &spec.math {
         let v = &m.row.v;
-        let _ = writeln!(o, "        MathFuncInfo {{ id: {}, gens: GenSet({}), func: MathFn::{}, types: TypeSet({}), srcs: {}, ulps: {:?}, abs_error: {:?}, text: {}, cite: {} }},", q(v.id.get_ref()), m.row.gens, camel(v.func.get_ref()), m.types, v.srcs, v.ulps, v.abs_error, q(&v.text), q(v.cite.get_ref()));
+        let _ = writeln!(o, "        MathFuncInfo {{ id: {}, gens: GenSet({}), func: MathFn::{}, types: TypeSet({}), srcs: {}, ulps: {:?}, abs_error: {:?}, abs_range: {}, text: {}, cite: {} }},", q(v.id.get_ref()), m.row.gens, camel(v.func.get_ref()), m.types, v.srcs, v.ulps, v.abs_error, v.abs_range.map_or("None".to_string(), |[lo, hi]| format!("Some(({lo:?}, {hi:?}))")), q(&v.text), q(v.cite.get_ref()));
     }
     o.push_str("    ];\n");
     o.push_str("    /// The function row for `f` on `p`.\n    pub fn func(f: MathFn, p: Platform) -> Option<&'static MathFuncInfo> { FUNCS.iter().find(|m| m.func == f && m.gens.contains(p)) }\n");

@@ -536,11 +536,17 @@ pub struct MathFunc {
     /// Number of source operands (1 or 2).
     pub srcs: u8,
     /// Error bound in ULPs of the result relative to the correctly rounded value
-    /// (0 = exact). Ignored when `abs_error` is given.
+    /// (0 = exact). With `abs_error` and no `abs_range`, a result within either bound is
+    /// accepted.
     pub ulps: f64,
-    /// Absolute error bound instead of ULPs (e.g. SIN/COS), 0 = none.
+    /// Absolute error bound (e.g. SIN/COS), 0 = none.
     #[serde(default)]
     pub abs_error: f64,
+    /// `[lo, hi]`: the src0 range (inclusive, after the math input rules) where `abs_error`
+    /// is the bound; outside it `ulps` is (e.g. LOG: absolute inside [0.5, 2.0], ULPs
+    /// outside). Requires `abs_error` > 0 and `lo <= hi`.
+    #[serde(default)]
+    pub abs_range: Option<[f64; 2]>,
     pub text: String,
     pub cite: S<String>,
     pub note: Option<String>,

@@ -35,7 +35,11 @@ pub struct ConvOut {
     /// The result is a NaN whose pattern is not significant (fp.ieee.nan-any-pattern).
     pub any_nan_allowed: bool,
     /// IEEE flags of the conversion (invalid for NaN/inf/out-of-range float -> integer, inexact
-    /// when a value was rounded, overflow/underflow of float narrowing). The EU raises none.
+    /// when a value was rounded, overflow/underflow of float narrowing). Float -> integer
+    /// reports IEEE 754 convertToIntegerExact's flags (SoftFloat's `exact = true`: inexact
+    /// when a fraction was dropped, a denormal included; invalid alone otherwise); `euref fp`
+    /// drops inexact unless `--exact`, as TestFloat does. The EU raises none
+    /// (fp.ieee.no-exceptions): these are for checking against IEEE references.
     pub flags: Flags,
     /// float_modes rows that acted (denormals kept by conversions, NaN policy).
     pub rules: Applied,

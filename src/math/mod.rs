@@ -12,8 +12,8 @@
 //! special result comes from `spec::math::SPECIALS`.
 //!
 //! Integer divide follows the `math.int-div-*` rows; INVM and RSQRTM give
-//! their early-out results where the public sources determine them and
-//! [`MathError::Unsupported`] otherwise.
+//! their early-out results where the public sources determine them and an
+//! undefined result (destination and early-out bit) otherwise.
 //!
 //! Pure integer and binary64 arithmetic (the `libm` crate, no host libm), no
 //! allocation, no panics.
@@ -91,7 +91,9 @@ pub struct MathOut {
     /// INT DIV BOTH: the remainder, written to the register after the
     /// destination.
     pub bits2: Option<u64>,
-    /// INVM / RSQRTM: the early-out predicate (set: `bits` is final).
+    /// INVM / RSQRTM: the early-out predicate (set: `bits` is final). `None` for the other
+    /// functions, and for INVM / RSQRTM when `undefined` is set (the early-out bit is then
+    /// undefined as well).
     pub early_out: Option<bool>,
     /// How far conforming hardware may be from `bits`.
     pub tolerance: Tolerance,
@@ -316,13 +318,7 @@ fn float<T: Format>(
     let (bits, tolerance) = match value {
         Some(v) => (v, Tolerance::EXACT),
         None => match compute::<T>(f, x, y, p) {
-            Computed::Value(r) => (
-                r,
-                Tolerance {
-                    ulps: row.ulps,
-                    abs: row.abs_error,
-                },
-            ),
+            Computed::Value(r) => (r, row_tolerance(row, ty, x)),
             Computed::Special(s) => {
                 special_rule = Some(s.id);
                 (out_value::<T>(s.result, x), Tolerance::EXACT)
@@ -385,6 +381,14 @@ fn compute<T: Format>(f: MathFn, x: u64, y: u64, p: Platform) -> Computed {
 
 // ------------------------------------------------------------------ INVM, RSQRTM
 
+/// INVM (`src0 / src1`) and RSQRTM (`sqrt(src0)`), the first steps of the IEEE divide and
+/// square-root macros (math.invm, math.rsqrtm). Operands that make the macro's result
+/// special (NaN, infinite, zero) give that result with the early-out bit set: for INVM the
+/// fdiv special rows, for RSQRTM the sqrt special rows (IGC's IEEE square-root sequence
+/// delivers the RSQRTM destination of an early-out channel as the square root). Any other
+/// operand gives the initial approximation, whose bits and early-out bit are not public:
+/// `undefined` is set and `early_out` is `None`; `bits` is then the model's deterministic
+/// stand-in, the correctly rounded value of the whole macro.
 fn macro_step<T: Format>(
     f: MathFn,
     ty: DataType,
@@ -399,55 +403,60 @@ fn macro_step<T: Format>(
     };
     let mut rules = Applied::NONE;
     let x = pol.input(a, &mut rules);
-    let special_of = |s: &'static MathSpecialInfo, rules: Applied| -> MathOut {
-        let (bits, any_nan_allowed, fp_rules) = deliver(&pol, out_value::<T>(s.result, x), rules);
-        MathOut {
-            bits,
-            bits2: None,
-            early_out: Some(true),
-            tolerance: Tolerance::EXACT,
-            any_nan_allowed,
-            undefined: false,
-            special_rule: Some(s.id),
-            pre_rule: None,
-            func_rule: row.id,
-            fp_rules,
-        }
+    let (special_fn, c1, y) = if f == MathFn::Invm {
+        let y = pol.input(b, &mut rules);
+        (MathFn::Fdiv, in_class::<T>(y), y)
+    } else {
+        (MathFn::Sqrt, InClass::Any, 0)
     };
+    let c0 = in_class::<T>(x);
     let early = |c: InClass| {
         matches!(
             c,
             InClass::NegInf | InClass::PosInf | InClass::NegZero | InClass::PosZero | InClass::Nan
         )
     };
-    if f == MathFn::Invm {
-        let y = pol.input(b, &mut rules);
-        let (c0, c1) = (in_class::<T>(x), in_class::<T>(y));
-        if early(c0) || early(c1) {
-            if let Some(s) = special(MathFn::Fdiv, p, pol.alt(), c0, c1) {
-                return Ok(special_of(s, rules));
+    // RSQRTM: negative operands (normal or kept denormal) give the sqrt NaN too.
+    let special_operands = early(c0)
+        || (f == MathFn::Invm && early(c1))
+        || (f == MathFn::Rsqrtm && matches!(c0, InClass::NegFin | InClass::NegDenorm));
+    let hit = if special_operands {
+        special(special_fn, p, pol.alt(), c0, c1)
+    } else {
+        None
+    };
+    let mut out = MathOut {
+        bits: 0,
+        bits2: None,
+        early_out: None,
+        tolerance: Tolerance::EXACT,
+        any_nan_allowed: false,
+        undefined: false,
+        special_rule: None,
+        pre_rule: None,
+        func_rule: row.id,
+        fp_rules: Applied::NONE,
+    };
+    let value = match hit {
+        Some(s) if s.result != OutValue::Abs => {
+            out.early_out = Some(true);
+            out.special_rule = Some(s.id);
+            out_value::<T>(s.result, x)
+        }
+        _ => {
+            out.undefined = true;
+            if f == MathFn::Invm {
+                fp::div::<T>(x, y, Round::Rtne).bits
+            } else {
+                fp::sqrt::<T>(x & !T::SIGN, Round::Rtne).bits
             }
         }
-        return Err(unsupported(
-            row,
-            "the initial quotient approximation and the acc2-acc9 extra bits are not publicly specified",
-        ));
-    }
-    let c0 = in_class::<T>(x);
-    if matches!(
-        c0,
-        InClass::Nan | InClass::NegInf | InClass::NegFin | InClass::NegDenorm
-    ) {
-        if let Some(s) = special(MathFn::Rsq, p, pol.alt(), c0, InClass::Any) {
-            if s.result == OutValue::Nan {
-                return Ok(special_of(s, rules));
-            }
-        }
-    }
-    Err(unsupported(
-        row,
-        "the initial approximation, the acc2-acc9 extra bits and the early-out result for zero and +inf are not publicly specified",
-    ))
+    };
+    let (bits, any_nan_allowed, fp_rules) = deliver(&pol, value, rules);
+    out.bits = bits;
+    out.any_nan_allowed = any_nan_allowed && !out.undefined;
+    out.fp_rules = fp_rules;
+    Ok(out)
 }
 
 // ------------------------------------------------------------------ integer divide
@@ -487,6 +496,33 @@ fn int_div(f: MathFn, ty: DataType, a: u64, b: u64, row: &'static MathFuncInfo) 
 }
 
 // ------------------------------------------------------------------ helpers
+
+/// The bound of `row` for a computed result with operand `x` (src0 after the input rules,
+/// bits of `ty`): with an `abs_range`, the absolute bound inside the range and the ULP bound
+/// outside; without one, both (a result within either is accepted).
+fn row_tolerance(row: &MathFuncInfo, ty: DataType, x: u64) -> Tolerance {
+    let both = Tolerance {
+        ulps: row.ulps,
+        abs: row.abs_error,
+    };
+    match (row.abs_range, float_fmt(ty)) {
+        (Some((lo, hi)), Some(fmt)) => {
+            let v = value_f64(fmt, x);
+            if v >= lo && v <= hi {
+                Tolerance {
+                    ulps: 0.0,
+                    abs: row.abs_error,
+                }
+            } else {
+                Tolerance {
+                    ulps: row.ulps,
+                    abs: 0.0,
+                }
+            }
+        }
+        _ => both,
+    }
+}
 
 fn float_fmt(ty: DataType) -> Option<fp::Fmt> {
     match ty {

@@ -279,6 +279,11 @@ pub(super) fn load_math(
             if !(m.ulps >= 0.0 && m.abs_error >= 0.0) {
                 c.err(&file, off, "ulps and abs_error must be >= 0");
             }
+            if let Some([lo, hi]) = m.abs_range {
+                if !(lo <= hi && m.abs_error > 0.0) {
+                    c.err(&file, off, "abs_range needs lo <= hi and abs_error > 0");
+                }
+            }
             let types = c.type_set(&file, off, &m.types);
             let row = c.row(m, &file, &S::new(off..off, String::new()), g);
             math.push(MathRow { row, types });
