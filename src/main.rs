@@ -22,7 +22,7 @@ enum Command {
     /// Disassemble raw binary, hex text or assembly text (streaming for binary input).
     Disasm(cli::asm::Args),
     /// Validate a program against every restriction in spec/rules.
-    Validate(cli::Pending),
+    Validate(cli::validate::Args),
     /// Execute a straight-line program on a thread state and print the final state.
     Run(cli::Pending),
     /// Generate golden test vectors.
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
         Command::Spec(a) => cli::spec::run(a),
         Command::Asm(a) => cli::asm::run(a, cli::asm::Mode::Asm),
         Command::Disasm(a) => cli::asm::run(a, cli::asm::Mode::Disasm),
-        Command::Validate(_) => cli::pending("validate", 5),
+        Command::Validate(a) => cli::validate::run(a),
         Command::Run(_) => cli::pending("run", 4),
         Command::Golden(_) => cli::pending("golden", 7),
         Command::Check(_) => cli::pending("check", 7),

@@ -4,6 +4,7 @@ pub mod asm;
 pub mod binary;
 pub mod fp;
 pub mod spec;
+pub mod validate;
 
 /// Arguments of a subcommand that is not built yet: accepts anything so the
 /// error message, not clap, explains the situation.

@@ -4,13 +4,7 @@
 
 use crate::spec::Props;
 
-/// GRF register size in bytes (spec/registers.toml `regfile.grf`).
-fn grf_bytes() -> i64 {
-    crate::spec::registers::file("grf")
-        .and_then(|f| f.reg_bytes)
-        .map(i64::from)
-        .unwrap_or(32)
-}
+use super::tables::grf_bytes;
 
 /// `region.row-within-grf`: no row of source `s` (Width elements, HorzStride
 /// apart) crosses a GRF boundary; rows themselves may start in the next register.

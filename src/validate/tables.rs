@@ -91,24 +91,44 @@ fn exec_type_of(t: DataType) -> DataType {
 /// Number of GRF registers, counted from the operand's first register, that a
 /// region touches whose last byte is `last` bytes past that register's start.
 fn regs_touched(last: i64) -> i64 {
-    let grf = crate::spec::registers::file("grf")
-        .and_then(|f| f.reg_bytes)
-        .map(i64::from)
-        .unwrap_or(32);
-    last.div_euclid(grf) + 1
+    last.div_euclid(grf_bytes()) + 1
+}
+
+/// GRF register size in bytes (spec/registers.toml `regfile.grf`), looked up once.
+pub(super) fn grf_bytes() -> i64 {
+    static GRF: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *GRF.get_or_init(|| {
+        crate::spec::registers::file("grf")
+            .and_then(|f| f.reg_bytes)
+            .map(i64::from)
+            .unwrap_or(32)
+    })
 }
 
 /// Fill the derived properties defined in spec/properties.toml over the other
 /// properties: `exec_type`, `mixed_float`, `int_dword_mul`, `int_hf_conversion`,
 /// `compressed`, and `span_regs` of directly addressed GRF operands (from their regions).
 pub fn fill_derived_props(p: &mut PropsRecord) {
-    let present: Vec<usize> = (0..3).filter(|&k| p.src_present[k]).collect();
-    let types: Vec<DataType> = present.iter().map(|&k| p.src_type[k]).collect();
-    if let Some(first) = types.first() {
+    // Present sources, in order (no allocation: this runs for every validated instruction).
+    let mut present = [0usize; 3];
+    let mut n = 0;
+    for k in 0..3 {
+        if p.src_present[k] {
+            present[n] = k;
+            n += 1;
+        }
+    }
+    let present = &present[..n];
+    let mut types = [DataType::default(); 3];
+    for (t, &k) in types.iter_mut().zip(present) {
+        *t = p.src_type[k];
+    }
+    let types = &types[..n];
+    if let Some(&first) = types.first() {
         p.exec_type = types
             .iter()
             .map(|&t| exec_type_of(t))
-            .fold(exec_type_of(*first), |a, t| {
+            .fold(exec_type_of(first), |a, t| {
                 if t.bytes() > a.bytes() {
                     t
                 } else {
@@ -134,22 +154,19 @@ pub fn fill_derived_props(p: &mut PropsRecord) {
         let size = i64::from(p.dst_type.bytes());
         p.dst_span_regs = regs_touched(p.dst_subreg + (exec - 1) * p.dst_hstride * size + size - 1);
     }
-    for &k in &present {
+    for &k in present {
         if p.src_file[k] != crate::spec::RegFile::Grf || p.src_indirect[k] {
             continue;
         }
         let size = i64::from(p.src_type[k].bytes());
         let width = p.src_width[k].max(1);
         let rows = (exec / width).max(1);
-        let last = (0..rows)
-            .map(|r| {
-                p.src_subreg[k]
-                    + (r * p.src_vstride[k] + (width - 1) * p.src_hstride[k]) * size
-                    + size
-                    - 1
-            })
-            .max()
-            .unwrap_or(0);
+        // Rows start VertStride apart; with a non-negative stride the last row ends last.
+        let row_end = |r: i64| {
+            p.src_subreg[k] + (r * p.src_vstride[k] + (width - 1) * p.src_hstride[k]) * size + size
+                - 1
+        };
+        let last = row_end(0).max(row_end(rows - 1));
         p.src_span_regs[k] = regs_touched(last);
     }
 }

@@ -1,0 +1,84 @@
+//! Instruction-level rule cases (tests/fixtures/validate_cases.toml): each instruction, written
+//! as IGA assembly, is parsed and validated with `euref::validate::check_insn`, and the rule
+//! IDs named must be exactly the expected ones. Cases come in pairs: one violating only the
+//! rule, one close neighbour that is valid.
+
+use euref::asm::{self, Dialect};
+use euref::gen::parse_gen;
+use euref::validate::check_insn;
+use serde::Deserialize;
+use std::collections::BTreeSet;
+
+#[derive(Deserialize)]
+struct Case {
+    text: String,
+    gen: String,
+    parse_gen: Option<String>,
+    expect: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Cases {
+    case: Vec<Case>,
+}
+
+fn cases() -> Vec<Case> {
+    let text = include_str!("fixtures/validate_cases.toml");
+    toml::from_str::<Cases>(text).unwrap().case
+}
+
+#[test]
+fn every_case_names_exactly_the_expected_rules() {
+    let mut failures = vec![];
+    for c in cases() {
+        let pl = parse_gen(&c.gen).unwrap();
+        let parse_pl = parse_gen(c.parse_gen.as_deref().unwrap_or(&c.gen)).unwrap();
+        let insn = match asm::parse_insn(&c.text, Dialect::Iga, parse_pl) {
+            Ok(i) => i,
+            Err(e) => {
+                failures.push(format!("{} [{}]: does not parse: {e}", c.text, c.gen));
+                continue;
+            }
+        };
+        let got: Vec<&str> = check_insn(pl, &insn).iter().map(|v| v.rule.id).collect();
+        if got != c.expect {
+            failures.push(format!(
+                "{} [{}]: expected {:?}, got {got:?}",
+                c.text, c.gen, c.expect
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn cases_cover_every_rule_file_and_have_valid_neighbours() {
+    let ids: BTreeSet<String> = cases().into_iter().flat_map(|c| c.expect).collect();
+    let valid = cases().iter().filter(|c| c.expect.is_empty()).count();
+    assert!(valid >= 40, "only {valid} valid neighbours");
+    // Every rule file (its ID prefix) has cases.
+    for prefix in [
+        "acc.",
+        "align.",
+        "arf.",
+        "region.",
+        "imm.",
+        "indirect.",
+        "mixed.",
+        "op.",
+        "qword.",
+        "special.",
+    ] {
+        assert!(
+            ids.iter().filter(|i| i.starts_with(prefix)).count() >= 2,
+            "few cases for {prefix}"
+        );
+    }
+    // Every expected ID is a rule of the spec.
+    for id in &ids {
+        assert!(
+            euref::spec::rules::RULES.iter().any(|r| r.id == id),
+            "{id} is no rule"
+        );
+    }
+}
