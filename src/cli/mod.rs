@@ -3,7 +3,9 @@
 pub mod asm;
 pub mod binary;
 pub mod fp;
+pub mod run;
 pub mod spec;
+pub mod state_diff;
 
 /// Arguments of a subcommand that is not built yet: accepts anything so the
 /// error message, not clap, explains the situation.
