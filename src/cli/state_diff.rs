@@ -1,9 +1,10 @@
 //! The final state of `euref run` as a readable diff from the initial state.
 //!
-//! For each GRF register with a changed byte (value or undefined flag): its elements in the
-//! type of the last instruction that wrote it directly (UD otherwise), as values and as hex
-//! bits, 8 per line; elements without a changed byte show `.`, undefined bytes `??` (an element
-//! with an undefined byte shows `??` as its value). A `was` line gives the previous values of
+//! For each GRF register with a changed byte (value or undefined flag) or a byte written by a
+//! direct destination: its elements in the type of the last instruction that wrote it directly
+//! (UD otherwise), as values and as hex bits, 8 per line; elements with no changed or written
+//! byte show `.`, undefined bytes `??` (an element with an undefined byte shows `??` as its
+//! value). A `was` line gives the previous values of
 //! the changed elements when any of them was defined. ARF registers (flags, accumulators, a0,
 //! cr0, sr0, ip, ...) with a changed bit show their dwords in hex, `?` for a nibble with an
 //! undefined bit.
@@ -13,15 +14,20 @@ use euref::spec::DataType;
 use euref::state::ThreadState;
 use std::fmt::Write;
 
-/// The type each GRF register was last written with by a direct destination.
+/// What the program's direct GRF destinations covered: the type each register was last
+/// written with, and which bytes (bit b = byte b of the register).
 #[derive(Debug, Clone)]
 pub struct WriteTypes {
     ty: Vec<Option<DataType>>,
+    bytes: Vec<u32>,
 }
 
 impl Default for WriteTypes {
     fn default() -> Self {
-        WriteTypes { ty: vec![None; 256] }
+        WriteTypes {
+            ty: vec![None; 128],
+            bytes: vec![0; 128],
+        }
     }
 }
 
@@ -39,12 +45,20 @@ impl WriteTypes {
         let size = d.ty.bytes().max(1) as usize;
         let n_ch = usize::from(insn.exec_size.max(1));
         let stride = usize::from(d.hstride.max(1));
-        let end = usize::from(sub) + ((n_ch - 1) * stride + 1) * size;
-        let first = usize::from(n);
-        let last = (first + end.div_ceil(32)).min(self.ty.len());
-        for t in &mut self.ty[first..last] {
-            *t = Some(d.ty);
+        let base = 32 * usize::from(n) + usize::from(sub);
+        for ch in 0..n_ch {
+            for k in 0..size {
+                let b = base + ch * stride * size + k;
+                if let (Some(t), Some(m)) = (self.ty.get_mut(b / 32), self.bytes.get_mut(b / 32)) {
+                    *t = Some(d.ty);
+                    *m |= 1 << (b % 32);
+                }
+            }
         }
+    }
+
+    fn written(&self, reg: usize, byte: usize) -> bool {
+        self.bytes.get(reg).is_some_and(|m| (m >> byte) & 1 == 1)
     }
 
     fn get(&self, reg: usize) -> DataType {
@@ -95,7 +109,11 @@ pub fn write(out: &mut String, before: &ThreadState, after: &ThreadState, types:
             })
             .collect();
         let nchanged = changed.iter().filter(|c| **c).count();
-        if nchanged == 0 {
+        // Shown: changed bytes and bytes a destination wrote (even with the same value).
+        let shown: Vec<bool> = (0..rb)
+            .map(|b| changed[b] || types.written(reg, b))
+            .collect();
+        if !shown.iter().any(|s| *s) {
             continue;
         }
         any = true;
@@ -112,7 +130,7 @@ pub fn write(out: &mut String, before: &ThreadState, after: &ThreadState, types:
         // (value, hex, was) per element; None when the element did not change.
         let cells: Vec<Option<(String, String, String)>> = (0..elems)
             .map(|e| {
-                if !changed[e * size..(e + 1) * size].iter().any(|c| *c) {
+                if !shown[e * size..(e + 1) * size].iter().any(|c| *c) {
                     return None;
                 }
                 let show = |s: &ThreadState| {
