@@ -31,7 +31,9 @@ fn scratch(name: &str, text: &str) -> PathBuf {
 
 /// The lines of the diff block of register `head` (e.g. `r18:f`).
 fn block<'a>(out: &'a str, head: &str) -> Vec<&'a str> {
-    let mut lines = out.lines().skip_while(|l| l.split_whitespace().next() != Some(head));
+    let mut lines = out
+        .lines()
+        .skip_while(|l| l.split_whitespace().next() != Some(head));
     let Some(first) = lines.next() else {
         panic!("no `{head}` block in\n{out}")
     };
@@ -80,22 +82,46 @@ fn builtin_example_results_are_exact() {
     let o = euref(&["run"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with("examples/kernels/saxpy.asm (built-in): 12 instructions executed on skl (strict)"), "{out}");
+    assert!(
+        out.starts_with(
+            "examples/kernels/saxpy.asm (built-in): 12 instructions executed on skl (strict)"
+        ),
+        "{out}"
+    );
     let lanes = example_lanes();
     // x (W -> F conversion): r12-r13.
-    let x: Vec<u32> = [hex_u32(&block(&out, "r12:f")), hex_u32(&block(&out, "r13:f"))].concat();
+    let x: Vec<u32> = [
+        hex_u32(&block(&out, "r12:f")),
+        hex_u32(&block(&out, "r13:f")),
+    ]
+    .concat();
     let want: Vec<u32> = lanes.iter().map(|(i, _)| (*i as f32).to_bits()).collect();
     assert_eq!(x, want);
     // z = y + a*x (mad): r18-r19.
-    let z: Vec<u32> = [hex_u32(&block(&out, "r18:f")), hex_u32(&block(&out, "r19:f"))].concat();
+    let z: Vec<u32> = [
+        hex_u32(&block(&out, "r18:f")),
+        hex_u32(&block(&out, "r19:f")),
+    ]
+    .concat();
     let want: Vec<u32> = lanes.iter().map(|(_, z)| z.to_bits()).collect();
     assert_eq!(z, want);
     // |z| by the predicated sel, then min(|z|, 10) by sel.l: r22-r23.
-    let w: Vec<u32> = [hex_u32(&block(&out, "r22:f")), hex_u32(&block(&out, "r23:f"))].concat();
-    let want: Vec<u32> = lanes.iter().map(|(_, z)| z.abs().min(10.0).to_bits()).collect();
+    let w: Vec<u32> = [
+        hex_u32(&block(&out, "r22:f")),
+        hex_u32(&block(&out, "r23:f")),
+    ]
+    .concat();
+    let want: Vec<u32> = lanes
+        .iter()
+        .map(|(_, z)| z.abs().min(10.0).to_bits())
+        .collect();
     assert_eq!(w, want);
     // n = int(w) toward zero, n << 8, | 1 where z < 0 (predicated or): r26-r27.
-    let n: Vec<u32> = [hex_u32(&block(&out, "r26:ud")), hex_u32(&block(&out, "r27:ud"))].concat();
+    let n: Vec<u32> = [
+        hex_u32(&block(&out, "r26:ud")),
+        hex_u32(&block(&out, "r27:ud")),
+    ]
+    .concat();
     let want: Vec<u32> = lanes
         .iter()
         .map(|(_, z)| ((z.abs().min(10.0) as u32) << 8) | u32::from(*z < 0.0))
@@ -139,10 +165,7 @@ fn other_example_kernels_run_on_their_platforms() {
 
 #[test]
 fn state_json_input_changes_the_result() {
-    let prog = scratch(
-        "add.asm",
-        "add (8|M0) r3.0<1>:f r2.0<8;8,1>:f 1.0:f\n",
-    );
+    let prog = scratch("add.asm", "add (8|M0) r3.0<1>:f r2.0<8;8,1>:f 1.0:f\n");
     let p = prog.to_str().unwrap();
     // Default state: r2 is undefined, so is the sum.
     let o = euref(&["run", p]);
@@ -163,7 +186,10 @@ fn state_json_input_changes_the_result() {
         .map(|v| (v + 1.0).to_bits())
         .collect();
     assert_eq!(hex_u32(&block(&out, "r3:f")), want);
-    assert!(!out.contains("\nr2:"), "the input register did not change: {out}");
+    assert!(
+        !out.contains("\nr2:"),
+        "the input register did not change: {out}"
+    );
     // r3 given as hex bytes: the diff shows what it was.
     let state = scratch(
         "r2r3.json",
@@ -204,7 +230,12 @@ fn json_output_holds_the_final_state() {
     // The JSON loads back as a state: running an empty program on it changes nothing.
     let state = scratch("final.json", &stdout(&o));
     let empty = scratch("empty.asm", "// nothing\n");
-    let o = euref(&["run", empty.to_str().unwrap(), "--state", state.to_str().unwrap()]);
+    let o = euref(&[
+        "run",
+        empty.to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("no register changed"), "{}", stdout(&o));
 }
@@ -220,14 +251,22 @@ fn runtime_rule_violation_strict_refuses_lenient_marks_undefined() {
     let o = euref(&["run", p]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.contains(&format!("{p}:2:3: [runtime.acc-read-type-mismatch]")), "{err}");
-    assert!(err.contains("cite: seed004 §Accumulator Registers"), "{err}");
+    assert!(
+        err.contains(&format!("{p}:2:3: [runtime.acc-read-type-mismatch]")),
+        "{err}"
+    );
+    assert!(
+        err.contains("cite: seed004 §Accumulator Registers"),
+        "{err}"
+    );
     assert!(stdout(&o).is_empty());
     // Lenient: executed; the destination is undefined, the violation is reported.
     let state = scratch("zero.json", r#"{"base": "zero"}"#);
     let o = euref(&["run", p, "--lenient", "--state", state.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("warning:") && stderr(&o).contains("runtime.acc-read-type-mismatch"));
+    assert!(
+        stderr(&o).contains("warning:") && stderr(&o).contains("runtime.acc-read-type-mismatch")
+    );
     let out = stdout(&o);
     let b = block(&out, "r2:d");
     assert_eq!(row_tokens(&b, "value"), vec!["??"; 8]);
@@ -236,7 +275,10 @@ fn runtime_rule_violation_strict_refuses_lenient_marks_undefined() {
     // Without a state file r2 was undefined already; it is shown because it was written.
     let o = euref(&["run", p, "--lenient"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(row_tokens(&block(&stdout(&o), "r2:d"), "value"), vec!["??"; 8]);
+    assert_eq!(
+        row_tokens(&block(&stdout(&o), "r2:d"), "value"),
+        vec!["??"; 8]
+    );
 }
 
 #[test]
@@ -248,7 +290,11 @@ fn element_outside_the_grf_is_refused_in_both_modes() {
         args.extend(extra);
         let o = euref(&args);
         assert_eq!(o.status.code(), Some(1), "{extra:?}");
-        assert!(stderr(&o).contains(&format!("{p}:1:1: [runtime.grf-out-of-range]")), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("{p}:1:1: [runtime.grf-out-of-range]")),
+            "{}",
+            stderr(&o)
+        );
     }
 }
 
@@ -261,7 +307,11 @@ fn parse_errors_show_line_and_column() {
     let p = prog.to_str().unwrap();
     let o = euref(&["run", p]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).starts_with(&format!("{p}:2:36: ")), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with(&format!("{p}:2:36: ")),
+        "{}",
+        stderr(&o)
+    );
     assert!(stdout(&o).is_empty());
 }
 
@@ -275,7 +325,12 @@ fn branch_and_send_are_refused_naming_the_line() {
     let o = euref(&["run", p]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.starts_with(&format!("{p}:3:1: `jmpi (1|M0) 0x10:d` is a branching instruction")), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "{p}:3:1: `jmpi (1|M0) 0x10:d` is a branching instruction"
+        )),
+        "{err}"
+    );
     // Nothing executed: no state printed.
     assert!(stdout(&o).is_empty());
 }
@@ -289,7 +344,10 @@ fn garbage_state_json_is_a_located_error() {
     assert!(err.contains("garbage.json: $: invalid JSON"), "{err}");
     assert!(err.contains("line 2 column"), "{err}");
     // Valid JSON, bad content: the JSON path names the place.
-    let state = scratch("badreg.json", r#"{"r2": {"type": "f", "values": [1, "x"]}}"#);
+    let state = scratch(
+        "badreg.json",
+        r#"{"r2": {"type": "f", "values": [1, "x"]}}"#,
+    );
     let o = euref(&["run", "--state", state.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("$.r2.values[1]"), "{}", stderr(&o));
@@ -300,6 +358,9 @@ fn step_limit_stops_with_an_error() {
     let o = euref(&["run", "--max-steps", "3"]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.contains(":9:1: stopped: the step limit of 3 executed instructions"), "{err}");
+    assert!(
+        err.contains(":9:1: stopped: the step limit of 3 executed instructions"),
+        "{err}"
+    );
     assert!(stdout(&o).is_empty());
 }

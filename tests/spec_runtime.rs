@@ -16,7 +16,9 @@ fn rows_are_generated_with_constants_and_lookup() {
         assert!(!r.msg.is_empty() && !r.cite.is_empty());
         assert!(["dst", "flags", "all", "none"].contains(&r.undefined));
         assert!(std::ptr::eq(runtime::by_id(r.id).unwrap(), r));
-        assert!(ALL_IDS.iter().any(|(id, f)| id == &r.id && f.ends_with("runtime.toml")));
+        assert!(ALL_IDS
+            .iter()
+            .any(|(id, f)| id == &r.id && f.ends_with("runtime.toml")));
     }
     assert!(runtime::by_id("runtime.no-such-rule").is_none());
 }
@@ -24,7 +26,9 @@ fn rows_are_generated_with_constants_and_lookup() {
 #[test]
 fn runtime_table_is_in_the_json_dump_and_the_reference() {
     let v: serde_json::Value = serde_json::from_str(SPEC_JSON).unwrap();
-    let rows = v["files"]["spec/runtime.toml"]["runtime"].as_array().unwrap();
+    let rows = v["files"]["spec/runtime.toml"]["runtime"]
+        .as_array()
+        .unwrap();
     assert_eq!(rows.len(), runtime::RULES.len());
     assert_eq!(rows[0]["id"], runtime::RULES[0].id);
     assert!(v["ids"]

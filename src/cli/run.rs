@@ -130,8 +130,12 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         Some(p) => {
             let shown = p.display().to_string();
             let bytes = std::fs::read(p).map_err(|e| format!("{shown}: {e}"))?;
-            let s = String::from_utf8(bytes)
-                .map_err(|e| format!("{shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
+            let s = String::from_utf8(bytes).map_err(|e| {
+                format!(
+                    "{shown}: not UTF-8 text (byte {})",
+                    e.utf8_error().valid_up_to()
+                )
+            })?;
             (shown, s)
         }
     };
@@ -161,7 +165,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     // Straight-line programs only: refuse branches and sends before executing anything.
     for (i, insn) in prog.insns.iter().enumerate() {
         let what = match insn.op.info().class {
-            OpClass::Flow => "a branching instruction: `euref run` executes straight-line programs only",
+            OpClass::Flow => {
+                "a branching instruction: `euref run` executes straight-line programs only"
+            }
             OpClass::Send => "a send: shared-function messages are not modelled",
             _ => continue,
         };
@@ -173,9 +179,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         return Ok(ExitCode::from(1));
     }
 
-    let opts = ExecOptions {
-        strict: !a.lenient,
-    };
+    let opts = ExecOptions { strict: !a.lenient };
     let mut st = init.clone();
     let mut last_type = state_diff::WriteTypes::default();
     let mut warnings = Vec::new();
@@ -196,7 +200,10 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         if !stat.is_empty() {
             if opts.strict {
                 for v in &stat {
-                    eprintln!("{here}: [{}] {}\n  cite: {}\n  in: {src}", v.id, v.msg, v.cite);
+                    eprintln!(
+                        "{here}: [{}] {}\n  cite: {}\n  in: {src}",
+                        v.id, v.msg, v.cite
+                    );
                 }
                 eprintln!("{here}: refused (strict execution; --lenient executes it)");
                 return Ok(ExitCode::from(1));
@@ -228,7 +235,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 if opts.strict {
                     eprintln!("{here}: refused (strict execution; --lenient executes what it can)");
                 } else {
-                    eprintln!("{here}: cannot be executed even leniently: no element address to use");
+                    eprintln!(
+                        "{here}: cannot be executed even leniently: no element address to use"
+                    );
                 }
                 return Ok(ExitCode::from(1));
             }
@@ -255,7 +264,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             if opts.strict { "strict" } else { "lenient" },
             a.state
                 .as_ref()
-                .map_or("default (docs/run.md)".to_string(), |p| p.display().to_string())
+                .map_or("default (docs/run.md)".to_string(), |p| p
+                    .display()
+                    .to_string())
         ));
         state_diff::write(&mut out, &init, &st, &last_type);
     }

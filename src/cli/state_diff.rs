@@ -74,10 +74,14 @@ fn value_text(t: DataType, bits: u64) -> String {
         ((b << sh) as i64) >> sh
     };
     match t {
-        DataType::F => fmt_float(f64::from(f32::from_bits(bits as u32)), f32::from_bits(bits as u32).is_nan()),
+        DataType::F => fmt_float(
+            f64::from(f32::from_bits(bits as u32)),
+            f32::from_bits(bits as u32).is_nan(),
+        ),
         DataType::DF => fmt_float(f64::from_bits(bits), f64::from_bits(bits).is_nan()),
         DataType::HF => {
-            let r = euref::fp::convert::<euref::fp::Hf, euref::fp::F64>(bits, euref::fp::Round::Rtne);
+            let r =
+                euref::fp::convert::<euref::fp::Hf, euref::fp::F64>(bits, euref::fp::Round::Rtne);
             let v = f64::from_bits(r.bits);
             fmt_float(v, v.is_nan())
         }
@@ -159,11 +163,7 @@ pub fn write(out: &mut String, before: &ThreadState, after: &ThreadState, types:
                 Some((v, hex, wv))
             })
             .collect();
-        let show_was = !was_undef
-            && cells
-                .iter()
-                .flatten()
-                .any(|(_, _, w)| w != "??");
+        let show_was = !was_undef && cells.iter().flatten().any(|(_, _, w)| w != "??");
         let per_line = 8;
         for chunk in (0..elems).step_by(per_line) {
             let idx: Vec<usize> = (chunk..(chunk + per_line).min(elems)).collect();
@@ -221,7 +221,12 @@ pub fn write(out: &mut String, before: &ThreadState, after: &ThreadState, types:
                 .join(" ")
         };
         let _ = writeln!(out, "{}  {}", r.name, show(ab, &au));
-        let _ = writeln!(out, "{}  {}  (was)", " ".repeat(r.name.len()), show(bb, &bu));
+        let _ = writeln!(
+            out,
+            "{}  {}  (was)",
+            " ".repeat(r.name.len()),
+            show(bb, &bu)
+        );
     }
     if !any {
         out.push_str("no register changed\n");

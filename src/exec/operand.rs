@@ -7,9 +7,9 @@
 
 use super::region::{self, Region1, RegionError, MAX_CHANNELS};
 use super::runtime;
-use crate::spec::runtime as rt;
 use super::ExecError;
 use crate::isa::{Addr, Dst, Reg, Region, Src};
+use crate::spec::runtime as rt;
 use crate::spec::{AccessMode, DataType, Platform};
 use crate::state::ThreadState;
 use crate::values::{decode_imm, element_type};
