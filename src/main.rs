@@ -24,7 +24,7 @@ enum Command {
     /// Validate a program against every restriction in spec/rules.
     Validate(cli::validate::Args),
     /// Execute a straight-line program on a thread state and print the final state.
-    Run(cli::Pending),
+    Run(cli::run::Args),
     /// Generate golden test vectors.
     Golden(cli::Pending),
     /// Check a simulator against golden vectors.
@@ -42,7 +42,7 @@ fn main() -> ExitCode {
         Command::Asm(a) => cli::asm::run(a, cli::asm::Mode::Asm),
         Command::Disasm(a) => cli::asm::run(a, cli::asm::Mode::Disasm),
         Command::Validate(a) => cli::validate::run(a),
-        Command::Run(_) => cli::pending("run", 4),
+        Command::Run(a) => cli::run::run(a),
         Command::Golden(_) => cli::pending("golden", 7),
         Command::Check(_) => cli::pending("check", 7),
         Command::Sim(_) => cli::pending("sim", 7),

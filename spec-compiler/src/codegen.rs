@@ -546,6 +546,9 @@ pub fn rust(spec: &Spec) -> String {
     }
     o.push_str("            } else if !holds(i, p, 0) {\n                out.push((r, None));\n            }\n        }\n    }\n}\n\n");
 
+    // ---------------------------------------------------------------- runtime
+    runtime(spec, &mut o);
+
     // ---------------------------------------------------------------- math
     math(spec, &mut o);
 
@@ -706,4 +709,27 @@ fn math(spec: &Spec, o: &mut String) {
         let _ = writeln!(o, "        MathSpecialInfo {{ id: {}, gens: GenSet({}), func: MathFn::{}, mode: float_modes::FpMode::{}, src0: InClass::{}, src1: InClass::{}, result: OutValue::{}, text: {}, cite: {} }},", q(v.id.get_ref()), s.gens, camel(v.func.get_ref()), camel(v.mode.get_ref()), class(v.src0.get_ref()), class(&v.src1), out(v.result.get_ref()), q(&v.text), q(v.cite.get_ref()));
     }
     o.push_str("    ];\n}\n\n");
+}
+
+fn runtime(spec: &Spec, o: &mut String) {
+    o.push_str("/// State-dependent restrictions (spec/runtime.toml), checked by the executor.\npub mod runtime {\n    use super::*;\n");
+    o.push_str("    /// A row of [[runtime]].\n    #[derive(Debug, PartialEq, Eq)]\n    pub struct RuntimeRuleInfo { pub id: &'static str, pub gens: GenSet, pub cite: &'static str, pub msg: &'static str, /** What a violation makes unpredictable in lenient execution: \"dst\", \"flags\", \"all\" or \"none\". */ pub undefined: &'static str, pub note: Option<&'static str> }\n");
+    let mut names = vec![];
+    for r in &spec.runtime {
+        let v = &r.v;
+        let n = const_name(v.id.get_ref(), "runtime.");
+        let note = match &v.note {
+            Some(t) => format!("Some({})", q(t)),
+            None => "None".into(),
+        };
+        let _ = writeln!(o, "    /// `{}`: {}\n    pub static {n}: RuntimeRuleInfo = RuntimeRuleInfo {{ id: {}, gens: GenSet({}), cite: {}, msg: {}, undefined: {}, note: {note} }};", v.id.get_ref(), v.msg.replace('\n', " "), q(v.id.get_ref()), r.gens, q(v.cite.get_ref()), q(&v.msg), q(v.undefined.get_ref()));
+        names.push(format!("&{n}"));
+    }
+    let _ = writeln!(
+        o,
+        "    /// Every row, in file order.\n    pub static RULES: [&RuntimeRuleInfo; {}] = [{}];",
+        names.len(),
+        names.join(", ")
+    );
+    o.push_str("    /// The row with ID `id`.\n    pub fn by_id(id: &str) -> Option<&'static RuntimeRuleInfo> { RULES.iter().copied().find(|r| r.id == id) }\n}\n\n");
 }

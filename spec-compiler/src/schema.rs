@@ -573,3 +573,25 @@ pub struct MathSpecial {
     pub cite: S<String>,
     pub note: Option<String>,
 }
+
+/// spec/runtime.toml: restrictions that depend on the thread state (register contents), checked
+/// by the executor while it runs an instruction.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RuntimeFile {
+    #[serde(default)]
+    pub runtime: Vec<S<RuntimeRule>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RuntimeRule {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub cite: S<String>,
+    /// One-line message shown when the rule is violated.
+    pub msg: String,
+    /// What a violation makes unpredictable in lenient execution: dst | flags | all | none
+    pub undefined: S<String>,
+    pub note: Option<String>,
+}

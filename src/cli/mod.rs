@@ -3,8 +3,13 @@
 pub mod asm;
 pub mod binary;
 pub mod fp;
+pub mod run;
 pub mod spec;
+<<<<<<< HEAD
 pub mod validate;
+=======
+pub mod state_diff;
+>>>>>>> runcli
 
 /// Arguments of a subcommand that is not built yet: accepts anything so the
 /// error message, not clap, explains the situation.

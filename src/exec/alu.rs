@@ -11,9 +11,10 @@ use super::mask::{exec_mask, flag_base, predicate, Enables};
 use super::operand::{resolve_all, resolve_src, DstPlan, Plans, Space, SrcPlan};
 use super::ops_int::{self, ExecClass, Inputs, Vals};
 use super::region::MAX_CHANNELS;
-use super::runtime::{Rule, Violation};
+use super::runtime::Violation;
 use super::{ExecError, ExecOptions, StepInfo};
 use crate::isa::{Insn, Src};
+use crate::spec::runtime as rt;
 use crate::spec::{feature, AccessMode, CondMod, DataType, Opcode, PredCtrl};
 use crate::state::acc::{class_info, class_of};
 use crate::state::ThreadState;
@@ -423,10 +424,7 @@ fn integer(
         let acc_src = matches!(pl.space, Space::Arf { acc: true });
         let mismatch = gather_bits(st, pl, n, v);
         if mismatch != 0 {
-            violations.push(Violation {
-                rule: Rule::AccReadTypeMismatch.id(),
-                channels: mismatch,
-            });
+            violations.push(Violation::new(&rt::ACC_READ_TYPE_MISMATCH, mismatch));
         }
         for ch in 0..n {
             let x = if acc_src {
@@ -478,10 +476,7 @@ fn integer(
             }
         }
         if mism != 0 {
-            violations.push(Violation {
-                rule: Rule::AccReadTypeMismatch.id(),
-                channels: mism,
-            });
+            violations.push(Violation::new(&rt::ACC_READ_TYPE_MISMATCH, mism));
         }
     }
 
@@ -537,17 +532,11 @@ fn integer(
             if word_over != 0 {
                 flag_undef |= word_over;
                 sat_undef |= word_over;
-                violations.push(Violation {
-                    rule: Rule::AccWordOverflow.id(),
-                    channels: word_over,
-                });
+                violations.push(Violation::new(&rt::ACC_WORD_OVERFLOW, word_over));
             }
             if dword_over != 0 {
                 undef |= dword_over;
-                violations.push(Violation {
-                    rule: Rule::AccDwordOverflow.id(),
-                    channels: dword_over,
-                });
+                violations.push(Violation::new(&rt::ACC_DWORD_OVERFLOW, dword_over));
             }
         }
     }
@@ -563,10 +552,7 @@ fn integer(
     violations.retain(|v| v.channels & en.maybe() != 0);
     if opts.strict {
         if let Some(v) = violations.first() {
-            return Err(ExecError::Runtime {
-                rule: v.rule,
-                msg: format!("channels {:#x}", v.channels),
-            });
+            return Err(v.refusal());
         }
     }
 

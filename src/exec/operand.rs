@@ -6,9 +6,10 @@
 #![allow(clippy::needless_range_loop)] // channels index several parallel arrays
 
 use super::region::{self, Region1, RegionError, MAX_CHANNELS};
-use super::runtime::{self, Rule};
+use super::runtime;
 use super::ExecError;
 use crate::isa::{Addr, Dst, Reg, Region, Src};
+use crate::spec::runtime as rt;
 use crate::spec::{AccessMode, DataType, Platform};
 use crate::state::ThreadState;
 use crate::values::{decode_imm, element_type};
@@ -70,7 +71,7 @@ fn region_err(what: &str, e: RegionError) -> ExecError {
     match e {
         RegionError::BadShape => operand_err(what, "region width is 0 or ExecSize exceeds 32"),
         RegionError::NoAddressRegister { index } => runtime::error(
-            Rule::IndirectA0Range,
+            &rt::INDIRECT_A0_RANGE,
             format!(
                 "{what}: the region needs address subregister a0.{index}, which does not exist"
             ),
@@ -137,13 +138,13 @@ fn origin(
             let k = usize::from(a0);
             if k >= n {
                 return Err(runtime::error(
-                    Rule::IndirectA0Range,
+                    &rt::INDIRECT_A0_RANGE,
                     format!("{what}: address subregister a0.{k} does not exist"),
                 ));
             }
             if u[k] {
                 return Err(runtime::error(
-                    Rule::IndirectUndefinedAddress,
+                    &rt::INDIRECT_UNDEFINED_ADDRESS,
                     format!("{what}: address subregister a0.{k} is undefined"),
                 ));
             }
@@ -183,7 +184,7 @@ fn place(
         let end = a + esize as i64;
         if a < lo || a > hi {
             return Err(runtime::error(
-                Rule::OutOfRange,
+                &rt::GRF_OUT_OF_RANGE,
                 format!(
                     "{what}: channel {ch} addresses bytes {a}..{end}, outside {}",
                     if space == Space::Grf {
@@ -196,7 +197,7 @@ fn place(
         }
         if (a - lo) & align != 0 {
             return Err(runtime::error(
-                Rule::Misaligned,
+                &rt::ELEMENT_MISALIGNED,
                 format!(
                     "{what}: channel {ch} address {a} is not aligned to its {esize}-byte element"
                 ),
@@ -285,7 +286,7 @@ pub fn resolve_src(
                         }
                         if let Some(k) = (usize::from(a0)..need).find(|k| u[*k]) {
                             return Err(runtime::error(
-                                Rule::IndirectUndefinedAddress,
+                                &rt::INDIRECT_UNDEFINED_ADDRESS,
                                 format!("{what}: address subregister a0.{k} is undefined"),
                             ));
                         }

@@ -202,17 +202,14 @@ pub(crate) fn execute(
     }
     let mut violations = Vec::new();
     if mismatch & en.maybe() != 0 {
-        violations.push(super::runtime::Violation {
-            rule: super::runtime::Rule::AccReadTypeMismatch.id(),
-            channels: mismatch & en.maybe(),
-        });
+        violations.push(super::runtime::Violation::new(
+            &crate::spec::runtime::ACC_READ_TYPE_MISMATCH,
+            mismatch & en.maybe(),
+        ));
     }
     if opts.strict {
         if let Some(v) = violations.first() {
-            return Err(ExecError::Runtime {
-                rule: v.rule,
-                msg: format!("channels {:#x}", v.channels),
-            });
+            return Err(v.refusal());
         }
     }
 

@@ -8,6 +8,7 @@ mod encoding;
 mod numeric;
 mod properties;
 mod rules;
+mod runtime;
 mod tables;
 
 use crate::diag::{Diag, Diags};
@@ -129,6 +130,8 @@ pub struct Spec {
     pub enums: BTreeMap<String, EnumInfo>,
     pub enum_docs: BTreeMap<String, String>,
     pub rules: Vec<RuleRow>,
+    /// spec/runtime.toml: state-dependent restrictions.
+    pub runtime: Vec<Row<RuntimeRule>>,
     pub math: Vec<MathRow>,
     pub math_specials: Vec<Row<MathSpecial>>,
     pub layouts: Vec<LayoutRow>,
@@ -207,6 +210,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let (grids, cmpn) = numeric::load_compare(&mut c);
     let fp = numeric::load_float_modes(&mut c, &vocab.enums);
     let rules = rules::load_rules(&mut c, dir, &vocab);
+    let runtime = runtime::load_runtime(&mut c);
     let (math, math_specials) = numeric::load_math(&mut c, &vocab.enums);
     let (layouts, value_tables, compact_tables) = encoding::load_encodings(&mut c, dir);
     let properties::Vocabulary {
@@ -250,6 +254,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
         enums,
         enum_docs,
         rules,
+        runtime,
         math,
         math_specials,
         layouts,

@@ -1,0 +1,289 @@
+//! `euref run`: execute a straight-line program on a thread state and print the final state.
+//!
+//! `euref run [FILE.asm] [--gen G] [--state init.json] [--json] [--lenient] [--syntax S]
+//! [--max-steps N]` (docs/run.md):
+//! - the program is assembly text in any of the three dialects (detected unless `--syntax`);
+//!   without FILE the built-in example (examples/kernels/saxpy.asm) runs;
+//! - the initial state is the documented default state ([`ThreadState::new`]) or the JSON
+//!   state of `--state` ([`euref::state::json`]);
+//! - every instruction executes in order with [`exec::step_with`]; strict by default (an
+//!   instruction that violates a rule is refused with the rule's ID, message and citation and
+//!   the instruction's line:column, exit status 1), `--lenient` executes it and marks what the
+//!   violation makes unpredictable as undefined;
+//! - the output is the final state as a diff from the initial state ([`super::state_diff`]),
+//!   or the whole final state as JSON (`--json`, loadable with `--state`).
+//!
+//! Exit status: 0 executed; 1 the program was refused (parse error, branch or send, a violated
+//! rule in strict mode, an instruction the model cannot execute, the step limit); 2 a usage or
+//! input error (unknown `--gen`, unreadable file, malformed state JSON).
+
+use super::state_diff;
+use euref::asm::{self, Dialect};
+use euref::exec::{self, ExecError, ExecOptions};
+use euref::gen::parse_gen;
+use euref::isa::Insn;
+use euref::spec::{OpClass, Platform};
+use euref::state::{json, ThreadState};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The built-in example kernel (IGA syntax), run when no FILE is given.
+pub const EXAMPLE: &str = include_str!("../../examples/kernels/saxpy.asm");
+/// Its name in messages.
+pub const EXAMPLE_NAME: &str = "examples/kernels/saxpy.asm (built-in)";
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Program: assembly text in IGA, PRM or Mesa syntax (`-` for standard input). Without
+    /// it, the built-in example kernel (examples/kernels/saxpy.asm) runs.
+    pub file: Option<PathBuf>,
+    /// Platform: 7, 7.5, 8, 9, ivb, hsw, bdw, chv, skl, bxt.
+    #[arg(long, default_value = "skl")]
+    pub gen: String,
+    /// Initial state as JSON (registers as hex bytes or typed element lists; see
+    /// src/state/json.rs). Default: the documented default state (docs/run.md).
+    #[arg(long)]
+    pub state: Option<PathBuf>,
+    /// Print the whole final state as JSON (loadable with --state) instead of a diff.
+    #[arg(long)]
+    pub json: bool,
+    /// Execute instructions that violate a rule, marking what the violation makes
+    /// unpredictable as undefined, instead of refusing them.
+    #[arg(long)]
+    pub lenient: bool,
+    /// Input syntax: iga, prm or mesa (default: detected from the text).
+    #[arg(long, value_parser = parse_dialect)]
+    pub syntax: Option<Dialect>,
+    /// Stop with an error after this many executed instructions.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_steps: u64,
+}
+
+fn parse_dialect(s: &str) -> Result<Dialect, String> {
+    s.parse()
+}
+
+/// A violated static restriction (a row of spec/rules) of one instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaticViolation {
+    pub id: &'static str,
+    pub msg: &'static str,
+    pub cite: &'static str,
+    /// What the violation makes unpredictable in lenient execution (dst, flags, all, none).
+    pub undefined: &'static str,
+}
+
+/// The static restrictions (spec/rules) that `insn` violates on `platform`: the one place where
+/// `run` consults the validator before executing an instruction.
+fn static_violations(platform: Platform, insn: &Insn) -> Vec<StaticViolation> {
+    euref::validate::check_insn(platform, insn)
+        .into_iter()
+        .map(|v| StaticViolation {
+            id: v.rule.id,
+            msg: v.rule.msg,
+            cite: v.rule.cite,
+            undefined: v.rule.undefined,
+        })
+        .collect()
+}
+
+/// Where an instruction is: file name, line and column (1-based).
+struct Loc<'a> {
+    name: &'a str,
+    line: u32,
+    col: usize,
+}
+
+impl std::fmt::Display for Loc<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.name, self.line, self.col)
+    }
+}
+
+/// The column where the instruction text on `line` (1-based) starts.
+fn insn_col(text: &str, line: u32) -> usize {
+    let l = text
+        .lines()
+        .nth(line.saturating_sub(1) as usize)
+        .unwrap_or("");
+    1 + (l.len() - l.trim_start().len())
+}
+
+/// The instruction's source text (trimmed, without a trailing comment).
+fn insn_text(text: &str, line: u32) -> String {
+    let l = text
+        .lines()
+        .nth(line.saturating_sub(1) as usize)
+        .unwrap_or("");
+    let l = l.split("//").next().unwrap_or(l);
+    l.trim().to_string()
+}
+
+/// Run `euref run`.
+pub fn run(a: Args) -> Result<ExitCode, String> {
+    let platform = parse_gen(&a.gen).map_err(|e| e.to_string())?;
+    let (name, text) = match &a.file {
+        None => (EXAMPLE_NAME.to_string(), EXAMPLE.to_string()),
+        Some(p) if p.as_os_str() == "-" => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| format!("<stdin>: {e}"))?;
+            ("<stdin>".to_string(), s)
+        }
+        Some(p) => {
+            let shown = p.display().to_string();
+            let bytes = std::fs::read(p).map_err(|e| format!("{shown}: {e}"))?;
+            let s = String::from_utf8(bytes).map_err(|e| {
+                format!(
+                    "{shown}: not UTF-8 text (byte {})",
+                    e.utf8_error().valid_up_to()
+                )
+            })?;
+            (shown, s)
+        }
+    };
+    let init = match &a.state {
+        None => ThreadState::new(platform),
+        Some(p) => {
+            let shown = p.display().to_string();
+            let s = std::fs::read_to_string(p).map_err(|e| format!("{shown}: {e}"))?;
+            json::load(platform, &s).map_err(|e| format!("{shown}: {e}"))?
+        }
+    };
+    let prog = match asm::parse(text.as_bytes(), a.syntax, platform) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{name}:{}:{}: {}", e.line, e.col, e.msg);
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let loc = |i: usize| {
+        let line = prog.lines.get(i).copied().unwrap_or(0);
+        Loc {
+            name: &name,
+            line,
+            col: insn_col(&text, line),
+        }
+    };
+    // Straight-line programs only: refuse branches and sends before executing anything.
+    for (i, insn) in prog.insns.iter().enumerate() {
+        let what = match insn.op.info().class {
+            OpClass::Flow => {
+                "a branching instruction: `euref run` executes straight-line programs only"
+            }
+            OpClass::Send => "a send: shared-function messages are not modelled",
+            _ => continue,
+        };
+        eprintln!(
+            "{}: `{}` is {what}",
+            loc(i),
+            insn_text(&text, prog.lines.get(i).copied().unwrap_or(0))
+        );
+        return Ok(ExitCode::from(1));
+    }
+
+    let opts = ExecOptions { strict: !a.lenient };
+    let mut st = init.clone();
+    let mut last_type = state_diff::WriteTypes::default();
+    let mut warnings = Vec::new();
+    let mut steps: u64 = 0;
+    for (i, insn) in prog.insns.iter().enumerate() {
+        if steps >= a.max_steps {
+            eprintln!(
+                "{}: stopped: the step limit of {} executed instructions is reached (--max-steps)",
+                loc(i),
+                a.max_steps
+            );
+            return Ok(ExitCode::from(1));
+        }
+        steps += 1;
+        let here = loc(i);
+        let src = insn_text(&text, here.line);
+        let stat = static_violations(platform, insn);
+        if !stat.is_empty() {
+            if opts.strict {
+                for v in &stat {
+                    eprintln!(
+                        "{here}: [{}] {}\n  cite: {}\n  in: {src}",
+                        v.id, v.msg, v.cite
+                    );
+                }
+                eprintln!("{here}: refused (strict execution; --lenient executes it)");
+                return Ok(ExitCode::from(1));
+            }
+            for v in &stat {
+                warnings.push(format!(
+                    "{here}: [{}] {} (cite: {}; makes {} undefined)",
+                    v.id, v.msg, v.cite, v.undefined
+                ));
+            }
+        }
+        match exec::step_with(&mut st, insn, &opts) {
+            Ok(info) => {
+                for v in &info.violations {
+                    let row = v.row();
+                    warnings.push(format!(
+                        "{here}: [{}] {} (cite: {}; channels {:#x}: {} marked undefined)",
+                        v.rule,
+                        row.map_or("", |r| r.msg),
+                        row.map_or("", |r| r.cite),
+                        v.channels,
+                        row.map_or("results", |r| undefined_what(r.undefined)),
+                    ));
+                }
+            }
+            Err(ExecError::Runtime { rule, msg }) => {
+                let cite = euref::spec::runtime::by_id(rule).map_or("", |r| r.cite);
+                eprintln!("{here}: [{rule}] {msg}\n  cite: {cite}\n  in: {src}");
+                if opts.strict {
+                    eprintln!("{here}: refused (strict execution; --lenient executes what it can)");
+                } else {
+                    eprintln!(
+                        "{here}: cannot be executed even leniently: no element address to use"
+                    );
+                }
+                return Ok(ExitCode::from(1));
+            }
+            Err(e) => {
+                eprintln!("{here}: {e}\n  in: {src}");
+                return Ok(ExitCode::from(1));
+            }
+        }
+        last_type.record(insn);
+    }
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    let mut out = String::new();
+    if a.json {
+        out.push_str(&json::save(&st));
+        out.push('\n');
+    } else {
+        out.push_str(&format!(
+            "{name}: {} instruction{} executed on {} ({}), initial state: {}\n",
+            steps,
+            if steps == 1 { "" } else { "s" },
+            platform.name(),
+            if opts.strict { "strict" } else { "lenient" },
+            a.state
+                .as_ref()
+                .map_or("default (docs/run.md)".to_string(), |p| p
+                    .display()
+                    .to_string())
+        ));
+        state_diff::write(&mut out, &init, &st, &last_type);
+    }
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn undefined_what(u: &str) -> &'static str {
+    match u {
+        "dst" => "destination",
+        "flags" => "flags",
+        "all" => "all results",
+        _ => "nothing",
+    }
+}
