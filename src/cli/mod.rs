@@ -5,11 +5,8 @@ pub mod binary;
 pub mod fp;
 pub mod run;
 pub mod spec;
-<<<<<<< HEAD
-pub mod validate;
-=======
 pub mod state_diff;
->>>>>>> runcli
+pub mod validate;
 
 /// Arguments of a subcommand that is not built yet: accepts anything so the
 /// error message, not clap, explains the situation.
