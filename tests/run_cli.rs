@@ -338,6 +338,13 @@ fn branch_and_send_are_refused_naming_the_line() {
     );
     // Nothing executed: no state printed.
     assert!(stdout(&o).is_empty());
+    let prog = scratch("send.asm", "send (8|M0) null r5 0xC 0x60680FF {EOT}\n");
+    let p = prog.to_str().unwrap();
+    let o = euref(&["run", p]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.starts_with(&format!("{p}:1:1: `send")), "{err}");
+    assert!(err.contains("is a send"), "{err}");
 }
 
 #[test]
