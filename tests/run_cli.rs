@@ -376,3 +376,36 @@ fn step_limit_stops_with_an_error() {
     );
     assert!(stdout(&o).is_empty());
 }
+
+#[test]
+fn static_rule_violation_strict_refuses_lenient_marks_what_the_row_names() {
+    // imm.vector-dst-stride (undefined = "dst"): a V immediate into a dword-strided
+    // destination; then a cmp whose flags are defined, for contrast.
+    let prog = scratch(
+        "vimm.asm",
+        "mov (8|M0) r11.0<1>:d 0x76543210:v\ncmp (8|M0) (eq)f0.0 null<1>:d r3.0<8;8,1>:d 0x0:d\n",
+    );
+    let p = prog.to_str().unwrap();
+    let o = euref(&["run", p]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("{p}:1:1: [imm.vector-dst-stride]")),
+        "{err}"
+    );
+    assert!(err.contains("cite: seed000 §3.3.4"), "{err}");
+    // Lenient on a zeroed state: r11 executed but is undefined in all 8 channels; the valid
+    // cmp still sets f0.0 bits 0-7 (r3 is zero, so every lane is equal).
+    let state = scratch("zero.json", r#"{"base": "zero"}"#);
+    let o = euref(&["run", p, "--lenient", "--state", state.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("imm.vector-dst-stride"),
+        "{}",
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    let b = block(&out, "r11:d");
+    assert_eq!(row_tokens(&b, "value"), vec!["??"; 8], "{out}");
+    assert!(out.contains("f0  000000ff"), "{out}");
+}

@@ -19,6 +19,7 @@
 
 use super::state_diff;
 use euref::asm::{self, Dialect};
+use euref::exec::unpredictable::{self, Unpredictable};
 use euref::exec::{self, ExecError, ExecOptions};
 use euref::gen::parse_gen;
 use euref::isa::Insn;
@@ -222,6 +223,15 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         }
         match exec::step_with(&mut st, insn, &opts) {
             Ok(info) => {
+                // Lenient: what the violated static rules make unpredictable is undefined.
+                let what = stat
+                    .iter()
+                    .map(|v| Unpredictable::from_row(v.undefined))
+                    .fold(Unpredictable::default(), Unpredictable::union);
+                if let Err(e) = unpredictable::mark(&mut st, insn, &info, what) {
+                    eprintln!("{here}: {e}\n  in: {src}");
+                    return Ok(ExitCode::from(1));
+                }
                 for v in &info.violations {
                     let row = v.row();
                     warnings.push(format!(

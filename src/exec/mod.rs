@@ -22,6 +22,7 @@ pub mod ops_float;
 pub mod ops_int;
 pub mod region;
 pub mod runtime;
+pub mod unpredictable;
 
 use crate::isa::Insn;
 use crate::spec::registers::field::{N0_0_THREAD_COUNT, N0_2_THREAD_COUNT};
