@@ -211,20 +211,35 @@ fn named_mode_cases() {
     // 2^-149 + 0: kept with bit 7 set, +0 without, and always on Ivy Bridge.
     assert_eq!(float::add(&skl(true), f, 1, 0).bits, 1);
     assert_eq!(float::add(&skl(false), f, 1, 0).bits, 0);
-    assert_eq!(float::add(&FloatEnv::new(Platform::Ivb).with_denorms(true), f, 1, 0).bits, 0);
+    assert_eq!(
+        float::add(&FloatEnv::new(Platform::Ivb).with_denorms(true), f, 1, 0).bits,
+        0
+    );
     // 2^-126 * (1 - 2^-24) = 2^-126 - 2^-150, a tie that rounds (RTNE) up to the smallest
     // normal: kept even when flushing (fp.tininess); toward zero it is a denormal: flushed.
-    assert_eq!(float::mul(&skl(false), f, 0x0080_0000, 0x3f7f_ffff).bits, 0x0080_0000);
+    assert_eq!(
+        float::mul(&skl(false), f, 0x0080_0000, 0x3f7f_ffff).bits,
+        0x0080_0000
+    );
     let rtz = skl(false).with_rounding(euref::fp::Round::Rtz);
     assert_eq!(float::mul(&rtz, f, 0x0080_0000, 0x3f7f_ffff).bits, 0);
     // 2^-126 * 0.5 is a denormal result: flushed to +0, sign kept for -2^-126 * 0.5.
     assert_eq!(float::mul(&skl(false), f, 0x0080_0000, 0x3f00_0000).bits, 0);
-    assert_eq!(float::mul(&skl(false), f, 0x8080_0000, 0x3f00_0000).bits, 0x8000_0000);
+    assert_eq!(
+        float::mul(&skl(false), f, 0x8080_0000, 0x3f00_0000).bits,
+        0x8000_0000
+    );
     // ALT: inf + 1 = fmax; NaN * 2 = +0 * 2 = +0; fmax * 2 -> inf -> fmax.
     let alt = FloatEnv::new(Platform::Skl).with_alt(true);
-    assert_eq!(float::add(&alt, f, 0x7f80_0000, 0x3f80_0000).bits, 0x7f7f_ffff);
+    assert_eq!(
+        float::add(&alt, f, 0x7f80_0000, 0x3f80_0000).bits,
+        0x7f7f_ffff
+    );
     assert_eq!(float::mul(&alt, f, 0x7fc0_0000, 0x4000_0000).bits, 0);
-    assert_eq!(float::mul(&alt, f, 0xff7f_ffff, 0x4000_0000).bits, 0xff7f_ffff);
+    assert_eq!(
+        float::mul(&alt, f, 0xff7f_ffff, 0x4000_0000).bits,
+        0xff7f_ffff
+    );
     // HF: Broadwell flushes whatever the bits; Skylake math keeps HF denormals.
     let hf = FloatType::Hf;
     let bdw = FloatEnv::new(Platform::Bdw).with_denorms(true);

@@ -452,7 +452,11 @@ fn tolerance_accepts_within_the_row_bound() {
     // 4 ULP of a result in [1, 2) is 2^-21: within the absolute bound, which does not
     // apply outside [0.5, 2.0].
     assert!(!r.accepts(F, r.bits + 4));
-    for (x, inside) in [(0x3f00_0000u64, true), (0x4000_0000, true), (0x3eff_ffff, false)] {
+    for (x, inside) in [
+        (0x3f00_0000u64, true),
+        (0x4000_0000, true),
+        (0x3eff_ffff, false),
+    ] {
         let r = run(MathFn::Log, F, x, 0, Skl, 0);
         assert_eq!(r.tolerance.ulps == 0.0, inside, "{x:#x}");
         assert_eq!(r.tolerance.abs > 0.0, inside, "{x:#x}");
