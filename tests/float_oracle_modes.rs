@@ -1,5 +1,5 @@
 //! The EU floating-point layer (`euref::float`) against MPFR in every denorm mode and in ALT
-//! mode: add, sub (add of a negated src1), mul, fma (cr0 rounding, every mode) and div, sqrt (math FDIV/SQRT: RTNE,
+//! mode: add, sub (add of a negated src1), mul, fma, frc (cr0 rounding, every mode) and div, sqrt (math FDIV/SQRT: RTNE,
 //! fp.round.math-model) on HF, F and DF, on Ivy Bridge, Broadwell and Skylake with every
 //! cr0.0 denorm-mode bit clear or set. The expected value is MPFR's correctly rounded result
 //! on the EU's inputs, with the EU rules applied around it, written out here independently of
@@ -32,9 +32,18 @@ enum Op {
     Fma,
     Div,
     Sqrt,
+    Frc,
 }
 
-const OPS: [Op; 6] = [Op::Add, Op::Sub, Op::Mul, Op::Fma, Op::Div, Op::Sqrt];
+const OPS: [Op; 7] = [
+    Op::Add,
+    Op::Sub,
+    Op::Mul,
+    Op::Fma,
+    Op::Div,
+    Op::Sqrt,
+    Op::Frc,
+];
 const PLATFORMS: [Platform; 3] = [Platform::Ivb, Platform::Bdw, Platform::Skl];
 
 /// Whether `ty` flushes denormals on `p` with every denorm-mode bit `keep`, for arithmetic
@@ -88,6 +97,11 @@ fn expected<F: Format>(op: Op, o: [u64; 3], rm: Round, flush: bool, alt: bool) -
         // ALT: sqrt takes |x| (fp.alt.math-abs).
         Op::Sqrt if alt => mpfr::sqrt::<F>(a & !F::SIGN, Round::Rtne),
         Op::Sqrt => mpfr::sqrt::<F>(a, Round::Rtne),
+        // fp.frc.definition: a - floor(a), rounded in the cr0 mode.
+        Op::Frc => {
+            let (floor, _) = mpfr::round_to_integral::<F>(a, Round::Rd);
+            mpfr::sub::<F>(a, floor, rm)
+        }
     };
     let sign = r & F::SIGN;
     if fp::is_nan::<F>(r) {
@@ -110,6 +124,7 @@ fn run(env: &FloatEnv, ty: FloatType, op: Op, o: [u64; 3]) -> float::FloatOut {
         Op::Fma => float::fma(env, ty, o[0], o[1], o[2]),
         Op::Div => float::div(env, ty, o[0], o[1]),
         Op::Sqrt => float::sqrt(env, ty, o[0]),
+        Op::Frc => float::frc(env, ty, o[0]),
     }
 }
 
