@@ -737,3 +737,38 @@ fn math_model_rounding() {
         0x3FB5_04F3
     );
 }
+
+// ------------------------------------------------------------------ frc
+
+#[test]
+fn frc_is_src0_minus_floor() {
+    // fp.frc.definition: src0 - floor(src0), the subtraction rounded in the cr0 mode.
+    let e = keep(Skl);
+    let frc = |env: &FloatEnv, a: u64| float::frc(env, F, a);
+    assert_eq!(frc(&e, 0x4030_0000).bits, 0x3F40_0000); // 2.75 -> 0.75
+    assert_eq!(frc(&e, 0xBE80_0000).bits, 0x3F40_0000); // -0.25 -> 0.75
+    assert_eq!(frc(&e, F_THREE).bits, 0); // integers -> +0
+    assert_eq!(frc(&e, 0xC040_0000).bits, 0); // -3 -> -3 - (-3) = +0
+    assert_eq!(frc(&e, F_NZERO).bits, 0); // -0 - (-0) = +0 in RTNE
+    assert!(has(&frc(&e, F_HALF), "fp.frc.definition"));
+    // -2^-30 - (-1) = 1 - 2^-30: RTNE rounds to 1.0, RTZ and RD to the value below 1.
+    assert_eq!(frc(&e, 0xB080_0000).bits, F_ONE);
+    for r in [Round::Rtz, Round::Rd] {
+        let e = keep(Skl).with_rounding(r);
+        assert_eq!(frc(&e, 0xB080_0000).bits, 0x3F7F_FFFF, "{r:?}");
+    }
+    // NaN and +-inf (inf - inf) give NaN, any pattern.
+    for a in [F_NAN, F_SNAN, F_INF, F_NINF] {
+        let o = frc(&e, a);
+        assert!(o.bits == F_NAN && o.any_nan_allowed, "{a:#x}");
+    }
+    // Denormals: kept (bit 7 set) the fraction of 2^-149 is itself; flushed (Gen7) it is +0;
+    // the negative denormal kept gives 1 - 2^-149 -> 1.0.
+    assert_eq!(frc(&e, 1).bits, 1);
+    assert_eq!(frc(&ieee(Ivb), 1).bits, 0);
+    assert_eq!(frc(&e, 0x8000_0001).bits, F_ONE);
+    assert_eq!(frc(&ieee(Ivb), 0x8000_0001).bits, 0);
+    // ALT: +-inf read as +-fmax, an integer: fraction +0; NaN read as +0.
+    assert_eq!(frc(&alt(Skl), F_INF).bits, 0);
+    assert_eq!(frc(&alt(Skl), F_NAN).bits, 0);
+}

@@ -85,6 +85,7 @@ const ALL_IDS: &[&str] = &[
     "fp.cmod.overflow",
     "fp.sat.zero-sign",
     "fp.round.math-model",
+    "fp.frc.definition",
 ];
 
 #[test]

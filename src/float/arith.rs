@@ -109,6 +109,19 @@ impl Policy {
         self.output(r, rules, false)
     }
 
+    /// frc: `a - floor(a)`, the floor exact and the subtraction rounded in the cr0 mode like
+    /// any arithmetic result (fp.frc.definition): +-inf give NaN (inf - inf), and a negative
+    /// `a` of tiny magnitude may round to 1.0.
+    pub fn frc(&self, a: u64) -> FloatOut {
+        let mut rules = Applied::NONE;
+        let a = self.input(a, &mut rules);
+        let fmt = self.ty().fmt();
+        let floor = fmt.round_to_integral(a, Round::Rd).bits;
+        let r = fmt.sub(a, floor, self.rounding());
+        rules.add_id("fp.frc.definition");
+        self.output(r, rules, true)
+    }
+
     /// Min (`cmod` = L) or max (`cmod` = Ge) by sel with the compare-NaN rules: the comparison
     /// picks src0 when true, src1 otherwise; one NaN gives the other operand, two NaNs give src1
     /// (cmpn.rule.minmax-by-sel, cmpn.rule.minmax-one-nan, cmpn.rule.minmax-two-nan). The
@@ -190,6 +203,11 @@ pub fn sqrt(env: &FloatEnv, ty: FloatType, a: u64) -> FloatOut {
 /// Round to integral in direction `dir` (rndd/rndu/rnde/rndz).
 pub fn rnd(env: &FloatEnv, ty: FloatType, a: u64, dir: Round) -> FloatOut {
     policy(env, ty, FpOps::Arith).rnd(a, dir)
+}
+
+/// frc: the fraction `a - floor(a)` (fp.frc.definition; ops class `arith`).
+pub fn frc(env: &FloatEnv, ty: FloatType, a: u64) -> FloatOut {
+    policy(env, ty, FpOps::Arith).frc(a)
 }
 
 /// Min: sel.l with the compare-NaN rules.

@@ -28,7 +28,9 @@ mod env;
 mod policy;
 
 pub use applied::Applied;
-pub use arith::{add, div, fma, mad, max, min, mul, raw_mov, rnd, sel_minmax, sqrt, sub, FloatOut};
+pub use arith::{
+    add, div, fma, frc, mad, max, min, mul, raw_mov, rnd, sel_minmax, sqrt, sub, FloatOut,
+};
 pub use compare::{compare, compare_out, cond_flag, CompareOut};
 pub use convert::{convert, int_range, saturate, ConvError, ConvOut};
 pub use env::FloatEnv;
