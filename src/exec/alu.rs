@@ -263,7 +263,7 @@ pub(crate) fn operands(p: crate::spec::Platform, insn: &Insn) -> Result<Operands
                 p.name()
             ),
         });
-    } else if ts.iter().any(|t| t.is_float()) || op == Opcode::Math {
+    } else if ts.iter().any(|t| t.is_float()) || matches!(op, Opcode::Math | Opcode::F16to32) {
         Route::Float
     } else if ops_int::supports(op) {
         Route::Integer
