@@ -176,6 +176,9 @@ pub(crate) enum Route {
     Float,
     /// The integer pipeline.
     Integer,
+    /// DF arithmetic on feature.df-element-size-4 platforms: DF lanes as pairs of 32-bit
+    /// channels ([`super::ops_df_pairs`]).
+    DfPairs,
 }
 
 /// The instruction's operands as the pipelines use them.
@@ -191,7 +194,7 @@ pub(crate) struct Operands<'a> {
 impl Operands<'_> {
     /// Region element size override for the operand plans (DF regioned in 32-bit units).
     pub fn esize_override(&self) -> Option<usize> {
-        matches!(self.route, Route::Raw { quirk: true }).then_some(4)
+        matches!(self.route, Route::Raw { quirk: true } | Route::DfPairs).then_some(4)
     }
 }
 
@@ -256,13 +259,7 @@ pub(crate) fn operands(p: crate::spec::Platform, insn: &Insn) -> Result<Operands
     let route = if (any_float || quirk) && (raw_mov || raw_sel) {
         Route::Raw { quirk }
     } else if quirk {
-        return Err(ExecError::Unsupported {
-            what: format!(
-                "{} with DF operands on {} (feature.df-element-size-4: DF lanes as pairs of 32-bit channels) other than a raw move",
-                op.name(),
-                p.name()
-            ),
-        });
+        Route::DfPairs
     } else if ts.iter().any(|t| t.is_float()) || matches!(op, Opcode::Math | Opcode::F16to32) {
         Route::Float
     } else if ops_int::supports(op) {
@@ -305,6 +302,7 @@ pub(crate) fn execute(
         Route::Raw { quirk } => raw(st, insn, n, plans, quirk, info),
         Route::Float => super::ops_float::execute(st, insn, n, dst, tys, plans, info, opts),
         Route::Integer => integer(st, insn, n, dst, srcs, tys, plans, info, opts),
+        Route::DfPairs => super::ops_df_pairs::execute(st, insn, n, tys, plans, info),
     }
 }
 

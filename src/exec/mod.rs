@@ -18,6 +18,7 @@ pub mod convert;
 pub mod flags;
 pub mod mask;
 pub mod operand;
+pub mod ops_df_pairs;
 pub mod ops_float;
 pub mod ops_int;
 pub mod region;

@@ -309,7 +309,18 @@ pub(crate) fn execute(
         (Kind::Mul, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
             pol.mul(a[ch], b[ch])
         }),
-        // mad: src0 + src1 * src2 with one rounding (float::mad).
+        // mad: src0 + src1 * src2 with one rounding (float::mad). Without a condition modifier
+        // only the bits matter: the fast path (Policy::fma_fast) takes the common case.
+        (Kind::Mad, Some(pol)) if pol.has_fast_fma() && insn.cmod == CondMod::None => {
+            for ch in 0..n.min(MAX_CHANNELS) {
+                if live >> ch & 1 == 1 {
+                    res[ch] = match pol.fma_fast(b[ch], c[ch], a[ch]) {
+                        Some(r) => r,
+                        None => pol.fma(b[ch], c[ch], a[ch]).bits,
+                    };
+                }
+            }
+        }
         (Kind::Mad, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
             pol.fma(b[ch], c[ch], a[ch])
         }),
