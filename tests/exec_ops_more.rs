@@ -429,3 +429,83 @@ proptest! {
         }
     }
 }
+
+fn d(x: f64) -> u64 {
+    x.to_bits()
+}
+
+/// Split DF values into the dwords of 32-bit channels (low dword first).
+fn dwords(v: &[f64]) -> Vec<u64> {
+    v.iter()
+        .flat_map(|x| [d(*x) & 0xffff_ffff, d(*x) >> 32])
+        .collect()
+}
+
+#[test]
+fn ivb_df_arithmetic_on_channel_pairs() {
+    // feature.df-element-size-4: add (8) of DF on Ivy Bridge is 4 DF lanes, regions in 32-bit
+    // units; channel 2j holds the low dword of lane j, 2j+1 the high dword.
+    let mut st = zeroed(Ivb);
+    let a = [1.5, -2.0, 1e300, 0.1];
+    let b = [2.25, 0.5, 1e300, 0.2];
+    put(&mut st, r(2, 0), 8, &a.map(d));
+    put(&mut st, r(4, 0), 8, &b.map(d));
+    run(&mut st, &["add (8) r6<1>:df r2<8;8,1>:df r4<8;8,1>:df"]);
+    // f64 addition is the IEEE RTNE add of DF.
+    let want: Vec<f64> = (0..4).map(|j| a[j] + b[j]).collect();
+    assert_eq!(get(&st, r(6, 0), 4, 8), dwords(&want));
+    assert_eq!(get(&st, r(6, 24), 8, 1), vec![d(0.1 + 0.2)]);
+    run(&mut st, &["mul (8) r7<1>:df r2<8;8,1>:df r4<8;8,1>:df"]);
+    // 1e300 * 1e300 overflows to +inf.
+    assert_eq!(
+        get(&st, r(7, 0), 8, 4),
+        vec![d(1.5 * 2.25), d(-1.0), d(f64::INFINITY), d(0.1 * 0.2)]
+    );
+    // mad: src0 + src1 * src2 with one rounding (f64::mul_add is the correctly rounded fma).
+    put(&mut st, r(8, 0), 8, &[d(0.1), d(3.0), d(-1.0), d(1.0 / 3.0)]);
+    run(&mut st, &["mad (8) r10<1>:df r8<4;4,1>:df r2<4;4,1>:df r4<4;4,1>:df"]);
+    let c = [0.1, 3.0, -1.0, 1.0 / 3.0];
+    let want: Vec<u64> = (0..4).map(|j| d(a[j].mul_add(b[j], c[j]))).collect();
+    assert_eq!(get(&st, r(10, 0), 8, 4), want);
+    // frc, rndd, source modifiers and saturation.
+    run(&mut st, &["frc (8) r11<1>:df -r2<8;8,1>:df"]);
+    assert_eq!(get(&st, r(11, 0), 8, 2), vec![d(0.5), d(0.0)]);
+    run(&mut st, &["rndd (8) r12<1>:df r8<8;8,1>:df"]);
+    assert_eq!(
+        get(&st, r(12, 0), 8, 4),
+        vec![d(0.0), d(3.0), d(-1.0), d(0.0)]
+    );
+    run(&mut st, &["mov.sat (8) r13<1>:df r2<8;8,1>:df"]);
+    assert_eq!(
+        get(&st, r(13, 0), 8, 4),
+        vec![d(1.0), d(0.0), d(1.0), d(0.1)]
+    );
+    // Masking per 32-bit channel: with channel 1 disabled, lane 0 gets only its low dword.
+    put(&mut st, r(14, 0), 8, &[0x1111_1111_2222_2222; 4]);
+    st.set_flag(0, 0b1111_1101, 0).unwrap();
+    run(&mut st, &["(f0.0) add (8) r14<1>:df r2<8;8,1>:df r4<8;8,1>:df"]);
+    let sum0 = d(1.5 + 2.25);
+    assert_eq!(
+        get(&st, r(14, 0), 8, 2),
+        vec![(0x1111_1111 << 32) | (sum0 & 0xffff_ffff), d(-1.5)]
+    );
+    // sel.l: the DF minimum.
+    run(&mut st, &["sel.l (8) r15<1>:df r2<8;8,1>:df r4<8;8,1>:df"]);
+    assert_eq!(
+        get(&st, r(15, 0), 8, 4),
+        vec![d(1.5), d(-2.0), d(1e300), d(0.1)]
+    );
+    // A condition modifier: the flags of the enabled channels are undefined.
+    st.set_flag(1, 0, 0).unwrap();
+    run(&mut st, &["add.z.f1.0 (8) r16<1>:df r2<8;8,1>:df r4<8;8,1>:df"]);
+    assert_eq!(st.flag(1).unwrap().1 & 0xff, 0xff);
+    // Haswell: DF elements are 8 bytes, add (4) adds 4 DF (the ordinary float pipeline).
+    let mut st = zeroed(Hsw);
+    put(&mut st, r(2, 0), 8, &a.map(d));
+    put(&mut st, r(4, 0), 8, &b.map(d));
+    run(&mut st, &["add (4) r6<1>:df r2<4;4,1>:df r4<4;4,1>:df"]);
+    assert_eq!(
+        get(&st, r(6, 0), 8, 4),
+        (0..4).map(|j| d(a[j] + b[j])).collect::<Vec<_>>()
+    );
+}

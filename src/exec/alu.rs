@@ -72,6 +72,17 @@ pub(crate) fn gather_raw(
         Space::Grf if plan.esize == 4 => {
             // The common case, written out: dword elements.
             let (g, gu) = (&st.grf, &st.grf_undef);
+            // Consecutive defined dwords (a <N;N,1> region): one slice.
+            if let Some(b) = contiguous_dwords(&plan.off, n) {
+                if let Some(bytes) = g.get(b..b + 4 * n) {
+                    if undef_range(gu, b, 4 * n) == Some(false) {
+                        for (ch, w) in bytes.chunks_exact(4).enumerate() {
+                            bits[ch] = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                        }
+                        return mismatch;
+                    }
+                }
+            }
             for ch in 0..n {
                 let o = plan.off[ch] as usize;
                 let Some(w) = g.get(o..o + 4) else { continue };
@@ -110,6 +121,60 @@ pub(crate) fn gather_raw(
         }
     }
     mismatch
+}
+
+/// `Some(base)` when channels `0..n` address consecutive dwords from byte `base`.
+#[inline]
+pub(crate) fn contiguous_dwords(off: &[u32; MAX_CHANNELS], n: usize) -> Option<usize> {
+    let b = off[0];
+    let mut ok = true;
+    for (ch, o) in off.iter().enumerate().take(n).skip(1) {
+        ok &= *o == b.wrapping_add(4 * ch as u32);
+    }
+    ok.then_some(b as usize)
+}
+
+/// The per-byte undefined bits `start..start + len` of a GRF undefined mask (bit `o % 64` of
+/// word `o / 64` for byte `o`): `Some(true)` if any is set, `None` past the end.
+#[inline]
+pub(crate) fn undef_range(gu: &[u64], start: usize, len: usize) -> Option<bool> {
+    let end = start + len;
+    let mut o = start;
+    let mut any = false;
+    while o < end {
+        let w = o / 64;
+        let lo = o % 64;
+        let hi = (end - w * 64).min(64);
+        let mask = if hi - lo == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << (hi - lo)) - 1) << lo
+        };
+        any |= gu.get(w)? & mask != 0;
+        o = (w + 1) * 64;
+    }
+    Some(any)
+}
+
+/// Clear the undefined bits of bytes `start..start + len` (bytes within the mask).
+#[inline]
+pub(crate) fn clear_undef_range(gu: &mut [u64], start: usize, len: usize) {
+    let end = start + len;
+    let mut o = start;
+    while o < end {
+        let w = o / 64;
+        let lo = o % 64;
+        let hi = (end - w * 64).min(64);
+        let mask = if hi - lo == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << (hi - lo)) - 1) << lo
+        };
+        if let Some(x) = gu.get_mut(w) {
+            *x &= !mask;
+        }
+        o = (w + 1) * 64;
+    }
 }
 
 /// The execution mask and predicate of an instruction.

@@ -478,7 +478,20 @@ pub(crate) fn execute(
     if plain {
         let write = live & dplan.en_lo;
         let und_mask = undef | en.unknown;
-        if dplan.esize == 4 {
+        let all = super::mask::low(n);
+        let contiguous = if dplan.esize == 4 && write == all && und_mask & all == 0 {
+            super::alu::contiguous_dwords(&dplan.off, n)
+                .filter(|b| b + 4 * n <= st.grf.len())
+        } else {
+            None
+        };
+        if let Some(b) = contiguous {
+            // Every channel, consecutive defined dwords: one slice.
+            for (ch, w) in st.grf[b..b + 4 * n].chunks_exact_mut(4).enumerate() {
+                w.copy_from_slice(&(res[ch] as u32).to_le_bytes());
+            }
+            super::alu::clear_undef_range(&mut st.grf_undef, b, 4 * n);
+        } else if dplan.esize == 4 {
             // Dword elements, written out.
             let (g, gu) = (&mut st.grf, &mut st.grf_undef);
             for ch in 0..n {
