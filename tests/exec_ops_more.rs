@@ -2,6 +2,10 @@
 //! f16to32, madm): bit values at type boundaries, predication, condition modifiers, saturation,
 //! the rounding mode of cr0, and the F mad fast path (bit-identical to the full path).
 //!
+//! Rows: opcode.frc, opcode.lrp, opcode.dp2, opcode.dp3, opcode.dp4, opcode.dph, opcode.line,
+//! opcode.pln, opcode.f32to16, opcode.f16to32, opcode.madm, fp.round.cr0-fused,
+//! fp.round.rnd-insns, feature.df-element-size-4, conv.float-narrow.f-hf, conv.float-widen.hf-f.
+//!
 //! Expected values are computed independently: where the exact value of an expression is
 //! representable in f64 (short significands), the f64 value rounded once to f32 (`as f32` is
 //! round-to-nearest-even) is the single-rounding result; other values are hand-derived bit

@@ -73,7 +73,7 @@ pub(crate) fn gather_raw(
             // The common case, written out: dword elements.
             let (g, gu) = (&st.grf, &st.grf_undef);
             // Consecutive defined dwords (a <N;N,1> region): one slice.
-            if let Some(b) = contiguous_dwords(&plan.off, n) {
+            if let Some(b) = plan.dwords_from.map(|b| b as usize) {
                 if let Some(bytes) = g.get(b..b + 4 * n) {
                     if undef_range(gu, b, 4 * n) == Some(false) {
                         for (ch, w) in bytes.chunks_exact(4).enumerate() {
@@ -121,17 +121,6 @@ pub(crate) fn gather_raw(
         }
     }
     mismatch
-}
-
-/// `Some(base)` when channels `0..n` address consecutive dwords from byte `base`.
-#[inline]
-pub(crate) fn contiguous_dwords(off: &[u32; MAX_CHANNELS], n: usize) -> Option<usize> {
-    let b = off[0];
-    let mut ok = true;
-    for (ch, o) in off.iter().enumerate().take(n).skip(1) {
-        ok &= *o == b.wrapping_add(4 * ch as u32);
-    }
-    ok.then_some(b as usize)
 }
 
 /// The per-byte undefined bits `start..start + len` of a GRF undefined mask (bit `o % 64` of

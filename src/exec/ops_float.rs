@@ -480,7 +480,9 @@ pub(crate) fn execute(
         let und_mask = undef | en.unknown;
         let all = super::mask::low(n);
         let contiguous = if dplan.esize == 4 && write == all && und_mask & all == 0 {
-            super::alu::contiguous_dwords(&dplan.off, n)
+            dplan
+                .dwords_from
+                .map(|b| b as usize)
                 .filter(|b| b + 4 * n <= st.grf.len())
         } else {
             None
