@@ -105,7 +105,10 @@ fn bench(c: &mut Criterion) {
             model_pass(&mut st, &s.prepared, &opts);
             loop_pass(&mut grf, &s.idx);
         }
-        assert!(grf.iter().all(|x| x.is_normal() || *x == 0.0), "values left the normal range");
+        assert!(
+            grf.iter().all(|x| x.is_normal() || *x == 0.0),
+            "values left the normal range"
+        );
         let same = (0..1024)
             .all(|k| st.read_grf(4 * k, 4).expect("GRF read").0 as u32 == grf[k].to_bits());
         assert!(same, "euref and the plain loop disagree");

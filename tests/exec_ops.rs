@@ -294,7 +294,9 @@ fn df_channel_pair_forms_not_modelled_are_refused() {
     ] {
         let before = st.clone();
         match try_run(&mut st, t) {
-            Err(ExecError::Unsupported { what }) => assert!(what.contains("df-element-size-4"), "{what}"),
+            Err(ExecError::Unsupported { what }) => {
+                assert!(what.contains("df-element-size-4"), "{what}")
+            }
             other => panic!("{t}: {other:?}"),
         }
         assert!(st == before, "{t} changed the state");

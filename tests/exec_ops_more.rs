@@ -129,7 +129,12 @@ fn dp4_dp3_dp2_dph_per_group_of_four() {
     let x = 1.0f64 + 1.0 / 4096.0;
     let g1 = f((x * x - 1.0) as f32);
     assert_eq!(g1, 0x3a00_0400);
-    for (op, g0) in [("dp4", 4.0 + 10.0 + 18.0 + 693.0), ("dp3", 32.0), ("dp2", 14.0), ("dph", 39.0)] {
+    for (op, g0) in [
+        ("dp4", 4.0 + 10.0 + 18.0 + 693.0),
+        ("dp3", 32.0),
+        ("dp2", 14.0),
+        ("dph", 39.0),
+    ] {
         let t = format!("{op} (8) r1<4>.xyzw:f r2<4>.xyzw:f r3<4>.xyzw:f");
         run(&mut st, &[t.as_str()]);
         // Group 1: src0.zw and src1.zw are 0, so dp4, dp3, dp2 and dph (+ src1.w) agree.
@@ -159,12 +164,24 @@ fn dp4_random_short_values_round_once() {
         let mut st = zeroed(Skl);
         let a: Vec<f32> = (0..8).map(|_| short(&mut rng)).collect();
         let b: Vec<f32> = (0..8).map(|_| short(&mut rng)).collect();
-        put(&mut st, r(2, 0), 4, &a.iter().map(|x| f(*x)).collect::<Vec<_>>());
-        put(&mut st, r(3, 0), 4, &b.iter().map(|x| f(*x)).collect::<Vec<_>>());
+        put(
+            &mut st,
+            r(2, 0),
+            4,
+            &a.iter().map(|x| f(*x)).collect::<Vec<_>>(),
+        );
+        put(
+            &mut st,
+            r(3, 0),
+            4,
+            &b.iter().map(|x| f(*x)).collect::<Vec<_>>(),
+        );
         run(&mut st, &["dp4 (8) r1<4>.xyzw:f r2<4>.xyzw:f r3<4>.xyzw:f"]);
         let got = get(&st, r(1, 0), 4, 8);
         for g in 0..2 {
-            let exact: f64 = (0..4).map(|k| a[4 * g + k] as f64 * b[4 * g + k] as f64).sum();
+            let exact: f64 = (0..4)
+                .map(|k| a[4 * g + k] as f64 * b[4 * g + k] as f64)
+                .sum();
             for ch in 0..4 {
                 assert_eq!(got[4 * g + ch], f(exact as f32), "group {g}: {a:?} {b:?}");
             }
@@ -176,23 +193,131 @@ fn dp4_random_short_values_round_once() {
 fn dp4_specials() {
     let mut st = zeroed(Skl);
     let inf = f32::INFINITY;
-    put(&mut st, r(2, 0), 4, &[f(inf), f(1.0), f(0.0), f(0.0), f(inf), f(-inf), f(0.0), f(0.0)]);
-    put(&mut st, r(3, 0), 4, &[f(0.0), f(1.0), f(0.0), f(0.0), f(1.0), f(1.0), f(0.0), f(0.0)]);
+    put(
+        &mut st,
+        r(2, 0),
+        4,
+        &[
+            f(inf),
+            f(1.0),
+            f(0.0),
+            f(0.0),
+            f(inf),
+            f(-inf),
+            f(0.0),
+            f(0.0),
+        ],
+    );
+    put(
+        &mut st,
+        r(3, 0),
+        4,
+        &[
+            f(0.0),
+            f(1.0),
+            f(0.0),
+            f(0.0),
+            f(1.0),
+            f(1.0),
+            f(0.0),
+            f(0.0),
+        ],
+    );
     run(&mut st, &["dp4 (8) r1<4>.xyzw:f r2<4>.xyzw:f r3<4>.xyzw:f"]);
     // inf * 0: NaN; inf + -inf: NaN... here +inf*1 + -inf*1: NaN.
     assert_eq!(get(&st, r(1, 0), 4, 8), vec![0x7fc0_0000; 8]);
     // Exact zero sums: -0 products only give -0; a cancellation gives +0 (RTNE).
-    put(&mut st, r(2, 0), 4, &[f(-0.0), f(0.0), f(-1.0), f(0.0), f(1.0), f(-1.0), f(0.0), f(0.0)]);
-    put(&mut st, r(3, 0), 4, &[f(1.0), f(-1.0), f(0.0), f(-3.0), f(1.0), f(1.0), f(0.0), f(0.0)]);
+    put(
+        &mut st,
+        r(2, 0),
+        4,
+        &[
+            f(-0.0),
+            f(0.0),
+            f(-1.0),
+            f(0.0),
+            f(1.0),
+            f(-1.0),
+            f(0.0),
+            f(0.0),
+        ],
+    );
+    put(
+        &mut st,
+        r(3, 0),
+        4,
+        &[
+            f(1.0),
+            f(-1.0),
+            f(0.0),
+            f(-3.0),
+            f(1.0),
+            f(1.0),
+            f(0.0),
+            f(0.0),
+        ],
+    );
     run(&mut st, &["dp4 (8) r1<4>.xyzw:f r2<4>.xyzw:f r3<4>.xyzw:f"]);
-    assert_eq!(get(&st, r(1, 0), 4, 8), vec![0x8000_0000, 0x8000_0000, 0x8000_0000, 0x8000_0000, 0, 0, 0, 0]);
+    assert_eq!(
+        get(&st, r(1, 0), 4, 8),
+        vec![
+            0x8000_0000,
+            0x8000_0000,
+            0x8000_0000,
+            0x8000_0000,
+            0,
+            0,
+            0,
+            0
+        ]
+    );
     // Overflow of the final sum: F max * 2 rounds to +inf; 2^127 * 2 - 2^127 * 2 + 1 = 1 (the
     // exact value is kept through the overflowing intermediate products).
     let big = f32::from_bits(0x7f00_0000); // 2^127
-    put(&mut st, r(2, 0), 4, &[f(big), f(big), f(0.0), f(0.0), f(big), f(-big), f(1.0), f(0.0)]);
-    put(&mut st, r(3, 0), 4, &[f(2.0), f(0.0), f(0.0), f(0.0), f(2.0), f(2.0), f(1.0), f(0.0)]);
+    put(
+        &mut st,
+        r(2, 0),
+        4,
+        &[
+            f(big),
+            f(big),
+            f(0.0),
+            f(0.0),
+            f(big),
+            f(-big),
+            f(1.0),
+            f(0.0),
+        ],
+    );
+    put(
+        &mut st,
+        r(3, 0),
+        4,
+        &[
+            f(2.0),
+            f(0.0),
+            f(0.0),
+            f(0.0),
+            f(2.0),
+            f(2.0),
+            f(1.0),
+            f(0.0),
+        ],
+    );
     run(&mut st, &["dp4 (8) r1<4>.xyzw:f r2<4>.xyzw:f r3<4>.xyzw:f"]);
-    assert_eq!(get(&st, r(1, 0), 4, 8), vec![0x7f80_0000, 0x7f80_0000, 0x7f80_0000, 0x7f80_0000, f(1.0), f(1.0), f(1.0), f(1.0)]);
+    assert_eq!(
+        get(&st, r(1, 0), 4, 8),
+        vec![
+            0x7f80_0000,
+            0x7f80_0000,
+            0x7f80_0000,
+            0x7f80_0000,
+            f(1.0),
+            f(1.0),
+            f(1.0),
+            f(1.0)
+        ]
+    );
 }
 
 #[test]
@@ -226,9 +351,16 @@ fn lrp_weight_is_src0_single_rounding_and_specials() {
     let mut rng = Rng(0xfeed_beef_1234_5678);
     for _ in 0..50 {
         let mut st = zeroed(Skl);
-        let v: Vec<[f32; 3]> = (0..4).map(|_| [short(&mut rng), short(&mut rng), short(&mut rng)]).collect();
+        let v: Vec<[f32; 3]> = (0..4)
+            .map(|_| [short(&mut rng), short(&mut rng), short(&mut rng)])
+            .collect();
         for k in 0..3 {
-            put(&mut st, r(2 + k, 0), 4, &v.iter().map(|x| f(x[k])).collect::<Vec<_>>());
+            put(
+                &mut st,
+                r(2 + k, 0),
+                4,
+                &v.iter().map(|x| f(x[k])).collect::<Vec<_>>(),
+            );
         }
         run(
             &mut st,
@@ -278,9 +410,26 @@ fn line_and_pln_use_src0_scalars() {
     // Saturation and a condition modifier on pln.
     let mut st = zeroed(Skl);
     put(&mut st, r(2, 0), 4, &[f(1.0), f(1.0), f(0.0), f(-0.5)]);
-    put(&mut st, r(4, 0), 4, &[f(0.0), f(1.0), f(2.0), f(0.25), f(0.0), f(0.0), f(0.0), f(0.0)]);
+    put(
+        &mut st,
+        r(4, 0),
+        4,
+        &[
+            f(0.0),
+            f(1.0),
+            f(2.0),
+            f(0.25),
+            f(0.0),
+            f(0.0),
+            f(0.0),
+            f(0.0),
+        ],
+    );
     put(&mut st, r(5, 0), 4, &[f(0.0); 8]);
-    run(&mut st, &["pln.sat.l.f0.0 (8) r10<1>:f r2.0<0;1,0>:f r4<8;8,1>:f"]);
+    run(
+        &mut st,
+        &["pln.sat.l.f0.0 (8) r10<1>:f r2.0<0;1,0>:f r4<8;8,1>:f"],
+    );
     // -0.5 -> 0 (flag: 0 < 0 false after saturation), 0.5, 1.5 -> 1, -0.25 -> 0.
     assert_eq!(get(&st, r(10, 0), 4, 4), vec![0, f(0.5), f(1.0), 0]);
     assert_eq!(st.flag(0).unwrap().0 & 0xf, 0);
@@ -317,17 +466,12 @@ fn f32to16_and_f16to32_on_gen7() {
         assert_eq!(
             get(&st, r(1, 0), 4, 8),
             vec![
-                0x3c00,
-                // HF max
+                0x3c00, // HF max
                 0x7bff,
                 // 65520 is halfway between 65504 and 65536: ties to even, which overflows to inf.
-                0x7c00,
-                // 2^-24: the smallest HF denormal.
-                0x0001,
-                // NaN: the canonical HF NaN.
-                0x7e00,
-                0xc000,
-                // 2^-26 rounds to +0 (below half the smallest denormal).
+                0x7c00, // 2^-24: the smallest HF denormal.
+                0x0001, // NaN: the canonical HF NaN.
+                0x7e00, 0xc000, // 2^-26 rounds to +0 (below half the smallest denormal).
                 0,
                 // 0.1 = 0x3dcccccd -> HF 0x2e66 (0.0999755859375; 0x2e67 is farther).
                 0x2e66,
@@ -350,7 +494,16 @@ fn f32to16_and_f16to32_on_gen7() {
             &mut st,
             r(4, 0),
             4,
-            &[0x3c00, 0xffff_0001, 0xfc00, 0x7bff, 0x7e00, 0x8000, 0x03ff, 0xc000],
+            &[
+                0x3c00,
+                0xffff_0001,
+                0xfc00,
+                0x7bff,
+                0x7e00,
+                0x8000,
+                0x03ff,
+                0xc000,
+            ],
         );
         run(&mut st, &["f16to32 (8) r5<1>:f r4<8;8,1>:ud"]);
         assert_eq!(
@@ -409,7 +562,11 @@ fn mad_fast_path_is_taken_for_normal_operands() {
     // ALT mode or another rounding mode: never.
     let alt = Policy::new(&env.with_alt(true), FloatType::F, FpOps::Fused);
     assert!(!alt.has_fast_fma());
-    let ru = Policy::new(&env.with_rounding(euref::fp::Round::Ru), FloatType::F, FpOps::Fused);
+    let ru = Policy::new(
+        &env.with_rounding(euref::fp::Round::Ru),
+        FloatType::F,
+        FpOps::Fused,
+    );
     assert_eq!(ru.fma_fast(f(1.5), f(2.0), f(0.25)), None);
 }
 
@@ -466,8 +623,16 @@ fn ivb_df_arithmetic_on_channel_pairs() {
         vec![d(1.5 * 2.25), d(-1.0), d(f64::INFINITY), d(0.1 * 0.2)]
     );
     // mad: src0 + src1 * src2 with one rounding (f64::mul_add is the correctly rounded fma).
-    put(&mut st, r(8, 0), 8, &[d(0.1), d(3.0), d(-1.0), d(1.0 / 3.0)]);
-    run(&mut st, &["mad (8) r10<1>:df r8<4;4,1>:df r2<4;4,1>:df r4<4;4,1>:df"]);
+    put(
+        &mut st,
+        r(8, 0),
+        8,
+        &[d(0.1), d(3.0), d(-1.0), d(1.0 / 3.0)],
+    );
+    run(
+        &mut st,
+        &["mad (8) r10<1>:df r8<4;4,1>:df r2<4;4,1>:df r4<4;4,1>:df"],
+    );
     let c = [0.1, 3.0, -1.0, 1.0 / 3.0];
     let want: Vec<u64> = (0..4).map(|j| d(a[j].mul_add(b[j], c[j]))).collect();
     assert_eq!(get(&st, r(10, 0), 8, 4), want);
@@ -487,7 +652,10 @@ fn ivb_df_arithmetic_on_channel_pairs() {
     // Masking per 32-bit channel: with channel 1 disabled, lane 0 gets only its low dword.
     put(&mut st, r(14, 0), 8, &[0x1111_1111_2222_2222; 4]);
     st.set_flag(0, 0b1111_1101, 0).unwrap();
-    run(&mut st, &["(f0.0) add (8) r14<1>:df r2<8;8,1>:df r4<8;8,1>:df"]);
+    run(
+        &mut st,
+        &["(f0.0) add (8) r14<1>:df r2<8;8,1>:df r4<8;8,1>:df"],
+    );
     let sum0 = d(1.5 + 2.25);
     assert_eq!(
         get(&st, r(14, 0), 8, 2),
@@ -501,7 +669,10 @@ fn ivb_df_arithmetic_on_channel_pairs() {
     );
     // A condition modifier: the flags of the enabled channels are undefined.
     st.set_flag(1, 0, 0).unwrap();
-    run(&mut st, &["add.z.f1.0 (8) r16<1>:df r2<8;8,1>:df r4<8;8,1>:df"]);
+    run(
+        &mut st,
+        &["add.z.f1.0 (8) r16<1>:df r2<8;8,1>:df r4<8;8,1>:df"],
+    );
     assert_eq!(st.flag(1).unwrap().1 & 0xff, 0xff);
     // Haswell: DF elements are 8 bytes, add (4) adds 4 DF (the ordinary float pipeline).
     let mut st = zeroed(Hsw);

@@ -66,7 +66,12 @@ pub struct DstPlan {
 
 /// `Some(base)` when a GRF plan of `esize`-byte elements addresses channels `0..n` as
 /// consecutive dwords from byte `base`.
-fn consecutive_dwords(space: Space, esize: usize, off: &[u32; MAX_CHANNELS], n: usize) -> Option<u32> {
+fn consecutive_dwords(
+    space: Space,
+    esize: usize,
+    off: &[u32; MAX_CHANNELS],
+    n: usize,
+) -> Option<u32> {
     if space != Space::Grf || esize != 4 {
         return None;
     }

@@ -64,7 +64,10 @@ pub(crate) fn execute(
 ) -> Result<(), ExecError> {
     let op = insn.op;
     if !supports(op) {
-        return Err(unsupported(insn, "only add, mul, mad, frc, rnd*, mov and sel are modelled"));
+        return Err(unsupported(
+            insn,
+            "only add, mul, mad, frc, rnd*, mov and sel are modelled",
+        ));
     }
     if insn.dst.map(|d| d.ty) != Some(DataType::DF) || tys.iter().any(|t| *t != DataType::DF) {
         return Err(unsupported(insn, "every operand must be DF"));
@@ -78,10 +81,16 @@ pub(crate) fn execute(
         });
     }
     if plans.srcs.iter().flatten().any(|pl| pl.space == Space::Imm) {
-        return Err(unsupported(insn, "a 64-bit immediate regioned in 32-bit channels"));
+        return Err(unsupported(
+            insn,
+            "a 64-bit immediate regioned in 32-bit channels",
+        ));
     }
     if insn.ctrl.acc_wr {
-        return Err(unsupported(insn, "implicit accumulator writes of DF channel pairs"));
+        return Err(unsupported(
+            insn,
+            "implicit accumulator writes of DF channel pairs",
+        ));
     }
     let (env, env_undef) = float_env(st);
     let dplan = &plans.dst;
@@ -162,9 +171,7 @@ pub(crate) fn execute(
                     b[j]
                 }
             }
-            Opcode::Sel if insn.cmod != CondMod::None => {
-                pol.sel_minmax(insn.cmod, a[j], b[j]).bits
-            }
+            Opcode::Sel if insn.cmod != CondMod::None => pol.sel_minmax(insn.cmod, a[j], b[j]).bits,
             Opcode::Sel => a[j],
             _ => return Err(unsupported(insn, "not modelled")),
         };

@@ -367,9 +367,8 @@ pub(crate) fn execute(
                     len = 4;
                 }
                 let r = pol.dot(&t[..len]);
-                let bad = g + 4 > n
-                    || group_undef(vals[0].undef, g)
-                    || group_undef(vals[1].undef, g);
+                let bad =
+                    g + 4 > n || group_undef(vals[0].undef, g) || group_undef(vals[1].undef, g);
                 for ch in g..(g + 4).min(n) {
                     res[ch] = r.bits;
                     out_flags[ch] = r.flags;

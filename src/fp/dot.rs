@@ -177,6 +177,25 @@ mod tests {
     }
 
     #[test]
+    fn df_full_exponent_range() {
+        use crate::fp::F64;
+        let d = |x: f64| x.to_bits();
+        let big = 2f64.powi(500);
+        let tiny = 2f64.powi(-500);
+        // 2^1000 - 2^1000 + 2^-1000: the huge products cancel exactly.
+        let t = [(d(big), d(big)), (d(-big), d(big)), (d(tiny), d(tiny))];
+        assert_eq!(
+            sum_of_products::<F64>(&t, Round::Rtne).bits,
+            d(2f64.powi(-1000))
+        );
+        // 2^-1074 * 0.5 = 2^-1075: a tie between +0 and the smallest denormal (even: +0);
+        // rounding up gives the denormal.
+        let t = [(1u64, d(0.5))];
+        assert_eq!(sum_of_products::<F64>(&t, Round::Rtne).bits, 0);
+        assert_eq!(sum_of_products::<F64>(&t, Round::Ru).bits, 1);
+    }
+
+    #[test]
     fn matches_f64_when_exact() {
         // Products of small integers: exact in f32 and f64.
         let t = [(f(3.0), f(-7.0)), (f(0.5), f(0.25)), (f(-2.0), f(-8.0))];
