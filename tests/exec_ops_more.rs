@@ -318,6 +318,10 @@ fn dp4_specials() {
             f(1.0)
         ]
     );
+    // ExecSize 2 cuts the group short: the channels written are undefined.
+    run(&mut st, &["dp4 (2) r9<1>:f r2<2;2,1>:f r3<2;2,1>:f"]);
+    assert!(get1(&st, r(9, 0), 4).1 && get1(&st, r(9, 4), 4).1);
+    assert!(!get1(&st, r(9, 8), 4).1);
 }
 
 #[test]
@@ -683,4 +687,43 @@ fn ivb_df_arithmetic_on_channel_pairs() {
         get(&st, r(6, 0), 8, 4),
         (0..4).map(|j| d(a[j] + b[j])).collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn lrp_and_line_with_predication_saturation_and_flags() {
+    for p in [Ivb, Skl] {
+        let mut st = zeroed(p);
+        put(&mut st, r(2, 0), 4, &[f(0.25), f(0.5), f(0.5), f(0.0)]);
+        put(&mut st, r(3, 0), 4, &[f(8.0), f(-4.0), f(1.0), f(1.0)]);
+        put(&mut st, r(4, 0), 4, &[f(4.0), f(-2.0), f(1.0), f(0.5)]);
+        put(&mut st, r(1, 0), 4, &[f(7.0); 4]);
+        st.set_flag(0, 0b1011, 0).unwrap();
+        run(
+            &mut st,
+            &["(f0.0) lrp.sat.g.f0.0 (4) r1<4>.xyzw:f r2<4>.xyzw:f r3<4>.xyzw:f r4<4>.xyzw:f"],
+        );
+        // 5 -> 1.0; -3 -> 0; channel 2 not enabled; 0.5.
+        assert_eq!(
+            get(&st, r(1, 0), 4, 4),
+            vec![f(1.0), 0, f(7.0), f(0.5)],
+            "{p:?}"
+        );
+        // .g on the saturated values; channel 2's flag untouched.
+        assert_eq!(st.flag(0).unwrap().0 & 0xf, 0b1001, "{p:?}");
+    }
+    // line with a predicate and .l: p = -1, r = 0.5.
+    let mut st = zeroed(Skl);
+    put(&mut st, r(2, 0), 4, &[f(-1.0), f(0.0), f(0.0), f(0.5)]);
+    put(&mut st, r(3, 0), 4, &[f(0.0), f(1.0), f(2.0), f(0.25)]);
+    put(&mut st, r(1, 0), 4, &[f(7.0); 4]);
+    st.set_flag(1, 0b0111, 0).unwrap();
+    run(
+        &mut st,
+        &["(f1.0) line.l.f1.0 (4) r1<1>:f r2.0<0;1,0>:f r3<4;4,1>:f"],
+    );
+    assert_eq!(
+        get(&st, r(1, 0), 4, 4),
+        vec![f(0.5), f(-0.5), f(-1.5), f(7.0)]
+    );
+    assert_eq!(st.flag(1).unwrap().0 & 0xf, 0b0110);
 }
