@@ -727,3 +727,29 @@ fn lrp_and_line_with_predication_saturation_and_flags() {
     );
     assert_eq!(st.flag(1).unwrap().0 & 0xf, 0b0110);
 }
+
+#[test]
+fn invm_and_rsqrtm_approximations_are_undefined_early_outs_exact() {
+    // math.invm / math.rsqrtm: the early-out special results are exact; the approximation
+    // (not publicly specified) leaves the channel undefined instead of refusing the
+    // instruction.
+    let mut st = zeroed(Skl);
+    put(&mut st, r(4, 0), 4, &[f(1.0), f(1.0), f(0.0), f(3.0)]);
+    put(&mut st, r(6, 0), 4, &[f(3.0), f(0.0), f(2.0), f(1.0)]);
+    run(&mut st, &["math.invm (4) r2<1>:f r4<4;4,1>:f r6<4;4,1>:f"]);
+    assert!(get1(&st, r(2, 0), 4).1, "1/3: approximation, undefined");
+    // 1/0 = +inf, 0/2 = +0 (the fdiv special rows).
+    assert_eq!(get1(&st, r(2, 4), 4), (0x7f80_0000, false));
+    assert_eq!(get1(&st, r(2, 8), 4), (0, false));
+    assert!(get1(&st, r(2, 12), 4).1);
+    put(&mut st, r(4, 0), 4, &[f(-4.0), f(4.0), 0x7fc0_0000, f(2.0)]);
+    run(
+        &mut st,
+        &["math.rsqtm (4) r3<1>:f r4<4;4,1>:f null<4;4,1>:f"],
+    );
+    // rsq of a negative number or NaN: NaN (early out); others undefined.
+    assert_eq!(get1(&st, r(3, 0), 4), (0x7fc0_0000, false));
+    assert!(get1(&st, r(3, 4), 4).1);
+    assert_eq!(get1(&st, r(3, 8), 4), (0x7fc0_0000, false));
+    assert!(get1(&st, r(3, 12), 4).1);
+}

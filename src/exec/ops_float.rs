@@ -446,8 +446,19 @@ pub(crate) fn execute(
                 if live >> ch & 1 == 0 {
                     continue;
                 }
-                let m = crate::math::eval(f, exec_dt, a[ch], b[ch], &env)
-                    .map_err(|e| unsupported(format!("math: {e}")))?;
+                let m = match crate::math::eval(f, exec_dt, a[ch], b[ch], &env) {
+                    Ok(m) => m,
+                    // INVM / RSQRTM (math.invm, math.rsqrtm): outside the early-out special
+                    // cases the approximation and its acc2-acc9 extra bits are not publicly
+                    // specified, so the channel's result is undefined rather than guessed.
+                    Err(crate::math::MathError::Unsupported { .. })
+                        if matches!(f, MathFn::Invm | MathFn::Rsqrtm) =>
+                    {
+                        undef |= 1 << ch;
+                        continue;
+                    }
+                    Err(e) => return Err(unsupported(format!("math: {e}"))),
+                };
                 undef |= u32::from(m.undefined) << ch;
                 rem[ch] = m.bits2;
                 res[ch] = m.bits;
