@@ -73,6 +73,17 @@ pub(crate) fn gather_raw(
         Space::Grf if plan.esize == 4 => {
             // The common case, written out: dword elements.
             let (g, gu) = (&st.grf, &st.grf_undef);
+            // Consecutive defined dwords (a <N;N,1> region): one slice.
+            if let Some(b) = plan.dwords_from.map(|b| b as usize) {
+                if let Some(bytes) = g.get(b..b + 4 * n) {
+                    if undef_range(gu, b, 4 * n) == Some(false) {
+                        for (ch, w) in bytes.chunks_exact(4).enumerate() {
+                            bits[ch] = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                        }
+                        return mismatch;
+                    }
+                }
+            }
             for ch in 0..n {
                 let o = plan.off[ch] as usize;
                 let Some(w) = g.get(o..o + 4) else { continue };
@@ -111,6 +122,49 @@ pub(crate) fn gather_raw(
         }
     }
     mismatch
+}
+
+/// The per-byte undefined bits `start..start + len` of a GRF undefined mask (bit `o % 64` of
+/// word `o / 64` for byte `o`): `Some(true)` if any is set, `None` past the end.
+#[inline]
+pub(crate) fn undef_range(gu: &[u64], start: usize, len: usize) -> Option<bool> {
+    let end = start + len;
+    let mut o = start;
+    let mut any = false;
+    while o < end {
+        let w = o / 64;
+        let lo = o % 64;
+        let hi = (end - w * 64).min(64);
+        let mask = if hi - lo == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << (hi - lo)) - 1) << lo
+        };
+        any |= gu.get(w)? & mask != 0;
+        o = (w + 1) * 64;
+    }
+    Some(any)
+}
+
+/// Clear the undefined bits of bytes `start..start + len` (bytes within the mask).
+#[inline]
+pub(crate) fn clear_undef_range(gu: &mut [u64], start: usize, len: usize) {
+    let end = start + len;
+    let mut o = start;
+    while o < end {
+        let w = o / 64;
+        let lo = o % 64;
+        let hi = (end - w * 64).min(64);
+        let mask = if hi - lo == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << (hi - lo)) - 1) << lo
+        };
+        if let Some(x) = gu.get_mut(w) {
+            *x &= !mask;
+        }
+        o = (w + 1) * 64;
+    }
 }
 
 /// The execution mask and predicate of an instruction.
@@ -177,6 +231,9 @@ pub(crate) enum Route {
     Float,
     /// The integer pipeline.
     Integer,
+    /// DF arithmetic on feature.df-element-size-4 platforms: DF lanes as pairs of 32-bit
+    /// channels ([`super::ops_df_pairs`]).
+    DfPairs,
 }
 
 /// The instruction's operands as the pipelines use them.
@@ -192,7 +249,7 @@ pub(crate) struct Operands<'a> {
 impl Operands<'_> {
     /// Region element size override for the operand plans (DF regioned in 32-bit units).
     pub fn esize_override(&self) -> Option<usize> {
-        matches!(self.route, Route::Raw { quirk: true }).then_some(4)
+        matches!(self.route, Route::Raw { quirk: true } | Route::DfPairs).then_some(4)
     }
 }
 
@@ -257,14 +314,8 @@ pub(crate) fn operands(p: crate::spec::Platform, insn: &Insn) -> Result<Operands
     let route = if (any_float || quirk) && (raw_mov || raw_sel) {
         Route::Raw { quirk }
     } else if quirk {
-        return Err(ExecError::Unsupported {
-            what: format!(
-                "{} with DF operands on {} (feature.df-element-size-4: DF lanes as pairs of 32-bit channels) other than a raw move",
-                op.name(),
-                p.name()
-            ),
-        });
-    } else if ts.iter().any(|t| t.is_float()) || op == Opcode::Math {
+        Route::DfPairs
+    } else if ts.iter().any(|t| t.is_float()) || matches!(op, Opcode::Math | Opcode::F16to32) {
         Route::Float
     } else if ops_int::supports(op) {
         Route::Integer
@@ -306,6 +357,7 @@ pub(crate) fn execute(
         Route::Raw { quirk } => raw(st, insn, n, plans, quirk, info),
         Route::Float => super::ops_float::execute(st, insn, n, dst, tys, plans, info, opts),
         Route::Integer => integer(st, insn, n, dst, srcs, tys, plans, info, opts),
+        Route::DfPairs => super::ops_df_pairs::execute(st, insn, n, tys, plans, info),
     }
 }
 

@@ -72,6 +72,22 @@ pub fn exec_mask(st: &ThreadState, no_mask: bool, chan_off: usize, n: usize) -> 
     let (dm, dm_u) = pick(&SR0_2_DMASK);
     let (vm, vm_u) = pick(&SR0_3_VMASK);
     let low16 = n == 32 && feature::SIMD32_LOW16_EXEC_MASK.on(st.platform());
+    if !vme_undef && !low16 {
+        // The common case as bit operations: the selected mask rotated to the channel offset.
+        let (m, u) = if vme == 1 { (vm, vm_u) } else { (dm, dm_u) };
+        let all = low(n);
+        return if u {
+            Enables {
+                on: 0,
+                unknown: all,
+            }
+        } else {
+            Enables {
+                on: m.rotate_right((chan_off % 32) as u32) & all,
+                unknown: 0,
+            }
+        };
+    }
     let mut e = Enables::default();
     for ch in 0..n.min(32) {
         let bit = if low16 { ch % 16 } else { (chan_off + ch) % 32 };

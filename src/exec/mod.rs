@@ -4,7 +4,8 @@
 //! [`ThreadState`]: operands are resolved to element addresses ([`region`], [`operand`]),
 //! channels enabled from ExecSize, the execution mask, predication and Align16 channel enables
 //! ([`mask`]), every source element read before anything is written, the operation computed
-//! ([`ops_int`]; floats go to [`ops_float`]), and the destination, flags ([`flags`]) and
+//! ([`ops_int`]; floats go to [`ops_float`], DF on feature.df-element-size-4 platforms to
+//! [`ops_df_pairs`]), and the destination, flags ([`flags`]) and
 //! accumulator ([`acc`]) written for the enabled channels. Undefined inputs give undefined
 //! outputs (the state's undefined mask), behaviour the manual leaves undefined writes undefined
 //! bytes, and state-dependent restrictions are checked ([`runtime`]).
@@ -18,6 +19,7 @@ pub mod convert;
 pub mod flags;
 pub mod mask;
 pub mod operand;
+pub mod ops_df_pairs;
 pub mod ops_float;
 pub mod ops_int;
 pub mod region;

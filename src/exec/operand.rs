@@ -45,6 +45,9 @@ pub struct SrcPlan {
     /// Bytes per element as addressed (4 for DF on feature.df-element-size-4 platforms when
     /// regioned in 32-bit units).
     pub esize: usize,
+    /// `Some(base)`: a GRF operand whose channels are consecutive dwords from byte `base`
+    /// (decided once at resolution; the fast paths of the dword loops use it).
+    pub dwords_from: Option<u32>,
 }
 
 /// A resolved destination operand.
@@ -58,6 +61,25 @@ pub struct DstPlan {
     pub en_lo: u32,
     pub en_hi: u32,
     pub esize: usize,
+    /// As [`SrcPlan::dwords_from`].
+    pub dwords_from: Option<u32>,
+}
+
+/// `Some(base)` when a GRF plan of `esize`-byte elements addresses channels `0..n` as
+/// consecutive dwords from byte `base`.
+fn consecutive_dwords(
+    space: Space,
+    esize: usize,
+    off: &[u32; MAX_CHANNELS],
+    n: usize,
+) -> Option<u32> {
+    if space != Space::Grf || esize != 4 {
+        return None;
+    }
+    let b = off[0];
+    (1..n.min(MAX_CHANNELS))
+        .all(|ch| off[ch] == b.wrapping_add(4 * ch as u32))
+        .then_some(b)
 }
 
 fn operand_err(what: &str, msg: impl Into<String>) -> ExecError {
@@ -242,6 +264,7 @@ pub fn resolve_src(
                 neg: false,
                 abs: false,
                 esize: els.ty().bytes() as usize,
+                dwords_from: None,
             };
             for (k, v) in els.as_slice().iter().enumerate() {
                 plan.imm[k] = *v;
@@ -339,9 +362,11 @@ pub fn resolve_src(
                 neg: r.neg,
                 abs: r.abs,
                 esize,
+                dwords_from: None,
             };
             let b = if abs_addr { 0 } else { base };
             place(what, space, &rel, b, span, esize, n, &mut plan.off)?;
+            plan.dwords_from = consecutive_dwords(space, esize, &plan.off, n);
             Ok(plan)
         }
     }
@@ -388,8 +413,10 @@ pub fn resolve_dst(
         en_lo,
         en_hi,
         esize,
+        dwords_from: None,
     };
     place(what, space, &rel, base, span, esize, n, &mut plan.off)?;
+    plan.dwords_from = consecutive_dwords(space, esize, &plan.off, n);
     Ok(plan)
 }
 

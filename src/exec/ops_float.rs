@@ -10,9 +10,9 @@
 //! value (`float::cond_flag`); the implicit accumulator receives the execution-type result.
 //!
 //! Executed: mov (float conversions), sel (predicated, min/max), csel, add, mul, mad, mac,
-//! rndd/rndu/rnde/rndz, cmp, cmpn, math. Not executed (no float-layer entry yet): frc, lrp,
-//! dp2/dp3/dp4/dph, line, pln, madm, f32to16/f16to32, and DF arithmetic on
-//! feature.df-element-size-4 platforms.
+//! rndd/rndu/rnde/rndz, frc, cmp, cmpn, math, the fused sums dp2/dp3/dp4/dph, line, pln and lrp
+//! (one rounding of the exact value, [`Policy::dot`], [`Policy::lrp`]), f32to16/f16to32 (the HF
+//! conversions of Gen7), and madm, whose results are undefined (opcode.madm).
 
 #![allow(clippy::needless_range_loop)] // channels index several parallel arrays
 
@@ -60,6 +60,19 @@ enum Kind {
     Rnd(Round),
     Cmp(GridKind),
     Math(MathFn),
+    Frc,
+    Lrp,
+    /// dp2/dp3/dp4 (products per group of four channels), dph (`homogeneous`: three products
+    /// plus the fourth src1 component).
+    Dot {
+        products: usize,
+        homogeneous: bool,
+    },
+    Line,
+    Pln,
+    F32to16,
+    F16to32,
+    Madm,
 }
 
 fn kind(insn: &Insn) -> Option<Kind> {
@@ -78,6 +91,29 @@ fn kind(insn: &Insn) -> Option<Kind> {
         Opcode::Cmp => Kind::Cmp(GridKind::Cmp),
         Opcode::Cmpn => Kind::Cmp(GridKind::Cmpn),
         Opcode::Math => Kind::Math(insn.math),
+        Opcode::Frc => Kind::Frc,
+        Opcode::Lrp => Kind::Lrp,
+        Opcode::Dp2 => Kind::Dot {
+            products: 2,
+            homogeneous: false,
+        },
+        Opcode::Dp3 => Kind::Dot {
+            products: 3,
+            homogeneous: false,
+        },
+        Opcode::Dp4 => Kind::Dot {
+            products: 4,
+            homogeneous: false,
+        },
+        Opcode::Dph => Kind::Dot {
+            products: 3,
+            homogeneous: true,
+        },
+        Opcode::Line => Kind::Line,
+        Opcode::Pln => Kind::Pln,
+        Opcode::F32to16 => Kind::F32to16,
+        Opcode::F16to32 => Kind::F16to32,
+        Opcode::Madm => Kind::Madm,
         _ => return None,
     })
 }
@@ -119,6 +155,8 @@ pub(crate) fn execute(
     let math = matches!(k, Kind::Math(_));
     // The execution type: float sources (math also takes D/UD for the integer divide).
     let (exec_dt, exec_ft) = match (exec_float(tys), math) {
+        // f16to32: the low 16 bits of an integer source hold an HF; it executes as F.
+        _ if k == Kind::F16to32 => (DataType::F, Some(FloatType::F)),
         (Some(f), _) => (f.data_type(), Some(f)),
         (None, true) => (tys.first().copied().unwrap_or(DataType::UD), None),
         (None, false) => {
@@ -152,7 +190,11 @@ pub(crate) fn execute(
         mismatch |= gather_raw(st, pl, n, &mut v.bits, &mut v.undef);
         let src_dt = pl.ty;
         let convert = src_dt != exec_dt && !(math && i == 1 && src_dt == DataType::UD);
-        if convert {
+        if k == Kind::F16to32 {
+            for ch in 0..n {
+                v.bits[ch] = hf_to_f(v.bits[ch]);
+            }
+        } else if convert {
             for ch in 0..n {
                 match float::convert(&env, src_dt, exec_dt, v.bits[ch], false) {
                     Ok(c) => v.bits[ch] = c.bits,
@@ -218,7 +260,8 @@ pub(crate) fn execute(
         Kind::Mad | Kind::Mac => FpOps::Fused,
         Kind::Sel | Kind::Csel => FpOps::Minmax,
         Kind::Cmp(_) => FpOps::Compare,
-        Kind::Mov => FpOps::Conversion,
+        Kind::Mov | Kind::F32to16 | Kind::F16to32 => FpOps::Conversion,
+        Kind::Lrp | Kind::Dot { .. } | Kind::Line | Kind::Pln => FpOps::Fused,
         _ => FpOps::Arith,
     };
     let pol = exec_ft.map(|f| policy(st, &env, f, ops));
@@ -263,7 +306,18 @@ pub(crate) fn execute(
         (Kind::Mul, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
             pol.mul(a[ch], b[ch])
         }),
-        // mad: src0 + src1 * src2 with one rounding (float::mad).
+        // mad: src0 + src1 * src2 with one rounding (float::mad). Without a condition modifier
+        // only the bits matter: the fast path (Policy::fma_fast) takes the common case.
+        (Kind::Mad, Some(pol)) if pol.has_fast_fma() && insn.cmod == CondMod::None => {
+            for ch in 0..n.min(MAX_CHANNELS) {
+                if live >> ch & 1 == 1 {
+                    res[ch] = match pol.fma_fast(b[ch], c[ch], a[ch]) {
+                        Some(r) => r,
+                        None => pol.fma(b[ch], c[ch], a[ch]).bits,
+                    };
+                }
+            }
+        }
         (Kind::Mad, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
             pol.fma(b[ch], c[ch], a[ch])
         }),
@@ -281,13 +335,127 @@ pub(crate) fn execute(
                 raw(0)
             })
         }
+        (Kind::Frc, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| pol.frc(a[ch])),
+        // lrp: src0 is the weight: src0 * src1 + (1 - src0) * src2 (opcode.lrp).
+        (Kind::Lrp, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
+            pol.lrp(a[ch], b[ch], c[ch])
+        }),
+        (
+            Kind::Dot {
+                products,
+                homogeneous,
+            },
+            Some(pol),
+        ) => {
+            // opcode.dp4 and kin: each group of four channels gets the sum over the group's
+            // first `products` channels (dph adds the group's fourth src1 channel); a group
+            // cut short by ExecSize or with an undefined element is undefined.
+            let one = FloatType::F.one();
+            let group_undef = |u: u32, g: usize| (u >> g) & 0xf != 0;
+            for g in (0..n).step_by(4) {
+                let mut t = [(0u64, 0u64); 4];
+                for (j, tj) in t.iter_mut().enumerate().take(products) {
+                    let c = (g + j).min(MAX_CHANNELS - 1);
+                    *tj = (a[c], b[c]);
+                }
+                let mut len = products;
+                if homogeneous {
+                    t[3] = (one, b[(g + 3).min(MAX_CHANNELS - 1)]);
+                    len = 4;
+                }
+                let r = pol.dot(&t[..len]);
+                let bad =
+                    g + 4 > n || group_undef(vals[0].undef, g) || group_undef(vals[1].undef, g);
+                for ch in g..(g + 4).min(n) {
+                    res[ch] = r.bits;
+                    out_flags[ch] = r.flags;
+                    if bad {
+                        undef |= 1 << ch;
+                    }
+                }
+            }
+        }
+        (Kind::Line | Kind::Pln, Some(pol)) => {
+            // opcode.line: src0.0 * src1 + src0.3; opcode.pln: src0.0 * u + src0.1 * v +
+            // src0.3 with u, v from the src1 register layout (x of 8 channels, then y).
+            let s0 = plans.srcs[0].as_ref().filter(|pl| pl.space == Space::Grf);
+            let s1 = plans.srcs[1].as_ref().filter(|pl| pl.space == Space::Grf);
+            let (Some(s0), Some(s1)) = (s0, s1) else {
+                return Err(ExecError::Operand {
+                    operand: "src0".into(),
+                    msg: format!("{}: the sources must be GRF registers", op.name()),
+                });
+            };
+            let base0 = s0.off[0] as usize;
+            let rd = |o: usize| st.read_grf_unchecked(o, 4);
+            let (p0, u0) = rd(base0);
+            let (p1, u1) = rd(base0 + 4);
+            let (p3, u3) = rd(base0 + 12);
+            let scal_undef = u0 || u3 || (k == Kind::Pln && u1);
+            if scal_undef {
+                undef |= super::mask::low(n);
+            }
+            let base1 = s1.off[0] as usize;
+            for ch in 0..n {
+                if live >> ch & 1 == 0 {
+                    continue;
+                }
+                let r = if k == Kind::Line {
+                    pol.dot(&[(p0, b[ch]), (p3, FloatType::F.one())])
+                } else {
+                    let uo = base1 + (ch / 8) * 64 + (ch % 8) * 4;
+                    let (u, uu) = rd(uo);
+                    let (v, vu) = rd(uo + 32);
+                    if uu || vu {
+                        undef |= 1 << ch;
+                    }
+                    pol.dot(&[(p0, u), (p1, v), (p3, FloatType::F.one())])
+                };
+                res[ch] = r.bits;
+                out_flags[ch] = r.flags;
+            }
+        }
+        (Kind::F16to32, _) => each(n, live, &mut res, &mut out_flags, |ch| raw(a[ch])),
+        (Kind::F32to16, Some(pol)) => {
+            // opcode.f32to16: the F source (saturated first with .sat) converted to HF, the HF
+            // bits in the low 16 bits of the destination element.
+            for ch in 0..n {
+                if live >> ch & 1 == 0 {
+                    continue;
+                }
+                let x = if insn.sat {
+                    float::saturate(FloatType::F, a[ch]).0
+                } else {
+                    a[ch]
+                };
+                let mut rules = Applied::NONE;
+                let x = pol.input(x, &mut rules);
+                let r = crate::fp::Fmt::F.convert(crate::fp::Fmt::Hf, x, env.rounding);
+                res[ch] = r.bits;
+                out_flags[ch] = r.flags;
+            }
+        }
+        // opcode.madm: the extended-precision macro operands are not publicly defined: every
+        // result (destination, flags, accumulator) is undefined.
+        (Kind::Madm, _) => undef = u32::MAX,
         (Kind::Math(f), _) => {
             for ch in 0..n {
                 if live >> ch & 1 == 0 {
                     continue;
                 }
-                let m = crate::math::eval(f, exec_dt, a[ch], b[ch], &env)
-                    .map_err(|e| unsupported(format!("math: {e}")))?;
+                let m = match crate::math::eval(f, exec_dt, a[ch], b[ch], &env) {
+                    Ok(m) => m,
+                    // INVM / RSQRTM (math.invm, math.rsqrtm): outside the early-out special
+                    // cases the approximation and its acc2-acc9 extra bits are not publicly
+                    // specified, so the channel's result is undefined rather than guessed.
+                    Err(crate::math::MathError::Unsupported { .. })
+                        if matches!(f, MathFn::Invm | MathFn::Rsqrtm) =>
+                    {
+                        undef |= 1 << ch;
+                        continue;
+                    }
+                    Err(e) => return Err(unsupported(format!("math: {e}"))),
+                };
                 undef |= u32::from(m.undefined) << ch;
                 rem[ch] = m.bits2;
                 res[ch] = m.bits;
@@ -306,6 +474,7 @@ pub(crate) fn execute(
     // The common case: same type, no saturation, flags or accumulator, a GRF destination, every
     // channel enabled or not: the results go straight to the register file.
     let plain = !is_cmp
+        && k != Kind::F32to16
         && dst.ty == exec_dt
         && !insn.sat
         && !flags_on
@@ -316,7 +485,22 @@ pub(crate) fn execute(
     if plain {
         let write = live & dplan.en_lo;
         let und_mask = undef | en.unknown;
-        if dplan.esize == 4 {
+        let all = super::mask::low(n);
+        let contiguous = if dplan.esize == 4 && write == all && und_mask & all == 0 {
+            dplan
+                .dwords_from
+                .map(|b| b as usize)
+                .filter(|b| b + 4 * n <= st.grf.len())
+        } else {
+            None
+        };
+        if let Some(b) = contiguous {
+            // Every channel, consecutive defined dwords: one slice.
+            for (ch, w) in st.grf[b..b + 4 * n].chunks_exact_mut(4).enumerate() {
+                w.copy_from_slice(&(res[ch] as u32).to_le_bytes());
+            }
+            super::alu::clear_undef_range(&mut st.grf_undef, b, 4 * n);
+        } else if dplan.esize == 4 {
             // Dword elements, written out.
             let (g, gu) = (&mut st.grf, &mut st.grf_undef);
             for ch in 0..n {
@@ -360,6 +544,17 @@ pub(crate) fn execute(
         let und = undef & m != 0 || en.unknown & m != 0;
         let (bits, flag) = if is_cmp {
             (if cond[ch] { all_ones } else { 0 }, cond[ch])
+        } else if k == Kind::F32to16 {
+            // HF bits, zero-extended to the destination element.
+            let fl = flags_on
+                && flag_of(
+                    insn.cmod,
+                    DataType::HF,
+                    Some(FloatType::Hf),
+                    res[ch],
+                    out_flags[ch],
+                );
+            (res[ch] & 0xffff, fl)
         } else if dst.ty == exec_dt {
             let b = match (insn.sat, exec_ft) {
                 (true, Some(f)) => float::saturate(f, res[ch]).0,
@@ -389,7 +584,10 @@ pub(crate) fn execute(
         }
         if wr != Some(false) && !acc_dst && !is_cmp {
             if let Some(a) = implicit_addr(st, p, exec_dt, usize::from(insn.chan_off), ch) {
-                st.acc_write(a, exec_dt, 0, res[ch], und || wr.is_none());
+                // f32to16's HF result is not an execution-type value: the accumulator is
+                // left undefined.
+                let acc_und = und || wr.is_none() || k == Kind::F32to16;
+                st.acc_write(a, exec_dt, 0, res[ch], acc_und);
             }
         }
     }
@@ -445,6 +643,14 @@ fn policy(st: &mut ThreadState, env: &FloatEnv, ty: FloatType, ops: FpOps) -> Po
     let pol = Policy::new(env, ty, ops);
     st.policy_cache = Some((*env, ty, ops, pol));
     pol
+}
+
+/// f16to32: the HF in the low 16 bits of `bits` as an F, exactly (as conv.float-widen.hf-f:
+/// HF denormals become normal F values, NaN the canonical F NaN).
+fn hf_to_f(bits: u64) -> u64 {
+    crate::fp::Fmt::Hf
+        .convert(crate::fp::Fmt::F, bits & 0xffff, Round::Rtne)
+        .bits
 }
 
 /// A plain result (no IEEE flags).

@@ -161,6 +161,117 @@ impl Policy {
     }
 }
 
+impl Policy {
+    /// `sum_k a_k * b_k` (at most 8 terms) rounded once in the cr0 mode: the model value of
+    /// the fused dot-product instructions dp2/dp3/dp4/dph, line and pln (an addend is a term
+    /// times 1.0). Every operand goes through the input mapping; a product that overflows
+    /// allows +-inf (fp.ieee.fused-overflow).
+    pub fn dot(&self, terms: &[(u64, u64)]) -> FloatOut {
+        let mut rules = Applied::NONE;
+        let mut t = [(0u64, 0u64); 8];
+        let k = terms.len().min(8);
+        for (d, s) in t.iter_mut().zip(terms) {
+            *d = (self.input(s.0, &mut rules), self.input(s.1, &mut rules));
+        }
+        let fmt = self.ty().fmt();
+        let r = fmt.sum_of_products(&t[..k], self.rounding());
+        let mut out = self.output(r, rules, true);
+        self.mark_fused_overflow(&mut out, &t[..k]);
+        out
+    }
+
+    /// lrp: `a * b + (1 - a) * c` with one rounding (the weight is `a`). Finite operands: the
+    /// exact value `a*b + c - a*c`; an exact zero takes the sign IEEE gives the two products'
+    /// sum. A NaN or infinite operand: the IEEE special result of the two products.
+    pub fn lrp(&self, a: u64, b: u64, c: u64) -> FloatOut {
+        let mut rules = Applied::NONE;
+        let a = self.input(a, &mut rules);
+        let b = self.input(b, &mut rules);
+        let c = self.input(c, &mut rules);
+        let ty = self.ty();
+        let fmt = ty.fmt();
+        let rm = self.rounding();
+        let one = ty.one();
+        let sign = ty.sign();
+        let finite = |x: u64| {
+            !matches!(
+                fmt.classify(x),
+                FpClass::Nan | FpClass::PosInf | FpClass::NegInf
+            )
+        };
+        // A value with the class and sign of the exact w = 1 - a.
+        let a_is_one = a == one;
+        let w_neg = if a_is_one {
+            rm == Round::Rd
+        } else {
+            // 1 - a < 0 iff a > 1.
+            fmt.compare(a, one) == crate::fp::FpOrd::Greater
+        };
+        let r = if finite(a) && finite(b) && finite(c) {
+            let r = fmt.sum_of_products(&[(a, b), (one, c), (a ^ sign, c)], rm);
+            if r.bits & !sign == 0 {
+                let zero = |x: u64| x & !sign == 0;
+                let z1 = zero(a) || zero(b);
+                let z2 = a_is_one || zero(c);
+                let neg = if z1 && z2 {
+                    let s1 = (a ^ b) & sign != 0;
+                    let s2 = w_neg ^ (c & sign != 0);
+                    if s1 == s2 {
+                        s1
+                    } else {
+                        rm == Round::Rd
+                    }
+                } else {
+                    rm == Round::Rd
+                };
+                crate::fp::FpResult::new(if neg { sign } else { 0 }, r.flags)
+            } else {
+                r
+            }
+        } else {
+            let w = if fmt.is_nan(a) {
+                a
+            } else if !finite(a) {
+                a ^ sign
+            } else if a_is_one {
+                if w_neg {
+                    sign
+                } else {
+                    0
+                }
+            } else if w_neg {
+                one | sign
+            } else {
+                one
+            };
+            fmt.sum_of_products(&[(a, b), (w, c)], rm)
+        };
+        let mut out = self.output(r, rules, true);
+        self.mark_fused_overflow(&mut out, &[(a, b), (a, c)]);
+        out
+    }
+
+    /// Allow +-inf for a finite fused result whose intermediate product overflows.
+    fn mark_fused_overflow(&self, out: &mut FloatOut, products: &[(u64, u64)]) {
+        let Some(i) = self.fused_inf_rule() else {
+            return;
+        };
+        let fmt = self.ty().fmt();
+        let finite = !matches!(
+            fmt.classify(out.bits),
+            FpClass::PosInf | FpClass::NegInf | FpClass::Nan
+        );
+        if finite
+            && products
+                .iter()
+                .any(|&(a, b)| fmt.mul(a, b, self.rounding()).flags.overflow())
+        {
+            out.inf_allowed = true;
+            out.rules.add_index(i);
+        }
+    }
+}
+
 fn policy(env: &FloatEnv, ty: FloatType, ops: FpOps) -> Policy {
     Policy::new(env, ty, ops)
 }

@@ -68,6 +68,8 @@ pub struct Policy {
     alt_abs: Option<u8>,
     nan_any: Option<u8>,
     fused_inf: Option<u8>,
+    /// F, IEEE mode, RTNE: [`Self::fma_fast`] applies.
+    fast_fma: bool,
 }
 
 impl Policy {
@@ -92,6 +94,7 @@ impl Policy {
             alt_abs: None,
             nan_any: None,
             fused_inf: None,
+            fast_fma: false,
         };
         let mut keep = None;
         let mut flush = None;
@@ -156,7 +159,40 @@ impl Policy {
             // result in RTNE (fp.round.math-model).
             pol.round_rule = math_rounding;
         }
+        pol.fast_fma = ty == FloatType::F && !pol.alt && pol.rounding == Round::Rtne;
         pol
+    }
+
+    /// Whether [`Self::fma_fast`] can apply (F in IEEE mode, rounding RTNE).
+    #[inline]
+    pub fn has_fast_fma(&self) -> bool {
+        self.fast_fma
+    }
+
+    /// The common case of [`Policy::fma`] (`a * b + c`), bits only: F in IEEE mode with RTNE,
+    /// every operand and the result normal or zero. The input and output mappings then change
+    /// nothing, and the result is the correctly rounded RTNE fused multiply-add, which Rust's
+    /// `f32::mul_add` computes on every host (a hardware FMA or a correctly rounded software
+    /// fallback). `None` when the case does not apply (the caller takes the full path).
+    #[inline(always)]
+    pub fn fma_fast(&self, a: u64, b: u64, c: u64) -> Option<u64> {
+        if !self.fast_fma {
+            return None;
+        }
+        // Normal or zero: exponent field neither all ones nor zero with a nonzero fraction.
+        #[inline(always)]
+        fn plain(x: u32) -> bool {
+            let e = (x >> 23) & 0xff;
+            e != 0xff && (e != 0 || x & 0x007f_ffff == 0)
+        }
+        let (a, b, c) = (a as u32, b as u32, c as u32);
+        if !(plain(a) & plain(b) & plain(c)) {
+            return None;
+        }
+        let r = f32::from_bits(a)
+            .mul_add(f32::from_bits(b), f32::from_bits(c))
+            .to_bits();
+        plain(r).then_some(u64::from(r))
     }
 
     /// The type.

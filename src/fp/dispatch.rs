@@ -103,6 +103,11 @@ impl Fmt {
     pub fn sqrt(self, a: u64, rm: Round) -> FpResult {
         on_fmt!(self, T => sqrt::sqrt::<T>(a, rm))
     }
+    /// `sum_k a_k * b_k` with a single rounding ([`super::sum_of_products`]).
+    #[inline]
+    pub fn sum_of_products(self, terms: &[(u64, u64)], rm: Round) -> FpResult {
+        on_fmt!(self, T => super::dot::sum_of_products::<T>(terms, rm))
+    }
     /// Round to integral in direction `rm`.
     #[inline]
     pub fn round_to_integral(self, a: u64, rm: Round) -> FpResult {

@@ -53,6 +53,7 @@ mod compare;
 mod convert;
 mod dispatch;
 mod div;
+mod dot;
 pub mod fast;
 mod flags;
 mod fma;
@@ -70,6 +71,7 @@ pub use classify::{
 pub use compare::{compare, compare_flags, FpOrd};
 pub use convert::{convert, from_i64, from_u64, to_i64, to_i64_trunc, to_u64, to_u64_trunc, ToInt};
 pub use div::{div, div_exact};
+pub use dot::sum_of_products;
 pub use flags::{Flags, FpResult};
 pub use fma::{fma, fma_exact};
 pub use format::{canonical_nan, Fmt, Format, Hf, F32, F64};

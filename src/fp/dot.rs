@@ -1,0 +1,205 @@
+//! Sums of products with a single rounding: `sum_k a_k * b_k`, every product and the sum kept
+//! exact (a wide fixed-point integer), rounded once at the end. The model value of the EU's
+//! fused dot-product style instructions (dp2/dp3/dp4/dph, line, pln, lrp).
+
+use super::classify::{is_inf, is_nan, is_snan, is_zero};
+use super::flags::FpResult;
+use super::format::{fields, normalise, Format};
+use super::round::{inf, invalid, nan_result, round_pack_u64, zero, Round};
+
+/// Limbs of the fixed-point accumulator: enough for DF products (exponents from
+/// 2*(EMIN - 2*FRAC_BITS) to 2*EMAX plus the significand bits and the carries of a few terms).
+const LIMBS: usize = 72;
+
+/// A two's-complement fixed-point integer of `LIMBS` 64-bit limbs (bit 0 of limb 0 has weight
+/// `2^base`).
+struct Acc {
+    limb: [u64; LIMBS],
+    used: usize,
+}
+
+impl Acc {
+    /// Add (`neg` false) or subtract `m * 2^pos`.
+    fn add(&mut self, m: u128, pos: u32, neg: bool) {
+        let (l, s) = ((pos / 64) as usize, pos % 64);
+        let parts = [
+            (m << s) as u64,
+            ((m << s) >> 64) as u64,
+            if s == 0 { 0 } else { (m >> (128 - s)) as u64 },
+        ];
+        let mut carry = neg; // subtraction: add the complement plus one
+        for (i, x) in self.limb.iter_mut().enumerate().take(self.used).skip(l) {
+            let p = parts.get(i - l).copied().unwrap_or(0);
+            let p = if neg { !p } else { p };
+            let (s1, c1) = x.overflowing_add(p);
+            let (s2, c2) = s1.overflowing_add(u64::from(carry));
+            *x = s2;
+            carry = c1 || c2;
+        }
+    }
+}
+
+/// The bit weight of the accumulator's bit 0 for format `F`.
+fn base<F: Format>() -> i32 {
+    2 * (F::EMIN - 2 * F::FRAC_BITS as i32) - 2
+}
+
+/// `sum_k a_k * b_k` (at most 8 terms) rounded once in `rm`, with IEEE special cases: a NaN
+/// operand gives a NaN (invalid when signalling), `inf * 0` and `+inf + -inf` are invalid,
+/// an infinite product gives that infinity. An exact zero sum is `-0` when every product is
+/// `-0` (or, rounding down, when the products cancel or any is `-0`), else `+0`.
+pub fn sum_of_products<F: Format>(terms: &[(u64, u64)], rm: Round) -> FpResult {
+    debug_assert!(terms.len() <= 8);
+    let mut nan = false;
+    let mut snan = false;
+    let mut bad = false;
+    let (mut pinf, mut ninf) = (false, false);
+    for &(a, b) in terms {
+        let (a, b) = (a & F::MASK, b & F::MASK);
+        if is_nan::<F>(a) || is_nan::<F>(b) {
+            nan = true;
+            snan |= is_snan::<F>(a) || is_snan::<F>(b);
+            continue;
+        }
+        let s = (a ^ b) & F::SIGN != 0;
+        if is_inf::<F>(a) || is_inf::<F>(b) {
+            if is_zero::<F>(a) || is_zero::<F>(b) {
+                bad = true;
+            } else if s {
+                ninf = true;
+            } else {
+                pinf = true;
+            }
+        }
+    }
+    if bad || (!nan && pinf && ninf) {
+        return invalid::<F>();
+    }
+    if nan {
+        return nan_result::<F>(snan);
+    }
+    if pinf || ninf {
+        return FpResult::exact(inf::<F>(ninf));
+    }
+    let b0 = base::<F>();
+    let top = 2 * F::EMAX + 2 * F::PREC as i32 + 8 - b0;
+    let mut acc = Acc {
+        limb: [0; LIMBS],
+        used: ((top as usize) / 64 + 1).min(LIMBS),
+    };
+    let mut all_neg_zero = true;
+    let mut any_neg_zero = false;
+    let mut any_nonzero = false;
+    for &(a, b) in terms {
+        let (a, b) = (a & F::MASK, b & F::MASK);
+        let s = (a ^ b) & F::SIGN != 0;
+        if is_zero::<F>(a) || is_zero::<F>(b) {
+            all_neg_zero &= s;
+            any_neg_zero |= s;
+            continue;
+        }
+        all_neg_zero = false;
+        any_nonzero = true;
+        let x = normalise::<F>(fields::<F>(a));
+        let y = normalise::<F>(fields::<F>(b));
+        let m = u128::from(x.sig) * u128::from(y.sig);
+        // value = m * 2^(ex + ey - 2*FRAC_BITS)
+        let pos = x.exp + y.exp - 2 * F::FRAC_BITS as i32 - b0;
+        acc.add(m, pos as u32, s);
+    }
+    let neg = acc.limb[acc.used - 1] >> 63 == 1;
+    if neg {
+        // Negate in place: complement and add one.
+        let mut carry = true;
+        for x in acc.limb.iter_mut().take(acc.used) {
+            let (v, c) = (!*x).overflowing_add(u64::from(carry));
+            *x = v;
+            carry = c;
+        }
+    }
+    let Some(hi) = (0..acc.used).rev().find(|&i| acc.limb[i] != 0) else {
+        // An exact zero.
+        let sign = if any_nonzero {
+            rm == Round::Rd
+        } else {
+            all_neg_zero || (rm == Round::Rd && any_neg_zero)
+        };
+        return FpResult::exact(zero::<F>(sign));
+    };
+    // The 64 bits from the leading one down, jamming everything below.
+    let lz = acc.limb[hi].leading_zeros();
+    let msb = hi as i32 * 64 + 63 - lz as i32; // bit index of the leading one
+    let lo_bit = msb - 63; // bit index of x's bit 0 (may be negative)
+    let bit = |i: i32| -> u64 {
+        if i < 0 {
+            0
+        } else {
+            (acc.limb[(i / 64) as usize] >> (i % 64)) & 1
+        }
+    };
+    let mut x = 0u64;
+    for k in 0..64 {
+        x |= bit(lo_bit + k) << k;
+    }
+    let sticky = lo_bit > 0 && {
+        let full = (lo_bit / 64) as usize;
+        acc.limb[..full].iter().any(|&l| l != 0)
+            || acc.limb[full] & ((1u64 << (lo_bit % 64)) - 1) != 0
+    };
+    let x = x | u64::from(sticky);
+    round_pack_u64::<F>(neg, lo_bit + b0, x, rm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fp::F32;
+
+    fn f(x: f32) -> u64 {
+        u64::from(x.to_bits())
+    }
+
+    #[test]
+    fn exact_cancellation_and_single_rounding() {
+        // 2^30 * 2^30 - 2^30 * 2^30 + 1 * 1 = 1 exactly (a rounded chain would give 0 or 1).
+        let t = [
+            (f(1073741824.0), f(1073741824.0)),
+            (f(-1073741824.0), f(1073741824.0)),
+            (f(1.0), f(1.0)),
+        ];
+        assert_eq!(sum_of_products::<F32>(&t, Round::Rtne).bits, f(1.0));
+        // (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46: one rounding keeps the 2^-46 for Ru.
+        let a = f(1.0 + f32::EPSILON);
+        let r = sum_of_products::<F32>(&[(a, a)], Round::Ru).bits;
+        assert_eq!(r, f(1.0 + 3.0 * f32::EPSILON));
+        let r = sum_of_products::<F32>(&[(a, a)], Round::Rtne).bits;
+        assert_eq!(r, f(1.0 + 2.0 * f32::EPSILON));
+    }
+
+    #[test]
+    fn df_full_exponent_range() {
+        use crate::fp::F64;
+        let d = |x: f64| x.to_bits();
+        let big = 2f64.powi(500);
+        let tiny = 2f64.powi(-500);
+        // 2^1000 - 2^1000 + 2^-1000: the huge products cancel exactly.
+        let t = [(d(big), d(big)), (d(-big), d(big)), (d(tiny), d(tiny))];
+        assert_eq!(
+            sum_of_products::<F64>(&t, Round::Rtne).bits,
+            d(2f64.powi(-1000))
+        );
+        // 2^-1074 * 0.5 = 2^-1075: a tie between +0 and the smallest denormal (even: +0);
+        // rounding up gives the denormal.
+        let t = [(1u64, d(0.5))];
+        assert_eq!(sum_of_products::<F64>(&t, Round::Rtne).bits, 0);
+        assert_eq!(sum_of_products::<F64>(&t, Round::Ru).bits, 1);
+    }
+
+    #[test]
+    fn matches_f64_when_exact() {
+        // Products of small integers: exact in f32 and f64.
+        let t = [(f(3.0), f(-7.0)), (f(0.5), f(0.25)), (f(-2.0), f(-8.0))];
+        let want = 3.0f32 * -7.0 + 0.5 * 0.25 + -2.0 * -8.0;
+        assert_eq!(sum_of_products::<F32>(&t, Round::Rtne).bits, f(want));
+    }
+}
