@@ -10,13 +10,6 @@ use crate::spec::{AccessMode, DataType, Opcode, Platform};
 
 type R<T> = Result<T, DecodeError>;
 
-/// Position of ExDesc[31:16] and ExDesc[9:6] (the `ex_desc_hi` and `ex_mlen` fields of split
-/// sends) within the extended descriptor: mesa brw_eu_inst.h `brw_eu_inst_sends_ex_desc`
-/// (Gen9: bits 95:80 = ExDesc[31:16], 67:64 = ExDesc[9:6]); mesa brw_eu.h
-/// `brw_message_ex_desc_ex_mlen`. spec/encoding has no 32-bit descriptor layout to name them.
-pub(super) const EX_DESC_HI_AT: u32 = 16;
-pub(super) const EX_MLEN_AT: u32 = 6;
-
 /// A field the layout must have (a spec inconsistency otherwise, reported, never a panic).
 #[inline]
 fn need(f: F, name: &'static str) -> R<F> {
@@ -505,9 +498,12 @@ fn sends(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
     let ex_desc = if get(l.sel_reg32_ex_desc, w) != 0 {
         SendDesc::A0(get(l.ex_desc_addr_subreg, w) as u8)
     } else {
-        let hi = get(l.ex_desc_hi, w) as u32;
-        let ml = get(l.ex_mlen, w) as u32;
-        SendDesc::Imm(hi << EX_DESC_HI_AT | ml << EX_MLEN_AT)
+        // Each descriptor field from the instruction field of the same name (enc.ex-desc).
+        let mut v = 0u128;
+        for &(d, f) in &l.ex_desc {
+            d.set(&mut v, f.get(w));
+        }
+        SendDesc::Imm(v as u32)
     };
     i.send = Some(SendInfo {
         sfid: send_sfid(w, l, t)?,

@@ -11,7 +11,6 @@
 //! passes [`crate::encoding::check`] (the tests verify this for every encoded instruction);
 //! the encoder itself only checks the reserved bits, which a too-wide descriptor can reach.
 
-use super::decode::{EX_DESC_HI_AT, EX_MLEN_AT};
 use super::error::EncodeError;
 use super::fields::{sext, tabs, File, Kind, Lay, Map, OpFields, Tabs, F};
 use super::implicit::implied;
@@ -220,10 +219,6 @@ fn imm_desc(i: &Insn, d: u32) -> u32 {
         d
     }
 }
-
-/// The extended-descriptor bits the model keeps in `SendInfo::sfid` and `Controls::eot`
-/// (ExDesc[3:0] and ExDesc[5], see [`crate::isa::SendInfo::ex_desc`]).
-const SFID_EOT: u32 = 0x2F;
 
 fn is_a0(d: SendDesc) -> bool {
     matches!(d, SendDesc::A0(_))
@@ -639,7 +634,7 @@ fn send_desc(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs) -> R<()> {
         SendDesc::Imm(v)
             if matches!(s.desc, SendDesc::A0(_))
                 && last.is_some()
-                && last.get(*w) as u32 & !SFID_EOT == v & !SFID_EOT =>
+                && last.get(*w) as u32 & !t.ex_desc_elsewhere == v & !t.ex_desc_elsewhere =>
         {
             Ok(())
         }
@@ -792,17 +787,18 @@ fn sends(w: &mut u128, i: &Insn, ops: &Ops, l: &Lay, t: &Tabs) -> R<()> {
             put(w, l.ex_desc_addr_subreg, u64::from(n), "send.ex_desc")?;
         }
         SendDesc::Imm(v) => {
-            let hi = u64::from(v >> EX_DESC_HI_AT);
-            let ml = u64::from(v >> EX_MLEN_AT) & l.ex_mlen.mask();
-            if (hi << EX_DESC_HI_AT | ml << EX_MLEN_AT) != u64::from(v) {
+            // Each descriptor field into the instruction field of the same name
+            // (enc.ex-desc); the other bits have no place in the instruction.
+            if v & !l.ex_desc_mask != 0 {
                 return err(
                     "send.ex_desc",
-                    "only ExDesc[31:16] and ExDesc[9:6] are encodable in a split send",
-                    i64::from(v),
+                    "sets extended-descriptor bits that have no field in a split send (enc.ex-desc)",
+                    i64::from(v & !l.ex_desc_mask),
                 );
             }
-            put(w, l.ex_desc_hi, hi, "send.ex_desc")?;
-            put(w, l.ex_mlen, ml, "send.ex_desc")?;
+            for &(d, f) in &l.ex_desc {
+                put(w, f, d.get(u128::from(v)), "send.ex_desc")?;
+            }
         }
     }
     Ok(())

@@ -126,12 +126,6 @@ impl F {
         }
     }
 
-    /// `(1 << width) - 1` (0 when absent).
-    #[inline]
-    pub fn mask(self) -> u64 {
-        self.mask
-    }
-
     #[inline]
     pub fn width(self) -> u8 {
         self.mask.count_ones() as u8
@@ -201,10 +195,29 @@ pub(crate) struct Lay {
     pub eot: F,
     pub sel_reg32_desc: F,
     pub sel_reg32_ex_desc: F,
-    pub ex_mlen: F,
-    pub ex_desc_hi: F,
     pub ex_desc_addr_subreg: F,
+    /// Fields of the extended descriptor (enc.ex-desc) that this layout holds in fields of the
+    /// same names: (descriptor field, instruction field). `sfid` and `eot` are left out: the
+    /// model keeps them in `SendInfo::sfid` and `Controls::eot`.
+    pub ex_desc: Vec<(F, F)>,
+    /// The descriptor bits of `ex_desc`.
+    pub ex_desc_mask: u32,
     pub op: [OpFields; 4],
+}
+
+/// The extended message descriptor's layout.
+pub(crate) fn ex_desc_layout() -> &'static Layout {
+    &enc::ex_desc::LAYOUT
+}
+
+/// Names of the extended-descriptor fields the model keeps outside `SendInfo::ex_desc`.
+const EX_DESC_ELSEWHERE: [&str; 2] = ["sfid", "eot"];
+
+/// Mask of the bits of `l`'s fields, as a 32-bit descriptor.
+fn field_mask32(b: &BitField) -> u32 {
+    let mut w = 0u128;
+    b.set(&mut w, u64::MAX);
+    w as u32
 }
 
 const OPERANDS: [&str; 4] = ["dst", "src0", "src1", "src2"];
@@ -254,9 +267,22 @@ fn resolve(l: &'static Layout) -> Lay {
             used |= m << (u32::from(pc.lo) & 127);
         }
     }
+    let mut ex_desc = vec![];
+    let mut ex_desc_mask = 0u32;
+    for d in ex_desc_layout().fields {
+        if d.name.starts_with("reserved") || EX_DESC_ELSEWHERE.contains(&d.name) {
+            continue;
+        }
+        if let Some(b) = l.field(d.name) {
+            ex_desc.push((F::new(Some(d)), F::new(Some(b))));
+            ex_desc_mask |= field_mask32(d);
+        }
+    }
     Lay {
         layout: l,
         reserved: !used,
+        ex_desc,
+        ex_desc_mask,
         opcode: f("opcode"),
         access_mode: f("access_mode"),
         mask_control: f("mask_control"),
@@ -284,8 +310,6 @@ fn resolve(l: &'static Layout) -> Lay {
         eot: f("eot"),
         sel_reg32_desc: f("sel_reg32_desc"),
         sel_reg32_ex_desc: f("sel_reg32_ex_desc"),
-        ex_mlen: f("ex_mlen"),
-        ex_desc_hi: f("ex_desc_hi"),
         ex_desc_addr_subreg: f("ex_desc_addr_subreg_nr"),
         op,
     }
@@ -414,6 +438,8 @@ pub(crate) struct Tabs {
     /// Split-send selector fields (Gen9).
     pub sel_desc: F,
     pub sel_ex_desc: F,
+    /// Extended-descriptor bits the model keeps in `SendInfo::sfid` and `Controls::eot`.
+    pub ex_desc_elsewhere: u32,
     pub kind: [Kind; 128],
     /// JIP (bit 0) / UIP (bit 1) per opcode number for Kind::Branch.
     pub jumps: [u8; 128],
@@ -594,6 +620,11 @@ fn build(p: Platform) -> Tabs {
         a1_imm,
         sel_desc,
         sel_ex_desc,
+        ex_desc_elsewhere: ex_desc_layout()
+            .fields
+            .iter()
+            .filter(|d| EX_DESC_ELSEWHERE.contains(&d.name))
+            .fold(0, |m, d| m | field_mask32(d)),
         kind,
         jumps,
         exec: Map::new(&values::EXEC_SIZE, num),
