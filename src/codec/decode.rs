@@ -2,7 +2,7 @@
 
 use super::error::{DecodeError, DecodeErrorKind as K};
 use super::fields::{get, sext, tabs, File, Kind, Lay, OpFields, Tabs, F};
-use crate::encoding::{layout_for, operand_layout, Operand};
+use crate::encoding::{operand_layout, Operand};
 use crate::isa::{
     Addr, Dst, Flag, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle,
 };
@@ -58,11 +58,8 @@ pub fn decode_word(w: u128, p: Platform) -> R<Insn> {
 /// [`decode_word`] into an existing instruction (overwritten completely on success; left in
 /// an unspecified but valid state on error).
 pub fn decode_word_into(w: u128, p: Platform, i: &mut Insn) -> R<()> {
-    let layout = layout_for(w, p);
     let t = tabs(p);
-    let l = t
-        .lay(layout)
-        .ok_or_else(|| DecodeError::missing("layout"))?;
+    let l = t.select(w).ok_or_else(|| DecodeError::missing("layout"))?;
     let opf = need(l.opcode, "opcode")?;
     let n = opf.get(w);
     let op =
@@ -77,7 +74,7 @@ pub fn decode_word_into(w: u128, p: Platform, i: &mut Insn) -> R<()> {
     match kind {
         Kind::Bare => {}
         Kind::Alu | Kind::Math => {
-            i.dst = Some(dst(w, l, t, p, a16)?);
+            i.dst = Some(dst(w, l, t, a16)?);
             let n = op.info().srcs.min(2) as usize;
             if n == 2 && is_imm(w, l, t, 0)? {
                 // Only the last source of a two-source instruction may be an immediate.
@@ -85,11 +82,11 @@ pub fn decode_word_into(w: u128, p: Platform, i: &mut Insn) -> R<()> {
                 return Err(bad(K::Malformed, f, f.get(w)));
             }
             for k in 0..n {
-                i.src[k] = Some(src(w, l, t, p, a16, k)?);
+                i.src[k] = Some(src(w, l, t, a16, k)?);
             }
         }
         Kind::ThreeSrc => three_src(i, w, l, t)?,
-        Kind::Send => send(i, w, l, t, p, a16)?,
+        Kind::Send => send(i, w, l, t, a16)?,
         Kind::Sends => sends(i, w, l, t)?,
         Kind::Branch => {
             let j = t.jumps[(n & 0x7f) as usize];
@@ -102,14 +99,14 @@ pub fn decode_word_into(w: u128, p: Platform, i: &mut Insn) -> R<()> {
                 i.uip = Some(sext(f.get(w), f.width()) as i32);
             }
         }
-        Kind::Jmpi => i.src[1] = Some(src(w, l, t, p, a16, 1)?),
-        Kind::Wait => i.dst = Some(dst(w, l, t, p, a16)?),
-        Kind::Ret => i.src[0] = Some(src(w, l, t, p, a16, 0)?),
+        Kind::Jmpi => i.src[1] = Some(src(w, l, t, a16, 1)?),
+        Kind::Wait => i.dst = Some(dst(w, l, t, a16)?),
+        Kind::Ret => i.src[0] = Some(src(w, l, t, a16, 0)?),
         Kind::Jump => {
             if matches!(op, Opcode::Call | Opcode::Calla) {
-                i.dst = Some(dst(w, l, t, p, a16)?);
+                i.dst = Some(dst(w, l, t, a16)?);
             }
-            match src(w, l, t, p, a16, 0)? {
+            match src(w, l, t, a16, 0)? {
                 Src::Imm(Imm { bits, .. }) => i.jip = Some(bits as u32 as i32),
                 Src::Reg(_) => {
                     let f = need(l.op[1].reg_file, "src0_reg_file")?;
@@ -218,7 +215,7 @@ fn reg(file: File, o: &OpFields, w: u128, file_f: F) -> R<Reg> {
 }
 
 /// Direct or indirect addressing of operand `k` (0 = dst, 1 = src0, 2 = src1).
-fn addr(w: u128, l: &Lay, t: &Tabs, p: Platform, k: usize, file: File, file_f: F) -> R<Addr> {
+fn addr(w: u128, l: &Lay, t: &Tabs, k: usize, file: File, file_f: F) -> R<Addr> {
     let o = &l.op[k];
     let am = o.address_mode;
     let indirect = if am.is_some() {
@@ -243,13 +240,9 @@ fn addr(w: u128, l: &Lay, t: &Tabs, p: Platform, k: usize, file: File, file_f: F
     if file != File::Grf {
         return Err(bad(K::Unsupported, file_f, file_f.get(w)));
     }
-    let which = match k {
-        0 => Operand::Dst,
-        1 => Operand::Src0,
-        _ => Operand::Src1,
-    };
-    let il = operand_layout(w, p, which);
-    let ind = t.lay(il).ok_or_else(|| DecodeError::missing("layout"))?;
+    let ind = t
+        .operand(w, l, k)
+        .ok_or_else(|| DecodeError::missing("layout"))?;
     let io = &ind.op[k];
     let (sf, Some((imf, unit))) = (io.addr_subreg, io.addr_imm) else {
         return Err(bad(K::Unsupported, am, 1));
@@ -273,7 +266,7 @@ fn reg_type(t: &Tabs, f: F, w: u128, imm: bool) -> R<DataType> {
         .ok_or_else(|| bad(K::ReservedValue, f, v))
 }
 
-fn dst(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<Dst> {
+fn dst(w: u128, l: &Lay, t: &Tabs, a16: bool) -> R<Dst> {
     let o = &l.op[0];
     let ff = need(o.reg_file, "dst_reg_file")?;
     let file = file(t, ff, w)?;
@@ -285,7 +278,7 @@ fn dst(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<Dst> {
     let hstride = lookup(&t.hstride, o.hstride, "dst_hstride", w)?;
     let wrmask = if a16 { get(o.writemask, w) as u8 } else { 0xF };
     Ok(Dst {
-        addr: addr(w, l, t, p, 0, file, ff)?,
+        addr: addr(w, l, t, 0, file, ff)?,
         ty,
         hstride,
         wrmask,
@@ -293,7 +286,7 @@ fn dst(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<Dst> {
 }
 
 /// Source `k` (0 or 1) of a one- or two-source layout.
-fn src(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool, k: usize) -> R<Src> {
+fn src(w: u128, l: &Lay, t: &Tabs, a16: bool, k: usize) -> R<Src> {
     let o = &l.op[k + 1];
     let (fname, tname) = if k == 0 {
         ("src0_reg_file", "src0_reg_type")
@@ -333,7 +326,7 @@ fn src(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool, k: usize) -> R<Src> {
         Swizzle::XYZW
     };
     Ok(Src::Reg(RegSrc {
-        addr: addr(w, l, t, p, k + 1, file, ff)?,
+        addr: addr(w, l, t, k + 1, file, ff)?,
         ty,
         region,
         swizzle,
@@ -406,19 +399,19 @@ fn send_sfid(w: u128, l: &Lay, t: &Tabs) -> R<u8> {
     t.sfid.get(v).ok_or_else(|| bad(K::ReservedValue, f, v))
 }
 
-fn send(i: &mut Insn, w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<()> {
-    i.dst = Some(dst(w, l, t, p, a16)?);
+fn send(i: &mut Insn, w: u128, l: &Lay, t: &Tabs, a16: bool) -> R<()> {
+    i.dst = Some(dst(w, l, t, a16)?);
     if is_imm(w, l, t, 0)? {
         let f = need(l.op[1].reg_file, "src0_reg_file")?;
         return Err(bad(K::Malformed, f, f.get(w)));
     }
-    i.src[0] = Some(src(w, l, t, p, a16, 0)?);
+    i.src[0] = Some(src(w, l, t, a16, 0)?);
     let desc = if is_imm(w, l, t, 1)? {
         SendDesc::Imm(last_dword(w, t)?)
     } else {
         // A register descriptor: an address subregister (in dwords).
         let ff = need(l.op[2].reg_file, "src1_reg_file")?;
-        match src(w, l, t, p, a16, 1)? {
+        match src(w, l, t, a16, 1)? {
             Src::Reg(RegSrc {
                 addr: Addr::Direct { reg, sub },
                 ..

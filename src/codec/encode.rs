@@ -14,7 +14,6 @@
 use super::error::EncodeError;
 use super::fields::{sext, tabs, File, Kind, Lay, Map, OpFields, Tabs, F};
 use super::implicit::implied;
-use crate::encoding::{layout_for, operand_layout, Operand};
 use crate::isa::{
     Addr, Dst, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle, ThreadCtrl,
 };
@@ -35,7 +34,7 @@ fn put(w: &mut u128, f: F, v: u64, name: &'static str) -> R<()> {
     if v == 0 {
         Ok(())
     } else if f.fits(v) {
-        f.set(w, v);
+        f.or_into(w, v);
         Ok(())
     } else if f.is_some() {
         err(name, "does not fit its field", v as i64)
@@ -131,9 +130,8 @@ pub fn encode_word(insn: &Insn, p: Platform) -> R<u128> {
             )?;
         }
     }
-    let layout = layout_for(pw, p);
     let l = t
-        .lay(layout)
+        .select(pw)
         .ok_or_else(|| EncodeError::new("layout", "not resolved", 0))?;
 
     let mut w = 0u128;
@@ -468,7 +466,6 @@ fn addr(
     k: usize,
     l: &Lay,
     t: &Tabs,
-    p: Platform,
     pw: u128,
     name: &'static str,
 ) -> R<()> {
@@ -490,13 +487,8 @@ fn addr(
             put(w, o.address_mode, am, name)?;
             let mut pw2 = pw;
             o.address_mode.set(&mut pw2, am);
-            let which = match k {
-                0 => Operand::Dst,
-                1 => Operand::Src0,
-                _ => Operand::Src1,
-            };
             let il = t
-                .lay(operand_layout(pw2, p, which))
+                .operand(pw2, l, k)
                 .ok_or_else(|| EncodeError::new(name, "indirect layout not resolved", 0))?;
             let io = &il.op[k];
             let Some((imf, unit)) = io.addr_imm else {
@@ -535,7 +527,7 @@ fn subreg(w: &mut u128, o: &OpFields, sub: u8, name: &'static str) -> R<()> {
 fn dst(w: &mut u128, d: &Dst, l: &Lay, t: &Tabs, p: Platform, pw: u128, a16: bool) -> R<()> {
     let o = &l.op[0];
     put(w, o.reg_type, reg_type(p, d.ty, "dst")?, "dst")?;
-    addr(w, d.addr, 0, l, t, p, pw, "dst")?;
+    addr(w, d.addr, 0, l, t, pw, "dst")?;
     let hs = t
         .hstride
         .enc(d.hstride)
@@ -589,7 +581,7 @@ fn src(
         }
         Src::Reg(r) => {
             put(w, o.reg_type, reg_type(p, r.ty, name)?, name)?;
-            addr(w, r.addr, k + 1, l, t, p, pw, name)?;
+            addr(w, r.addr, k + 1, l, t, pw, name)?;
             let g = r.region;
             let vs = t
                 .vstride

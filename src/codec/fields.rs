@@ -12,131 +12,12 @@
 //! its unit (`subreg_nr` bytes, `subreg16` / `subreg4` / `subreg2` 16-, 4- and 2-byte units);
 //! `addr_imm16` is an indirect offset in 16-byte units.
 
-use crate::encoding::layout_for;
+use crate::encoding::{layout_for, layout_set, LayoutSet};
+pub(crate) use crate::encoding::F;
 use crate::isa::{arf_regnum, ThreadCtrl};
 use crate::spec::encoding::{self as enc, values, BitField, Layout, ValueTable};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform, PredCtrl};
 use std::sync::OnceLock;
-
-/// A field of a layout, with a fast accessor: a field held in one bit range is read and
-/// written with one shift and mask (taken from the generated [`BitField`] when the tables are
-/// built); a split field goes through [`BitField::get`] / [`BitField::set`]. An absent field
-/// reads as 0.
-#[derive(Clone, Copy)]
-pub(crate) struct F {
-    bf: Option<&'static BitField>,
-    /// Which 64-bit half of the word holds the field (0: bits 63:0, 1: bits 127:64).
-    half: u32,
-    /// Lowest bit within that half.
-    lo: u32,
-    /// `(1 << width) - 1`; 0 for an absent field.
-    mask: u64,
-    /// The field has several bit ranges or crosses the halves: read through the generated
-    /// accessor.
-    split: bool,
-}
-
-impl Default for F {
-    fn default() -> F {
-        F::NONE
-    }
-}
-
-impl F {
-    pub const NONE: F = F {
-        bf: None,
-        half: 0,
-        lo: 0,
-        mask: 0,
-        split: false,
-    };
-
-    fn new(bf: Option<&'static BitField>) -> F {
-        let Some(b) = bf else { return F::NONE };
-        let mask = if b.width >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << b.width) - 1
-        };
-        match b.pieces {
-            [pc] if pc.at == 0 && pc.lo / 64 == pc.hi / 64 => F {
-                bf,
-                half: u32::from(pc.lo / 64),
-                lo: u32::from(pc.lo % 64),
-                mask,
-                split: false,
-            },
-            _ => F {
-                bf,
-                half: 0,
-                lo: 0,
-                mask,
-                split: true,
-            },
-        }
-    }
-
-    /// The generated field, if the layout has it.
-    #[inline]
-    pub fn bf(self) -> Option<&'static BitField> {
-        self.bf
-    }
-
-    #[inline(always)]
-    pub fn is_some(self) -> bool {
-        self.mask != 0
-    }
-
-    #[inline(always)]
-    pub fn get(self, w: u128) -> u64 {
-        if self.split {
-            match self.bf {
-                Some(b) => b.get(w),
-                None => 0,
-            }
-        } else {
-            let x = if self.half == 0 {
-                w as u64
-            } else {
-                (w >> 64) as u64
-            };
-            (x >> self.lo) & self.mask
-        }
-    }
-
-    /// Write `v` (bits above the field's width are dropped; absent fields ignore the write).
-    #[inline(always)]
-    pub fn set(self, w: &mut u128, v: u64) {
-        if self.split {
-            if let Some(b) = self.bf {
-                b.set(w, v);
-            }
-        } else {
-            // Work on the 64-bit half that holds the field.
-            let m = self.mask << self.lo;
-            let x = (v & self.mask) << self.lo;
-            let low = u128::from(u64::MAX);
-            if self.half == 0 {
-                let h = (*w as u64 & !m) | x;
-                *w = (*w & !low) | u128::from(h);
-            } else {
-                let h = (((*w >> 64) as u64) & !m) | x;
-                *w = (*w & low) | (u128::from(h) << 64);
-            }
-        }
-    }
-
-    #[inline]
-    pub fn width(self) -> u8 {
-        self.mask.count_ones() as u8
-    }
-
-    /// Whether the field exists and `v` fits it.
-    #[inline(always)]
-    pub fn fits(self, v: u64) -> bool {
-        self.mask != 0 && v & !self.mask == 0
-    }
-}
 
 /// The fields of one operand (dst = 0, src0 = 1, src1 = 2, src2 = 3).
 #[derive(Clone, Copy, Default)]
@@ -165,6 +46,8 @@ pub(crate) struct OpFields {
 /// One layout with its fields resolved by name.
 pub(crate) struct Lay {
     pub layout: &'static Layout,
+    /// Index of the layout in the platform's [`LayoutSet`] (`usize::MAX`: not there).
+    pub info: usize,
     /// Bits no field of the layout covers (`reserved`).
     pub reserved: u128,
     pub opcode: F,
@@ -280,6 +163,7 @@ fn resolve(l: &'static Layout) -> Lay {
     }
     Lay {
         layout: l,
+        info: usize::MAX,
         reserved: !used,
         ex_desc,
         ex_desc_mask,
@@ -428,6 +312,9 @@ pub(crate) enum Kind {
 pub(crate) struct Tabs {
     pub p: Platform,
     pub lays: Vec<Lay>,
+    /// The platform's layout choice, and for each of its layouts the index into `lays`.
+    set: &'static LayoutSet,
+    by_info: Vec<usize>,
     /// `(layout address, index into lays)` by [`slot`] of the address.
     index: [(usize, u8); SLOTS],
     /// Index of the plain Align1 layout (opcode 0, register operands).
@@ -507,13 +394,21 @@ fn num(s: &str) -> Option<u8> {
 }
 
 fn build(p: Platform) -> Tabs {
-    let lays: Vec<Lay> = enc::LAYOUTS
+    let set = layout_set(p);
+    let mut lays: Vec<Lay> = enc::LAYOUTS
         .iter()
         .copied()
         // Native instruction layouts (the compaction views have no access mode field).
         .filter(|l| l.width == 128 && l.gens.contains(p) && l.field("access_mode").is_some())
         .map(resolve)
         .collect();
+    let mut by_info = vec![usize::MAX; set.infos.len()];
+    for (k, info) in set.infos.iter().enumerate() {
+        if let Some(i) = lays.iter().position(|x| std::ptr::eq(x.layout, info.layout)) {
+            by_info[k] = i;
+            lays[i].info = k;
+        }
+    }
     // Open-addressing table from layout address to index (a few dozen layouts, 64 slots).
     let mut index = [(0usize, u8::MAX); SLOTS];
     for (k, l) in lays.iter().enumerate() {
@@ -616,6 +511,8 @@ fn build(p: Platform) -> Tabs {
     };
     Tabs {
         p,
+        set,
+        by_info,
         base,
         a1_imm,
         sel_desc,
@@ -729,6 +626,24 @@ impl Tabs {
             h = (h + 1) % SLOTS;
         }
         None
+    }
+
+    /// The layout of a native word ([`crate::encoding::layout_for`]'s).
+    #[inline]
+    pub fn select(&self, w: u128) -> Option<&Lay> {
+        let k = *self.by_info.get(self.set.select(w))?;
+        self.lays.get(k)
+    }
+
+    /// The layout holding the fields of operand `k` (dst = 0, src0 = 1, src1 = 2) of a word
+    /// read with `l` ([`crate::encoding::operand_layout`]'s).
+    #[inline]
+    pub fn operand(&self, w: u128, l: &Lay, k: usize) -> Option<&Lay> {
+        if l.info == usize::MAX {
+            return None;
+        }
+        let k = *self.by_info.get(self.set.operand_index(w, l.info, k))?;
+        self.lays.get(k)
     }
 
     #[inline]

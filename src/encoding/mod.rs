@@ -15,9 +15,12 @@
 
 mod compact;
 mod error;
+mod field;
 mod select;
 
 pub use compact::{compact, precompact, uncompact};
+pub(crate) use field::F;
+pub(crate) use select::{set as layout_set, Set as LayoutSet};
 pub use error::{EncodingError, ErrorKind};
 pub use select::{check, is_compact, layout_for, operand_layout, Form, Operand};
 

@@ -125,13 +125,13 @@ pub(super) fn reg_name(out: &mut String, r: Reg, mesa: bool) {
     match r {
         Reg::Grf(n) => {
             out.push(if mesa { 'g' } else { 'r' });
-            let _ = write!(out, "{n}");
+            push_u64(out, n.into());
         }
         Reg::Arf(n) => match arf_name(n) {
             Some(a) if a.numbered || n & 0xF == 0 => {
                 out.push_str(if mesa { a.mesa } else { a.iga });
                 if a.numbered {
-                    let _ = write!(out, "{}", n & 0xF);
+                    push_u64(out, (n & 0xF).into());
                 }
             }
             _ => {
@@ -146,11 +146,114 @@ pub(super) fn has_subreg_syntax(r: Reg) -> bool {
 }
 
 pub(super) fn flag_text(out: &mut String, i: &Insn) {
-    let _ = write!(out, "f{}.{}", i.flag.reg, i.flag.sub);
+    out.push('f');
+    push_u64(out, i.flag.reg.into());
+    out.push('.');
+    push_u64(out, i.flag.sub.into());
 }
 
-pub(super) fn hex_upper(v: u64) -> String {
-    format!("0x{v:X}")
+/// `0x` and the hexadecimal digits of `v` (uppercase), at least `min` digits.
+pub(super) fn hex_upper(out: &mut String, v: u64, min: usize) {
+    push_hex(out, v, min, true);
+}
+
+/// Decimal digits of `n`, written without the formatting machinery (the printers run once
+/// per disassembled instruction; nothing here allocates).
+pub(super) fn push_u64(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut k = buf.len();
+    loop {
+        k -= 1;
+        buf[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 || k == 0 {
+            break;
+        }
+    }
+    for &b in &buf[k..] {
+        out.push(char::from(b));
+    }
+}
+
+/// A signed decimal number.
+pub(super) fn push_i64(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_u64(out, n.unsigned_abs());
+}
+
+/// `0x` and at least `min` hexadecimal digits of `v`.
+pub(super) fn push_hex(out: &mut String, v: u64, min: usize, upper: bool) {
+    let digits: &[u8; 16] = if upper {
+        b"0123456789ABCDEF"
+    } else {
+        b"0123456789abcdef"
+    };
+    let n = (16 - v.leading_zeros() as usize / 4).max(min.clamp(1, 16));
+    out.push_str("0x");
+    for k in (0..n).rev() {
+        out.push(char::from(digits[((v >> (4 * k)) & 0xF) as usize]));
+    }
+}
+
+/// Instruction options (`{...}`), gathered without allocating.
+pub(super) struct Opts {
+    v: [Opt; 16],
+    n: usize,
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum Opt {
+    Name(&'static str),
+    /// A channel-offset option: its letter, its number, and whether the number comes first
+    /// (Mesa `2Q`; PRM `Q2`).
+    Chan(char, u8, bool),
+}
+
+impl Opts {
+    pub fn new() -> Opts {
+        Opts {
+            v: [Opt::Name(""); 16],
+            n: 0,
+        }
+    }
+
+    pub fn push(&mut self, s: &'static str) {
+        self.push_opt(Opt::Name(s));
+    }
+
+    pub fn push_opt(&mut self, o: Opt) {
+        if let Some(x) = self.v.get_mut(self.n) {
+            *x = o;
+            self.n += 1;
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// The options separated by `sep`.
+    pub fn write(&self, out: &mut String, sep: &str) {
+        for (k, o) in self.v[..self.n].iter().enumerate() {
+            if k > 0 {
+                out.push_str(sep);
+            }
+            match *o {
+                Opt::Name(s) => out.push_str(s),
+                Opt::Chan(c, n, num_first) => {
+                    if num_first {
+                        push_u64(out, n.into());
+                        out.push(c);
+                    } else {
+                        out.push(c);
+                        push_u64(out, n.into());
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The 16-bit value of a replicated word immediate, if both halves agree.
