@@ -9,11 +9,8 @@ use crate::spec::encoding::BitField;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct F {
     bf: Option<&'static BitField>,
-    /// Which 64-bit half of the word holds the field (0: bits 63:0, 1: bits 127:64).
-    half: bool,
-    /// Lowest bit within that half.
-    lo: u32,
-    /// Lowest bit in the word (`lo`, plus 64 in the high half).
+    /// Lowest bit in the word; a single-range field lies in one 64-bit half (bit 6 of
+    /// `shift` says which).
     shift: u32,
     /// `(1 << width) - 1`; 0 for an absent field.
     mask: u64,
@@ -30,8 +27,6 @@ impl Default for F {
 impl F {
     pub const NONE: F = F {
         bf: None,
-        half: false,
-        lo: 0,
         shift: 0,
         mask: 0,
         split: false,
@@ -47,16 +42,12 @@ impl F {
         match b.pieces {
             [pc] if pc.at == 0 && pc.lo / 64 == pc.hi / 64 && pc.hi < 128 => F {
                 bf,
-                half: pc.lo >= 64,
-                lo: u32::from(pc.lo % 64),
                 shift: u32::from(pc.lo),
                 mask,
                 split: false,
             },
             _ => F {
                 bf,
-                half: false,
-                lo: 0,
                 shift: 0,
                 mask,
                 split: true,
@@ -80,12 +71,12 @@ impl F {
         if self.split {
             return self.get_split(w);
         }
-        let x = if self.half {
+        let x = if self.shift >= 64 {
             (w >> 64) as u64
         } else {
             w as u64
         };
-        (x >> self.lo) & self.mask
+        (x >> (self.shift & 63)) & self.mask
     }
 
     #[cold]
@@ -103,10 +94,11 @@ impl F {
             }
         } else {
             // Work on the 64-bit half that holds the field.
-            let m = self.mask << self.lo;
-            let x = (v & self.mask) << self.lo;
+            let lo_bit = self.shift & 63;
+            let m = self.mask << lo_bit;
+            let x = (v & self.mask) << lo_bit;
             let (mut lo, mut hi) = (*w as u64, (*w >> 64) as u64);
-            if self.half {
+            if self.shift >= 64 {
                 hi = (hi & !m) | x;
             } else {
                 lo = (lo & !m) | x;

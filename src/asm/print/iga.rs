@@ -3,7 +3,7 @@
 
 use super::{
     flag_text, has_subreg_syntax, hex_upper, is_logic, names, push_i64, push_u64, reg_name,
-    sub_elems, swizzle_text, word, wrmask_text, Dialect, JumpLabels, Opt, Opts, PrintOptions,
+    sub_elems, swizzle_text, word, wrmask_text, Dialect, JumpLabels, Opts, PrintOptions,
     Region,
 };
 use crate::isa::{Addr, Dst, Imm, Insn, RegSrc, SendDesc, Src, ThreadCtrl};
@@ -117,7 +117,7 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
     }
     jumps(out, i, l, false);
     // Options.
-    let mut opts = Opts::new();
+    let mut opts = Opts::new(out, " {", ", ");
     if a16 {
         opts.push("Align16");
     }
@@ -126,15 +126,11 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
             opts.push("NoMask");
         }
         if let Some(c) = chan_name(i, false) {
-            opts.push_opt(c);
+            opts.push_chan(c);
         }
     }
     common_opts(&mut opts, i, false);
-    if !opts.is_empty() {
-        out.push_str(" {");
-        opts.write(out, ", ");
-        out.push('}');
-    }
+    opts.close("}");
 }
 
 pub(super) fn jumps(out: &mut String, i: &Insn, l: JumpLabels, mesa: bool) {
@@ -192,7 +188,7 @@ pub(super) fn common_opts(opts: &mut Opts, i: &Insn, mesa: bool) {
 
 /// Channel-offset option name: Mesa `1Q`/`2H`/`3N`, PRM `Q1`/`H2`/`N3` (None: nothing to
 /// print: PRM's first quarter/half/nibble, and Mesa's SIMD32 at offset 0).
-pub(super) fn chan_name(i: &Insn, mesa: bool) -> Option<Opt> {
+pub(super) fn chan_name(i: &Insn, mesa: bool) -> Option<(char, u8, bool)> {
     let off = i.chan_off;
     let (k, n) = if i.exec_size == 8 && off % 8 == 0 {
         ('Q', off / 8 + 1)
@@ -204,11 +200,11 @@ pub(super) fn chan_name(i: &Insn, mesa: bool) -> Option<Opt> {
         ('N', off / 4 + 1)
     };
     if mesa {
-        Some(Opt::Chan(k, n, true))
+        Some((k, n, true))
     } else if n == 1 {
         None
     } else {
-        Some(Opt::Chan(k, n, false))
+        Some((k, n, false))
     }
 }
 

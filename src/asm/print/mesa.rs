@@ -121,7 +121,7 @@ pub(super) fn mesa_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLab
     } else {
         pad(out, start, 64);
     }
-    let mut opts = Opts::new();
+    let mut opts = Opts::new(out, "{ ", " ");
     opts.push(if a16 { "align16" } else { "align1" });
     if i.ctrl.no_mask {
         opts.push("WE_all");
@@ -133,12 +133,10 @@ pub(super) fn mesa_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLab
         _ => {}
     }
     if let Some(c) = chan_name(i, true) {
-        opts.push_opt(c);
+        opts.push_chan(c);
     }
     common_opts(&mut opts, i, true);
-    out.push_str("{ ");
-    opts.write(out, " ");
-    out.push_str(" };");
+    opts.close(" };");
 }
 
 fn mesa_reg(out: &mut String, addr: Addr, ty: DataType, force_sub: bool) {

@@ -160,19 +160,18 @@ pub(super) fn hex_upper(out: &mut String, v: u64, min: usize) {
 /// Decimal digits of `n`, written without the formatting machinery (the printers run once
 /// per disassembled instruction; nothing here allocates).
 pub(super) fn push_u64(out: &mut String, mut n: u64) {
+    if n < 10 {
+        out.push(char::from(b'0' + n as u8));
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut k = buf.len();
-    loop {
+    while n > 0 && k > 0 {
         k -= 1;
         buf[k] = b'0' + (n % 10) as u8;
         n /= 10;
-        if n == 0 || k == 0 {
-            break;
-        }
     }
-    for &b in &buf[k..] {
-        out.push(char::from(b));
-    }
+    out.push_str(std::str::from_utf8(&buf[k..]).unwrap_or("?"));
 }
 
 /// A signed decimal number.
@@ -191,67 +190,60 @@ pub(super) fn push_hex(out: &mut String, v: u64, min: usize, upper: bool) {
         b"0123456789abcdef"
     };
     let n = (16 - v.leading_zeros() as usize / 4).max(min.clamp(1, 16));
-    out.push_str("0x");
-    for k in (0..n).rev() {
-        out.push(char::from(digits[((v >> (4 * k)) & 0xF) as usize]));
+    let mut buf = [b'0'; 18];
+    buf[1] = b'x';
+    for (k, b) in buf[2..2 + n].iter_mut().rev().enumerate() {
+        *b = digits[((v >> (4 * k)) & 0xF) as usize];
     }
+    out.push_str(std::str::from_utf8(&buf[..2 + n]).unwrap_or("?"));
 }
 
-/// Instruction options (`{...}`), gathered without allocating.
-pub(super) struct Opts {
-    v: [Opt; 16],
-    n: usize,
+/// Instruction options (`{...}`), written straight into the output: `open` before the
+/// first, `sep` between two, `close` after the last (nothing when there is none).
+pub(super) struct Opts<'a> {
+    out: &'a mut String,
+    open: &'static str,
+    sep: &'static str,
+    any: bool,
 }
 
-#[derive(Clone, Copy)]
-pub(super) enum Opt {
-    Name(&'static str),
-    /// A channel-offset option: its letter, its number, and whether the number comes first
-    /// (Mesa `2Q`; PRM `Q2`).
-    Chan(char, u8, bool),
-}
-
-impl Opts {
-    pub fn new() -> Opts {
+impl<'a> Opts<'a> {
+    pub fn new(out: &'a mut String, open: &'static str, sep: &'static str) -> Opts<'a> {
         Opts {
-            v: [Opt::Name(""); 16],
-            n: 0,
+            out,
+            open,
+            sep,
+            any: false,
         }
+    }
+
+    fn next(&mut self) {
+        self.out.push_str(if self.any { self.sep } else { self.open });
+        self.any = true;
     }
 
     pub fn push(&mut self, s: &'static str) {
-        self.push_opt(Opt::Name(s));
+        self.next();
+        self.out.push_str(s);
     }
 
-    pub fn push_opt(&mut self, o: Opt) {
-        if let Some(x) = self.v.get_mut(self.n) {
-            *x = o;
-            self.n += 1;
+    /// A channel-offset option: its letter and number, the number first (Mesa `2Q`) or
+    /// last (PRM `Q2`).
+    pub fn push_chan(&mut self, (c, n, num_first): (char, u8, bool)) {
+        self.next();
+        if num_first {
+            push_u64(self.out, n.into());
+            self.out.push(c);
+        } else {
+            self.out.push(c);
+            push_u64(self.out, n.into());
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.n == 0
-    }
-
-    /// The options separated by `sep`.
-    pub fn write(&self, out: &mut String, sep: &str) {
-        for (k, o) in self.v[..self.n].iter().enumerate() {
-            if k > 0 {
-                out.push_str(sep);
-            }
-            match *o {
-                Opt::Name(s) => out.push_str(s),
-                Opt::Chan(c, n, num_first) => {
-                    if num_first {
-                        push_u64(out, n.into());
-                        out.push(c);
-                    } else {
-                        out.push(c);
-                        push_u64(out, n.into());
-                    }
-                }
-            }
+    /// End the list with `close` (if it has any option).
+    pub fn close(self, close: &str) {
+        if self.any {
+            self.out.push_str(close);
         }
     }
 }
