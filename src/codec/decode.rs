@@ -29,16 +29,28 @@ fn bad(kind: K, f: F, v: u64) -> DecodeError {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn lookup<T: super::fields::Key>(
     m: &super::fields::Map<T>,
     f: F,
     name: &'static str,
     w: u128,
 ) -> R<T> {
-    let f = need(f, name)?;
     let v = f.get(w);
-    m.get(v).ok_or_else(|| bad(K::ReservedValue, f, v))
+    match m.get(v) {
+        Some(x) if f.is_some() => Ok(x),
+        _ => Err(lookup_err(f, name, v)),
+    }
+}
+
+/// Why [`lookup`] failed: the layout lacks the field, or its value has no entry.
+#[cold]
+fn lookup_err(f: F, name: &'static str, v: u64) -> DecodeError {
+    if f.is_some() {
+        bad(K::ReservedValue, f, v)
+    } else {
+        DecodeError::missing(name)
+    }
 }
 
 /// Decode a native 128-bit word.

@@ -159,19 +159,22 @@ pub(super) fn hex_upper(out: &mut String, v: u64, min: usize) {
 
 /// Decimal digits of `n`, written without the formatting machinery (the printers run once
 /// per disassembled instruction; nothing here allocates).
-pub(super) fn push_u64(out: &mut String, mut n: u64) {
+#[inline]
+pub(super) fn push_u64(out: &mut String, n: u64) {
+    let d = |x: u64| char::from(b'0' + (x % 10) as u8);
     if n < 10 {
-        out.push(char::from(b'0' + n as u8));
-        return;
+        out.push(d(n));
+    } else if n < 100 {
+        out.push(d(n / 10));
+        out.push(d(n));
+    } else if n < 1000 {
+        out.push(d(n / 100));
+        out.push(d(n / 10));
+        out.push(d(n));
+    } else {
+        push_u64(out, n / 10);
+        out.push(d(n));
     }
-    let mut buf = [0u8; 20];
-    let mut k = buf.len();
-    while n > 0 && k > 0 {
-        k -= 1;
-        buf[k] = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
-    out.push_str(std::str::from_utf8(&buf[k..]).unwrap_or("?"));
 }
 
 /// A signed decimal number.
@@ -190,12 +193,11 @@ pub(super) fn push_hex(out: &mut String, v: u64, min: usize, upper: bool) {
         b"0123456789abcdef"
     };
     let n = (16 - v.leading_zeros() as usize / 4).max(min.clamp(1, 16));
-    let mut buf = [b'0'; 18];
-    buf[1] = b'x';
-    for (k, b) in buf[2..2 + n].iter_mut().rev().enumerate() {
-        *b = digits[((v >> (4 * k)) & 0xF) as usize];
+    out.reserve(2 + n);
+    out.push_str("0x");
+    for k in (0..n).rev() {
+        out.push(char::from(digits[((v >> (4 * k)) & 0xF) as usize]));
     }
-    out.push_str(std::str::from_utf8(&buf[..2 + n]).unwrap_or("?"));
 }
 
 /// Instruction options (`{...}`), written straight into the output: `open` before the
