@@ -1,6 +1,6 @@
 //! Deterministic cost of the codec's hot paths, for `valgrind --tool=callgrind`:
 //! `codec_profile MODE GEN REPS` runs MODE (`decode`, `encode`, `print` = decode and print
-//! IGA text into a reused buffer, `parse` = assemble Mesa text) REPS times over every native
+//! IGA text into a reused buffer, `parse` = parse Mesa text, `assemble` = parse and encode) REPS times over every native
 //! corpus word of GEN (gen7, gen7.5, gen8, gen9). Compare the instruction counts of two REPS
 //! values to get the cost per instruction without the setup:
 //! `valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/codec_profile decode gen9 1`
@@ -19,7 +19,9 @@ fn main() {
     let (mode, dir, reps) = match a.as_slice() {
         [_, m, g, r] => (m.as_str(), g.as_str(), r.parse::<usize>().unwrap_or(1)),
         _ => {
-            eprintln!("usage: codec_profile decode|encode|print|parse gen7|gen7.5|gen8|gen9 REPS");
+            eprintln!(
+                "usage: codec_profile decode|encode|print|parse|assemble gen7|gen7.5|gen8|gen9 REPS"
+            );
             std::process::exit(2);
         }
     };
@@ -101,8 +103,21 @@ fn main() {
                     .map(|r| r.insns.len())
                     .unwrap_or(0);
             }
+            "assemble" => {
+                if let Ok(r) = asm::parse(black_box(text.as_bytes()), Some(Dialect::Mesa), p) {
+                    for i in &r.insns {
+                        if let Ok(b) = codec::encode(i, p) {
+                            acc += b[0] as usize;
+                        }
+                    }
+                }
+            }
             _ => panic!("unknown mode {mode}"),
         }
     }
-    println!("{mode} {dir}: {} words, {} insns, acc {acc}", words.len(), insns.len());
+    println!(
+        "{mode} {dir}: {} words, {} insns, acc {acc}",
+        words.len(),
+        insns.len()
+    );
 }

@@ -459,16 +459,7 @@ fn reg_type(p: Platform, ty: DataType, name: &'static str) -> R<u64> {
 }
 
 /// Direct or indirect addressing of operand `k` (0 = dst, 1 = src0, 2 = src1).
-#[allow(clippy::too_many_arguments)]
-fn addr(
-    w: &mut u128,
-    a: Addr,
-    k: usize,
-    l: &Lay,
-    t: &Tabs,
-    pw: u128,
-    name: &'static str,
-) -> R<()> {
+fn addr(w: &mut u128, a: Addr, k: usize, l: &Lay, t: &Tabs, pw: u128, name: &'static str) -> R<()> {
     let o = &l.op[k];
     match a {
         Addr::Direct { reg, sub } => {

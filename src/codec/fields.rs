@@ -12,8 +12,8 @@
 //! its unit (`subreg_nr` bytes, `subreg16` / `subreg4` / `subreg2` 16-, 4- and 2-byte units);
 //! `addr_imm16` is an indirect offset in 16-byte units.
 
-use crate::encoding::{layout_for, layout_set, LayoutSet};
 pub(crate) use crate::encoding::F;
+use crate::encoding::{layout_for, layout_set, LayoutSet};
 use crate::isa::{arf_regnum, ThreadCtrl};
 use crate::spec::encoding::{self as enc, values, BitField, Layout, ValueTable};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform, PredCtrl};
@@ -404,7 +404,10 @@ fn build(p: Platform) -> Tabs {
         .collect();
     let mut by_info = vec![usize::MAX; set.infos.len()];
     for (k, info) in set.infos.iter().enumerate() {
-        if let Some(i) = lays.iter().position(|x| std::ptr::eq(x.layout, info.layout)) {
+        if let Some(i) = lays
+            .iter()
+            .position(|x| std::ptr::eq(x.layout, info.layout))
+        {
             by_info[k] = i;
             lays[i].info = k;
         }

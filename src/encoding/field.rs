@@ -129,4 +129,3 @@ impl F {
         self.mask != 0 && v & !self.mask == 0
     }
 }
-

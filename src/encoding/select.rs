@@ -10,9 +10,9 @@
 //! shift/mask reads and array lookups.
 
 use super::error::{EncodingError, ErrorKind};
+use super::F;
 use crate::spec::encoding::{self as enc, BitField, Layout, ValueTable};
 use crate::spec::{DataType, OpClass, Opcode, Platform};
-use super::F;
 use std::sync::OnceLock;
 
 /// The instruction format a native word is read with (the opcode's role, before access mode

@@ -3,8 +3,7 @@
 
 use super::{
     flag_text, has_subreg_syntax, hex_upper, is_logic, names, push_i64, push_u64, reg_name,
-    sub_elems, swizzle_text, word, wrmask_text, Dialect, JumpLabels, Opts, PrintOptions,
-    Region,
+    sub_elems, swizzle_text, word, wrmask_text, Dialect, JumpLabels, Opts, PrintOptions, Region,
 };
 use crate::isa::{Addr, Dst, Imm, Insn, RegSrc, SendDesc, Src, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};

@@ -220,7 +220,8 @@ impl<'a> Opts<'a> {
     }
 
     fn next(&mut self) {
-        self.out.push_str(if self.any { self.sep } else { self.open });
+        self.out
+            .push_str(if self.any { self.sep } else { self.open });
         self.any = true;
     }
 
