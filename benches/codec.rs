@@ -5,9 +5,13 @@
 //! - `decode_compact/<platform>`: the compact words of shared/corpus/mesa/compact;
 //! - `encode/<gen>`: `codec::encode` of the same instructions (decoded beforehand);
 //! - `disasm_text/<gen>`: decode and print (IGA syntax) into a reused buffer, as
-//!   `euref disasm` does.
+//!   `euref disasm` does (bytes to text);
+//! - `assemble_text/<gen>`: parse the corpus's Mesa-syntax text and encode every
+//!   instruction (text to bytes, without compaction), as `euref asm` does.
 //!
-//! Goals (issue 6): decode >= 10 M native instructions/s, encode >= 5 M/s.
+//! Goals (issue 6): disassemble >= 10 M native instructions/s, assemble >= 5 M/s. The codec
+//! alone (`decode`, `encode`) and the whole text paths (`disasm_text`, `assemble_text`) are
+//! measured separately.
 //!
 //! Before the criterion groups, the benchmark writes a file of 1 M native instructions
 //! (corpus words repeated) and runs `euref disasm --gen 9` on it under `/usr/bin/time -v`,
@@ -157,6 +161,50 @@ fn bench_codec(c: &mut Criterion) {
     g.finish();
 }
 
+/// Every `.asm` file of `mesa/asm/<dir>`, concatenated, each file's labels renamed apart.
+fn corpus_text(dir: &str) -> String {
+    let d = corpus().join("mesa/asm").join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
+        .unwrap_or_else(|e| panic!("{}: {e} (set EUREF_CORPUS)", d.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "asm"))
+        .collect();
+    files.sort();
+    let mut text = String::new();
+    for f in files {
+        let t = std::fs::read_to_string(&f).unwrap();
+        let stem = f.file_stem().unwrap().to_string_lossy().to_uppercase();
+        text.push_str(&t.replace("LABEL", &format!("L_{stem}_")));
+    }
+    text
+}
+
+fn bench_assemble(c: &mut Criterion) {
+    let mut g = c.benchmark_group("assemble_text");
+    for (dir, p) in [GENS[0], GENS[3]] {
+        let text = corpus_text(dir);
+        let n = asm::parse(text.as_bytes(), Some(Dialect::Mesa), p)
+            .map(|r| r.insns.len())
+            .unwrap_or(0);
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(dir), &text, |b, text| {
+            b.iter(|| {
+                let mut x = 0u8;
+                if let Ok(r) = asm::parse(black_box(text.as_bytes()), Some(Dialect::Mesa), p) {
+                    for i in &r.insns {
+                        if let Ok(bytes) = codec::encode(i, p) {
+                            x ^= bytes[0];
+                        }
+                    }
+                }
+                x
+            })
+        });
+    }
+    g.finish();
+}
+
 /// `euref disasm` on a 1 M-instruction binary file, under `/usr/bin/time -v`.
 fn disasm_one_million() {
     if std::env::var("EUREF_DISASM_BENCH").is_ok_and(|v| v == "0") {
@@ -232,6 +280,7 @@ fn parse_wall(s: &str) -> Option<f64> {
 fn benches(c: &mut Criterion) {
     disasm_one_million();
     bench_codec(c);
+    bench_assemble(c);
 }
 
 fn config() -> Criterion {

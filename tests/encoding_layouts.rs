@@ -63,7 +63,7 @@ fn expect(id: &str, width: u32, gens: &[Platform], fields: &[(&str, &str)], abse
 
 #[test]
 fn every_layout_is_sound() {
-    assert_eq!(LAYOUTS.len(), 56, "layout count");
+    assert_eq!(LAYOUTS.len(), 57, "layout count");
     for l in LAYOUTS {
         let mut owner = vec![None::<&str>; l.width as usize];
         for f in l.fields {
@@ -104,8 +104,8 @@ fn every_layout_is_sound() {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let w = if l.width == 64 {
-                x & u128::from(u64::MAX)
+            let w = if l.width < 128 {
+                x & ((1u128 << l.width) - 1)
             } else {
                 x
             };
@@ -779,6 +779,29 @@ fn gen8_layouts() {
         &cat(&[G8_HDR, sends, ex_reg]),
         &["ex_mlen", "mlen"],
     );
+}
+
+#[test]
+fn extended_descriptor_layout() {
+    // Mesa brw_eu_inst_set_sends_ex_desc: ExDesc[31:16] and [9:6] are stored, [15:10] must be
+    // zero; ExDesc[3:0] is the SFID and ExDesc[5] the legacy EOT bit (IGA, vISA).
+    let fields: &[(&str, &str)] = &[
+        ("ex_desc_hi", "31:16"),
+        ("ex_mlen", "9:6"),
+        ("eot", "5"),
+        ("sfid", "3:0"),
+    ];
+    expect("enc.ex-desc", 32, ALL, fields, &["function_control"]);
+    // The split-send fields of the same names hold the same number of bits.
+    let exd = layout("enc.ex-desc");
+    for id in ["enc.gen9.sends", "enc.gen9.sends-reg-desc"] {
+        let l = layout(id);
+        for name in ["ex_desc_hi", "ex_mlen", "sfid"] {
+            let a = exd.field(name).unwrap();
+            let b = l.field(name).unwrap();
+            assert_eq!(a.width, b.width, "{id} {name}");
+        }
+    }
 }
 
 #[test]

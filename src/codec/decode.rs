@@ -2,20 +2,13 @@
 
 use super::error::{DecodeError, DecodeErrorKind as K};
 use super::fields::{get, sext, tabs, File, Kind, Lay, OpFields, Tabs, F};
-use crate::encoding::{layout_for, operand_layout, Operand};
+use crate::encoding::{operand_layout, Operand};
 use crate::isa::{
     Addr, Dst, Flag, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle,
 };
 use crate::spec::{AccessMode, DataType, Opcode, Platform};
 
 type R<T> = Result<T, DecodeError>;
-
-/// Position of ExDesc[31:16] and ExDesc[9:6] (the `ex_desc_hi` and `ex_mlen` fields of split
-/// sends) within the extended descriptor: mesa brw_eu_inst.h `brw_eu_inst_sends_ex_desc`
-/// (Gen9: bits 95:80 = ExDesc[31:16], 67:64 = ExDesc[9:6]); mesa brw_eu.h
-/// `brw_message_ex_desc_ex_mlen`. spec/encoding has no 32-bit descriptor layout to name them.
-pub(super) const EX_DESC_HI_AT: u32 = 16;
-pub(super) const EX_MLEN_AT: u32 = 6;
 
 /// A field the layout must have (a spec inconsistency otherwise, reported, never a panic).
 #[inline]
@@ -36,16 +29,28 @@ fn bad(kind: K, f: F, v: u64) -> DecodeError {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn lookup<T: super::fields::Key>(
     m: &super::fields::Map<T>,
     f: F,
     name: &'static str,
     w: u128,
 ) -> R<T> {
-    let f = need(f, name)?;
     let v = f.get(w);
-    m.get(v).ok_or_else(|| bad(K::ReservedValue, f, v))
+    match m.get(v) {
+        Some(x) if f.is_some() => Ok(x),
+        _ => Err(lookup_err(f, name, v)),
+    }
+}
+
+/// Why [`lookup`] failed: the layout lacks the field, or its value has no entry.
+#[cold]
+fn lookup_err(f: F, name: &'static str, v: u64) -> DecodeError {
+    if f.is_some() {
+        bad(K::ReservedValue, f, v)
+    } else {
+        DecodeError::missing(name)
+    }
 }
 
 /// Decode a native 128-bit word.
@@ -65,11 +70,8 @@ pub fn decode_word(w: u128, p: Platform) -> R<Insn> {
 /// [`decode_word`] into an existing instruction (overwritten completely on success; left in
 /// an unspecified but valid state on error).
 pub fn decode_word_into(w: u128, p: Platform, i: &mut Insn) -> R<()> {
-    let layout = layout_for(w, p);
     let t = tabs(p);
-    let l = t
-        .lay(layout)
-        .ok_or_else(|| DecodeError::missing("layout"))?;
+    let l = t.select(w).ok_or_else(|| DecodeError::missing("layout"))?;
     let opf = need(l.opcode, "opcode")?;
     let n = opf.get(w);
     let op =
@@ -84,7 +86,7 @@ pub fn decode_word_into(w: u128, p: Platform, i: &mut Insn) -> R<()> {
     match kind {
         Kind::Bare => {}
         Kind::Alu | Kind::Math => {
-            i.dst = Some(dst(w, l, t, p, a16)?);
+            i.dst = Some(dst(w, l, t, a16)?);
             let n = op.info().srcs.min(2) as usize;
             if n == 2 && is_imm(w, l, t, 0)? {
                 // Only the last source of a two-source instruction may be an immediate.
@@ -92,11 +94,11 @@ pub fn decode_word_into(w: u128, p: Platform, i: &mut Insn) -> R<()> {
                 return Err(bad(K::Malformed, f, f.get(w)));
             }
             for k in 0..n {
-                i.src[k] = Some(src(w, l, t, p, a16, k)?);
+                i.src[k] = Some(src(w, l, t, a16, k)?);
             }
         }
         Kind::ThreeSrc => three_src(i, w, l, t)?,
-        Kind::Send => send(i, w, l, t, p, a16)?,
+        Kind::Send => send(i, w, l, t, a16)?,
         Kind::Sends => sends(i, w, l, t)?,
         Kind::Branch => {
             let j = t.jumps[(n & 0x7f) as usize];
@@ -109,14 +111,14 @@ pub fn decode_word_into(w: u128, p: Platform, i: &mut Insn) -> R<()> {
                 i.uip = Some(sext(f.get(w), f.width()) as i32);
             }
         }
-        Kind::Jmpi => i.src[1] = Some(src(w, l, t, p, a16, 1)?),
-        Kind::Wait => i.dst = Some(dst(w, l, t, p, a16)?),
-        Kind::Ret => i.src[0] = Some(src(w, l, t, p, a16, 0)?),
+        Kind::Jmpi => i.src[1] = Some(src(w, l, t, a16, 1)?),
+        Kind::Wait => i.dst = Some(dst(w, l, t, a16)?),
+        Kind::Ret => i.src[0] = Some(src(w, l, t, a16, 0)?),
         Kind::Jump => {
             if matches!(op, Opcode::Call | Opcode::Calla) {
-                i.dst = Some(dst(w, l, t, p, a16)?);
+                i.dst = Some(dst(w, l, t, a16)?);
             }
-            match src(w, l, t, p, a16, 0)? {
+            match src(w, l, t, a16, 0)? {
                 Src::Imm(Imm { bits, .. }) => i.jip = Some(bits as u32 as i32),
                 Src::Reg(_) => {
                     let f = need(l.op[1].reg_file, "src0_reg_file")?;
@@ -225,7 +227,7 @@ fn reg(file: File, o: &OpFields, w: u128, file_f: F) -> R<Reg> {
 }
 
 /// Direct or indirect addressing of operand `k` (0 = dst, 1 = src0, 2 = src1).
-fn addr(w: u128, l: &Lay, t: &Tabs, p: Platform, k: usize, file: File, file_f: F) -> R<Addr> {
+fn addr(w: u128, l: &Lay, t: &Tabs, k: usize, file: File, file_f: F) -> R<Addr> {
     let o = &l.op[k];
     let am = o.address_mode;
     let indirect = if am.is_some() {
@@ -250,13 +252,9 @@ fn addr(w: u128, l: &Lay, t: &Tabs, p: Platform, k: usize, file: File, file_f: F
     if file != File::Grf {
         return Err(bad(K::Unsupported, file_f, file_f.get(w)));
     }
-    let which = match k {
-        0 => Operand::Dst,
-        1 => Operand::Src0,
-        _ => Operand::Src1,
-    };
-    let il = operand_layout(w, p, which);
-    let ind = t.lay(il).ok_or_else(|| DecodeError::missing("layout"))?;
+    let ind = t
+        .operand(w, l, k)
+        .ok_or_else(|| DecodeError::missing("layout"))?;
     let io = &ind.op[k];
     let (sf, Some((imf, unit))) = (io.addr_subreg, io.addr_imm) else {
         return Err(bad(K::Unsupported, am, 1));
@@ -280,7 +278,7 @@ fn reg_type(t: &Tabs, f: F, w: u128, imm: bool) -> R<DataType> {
         .ok_or_else(|| bad(K::ReservedValue, f, v))
 }
 
-fn dst(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<Dst> {
+fn dst(w: u128, l: &Lay, t: &Tabs, a16: bool) -> R<Dst> {
     let o = &l.op[0];
     let ff = need(o.reg_file, "dst_reg_file")?;
     let file = file(t, ff, w)?;
@@ -292,7 +290,7 @@ fn dst(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<Dst> {
     let hstride = lookup(&t.hstride, o.hstride, "dst_hstride", w)?;
     let wrmask = if a16 { get(o.writemask, w) as u8 } else { 0xF };
     Ok(Dst {
-        addr: addr(w, l, t, p, 0, file, ff)?,
+        addr: addr(w, l, t, 0, file, ff)?,
         ty,
         hstride,
         wrmask,
@@ -300,7 +298,7 @@ fn dst(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<Dst> {
 }
 
 /// Source `k` (0 or 1) of a one- or two-source layout.
-fn src(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool, k: usize) -> R<Src> {
+fn src(w: u128, l: &Lay, t: &Tabs, a16: bool, k: usize) -> R<Src> {
     let o = &l.op[k + 1];
     let (fname, tname) = if k == 0 {
         ("src0_reg_file", "src0_reg_type")
@@ -340,7 +338,7 @@ fn src(w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool, k: usize) -> R<Src> {
         Swizzle::XYZW
     };
     Ok(Src::Reg(RegSrc {
-        addr: addr(w, l, t, p, k + 1, file, ff)?,
+        addr: addr(w, l, t, k + 1, file, ff)?,
         ty,
         region,
         swizzle,
@@ -413,19 +411,19 @@ fn send_sfid(w: u128, l: &Lay, t: &Tabs) -> R<u8> {
     t.sfid.get(v).ok_or_else(|| bad(K::ReservedValue, f, v))
 }
 
-fn send(i: &mut Insn, w: u128, l: &Lay, t: &Tabs, p: Platform, a16: bool) -> R<()> {
-    i.dst = Some(dst(w, l, t, p, a16)?);
+fn send(i: &mut Insn, w: u128, l: &Lay, t: &Tabs, a16: bool) -> R<()> {
+    i.dst = Some(dst(w, l, t, a16)?);
     if is_imm(w, l, t, 0)? {
         let f = need(l.op[1].reg_file, "src0_reg_file")?;
         return Err(bad(K::Malformed, f, f.get(w)));
     }
-    i.src[0] = Some(src(w, l, t, p, a16, 0)?);
+    i.src[0] = Some(src(w, l, t, a16, 0)?);
     let desc = if is_imm(w, l, t, 1)? {
         SendDesc::Imm(last_dword(w, t)?)
     } else {
         // A register descriptor: an address subregister (in dwords).
         let ff = need(l.op[2].reg_file, "src1_reg_file")?;
-        match src(w, l, t, p, a16, 1)? {
+        match src(w, l, t, a16, 1)? {
             Src::Reg(RegSrc {
                 addr: Addr::Direct { reg, sub },
                 ..
@@ -505,9 +503,12 @@ fn sends(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
     let ex_desc = if get(l.sel_reg32_ex_desc, w) != 0 {
         SendDesc::A0(get(l.ex_desc_addr_subreg, w) as u8)
     } else {
-        let hi = get(l.ex_desc_hi, w) as u32;
-        let ml = get(l.ex_mlen, w) as u32;
-        SendDesc::Imm(hi << EX_DESC_HI_AT | ml << EX_MLEN_AT)
+        // Each descriptor field from the instruction field of the same name (enc.ex-desc).
+        let mut v = 0u128;
+        for &(d, f) in &l.ex_desc {
+            d.set(&mut v, f.get(w));
+        }
+        SendDesc::Imm(v as u32)
     };
     i.send = Some(SendInfo {
         sfid: send_sfid(w, l, t)?,

@@ -11,11 +11,9 @@
 //! passes [`crate::encoding::check`] (the tests verify this for every encoded instruction);
 //! the encoder itself only checks the reserved bits, which a too-wide descriptor can reach.
 
-use super::decode::{EX_DESC_HI_AT, EX_MLEN_AT};
 use super::error::EncodeError;
 use super::fields::{sext, tabs, File, Kind, Lay, Map, OpFields, Tabs, F};
 use super::implicit::implied;
-use crate::encoding::{layout_for, operand_layout, Operand};
 use crate::isa::{
     Addr, Dst, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle, ThreadCtrl,
 };
@@ -36,7 +34,7 @@ fn put(w: &mut u128, f: F, v: u64, name: &'static str) -> R<()> {
     if v == 0 {
         Ok(())
     } else if f.fits(v) {
-        f.set(w, v);
+        f.or_into(w, v);
         Ok(())
     } else if f.is_some() {
         err(name, "does not fit its field", v as i64)
@@ -132,9 +130,8 @@ pub fn encode_word(insn: &Insn, p: Platform) -> R<u128> {
             )?;
         }
     }
-    let layout = layout_for(pw, p);
     let l = t
-        .lay(layout)
+        .select(pw)
         .ok_or_else(|| EncodeError::new("layout", "not resolved", 0))?;
 
     let mut w = 0u128;
@@ -220,10 +217,6 @@ fn imm_desc(i: &Insn, d: u32) -> u32 {
         d
     }
 }
-
-/// The extended-descriptor bits the model keeps in `SendInfo::sfid` and `Controls::eot`
-/// (ExDesc[3:0] and ExDesc[5], see [`crate::isa::SendInfo::ex_desc`]).
-const SFID_EOT: u32 = 0x2F;
 
 fn is_a0(d: SendDesc) -> bool {
     matches!(d, SendDesc::A0(_))
@@ -466,17 +459,7 @@ fn reg_type(p: Platform, ty: DataType, name: &'static str) -> R<u64> {
 }
 
 /// Direct or indirect addressing of operand `k` (0 = dst, 1 = src0, 2 = src1).
-#[allow(clippy::too_many_arguments)]
-fn addr(
-    w: &mut u128,
-    a: Addr,
-    k: usize,
-    l: &Lay,
-    t: &Tabs,
-    p: Platform,
-    pw: u128,
-    name: &'static str,
-) -> R<()> {
+fn addr(w: &mut u128, a: Addr, k: usize, l: &Lay, t: &Tabs, pw: u128, name: &'static str) -> R<()> {
     let o = &l.op[k];
     match a {
         Addr::Direct { reg, sub } => {
@@ -495,13 +478,8 @@ fn addr(
             put(w, o.address_mode, am, name)?;
             let mut pw2 = pw;
             o.address_mode.set(&mut pw2, am);
-            let which = match k {
-                0 => Operand::Dst,
-                1 => Operand::Src0,
-                _ => Operand::Src1,
-            };
             let il = t
-                .lay(operand_layout(pw2, p, which))
+                .operand(pw2, l, k)
                 .ok_or_else(|| EncodeError::new(name, "indirect layout not resolved", 0))?;
             let io = &il.op[k];
             let Some((imf, unit)) = io.addr_imm else {
@@ -540,7 +518,7 @@ fn subreg(w: &mut u128, o: &OpFields, sub: u8, name: &'static str) -> R<()> {
 fn dst(w: &mut u128, d: &Dst, l: &Lay, t: &Tabs, p: Platform, pw: u128, a16: bool) -> R<()> {
     let o = &l.op[0];
     put(w, o.reg_type, reg_type(p, d.ty, "dst")?, "dst")?;
-    addr(w, d.addr, 0, l, t, p, pw, "dst")?;
+    addr(w, d.addr, 0, l, t, pw, "dst")?;
     let hs = t
         .hstride
         .enc(d.hstride)
@@ -594,7 +572,7 @@ fn src(
         }
         Src::Reg(r) => {
             put(w, o.reg_type, reg_type(p, r.ty, name)?, name)?;
-            addr(w, r.addr, k + 1, l, t, p, pw, name)?;
+            addr(w, r.addr, k + 1, l, t, pw, name)?;
             let g = r.region;
             let vs = t
                 .vstride
@@ -639,7 +617,7 @@ fn send_desc(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs) -> R<()> {
         SendDesc::Imm(v)
             if matches!(s.desc, SendDesc::A0(_))
                 && last.is_some()
-                && last.get(*w) as u32 & !SFID_EOT == v & !SFID_EOT =>
+                && last.get(*w) as u32 & !t.ex_desc_elsewhere == v & !t.ex_desc_elsewhere =>
         {
             Ok(())
         }
@@ -792,17 +770,18 @@ fn sends(w: &mut u128, i: &Insn, ops: &Ops, l: &Lay, t: &Tabs) -> R<()> {
             put(w, l.ex_desc_addr_subreg, u64::from(n), "send.ex_desc")?;
         }
         SendDesc::Imm(v) => {
-            let hi = u64::from(v >> EX_DESC_HI_AT);
-            let ml = u64::from(v >> EX_MLEN_AT) & l.ex_mlen.mask();
-            if (hi << EX_DESC_HI_AT | ml << EX_MLEN_AT) != u64::from(v) {
+            // Each descriptor field into the instruction field of the same name
+            // (enc.ex-desc); the other bits have no place in the instruction.
+            if v & !l.ex_desc_mask != 0 {
                 return err(
                     "send.ex_desc",
-                    "only ExDesc[31:16] and ExDesc[9:6] are encodable in a split send",
-                    i64::from(v),
+                    "sets extended-descriptor bits that have no field in a split send (enc.ex-desc)",
+                    i64::from(v & !l.ex_desc_mask),
                 );
             }
-            put(w, l.ex_desc_hi, hi, "send.ex_desc")?;
-            put(w, l.ex_mlen, ml, "send.ex_desc")?;
+            for &(d, f) in &l.ex_desc {
+                put(w, f, d.get(u128::from(v)), "send.ex_desc")?;
+            }
         }
     }
     Ok(())

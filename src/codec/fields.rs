@@ -12,137 +12,12 @@
 //! its unit (`subreg_nr` bytes, `subreg16` / `subreg4` / `subreg2` 16-, 4- and 2-byte units);
 //! `addr_imm16` is an indirect offset in 16-byte units.
 
-use crate::encoding::layout_for;
+pub(crate) use crate::encoding::F;
+use crate::encoding::{layout_for, layout_set, LayoutSet};
 use crate::isa::{arf_regnum, ThreadCtrl};
 use crate::spec::encoding::{self as enc, values, BitField, Layout, ValueTable};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform, PredCtrl};
 use std::sync::OnceLock;
-
-/// A field of a layout, with a fast accessor: a field held in one bit range is read and
-/// written with one shift and mask (taken from the generated [`BitField`] when the tables are
-/// built); a split field goes through [`BitField::get`] / [`BitField::set`]. An absent field
-/// reads as 0.
-#[derive(Clone, Copy)]
-pub(crate) struct F {
-    bf: Option<&'static BitField>,
-    /// Which 64-bit half of the word holds the field (0: bits 63:0, 1: bits 127:64).
-    half: u32,
-    /// Lowest bit within that half.
-    lo: u32,
-    /// `(1 << width) - 1`; 0 for an absent field.
-    mask: u64,
-    /// The field has several bit ranges or crosses the halves: read through the generated
-    /// accessor.
-    split: bool,
-}
-
-impl Default for F {
-    fn default() -> F {
-        F::NONE
-    }
-}
-
-impl F {
-    pub const NONE: F = F {
-        bf: None,
-        half: 0,
-        lo: 0,
-        mask: 0,
-        split: false,
-    };
-
-    fn new(bf: Option<&'static BitField>) -> F {
-        let Some(b) = bf else { return F::NONE };
-        let mask = if b.width >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << b.width) - 1
-        };
-        match b.pieces {
-            [pc] if pc.at == 0 && pc.lo / 64 == pc.hi / 64 => F {
-                bf,
-                half: u32::from(pc.lo / 64),
-                lo: u32::from(pc.lo % 64),
-                mask,
-                split: false,
-            },
-            _ => F {
-                bf,
-                half: 0,
-                lo: 0,
-                mask,
-                split: true,
-            },
-        }
-    }
-
-    /// The generated field, if the layout has it.
-    #[inline]
-    pub fn bf(self) -> Option<&'static BitField> {
-        self.bf
-    }
-
-    #[inline(always)]
-    pub fn is_some(self) -> bool {
-        self.mask != 0
-    }
-
-    #[inline(always)]
-    pub fn get(self, w: u128) -> u64 {
-        if self.split {
-            match self.bf {
-                Some(b) => b.get(w),
-                None => 0,
-            }
-        } else {
-            let x = if self.half == 0 {
-                w as u64
-            } else {
-                (w >> 64) as u64
-            };
-            (x >> self.lo) & self.mask
-        }
-    }
-
-    /// Write `v` (bits above the field's width are dropped; absent fields ignore the write).
-    #[inline(always)]
-    pub fn set(self, w: &mut u128, v: u64) {
-        if self.split {
-            if let Some(b) = self.bf {
-                b.set(w, v);
-            }
-        } else {
-            // Work on the 64-bit half that holds the field.
-            let m = self.mask << self.lo;
-            let x = (v & self.mask) << self.lo;
-            let low = u128::from(u64::MAX);
-            if self.half == 0 {
-                let h = (*w as u64 & !m) | x;
-                *w = (*w & !low) | u128::from(h);
-            } else {
-                let h = (((*w >> 64) as u64) & !m) | x;
-                *w = (*w & low) | (u128::from(h) << 64);
-            }
-        }
-    }
-
-    /// `(1 << width) - 1` (0 when absent).
-    #[inline]
-    pub fn mask(self) -> u64 {
-        self.mask
-    }
-
-    #[inline]
-    pub fn width(self) -> u8 {
-        self.mask.count_ones() as u8
-    }
-
-    /// Whether the field exists and `v` fits it.
-    #[inline(always)]
-    pub fn fits(self, v: u64) -> bool {
-        self.mask != 0 && v & !self.mask == 0
-    }
-}
 
 /// The fields of one operand (dst = 0, src0 = 1, src1 = 2, src2 = 3).
 #[derive(Clone, Copy, Default)]
@@ -171,6 +46,8 @@ pub(crate) struct OpFields {
 /// One layout with its fields resolved by name.
 pub(crate) struct Lay {
     pub layout: &'static Layout,
+    /// Index of the layout in the platform's [`LayoutSet`] (`usize::MAX`: not there).
+    pub info: usize,
     /// Bits no field of the layout covers (`reserved`).
     pub reserved: u128,
     pub opcode: F,
@@ -201,10 +78,29 @@ pub(crate) struct Lay {
     pub eot: F,
     pub sel_reg32_desc: F,
     pub sel_reg32_ex_desc: F,
-    pub ex_mlen: F,
-    pub ex_desc_hi: F,
     pub ex_desc_addr_subreg: F,
+    /// Fields of the extended descriptor (enc.ex-desc) that this layout holds in fields of the
+    /// same names: (descriptor field, instruction field). `sfid` and `eot` are left out: the
+    /// model keeps them in `SendInfo::sfid` and `Controls::eot`.
+    pub ex_desc: Vec<(F, F)>,
+    /// The descriptor bits of `ex_desc`.
+    pub ex_desc_mask: u32,
     pub op: [OpFields; 4],
+}
+
+/// The extended message descriptor's layout.
+pub(crate) fn ex_desc_layout() -> &'static Layout {
+    &enc::ex_desc::LAYOUT
+}
+
+/// Names of the extended-descriptor fields the model keeps outside `SendInfo::ex_desc`.
+const EX_DESC_ELSEWHERE: [&str; 2] = ["sfid", "eot"];
+
+/// Mask of the bits of `l`'s fields, as a 32-bit descriptor.
+fn field_mask32(b: &BitField) -> u32 {
+    let mut w = 0u128;
+    b.set(&mut w, u64::MAX);
+    w as u32
 }
 
 const OPERANDS: [&str; 4] = ["dst", "src0", "src1", "src2"];
@@ -254,9 +150,23 @@ fn resolve(l: &'static Layout) -> Lay {
             used |= m << (u32::from(pc.lo) & 127);
         }
     }
+    let mut ex_desc = vec![];
+    let mut ex_desc_mask = 0u32;
+    for d in ex_desc_layout().fields {
+        if d.name.starts_with("reserved") || EX_DESC_ELSEWHERE.contains(&d.name) {
+            continue;
+        }
+        if let Some(b) = l.field(d.name) {
+            ex_desc.push((F::new(Some(d)), F::new(Some(b))));
+            ex_desc_mask |= field_mask32(d);
+        }
+    }
     Lay {
         layout: l,
+        info: usize::MAX,
         reserved: !used,
+        ex_desc,
+        ex_desc_mask,
         opcode: f("opcode"),
         access_mode: f("access_mode"),
         mask_control: f("mask_control"),
@@ -284,8 +194,6 @@ fn resolve(l: &'static Layout) -> Lay {
         eot: f("eot"),
         sel_reg32_desc: f("sel_reg32_desc"),
         sel_reg32_ex_desc: f("sel_reg32_ex_desc"),
-        ex_mlen: f("ex_mlen"),
-        ex_desc_hi: f("ex_desc_hi"),
         ex_desc_addr_subreg: f("ex_desc_addr_subreg_nr"),
         op,
     }
@@ -404,6 +312,9 @@ pub(crate) enum Kind {
 pub(crate) struct Tabs {
     pub p: Platform,
     pub lays: Vec<Lay>,
+    /// The platform's layout choice, and for each of its layouts the index into `lays`.
+    set: &'static LayoutSet,
+    by_info: Vec<usize>,
     /// `(layout address, index into lays)` by [`slot`] of the address.
     index: [(usize, u8); SLOTS],
     /// Index of the plain Align1 layout (opcode 0, register operands).
@@ -414,6 +325,8 @@ pub(crate) struct Tabs {
     /// Split-send selector fields (Gen9).
     pub sel_desc: F,
     pub sel_ex_desc: F,
+    /// Extended-descriptor bits the model keeps in `SendInfo::sfid` and `Controls::eot`.
+    pub ex_desc_elsewhere: u32,
     pub kind: [Kind; 128],
     /// JIP (bit 0) / UIP (bit 1) per opcode number for Kind::Branch.
     pub jumps: [u8; 128],
@@ -481,13 +394,24 @@ fn num(s: &str) -> Option<u8> {
 }
 
 fn build(p: Platform) -> Tabs {
-    let lays: Vec<Lay> = enc::LAYOUTS
+    let set = layout_set(p);
+    let mut lays: Vec<Lay> = enc::LAYOUTS
         .iter()
         .copied()
         // Native instruction layouts (the compaction views have no access mode field).
         .filter(|l| l.width == 128 && l.gens.contains(p) && l.field("access_mode").is_some())
         .map(resolve)
         .collect();
+    let mut by_info = vec![usize::MAX; set.infos.len()];
+    for (k, info) in set.infos.iter().enumerate() {
+        if let Some(i) = lays
+            .iter()
+            .position(|x| std::ptr::eq(x.layout, info.layout))
+        {
+            by_info[k] = i;
+            lays[i].info = k;
+        }
+    }
     // Open-addressing table from layout address to index (a few dozen layouts, 64 slots).
     let mut index = [(0usize, u8::MAX); SLOTS];
     for (k, l) in lays.iter().enumerate() {
@@ -590,10 +514,17 @@ fn build(p: Platform) -> Tabs {
     };
     Tabs {
         p,
+        set,
+        by_info,
         base,
         a1_imm,
         sel_desc,
         sel_ex_desc,
+        ex_desc_elsewhere: ex_desc_layout()
+            .fields
+            .iter()
+            .filter(|d| EX_DESC_ELSEWHERE.contains(&d.name))
+            .fold(0, |m, d| m | field_mask32(d)),
         kind,
         jumps,
         exec: Map::new(&values::EXEC_SIZE, num),
@@ -698,6 +629,24 @@ impl Tabs {
             h = (h + 1) % SLOTS;
         }
         None
+    }
+
+    /// The layout of a native word ([`crate::encoding::layout_for`]'s).
+    #[inline]
+    pub fn select(&self, w: u128) -> Option<&Lay> {
+        let k = *self.by_info.get(self.set.select(w))?;
+        self.lays.get(k)
+    }
+
+    /// The layout holding the fields of operand `k` (dst = 0, src0 = 1, src1 = 2) of a word
+    /// read with `l` ([`crate::encoding::operand_layout`]'s).
+    #[inline]
+    pub fn operand(&self, w: u128, l: &Lay, k: usize) -> Option<&Lay> {
+        if l.info == usize::MAX {
+            return None;
+        }
+        let k = *self.by_info.get(self.set.operand_index(w, l.info, k))?;
+        self.lays.get(k)
     }
 
     #[inline]

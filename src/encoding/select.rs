@@ -10,6 +10,7 @@
 //! shift/mask reads and array lookups.
 
 use super::error::{EncodingError, ErrorKind};
+use super::F;
 use crate::spec::encoding::{self as enc, BitField, Layout, ValueTable};
 use crate::spec::{DataType, OpClass, Opcode, Platform};
 use std::sync::OnceLock;
@@ -60,6 +61,8 @@ pub(crate) struct Info {
     types: Vec<(u8, &'static BitField, &'static BitField)>,
     /// Address mode fields by operand (dst = 0, src0 = 1, src1 = 2).
     amode: [Option<&'static BitField>; 3],
+    /// The same, with fast accessors.
+    amode_f: [F; 3],
 }
 
 /// One field whose value must be defined by a value table.
@@ -88,7 +91,6 @@ fn defined(mask: u64, v: u64) -> bool {
 
 /// Everything resolved for one platform.
 pub(crate) struct Set {
-    pub p: Platform,
     pub infos: Vec<Info>,
     pub form: [Form; 128],
     pub opcode: &'static BitField,
@@ -97,9 +99,9 @@ pub(crate) struct Set {
     src1_file: &'static BitField,
     src0_type: &'static BitField,
     src1_type: &'static BitField,
-    sel_desc: Option<&'static BitField>,
-    sel_ex: Option<&'static BitField>,
     pred_control: &'static BitField,
+    /// Fast accessors of the fields `select` reads.
+    fast: Fast,
     /// End-of-thread bit of send instructions.
     pub eot: Option<&'static BitField>,
     pub imm_file: u64,
@@ -124,6 +126,17 @@ pub(crate) struct Set {
     dim: Option<[usize; 2]>,
     /// Split-send layouts indexed by sel_reg32_desc + 2 * sel_reg32_ex_desc.
     sends: Option<[usize; 4]>,
+}
+
+/// The fields [`Set::select`] reads, with fast accessors.
+struct Fast {
+    opcode: F,
+    access_mode: F,
+    src0_file: F,
+    src1_file: F,
+    src0_type: F,
+    sel_desc: F,
+    sel_ex: F,
 }
 
 /// The first candidate whose `gens` contain `p` (candidate lists are never empty).
@@ -206,6 +219,7 @@ fn build(p: Platform) -> Set {
             checks: vec![],
             types: vec![],
             amode: [None; 3],
+            amode_f: [F::NONE; 3],
         });
         infos.len() - 1
     };
@@ -358,6 +372,7 @@ fn build(p: Platform) -> Set {
             .enumerate()
         {
             info.amode[k] = l.field(name);
+            info.amode_f[k] = F::new(l.field(name));
         }
     }
     for pair in [alu, imm, math, math_imm, send, send_reg] {
@@ -392,8 +407,17 @@ fn build(p: Platform) -> Set {
 
     let a1 = alu_l[0];
     let sends_l0 = sends_l[0];
+    let fast = Fast {
+        opcode: F::new(Some(must(a1, "opcode"))),
+        access_mode: F::new(Some(must(a1, "access_mode"))),
+        src0_file: F::new(Some(must(a1, "src0_reg_file"))),
+        src1_file: F::new(Some(must(a1, "src1_reg_file"))),
+        src0_type: F::new(Some(must(a1, "src0_reg_type"))),
+        sel_desc: F::new(sends_l0.and_then(|l| l.field("sel_reg32_desc"))),
+        sel_ex: F::new(sends_l0.and_then(|l| l.field("sel_reg32_ex_desc"))),
+    };
     Set {
-        p,
+        fast,
         form,
         opcode: must(a1, "opcode"),
         access_mode: must(a1, "access_mode"),
@@ -401,8 +425,6 @@ fn build(p: Platform) -> Set {
         src1_file: must(a1, "src1_reg_file"),
         src0_type: must(a1, "src0_reg_type"),
         src1_type: must(a1, "src1_reg_type"),
-        sel_desc: sends_l0.and_then(|l| l.field("sel_reg32_desc")),
-        sel_ex: sends_l0.and_then(|l| l.field("sel_reg32_ex_desc")),
         pred_control: must(a1, "pred_control"),
         eot: send_l[0].field("eot"),
         imm_file: reg_file.value("imm").unwrap_or(u64::MAX),
@@ -450,13 +472,14 @@ impl Set {
     /// The form of the instruction's opcode.
     #[inline]
     pub fn form(&self, word: u128) -> Form {
-        self.form[(self.opcode.get(word) & 0x7f) as usize]
+        self.form[(self.fast.opcode.get(word) & 0x7f) as usize]
     }
 
     /// Whether the immediate-operand forms apply: a source register file is IMM.
     #[inline]
     pub fn has_imm(&self, word: u128) -> bool {
-        self.src0_file.get(word) == self.imm_file || self.src1_file.get(word) == self.imm_file
+        let f = &self.fast;
+        f.src0_file.get(word) == self.imm_file || f.src1_file.get(word) == self.imm_file
     }
 
     /// Mesa's `has_immediate` (elk_eu_compact.c / brw_eu_compact.c): src0, else src1, is an
@@ -475,24 +498,25 @@ impl Set {
     /// Index (into `infos`) of the layout of a native word.
     #[inline]
     pub fn select(&self, word: u128) -> usize {
-        let a = usize::from(self.access_mode.get(word) == self.align16);
+        let f = &self.fast;
+        let a = usize::from(f.access_mode.get(word) == self.align16);
         match self.form(word) {
             Form::ThreeSrc => self.three,
             Form::Branch => self.branch[a],
             Form::Dim => match self.dim {
-                Some(d) if self.src0_file.get(word) == self.imm_file => d[a],
+                Some(d) if f.src0_file.get(word) == self.imm_file => d[a],
                 _ => self.alu[a],
             },
             Form::Send => {
-                if self.src1_file.get(word) == self.imm_file {
+                if f.src1_file.get(word) == self.imm_file {
                     self.send[a]
                 } else {
                     self.send_reg[a]
                 }
             }
-            Form::Sends => match (self.sends, self.sel_desc, self.sel_ex) {
-                (Some(s), Some(d), Some(x)) => {
-                    s[(d.get(word) & 1) as usize + 2 * (x.get(word) & 1) as usize]
+            Form::Sends => match self.sends {
+                Some(s) if f.sel_desc.is_some() && f.sel_ex.is_some() => {
+                    s[(f.sel_desc.get(word) & 1) as usize + 2 * (f.sel_ex.get(word) & 1) as usize]
                 }
                 _ => self.alu[a],
             },
@@ -504,19 +528,31 @@ impl Set {
                 }
             }
             Form::Alu | Form::Unknown => {
-                if self.src0_file.get(word) == self.imm_file {
+                if f.src0_file.get(word) == self.imm_file {
                     if let Some(i64) = self.imm64 {
-                        if defined(self.imm64_types, self.src0_type.get(word)) {
+                        if defined(self.imm64_types, f.src0_type.get(word)) {
                             return i64[a];
                         }
                     }
                     self.imm[a]
-                } else if self.src1_file.get(word) == self.imm_file {
+                } else if f.src1_file.get(word) == self.imm_file {
                     self.imm[a]
                 } else {
                     self.alu[a]
                 }
             }
+        }
+    }
+
+    /// Index (into `infos`) of the layout holding operand `k`'s fields (dst = 0, src0 = 1,
+    /// src1 = 2) in a word whose layout is `infos[i]`: the `*-ind` layout under indirect
+    /// addressing.
+    #[inline]
+    pub fn operand_index(&self, word: u128, i: usize, k: usize) -> usize {
+        let info = &self.infos[i];
+        match (info.amode_f.get(k), info.ind) {
+            (Some(f), Some(ind)) if f.get(word) == 1 => ind,
+            _ => i,
         }
     }
 }

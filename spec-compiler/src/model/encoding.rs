@@ -53,11 +53,11 @@ pub(super) fn load_encodings(c: &mut Ctx, dir: &Path) -> Encodings {
             let m = c.common(&file, &l.id, &l.gens, &l.cite, &["enc."]);
             unique_name(c, &l.name);
             let off = l.id.span().start;
-            if l.width != 64 && l.width != 128 {
+            if ![32, 64, 128].contains(&l.width) {
                 c.err(
                     &file,
                     off,
-                    format!("width must be 64 or 128, found {}", l.width),
+                    format!("width must be 32, 64 or 128, found {}", l.width),
                 );
             }
             let first = c.line(&file, l.fields.span().start) + 1;

@@ -2,8 +2,8 @@
 //! size and channel offset, condition modifier and saturate placement, math names).
 
 use super::{
-    flag_text, has_subreg_syntax, hex_upper, is_logic, names, reg_name, sub_elems, swizzle_text,
-    word, wrmask_text, Dialect, JumpLabels, PrintOptions, Region,
+    flag_text, has_subreg_syntax, hex_upper, is_logic, names, push_i64, push_u64, reg_name,
+    sub_elems, swizzle_text, word, wrmask_text, Dialect, JumpLabels, Opts, PrintOptions, Region,
 };
 use crate::isa::{Addr, Dst, Imm, Insn, RegSrc, SendDesc, Src, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
@@ -67,11 +67,13 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
         }
     }
     // Execution size.
+    out.push_str(" (");
+    push_u64(out, i.exec_size.into());
     if iga {
-        let _ = write!(out, " ({}|M{})", i.exec_size, i.chan_off);
-    } else {
-        let _ = write!(out, " ({})", i.exec_size);
+        out.push_str("|M");
+        push_u64(out, i.chan_off.into());
     }
+    out.push(')');
     // Operands.
     if !suffix_mods && i.cmod != CondMod::None {
         out.push_str(" (");
@@ -104,31 +106,30 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
         for d in [ex, desc] {
             out.push(' ');
             match d {
-                SendDesc::Imm(v) => out.push_str(&hex_upper(v as u64)),
+                SendDesc::Imm(v) => hex_upper(out, v.into(), 1),
                 SendDesc::A0(n) => {
-                    let _ = write!(out, "a0.{n}");
+                    out.push_str("a0.");
+                    push_u64(out, n.into());
                 }
             }
         }
     }
     jumps(out, i, l, false);
     // Options.
-    let mut opts: Vec<String> = Vec::new();
+    let mut opts = Opts::new(out, " {", ", ");
     if a16 {
-        opts.push("Align16".into());
+        opts.push("Align16");
     }
     if !iga {
         if i.ctrl.no_mask {
-            opts.push("NoMask".into());
+            opts.push("NoMask");
         }
         if let Some(c) = chan_name(i, false) {
-            opts.push(c);
+            opts.push_chan(c);
         }
     }
     common_opts(&mut opts, i, false);
-    if !opts.is_empty() {
-        let _ = write!(out, " {{{}}}", opts.join(", "));
-    }
+    opts.close("}");
 }
 
 pub(super) fn jumps(out: &mut String, i: &Insn, l: JumpLabels, mesa: bool) {
@@ -142,52 +143,51 @@ pub(super) fn jumps(out: &mut String, i: &Insn, l: JumpLabels, mesa: bool) {
         }
         match label {
             Some(k) => {
-                let _ = write!(out, "LABEL{k}");
+                out.push_str("LABEL");
+                push_u64(out, k as u64);
             }
-            None => {
-                let _ = write!(out, "{off}");
-            }
+            None => push_i64(out, off.into()),
         }
     }
 }
 
 /// Thread, dependency, accumulator, compaction, debug and EOT options.
-pub(super) fn common_opts(opts: &mut Vec<String>, i: &Insn, mesa: bool) {
+pub(super) fn common_opts(opts: &mut Opts, i: &Insn, mesa: bool) {
     let c = &i.ctrl;
     if !mesa {
         if c.no_dd_clr {
-            opts.push("NoDDClr".into());
+            opts.push("NoDDClr");
         }
         if c.no_dd_chk {
-            opts.push("NoDDChk".into());
+            opts.push("NoDDChk");
         }
     }
     match c.thread {
         ThreadCtrl::Normal => {}
-        ThreadCtrl::Atomic => opts.push(if mesa { "atomic" } else { "Atomic" }.into()),
-        ThreadCtrl::Switch => opts.push(if mesa { "switch" } else { "Switch" }.into()),
-        ThreadCtrl::NoPreempt => opts.push("NoPreempt".into()),
+        ThreadCtrl::Atomic => opts.push(if mesa { "atomic" } else { "Atomic" }),
+        ThreadCtrl::Switch => opts.push(if mesa { "switch" } else { "Switch" }),
+        ThreadCtrl::NoPreempt => opts.push("NoPreempt"),
     }
     if c.acc_wr {
-        opts.push(if mesa { "AccWrEnable" } else { "AccWrEn" }.into());
+        opts.push(if mesa { "AccWrEnable" } else { "AccWrEn" });
     }
     if c.branch_ctrl {
-        opts.push("BranchCtrl".into());
+        opts.push("BranchCtrl");
     }
     if c.compacted {
-        opts.push(if mesa { "compacted" } else { "Compacted" }.into());
+        opts.push(if mesa { "compacted" } else { "Compacted" });
     }
     if c.breakpoint {
-        opts.push(if mesa { "breakpoint" } else { "Breakpoint" }.into());
+        opts.push(if mesa { "breakpoint" } else { "Breakpoint" });
     }
     if c.eot {
-        opts.push("EOT".into());
+        opts.push("EOT");
     }
 }
 
 /// Channel-offset option name: Mesa `1Q`/`2H`/`3N`, PRM `Q1`/`H2`/`N3` (None: nothing to
 /// print: PRM's first quarter/half/nibble, and Mesa's SIMD32 at offset 0).
-pub(super) fn chan_name(i: &Insn, mesa: bool) -> Option<String> {
+pub(super) fn chan_name(i: &Insn, mesa: bool) -> Option<(char, u8, bool)> {
     let off = i.chan_off;
     let (k, n) = if i.exec_size == 8 && off % 8 == 0 {
         ('Q', off / 8 + 1)
@@ -199,11 +199,11 @@ pub(super) fn chan_name(i: &Insn, mesa: bool) -> Option<String> {
         ('N', off / 4 + 1)
     };
     if mesa {
-        Some(format!("{n}{k}"))
+        Some((k, n, true))
     } else if n == 1 {
         None
     } else {
-        Some(format!("{k}{n}"))
+        Some((k, n, false))
     }
 }
 
@@ -212,13 +212,16 @@ fn iga_reg(out: &mut String, addr: Addr, ty: DataType) {
         Addr::Direct { reg, sub } => {
             reg_name(out, reg, false);
             if has_subreg_syntax(reg) || sub != 0 {
-                let _ = write!(out, ".{}", sub_elems(sub, ty));
+                out.push('.');
+                push_u64(out, sub_elems(sub, ty).into());
             }
         }
         Addr::Indirect { a0, off } => {
-            let _ = write!(out, "r[a0.{a0}");
+            out.push_str("r[a0.");
+            push_u64(out, a0.into());
             if off != 0 {
-                let _ = write!(out, ", {off}");
+                out.push_str(", ");
+                push_i64(out, off.into());
             }
             out.push(']');
         }
@@ -236,7 +239,9 @@ fn iga_dst(out: &mut String, d: &Dst, i: &Insn) {
         return;
     }
     iga_reg(out, d.addr, d.ty);
-    let _ = write!(out, "<{}>", d.hstride);
+    out.push('<');
+    push_u64(out, d.hstride.into());
+    out.push('>');
     if i.access == AccessMode::Align16 {
         wrmask_text(out, d.wrmask);
     }
@@ -292,18 +297,25 @@ pub(super) fn region_text(out: &mut String, r: &RegSrc, a16: bool, mesa: bool) {
         if g.is_vxh() {
             out.push_str("<VxH>");
         } else {
-            let _ = write!(out, "<{}>", g.vstride);
+            out.push('<');
+            push_u64(out, g.vstride.into());
+            out.push('>');
         }
         swizzle_text(out, r.swizzle);
-    } else if g.is_vxh() {
-        if mesa {
-            let _ = write!(out, "<VxH,{},{}>", g.width, g.hstride);
-        } else {
-            let _ = write!(out, "<{},{}>", g.width, g.hstride);
-        }
     } else {
-        let sep = if mesa { ',' } else { ';' };
-        let _ = write!(out, "<{}{sep}{},{}>", g.vstride, g.width, g.hstride);
+        out.push('<');
+        if g.is_vxh() {
+            if mesa {
+                out.push_str("VxH,");
+            }
+        } else {
+            push_u64(out, g.vstride.into());
+            out.push(if mesa { ',' } else { ';' });
+        }
+        push_u64(out, g.width.into());
+        out.push(',');
+        push_u64(out, g.hstride.into());
+        out.push('>');
     }
 }
 
@@ -311,30 +323,18 @@ fn iga_imm(out: &mut String, imm: &Imm) {
     let b = imm.bits;
     let t = names::type_lower(imm.ty);
     match imm.ty {
-        DataType::D => {
-            let _ = write!(out, "{}:{t}", b as u32 as i32);
-        }
-        DataType::Q => {
-            let _ = write!(out, "{}:{t}", b as i64);
-        }
+        DataType::D => push_i64(out, (b as u32 as i32).into()),
+        DataType::Q => push_i64(out, b as i64),
         DataType::W => match word(b) {
-            Some(w) => {
-                let _ = write!(out, "{}:{t}", w as i16);
-            }
-            None => {
-                let _ = write!(out, "0x{b:08X}:{t}");
-            }
+            Some(w) => push_i64(out, (w as i16).into()),
+            None => hex_upper(out, b, 8),
         },
         DataType::UW | DataType::HF => match word(b) {
-            Some(w) => {
-                let _ = write!(out, "0x{w:X}:{t}");
-            }
-            None => {
-                let _ = write!(out, "0x{b:08X}:{t}");
-            }
+            Some(w) => hex_upper(out, w.into(), 1),
+            None => hex_upper(out, b, 8),
         },
-        _ => {
-            let _ = write!(out, "{}:{t}", hex_upper(b));
-        }
+        _ => hex_upper(out, b, 1),
     }
+    out.push(':');
+    out.push_str(t);
 }

@@ -4,7 +4,7 @@
 use super::iga::{chan_name, common_opts, jumps, region_text};
 use super::{
     flag_text, has_subreg_syntax, is_logic, names, reg_name, sub_elems, swizzle_text, word,
-    wrmask_text, JumpLabels, PrintOptions,
+    wrmask_text, JumpLabels, Opts, PrintOptions,
 };
 use crate::isa::{Addr, Dst, Imm, Insn, SendDesc, Src};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
@@ -121,21 +121,22 @@ pub(super) fn mesa_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLab
     } else {
         pad(out, start, 64);
     }
-    let mut opts: Vec<String> = vec![if a16 { "align16" } else { "align1" }.into()];
+    let mut opts = Opts::new(out, "{ ", " ");
+    opts.push(if a16 { "align16" } else { "align1" });
     if i.ctrl.no_mask {
-        opts.push("WE_all".into());
+        opts.push("WE_all");
     }
     match (i.ctrl.no_dd_clr, i.ctrl.no_dd_chk) {
-        (true, true) => opts.push("NoDDClr,NoDDChk".into()),
-        (true, false) => opts.push("NoDDClr".into()),
-        (false, true) => opts.push("NoDDChk".into()),
+        (true, true) => opts.push("NoDDClr,NoDDChk"),
+        (true, false) => opts.push("NoDDClr"),
+        (false, true) => opts.push("NoDDChk"),
         _ => {}
     }
     if let Some(c) = chan_name(i, true) {
-        opts.push(c);
+        opts.push_chan(c);
     }
     common_opts(&mut opts, i, true);
-    let _ = write!(out, "{{ {} }};", opts.join(" "));
+    opts.close(" };");
 }
 
 fn mesa_reg(out: &mut String, addr: Addr, ty: DataType, force_sub: bool) {

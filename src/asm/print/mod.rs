@@ -125,13 +125,13 @@ pub(super) fn reg_name(out: &mut String, r: Reg, mesa: bool) {
     match r {
         Reg::Grf(n) => {
             out.push(if mesa { 'g' } else { 'r' });
-            let _ = write!(out, "{n}");
+            push_u64(out, n.into());
         }
         Reg::Arf(n) => match arf_name(n) {
             Some(a) if a.numbered || n & 0xF == 0 => {
                 out.push_str(if mesa { a.mesa } else { a.iga });
                 if a.numbered {
-                    let _ = write!(out, "{}", n & 0xF);
+                    push_u64(out, (n & 0xF).into());
                 }
             }
             _ => {
@@ -146,11 +146,109 @@ pub(super) fn has_subreg_syntax(r: Reg) -> bool {
 }
 
 pub(super) fn flag_text(out: &mut String, i: &Insn) {
-    let _ = write!(out, "f{}.{}", i.flag.reg, i.flag.sub);
+    out.push('f');
+    push_u64(out, i.flag.reg.into());
+    out.push('.');
+    push_u64(out, i.flag.sub.into());
 }
 
-pub(super) fn hex_upper(v: u64) -> String {
-    format!("0x{v:X}")
+/// `0x` and the hexadecimal digits of `v` (uppercase), at least `min` digits.
+pub(super) fn hex_upper(out: &mut String, v: u64, min: usize) {
+    push_hex(out, v, min, true);
+}
+
+/// Decimal digits of `n`, written without the formatting machinery (the printers run once
+/// per disassembled instruction; nothing here allocates).
+#[inline]
+pub(super) fn push_u64(out: &mut String, n: u64) {
+    let d = |x: u64| char::from(b'0' + (x % 10) as u8);
+    if n < 10 {
+        out.push(d(n));
+    } else if n < 100 {
+        out.push(d(n / 10));
+        out.push(d(n));
+    } else if n < 1000 {
+        out.push(d(n / 100));
+        out.push(d(n / 10));
+        out.push(d(n));
+    } else {
+        push_u64(out, n / 10);
+        out.push(d(n));
+    }
+}
+
+/// A signed decimal number.
+pub(super) fn push_i64(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_u64(out, n.unsigned_abs());
+}
+
+/// `0x` and at least `min` hexadecimal digits of `v`.
+pub(super) fn push_hex(out: &mut String, v: u64, min: usize, upper: bool) {
+    let digits: &[u8; 16] = if upper {
+        b"0123456789ABCDEF"
+    } else {
+        b"0123456789abcdef"
+    };
+    let n = (16 - v.leading_zeros() as usize / 4).max(min.clamp(1, 16));
+    out.reserve(2 + n);
+    out.push_str("0x");
+    for k in (0..n).rev() {
+        out.push(char::from(digits[((v >> (4 * k)) & 0xF) as usize]));
+    }
+}
+
+/// Instruction options (`{...}`), written straight into the output: `open` before the
+/// first, `sep` between two, `close` after the last (nothing when there is none).
+pub(super) struct Opts<'a> {
+    out: &'a mut String,
+    open: &'static str,
+    sep: &'static str,
+    any: bool,
+}
+
+impl<'a> Opts<'a> {
+    pub fn new(out: &'a mut String, open: &'static str, sep: &'static str) -> Opts<'a> {
+        Opts {
+            out,
+            open,
+            sep,
+            any: false,
+        }
+    }
+
+    fn next(&mut self) {
+        self.out
+            .push_str(if self.any { self.sep } else { self.open });
+        self.any = true;
+    }
+
+    pub fn push(&mut self, s: &'static str) {
+        self.next();
+        self.out.push_str(s);
+    }
+
+    /// A channel-offset option: its letter and number, the number first (Mesa `2Q`) or
+    /// last (PRM `Q2`).
+    pub fn push_chan(&mut self, (c, n, num_first): (char, u8, bool)) {
+        self.next();
+        if num_first {
+            push_u64(self.out, n.into());
+            self.out.push(c);
+        } else {
+            self.out.push(c);
+            push_u64(self.out, n.into());
+        }
+    }
+
+    /// End the list with `close` (if it has any option).
+    pub fn close(self, close: &str) {
+        if self.any {
+            self.out.push_str(close);
+        }
+    }
 }
 
 /// The 16-bit value of a replicated word immediate, if both halves agree.
