@@ -82,3 +82,83 @@ fn cases_cover_every_rule_file_and_have_valid_neighbours() {
         );
     }
 }
+
+/// Rules whose violation the assembler refuses to write (subregisters are written in elements,
+/// immediates are replicated, region values are checked) but a decoded or hand-built
+/// instruction can hold: a valid instruction is parsed, one field is changed, and exactly the
+/// rule must be named; the unchanged instruction is valid.
+#[test]
+fn model_level_cases() {
+    use euref::isa::{Addr, Insn, Src};
+    use euref::spec::{DataType, Platform};
+    let skl = Platform::Skl;
+    let parse = |t: &str| asm::parse_insn(t, Dialect::Iga, skl).unwrap();
+    let ids =
+        |i: &Insn| -> Vec<&'static str> { check_insn(skl, i).iter().map(|v| v.rule.id).collect() };
+    type Edit = fn(&mut Insn);
+    let cases: &[(&str, Edit, &str)] = &[
+        (
+            "mov (4|M0) r2.0<1>:f r4.0<4;4,1>:f",
+            |i| {
+                if let Some(Src::Reg(r)) = &mut i.src[0] {
+                    r.addr = Addr::Direct {
+                        reg: euref::isa::Reg::Grf(4),
+                        sub: 2,
+                    };
+                }
+            },
+            "align.src-natural",
+        ),
+        (
+            "mov (4|M0) r2.0<1>:f r4.0<4;4,1>:f",
+            |i| {
+                if let Some(d) = &mut i.dst {
+                    d.addr = Addr::Direct {
+                        reg: euref::isa::Reg::Grf(2),
+                        sub: 2,
+                    };
+                }
+            },
+            "align.dst-natural",
+        ),
+        (
+            "mov (8|M0) r2.0<1>:w 0x1:w",
+            |i| {
+                if let Some(Src::Imm(m)) = &mut i.src[0] {
+                    m.ty = DataType::B;
+                }
+            },
+            "imm.no-byte",
+        ),
+        (
+            "mov (8|M0) r2.0<1>:w 0x1:w",
+            |i| {
+                if let Some(Src::Imm(m)) = &mut i.src[0] {
+                    m.bits = 0x0000_0001;
+                }
+            },
+            "imm.word-replicated",
+        ),
+        (
+            "mov (8|M0) r2.0<1>:f r4.0<0;1,0>:f",
+            |i| i.exec_size = 3,
+            "op.exec-size-legal",
+        ),
+        (
+            "mov (2|M0) r2.0<1>:f r4.0<2;2,1>:f",
+            |i| {
+                if let Some(d) = &mut i.dst {
+                    d.hstride = 3;
+                }
+            },
+            "region.dst-hstride-legal",
+        ),
+    ];
+    for (text, edit, id) in cases {
+        let valid = parse(text);
+        assert_eq!(ids(&valid), Vec::<&str>::new(), "{text}");
+        let mut bad = valid.clone();
+        edit(&mut bad);
+        assert_eq!(ids(&bad), vec![*id], "{text} edited for {id}");
+    }
+}
