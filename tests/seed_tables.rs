@@ -529,3 +529,22 @@ fn facts_carry_the_seed_values() {
         pm::MEM_SLM_KB.value
     );
 }
+
+#[test]
+fn seed_tables_are_in_the_ids_json_and_reference() {
+    let ids: Vec<&str> = euref::spec::ALL_IDS.iter().map(|(i, _)| *i).collect();
+    assert!(ids.contains(&"msg.gateway-barrier"));
+    assert!(ids.contains(&"l3.single.slm.3"));
+    assert!(ids.contains(&"csr.thread-stride-bytes"));
+    let json: serde_json::Value = serde_json::from_str(euref::spec::SPEC_JSON).unwrap();
+    let files = json["files"].as_object().unwrap();
+    let key = |suffix: &str| files.keys().find(|k| k.ends_with(suffix)).cloned().unwrap();
+    let pm = &files[&key("platform_memory.toml")];
+    assert_eq!(pm["l3_alloc"].as_array().unwrap().len(), L3_ALLOCS.len());
+    assert_eq!(pm["l3_alloc"][0]["platforms"], serde_json::json!(["bxt"]));
+    let msgs = &files[&key("messages.toml")];
+    assert_eq!(msgs["field"].as_array().unwrap().len(), FIELDS.len());
+    let md = euref::spec::SPEC_MARKDOWN;
+    assert!(md.contains("| msgfield.gateway-barrier.m0-2.barrier-id |"));
+    assert!(md.contains("### [[l3_alloc]] (15 rows)"));
+}
