@@ -548,3 +548,32 @@ fn seed_tables_are_in_the_ids_json_and_reference() {
     assert!(md.contains("| msgfield.gateway-barrier.m0-2.barrier-id |"));
     assert!(md.contains("### [[l3_alloc]] (15 rows)"));
 }
+
+/// seed001's fundamental data type table: `| long name | bits | range | 0bNNNN | TEXT |` rows.
+#[test]
+fn visa_type_formats_are_the_seed001_table() {
+    use euref::spec::encoding::values::VISA_TYPE_FORMAT as T;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+    let dir = std::env::var_os("EUREF_SEEDS")
+        .map(PathBuf::from)
+        .unwrap_or(dir);
+    let text = std::fs::read_to_string(dir.join("001_8b75c615e0430fc0.txt")).unwrap();
+    let mut seed = vec![];
+    for l in text.lines() {
+        let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+        if cells.len() == 7 {
+            if let Some(b) = cells[4].strip_prefix("0b") {
+                seed.push((
+                    cells[5].to_ascii_lowercase(),
+                    u64::from_str_radix(b, 2).unwrap(),
+                ));
+            }
+        }
+    }
+    assert_eq!(seed.len(), 15);
+    let spec: Vec<(String, u64)> = T.entries.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+    assert_eq!(spec, seed);
+    assert_eq!(T.id, "enc.visa.type-format");
+    assert_eq!(T.value("bool"), Some(10));
+    assert_eq!(T.name_of(14), Some("hf"));
+}
