@@ -33,8 +33,8 @@ const GEN8: &[Platform] = &[Bdw, Chv, Skl, Bxt];
 fn value_tables() {
     assert_eq!(
         ALL.len(),
-        29,
-        "value table count (enc.visa.type-format: tests/seed_tables.rs)"
+        30,
+        "value table count (enc.visa.type-format, enc.visa.pred-combine: tests/seed_tables.rs)"
     );
     expect(
         &values::GEN7_REG_FILE,

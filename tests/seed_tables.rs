@@ -577,3 +577,39 @@ fn visa_type_formats_are_the_seed001_table() {
     assert_eq!(T.value("bool"), Some(10));
     assert_eq!(T.name_of(14), Some("hf"));
 }
+
+/// seed002's predication control table: `| 13-14 | Predicate Combine | "00" - sequential ...` rows.
+#[test]
+fn visa_pred_combine_is_the_seed002_table() {
+    use euref::spec::encoding::values::VISA_PRED_COMBINE as T;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+    let dir = std::env::var_os("EUREF_SEEDS")
+        .map(PathBuf::from)
+        .unwrap_or(dir);
+    let text = std::fs::read_to_string(dir.join("002_d836a26c69248888.txt")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("Predicate Combine"))
+        .unwrap();
+    let mut seed = vec![];
+    for l in &lines[at..at + 4] {
+        let v = l.split('|').nth(3).unwrap().trim();
+        let code = u64::from_str_radix(&v[1..3], 2).unwrap();
+        let word = v
+            .split(" - ")
+            .nth(1)
+            .unwrap()
+            .split([':', ' '])
+            .next()
+            .unwrap();
+        seed.push((code, word.to_string()));
+    }
+    assert_eq!(seed[0], (0, "sequential".to_string()));
+    assert_eq!(seed[3], (3, "reserved".to_string()));
+    assert_eq!(T.id, "enc.visa.pred-combine");
+    assert_eq!(T.value("seq"), Some(seed[0].0));
+    assert_eq!(T.name_of(seed[1].0), Some(seed[1].1.as_str()));
+    assert_eq!(T.name_of(seed[2].0), Some(seed[2].1.as_str()));
+    assert_eq!(T.name_of(3), None, "3 is reserved");
+}
