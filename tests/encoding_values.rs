@@ -31,7 +31,11 @@ const GEN8: &[Platform] = &[Bdw, Chv, Skl, Bxt];
 
 #[test]
 fn value_tables() {
-    assert_eq!(ALL.len(), 28, "value table count");
+    assert_eq!(
+        ALL.len(),
+        30,
+        "value table count (enc.visa.type-format, enc.visa.pred-combine: tests/seed_tables.rs)"
+    );
     expect(
         &values::GEN7_REG_FILE,
         "enc.gen7.reg-file",

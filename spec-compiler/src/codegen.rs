@@ -4,6 +4,8 @@
 use crate::model::{camel, const_name, Spec};
 use std::fmt::Write;
 
+mod seed_tables;
+
 fn q(s: &str) -> String {
     format!("{s:?}")
 }
@@ -573,6 +575,8 @@ pub fn rust(spec: &Spec) -> String {
 
     // ---------------------------------------------------------------- runtime
     runtime(spec, &mut o);
+    seed_tables::messages(spec, &mut o);
+    seed_tables::platform_memory(spec, &mut o);
 
     // ---------------------------------------------------------------- math
     math(spec, &mut o);

@@ -3,12 +3,14 @@
 //! consistency rules are enforced. The result is a [`Spec`] from which the
 //! generators work; any problem is a [`Diag`] with file and line.
 
+mod bitfields;
 mod ctx;
 mod encoding;
 mod numeric;
 mod properties;
 mod rules;
 mod runtime;
+pub mod seed_tables;
 mod tables;
 
 use crate::diag::{Diag, Diags};
@@ -132,6 +134,8 @@ pub struct Spec {
     pub rules: Vec<RuleRow>,
     /// spec/runtime.toml: state-dependent restrictions.
     pub runtime: Vec<Row<RuntimeRule>>,
+    /// spec/messages.toml and spec/platform_memory.toml (seed004 facts outside the EU ISA).
+    pub seed: SeedTables,
     pub math: Vec<MathRow>,
     pub math_specials: Vec<Row<MathSpecial>>,
     pub layouts: Vec<LayoutRow>,
@@ -141,6 +145,14 @@ pub struct Spec {
     pub ids: Vec<(String, String)>,
     /// Raw tables for the JSON dump: (file name, value).
     pub raw: Vec<(String, serde_json::Value)>,
+}
+
+/// The seed004 tables outside the EU ISA (spec/messages.toml, spec/platform_memory.toml).
+pub struct SeedTables {
+    pub messages: Vec<seed_tables::MessageRow>,
+    pub msg_fields: Vec<seed_tables::MsgFieldRow>,
+    pub l3_allocs: Vec<Row<seed_tables::L3Alloc>>,
+    pub facts: Vec<Row<seed_tables::Fact>>,
 }
 
 /// CamelCase a snake / kebab / dotted name: `int_div_both` -> `IntDivBoth`.
@@ -211,6 +223,8 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let fp = numeric::load_float_modes(&mut c, &vocab.enums);
     let rules = rules::load_rules(&mut c, dir, &vocab);
     let runtime = runtime::load_runtime(&mut c);
+    let (messages, msg_fields) = seed_tables::load_messages(&mut c, np);
+    let (l3_allocs, facts) = seed_tables::load_platform_memory(&mut c);
     let (math, math_specials) = numeric::load_math(&mut c, &vocab.enums);
     let (layouts, value_tables, compact_tables) = encoding::load_encodings(&mut c, dir);
     let properties::Vocabulary {
@@ -255,6 +269,12 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
         enum_docs,
         rules,
         runtime,
+        seed: SeedTables {
+            messages,
+            msg_fields,
+            l3_allocs,
+            facts,
+        },
         math,
         math_specials,
         layouts,

@@ -323,86 +323,24 @@ pub(super) fn load_registers(c: &mut Ctx, np: usize) -> Registers {
                 "access",
                 &["rw", "ro", "reserved", "mbz", "zero", "w1c", "special"],
             );
-            let bits = fl.bits.get_ref().trim().to_string();
-            let parsed = match bits.split_once(':') {
-                Some((h, l)) => h
-                    .trim()
-                    .parse::<u32>()
-                    .ok()
-                    .zip(l.trim().parse::<u32>().ok()),
-                None => bits.parse::<u32>().ok().map(|b| (b, b)),
-            };
-            let (hi, lo) = match parsed {
-                Some((h, l)) if h >= l && h < 32 => (h, l),
-                _ => {
-                    c.err(
-                        &file,
-                        fl.bits.span().start,
-                        format!(
-                            "bad bit range `{bits}`: expected `N` or `HI:LO` with 31 >= HI >= LO"
-                        ),
-                    );
-                    (0, 0)
-                }
-            };
+            let (hi, lo) = bitfields::parse_bits(c, &file, &fl.bits);
             let row = c.row(fl, &file, &S::new(off..off, String::new()), g);
             fields.push(FieldRow { row, hi, lo });
         }
         // Bit ranges: per platform, per (reg, dword): no overlap and full 32-bit cover.
-        let mut groups: BTreeMap<(String, u32), Vec<usize>> = BTreeMap::new();
-        for (i, fr) in fields.iter().enumerate() {
-            groups
-                .entry((fr.row.v.reg.get_ref().clone(), fr.row.v.dword))
-                .or_default()
-                .push(i);
-        }
-        for ((reg, dw), idx) in &groups {
-            for p in 0..np {
-                let mut owner: [Option<usize>; 32] = [None; 32];
-                let mut any = false;
-                for &i in idx {
-                    let fr = &fields[i];
-                    if fr.row.gens & (1 << p) == 0 {
-                        continue;
-                    }
-                    any = true;
-                    for b in fr.lo..=fr.hi {
-                        if let Some(j) = owner[b as usize] {
-                            if j != i {
-                                let pn = c
-                                    .platforms
-                                    .as_ref()
-                                    .map(|x| x.names[p].clone())
-                                    .unwrap_or_default();
-                                let msg = format!(
-                                    "bit range {}:{} of {reg} dword {dw} overlaps `{}` (bit {b}) on {pn}",
-                                    fr.hi, fr.lo, fields[j].row.v.id.get_ref()
-                                );
-                                c.err_line(&file, fr.row.line, msg);
-                            }
-                        } else {
-                            owner[b as usize] = Some(i);
-                        }
-                    }
-                }
-                if any {
-                    let missing: Vec<String> = (0..32)
-                        .rev()
-                        .filter(|b| owner[*b].is_none())
-                        .map(|b| b.to_string())
-                        .collect();
-                    if !missing.is_empty() {
-                        let pn = c
-                            .platforms
-                            .as_ref()
-                            .map(|x| x.names[p].clone())
-                            .unwrap_or_default();
-                        let line = fields[idx[0]].row.line;
-                        c.err_line(&file, line, format!("{reg} dword {dw} on {pn}: bits {} are not covered by any field (name reserved bits as such)", missing.join(",")));
-                    }
-                }
-            }
-        }
+        let bf: Vec<bitfields::BitField> = fields
+            .iter()
+            .map(|f| bitfields::BitField {
+                owner: f.row.v.reg.get_ref(),
+                dword: f.row.v.dword,
+                hi: f.hi,
+                lo: f.lo,
+                gens: f.row.gens,
+                line: f.row.line,
+                id: f.row.v.id.get_ref(),
+            })
+            .collect();
+        bitfields::check_cover(c, &file, np, &bf);
         for a in f.acc_precision {
             let a = a.into_inner();
             let g = c.common(&file, &a.id, &a.gens, &a.cite, &["acc."]);
