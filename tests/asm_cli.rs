@@ -2,26 +2,12 @@
 //! `file:line:col: message` with a non-zero exit status.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn euref(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_euref"))
-        .args(args)
-        .output()
-        .expect("run euref");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod cli_util;
+use cli_util::euref;
 
-fn tmp(name: &str, text: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("euref-asm-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
+fn tmp(name: &str, data: &[u8]) -> PathBuf {
+    cli_util::scratch_file("asm-cli", name, data)
 }
 
 const MESA: &str = "(+f0.0) if(8) JIP: LABEL0 UIP: LABEL1 { align1 1Q };\n\

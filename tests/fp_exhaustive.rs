@@ -67,28 +67,6 @@ fn par_range_step(
     fails.into_inner().unwrap()
 }
 
-/// The encodings an opt-in exhaustive test visits: `FP_EXHAUSTIVE_RANGE=lo:hi` (hex,
-/// half-open; default all 2^32) and `FP_EXHAUSTIVE_STEP=n` (decimal, default 1).
-/// Returns (lo, hi, step).
-fn selection() -> (u64, u64, u64) {
-    let (lo, hi) = match std::env::var("FP_EXHAUSTIVE_RANGE") {
-        Ok(s) => {
-            let (a, b) = s.split_once(':').expect("FP_EXHAUSTIVE_RANGE=lo:hi");
-            let hex = |t: &str| u64::from_str_radix(t.trim().trim_start_matches("0x"), 16);
-            (
-                hex(a).expect("hex lo"),
-                hex(b).expect("hex hi").min(1 << 32),
-            )
-        }
-        Err(_) => (0, 1 << 32),
-    };
-    let step = std::env::var("FP_EXHAUSTIVE_STEP")
-        .map(|s| s.trim().parse::<u64>().expect("FP_EXHAUSTIVE_STEP=n"))
-        .unwrap_or(1)
-        .max(1);
-    (lo, hi, step)
-}
-
 fn cmp2<F: Format>(
     what: &str,
     ours: FpResult,
@@ -233,7 +211,7 @@ fn f32_all_unary_ops() {
     use rug::{Assign, Float};
     use std::cmp::Ordering;
 
-    let (lo, hi, step) = selection();
+    let (lo, hi, step) = fp_support::exhaustive_selection();
     let total = hi.saturating_sub(lo).div_ceil(step);
     let done = AtomicU64::new(0);
     let t0 = std::time::Instant::now();

@@ -20,6 +20,8 @@
 
 #![cfg(feature = "oracles")]
 
+mod fp_support;
+
 use euref::float::FloatEnv;
 use euref::fp::{self, Hf, Round, F64};
 use euref::math::{accurate_path_f32, eval, MathFn};
@@ -322,21 +324,7 @@ fn hf_fdiv_pow_random() {
 /// `FP_EXHAUSTIVE_STEP=n`, every n-th input from lo) against MPFR, on every core. Returns
 /// (inputs visited, inputs the model computed rather than taking a special row).
 fn exhaustive(f: MathFn) -> (u64, u64) {
-    let (lo, hi) = match std::env::var("FP_EXHAUSTIVE_RANGE") {
-        Ok(s) => {
-            let (a, b) = s.split_once(':').expect("FP_EXHAUSTIVE_RANGE=lo:hi");
-            let hex = |t: &str| u64::from_str_radix(t.trim().trim_start_matches("0x"), 16);
-            (
-                hex(a).expect("hex lo"),
-                hex(b).expect("hex hi").min(1 << 32),
-            )
-        }
-        Err(_) => (0, 1 << 32),
-    };
-    let step = std::env::var("FP_EXHAUSTIVE_STEP")
-        .map(|s| s.trim().parse::<u64>().expect("FP_EXHAUSTIVE_STEP=n"))
-        .unwrap_or(1)
-        .max(1);
+    let (lo, hi, step) = fp_support::exhaustive_selection();
     let count = hi.saturating_sub(lo).div_ceil(step);
     let threads = std::thread::available_parallelism().map_or(4, |n| n.get()) as u64;
     let span = count.div_ceil(threads).max(1);

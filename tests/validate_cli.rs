@@ -4,26 +4,12 @@
 
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::Command;
 
-fn euref(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_euref"))
-        .args(args)
-        .output()
-        .expect("run euref");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod cli_util;
+use cli_util::euref;
 
 fn tmp(name: &str, data: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("euref-validate-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, data).unwrap();
-    p
+    cli_util::scratch_file("validate-cli", name, data)
 }
 
 fn rule(id: &str) -> &'static euref::spec::rules::RuleInfo {

@@ -23,6 +23,28 @@ use euref::fp::{Flags, Format, Round};
 // quickcheck alike: they map raw random words to edge-biased inputs).
 // ---------------------------------------------------------------------
 
+/// The encodings an opt-in exhaustive test visits: `FP_EXHAUSTIVE_RANGE=lo:hi` (hex,
+/// half-open; default all 2^32) and `FP_EXHAUSTIVE_STEP=n` (decimal, default 1).
+/// Returns (lo, hi, step).
+pub fn exhaustive_selection() -> (u64, u64, u64) {
+    let (lo, hi) = match std::env::var("FP_EXHAUSTIVE_RANGE") {
+        Ok(s) => {
+            let (a, b) = s.split_once(':').expect("FP_EXHAUSTIVE_RANGE=lo:hi");
+            let hex = |t: &str| u64::from_str_radix(t.trim().trim_start_matches("0x"), 16);
+            (
+                hex(a).expect("hex lo"),
+                hex(b).expect("hex hi").min(1 << 32),
+            )
+        }
+        Err(_) => (0, 1 << 32),
+    };
+    let step = std::env::var("FP_EXHAUSTIVE_STEP")
+        .map(|s| s.trim().parse::<u64>().expect("FP_EXHAUSTIVE_STEP=n"))
+        .unwrap_or(1)
+        .max(1);
+    (lo, hi, step)
+}
+
 /// Interesting fixed encodings of `F`, positive and negative.
 pub fn specials<F: Format>() -> Vec<u64> {
     let one = (F::BIAS as u64) << F::FRAC_BITS;
