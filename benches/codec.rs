@@ -27,19 +27,8 @@ use euref::spec::Platform;
 use std::path::PathBuf;
 use std::time::Duration;
 
-fn corpus() -> PathBuf {
-    match std::env::var_os("EUREF_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    }
-}
-
-const GENS: [(&str, Platform); 4] = [
-    ("gen7", Platform::Ivb),
-    ("gen7.5", Platform::Hsw),
-    ("gen8", Platform::Bdw),
-    ("gen9", Platform::Skl),
-];
+mod common;
+use common::{asm_files, corpus, GENS};
 
 fn hex_bytes(s: &str) -> Vec<u8> {
     s.split_whitespace()
@@ -163,14 +152,7 @@ fn bench_codec(c: &mut Criterion) {
 
 /// Every `.asm` file of `mesa/asm/<dir>`, concatenated, each file's labels renamed apart.
 fn corpus_text(dir: &str) -> String {
-    let d = corpus().join("mesa/asm").join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
-        .unwrap_or_else(|e| panic!("{}: {e} (set EUREF_CORPUS)", d.display()))
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "asm"))
-        .collect();
-    files.sort();
+    let files = asm_files(dir);
     let mut text = String::new();
     for f in files {
         let t = std::fs::read_to_string(&f).unwrap();

@@ -19,33 +19,14 @@ use euref::asm::{self, Dialect};
 use euref::isa::Insn;
 use euref::spec::Platform;
 use euref::validate::{check_insn, props_of, Checker};
-use std::path::PathBuf;
 use std::time::Duration;
 
-fn corpus() -> PathBuf {
-    match std::env::var_os("EUREF_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    }
-}
-
-const GENS: [(&str, Platform); 4] = [
-    ("gen7", Platform::Ivb),
-    ("gen7.5", Platform::Hsw),
-    ("gen8", Platform::Bdw),
-    ("gen9", Platform::Skl),
-];
+mod common;
+use common::{asm_files, GENS};
 
 /// Every instruction of `mesa/asm/<dir>/*.asm`.
 fn insns(dir: &str, p: Platform) -> Vec<Insn> {
-    let d = corpus().join("mesa/asm").join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
-        .unwrap_or_else(|e| panic!("{}: {e} (set EUREF_CORPUS)", d.display()))
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "asm"))
-        .collect();
-    files.sort();
+    let files = asm_files(dir);
     let mut v = vec![];
     for f in files {
         let text = std::fs::read(&f).unwrap();
