@@ -613,3 +613,57 @@ fn visa_pred_combine_is_the_seed002_table() {
     assert_eq!(T.name_of(seed[2].0), Some(seed[2].1.as_str()));
     assert_eq!(T.name_of(3), None, "3 is reserved");
 }
+
+#[test]
+fn programming_notes_quote_the_seed() {
+    let text = seed004().split_whitespace().collect::<Vec<_>>().join(" ");
+    let ids = [
+        "note.sampler.state-cache-base-address",
+        "note.sampler.state-cache-objects",
+        "note.sampler.bindless-with-bindless-surfaces",
+        "note.sampler.no-all-channels-masked",
+        "note.gpgpu.sampler-header-when-preemptible",
+        "note.gpgpu.preemption-points",
+        "note.gpgpu.state-flush-before-curbe",
+        "note.gpgpu.no-preemption-media-object",
+        "note.media.object-needs-payload",
+        "note.media.walker-no-indirect",
+        "note.media.stalling-pipe-control-after-barriers",
+        "note.barrier.global-not-with-linked",
+        "note.barrier.global-local-legacy-only",
+        "note.l3.slm-enable-after-flush",
+    ];
+    let rows: Vec<&str> = pm::NOTES.iter().map(|n| n.id).collect();
+    assert_eq!(rows, ids);
+    for n in pm::NOTES {
+        assert!(
+            text.contains(n.quote),
+            "{}: seed004 does not say `{}`",
+            n.id,
+            n.quote
+        );
+        assert!(
+            n.id.starts_with(&format!("note.{}.", n.subject)),
+            "{}",
+            n.id
+        );
+    }
+    // The header rule agrees with the fact row.
+    assert!(pm::NOTE_GPGPU_SAMPLER_HEADER_WHEN_PREEMPTIBLE
+        .quote
+        .contains(&format!("bit {}", pm::SAMPLER_HEADER_DESCRIPTOR_BIT.value)));
+    // The preemption list names the commands of the seed's list.
+    for cmd in [
+        "MI_ARB_CHECK",
+        "MEDIA_STATE_FLUSH",
+        "PIPE_CONTROL",
+        "MI_WAIT_FOR_EVENT",
+        "MI_SEMAPHORE_WAIT",
+        "GPGPU_WALKER",
+    ] {
+        assert!(
+            pm::NOTE_GPGPU_PREEMPTION_POINTS.text.contains(cmd) && text.contains(cmd),
+            "{cmd}"
+        );
+    }
+}

@@ -85,5 +85,15 @@ pub(super) fn platform_memory(spec: &Spec, o: &mut String) {
         fs.len(),
         fs.join(", ")
     );
+    o.push_str("    /// A row of [[programming_note]]: a seed programming note outside the EU; `quote` is the seed's words.\n    #[derive(Debug)]\n    pub struct ProgrammingNoteInfo { pub id: &'static str, pub subject: &'static str, pub quote: &'static str, pub gens: GenSet, pub text: &'static str, pub cite: &'static str, pub note: Option<&'static str> }\n");
+    let mut ns = vec![];
+    for r in &spec.seed.notes {
+        let v = &r.v;
+        let n = const_name(v.id.get_ref(), "");
+        let _ = writeln!(o, "    pub static {n}: ProgrammingNoteInfo = ProgrammingNoteInfo {{ id: {}, subject: {}, quote: {}, gens: GenSet({}), text: {}, cite: {}, note: {} }};",
+            q(v.id.get_ref()), q(v.subject.get_ref()), q(v.quote.get_ref()), r.gens, q(&v.text), q(v.cite.get_ref()), opt(&v.note));
+        ns.push(format!("&{n}"));
+    }
+    let _ = writeln!(o, "    /// Every programming note, in file order.\n    pub static NOTES: [&ProgrammingNoteInfo; {}] = [{}];", ns.len(), ns.join(", "));
     o.push_str("    /// The fact with ID `id`.\n    pub fn fact(id: &str) -> Option<&'static FactInfo> { FACTS.iter().copied().find(|f| f.id == id) }\n}\n\n");
 }

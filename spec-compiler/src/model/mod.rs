@@ -153,6 +153,7 @@ pub struct SeedTables {
     pub msg_fields: Vec<seed_tables::MsgFieldRow>,
     pub l3_allocs: Vec<Row<seed_tables::L3Alloc>>,
     pub facts: Vec<Row<seed_tables::Fact>>,
+    pub notes: Vec<Row<seed_tables::ProgrammingNote>>,
 }
 
 /// CamelCase a snake / kebab / dotted name: `int_div_both` -> `IntDivBoth`.
@@ -224,7 +225,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let rules = rules::load_rules(&mut c, dir, &vocab);
     let runtime = runtime::load_runtime(&mut c);
     let (messages, msg_fields) = seed_tables::load_messages(&mut c, np);
-    let (l3_allocs, facts) = seed_tables::load_platform_memory(&mut c);
+    let (l3_allocs, facts, notes) = seed_tables::load_platform_memory(&mut c);
     let (math, math_specials) = numeric::load_math(&mut c, &vocab.enums);
     let (layouts, value_tables, compact_tables) = encoding::load_encodings(&mut c, dir);
     let properties::Vocabulary {
@@ -274,6 +275,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
             msg_fields,
             l3_allocs,
             facts,
+            notes,
         },
         math,
         math_specials,

@@ -74,6 +74,23 @@ pub struct PlatformMemoryFile {
     pub l3_alloc: Vec<S<L3Alloc>>,
     #[serde(default)]
     pub fact: Vec<S<Fact>>,
+    #[serde(default)]
+    pub programming_note: Vec<S<ProgrammingNote>>,
+}
+
+/// A programming note or restriction of the seed outside the EU (command streamer, caches):
+/// `quote` is the seed's own words (whitespace-normalized), `text` says it in full.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ProgrammingNote {
+    pub id: S<String>,
+    /// What it is about: sampler | media | gpgpu | barrier | l3
+    pub subject: S<String>,
+    pub quote: S<String>,
+    pub gens: S<String>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
 }
 
 /// One row of an L3 allocation table (sizes in KB).
@@ -251,11 +268,14 @@ pub(super) fn load_messages(c: &mut Ctx, np: usize) -> (Vec<MessageRow>, Vec<Msg
     (msgs, fields)
 }
 
-pub(super) fn load_platform_memory(c: &mut Ctx) -> (Vec<Row<L3Alloc>>, Vec<Row<Fact>>) {
+pub(super) type PlatformMemory = (Vec<Row<L3Alloc>>, Vec<Row<Fact>>, Vec<Row<ProgrammingNote>>);
+
+pub(super) fn load_platform_memory(c: &mut Ctx) -> PlatformMemory {
     let mut allocs = vec![];
     let mut facts = vec![];
+    let mut notes = vec![];
     let Some((f, file)) = c.load::<PlatformMemoryFile>("platform_memory.toml", false) else {
-        return (allocs, facts);
+        return (allocs, facts, notes);
     };
     let mut configs: BTreeMap<(String, bool, u32), usize> = BTreeMap::new();
     for a in f.l3_alloc {
@@ -335,5 +355,24 @@ pub(super) fn load_platform_memory(c: &mut Ctx) -> (Vec<Row<L3Alloc>>, Vec<Row<F
         }
         facts.push(c.row(x, &file, &S::new(off..off, String::new()), g));
     }
-    (allocs, facts)
+    for n in f.programming_note {
+        let n = n.into_inner();
+        let g = c.common(&file, &n.id, &n.gens, &n.cite, &["note."]);
+        let off = n.id.span().start;
+        c.one_of(
+            &file,
+            &n.subject,
+            "subject",
+            &["sampler", "media", "gpgpu", "barrier", "l3"],
+        );
+        if n.quote.get_ref().trim().is_empty() {
+            c.err(
+                &file,
+                n.quote.span().start,
+                "empty quote: a programming note quotes its seed",
+            );
+        }
+        notes.push(c.row(n, &file, &S::new(off..off, String::new()), g));
+    }
+    (allocs, facts, notes)
 }
