@@ -2,7 +2,10 @@
 
 pub mod asm;
 pub mod binary;
+pub mod check;
 pub mod fp;
+pub mod golden;
+pub mod sim;
 pub mod spec;
 
 /// Arguments of a subcommand that is not built yet: accepts anything so the
