@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     pub types: Vec<String>,
     /// Number of vectors.
-    #[arg(long, default_value_t = 10000)]
+    #[arg(long, default_value_t = 50_000)]
     pub count: u64,
     /// Seed (decimal or 0x-hex): the same seed gives the same bytes.
     #[arg(long, default_value = "0")]

@@ -109,6 +109,27 @@ fn assemble(cfg: &GenConfig, index: u64, sel: OpSel, mut b: Built, r: &mut Rng) 
             }
         }
     }
+    // Compares and selects on floats: channel c gets the class pair of grid cell
+    // (start + c) mod 81, `start` advancing by the exec size from one vector of the grid
+    // (opcode and condition modifier) to the next, so the vectors of a grid walk its cells.
+    let grid_op = matches!(b.insn.op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel);
+    if grid_op && b.insn.src[0].is_some_and(|s| s.ty().is_float()) {
+        let n = u64::from(b.insn.exec_size);
+        let start = ((b.cmod_rank * n + b.cmod_rank / 81 * 7) % 81) as usize;
+        for c in 0..u32::from(b.insn.exec_size) {
+            let cell = (start + c as usize) % 81;
+            for (i, class) in [(0, cell / 9), (1, cell % 9)] {
+                let Some(o) = src_offset(&b.insn, i, c) else {
+                    continue;
+                };
+                let Some(t) = b.insn.src[i].map(|s| s.ty()) else {
+                    continue;
+                };
+                let (v, _) = values::float_of_class(t, class, r);
+                st.write_grf(o, t.bytes() as usize, v, false).ok()?;
+            }
+        }
+    }
     // Destination registers: random old contents (what the instruction must keep).
     if let Some((d, cnt)) = b.dst_regs {
         let dty = b.insn.dst.map(|d| d.ty).unwrap_or(DataType::UD);
@@ -128,10 +149,12 @@ fn assemble(cfg: &GenConfig, index: u64, sel: OpSel, mut b: Built, r: &mut Rng) 
     let uses_flags = b.insn.pred != crate::spec::PredCtrl::None || b.insn.cmod != CondMod::None;
     if uses_flags {
         for f in ["f0", "f1"] {
-            let v = match r.below(4) {
+            // Mostly set bits, so that predicated vectors still execute most channels.
+            let v = match r.below(8) {
                 0 => 0,
-                1 => u32::MAX,
-                _ => r.next() as u32,
+                1 | 2 => u32::MAX,
+                3 => r.next() as u32,
+                _ => (r.next() | r.next()) as u32,
             };
             st.set_arf_bytes(f, 0, &v.to_le_bytes()).ok()?;
             initial.push(f.to_string());
@@ -146,6 +169,14 @@ fn assemble(cfg: &GenConfig, index: u64, sel: OpSel, mut b: Built, r: &mut Rng) 
     let bytes = crate::codec::encode(&b.insn, p).ok()?;
     let mut after = st.clone();
     let info = crate::exec::step(&mut after, &b.insn).ok()?;
+    // Does the result depend on the denorm mode? (A flushed result no longer looks denormal.)
+    let denorm_sensitive = float && {
+        let mut keep = st.clone();
+        let env = FloatEnv::from_cr0(p, b.cr0).with_denorms(true);
+        keep.set_arf_bytes("cr0", 0, &env.cr0().to_le_bytes())
+            .ok()?;
+        env.cr0() != b.cr0 && crate::exec::step(&mut keep, &b.insn).is_ok() && keep != after
+    };
     // Changed registers.
     let mut expected = BTreeMap::new();
     let mut undefined = BTreeMap::new();
@@ -202,6 +233,7 @@ fn assemble(cfg: &GenConfig, index: u64, sel: OpSel, mut b: Built, r: &mut Rng) 
         &st,
         &after,
         info.enabled,
+        denorm_sensitive,
         p,
         &mut rules,
         &mut alternatives,
@@ -244,32 +276,37 @@ fn assemble(cfg: &GenConfig, index: u64, sel: OpSel, mut b: Built, r: &mut Rng) 
     })
 }
 
+/// GRF byte offset of source `i`'s element for channel `c` (direct register sources).
+fn src_offset(insn: &Insn, i: usize, c: u32) -> Option<usize> {
+    let rs = insn.src[i]?.as_reg().copied()?;
+    let Addr::Direct {
+        reg: Reg::Grf(n),
+        sub,
+    } = rs.addr
+    else {
+        return None;
+    };
+    let s = rs.ty.bytes();
+    let e = if insn.is_three_src() {
+        if rs.region.vstride == 0 {
+            0
+        } else {
+            c
+        }
+    } else {
+        let w = u32::from(rs.region.width.max(1));
+        (c / w) * u32::from(rs.region.vstride) + (c % w) * u32::from(rs.region.hstride)
+    };
+    Some(grf_base(n) + usize::from(sub) + (e * s) as usize)
+}
+
 /// The value of source `i` for channel `c` (after source modifiers for floats).
 fn src_value(insn: &Insn, i: usize, c: u32, st: &ThreadState) -> Option<(DataType, u64)> {
-    let s = insn.src[i]?;
-    match s {
+    match insn.src[i]? {
         Src::Imm(imm) => Some((imm.ty, imm.bits & mask_of(imm.ty))),
         Src::Reg(rs) => {
-            let Addr::Direct {
-                reg: Reg::Grf(n),
-                sub,
-            } = rs.addr
-            else {
-                return None;
-            };
-            let (v, h, w) = if insn.is_three_src() {
-                (if rs.region.vstride == 0 { 0 } else { 1 }, 0, 1)
-            } else {
-                (rs.region.vstride, rs.region.hstride, rs.region.width.max(1))
-            };
-            let s = rs.ty.bytes();
-            let e = if insn.is_three_src() {
-                c * u32::from(v)
-            } else {
-                (c / u32::from(w)) * u32::from(v) + (c % u32::from(w)) * u32::from(h)
-            };
-            let o = grf_base(n) + usize::from(sub) + (e * s) as usize;
-            let (mut bits, _) = st.read_grf(o, s as usize).ok()?;
+            let o = src_offset(insn, i, c)?;
+            let (mut bits, _) = st.read_grf(o, rs.ty.bytes() as usize).ok()?;
             if rs.ty.is_float() {
                 let sign = 1u64 << (rs.ty.bits() - 1);
                 if rs.abs {
@@ -333,11 +370,13 @@ fn push(rules: &mut Vec<String>, id: &str) {
 
 /// The spec IDs the instruction exercises on these values, and the alternatives its results
 /// allow.
+#[allow(clippy::too_many_arguments)]
 fn exercised(
     insn: &Insn,
     before: &ThreadState,
     after: &ThreadState,
     enabled: u32,
+    denorm_sensitive: bool,
     p: Platform,
     rules: &mut Vec<String>,
     alts: &mut Vec<Alternative>,
@@ -474,7 +513,8 @@ fn exercised(
     };
     if let Some(ft) = FloatType::from_data_type(fty).filter(|_| float) {
         let pol = Policy::new(&env, ft, ops);
-        let denorm = any_class[values::NEG_DENORM]
+        let denorm = denorm_sensitive
+            || any_class[values::NEG_DENORM]
             || any_class[values::POS_DENORM]
             || out_class[values::NEG_DENORM]
             || out_class[values::POS_DENORM];

@@ -63,7 +63,8 @@ impl OpSel {
     }
 }
 
-/// Opcodes with a template (besides `math`).
+/// Opcodes with a template (besides `math`). `frc` and `lrp` are left out: the execution
+/// engine does not model them yet.
 pub const SUPPORTED: &[Opcode] = &[
     Opcode::Mov,
     Opcode::Add,
@@ -79,7 +80,6 @@ pub const SUPPORTED: &[Opcode] = &[
     Opcode::Shr,
     Opcode::Asr,
     Opcode::Avg,
-    Opcode::Frc,
     Opcode::Rndd,
     Opcode::Rndu,
     Opcode::Rnde,
@@ -90,7 +90,6 @@ pub const SUPPORTED: &[Opcode] = &[
     Opcode::Cbit,
     Opcode::Bfrev,
     Opcode::Mad,
-    Opcode::Lrp,
 ];
 
 /// The floating-point math functions generated (the integer divisions need divisor-aware
@@ -161,6 +160,8 @@ pub struct Built {
     pub region_rules: Vec<&'static str>,
     /// cr0.0 value for float instructions.
     pub cr0: u32,
+    /// Rank of the vector among those of its opcode with the same condition modifier.
+    pub cmod_rank: u64,
 }
 
 fn scalar_types(p: Platform, set: crate::spec::TypeSet) -> Vec<DataType> {
@@ -174,8 +175,13 @@ fn exec_size_of(t: DataType) -> u32 {
     t.bytes().max(2)
 }
 
+/// Knob value `k` of a cycle over `xs`: every block of `xs.len()` consecutive ranks takes
+/// every value once, in an order rotated by a hash of the block and the knob (`mul`, `add`),
+/// so that knobs with equal periods do not move in lockstep.
 fn pick_cycle<T: Copy>(xs: &[T], k: u64, mul: u64, add: u64) -> T {
-    xs[((k.wrapping_mul(mul).wrapping_add(add)) % xs.len() as u64) as usize]
+    let n = xs.len() as u64;
+    let mut h = Rng::for_vector(mul.wrapping_mul(131).wrapping_add(add), k / n, 0);
+    xs[((k % n + h.next() % n) % n) as usize]
 }
 
 /// Build the instruction for selection `sel`, rank `k`, on `p`; `types` restricts the data
@@ -231,7 +237,20 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         if pairs.is_empty() {
             return None;
         }
-        let (d, s) = pick_cycle(&pairs, k, 1, 0);
+        // Compares and selects: three of four vectors on float types (the grids).
+        let floats: Vec<_> = pairs
+            .iter()
+            .copied()
+            .filter(|(_, s)| s[0].is_float())
+            .collect();
+        let (d, s) = if matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel)
+            && !floats.is_empty()
+            && k % 4 != 0
+        {
+            pick_cycle(&floats, k / 4 * 3 + k % 4, 11, 1)
+        } else {
+            pick_cycle(&pairs, k, 11, 0)
+        };
         (d, s)
     };
     let three = info.class == OpClass::ThreeSrc;
@@ -276,7 +295,10 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         .filter(|n| !three || *n >= 4)
         .filter(|n| op != Opcode::Math || *n <= 8)
         .collect();
-    let n = *sizes.get(((k.wrapping_mul(3) + 2) % sizes.len().max(1) as u64) as usize)?;
+    if sizes.is_empty() {
+        return None;
+    }
+    let n = pick_cycle(&sizes, k, 17, 2);
     let mut insn = Insn::new(op);
     insn.exec_size = n;
     insn.math = mfn;
@@ -326,6 +348,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         ]
     };
     insn.cmod = pick_cycle(&cmods, k, 1, 0);
+    let cmod_rank = k / cmods.len() as u64;
     if insn.cmod != CondMod::None {
         labels.push(format!("cmod:{}", cmod_name(insn.cmod)));
     }
@@ -395,6 +418,12 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             if !imm_ok {
                 classes.retain(|c| *c != "imm");
             }
+            // Float compares and selects: three of four vectors with per-channel regions, so
+            // that their channels cover many grid cells.
+            if matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel) && st.is_float() && k % 4 != 1
+            {
+                classes.retain(|c| matches!(*c, "contiguous" | "strided" | "2d"));
+            }
             let c = pick_cycle(&classes, k, 5, i as u64 + 1);
             match region_for(c, n, st) {
                 Some((_, _)) if c == "imm" => (Src::Imm(Imm::new(st, 0)), "imm", (0, 0)),
@@ -458,7 +487,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         let round = pick_cycle(&[0u32, 1, 2, 3], k, 3, 0);
         let alt =
             dty == DataType::F && st == DataType::F && pick_cycle(&[false, false, true], k, 2, 1);
-        let keep = pick_cycle(&[false, true], k, 1, 1);
+        let keep = pick_cycle(&[false, true], k, 13, 1);
         cr0 = field::CR0_0_ROUNDING_MODE.set(cr0, round);
         cr0 = field::CR0_0_FP_MODE.set(cr0, u32::from(alt));
         let env = crate::float::FloatEnv::from_cr0(p, cr0).with_denorms(keep);
@@ -479,6 +508,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         labels,
         region_rules,
         cr0,
+        cmod_rank,
     })
 }
 
