@@ -332,7 +332,8 @@ fn mask_of(t: DataType) -> u64 {
 fn fp_ops_of(insn: &Insn) -> FpOps {
     let raw = |i: &Insn| {
         i.src[0].is_some_and(|s| {
-            s.ty() == i.dst.map_or(s.ty(), |d| d.ty) && s.as_reg().is_none_or(|r| !r.neg && !r.abs)
+            s.ty() == i.dst.map_or(s.ty(), |d| d.ty)
+                && s.as_reg().map_or(true, |r| !r.neg && !r.abs)
         }) && !i.sat
     };
     match insn.op {
@@ -555,6 +556,9 @@ fn exercised(
                 }
             }
         }
+        facts(
+            insn, before, &channels, fty, ops, env.alt, &any_class, p, rules,
+        );
         // Alternatives, per enabled destination element.
         let any_nan = find(FpEffect::NanAny).filter(|_| {
             !matches!(ops, FpOps::RawMov | FpOps::Minmax)
@@ -670,4 +674,135 @@ pub fn dst_elem(insn: &Insn, c: u32) -> Option<(usize, usize)> {
         grf_base(n) + usize::from(sub) + c as usize * usize::from(d.hstride.max(1)) * s,
         s,
     ))
+}
+
+/// The behavioural float-mode rows (IEEE special cases, exact operations, compare and math
+/// special inputs) the channels' values exercise. A row is named only when it exists on `p`
+/// for the type and its mode (IEEE/ALT) is the one in force.
+#[allow(clippy::too_many_arguments)]
+fn facts(
+    insn: &Insn,
+    before: &ThreadState,
+    channels: &[u32],
+    fty: DataType,
+    ops: FpOps,
+    alt: bool,
+    any_class: &[bool; 9],
+    p: Platform,
+    rules: &mut Vec<String>,
+) {
+    let mut add = |id: &str| {
+        let ok = float_modes::RULES.iter().any(|r| {
+            r.id == id
+                && r.gens.contains(p)
+                && r.types.contains(fty)
+                && match r.mode {
+                    crate::spec::float_modes::FpMode::Ieee => !alt,
+                    crate::spec::float_modes::FpMode::Alt => alt,
+                    crate::spec::float_modes::FpMode::Both => true,
+                }
+        });
+        if ok {
+            rules.push(id.to_string());
+        }
+    };
+    let class =
+        |i: usize, c: u32| src_value(insn, i, c, before).map(|(t, v)| (float_class(t, v), t, v));
+    let any = |f: &dyn Fn(u32) -> bool| channels.iter().any(|c| f(*c));
+    let is =
+        |i: usize, c: u32, cls: &[usize]| class(i, c).is_some_and(|(k, _, _)| cls.contains(&k));
+    let one = |i: usize, c: u32| {
+        class(i, c).is_some_and(|(_, t, v)| {
+            crate::conformance::compare::float_value(t, v).to_bits() == 1f64.to_bits()
+        })
+    };
+    use values::*;
+    let inf = [POS_INF, NEG_INF];
+    let zero = [POS_ZERO, NEG_ZERO];
+    let nan_in = any_class[NAN];
+    match ops {
+        FpOps::Compare => {
+            if nan_in {
+                add(if insn.op == Opcode::Cmpn {
+                    "fp.ieee.cmpn-nan"
+                } else {
+                    "fp.ieee.compare-nan"
+                });
+                add("fp.ieee.nan-unordered");
+            }
+            if any_class[POS_INF] || any_class[NEG_INF] {
+                add("fp.ieee.compare-inf-exact");
+            }
+        }
+        FpOps::Minmax if nan_in => add("fp.ieee.minmax-nan"),
+        FpOps::RawMov => {
+            add("fp.ieee.raw-mov-exact");
+            add("fp.alt.raw-mov");
+            if any_class[NEG_DENORM] || any_class[POS_DENORM] {
+                add("fp.ieee.denorm.raw-mov");
+            }
+        }
+        FpOps::Conversion | FpOps::HfToF => {
+            add("fp.ieee.conversions");
+            if ops == FpOps::HfToF && (any_class[NEG_DENORM] || any_class[POS_DENORM]) {
+                add("fp.ieee.denorm.hf-to-f");
+            }
+        }
+        FpOps::Math => {
+            add("fp.round.math-model");
+            let f = insn.math;
+            if f == MathFn::Fdiv {
+                add("fp.ieee.divide-two-step");
+                if any(&|c| is(0, c, &inf) && is(1, c, &inf)) {
+                    add("fp.ieee.inf-div-inf");
+                }
+            }
+            if f == MathFn::Inv && any(&|c| is(0, c, &inf)) {
+                add("fp.ieee.inv-of-inf");
+            }
+            if matches!(f, MathFn::Inv | MathFn::Rsq | MathFn::Sqrt) && any(&|c| is(0, c, &zero)) {
+                add("fp.ieee.inv-rsq-sqrt-of-zero");
+            }
+            if matches!(f, MathFn::Rsq | MathFn::Sqrt)
+                && any(&|c| is(0, c, &[NEG_FIN, NEG_INF, NEG_DENORM]))
+            {
+                add("fp.ieee.rsq-sqrt-of-negative");
+            }
+            if f == MathFn::Log
+                && any(&|c| is(0, c, &[NEG_FIN, NEG_INF, NEG_DENORM, NEG_ZERO, POS_ZERO]))
+            {
+                add("fp.ieee.log-of-zero-negative");
+            }
+        }
+        FpOps::Arith | FpOps::Fused => {
+            match insn.op {
+                Opcode::Rndd | Opcode::Rndu | Opcode::Rnde | Opcode::Rndz => {
+                    add("fp.round.rnd-insns")
+                }
+                Opcode::Add | Opcode::Mul | Opcode::Mad => add("fp.ieee.correctly-rounded"),
+                _ => {}
+            }
+            if insn.op == Opcode::Add {
+                if any(&|c| {
+                    is(0, c, &[POS_INF]) && is(1, c, &[NEG_INF])
+                        || is(0, c, &[NEG_INF]) && is(1, c, &[POS_INF])
+                }) {
+                    add("fp.ieee.inf-minus-inf");
+                }
+                if any(&|c| is(1, c, &zero) && !is(0, c, &[NAN])) {
+                    add("fp.ieee.add-zero");
+                }
+            }
+            if insn.op == Opcode::Mul {
+                if any(&|c| is(0, c, &zero) && is(1, c, &inf) || is(0, c, &inf) && is(1, c, &zero))
+                {
+                    add("fp.ieee.zero-times-inf");
+                }
+                if any(&|c| one(0, c) || one(1, c)) {
+                    add("fp.ieee.mul-by-one");
+                }
+            }
+        }
+        _ => {}
+    }
 }

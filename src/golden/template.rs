@@ -432,11 +432,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
                     (Src::Reg(rs), c, (sreg, bytes.div_ceil(32) as u8))
                 }
                 None => {
-                    let region = if n == 1 {
-                        Region::SCALAR
-                    } else {
-                        Region::SCALAR
-                    };
+                    let region = Region::SCALAR;
                     let rs = RegSrc::new(Reg::Grf(sreg), 0, st, region);
                     (Src::Reg(rs), "scalar", (sreg, 1))
                 }
