@@ -34,13 +34,29 @@ fn instruction(req: &Request, p: Platform) -> Result<Insn, String> {
     crate::asm::parse_insn(&req.insn, crate::asm::Dialect::Iga, p).map_err(|e| format!("insn: {e}"))
 }
 
+thread_local! {
+    /// The default state of each platform, built once per thread.
+    static DEFAULTS: std::cell::RefCell<Vec<Option<ThreadState>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn default_state(p: Platform) -> ThreadState {
+    DEFAULTS.with(|d| {
+        let mut d = d.borrow_mut();
+        let i = p as usize;
+        if d.len() <= i {
+            d.resize(i + 1, None);
+        }
+        d[i].get_or_insert_with(|| ThreadState::new(p)).clone()
+    })
+}
+
 fn try_execute(
     req: &Request,
     fault: Option<Fault>,
 ) -> Result<std::collections::BTreeMap<String, String>, String> {
     let p = Platform::parse(&req.gen).ok_or_else(|| format!("unknown gen `{}`", req.gen))?;
     let mut insn = instruction(req, p)?;
-    let mut st = ThreadState::new(p);
+    let mut st = default_state(p);
     for (name, hex) in &req.initial {
         let bytes = regs::parse_hex(hex).map_err(|e| format!("initial.{name}: {e}"))?;
         regs::write(&mut st, name, &bytes).map_err(|e| format!("initial.{name}: {e}"))?;

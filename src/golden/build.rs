@@ -23,6 +23,8 @@ pub struct GenConfig {
     /// Data types allowed (empty: all).
     pub types: Vec<DataType>,
     pub seed: u64,
+    /// The default state of the platform (`ThreadState::new`), cloned per vector.
+    pub base: ThreadState,
 }
 
 impl GenConfig {
@@ -33,6 +35,7 @@ impl GenConfig {
             ops: template::default_ops(platform),
             types: Vec::new(),
             seed,
+            base: ThreadState::new(platform),
         }
     }
 }
@@ -74,7 +77,7 @@ fn fill_value(t: DataType, r: &mut Rng, classes: &mut Vec<String>) -> u64 {
 
 fn assemble(cfg: &GenConfig, index: u64, sel: OpSel, mut b: Built, r: &mut Rng) -> Option<Vector> {
     let p = cfg.platform;
-    let mut st = ThreadState::new(p);
+    let mut st = cfg.base.clone();
     let mut classes: Vec<String> = Vec::new();
     let mut initial: Vec<String> = Vec::new();
     // Sources: whole registers of typed values.
