@@ -6,11 +6,13 @@
 
 pub mod asm;
 pub mod codec;
+pub mod conformance;
 pub mod encoding;
 pub mod exec;
 pub mod float;
 pub mod fp;
 pub mod gen;
+pub mod golden;
 pub mod isa;
 pub mod math;
 pub mod spec;

@@ -26,11 +26,11 @@ enum Command {
     /// Execute a straight-line program on a thread state and print the final state.
     Run(cli::run::Args),
     /// Generate golden test vectors.
-    Golden(cli::Pending),
+    Golden(cli::golden::Args),
     /// Check a simulator against golden vectors.
-    Check(cli::Pending),
+    Check(cli::check::Args),
     /// Act as a simulator speaking the conformance protocol.
-    Sim(cli::Pending),
+    Sim(cli::sim::Args),
     /// TestFloat-style floating-point subject (operands on stdin, results on stdout).
     Fp(cli::fp::Args),
 }
@@ -43,9 +43,9 @@ fn main() -> ExitCode {
         Command::Disasm(a) => cli::asm::run(a, cli::asm::Mode::Disasm),
         Command::Validate(a) => cli::validate::run(a),
         Command::Run(a) => cli::run::run(a),
-        Command::Golden(_) => cli::pending("golden", 7),
-        Command::Check(_) => cli::pending("check", 7),
-        Command::Sim(_) => cli::pending("sim", 7),
+        Command::Golden(a) => cli::golden::run(a),
+        Command::Check(a) => cli::check::run(a),
+        Command::Sim(a) => cli::sim::run(a),
         Command::Fp(a) => cli::fp::run(a),
     };
     match result {

@@ -2,8 +2,11 @@
 
 pub mod asm;
 pub mod binary;
+pub mod check;
 pub mod fp;
+pub mod golden;
 pub mod run;
+pub mod sim;
 pub mod spec;
 pub mod state_diff;
 pub mod validate;

@@ -1,0 +1,49 @@
+//! Golden vectors: generated per second (in process, rayon over both cores) and checked per
+//! second against `euref sim` (a subprocess, requests pipelined). Goals (issue 7): >= 1 M/s
+//! generated, >= 200 k/s checked on a 2-core machine.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use euref::conformance::check::{run, CheckOptions, Summary};
+use euref::golden::{generate, GenConfig};
+use euref::spec::Platform;
+use std::collections::HashSet;
+use std::time::Duration;
+
+const N: u64 = 20_000;
+
+fn bench(c: &mut Criterion) {
+    let cfg = GenConfig::new(Platform::Skl, 1);
+    let mut g = c.benchmark_group("golden");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(10));
+    g.throughput(Throughput::Elements(N));
+    g.bench_function("generate_skl_default_ops", |b| {
+        b.iter(|| generate(&cfg, N, &mut std::io::sink(), |_| {}).unwrap())
+    });
+    let mut buf = Vec::new();
+    generate(&cfg, N, &mut buf, |_| {}).unwrap();
+    let opts = CheckOptions {
+        sim: format!("{} sim", env!("CARGO_BIN_EXE_euref")),
+        timeout: Duration::from_secs(10),
+        window: 64,
+    };
+    g.bench_function("check_against_euref_sim", |b| {
+        b.iter(|| {
+            let mut s = Summary::default();
+            run(
+                &opts,
+                &buf[..],
+                &HashSet::new(),
+                &mut std::io::sink(),
+                &mut s,
+                |_, _| {},
+            )
+            .unwrap();
+            assert_eq!(s.failed(), 0);
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,109 @@
+//! `euref check`: check a simulator against golden vectors.
+
+use euref::conformance::check::{describe, read_report, run as check_run, CheckOptions, Summary};
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The simulator command line (run through `sh -c`), e.g. 'euref sim' or './mysim --euref'.
+    #[arg(long)]
+    pub sim: String,
+    /// The vectors (JSON Lines, from `euref golden`).
+    pub vectors: std::path::PathBuf,
+    /// Stream one JSON line per vector to this file.
+    #[arg(long)]
+    pub report: Option<std::path::PathBuf>,
+    /// Skip the vectors already in the report file and append to it.
+    #[arg(long, requires = "report")]
+    pub resume: bool,
+    /// Per-vector timeout in milliseconds.
+    #[arg(long, default_value_t = 5000)]
+    pub timeout: u64,
+    /// Requests in flight (1: one at a time).
+    #[arg(long, default_value_t = 32)]
+    pub window: usize,
+    /// Print at most this many failing vectors in full (all go to the report).
+    #[arg(long, default_value_t = 20)]
+    pub show: u64,
+}
+
+pub fn run(a: Args) -> Result<ExitCode, String> {
+    let mut summary = Summary::default();
+    let mut skip = HashSet::new();
+    let mut report: Box<dyn Write> = match &a.report {
+        Some(path) => {
+            if a.resume && path.exists() {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                for l in read_report(&text) {
+                    summary.add(&l);
+                    skip.insert(l.id);
+                }
+                // A line cut off by an interrupted run is dropped by starting on a new line.
+                let needs_nl = !text.is_empty() && !text.ends_with('\n');
+                let mut f = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                if needs_nl {
+                    f.write_all(b"\n").map_err(|e| e.to_string())?;
+                }
+                Box::new(std::io::LineWriter::new(f))
+            } else {
+                Box::new(std::io::LineWriter::new(
+                    std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+                ))
+            }
+        }
+        None => Box::new(std::io::sink()),
+    };
+    let f = std::fs::File::open(&a.vectors).map_err(|e| format!("{}: {e}", a.vectors.display()))?;
+    let input = std::io::BufReader::with_capacity(1 << 20, f);
+    let opts = CheckOptions {
+        sim: a.sim.clone(),
+        timeout: Duration::from_millis(a.timeout.max(1)),
+        window: a.window,
+    };
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {pos} vectors checked {per_sec} {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        b
+    });
+    let mut shown = 0u64;
+    let mut hidden = 0u64;
+    let stdout = std::io::stdout();
+    check_run(&opts, input, &skip, &mut report, &mut summary, |v, o| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+        if o.status() != "pass" {
+            if shown < a.show {
+                shown += 1;
+                let mut s = stdout.lock();
+                let _ = writeln!(s, "{}\n", describe(v, o));
+            } else {
+                hidden += 1;
+            }
+        }
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if hidden > 0 {
+        println!("({hidden} more failing vectors not shown; see the report)");
+    }
+    print!("{}", summary.table());
+    Ok(if summary.failed() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

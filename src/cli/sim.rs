@@ -1,0 +1,25 @@
+//! `euref sim`: the reference model as a simulator speaking conformance/PROTOCOL.md.
+
+use euref::conformance::inject::Fault;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Plant a fault (to prove the checker catches it): no-denorm-flush, cmpn-nan-swap,
+    /// region-off-by-one, no-sat.
+    #[arg(long)]
+    pub inject: Option<String>,
+}
+
+pub fn run(a: Args) -> Result<ExitCode, String> {
+    let fault = a.inject.as_deref().map(Fault::parse).transpose()?;
+    let stdin = std::io::stdin();
+    let mut input = std::io::BufReader::with_capacity(1 << 16, stdin.lock());
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match euref::conformance::sim::serve(&mut input, &mut out, fault) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // The checker went away: not an error of ours.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(format!("sim: {e}")),
+    }
+}

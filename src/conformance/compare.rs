@@ -1,0 +1,332 @@
+//! Comparing a simulator's response with a vector's expected state: undefined bits are
+//! ignored, alternatives (any NaN, math tolerance, fused-overflow infinity) accepted, and the
+//! first difference located (register, byte, channel) and shown as hex and typed values.
+
+use super::protocol::Response;
+use super::regs::{parse_hex, parse_hex_defined};
+use crate::golden::values::{float_class, NAN, NEG_INF, POS_INF};
+use crate::golden::{AltKind, Alternative, Vector};
+use crate::spec::DataType;
+use serde::Serialize;
+
+/// The first difference of a failing vector.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Mismatch {
+    pub reg: String,
+    pub byte: usize,
+    /// Destination channel (GRF destination) or flag bit (flag registers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<u32>,
+    /// The element's type as displayed.
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub expected: String,
+    pub actual: String,
+    pub expected_value: String,
+    pub actual_value: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+/// How one vector fared.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Outcome {
+    Pass,
+    Fail(Mismatch),
+    /// The simulator answered with an error.
+    SimError {
+        message: String,
+    },
+    /// The simulator did not answer in time (it was restarted).
+    Timeout {
+        ms: u64,
+    },
+    /// The simulator exited (it was restarted).
+    Crash {
+        message: String,
+    },
+    /// The answer was not a response to this vector (the simulator was restarted).
+    Garbage {
+        message: String,
+    },
+    /// The vector line could not be read.
+    BadVector {
+        message: String,
+    },
+}
+
+impl Outcome {
+    pub fn status(&self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail(_) => "fail",
+            Outcome::SimError { .. } => "sim_error",
+            Outcome::Timeout { .. } => "timeout",
+            Outcome::Crash { .. } => "crash",
+            Outcome::Garbage { .. } => "garbage",
+            Outcome::BadVector { .. } => "bad_vector",
+        }
+    }
+}
+
+fn type_of(name: &str) -> Option<DataType> {
+    DataType::from_name(name)
+}
+
+fn elem_bits(bytes: &[Option<u8>], off: usize, size: usize) -> Option<u64> {
+    let mut v = 0u64;
+    for k in 0..size {
+        v |= u64::from((*bytes.get(off + k)?)?) << (8 * k);
+    }
+    Some(v)
+}
+
+/// A float's value as f64 (HF, F, DF).
+pub fn float_value(t: DataType, bits: u64) -> f64 {
+    match t {
+        DataType::F => f64::from(f32::from_bits(bits as u32)),
+        DataType::DF => f64::from_bits(bits),
+        DataType::HF => {
+            let s = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+            let e = ((bits >> 10) & 0x1f) as i32;
+            let m = (bits & 0x3ff) as f64;
+            match e {
+                0 => s * m * 2f64.powi(-24),
+                31 if m == 0.0 => s * f64::INFINITY,
+                31 => f64::NAN,
+                _ => s * (1.0 + m / 1024.0) * 2f64.powi(e - 15),
+            }
+        }
+        _ => f64::NAN,
+    }
+}
+
+/// Typed text of an element: `1.5`, `-inf`, `nan(0x7fc00000)`, `-3`, `4294967295`.
+pub fn typed(t: DataType, bits: u64) -> String {
+    let w = t.bits();
+    if t.is_float() {
+        if float_class(t, bits) == NAN {
+            return format!("nan(0x{bits:0w$x})", w = (w / 4) as usize);
+        }
+        let x = float_value(t, bits);
+        return if t == DataType::F {
+            format!("{:?}", f32::from_bits(bits as u32))
+        } else {
+            format!("{x:?}")
+        };
+    }
+    if t.is_signed() && w < 64 {
+        let sh = 64 - w;
+        format!("{}", ((bits << sh) as i64) >> sh)
+    } else if t.is_signed() {
+        format!("{}", bits as i64)
+    } else {
+        format!("{bits}")
+    }
+}
+
+/// An ordered integer of float bits (monotonic in the value; ±0 adjacent).
+fn ordered(t: DataType, bits: u64) -> i128 {
+    let w = t.bits();
+    let sign = 1u64 << (w - 1);
+    let mag = i128::from(bits & (sign - 1));
+    if bits & sign != 0 {
+        -mag
+    } else {
+        mag
+    }
+}
+
+fn accepts(a: &Alternative, t: DataType, exp: u64, act: u64) -> bool {
+    let ac = float_class(t, act);
+    match a.kind {
+        AltKind::AnyNan => ac == NAN,
+        AltKind::OverflowInf => {
+            let neg = exp >> (t.bits() - 1) & 1 == 1;
+            ac == if neg { NEG_INF } else { POS_INF }
+        }
+        AltKind::Ulps => {
+            let ec = float_class(t, exp);
+            if ec == NAN || ac == NAN {
+                return ec == ac;
+            }
+            if ec == POS_INF || ec == NEG_INF || ac == POS_INF || ac == NEG_INF {
+                return exp == act;
+            }
+            let ulps = a.ulps.unwrap_or(0.0);
+            let d = (ordered(t, exp) - ordered(t, act)).unsigned_abs();
+            if (d as f64) <= ulps {
+                return true;
+            }
+            a.abs
+                .is_some_and(|e| (float_value(t, exp) - float_value(t, act)).abs() <= e)
+        }
+    }
+}
+
+/// Compare a response with the vector's expected registers.
+pub fn compare(v: &Vector, resp: &Response) -> Outcome {
+    if let Some(e) = &resp.error {
+        return Outcome::SimError { message: e.clone() };
+    }
+    for (reg, exp_hex) in &v.expected {
+        let Ok(exp) = parse_hex_defined(exp_hex) else {
+            return Outcome::BadVector {
+                message: format!("expected.{reg} is not hex"),
+            };
+        };
+        let mask = match v.undefined.get(reg).map(|m| parse_hex_defined(m)) {
+            Some(Ok(m)) => m,
+            Some(Err(e)) => {
+                return Outcome::BadVector {
+                    message: format!("undefined.{reg}: {e}"),
+                }
+            }
+            None => vec![0; exp.len()],
+        };
+        let Some(act_hex) = resp.fin.get(reg) else {
+            return Outcome::Fail(Mismatch {
+                reg: reg.clone(),
+                byte: 0,
+                channel: None,
+                ty: "ub".into(),
+                expected: exp_hex.clone(),
+                actual: String::new(),
+                expected_value: String::new(),
+                actual_value: String::new(),
+                note: "register missing from the response".into(),
+            });
+        };
+        let act = match parse_hex(act_hex) {
+            Ok(a) if a.len() == exp.len() => a,
+            Ok(a) => {
+                return Outcome::Garbage {
+                    message: format!(
+                        "final.{reg} has {} bytes, the register has {}",
+                        a.len(),
+                        exp.len()
+                    ),
+                }
+            }
+            Err(e) => {
+                return Outcome::Garbage {
+                    message: format!("final.{reg}: {e}"),
+                }
+            }
+        };
+        let exp_o: Vec<Option<u8>> = exp.iter().map(|b| Some(*b)).collect();
+        let mut i = 0;
+        while i < exp.len() {
+            let m = mask.get(i).copied().unwrap_or(0);
+            let differs = match act[i] {
+                None => m != 0xff,
+                Some(a) => (a ^ exp[i]) & !m != 0,
+            };
+            if !differs {
+                i += 1;
+                continue;
+            }
+            // An alternative covering this byte?
+            if let Some((alt, t)) = v.alternatives.iter().find_map(|a| {
+                let t = type_of(&a.ty)?;
+                let (o, s) = (a.offset as usize, t.bytes() as usize);
+                (a.reg == *reg && o <= i && i < o + s).then_some((a, t))
+            }) {
+                let (o, s) = (alt.offset as usize, t.bytes() as usize);
+                if let (Some(e), Some(a)) = (elem_bits(&exp_o, o, s), elem_bits(&act, o, s)) {
+                    if accepts(alt, t, e, a) {
+                        i = o + s;
+                        continue;
+                    }
+                }
+            }
+            return Outcome::Fail(locate(v, reg, i, &exp_o, &act, m));
+        }
+    }
+    Outcome::Pass
+}
+
+fn hexs(b: &[Option<u8>], off: usize, size: usize) -> String {
+    // Most significant byte first, as a number.
+    let mut s = String::from("0x");
+    for k in (0..size).rev() {
+        match b.get(off + k).copied().flatten() {
+            Some(x) => s.push_str(&format!("{x:02x}")),
+            None => s.push_str("xx"),
+        }
+    }
+    s
+}
+
+fn locate(
+    v: &Vector,
+    reg: &str,
+    i: usize,
+    exp: &[Option<u8>],
+    act: &[Option<u8>],
+    m: u8,
+) -> Mismatch {
+    let mut mm = Mismatch {
+        reg: reg.to_string(),
+        byte: i,
+        channel: None,
+        ty: "ub".into(),
+        expected: hexs(exp, i, 1),
+        actual: hexs(act, i, 1),
+        expected_value: String::new(),
+        actual_value: String::new(),
+        note: String::new(),
+    };
+    if reg.starts_with('f') && !reg.starts_with("f0.") && reg.len() == 2 {
+        // A flag register: one bit per channel.
+        let d = match act[i] {
+            Some(a) => (a ^ exp[i].unwrap_or(0)) & !m,
+            None => !m,
+        };
+        let bit = i as u32 * 8 + d.trailing_zeros();
+        mm.channel = Some(bit % 16);
+        mm.ty = "flag".into();
+        mm.note = format!("{}.{} bit {}", reg, bit / 16, bit % 16);
+        let bitv = |b: &[Option<u8>]| {
+            b.get(i)
+                .copied()
+                .flatten()
+                .map_or("?".to_string(), |x| ((x >> (bit % 8)) & 1).to_string())
+        };
+        mm.expected_value = bitv(exp);
+        mm.actual_value = bitv(act);
+        return mm;
+    }
+    let dst = v.dst.as_ref().and_then(|d| {
+        let t = type_of(&d.ty)?;
+        let rn: usize = d.reg.strip_prefix('r')?.parse().ok()?;
+        let here: usize = reg.strip_prefix('r')?.parse().ok()?;
+        let abs = here * 32 + i;
+        let base = rn * 32 + d.offset as usize;
+        let s = t.bytes() as usize;
+        let step = s * d.stride.max(1) as usize;
+        if abs < base || (abs - base) % step >= s {
+            return None;
+        }
+        let ch = (abs - base) / step;
+        Some((t, ch as u32, base + ch * step - here * 32, s))
+    });
+    let (t, off, s) = match dst {
+        Some((t, ch, off, s)) => {
+            mm.channel = Some(ch);
+            (t, off, s)
+        }
+        None => {
+            mm.note =
+                "outside the destination region (a byte the instruction must not change)".into();
+            (DataType::UD, i & !3, 4)
+        }
+    };
+    mm.ty = t.name().to_ascii_lowercase();
+    mm.expected = hexs(exp, off, s);
+    mm.actual = hexs(act, off, s);
+    mm.expected_value = elem_bits(exp, off, s).map_or("undefined".into(), |b| typed(t, b));
+    mm.actual_value = elem_bits(act, off, s).map_or("undefined".into(), |b| typed(t, b));
+    mm
+}

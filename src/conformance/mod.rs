@@ -1,0 +1,12 @@
+//! Conformance checking of other simulators (issue 7): the line protocol
+//! (conformance/PROTOCOL.md, [`protocol`]), euref as a simulator ([`sim`]) with fault
+//! injection ([`inject`]), and the checker ([`compare`] one response, [`runner`] the
+//! subprocess, [`report`] the results).
+
+pub mod check;
+pub mod compare;
+pub mod inject;
+pub mod protocol;
+pub mod regs;
+pub mod runner;
+pub mod sim;

@@ -1,0 +1,57 @@
+//! The simulator protocol (conformance/PROTOCOL.md): one JSON request line per vector on the
+//! simulator's stdin, one JSON response line on its stdout, in order.
+
+use crate::golden::Vector;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A request: execute one instruction on a state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    /// Echoed in the response.
+    pub id: String,
+    /// Platform name (`ivb`, `hsw`, `bdw`, `chv`, `skl`, `bxt`).
+    pub gen: String,
+    /// The instruction in IGA syntax.
+    pub insn: String,
+    /// Its 16-byte native encoding, hex.
+    pub bytes: String,
+    /// Initial register contents (name -> hex bytes, byte 0 first).
+    pub initial: BTreeMap<String, String>,
+    /// The registers to return after execution.
+    pub report: Vec<String>,
+}
+
+/// A response: the final contents of the requested registers, or an error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Response {
+    pub id: String,
+    #[serde(rename = "final", default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fin: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Request {
+    /// The request for a vector.
+    pub fn from_vector(v: &Vector) -> Request {
+        Request {
+            id: v.id.clone(),
+            gen: v.gen.clone(),
+            insn: v.insn.clone(),
+            bytes: v.bytes.clone(),
+            initial: v.initial.clone(),
+            report: v.expected.keys().cloned().collect(),
+        }
+    }
+
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl Response {
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

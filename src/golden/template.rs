@@ -1,0 +1,600 @@
+//! Rule-aware instruction templates: every instruction is built valid by construction from the
+//! spec tables (the opcode's type combinations `OpcodeInfo::types`, whether it takes a
+//! predicate, condition modifier, saturation and source modifiers) and the region rules
+//! (`region.*` in spec/rules/regions.toml: legal widths and strides, rows within a register,
+//! at most 64 bytes per operand, destination stride equal to the execution/destination size
+//! ratio). `euref::validate::check_insn` (issue 5) would confirm each one; until it exists the
+//! templates only produce the shapes below.
+//!
+//! Which form an instruction takes is *coverage-directed*: `k` (the vector's rank among the
+//! vectors of its opcode) walks every condition modifier, predication form, region shape
+//! class, type combination, rounding mode, float mode, denorm mode and saturation of the
+//! opcode in turn, with different periods, so each value of each knob comes up for every
+//! opcode within a few hundred vectors.
+
+use super::values::Rng;
+use crate::isa::{Dst, Flag, Imm, Insn, Reg, RegSrc, Region, Src, Swizzle};
+use crate::spec::{AccessMode, CondMod, DataType, MathFn, OpClass, Opcode, Platform, PredCtrl};
+
+/// What to generate: an opcode, or one math function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpSel {
+    Op(Opcode),
+    Math(MathFn),
+}
+
+impl OpSel {
+    /// `add`, `math.inv`.
+    pub fn name(self) -> String {
+        match self {
+            OpSel::Op(o) => o.name().to_string(),
+            OpSel::Math(f) => format!("math.{}", math_name(f)),
+        }
+    }
+
+    /// Parse `add`, `math` (every function), `math.sin`.
+    pub fn parse(s: &str, p: Platform) -> Result<Vec<OpSel>, String> {
+        let s = s.trim().to_ascii_lowercase();
+        if s == "math" {
+            return Ok(math_fns(p).into_iter().map(OpSel::Math).collect());
+        }
+        if let Some(f) = s.strip_prefix("math.") {
+            return math_fns(p)
+                .into_iter()
+                .find(|m| math_name(*m) == f)
+                .map(|m| vec![OpSel::Math(m)])
+                .ok_or_else(|| format!("unknown or unsupported math function `{f}`"));
+        }
+        let op = Opcode::from_name(&s).ok_or_else(|| format!("unknown opcode `{s}`"))?;
+        if !SUPPORTED.contains(&op) {
+            return Err(format!(
+                "`{s}` has no golden-vector template (supported: {}, math)",
+                SUPPORTED
+                    .iter()
+                    .map(|o| o.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if !op.on(p) {
+            return Err(format!("`{s}` does not exist on {}", p.name()));
+        }
+        Ok(vec![OpSel::Op(op)])
+    }
+}
+
+/// Opcodes with a template (besides `math`). `frc` and `lrp` are left out: the execution
+/// engine does not model them yet.
+pub const SUPPORTED: &[Opcode] = &[
+    Opcode::Mov,
+    Opcode::Add,
+    Opcode::Mul,
+    Opcode::Sel,
+    Opcode::Cmp,
+    Opcode::Cmpn,
+    Opcode::And,
+    Opcode::Or,
+    Opcode::Xor,
+    Opcode::Not,
+    Opcode::Shl,
+    Opcode::Shr,
+    Opcode::Asr,
+    Opcode::Avg,
+    Opcode::Rndd,
+    Opcode::Rndu,
+    Opcode::Rnde,
+    Opcode::Rndz,
+    Opcode::Lzd,
+    Opcode::Fbl,
+    Opcode::Fbh,
+    Opcode::Cbit,
+    Opcode::Bfrev,
+    Opcode::Mad,
+];
+
+/// The floating-point math functions generated (the integer divisions need divisor-aware
+/// values and are not generated yet).
+pub fn math_fns(p: Platform) -> Vec<MathFn> {
+    [
+        MathFn::Inv,
+        MathFn::Log,
+        MathFn::Exp,
+        MathFn::Sqrt,
+        MathFn::Rsq,
+        MathFn::Sin,
+        MathFn::Cos,
+        MathFn::Pow,
+        MathFn::Fdiv,
+    ]
+    .into_iter()
+    .filter(|f| crate::spec::math::func(*f, p).is_some())
+    .collect()
+}
+
+pub fn math_name(f: MathFn) -> &'static str {
+    match f {
+        MathFn::Inv => "inv",
+        MathFn::Log => "log",
+        MathFn::Exp => "exp",
+        MathFn::Sqrt => "sqrt",
+        MathFn::Rsq => "rsq",
+        MathFn::Sin => "sin",
+        MathFn::Cos => "cos",
+        MathFn::Pow => "pow",
+        MathFn::Fdiv => "fdiv",
+        _ => "other",
+    }
+}
+
+/// Every generated selection for `p` (the default `--ops`).
+pub fn default_ops(p: Platform) -> Vec<OpSel> {
+    let mut v: Vec<OpSel> = SUPPORTED
+        .iter()
+        .copied()
+        .filter(|o| o.on(p))
+        .map(OpSel::Op)
+        .collect();
+    v.extend(math_fns(p).into_iter().map(OpSel::Math));
+    v
+}
+
+/// Source region shape classes (Align1).
+pub const REGION_CLASSES: [&str; 6] =
+    ["scalar", "contiguous", "strided", "2d", "row-repeat", "imm"];
+
+/// Predication forms.
+pub const PRED_FORMS: [&str; 8] = [
+    "none", "f0.0", "-f0.0", "f0.1", "f1.0", "any4h", "all4h", "any2h",
+];
+
+/// A built instruction and the facts the vector builder needs.
+#[derive(Debug, Clone)]
+pub struct Built {
+    pub insn: Insn,
+    /// Source registers whole (start register, count).
+    pub src_regs: Vec<(u8, u8)>,
+    pub dst_regs: Option<(u8, u8)>,
+    /// Coverage labels of the form.
+    pub labels: Vec<String>,
+    /// Region rule IDs the operand shapes are subject to.
+    pub region_rules: Vec<&'static str>,
+    /// cr0.0 value for float instructions.
+    pub cr0: u32,
+    /// Rank of the vector among those of its opcode with the same condition modifier.
+    pub cmod_rank: u64,
+}
+
+fn scalar_types(p: Platform, set: crate::spec::TypeSet) -> Vec<DataType> {
+    set.iter()
+        .filter(|t| !t.is_vector() && t.info().gens.contains(p))
+        .collect()
+}
+
+/// Exec-type size of a source type (bytes execute as words).
+fn exec_size_of(t: DataType) -> u32 {
+    t.bytes().max(2)
+}
+
+/// Knob value `k` of a cycle over `xs`: every block of `xs.len()` consecutive ranks takes
+/// every value once, in an order rotated by a hash of the block and the knob (`mul`, `add`),
+/// so that knobs with equal periods do not move in lockstep.
+fn pick_cycle<T: Copy>(xs: &[T], k: u64, mul: u64, add: u64) -> T {
+    let n = xs.len() as u64;
+    let mut h = Rng::for_vector(mul.wrapping_mul(131).wrapping_add(add), k / n, 0);
+    xs[((k % n + h.next() % n) % n) as usize]
+}
+
+/// Build the instruction for selection `sel`, rank `k`, on `p`; `types` restricts the data
+/// types. None when nothing fits (e.g. a type filter excluding every combination).
+pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -> Option<Built> {
+    let (op, mfn) = match sel {
+        OpSel::Op(o) => (o, MathFn::None),
+        OpSel::Math(f) => (Opcode::Math, f),
+    };
+    let info = op.info();
+    let nsrc = if op == Opcode::Math {
+        usize::from(crate::spec::math::func(mfn, p)?.srcs)
+    } else {
+        usize::from(info.srcs)
+    };
+    let allowed = |t: DataType| types.is_empty() || types.contains(&t);
+    // Type choice: a combination of the opcode row (math: the function's types).
+    let (dty, sty): (DataType, [DataType; 3]) = if op == Opcode::Math {
+        let f = crate::spec::math::func(mfn, p)?;
+        let ts: Vec<DataType> = scalar_types(p, f.types)
+            .into_iter()
+            .filter(|t| allowed(*t) && *t == DataType::F)
+            .collect();
+        let t = *ts.first()?;
+        (t, [t; 3])
+    } else {
+        let mut pairs: Vec<(DataType, [DataType; 3])> = Vec::new();
+        for c in info.types.iter().filter(|c| c.gens.contains(p)) {
+            for d in scalar_types(p, c.dst) {
+                if !allowed(d) {
+                    continue;
+                }
+                let srcs: Vec<DataType> = scalar_types(p, c.srcs[0]);
+                for s in srcs {
+                    if op != Opcode::Mov && !allowed(s) {
+                        continue;
+                    }
+                    // Sources of one type (the combination's later sources accept it) keep
+                    // the instruction within the mixed-type rules.
+                    let ok = (1..nsrc).all(|i| c.srcs[i].contains(s));
+                    if !ok {
+                        continue;
+                    }
+                    if !type_pair_ok(op, d, s, p) {
+                        continue;
+                    }
+                    if !pairs.iter().any(|(pd, ps)| *pd == d && ps[0] == s) {
+                        pairs.push((d, [s; 3]));
+                    }
+                }
+            }
+        }
+        if pairs.is_empty() {
+            return None;
+        }
+        // Compares and selects: three of four vectors on float types (the grids).
+        let floats: Vec<_> = pairs
+            .iter()
+            .copied()
+            .filter(|(_, s)| s[0].is_float())
+            .collect();
+        let (d, s) = if matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel)
+            && !floats.is_empty()
+            && k % 4 != 0
+        {
+            pick_cycle(&floats, k / 4 * 3 + k % 4, 11, 1)
+        } else {
+            pick_cycle(&pairs, k, 11, 0)
+        };
+        (d, s)
+    };
+    let three = info.class == OpClass::ThreeSrc;
+    let st = sty[0];
+    let float = dty.is_float() || st.is_float();
+    let mut labels = Vec::new();
+    let mut region_rules: Vec<&'static str> = vec![
+        "region.width-legal",
+        "region.vstride-legal",
+        "region.hstride-legal",
+        "region.exec-size-times-elem-le-64",
+        "region.dst-hstride-legal",
+        "region.dst-hstride-nonzero",
+    ];
+    // Destination stride: the execution type / destination size ratio when narrowing, 2 for
+    // a byte destination that is not a raw move.
+    let ex = exec_size_of(st).max(if op == Opcode::Math { 4 } else { 0 });
+    let mut dstride = if ex > dty.bytes() && !three {
+        region_rules.push("region.dst-stride-exec-ratio");
+        ex / dty.bytes()
+    } else {
+        1
+    };
+    if dty.bytes() == 1 && !(op == Opcode::Mov && st == dty) {
+        dstride = dstride.max(2);
+        region_rules.push("region.packed-byte-dst-raw-mov");
+    }
+    if dstride > 4 {
+        return None;
+    }
+    if dstride == 1 && !three && r.chance(1, 6) && dty.bytes() <= 4 {
+        dstride = 2;
+        labels.push("dst:strided".to_string());
+    }
+    let elem = dty.bytes().max(st.bytes());
+    let maxn = (64 / (elem * dstride.max(1)))
+        .min(64 / (st.bytes()))
+        .min(16);
+    let sizes: Vec<u8> = [1u8, 2, 4, 8, 16]
+        .into_iter()
+        .filter(|n| u32::from(*n) <= maxn)
+        .filter(|n| !three || *n >= 4)
+        .filter(|n| op != Opcode::Math || *n <= 8)
+        .collect();
+    if sizes.is_empty() {
+        return None;
+    }
+    let n = pick_cycle(&sizes, k, 17, 2);
+    let mut insn = Insn::new(op);
+    insn.exec_size = n;
+    insn.math = mfn;
+    labels.push(format!("exec:{n}"));
+    // Registers: two per operand, in a random order from a random base.
+    let base = 2 + r.below(80) as u8;
+    let mut slots = [0u8, 2, 4, 6];
+    for i in (1..4).rev() {
+        slots.swap(i, r.below(i + 1));
+    }
+    let dreg = base + slots[0];
+    // Condition modifier.
+    let cmods: Vec<CondMod> = if !info.cmod {
+        vec![CondMod::None]
+    } else if matches!(op, Opcode::Cmp | Opcode::Cmpn) {
+        vec![
+            CondMod::Z,
+            CondMod::Nz,
+            CondMod::G,
+            CondMod::Ge,
+            CondMod::L,
+            CondMod::Le,
+        ]
+    } else if op == Opcode::Sel {
+        vec![CondMod::None, CondMod::L, CondMod::Ge]
+    } else if float && !three {
+        vec![
+            CondMod::None,
+            CondMod::Z,
+            CondMod::Nz,
+            CondMod::G,
+            CondMod::Ge,
+            CondMod::L,
+            CondMod::Le,
+            CondMod::O,
+            CondMod::U,
+        ]
+    } else {
+        vec![
+            CondMod::None,
+            CondMod::Z,
+            CondMod::Nz,
+            CondMod::G,
+            CondMod::Ge,
+            CondMod::L,
+            CondMod::Le,
+        ]
+    };
+    insn.cmod = pick_cycle(&cmods, k, 1, 0);
+    let cmod_rank = k / cmods.len() as u64;
+    if insn.cmod != CondMod::None {
+        labels.push(format!("cmod:{}", cmod_name(insn.cmod)));
+    }
+    // Predication (sel without a condition modifier needs one).
+    if info.pred {
+        let forms: &[&str] = if three { &PRED_FORMS[..5] } else { &PRED_FORMS };
+        let mut f = pick_cycle(forms, k, 7, 3);
+        if op == Opcode::Sel && insn.cmod == CondMod::None && f == "none" {
+            f = "f0.0";
+        }
+        apply_pred(&mut insn, f);
+        labels.push(format!("pred:{f}"));
+    }
+    // Saturation.
+    if info.sat
+        && pick_cycle(&[false, true, false], k, 5, 1)
+        && !matches!(op, Opcode::Cmp | Opcode::Cmpn)
+    {
+        insn.sat = true;
+        labels.push("sat".to_string());
+    }
+    if three {
+        insn.access = AccessMode::Align16;
+    }
+    // Destination.
+    let dst_null = matches!(op, Opcode::Cmp | Opcode::Cmpn) && r.chance(1, 4);
+    insn.dst = Some(if dst_null {
+        let mut d = Dst::new(Reg::NULL, 0, dty);
+        d.hstride = 1;
+        d
+    } else {
+        let mut d = Dst::new(Reg::Grf(dreg), 0, dty);
+        d.hstride = dstride as u8;
+        d
+    });
+    let dst_regs = (!dst_null).then(|| {
+        let bytes = (u32::from(n) - 1) * dstride * dty.bytes() + dty.bytes();
+        (dreg, bytes.div_ceil(32) as u8)
+    });
+    // Sources.
+    let mut src_regs = Vec::new();
+    for i in 0..nsrc {
+        let sreg = base + slots[i + 1];
+        let srcmod = info.srcmod && r.chance(1, 5);
+        let (src, rclass, regs) = if three {
+            let rep = r.chance(1, 4);
+            let region = if rep {
+                Region::new(0, 4, 1)
+            } else {
+                Region::A16
+            };
+            let mut rs = RegSrc::new(Reg::Grf(sreg), 0, st, region);
+            rs.swizzle = Swizzle::XYZW;
+            let bytes = if rep {
+                st.bytes()
+            } else {
+                u32::from(n) * st.bytes()
+            };
+            (
+                Src::Reg(rs),
+                if rep { "scalar" } else { "contiguous" },
+                (sreg, bytes.div_ceil(32) as u8),
+            )
+        } else {
+            let mut classes: Vec<&str> = REGION_CLASSES.to_vec();
+            let imm_ok = i + 1 == nsrc && nsrc == 2 && imm_type_ok(st, p) && op != Opcode::Math;
+            if !imm_ok {
+                classes.retain(|c| *c != "imm");
+            }
+            // Float compares and selects: three of four vectors with per-channel regions, so
+            // that their channels cover many grid cells.
+            if matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel) && st.is_float() && k % 4 != 1
+            {
+                classes.retain(|c| matches!(*c, "contiguous" | "strided" | "2d"));
+            }
+            let c = pick_cycle(&classes, k, 5, i as u64 + 1);
+            match region_for(c, n, st) {
+                Some((_, _)) if c == "imm" => (Src::Imm(Imm::new(st, 0)), "imm", (0, 0)),
+                Some((region, bytes)) => {
+                    let rs = RegSrc::new(Reg::Grf(sreg), 0, st, region);
+                    (Src::Reg(rs), c, (sreg, bytes.div_ceil(32) as u8))
+                }
+                None => {
+                    let region = Region::SCALAR;
+                    let rs = RegSrc::new(Reg::Grf(sreg), 0, st, region);
+                    (Src::Reg(rs), "scalar", (sreg, 1))
+                }
+            }
+        };
+        let mut src = src;
+        if let Src::Reg(rs) = &mut src {
+            if srcmod {
+                if r.chance(1, 2) || !float {
+                    rs.neg = true;
+                    labels.push("srcmod:neg".to_string());
+                } else {
+                    rs.abs = true;
+                    labels.push("srcmod:abs".to_string());
+                }
+            }
+        }
+        labels.push(format!("region:{rclass}"));
+        match rclass {
+            "scalar" => {
+                region_rules.push("region.width1-hstride0");
+                region_rules.push("region.strides0-width1");
+                if n == 1 {
+                    region_rules.push("region.exec1-width1-strides0");
+                }
+            }
+            "contiguous" | "strided" => region_rules.push("region.vstride-eq-width-hstride"),
+            "2d" => {
+                region_rules.push("region.width-le-exec");
+                region_rules.push("region.row-within-grf");
+            }
+            "row-repeat" => region_rules.push("region.width-le-exec"),
+            _ => {}
+        }
+        if three {
+            region_rules.push("region.align16-dst-hstride-1");
+            region_rules.push("region.align16-vstride-0-4");
+        }
+        if regs.1 > 0 {
+            src_regs.push(regs);
+        }
+        insn.src[i] = Some(src);
+    }
+    // Float environment.
+    let mut cr0 = 0u32;
+    if float {
+        use crate::spec::registers::field;
+        let round = pick_cycle(&[0u32, 1, 2, 3], k, 3, 0);
+        let alt =
+            dty == DataType::F && st == DataType::F && pick_cycle(&[false, false, true], k, 2, 1);
+        let keep = pick_cycle(&[false, true], k, 13, 1);
+        cr0 = field::CR0_0_ROUNDING_MODE.set(cr0, round);
+        cr0 = field::CR0_0_FP_MODE.set(cr0, u32::from(alt));
+        let env = crate::float::FloatEnv::from_cr0(p, cr0).with_denorms(keep);
+        cr0 = env.cr0();
+        labels.push(format!(
+            "round:{}",
+            ["rtne", "ru", "rd", "rtz"][round as usize]
+        ));
+        labels.push(format!("fmode:{}", if alt { "alt" } else { "ieee" }));
+        labels.push(format!("denorm:{}", if keep { "keep" } else { "flush" }));
+    }
+    region_rules.sort_unstable();
+    region_rules.dedup();
+    Some(Built {
+        insn,
+        src_regs,
+        dst_regs,
+        labels,
+        region_rules,
+        cr0,
+        cmod_rank,
+    })
+}
+
+/// Type pairs the templates generate (the conversions without a direct hardware path,
+/// `*-nodirect` rows, and 64-bit types where the platform lacks them are left out).
+fn type_pair_ok(op: Opcode, d: DataType, s: DataType, p: Platform) -> bool {
+    let q = |t: DataType| t.bytes() == 8;
+    if (q(d) || q(s)) && p.gen_x10() < 80 && op != Opcode::Mov {
+        return false;
+    }
+    if op == Opcode::Mov {
+        if let Some(c) = crate::spec::conversions::rule(s, d, p) {
+            if c.id.ends_with("nodirect") {
+                return false;
+            }
+        } else {
+            return false;
+        }
+        // Mixed HF/F conversions stay in the plain forms.
+        return exec_size_of(s) / d.bytes() <= 4;
+    }
+    // Same-type arithmetic keeps the templates clear of the mixed-type rules.
+    d == s || (matches!(op, Opcode::Cmp | Opcode::Cmpn) && d.bytes() == s.bytes())
+}
+
+fn imm_type_ok(t: DataType, p: Platform) -> bool {
+    t.info().imm_enc[p as usize].is_some() && t.bytes() <= 4
+}
+
+/// The region of a class for `n` channels of type `t`, and the bytes it spans.
+fn region_for(class: &str, n: u8, t: DataType) -> Option<(Region, u32)> {
+    let s = t.bytes();
+    let n32 = u32::from(n);
+    let span = |r: Region| -> u32 {
+        let w = u32::from(r.width);
+        (0..n32)
+            .map(|i| ((i / w) * u32::from(r.vstride) + (i % w) * u32::from(r.hstride)) * s + s)
+            .max()
+            .unwrap_or(s)
+    };
+    let r = match class {
+        "scalar" | "imm" => Region::SCALAR,
+        "contiguous" if n > 1 => {
+            let w = n32.min(16).min(32 / s) as u8;
+            Region::new(w, w, 1)
+        }
+        "strided" if n > 1 => {
+            let w = n32.min(16).min(32 / (2 * s)).max(1) as u8;
+            Region::new(2 * w, w, 2)
+        }
+        "2d" if n >= 4 => {
+            let w = (n / 2).min(8).min((32 / s) as u8);
+            Region::new(2 * w, w, 1)
+        }
+        "row-repeat" if n >= 4 => Region::new(0, 2, 1),
+        _ => return None,
+    };
+    if r.width == 0 || u32::from(r.width) * u32::from(r.hstride.max(1)) * s > 32 + s {
+        return None;
+    }
+    let sp = span(r);
+    (sp <= 64).then_some((r, sp))
+}
+
+fn apply_pred(insn: &mut Insn, f: &str) {
+    let (pred, inv, flag) = match f {
+        "f0.0" => (PredCtrl::Seq, false, Flag { reg: 0, sub: 0 }),
+        "-f0.0" => (PredCtrl::Seq, true, Flag { reg: 0, sub: 0 }),
+        "f0.1" => (PredCtrl::Seq, false, Flag { reg: 0, sub: 1 }),
+        "f1.0" => (PredCtrl::Seq, false, Flag { reg: 1, sub: 0 }),
+        "any4h" => (PredCtrl::Any4h, false, Flag { reg: 0, sub: 0 }),
+        "all4h" => (PredCtrl::All4h, false, Flag { reg: 0, sub: 0 }),
+        "any2h" => (PredCtrl::Any2h, false, Flag { reg: 1, sub: 1 }),
+        _ => (PredCtrl::None, false, insn.flag),
+    };
+    insn.pred = pred;
+    insn.pred_inv = inv;
+    insn.flag = flag;
+}
+
+pub fn cmod_name(c: CondMod) -> &'static str {
+    match c {
+        CondMod::None => "none",
+        CondMod::Z => "z",
+        CondMod::Nz => "nz",
+        CondMod::G => "g",
+        CondMod::Ge => "ge",
+        CondMod::L => "l",
+        CondMod::Le => "le",
+        CondMod::O => "o",
+        CondMod::U => "u",
+    }
+}

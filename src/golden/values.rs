@@ -1,0 +1,221 @@
+//! Operand values for golden vectors: the IEEE value classes of the compare grids
+//! (`spec::compare::CLASSES`), edge values of every scalar type (±0, denormals, min/max normals,
+//! ±inf, quiet and signalling NaNs, integer extremes, rounding halfway cases) and a
+//! deterministic per-vector random generator.
+
+use crate::spec::DataType;
+
+/// SplitMix64: a tiny generator whose output is fixed forever (vectors must stay byte-identical
+/// across versions and machines, which a general-purpose RNG crate does not promise).
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// The generator of vector `index` of a run seeded with `seed`: independent of the order
+    /// and the thread in which vectors are generated.
+    pub fn for_vector(seed: u64, index: u64, attempt: u32) -> Rng {
+        let mut r = Rng(seed ^ 0x5851_F42D_4C95_7F2D);
+        let a = r.next();
+        let mut r = Rng(a ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(attempt) << 56));
+        r.next();
+        r
+    }
+
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n` > 0; modulo bias is irrelevant here).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// True with probability `num/den`.
+    pub fn chance(&mut self, num: u64, den: u64) -> bool {
+        self.next() % den < num
+    }
+
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
+    }
+}
+
+/// Exponent and mantissa widths of a float type.
+pub fn float_format(t: DataType) -> Option<(u32, u32)> {
+    match t {
+        DataType::HF => Some((5, 10)),
+        DataType::F => Some((8, 23)),
+        DataType::DF => Some((11, 52)),
+        _ => None,
+    }
+}
+
+/// Grid class order of `spec::compare::CLASSES`.
+pub const NEG_INF: usize = 0;
+pub const NEG_FIN: usize = 1;
+pub const NEG_DENORM: usize = 2;
+pub const NEG_ZERO: usize = 3;
+pub const POS_ZERO: usize = 4;
+pub const POS_DENORM: usize = 5;
+pub const POS_FIN: usize = 6;
+pub const POS_INF: usize = 7;
+pub const NAN: usize = 8;
+
+/// The grid class (index into `spec::compare::CLASSES`) of float bits of type `t`.
+pub fn float_class(t: DataType, bits: u64) -> usize {
+    let Some((e, m)) = float_format(t) else {
+        return POS_FIN;
+    };
+    let neg = (bits >> (e + m)) & 1 == 1;
+    let exp = (bits >> m) & ((1 << e) - 1);
+    let man = bits & ((1u64 << m) - 1);
+    let (n, p) = if exp == (1 << e) - 1 {
+        if man != 0 {
+            return NAN;
+        }
+        (NEG_INF, POS_INF)
+    } else if exp == 0 {
+        if man == 0 {
+            (NEG_ZERO, POS_ZERO)
+        } else {
+            (NEG_DENORM, POS_DENORM)
+        }
+    } else {
+        (NEG_FIN, POS_FIN)
+    };
+    if neg {
+        n
+    } else {
+        p
+    }
+}
+
+fn pack(e: u32, m: u32, neg: bool, exp: u64, man: u64) -> u64 {
+    (u64::from(neg) << (e + m)) | (exp << m) | (man & ((1u64 << m) - 1))
+}
+
+/// A value of grid class `class` for float type `t`, biased towards the edges of the class;
+/// returns the bits and an edge label (for the value-class coverage).
+pub fn float_of_class(t: DataType, class: usize, r: &mut Rng) -> (u64, &'static str) {
+    let (e, m) = float_format(t).unwrap_or((8, 23));
+    let emax = (1u64 << e) - 1;
+    let mmask = (1u64 << m) - 1;
+    let neg = class < POS_ZERO;
+    match class {
+        NEG_INF | POS_INF => (pack(e, m, neg, emax, 0), "inf"),
+        NEG_ZERO | POS_ZERO => (pack(e, m, neg, 0, 0), "zero"),
+        NEG_DENORM | POS_DENORM => match r.below(4) {
+            0 => (pack(e, m, neg, 0, 1), "min-denorm"),
+            1 => (pack(e, m, neg, 0, mmask), "max-denorm"),
+            _ => (pack(e, m, neg, 0, (r.next() & mmask).max(1)), "denorm"),
+        },
+        NAN => {
+            let neg = r.chance(1, 2);
+            match r.below(3) {
+                0 => (pack(e, m, neg, emax, 1u64 << (m - 1)), "qnan"),
+                1 => (
+                    pack(e, m, neg, emax, (r.next() & (mmask >> 1)).max(1)),
+                    "snan",
+                ),
+                _ => (
+                    pack(e, m, neg, emax, (r.next() & mmask).max(1)),
+                    "nan-payload",
+                ),
+            }
+        }
+        _ => match r.below(8) {
+            0 => (pack(e, m, neg, 1, 0), "min-normal"),
+            1 => (pack(e, m, neg, emax - 1, mmask), "max-normal"),
+            2 => (pack(e, m, neg, emax >> 1, 0), "one"),
+            3 => {
+                // A value whose low half of the mantissa is exactly a half: a halfway case for
+                // conversions to a narrower float and for rounding to an integer.
+                let half = 1u64 << (m / 2);
+                let man = (r.next() & mmask & !(2 * half - 1)) | half;
+                (
+                    pack(e, m, neg, (emax >> 1) + r.below(8) as u64, man),
+                    "halfway",
+                )
+            }
+            4 => {
+                let x = (emax >> 1) + (r.next() % 24);
+                (
+                    pack(
+                        e,
+                        m,
+                        neg,
+                        x.min(emax - 1),
+                        (r.next() & mmask) >> (m / 2) << (m / 2),
+                    ),
+                    "integral-ish",
+                )
+            }
+            _ => {
+                let exp = 1 + r.next() % (emax - 1);
+                (pack(e, m, neg, exp, r.next() & mmask), "normal")
+            }
+        },
+    }
+}
+
+/// A float value of a class picked with edge bias: every class equally likely.
+pub fn float_value(t: DataType, r: &mut Rng) -> (u64, usize, &'static str) {
+    let c = r.below(9);
+    let (b, l) = float_of_class(t, c, r);
+    (b, c, l)
+}
+
+/// An integer value of type `t` (bits, zero-extended to 64) with edge bias, and its label.
+pub fn int_value(t: DataType, r: &mut Rng) -> (u64, &'static str) {
+    let bits = t.bits();
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let signed = t.is_signed();
+    let (v, l) = match r.below(10) {
+        0 => (0, "zero"),
+        1 => (1, "one"),
+        2 => (mask, if signed { "minus-one" } else { "max" }),
+        3 => {
+            if signed {
+                (1u64 << (bits - 1), "min")
+            } else {
+                (mask - 1, "max-1")
+            }
+        }
+        4 => {
+            if signed {
+                ((1u64 << (bits - 1)) - 1, "max")
+            } else {
+                (1u64 << (bits - 1), "half")
+            }
+        }
+        5 => (r.next() & 0xff, "small"),
+        6 => ((r.next() & 0x1f) | (mask & !0x1f), "small-negative"),
+        _ => (r.next(), "random"),
+    };
+    (v & mask, l)
+}
+
+/// A value of any scalar type: bits, a value-class label (`"f:+denorm/min-denorm"`,
+/// `"d:min"`) for coverage.
+pub fn value(t: DataType, r: &mut Rng) -> (u64, String) {
+    let name = t.name().to_ascii_lowercase();
+    if t.is_float() {
+        let (b, c, l) = float_value(t, r);
+        (
+            b,
+            format!("{name}:{}/{l}", crate::spec::compare::CLASSES[c]),
+        )
+    } else {
+        let (b, l) = int_value(t, r);
+        (b, format!("{name}:{l}"))
+    }
+}
