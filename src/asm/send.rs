@@ -101,7 +101,7 @@ impl Parser<'_> {
     fn msg_description(&mut self) -> PResult<u8> {
         self.c.skip_space()?;
         let p = self.c.pos();
-        let mut name = String::new();
+        let mut name = String::with_capacity(16);
         loop {
             self.c.skip_blank()?;
             if self.c.starts_with_ci(b"MsgDesc")
@@ -109,15 +109,8 @@ impl Parser<'_> {
             {
                 break;
             }
-            let start = self.c.offset();
-            while self
-                .c
-                .peek()
-                .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
-            {
-                self.c.bump();
-            }
-            if self.c.offset() == start {
+            let w = self.c.word();
+            if w.is_empty() {
                 return Err(self.c.expected(
                     "the shared function name of the message (urb, sampler, render, data, ...)",
                 ));
@@ -125,9 +118,7 @@ impl Parser<'_> {
             if !name.is_empty() {
                 name.push(' ');
             }
-            name.push_str(&String::from_utf8_lossy(
-                self.c.slice(start, self.c.offset()),
-            ));
+            name.push_str(&String::from_utf8_lossy(w));
             if name.len() > 64 {
                 break;
             }
@@ -144,9 +135,7 @@ impl Parser<'_> {
             ))
         })?;
         // The rest of the description is informational: skip to the options.
-        while !matches!(self.c.peek(), None | Some(b'\n') | Some(b'{') | Some(b';')) {
-            self.c.bump();
-        }
+        self.c.skip_while(|b| !matches!(b, b'\n' | b'{' | b';'));
         Ok(sfid)
     }
 
