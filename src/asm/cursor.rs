@@ -123,7 +123,14 @@ impl<'a> Cursor<'a> {
     }
 
     /// Whether the input at the cursor starts with `s` (ASCII case-insensitive).
+    #[inline]
     pub fn starts_with_ci(&self, s: &[u8]) -> bool {
+        // Most calls fail on the first byte.
+        if let (Some(a), Some(b)) = (self.peek(), s.first()) {
+            if !a.eq_ignore_ascii_case(b) {
+                return false;
+            }
+        }
         self.src
             .get(self.pos..self.pos + s.len())
             .is_some_and(|t| t.eq_ignore_ascii_case(s))
@@ -144,7 +151,15 @@ impl<'a> Cursor<'a> {
     #[inline(never)]
     fn skip_blank_slow(&mut self) -> PResult<()> {
         loop {
-            let rest = self.rest();
+            // Runs of spaces (Mesa's column padding) eight at a time.
+            let mut rest = self.rest();
+            while let Some(chunk) = rest.first_chunk::<8>() {
+                if u64::from_ne_bytes(*chunk) != u64::from_ne_bytes([b' '; 8]) {
+                    break;
+                }
+                self.pos += 8;
+                rest = &rest[8..];
+            }
             let n = rest
                 .iter()
                 .position(|&b| CLASS[b as usize] & BLANK == 0)
