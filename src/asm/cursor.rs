@@ -167,24 +167,34 @@ impl<'a> Cursor<'a> {
             self.pos += n;
             match (rest.get(n), rest.get(n + 1)) {
                 (Some(b'/'), Some(b'/')) => self.skip_to_eol(),
-                (Some(b'/'), Some(b'*')) => {
-                    let start = self.pos();
-                    self.pos += 2;
-                    loop {
-                        match self.peek() {
-                            None => return Err(start.err("unterminated `/*` comment")),
-                            Some(b'*') if self.peek_at(1) == Some(b'/') => {
-                                self.pos += 2;
-                                break;
-                            }
-                            Some(b'\n') => self.newline(),
-                            Some(_) => self.bump(),
-                        }
-                    }
-                }
+                (Some(b'/'), Some(b'*')) => self.block_comment()?,
                 _ => return Ok(()),
             }
         }
+    }
+
+    /// A `/* ... */` comment (the cursor at the `/`).
+    #[cold]
+    fn block_comment(&mut self) -> PResult<()> {
+        let start = self.pos();
+        self.pos += 2;
+        loop {
+            match self.peek() {
+                None => return Err(start.err("unterminated `/*` comment")),
+                Some(b'*') if self.peek_at(1) == Some(b'/') => {
+                    self.pos += 2;
+                    return Ok(());
+                }
+                Some(b'\n') => self.newline(),
+                Some(_) => self.bump(),
+            }
+        }
+    }
+
+    /// Advance to the next `a`, `b` or `c` (or the end of the input).
+    pub fn skip_to_any(&mut self, a: u8, b: u8, c: u8) {
+        let rest = self.rest();
+        self.pos += memchr::memchr3(a, b, c, rest).unwrap_or(rest.len());
     }
 
     /// The input from the cursor on.
@@ -208,7 +218,8 @@ impl<'a> Cursor<'a> {
 
     /// Skip to (not over) the end of the line.
     pub fn skip_to_eol(&mut self) {
-        self.skip_while(|b| b != b'\n');
+        let rest = self.rest();
+        self.pos += memchr::memchr(b'\n', rest).unwrap_or(rest.len());
     }
 
     /// Consume a `\n` and start a new line.

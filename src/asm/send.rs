@@ -153,7 +153,7 @@ impl Parser<'_> {
             ))
         })?;
         // The rest of the description is informational: skip to the options.
-        self.c.skip_while(|b| !matches!(b, b'\n' | b'{' | b';'));
+        self.c.skip_to_any(b'\n', b'{', b';');
         Ok(sfid)
     }
 
