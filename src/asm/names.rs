@@ -31,17 +31,15 @@ pub(crate) fn opcode(name: &[u8]) -> Option<Opcode> {
 /// `s` lowercased and packed into an integer, first byte highest, zero-padded (None when
 /// longer than 16 bytes or holding a zero byte: no name matches then).
 fn pack(s: &[u8]) -> Option<u128> {
-    if s.len() > 16 {
+    let mut k = [0u8; 16];
+    let out = k.get_mut(..s.len())?;
+    for (o, b) in out.iter_mut().zip(s) {
+        *o = b.to_ascii_lowercase();
+    }
+    if out.contains(&0) {
         return None;
     }
-    let mut k: u128 = 0;
-    for (i, &b) in s.iter().enumerate() {
-        if b == 0 {
-            return None;
-        }
-        k |= (b.to_ascii_lowercase() as u128) << (120 - 8 * i);
-    }
-    Some(k)
+    Some(u128::from_be_bytes(k))
 }
 
 /// The data type spelled `name` (case-insensitive: `ud`, `UD`).
