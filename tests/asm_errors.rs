@@ -288,3 +288,22 @@ proptest! {
         }
     }
 }
+
+/// The shared function name of a Mesa message description is its words joined by single
+/// spaces, however they are separated in the text (blanks, tabs, comments).
+#[test]
+fn message_description_name_words() {
+    let send = |name: &str| {
+        format!("send(8) g5<1>UD g2<8,8,1>UD 0x04035001\n    {name} MsgDesc: mlen 2 rlen 0 {{ align1 1Q }};")
+    };
+    for name in ["dp data 1", "dp  data\t1", "dp /* c */ data 1", "DP Data 1"] {
+        let p = asm::parse(send(name).as_bytes(), Some(Dialect::Mesa), Platform::Skl)
+            .unwrap_or_else(|e| panic!("`{name}`: {e}"));
+        assert_eq!(p.insns[0].send.map(|s| s.sfid), Some(12), "`{name}`");
+    }
+    checks! {
+        &send("dp data 2"), Some(Dialect::Mesa), 2, 5, "unknown shared function `dp data 2`";
+        &send("dp\tdata  2"), Some(Dialect::Mesa), 2, 5, "unknown shared function `dp data 2`";
+        &send("dp  data\t2 x"), Some(Dialect::Mesa), 2, 5, "unknown shared function `dp data 2 x`";
+    }
+}

@@ -123,7 +123,14 @@ impl<'a> Cursor<'a> {
     }
 
     /// Whether the input at the cursor starts with `s` (ASCII case-insensitive).
+    #[inline]
     pub fn starts_with_ci(&self, s: &[u8]) -> bool {
+        // Most calls fail on the first byte.
+        if let (Some(a), Some(b)) = (self.peek(), s.first()) {
+            if !a.eq_ignore_ascii_case(b) {
+                return false;
+            }
+        }
         self.src
             .get(self.pos..self.pos + s.len())
             .is_some_and(|t| t.eq_ignore_ascii_case(s))
@@ -132,39 +139,87 @@ impl<'a> Cursor<'a> {
     /// Skip spaces, tabs, carriage returns and comments (`// ...` to the end of the line,
     /// `/* ... */`, `# ...` when `hash_comments`), staying on the current line except inside
     /// a block comment.
+    #[inline]
     pub fn skip_blank(&mut self) -> PResult<()> {
+        // Most calls find a token at once: no call then.
+        match self.peek() {
+            Some(b) if CLASS[b as usize] & BLANK == 0 && b != b'/' => Ok(()),
+            _ => self.skip_blank_slow(),
+        }
+    }
+
+    #[inline(never)]
+    fn skip_blank_slow(&mut self) -> PResult<()> {
         loop {
-            match self.peek() {
-                Some(b' ') | Some(b'\t') | Some(b'\r') | Some(0x0c) | Some(0x0b) => self.bump(),
-                Some(b'/') if self.peek_at(1) == Some(b'/') => self.skip_to_eol(),
-                Some(b'/') if self.peek_at(1) == Some(b'*') => {
-                    let start = self.pos();
-                    self.pos += 2;
-                    loop {
-                        match self.peek() {
-                            None => return Err(start.err("unterminated `/*` comment")),
-                            Some(b'*') if self.peek_at(1) == Some(b'/') => {
-                                self.pos += 2;
-                                break;
-                            }
-                            Some(b'\n') => self.newline(),
-                            Some(_) => self.bump(),
-                        }
-                    }
+            // Runs of spaces (Mesa's column padding) eight at a time.
+            let mut rest = self.rest();
+            while let Some(chunk) = rest.first_chunk::<8>() {
+                if u64::from_ne_bytes(*chunk) != u64::from_ne_bytes([b' '; 8]) {
+                    break;
                 }
+                self.pos += 8;
+                rest = &rest[8..];
+            }
+            let n = rest
+                .iter()
+                .position(|&b| CLASS[b as usize] & BLANK == 0)
+                .unwrap_or(rest.len());
+            self.pos += n;
+            match (rest.get(n), rest.get(n + 1)) {
+                (Some(b'/'), Some(b'/')) => self.skip_to_eol(),
+                (Some(b'/'), Some(b'*')) => self.block_comment()?,
                 _ => return Ok(()),
             }
         }
     }
 
+    /// A `/* ... */` comment (the cursor at the `/`).
+    #[cold]
+    fn block_comment(&mut self) -> PResult<()> {
+        let start = self.pos();
+        self.pos += 2;
+        loop {
+            match self.peek() {
+                None => return Err(start.err("unterminated `/*` comment")),
+                Some(b'*') if self.peek_at(1) == Some(b'/') => {
+                    self.pos += 2;
+                    return Ok(());
+                }
+                Some(b'\n') => self.newline(),
+                Some(_) => self.bump(),
+            }
+        }
+    }
+
+    /// Advance to the next `a`, `b` or `c` (or the end of the input).
+    pub fn skip_to_any(&mut self, a: u8, b: u8, c: u8) {
+        let rest = self.rest();
+        self.pos += memchr::memchr3(a, b, c, rest).unwrap_or(rest.len());
+    }
+
+    /// The input from the cursor on.
+    fn rest(&self) -> &'a [u8] {
+        self.src.get(self.pos..).unwrap_or(&[])
+    }
+
+    /// Advance over the bytes for which `keep` holds (never over a newline unless `keep`
+    /// accepts it: callers pass predicates that reject `\n`).
+    pub fn skip_while(&mut self, keep: impl Fn(u8) -> bool) {
+        let rest = self.rest();
+        self.pos += rest.iter().position(|&b| !keep(b)).unwrap_or(rest.len());
+    }
+
+    /// Advance over word bytes `[A-Za-z0-9_]`; returns them.
+    pub fn word(&mut self) -> &'a [u8] {
+        let start = self.pos;
+        self.skip_while(|b| CLASS[b as usize] & WORD != 0);
+        &self.src[start..self.pos]
+    }
+
     /// Skip to (not over) the end of the line.
     pub fn skip_to_eol(&mut self) {
-        while let Some(b) = self.peek() {
-            if b == b'\n' {
-                break;
-            }
-            self.bump();
-        }
+        let rest = self.rest();
+        self.pos += memchr::memchr(b'\n', rest).unwrap_or(rest.len());
     }
 
     /// Consume a `\n` and start a new line.
@@ -195,86 +250,143 @@ impl<'a> Cursor<'a> {
 
     /// An identifier `[A-Za-z_][A-Za-z0-9_]*` (empty if none).
     pub fn ident(&mut self) -> &'a [u8] {
+        let n = self.peek_ident().len();
         let start = self.pos;
-        if matches!(self.peek(), Some(b) if b.is_ascii_alphabetic() || b == b'_') {
-            self.bump();
-            while matches!(self.peek(), Some(b) if b.is_ascii_alphanumeric() || b == b'_') {
-                self.bump();
-            }
-        }
+        self.pos += n;
         &self.src[start..self.pos]
     }
 
     /// Peek an identifier without consuming it.
     pub fn peek_ident(&self) -> &'a [u8] {
-        let mut end = self.pos;
-        if matches!(self.src.get(end), Some(b) if b.is_ascii_alphabetic() || *b == b'_') {
-            end += 1;
-            while matches!(self.src.get(end), Some(b) if b.is_ascii_alphanumeric() || *b == b'_') {
-                end += 1;
-            }
-        }
-        &self.src[self.pos..end]
+        let rest = self.rest();
+        let n = match rest.first() {
+            Some(&b) if CLASS[b as usize] & ALPHA != 0 || b == b'_' => rest
+                .iter()
+                .position(|&b| CLASS[b as usize] & WORD == 0)
+                .unwrap_or(rest.len()),
+            _ => 0,
+        };
+        &rest[..n]
     }
 
     /// Letters only `[A-Za-z]*`.
     pub fn letters(&mut self) -> &'a [u8] {
         let start = self.pos;
-        while matches!(self.peek(), Some(b) if b.is_ascii_alphabetic()) {
-            self.bump();
-        }
+        self.skip_while(|b| CLASS[b as usize] & ALPHA != 0);
         &self.src[start..self.pos]
     }
 
     /// An unsigned decimal or `0x` hexadecimal integer; `None` (cursor unmoved) if no digit.
+    #[inline]
     pub fn uint(&mut self) -> PResult<Option<u64>> {
-        let start = self.pos();
-        match self.peek() {
+        let rest = self.rest();
+        match rest.first() {
             Some(b) if b.is_ascii_digit() => {}
             _ => return Ok(None),
         }
-        if self.peek() == Some(b'0') && matches!(self.peek_at(1), Some(b'x') | Some(b'X')) {
-            self.pos += 2;
-            let mut v: u64 = 0;
-            let mut n = 0;
-            let lower = self.lower_hex_only;
-            while let Some(d) = self
-                .peek()
-                .filter(|b| !(lower && b.is_ascii_uppercase()))
-                .and_then(|b| (b as char).to_digit(16))
-            {
-                if v >> 60 != 0 {
-                    return Err(start.err("number does not fit in 64 bits"));
-                }
-                v = v << 4 | d as u64;
-                n += 1;
-                self.bump();
-            }
-            if n == 0 {
-                return Err(self.expected("hexadecimal digits after `0x`"));
-            }
-            self.last_hex_digits = n;
-            Ok(Some(v))
-        } else {
-            let mut v: u64 = 0;
-            while let Some(d) = self.peek().filter(u8::is_ascii_digit) {
-                v = v
-                    .checked_mul(10)
-                    .and_then(|v| v.checked_add((d - b'0') as u64))
-                    .ok_or_else(|| start.err("number does not fit in 64 bits"))?;
-                self.bump();
-            }
-            Ok(Some(v))
+        if rest[0] == b'0' && matches!(rest.get(1), Some(b'x') | Some(b'X')) {
+            return self.hex().map(Some);
         }
+        // Up to 19 decimal digits cannot overflow 64 bits.
+        let mut v: u64 = 0;
+        let mut n = 0;
+        while let Some(&d) = rest.get(n).filter(|d| d.is_ascii_digit()) {
+            if n == 19 {
+                return self.long_decimal().map(Some);
+            }
+            v = v * 10 + (d - b'0') as u64;
+            n += 1;
+        }
+        self.pos += n;
+        Ok(Some(v))
+    }
+
+    /// A decimal number of 20 digits or more (checked for overflow).
+    #[cold]
+    fn long_decimal(&mut self) -> PResult<u64> {
+        let start = self.pos();
+        let rest = self.rest();
+        let n = rest
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let mut v: u64 = 0;
+        for &d in &rest[..n] {
+            v = v
+                .checked_mul(10)
+                .and_then(|v| v.checked_add((d - b'0') as u64))
+                .ok_or_else(|| start.err("number does not fit in 64 bits"))?;
+        }
+        self.pos += n;
+        Ok(v)
+    }
+
+    /// A `0x` hexadecimal number (the cursor at the `0`).
+    #[inline(never)]
+    fn hex(&mut self) -> PResult<u64> {
+        let start = self.pos();
+        self.pos += 2;
+        let lower = self.lower_hex_only;
+        let mut v: u64 = 0;
+        let mut n = 0;
+        for &b in self.rest() {
+            let d = match b {
+                b'0'..=b'9' => b - b'0',
+                b'a'..=b'f' => b - b'a' + 10,
+                b'A'..=b'F' if !lower => b - b'A' + 10,
+                _ => break,
+            };
+            if v >> 60 != 0 {
+                self.pos += n as usize;
+                return Err(start.err("number does not fit in 64 bits"));
+            }
+            v = v << 4 | d as u64;
+            n += 1;
+        }
+        self.pos += n as usize;
+        if n == 0 {
+            return Err(self.expected("hexadecimal digits after `0x`"));
+        }
+        self.last_hex_digits = n;
+        Ok(v)
     }
 
     /// A small unsigned decimal number (register numbers, strides): at most `max`.
     pub fn small(&mut self, what: &str, max: u64) -> PResult<u32> {
-        let p = self.pos();
+        let (line, start) = (self.line, self.pos);
         match self.uint()? {
             Some(v) if v <= max => Ok(v as u32),
-            Some(v) => Err(p.err(format!("{what} {v} is out of range (0-{max})"))),
+            Some(v) => {
+                let col = (start - self.line_start + 1).min(u32::MAX as usize) as u32;
+                Err(Pos { line, col }.err(format!("{what} {v} is out of range (0-{max})")))
+            }
             None => Err(self.expected(what)),
         }
     }
 }
+
+/// Character classes of [`Cursor`]: blanks skipped between tokens, letters, word bytes.
+const BLANK: u8 = 1;
+const ALPHA: u8 = 2;
+const WORD: u8 = 4;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let mut c = 0;
+        if matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
+            c |= BLANK;
+        }
+        if b.is_ascii_alphabetic() {
+            c |= ALPHA | WORD;
+        }
+        if b.is_ascii_digit() || b == b'_' {
+            c |= WORD;
+        }
+        t[i] = c;
+        i += 1;
+    }
+    t
+};

@@ -13,34 +13,46 @@ use std::sync::OnceLock;
 
 /// The opcode spelled `name` (case-insensitive).
 pub(crate) fn opcode(name: &[u8]) -> Option<Opcode> {
-    static TABLE: OnceLock<Vec<(&'static str, Opcode)>> = OnceLock::new();
+    // Names packed into integers (lowercase bytes, first byte highest) and sorted: a
+    // binary search over integers instead of strings.
+    static TABLE: OnceLock<Vec<(u128, Opcode)>> = OnceLock::new();
     let t = TABLE.get_or_init(|| {
-        let mut v: Vec<_> = Opcode::ALL.iter().map(|o| (o.name(), *o)).collect();
-        v.sort_by(|a, b| a.0.cmp(b.0));
+        let mut v: Vec<_> = Opcode::ALL
+            .iter()
+            .filter_map(|o| Some((pack(o.name().as_bytes())?, *o)))
+            .collect();
+        v.sort_by_key(|e| e.0);
         v
     });
-    let mut buf = [0u8; 16];
-    let low = lower(name, &mut buf)?;
-    t.binary_search_by(|e| e.0.as_bytes().cmp(low))
-        .ok()
-        .map(|i| t[i].1)
+    let k = pack(name)?;
+    t.binary_search_by_key(&k, |e| e.0).ok().map(|i| t[i].1)
 }
 
-/// Lowercase `s` into `buf` (None if longer than the buffer).
-fn lower<'b>(s: &[u8], buf: &'b mut [u8; 16]) -> Option<&'b [u8]> {
-    let out = buf.get_mut(..s.len())?;
+/// `s` lowercased and packed into an integer, first byte highest, zero-padded (None when
+/// longer than 16 bytes or holding a zero byte: no name matches then).
+fn pack(s: &[u8]) -> Option<u128> {
+    let mut k = [0u8; 16];
+    let out = k.get_mut(..s.len())?;
     for (o, b) in out.iter_mut().zip(s) {
         *o = b.to_ascii_lowercase();
     }
-    Some(out)
+    if out.contains(&0) {
+        return None;
+    }
+    Some(u128::from_be_bytes(k))
 }
 
 /// The data type spelled `name` (case-insensitive: `ud`, `UD`).
 pub(crate) fn data_type(name: &[u8]) -> Option<DataType> {
-    DataType::ALL
-        .iter()
-        .copied()
-        .find(|t| t.name().as_bytes().eq_ignore_ascii_case(name))
+    static TABLE: OnceLock<Vec<(u128, DataType)>> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        DataType::ALL
+            .iter()
+            .filter_map(|d| Some((pack(d.name().as_bytes())?, *d)))
+            .collect()
+    });
+    let k = pack(name)?;
+    t.iter().find(|e| e.0 == k).map(|e| e.1)
 }
 
 /// Lowercase type name (IGA/PRM `:ud`).

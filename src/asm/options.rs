@@ -20,15 +20,7 @@ impl Parser<'_> {
                 continue;
             }
             let p = self.c.pos();
-            let start = self.c.offset();
-            while self
-                .c
-                .peek()
-                .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
-            {
-                self.c.bump();
-            }
-            let w = self.c.slice(start, self.c.offset());
+            let w = self.c.word();
             if w.is_empty() {
                 return Err(self.c.expected("an instruction option or `}`"));
             }

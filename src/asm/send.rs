@@ -101,7 +101,10 @@ impl Parser<'_> {
     fn msg_description(&mut self) -> PResult<u8> {
         self.c.skip_space()?;
         let p = self.c.pos();
-        let mut name = String::new();
+        // The name's words joined by single spaces: borrowed from the input while they are
+        // written that way, copied otherwise.
+        let (mut first, mut end, mut len) = (0, 0, 0);
+        let mut owned: Option<String> = None;
         loop {
             self.c.skip_blank()?;
             if self.c.starts_with_ci(b"MsgDesc")
@@ -110,33 +113,39 @@ impl Parser<'_> {
                 break;
             }
             let start = self.c.offset();
-            while self
-                .c
-                .peek()
-                .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
-            {
-                self.c.bump();
-            }
-            if self.c.offset() == start {
+            let w = self.c.word();
+            if w.is_empty() {
                 return Err(self.c.expected(
                     "the shared function name of the message (urb, sampler, render, data, ...)",
                 ));
             }
-            if !name.is_empty() {
-                name.push(' ');
+            if len == 0 {
+                first = start;
+            } else {
+                len += 1;
+                if owned.is_none() && !(start == end + 1 && self.c.slice(end, start) == b" ") {
+                    owned = Some(String::from_utf8_lossy(self.c.slice(first, end)).into_owned());
+                }
+                if let Some(o) = owned.as_mut() {
+                    o.push(' ');
+                    o.push_str(&String::from_utf8_lossy(w));
+                }
             }
-            name.push_str(&String::from_utf8_lossy(
-                self.c.slice(start, self.c.offset()),
-            ));
-            if name.len() > 64 {
+            end = self.c.offset();
+            len += w.len();
+            if len > 64 {
                 break;
             }
         }
-        if name.is_empty() {
+        if len == 0 {
             return Err(p.err(
                 "expected the message description, e.g. `urb MsgDesc: ...` (its shared function name gives the SFID)",
             ));
         }
+        let name = match owned {
+            Some(o) => std::borrow::Cow::Owned(o),
+            None => String::from_utf8_lossy(self.c.slice(first, end)),
+        };
         let sfid = sfid_from_name(&name).ok_or_else(|| {
             p.err(format!(
                 "unknown shared function `{}` (expected null, sampler, gateway, dp_sampler, render, urb, thread_spawner, vme, const, data, pixel interp, dp data 1, cre or sfidN)",
@@ -144,9 +153,7 @@ impl Parser<'_> {
             ))
         })?;
         // The rest of the description is informational: skip to the options.
-        while !matches!(self.c.peek(), None | Some(b'\n') | Some(b'{') | Some(b';')) {
-            self.c.bump();
-        }
+        self.c.skip_to_any(b'\n', b'{', b';');
         Ok(sfid)
     }
 
