@@ -243,13 +243,19 @@ fn assemble(
     if let Some((d, cnt)) = b.dst_regs {
         names.extend((0..cnt).map(|q| format!("r{}", d + q)));
     }
-    names.extend(
-        st.arf_layout()
-            .regs
-            .iter()
-            .filter(|x| x.name != "ip" && x.name != "null")
-            .map(|x| x.name.clone()),
-    );
+    // ARF registers: by index, and only those whose bytes or undefined bits changed (no
+    // name lookups or copies for the unchanged ones).
+    for (i, x) in st.arf_layout().regs.iter().enumerate() {
+        if x.name == "ip" || x.name == "null" {
+            continue;
+        }
+        if let (Some(a), Some(c)) = (st.arf_reg(i), after.arf_reg(i)) {
+            if a == c {
+                continue;
+            }
+        }
+        names.push(x.name.clone());
+    }
     for name in &names {
         let (Some(x), Some(y)) = (regs::read(&st, name), regs::read(&after, name)) else {
             continue;
