@@ -158,7 +158,11 @@ fn injected_faults_are_caught_with_the_right_rule() {
         ("cmpn-nan-swap", |r| {
             r.starts_with("cmpn.rule.src") || r.starts_with("cmpn.rule.ne-")
         }),
-        ("region-off-by-one", |r| r == "region.vstride-legal"),
+        // The source region rules that apply: Align1 VertStride, or (three-source Align16
+        // instructions, to which the Align1 region rules do not apply) source alignment.
+        ("region-off-by-one", |r| {
+            r == "region.vstride-legal" || r == "align.src-natural"
+        }),
         ("no-sat", |r| r.starts_with("sat.")),
     ];
     for (fault, right) in cases {
@@ -290,4 +294,48 @@ fn default_run_covers_the_targeted_ids() {
         cells.targets.len()
     );
     assert!(get("compare-NaN rules").covered.len() >= 8);
+}
+
+/// Every vector of a default run parses (from its text) to an instruction that the validator
+/// accepts, and every spec/rules ID it lists names a rule that applies to that instruction.
+#[test]
+fn default_run_vectors_validate_clean_and_list_applicable_rules() {
+    use euref::spec::rules;
+    for p in [Platform::Ivb, Platform::Skl] {
+        let cfg = GenConfig::new(p, 3);
+        let mut n = 0;
+        let mut listed = 0;
+        generate(&cfg, 6_000, &mut std::io::sink(), |c| {
+            for v in c.iter().flatten() {
+                // From the text (decoding the bytes of a one-source math on Gen7 gives a null
+                // src1 with a <8;8,1> region, which region.width-le-exec then reports).
+                let insn = euref::asm::parse_insn(&v.insn, euref::asm::Dialect::Iga, p)
+                    .unwrap_or_else(|e| panic!("{}: {}: {e}", v.id, v.insn));
+                let bad: Vec<&str> = euref::validate::check_insn(p, &insn)
+                    .iter()
+                    .map(|x| x.rule.id)
+                    .collect();
+                assert!(bad.is_empty(), "{}: {} violates {bad:?}", v.id, v.insn);
+                let applicable: Vec<&str> = euref::validate::applicable_rules(p, &insn)
+                    .iter()
+                    .map(|r| r.id)
+                    .collect();
+                for id in &v.rules {
+                    if rules::RULES.iter().any(|r| r.id == id) {
+                        assert!(
+                            applicable.contains(&id.as_str()),
+                            "{}: {} lists {id}, which does not apply",
+                            v.id,
+                            v.insn
+                        );
+                        listed += 1;
+                    }
+                }
+                n += 1;
+            }
+        })
+        .unwrap();
+        assert!(n >= 5_900, "{n}");
+        assert!(listed > n, "{listed} rule IDs over {n} vectors");
+    }
 }

@@ -162,3 +162,40 @@ fn model_level_cases() {
         assert_eq!(ids(&bad), vec![*id], "{text} edited for {id}");
     }
 }
+
+/// `applicable_rules`: a rule applies when its `when` holds, whether or not it is violated; a
+/// rule whose `when` fails does not apply, and neither do rules of other platforms.
+#[test]
+fn applicable_rules_follow_the_when_conditions() {
+    let p = euref::spec::Platform::Skl;
+    let ids = |text: &str| -> Vec<&'static str> {
+        let insn = asm::parse_insn(text, Dialect::Iga, p).unwrap();
+        euref::validate::applicable_rules(p, &insn)
+            .iter()
+            .map(|r| r.id)
+            .collect()
+    };
+    // Packed byte destination, exec size > 1: the raw-move rule applies (and holds here).
+    let raw = ids("mov (8|M0) r1.0<1>:b r2.0<8;8,1>:b");
+    assert!(raw.contains(&"region.packed-byte-dst-raw-mov"), "{raw:?}");
+    // ... also when it is violated (an add), but not with a strided byte destination.
+    let add = ids("add (8|M0) r1.0<1>:b r2.0<8;8,1>:b r3.0<8;8,1>:b");
+    assert!(add.contains(&"region.packed-byte-dst-raw-mov"), "{add:?}");
+    let strided = ids("mov (8|M0) r1.0<2>:b r2.0<8;8,1>:b");
+    assert!(
+        !strided.contains(&"region.packed-byte-dst-raw-mov"),
+        "{strided:?}"
+    );
+    // Dword destination: no byte rule; an Align1 instruction: no Align16 rule.
+    let d = ids("mov (8|M0) r1.0<1>:d r2.0<8;8,1>:d");
+    assert!(!d.contains(&"region.packed-byte-dst-raw-mov"), "{d:?}");
+    assert!(!d.iter().any(|i| i.starts_with("region.align16")), "{d:?}");
+    // A per-source rule applies through the sources present: src-max-two-regs for a GRF source.
+    assert!(d.contains(&"align.src-max-two-regs"), "{d:?}");
+    // Rules whose `when` needs execution state never apply to a lone instruction.
+    assert!(!d.iter().any(|i| i.starts_with("runtime.")), "{d:?}");
+    // Every applicable rule is a rule of this platform.
+    assert!(d.iter().all(|i| euref::spec::rules::RULES
+        .iter()
+        .any(|r| r.id == *i && r.gens.contains(p))));
+}

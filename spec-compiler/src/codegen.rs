@@ -538,6 +538,11 @@ pub fn rust(spec: &Spec) -> String {
         let _ = writeln!(o, "            {i} => {},", r.code);
     }
     o.push_str("            _ => true,\n        }\n    }\n");
+    o.push_str("    /// Whether rule number `i` of [`RULES`] applies to `p` (its `when` holds; source index `s`\n    /// for per-source rules). The platform set is not tested here.\n    #[allow(unused_variables, clippy::all)]\n    pub fn applies<P: Props + ?Sized>(i: usize, p: &P, s: usize) -> bool {\n        match i {\n");
+    for (i, r) in spec.rules.iter().enumerate() {
+        let _ = writeln!(o, "            {i} => {},", r.when_code);
+    }
+    o.push_str("            _ => false,\n        }\n    }\n");
     // check_all: one straight-line block per rule (no dispatch on the rule number), so that
     // the property accessors inline and common loads are shared between rules; monomorphized
     // per platform, so that each rule's generation test is a constant.

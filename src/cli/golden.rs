@@ -105,6 +105,12 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             stats.skipped, a.count
         );
     }
+    if stats.rejected > 0 && want_cov {
+        eprintln!(
+            "euref golden: {} built instructions were refused by the validator and rebuilt",
+            stats.rejected
+        );
+    }
     if want_cov {
         let r = cov.report(p, &cfg.ops);
         if to_stdout {

@@ -41,10 +41,42 @@ impl GenConfig {
 }
 
 /// Attempts per vector before giving up on an index (a template the engine refuses).
-const ATTEMPTS: u32 = 8;
+const ATTEMPTS: u32 = 16;
 
 /// Vector `index` of the run (None: no instruction of the selection could be built).
 pub fn vector(cfg: &GenConfig, index: u64) -> Option<Vector> {
+    vector_counted(cfg, index, &mut 0)
+}
+
+thread_local! {
+    /// Per-thread validator (reuses its property record and buffers).
+    static CHECKER: std::cell::RefCell<crate::validate::Checker> =
+        std::cell::RefCell::new(crate::validate::Checker::new());
+}
+
+/// Validate a built instruction with spec/rules (`validate::Checker`): None when a rule is
+/// violated, else the IDs of the rules that apply to it (their `when` holds) and are specific
+/// to it (a non-empty `when`), plus those of `hints` (the template's region rules) that apply.
+fn validated_rules(p: Platform, insn: &Insn, hints: &[&'static str]) -> Option<Vec<String>> {
+    CHECKER.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.check(p, insn).len() != 0 {
+            return None;
+        }
+        let mut app = Vec::new();
+        c.applicable(p, &mut app);
+        Some(
+            app.iter()
+                .filter(|r| !r.when.is_empty() || hints.contains(&r.id))
+                .map(|r| r.id.to_string())
+                .collect(),
+        )
+    })
+}
+
+/// [`vector`], counting in `rejected` the built instructions that the validator refused
+/// (a template shape that broke a rule of spec/rules; the next attempt builds another).
+pub fn vector_counted(cfg: &GenConfig, index: u64, rejected: &mut u32) -> Option<Vector> {
     if cfg.ops.is_empty() {
         return None;
     }
@@ -56,7 +88,11 @@ pub fn vector(cfg: &GenConfig, index: u64) -> Option<Vector> {
         let Some(b) = template::build(sel, kk, cfg.platform, &cfg.types, &mut r) else {
             continue;
         };
-        if let Some(v) = assemble(cfg, index, sel, b, &mut r) {
+        let Some(rule_ids) = validated_rules(cfg.platform, &b.insn, &b.region_rules) else {
+            *rejected += 1;
+            continue;
+        };
+        if let Some(v) = assemble(cfg, index, sel, b, rule_ids, &mut r) {
             return Some(v);
         }
     }
@@ -75,7 +111,14 @@ fn fill_value(t: DataType, r: &mut Rng, classes: &mut Vec<String>) -> u64 {
     v
 }
 
-fn assemble(cfg: &GenConfig, index: u64, sel: OpSel, mut b: Built, r: &mut Rng) -> Option<Vector> {
+fn assemble(
+    cfg: &GenConfig,
+    index: u64,
+    sel: OpSel,
+    mut b: Built,
+    rule_ids: Vec<String>,
+    r: &mut Rng,
+) -> Option<Vector> {
     let p = cfg.platform;
     let mut st = cfg.base.clone();
     let mut classes: Vec<String> = Vec::new();
@@ -163,6 +206,18 @@ fn assemble(cfg: &GenConfig, index: u64, sel: OpSel, mut b: Built, r: &mut Rng) 
             initial.push(f.to_string());
         }
     }
+    // mac and AccWrEn forms: random accumulator contents (mac reads acc0/acc1 implicitly).
+    if b.insn.op == Opcode::Mac || b.insn.ctrl.acc_wr {
+        for a in ["acc0", "acc1"] {
+            let mut bytes = [0u8; 32];
+            for c in bytes.chunks_mut(8) {
+                c.copy_from_slice(&r.next().to_le_bytes());
+            }
+            if st.set_arf_bytes(a, 0, &bytes).is_ok() {
+                initial.push(a.to_string());
+            }
+        }
+    }
     let float = b.insn.dst.is_some_and(|d| d.ty.is_float())
         || b.insn.src.iter().flatten().any(|s| s.ty().is_float());
     if float {
@@ -173,12 +228,13 @@ fn assemble(cfg: &GenConfig, index: u64, sel: OpSel, mut b: Built, r: &mut Rng) 
     let mut after = st.clone();
     let info = crate::exec::step(&mut after, &b.insn).ok()?;
     // Does the result depend on the denorm mode? (A flushed result no longer looks denormal.)
-    let denorm_sensitive = float && {
+    // (No second execution, and no state copy, when the mode already keeps denormals.)
+    let env = FloatEnv::from_cr0(p, b.cr0).with_denorms(true);
+    let denorm_sensitive = float && env.cr0() != b.cr0 && {
         let mut keep = st.clone();
-        let env = FloatEnv::from_cr0(p, b.cr0).with_denorms(true);
         keep.set_arf_bytes("cr0", 0, &env.cr0().to_le_bytes())
             .ok()?;
-        env.cr0() != b.cr0 && crate::exec::step(&mut keep, &b.insn).is_ok() && keep != after
+        crate::exec::step(&mut keep, &b.insn).is_ok() && keep != after
     };
     // Changed registers.
     let mut expected = BTreeMap::new();
@@ -187,13 +243,19 @@ fn assemble(cfg: &GenConfig, index: u64, sel: OpSel, mut b: Built, r: &mut Rng) 
     if let Some((d, cnt)) = b.dst_regs {
         names.extend((0..cnt).map(|q| format!("r{}", d + q)));
     }
-    names.extend(
-        st.arf_layout()
-            .regs
-            .iter()
-            .filter(|x| x.name != "ip" && x.name != "null")
-            .map(|x| x.name.clone()),
-    );
+    // ARF registers: by index, and only those whose bytes or undefined bits changed (no
+    // name lookups or copies for the unchanged ones).
+    for (i, x) in st.arf_layout().regs.iter().enumerate() {
+        if x.name == "ip" || x.name == "null" {
+            continue;
+        }
+        if let (Some(a), Some(c)) = (st.arf_reg(i), after.arf_reg(i)) {
+            if a == c {
+                continue;
+            }
+        }
+        names.push(x.name.clone());
+    }
     for name in &names {
         let (Some(x), Some(y)) = (regs::read(&st, name), regs::read(&after, name)) else {
             continue;
@@ -241,7 +303,7 @@ fn assemble(cfg: &GenConfig, index: u64, sel: OpSel, mut b: Built, r: &mut Rng) 
         &mut rules,
         &mut alternatives,
     );
-    rules.extend(b.region_rules.iter().map(|s| s.to_string()));
+    rules.extend(rule_ids);
     rules.sort();
     rules.dedup();
     classes.extend(b.labels.iter().cloned());
@@ -390,7 +452,7 @@ fn exercised(
     let Some(dst) = insn.dst else { return };
     let sty = insn.src[0].map_or(dst.ty, |s| s.ty());
     if insn.op == Opcode::Math {
-        if let Some(f) = crate::spec::math::func(insn.math, p) {
+        if let Some(f) = template::math_row(insn.math, dst.ty, p) {
             push(rules, f.id);
         }
     }
@@ -568,7 +630,7 @@ fn exercised(
                 && !matches!(insn.op, Opcode::Sel | Opcode::Cmp | Opcode::Cmpn)
         });
         let math = (insn.op == Opcode::Math)
-            .then(|| crate::spec::math::func(insn.math, p))
+            .then(|| template::math_row(insn.math, dst.ty, p))
             .flatten()
             .filter(|f| f.ulps > 0.0 || f.abs_error > 0.0);
         let fused = (ops == FpOps::Fused && !env.alt)

@@ -25,6 +25,8 @@ pub struct GenStats {
     pub written: u64,
     /// Indices for which no instruction could be built.
     pub skipped: u64,
+    /// Built instructions that `validate::check_insn` refused (each retried with another shape).
+    pub rejected: u64,
 }
 
 /// Generate vectors `0..count` to `out`, one JSON line each, in index order. `on_chunk` sees
@@ -39,10 +41,14 @@ pub fn generate(
     let mut start = 0;
     while start < count {
         let end = (start + CHUNK).min(count);
-        let chunk: Vec<Option<Vector>> = (start..end)
+        let (chunk, rejected): (Vec<Option<Vector>>, Vec<u32>) = (start..end)
             .into_par_iter()
-            .map(|i| build::vector(cfg, i))
-            .collect();
+            .map(|i| {
+                let mut n = 0;
+                (build::vector_counted(cfg, i, &mut n), n)
+            })
+            .unzip();
+        stats.rejected += rejected.iter().map(|&n| u64::from(n)).sum::<u64>();
         on_chunk(&chunk);
         let lines: Vec<String> = chunk
             .par_iter()

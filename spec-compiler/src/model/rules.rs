@@ -131,15 +131,17 @@ pub(super) fn load_rules(c: &mut Ctx, dir: &Path, v: &Vocabulary) -> Vec<RuleRow
                     None
                 }
             };
+            let when_code = when.unwrap_or_else(|| "true".into());
             let code = format!(
                 "(!({}) || ({}))",
-                when.unwrap_or_else(|| "true".into()),
+                when_code,
                 check.unwrap_or_else(|| "true".into())
             );
             let row = c.row(r, &file, &S::new(off..off, String::new()), m);
             rules.push(RuleRow {
                 row,
                 code,
+                when_code,
                 foreach_src,
             });
         }
