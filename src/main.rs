@@ -35,7 +35,22 @@ enum Command {
     Fp(cli::fp::Args),
 }
 
+/// Let a closed output pipe end the process quietly, as Unix tools do (`euref disasm big.bin |
+/// head`), instead of `println!` panicking on EPIPE: Rust starts programs with SIGPIPE ignored.
+#[cfg(unix)]
+fn default_sigpipe() {
+    // SAFETY: called first thing in `main`, before any other thread exists; `signal` with
+    // SIG_DFL installs no handler code, it only restores the default disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn default_sigpipe() {}
+
 fn main() -> ExitCode {
+    default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Spec(a) => cli::spec::run(a),

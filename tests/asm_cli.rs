@@ -92,3 +92,26 @@ fn errors_name_file_line_and_column() {
         "{err}"
     );
 }
+
+/// A reader that closes the pipe early (`euref spec | head`) ends euref quietly: no panic
+/// message, no error report (main restores the default SIGPIPE disposition).
+#[cfg(unix)]
+#[test]
+fn closed_output_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_euref"))
+        .arg("spec")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run euref");
+    let mut first = [0u8; 64];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // stdout is dropped here: the rest of the reference goes to a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(!out.status.success());
+}
