@@ -753,3 +753,22 @@ fn invm_and_rsqrtm_approximations_are_undefined_early_outs_exact() {
     assert_eq!(get1(&st, r(3, 8), 4), (0x7fc0_0000, false));
     assert!(get1(&st, r(3, 12), 4).1);
 }
+
+/// A one-source math function's src1 written as the null register (Mesa's `null<8,8,1>F`, the
+/// encoder's form) is no operand: its F type must not make an HF function execute in F. The
+/// extended math result is the correctly rounded RTNE value whatever cr0's rounding mode
+/// (fp.round.math-model): 1 / 2^-24 overflows HF to +inf, not to fmax as an F result converted
+/// with round-toward-zero would.
+#[test]
+fn math_null_src1_is_not_an_operand() {
+    for text in [
+        "math.inv (1|M0) r16.0<1>:hf r20.0<0;1,0>:hf",
+        "math.inv (1|M0) r16.0<1>:hf r20.0<0;1,0>:hf null<8;8,1>:f",
+    ] {
+        let mut st = zeroed(Skl);
+        set_field(&mut st, "cr0", "rounding_mode", 3);
+        put(&mut st, r(20, 0), 2, &[0x0001]);
+        run(&mut st, &[text]);
+        assert_eq!(get(&st, r(16, 0), 2, 1), vec![0x7c00], "{text}");
+    }
+}

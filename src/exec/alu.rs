@@ -276,12 +276,19 @@ pub(crate) fn operands(p: crate::spec::Platform, insn: &Insn) -> Result<Operands
         ));
     };
     let nsrc = if op == Opcode::Math {
-        // math: src1 is absent for one-source functions.
-        insn.src
-            .iter()
-            .take_while(|s| s.is_some())
-            .count()
-            .clamp(1, 2)
+        // math: src1 is absent for one-source functions, or the null register (as Mesa and the
+        // encoder write it): then it is no operand and its type does not enter the execution
+        // type (a `null:f` src1 must not turn an HF function into an F one).
+        let null_src1 = matches!(&insn.src[1], Some(Src::Reg(r)) if r.addr.is_null());
+        if null_src1 {
+            1
+        } else {
+            insn.src
+                .iter()
+                .take_while(|s| s.is_some())
+                .count()
+                .clamp(1, 2)
+        }
     } else {
         usize::from(op.info().srcs).min(3)
     };

@@ -556,13 +556,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     let mut cr0 = 0u32;
     if float {
         use crate::spec::registers::field;
-        // HF math: round to nearest only (with a directed rounding mode, `exec::step` and
-        // `euref sim` disagree on HF math overflow, inf vs fmax: to be fixed in the engine).
-        let round = if op == Opcode::Math && dty == DataType::HF {
-            0
-        } else {
-            pick_cycle(&[0u32, 1, 2, 3], k, 3, 0)
-        };
+        let round = pick_cycle(&[0u32, 1, 2, 3], k, 3, 0);
         let alt =
             dty == DataType::F && st == DataType::F && pick_cycle(&[false, false, true], k, 2, 1);
         let keep = pick_cycle(&[false, true], k, 13, 1);
