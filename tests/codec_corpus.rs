@@ -63,15 +63,7 @@ fn assembling_the_corpus_gives_the_expected_bytes() {
     }
     eprintln!("assembled {total} corpus instructions: {per_gen:?}");
     assert!(total > 8000, "only {total} instructions");
-    assert!(
-        bad.is_empty(),
-        "mismatches (file: field -> count):\n{}\nexamples:\n{}",
-        bad.iter()
-            .map(|(k, v)| format!("  {k} -> {v}"))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        examples.join("\n")
-    );
+    assert_no_mismatches(&bad, &examples, "file: field -> count");
 }
 
 #[test]
@@ -140,15 +132,7 @@ fn decoding_printing_and_reassembling_gives_the_same_bytes() {
     }
     eprintln!("decoded and round-tripped {total} corpus instructions in 3 dialects: {per_gen:?}");
     assert!(total > 8000);
-    assert!(
-        bad.is_empty(),
-        "mismatches (file: dialect field -> count):\n{}\nexamples:\n{}",
-        bad.iter()
-            .map(|(k, v)| format!("  {k} -> {v}"))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        examples.join("\n")
-    );
+    assert_no_mismatches(&bad, &examples, "file: dialect field -> count");
 }
 
 #[test]
@@ -187,5 +171,18 @@ fn decoding_gives_the_parsed_instruction() {
         "{} of {total} differ; first ones:\n{}",
         bad.len(),
         bad[..bad.len().min(10)].join("\n")
+    );
+}
+
+/// Fails with every mismatch class and its count, then the examples.
+fn assert_no_mismatches(bad: &BTreeMap<String, usize>, examples: &[String], what: &str) {
+    assert!(
+        bad.is_empty(),
+        "mismatches ({what}):\n{}\nexamples:\n{}",
+        bad.iter()
+            .map(|(k, v)| format!("  {k} -> {v}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        examples.join("\n")
     );
 }

@@ -369,8 +369,9 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         ]
     } else if op == Opcode::Sel {
         vec![CondMod::None, CondMod::L, CondMod::Ge]
-    } else if float && !three {
-        vec![
+    } else {
+        // .o and .u (overflow, unordered) only for two-source float instructions.
+        let all = [
             CondMod::None,
             CondMod::Z,
             CondMod::Nz,
@@ -380,17 +381,8 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             CondMod::Le,
             CondMod::O,
             CondMod::U,
-        ]
-    } else {
-        vec![
-            CondMod::None,
-            CondMod::Z,
-            CondMod::Nz,
-            CondMod::G,
-            CondMod::Ge,
-            CondMod::L,
-            CondMod::Le,
-        ]
+        ];
+        all[..if float && !three { 9 } else { 7 }].to_vec()
     };
     insn.cmod = pick_cycle(&cmods, k, 1, 0);
     let cmod_rank = k / cmods.len() as u64;
