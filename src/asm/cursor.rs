@@ -1,13 +1,15 @@
-//! A byte cursor over assembly text: blanks, comments, identifiers and numbers, with line and
-//! column tracking. Works on bytes, so non-UTF-8 input is an ordinary error, never a panic.
+//! A byte cursor over assembly text: blanks, comments, identifiers and numbers. Positions are
+//! byte offsets; the line and column of an error are computed from the offset only when the
+//! error is reported ([`PErr::locate`]). Works on bytes, so non-UTF-8 input is an ordinary
+//! error, never a panic.
 
 use super::error::{show, AsmError};
 
 pub(crate) struct Cursor<'a> {
     src: &'a [u8],
     pos: usize,
+    /// The current line (1-based), counted as newlines are consumed (for [`super::Program::lines`]).
     line: u32,
-    line_start: usize,
     /// Hexadecimal digits are lowercase only (Mesa's lexer: `0x[0-9a-f]+`, so that
     /// `0x3f000000F` is the number 0x3f000000 with the type suffix `F`).
     pub lower_hex_only: bool,
@@ -15,24 +17,37 @@ pub(crate) struct Cursor<'a> {
     pub last_hex_digits: u32,
 }
 
-/// A remembered position (for errors reported after the fact).
+/// A remembered position (for errors reported after the fact): a byte offset into the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Pos {
-    pub line: u32,
-    pub col: u32,
-}
+pub(crate) struct Pos(pub usize);
 
 impl Pos {
-    pub fn err(self, msg: impl Into<String>) -> AsmError {
+    #[cold]
+    pub fn err(self, msg: impl Into<String>) -> PErr {
+        PErr(Box::new((self.0, msg.into())))
+    }
+}
+
+/// A parse error at a byte offset (boxed: results stay small on the paths that succeed).
+#[derive(Debug)]
+pub(crate) struct PErr(Box<(usize, String)>);
+
+impl PErr {
+    /// The error with its 1-based line and column (bytes) in `src`.
+    pub fn locate(self, src: &[u8]) -> AsmError {
+        let (off, msg) = *self.0;
+        let before = src.get(..off).unwrap_or(src);
+        let line = memchr::memchr_iter(b'\n', before).count() + 1;
+        let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
         AsmError {
-            line: self.line,
-            col: self.col,
-            msg: msg.into(),
+            line: line.min(u32::MAX as usize) as u32,
+            col: (off - line_start + 1).min(u32::MAX as usize) as u32,
+            msg,
         }
     }
 }
 
-pub(crate) type PResult<T> = Result<T, AsmError>;
+pub(crate) type PResult<T> = Result<T, PErr>;
 
 impl<'a> Cursor<'a> {
     pub fn new(src: &'a [u8]) -> Cursor<'a> {
@@ -40,17 +55,19 @@ impl<'a> Cursor<'a> {
             src,
             pos: 0,
             line: 1,
-            line_start: 0,
             lower_hex_only: false,
             last_hex_digits: 0,
         }
     }
 
+    #[inline]
     pub fn pos(&self) -> Pos {
-        Pos {
-            line: self.line,
-            col: (self.pos - self.line_start + 1).min(u32::MAX as usize) as u32,
-        }
+        Pos(self.pos)
+    }
+
+    /// The current line (1-based).
+    pub fn line(&self) -> u32 {
+        self.line
     }
 
     pub fn offset(&self) -> usize {
@@ -61,12 +78,14 @@ impl<'a> Cursor<'a> {
         self.src.get(from..to).unwrap_or(&[])
     }
 
-    pub fn err(&self, msg: impl Into<String>) -> AsmError {
+    #[cold]
+    pub fn err(&self, msg: impl Into<String>) -> PErr {
         self.pos().err(msg)
     }
 
     /// "expected X, found Y" at the current position.
-    pub fn expected(&self, what: &str) -> AsmError {
+    #[cold]
+    pub fn expected(&self, what: &str) -> PErr {
         self.err(format!("expected {what}, found {}", self.found()))
     }
 
@@ -227,7 +246,6 @@ impl<'a> Cursor<'a> {
         if self.peek() == Some(b'\n') {
             self.pos += 1;
             self.line = self.line.saturating_add(1);
-            self.line_start = self.pos;
         }
     }
 
@@ -353,13 +371,10 @@ impl<'a> Cursor<'a> {
 
     /// A small unsigned decimal number (register numbers, strides): at most `max`.
     pub fn small(&mut self, what: &str, max: u64) -> PResult<u32> {
-        let (line, start) = (self.line, self.pos);
+        let start = self.pos();
         match self.uint()? {
             Some(v) if v <= max => Ok(v as u32),
-            Some(v) => {
-                let col = (start - self.line_start + 1).min(u32::MAX as usize) as u32;
-                Err(Pos { line, col }.err(format!("{what} {v} is out of range (0-{max})")))
-            }
+            Some(v) => Err(start.err(format!("{what} {v} is out of range (0-{max})"))),
             None => Err(self.expected(what)),
         }
     }

@@ -135,12 +135,16 @@ pub fn parse(
     platform: Platform,
 ) -> Result<Program, AsmError> {
     let d = dialect.unwrap_or_else(|| detect_dialect(src));
-    parse::Parser::new(src, d, platform, true).program()
+    parse::Parser::new(src, d, platform, true)
+        .program()
+        .map_err(|e| e.locate(src))
 }
 
 /// Parse exactly one instruction (labels cannot be resolved: jump targets must be numbers).
 pub fn parse_insn(src: &str, dialect: Dialect, platform: Platform) -> Result<Insn, AsmError> {
-    parse::Parser::new(src.as_bytes(), dialect, platform, false).single()
+    parse::Parser::new(src.as_bytes(), dialect, platform, false)
+        .single()
+        .map_err(|e| e.locate(src.as_bytes()))
 }
 
 /// Print one instruction (jump targets as numbers; a Mesa send takes two lines).

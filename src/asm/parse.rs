@@ -97,7 +97,8 @@ impl<'a> Parser<'a> {
         if self.c.is_eof() {
             return Err(self.c.expected("an instruction"));
         }
-        let insn = self.insn(0)?;
+        let mut insn = Insn::new(Opcode::Nop);
+        self.insn(0, &mut insn)?;
         self.statement_end()?;
         self.c.skip_space()?;
         if !self.c.is_eof() {
@@ -135,9 +136,14 @@ impl<'a> Parser<'a> {
                 return Ok(());
             }
         }
-        let line = self.c.pos().line;
-        let insn = self.insn(prog.insns.len())?;
-        prog.insns.push(insn);
+        let line = self.c.line();
+        // Built in place (an `Insn` is large: no moves).
+        let index = prog.insns.len();
+        prog.insns.push(Insn::new(Opcode::Nop));
+        let Some(slot) = prog.insns.last_mut() else {
+            return Err(self.c.err("internal: no instruction slot"));
+        };
+        self.insn(index, slot)?;
         prog.lines.push(line);
         self.statement_end()
     }
@@ -187,11 +193,11 @@ impl<'a> Parser<'a> {
 
     // ------------------------------------------------------------------ instruction
 
-    fn insn(&mut self, index: usize) -> PResult<Insn> {
+    /// One instruction into `insn` (a fresh `Insn::new(Opcode::Nop)`).
+    fn insn(&mut self, index: usize, insn: &mut Insn) -> PResult<()> {
         let mut pd = Pending::default();
-        let mut insn = Insn::new(Opcode::Nop);
         if self.c.peek() == Some(b'(') {
-            self.pred_group(&mut insn, &mut pd)?;
+            self.pred_group(insn, &mut pd)?;
             self.c.skip_blank()?;
         }
         let mpos = self.c.pos();
@@ -210,22 +216,22 @@ impl<'a> Parser<'a> {
         }
         while self.c.peek() == Some(b'.') {
             self.c.bump();
-            self.mnemonic_suffix(&mut insn, &mut pd)?;
+            self.mnemonic_suffix(insn, &mut pd)?;
         }
         self.c.skip_blank()?;
         if insn.op == Opcode::Math && self.c.peek().is_some_and(|b| b.is_ascii_alphabetic()) {
             let p = self.c.pos();
             let f = self.c.ident();
-            self.set_math(&mut insn, f, p)?;
+            self.set_math(insn, f, p)?;
             self.c.skip_blank()?;
         }
-        self.exec_size(&mut insn, &mut pd)?;
-        self.operands(&mut insn, &mut pd, index)?;
+        self.exec_size(insn, &mut pd)?;
+        self.operands(insn, &mut pd, index)?;
         self.c.skip_blank()?;
         if self.c.peek() == Some(b'{') {
-            self.options(&mut insn, &mut pd)?;
+            self.options(insn, &mut pd)?;
         }
-        self.finish(insn, pd)
+        self.finish(insn, &pd)
     }
 
     /// `( [W] [&] [+|-|~|!] fN.M [.ctrl] )`, or `(W)` alone.
@@ -578,7 +584,7 @@ impl<'a> Parser<'a> {
 
     // ------------------------------------------------------------------ assembly
 
-    fn finish(&mut self, mut insn: Insn, pd: Pending) -> PResult<Insn> {
+    fn finish(&mut self, insn: &mut Insn, pd: &Pending) -> PResult<()> {
         // Flag: one field for the predicate and the condition modifier.
         match (pd.pred_flag, pd.cmod_flag) {
             (Some(a), Some((b, p))) if a != b => {
@@ -625,7 +631,7 @@ impl<'a> Parser<'a> {
         let send = insn.is_send();
         let ctx = OpCtx {
             mesa: self.d == Dialect::Mesa,
-            default_region: self.default_region(&insn),
+            default_region: self.default_region(insn),
             default_type: if send { Some(DataType::UD) } else { None },
         };
         if let Some(d) = &pd.dst {
@@ -637,12 +643,12 @@ impl<'a> Parser<'a> {
             }
         }
         if send {
-            self.finish_send(&mut insn, &pd)?;
+            self.finish_send(insn, pd)?;
         } else if let Some((_, p)) = pd.sfid_suffix {
             return Err(p.err("only sends take a shared function suffix"));
         }
         insn.canonicalize();
-        Ok(insn)
+        Ok(())
     }
 
     /// The region of a source written without one.
