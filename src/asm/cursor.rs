@@ -169,24 +169,25 @@ impl<'a> Cursor<'a> {
 
     #[inline(never)]
     fn skip_blank_slow(&mut self) -> PResult<()> {
+        const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
         loop {
-            // Runs of spaces (Mesa's column padding) eight at a time.
-            let mut rest = self.rest();
-            while let Some(chunk) = rest.first_chunk::<8>() {
-                if u64::from_ne_bytes(*chunk) != u64::from_ne_bytes([b' '; 8]) {
+            // Runs of spaces (Mesa's column padding) eight at a time: the first byte that
+            // is not a space is the lowest nonzero byte of the chunk XOR spaces.
+            while let Some(chunk) = self.rest().first_chunk::<8>() {
+                let x = u64::from_le_bytes(*chunk) ^ SPACES;
+                if x != 0 {
+                    self.pos += (x.trailing_zeros() / 8) as usize;
                     break;
                 }
                 self.pos += 8;
-                rest = &rest[8..];
             }
-            let n = rest
-                .iter()
-                .position(|&b| CLASS[b as usize] & BLANK == 0)
-                .unwrap_or(rest.len());
-            self.pos += n;
-            match (rest.get(n), rest.get(n + 1)) {
-                (Some(b'/'), Some(b'/')) => self.skip_to_eol(),
-                (Some(b'/'), Some(b'*')) => self.block_comment()?,
+            match self.peek() {
+                Some(b) if CLASS[b as usize] & BLANK != 0 => self.pos += 1,
+                Some(b'/') => match self.peek_at(1) {
+                    Some(b'/') => self.skip_to_eol(),
+                    Some(b'*') => self.block_comment()?,
+                    _ => return Ok(()),
+                },
                 _ => return Ok(()),
             }
         }

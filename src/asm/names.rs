@@ -8,6 +8,7 @@
 //! - Mesa condition modifiers (`.z .e .nz .ne .g .ge .l .le .o .u`) and math functions
 //!   (`intdiv intmod intdivmod`): mesa brw_lex.l and brw_disasm.c.
 
+use crate::isa::{sfid_from_name, SFID_NAMES};
 use crate::spec::{CondMod, DataType, MathFn, Opcode, PredCtrl};
 use std::sync::OnceLock;
 
@@ -30,29 +31,47 @@ pub(crate) fn opcode(name: &[u8]) -> Option<Opcode> {
 
 /// `s` lowercased and packed into an integer, first byte highest, zero-padded (None when
 /// longer than 16 bytes or holding a zero byte: no name matches then).
-fn pack(s: &[u8]) -> Option<u128> {
-    let mut k = [0u8; 16];
-    let out = k.get_mut(..s.len())?;
-    for (o, b) in out.iter_mut().zip(s) {
-        *o = b.to_ascii_lowercase();
-    }
-    if out.contains(&0) {
+pub(crate) fn pack(s: &[u8]) -> Option<u128> {
+    if s.len() > 16 {
         return None;
     }
-    Some(u128::from_be_bytes(k))
+    let mut k = [0u8; 16];
+    let mut zero = false;
+    for (o, &b) in k.iter_mut().zip(s) {
+        zero |= b == 0;
+        *o = b.to_ascii_lowercase();
+    }
+    (!zero).then(|| u128::from_be_bytes(k))
 }
 
 /// The data type spelled `name` (case-insensitive: `ud`, `UD`).
+#[inline]
 pub(crate) fn data_type(name: &[u8]) -> Option<DataType> {
-    static TABLE: OnceLock<Vec<(u128, DataType)>> = OnceLock::new();
+    // Every type name has one or two letters (spec/types): a table indexed by them.
+    static TABLE: OnceLock<[Option<DataType>; TYPE_SLOTS]> = OnceLock::new();
     let t = TABLE.get_or_init(|| {
-        DataType::ALL
-            .iter()
-            .filter_map(|d| Some((pack(d.name().as_bytes())?, *d)))
-            .collect()
+        let mut t = [None; TYPE_SLOTS];
+        for d in DataType::ALL {
+            if let Some(k) = type_slot(d.name().as_bytes()) {
+                t[k] = Some(d);
+            }
+        }
+        t
     });
-    let k = pack(name)?;
-    t.iter().find(|e| e.0 == k).map(|e| e.1)
+    t[type_slot(name)?]
+}
+
+const TYPE_SLOTS: usize = 32 * 32;
+
+/// The slot of a one- or two-letter name in `data_type`'s table (case-insensitive).
+#[inline]
+fn type_slot(name: &[u8]) -> Option<usize> {
+    let l = |b: u8| (b.is_ascii_alphabetic()).then_some(((b | 0x20) - b'a' + 1) as usize);
+    match name {
+        [a] => Some(l(*a)? * 32),
+        [a, b] => Some(l(*a)? * 32 + l(*b)?),
+        _ => None,
+    }
 }
 
 /// Lowercase type name (IGA/PRM `:ud`).
@@ -191,4 +210,29 @@ pub(crate) fn pred_suffix(p: PredCtrl, align16: bool) -> &'static str {
         PredCtrl::All2h if align16 => "w",
         _ => p.name(),
     }
+}
+
+/// The SFID named by a shared function's name as Mesa's message description spells it (words
+/// separated by single spaces) or as one token (`dp_data_1`), case-insensitive: the names of
+/// [`crate::isa::SFID_NAMES`] packed for a quick lookup; other spellings (`sfidN`) go through
+/// [`sfid_from_name`].
+pub(crate) fn sfid(name: &[u8]) -> Option<u8> {
+    static TABLE: OnceLock<Vec<(u128, u8)>> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut v = vec![];
+        for (n, a, b) in SFID_NAMES {
+            for s in [a, b] {
+                if let Some(k) = pack(s.as_bytes()) {
+                    v.push((k, *n));
+                }
+            }
+        }
+        v
+    });
+    if let Some(k) = pack(name) {
+        if let Some(e) = t.iter().find(|e| e.0 == k) {
+            return Some(e.1);
+        }
+    }
+    std::str::from_utf8(name).ok().and_then(sfid_from_name)
 }

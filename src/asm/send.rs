@@ -8,7 +8,7 @@ use super::names;
 use super::operand::{RawBase, RawNum, RawReg, RawSrc};
 use super::parse::{Parser, Pending};
 use super::Dialect;
-use crate::isa::{sfid_from_name, Insn, Reg, SendDesc, SendInfo};
+use crate::isa::{Insn, Reg, SendDesc, SendInfo};
 use crate::spec::DataType;
 
 impl Parser<'_> {
@@ -142,14 +142,14 @@ impl Parser<'_> {
                 "expected the message description, e.g. `urb MsgDesc: ...` (its shared function name gives the SFID)",
             ));
         }
-        let name = match owned {
-            Some(o) => std::borrow::Cow::Owned(o),
-            None => String::from_utf8_lossy(self.c.slice(first, end)),
+        let name: &[u8] = match &owned {
+            Some(o) => o.as_bytes(),
+            None => self.c.slice(first, end),
         };
-        let sfid = sfid_from_name(&name).ok_or_else(|| {
+        let sfid = names::sfid(name).ok_or_else(|| {
             p.err(format!(
                 "unknown shared function `{}` (expected null, sampler, gateway, dp_sampler, render, urb, thread_spawner, vme, const, data, pixel interp, dp data 1, cre or sfidN)",
-                show(name.as_bytes())
+                show(name)
             ))
         })?;
         // The rest of the description is informational: skip to the options.
