@@ -217,8 +217,15 @@ impl<'a> Cursor<'a> {
         self.pos += memchr::memchr3(a, b, c, rest).unwrap_or(rest.len());
     }
 
+    /// Advance `n` bytes on the current line (the caller has looked at them: no newline).
+    #[inline]
+    pub fn advance(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.src.len());
+    }
+
     /// The input from the cursor on.
-    fn rest(&self) -> &'a [u8] {
+    #[inline]
+    pub fn rest(&self) -> &'a [u8] {
         self.src.get(self.pos..).unwrap_or(&[])
     }
 

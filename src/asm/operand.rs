@@ -353,6 +353,13 @@ impl<'a> Parser<'a> {
         neg: bool,
         abs: bool,
     ) -> PResult<Option<RawReg>> {
+        if let Some((mut r, n)) = self.quick_grf() {
+            r.pos = pos;
+            r.neg = neg;
+            r.abs = abs;
+            self.c.advance(n);
+            return Ok(Some(r));
+        }
         let Some(base) = self.reg_base()? else {
             return Ok(None);
         };
@@ -371,6 +378,99 @@ impl<'a> Parser<'a> {
             swz,
             ty,
         }))
+    }
+
+    /// The common register operand `gN[.S][<a[,;]b,c>](TYPE|:type)` (`g` or `r`, no blanks
+    /// inside, decimal numbers, no swizzle) read in one pass over the bytes: the operand and
+    /// its length, exactly as [`Parser::reg_operand`]'s general path would read it (`pos`,
+    /// `neg` and `abs` left for the caller). `None` for anything else (other registers,
+    /// swizzles, blanks, out-of-range or malformed numbers, unknown types): the general path
+    /// then reads it and reports the errors.
+    #[inline]
+    fn quick_grf(&self) -> Option<(RawReg, usize)> {
+        let s = self.c.rest();
+        let at = |i: usize| s.get(i).copied().unwrap_or(0);
+        // A decimal number of 1-3 digits at `i` (not `0x`): its value and end.
+        let dec = |i: usize| -> Option<(u32, usize)> {
+            let mut v = 0u32;
+            let mut j = i;
+            while at(j).is_ascii_digit() {
+                if j - i == 3 {
+                    return None;
+                }
+                v = v * 10 + u32::from(at(j) - b'0');
+                j += 1;
+            }
+            (j > i && !matches!(at(j), b'x' | b'X')).then_some((v, j))
+        };
+        if !matches!(at(0), b'r' | b'g' | b'R' | b'G') {
+            return None;
+        }
+        let (nr, mut i) = dec(1)?;
+        if nr > 255 {
+            return None;
+        }
+        let mut sub = None;
+        if at(i) == b'.' {
+            let (v, j) = dec(i + 1)?;
+            if v > 255 {
+                return None;
+            }
+            sub = Some(v);
+            i = j;
+        }
+        let mut region = None;
+        if at(i) == b'<' {
+            let rpos = Pos(self.c.offset() + i);
+            let mut v = [0u8; 3];
+            let mut n = 0;
+            i += 1;
+            loop {
+                let (x, j) = dec(i)?;
+                if n == 3 || x > 64 {
+                    return None;
+                }
+                v[n] = x as u8;
+                n += 1;
+                i = j + 1;
+                match at(j) {
+                    b'>' => break,
+                    b',' | b';' => {}
+                    _ => return None,
+                }
+            }
+            region = Some(RawRegion {
+                n: n as u8,
+                v,
+                pos: rpos,
+            });
+        }
+        // A swizzle or write mask follows: the general path.
+        if at(i) == b'.' || (region.is_some() && matches!(at(i), b'x' | b'y' | b'z' | b'w')) {
+            return None;
+        }
+        let mut ty = None;
+        let t0 = if at(i) == b':' { i + 1 } else { i };
+        if t0 > i || at(i).is_ascii_uppercase() {
+            let mut j = t0;
+            while at(j).is_ascii_alphabetic() {
+                j += 1;
+            }
+            ty = Some(names::data_type(s.get(t0..j)?)?);
+            i = j;
+        }
+        Some((
+            RawReg {
+                pos: Pos(0),
+                neg: false,
+                abs: false,
+                base: RawBase::Direct(Reg::Grf(nr as u8), sub),
+                region,
+                swz: None,
+                ty,
+            },
+            i,
+        ))
     }
 
     /// A destination operand (register, no modifiers).
