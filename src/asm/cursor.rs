@@ -243,6 +243,27 @@ impl<'a> Cursor<'a> {
         &self.src[start..self.pos]
     }
 
+    /// A word (as [`Cursor::word`]) and, when it has at most 16 bytes, its lowercase bytes
+    /// packed into an integer as `names::pack` packs them, in the same pass.
+    #[inline]
+    pub fn word_key(&mut self) -> (&'a [u8], Option<u128>) {
+        let rest = self.rest();
+        let mut k = [0u8; 16];
+        let mut n = 0;
+        while let Some(&b) = rest.get(n) {
+            if CLASS[b as usize] & WORD == 0 {
+                break;
+            }
+            if let Some(o) = k.get_mut(n) {
+                *o = b.to_ascii_lowercase();
+            }
+            n += 1;
+        }
+        self.pos += n;
+        let key = (n <= 16).then(|| u128::from_be_bytes(k));
+        (&rest[..n], key)
+    }
+
     /// Skip to (not over) the end of the line.
     pub fn skip_to_eol(&mut self) {
         let rest = self.rest();

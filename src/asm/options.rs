@@ -3,7 +3,6 @@
 
 use super::cursor::{PResult, Pos};
 use super::error::show;
-use super::names::pack;
 use super::parse::{Parser, Pending};
 use crate::isa::{Controls, Insn, ThreadCtrl};
 use crate::spec::AccessMode;
@@ -21,16 +20,23 @@ impl Parser<'_> {
                 continue;
             }
             let p = self.c.pos();
-            let w = self.c.word();
+            let (w, k) = self.c.word_key();
             if w.is_empty() {
                 return Err(self.c.expected("an instruction option or `}`"));
             }
-            self.option(insn, pd, w, p)?;
+            self.option(insn, pd, w, k, p)?;
         }
     }
 
-    fn option(&mut self, insn: &mut Insn, pd: &mut Pending, w: &[u8], p: Pos) -> PResult<()> {
-        let Some(k) = pack(w) else {
+    fn option(
+        &mut self,
+        insn: &mut Insn,
+        pd: &mut Pending,
+        w: &[u8],
+        k: Option<u128>,
+        p: Pos,
+    ) -> PResult<()> {
+        let Some(k) = k else {
             return Err(p.err(format!("unknown instruction option `{}`", show(w))));
         };
         let ctrl = &mut insn.ctrl;
@@ -48,8 +54,8 @@ impl Parser<'_> {
             ctrl.thread = t;
             Ok(())
         };
-        // The lowercase spelling packed into an integer (`names::pack`): one comparison per
-        // option name.
+        // The lowercase spelling packed into an integer (`Cursor::word_key`): one comparison
+        // per option name.
         const fn key(s: &[u8]) -> u128 {
             let mut k = [0u8; 16];
             let mut i = 0;
