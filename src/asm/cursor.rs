@@ -264,6 +264,16 @@ impl<'a> Cursor<'a> {
         (&rest[..n], key)
     }
 
+    /// An identifier (as [`Cursor::ident`]) and, when it has at most 16 bytes, its lowercase
+    /// bytes packed as `names::pack` packs them, in the same pass.
+    #[inline]
+    pub fn ident_key(&mut self) -> (&'a [u8], Option<u128>) {
+        match self.peek() {
+            Some(b) if CLASS[b as usize] & ALPHA != 0 || b == b'_' => self.word_key(),
+            _ => (&[], None),
+        }
+    }
+
     /// Skip to (not over) the end of the line.
     pub fn skip_to_eol(&mut self) {
         let rest = self.rest();
@@ -373,28 +383,31 @@ impl<'a> Cursor<'a> {
     fn hex(&mut self) -> PResult<u64> {
         let start = self.pos();
         self.pos += 2;
-        let lower = self.lower_hex_only;
+        let digit = if self.lower_hex_only {
+            &HEX_LOWER
+        } else {
+            &HEX_ANY
+        };
+        let rest = self.rest();
         let mut v: u64 = 0;
         let mut n = 0;
-        for &b in self.rest() {
-            let d = match b {
-                b'0'..=b'9' => b - b'0',
-                b'a'..=b'f' => b - b'a' + 10,
-                b'A'..=b'F' if !lower => b - b'A' + 10,
-                _ => break,
-            };
+        while let Some(&b) = rest.get(n) {
+            let d = digit[b as usize];
+            if d > 15 {
+                break;
+            }
             if v >> 60 != 0 {
-                self.pos += n as usize;
+                self.pos += n;
                 return Err(start.err("number does not fit in 64 bits"));
             }
-            v = v << 4 | d as u64;
+            v = v << 4 | u64::from(d);
             n += 1;
         }
-        self.pos += n as usize;
+        self.pos += n;
         if n == 0 {
             return Err(self.expected("hexadecimal digits after `0x`"));
         }
-        self.last_hex_digits = n;
+        self.last_hex_digits = n as u32;
         Ok(v)
     }
 
@@ -434,3 +447,25 @@ static CLASS: [u8; 256] = {
     }
     t
 };
+
+/// Hexadecimal digit values (0xFF: not a digit): any case, and lowercase only (Mesa).
+static HEX_ANY: [u8; 256] = hex_table(true);
+static HEX_LOWER: [u8; 256] = hex_table(false);
+
+const fn hex_table(upper: bool) -> [u8; 256] {
+    let mut t = [0xFFu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        if upper {
+            t[b'A' as usize + i] = 10 + i as u8;
+        }
+        i += 1;
+    }
+    t
+}

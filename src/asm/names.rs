@@ -12,8 +12,9 @@ use crate::isa::{sfid_from_name, SFID_NAMES};
 use crate::spec::{CondMod, DataType, MathFn, Opcode, PredCtrl};
 use std::sync::OnceLock;
 
-/// The opcode spelled `name` (case-insensitive).
-pub(crate) fn opcode(name: &[u8]) -> Option<Opcode> {
+/// The opcode whose name (case-insensitive) packs (see [`pack`]) to `k`.
+#[inline]
+pub(crate) fn opcode_key(k: u128) -> Option<Opcode> {
     // Names packed into integers (lowercase bytes, first byte highest) and sorted: a
     // binary search over integers instead of strings.
     static TABLE: OnceLock<Vec<(u128, Opcode)>> = OnceLock::new();
@@ -25,7 +26,6 @@ pub(crate) fn opcode(name: &[u8]) -> Option<Opcode> {
         v.sort_by_key(|e| e.0);
         v
     });
-    let k = pack(name)?;
     t.binary_search_by_key(&k, |e| e.0).ok().map(|i| t[i].1)
 }
 

@@ -19,6 +19,9 @@ pub(crate) struct Parser<'a> {
     fixups: Vec<Fixup<'a>>,
     /// Whether labels may be defined and used (whole programs).
     allow_labels: bool,
+    /// The last shared-function name of a Mesa message description and its SFID (the same
+    /// few names repeat).
+    pub(crate) last_sfid: (&'a [u8], u8),
 }
 
 struct Fixup<'a> {
@@ -74,6 +77,7 @@ impl<'a> Parser<'a> {
             labels: HashMap::new(),
             fixups: Vec::new(),
             allow_labels,
+            last_sfid: (&[], 0),
         }
     }
 
@@ -201,11 +205,12 @@ impl<'a> Parser<'a> {
             self.c.skip_blank()?;
         }
         let mpos = self.c.pos();
-        let name = self.c.ident();
+        let (name, key) = self.c.ident_key();
         if name.is_empty() {
             return Err(self.c.expected("an instruction mnemonic"));
         }
-        insn.op = names::opcode(name)
+        insn.op = key
+            .and_then(names::opcode_key)
             .ok_or_else(|| mpos.err(format!("unknown mnemonic `{}`", show(name))))?;
         if !insn.op.on(self.plat) {
             return Err(mpos.err(format!(

@@ -142,9 +142,14 @@ impl Parser<'_> {
                 "expected the message description, e.g. `urb MsgDesc: ...` (its shared function name gives the SFID)",
             ));
         }
+        let borrowed = self.c.slice(first, end);
         let name: &[u8] = match &owned {
             Some(o) => o.as_bytes(),
-            None => self.c.slice(first, end),
+            None if borrowed == self.last_sfid.0 => {
+                self.c.skip_to_any(b'\n', b'{', b';');
+                return Ok(self.last_sfid.1);
+            }
+            None => borrowed,
         };
         let sfid = names::sfid(name).ok_or_else(|| {
             p.err(format!(
@@ -152,6 +157,9 @@ impl Parser<'_> {
                 show(name)
             ))
         })?;
+        if owned.is_none() {
+            self.last_sfid = (borrowed, sfid);
+        }
         // The rest of the description is informational: skip to the options.
         self.c.skip_to_any(b'\n', b'{', b';');
         Ok(sfid)
