@@ -183,14 +183,25 @@ impl<'a> Cursor<'a> {
             }
             match self.peek() {
                 Some(b) if CLASS[b as usize] & BLANK != 0 => self.pos += 1,
-                Some(b'/') => match self.peek_at(1) {
-                    Some(b'/') => self.skip_to_eol(),
-                    Some(b'*') => self.block_comment()?,
-                    _ => return Ok(()),
-                },
+                Some(b'/') if matches!(self.peek_at(1), Some(b'/') | Some(b'*')) => {
+                    return self.comment_then_blank()
+                }
                 _ => return Ok(()),
             }
         }
+    }
+
+    /// A `//` or `/* */` comment (the cursor at its `/`), then blanks (out of
+    /// `skip_blank_slow`, which then calls nothing on its common paths).
+    #[cold]
+    #[inline(never)]
+    fn comment_then_blank(&mut self) -> PResult<()> {
+        if self.peek_at(1) == Some(b'/') {
+            self.skip_to_eol();
+        } else {
+            self.block_comment()?;
+        }
+        self.skip_blank_slow()
     }
 
     /// A `/* ... */` comment (the cursor at the `/`).
