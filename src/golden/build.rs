@@ -121,10 +121,10 @@ struct Shape {
     /// GRF registers the vector writes (sources and destination), sorted.
     grf: Vec<u8>,
     /// Registers of `initial`, sorted by name.
-    initial: Vec<(String, RegRef)>,
+    initial: Vec<RegRef>,
     /// Registers that may change (destination, every ARF register but ip and null), sorted by
     /// name.
-    candidates: Vec<(String, RegRef)>,
+    candidates: Vec<RegRef>,
     /// `,"dst":{...}` or empty.
     dst: Vec<u8>,
     float: bool,
@@ -179,7 +179,8 @@ fn same_on(a: &ThreadState, b: &ThreadState, regs: &[u8]) -> bool {
             }
         }
     }
-    a.arf.chunks(4).zip(b.arf.chunks(4)).enumerate().all(|(d, (x, y))| {
+    a.arf == b.arf
+        || a.arf.chunks(4).zip(b.arf.chunks(4)).enumerate().all(|(d, (x, y))| {
         let word = |x: &[u8]| x.iter().rev().fold(0u32, |w, v| (w << 8) | u32::from(*v));
         (word(x) ^ word(y)) & !a.arf_undef[d] == 0
     })
@@ -240,6 +241,28 @@ fn cell_id(g: &GridInfo, a: usize, b: usize) -> &'static str {
     &cells[gi * 81 + a * 9 + b]
 }
 
+/// Note a label code once per vector.
+#[inline]
+fn push_code(codes: &mut Vec<LabelCode>, seen: &mut [u64], c: LabelCode) {
+    let (w, b) = (usize::from(c) / 64, c % 64);
+    if seen[w] >> b & 1 == 0 {
+        seen[w] |= 1 << b;
+        codes.push(c);
+    }
+}
+
+/// `"<register name>"`.
+fn reg_name(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
+    match r {
+        RegRef::Grf(n) => {
+            out.extend_from_slice(b"\"r");
+            fast::uint(out, u64::from(n));
+            out.push(b'"');
+        }
+        RegRef::Arf(i) => fast::plain(out, &st.layout.regs[i].name),
+    }
+}
+
 fn lower(out: &mut Vec<u8>, s: &str) {
     out.extend(s.bytes().map(|b| b.to_ascii_lowercase()));
 }
@@ -259,6 +282,10 @@ pub struct Work {
     arf_f: [Option<usize>; 2],
     arf_acc: [Option<usize>; 2],
     arf_cr0: Option<usize>,
+    /// The ARF registers a vector may change (all but ip and null), sorted by name.
+    arf_sorted: Vec<(String, usize)>,
+    /// Label codes seen in the current vector (one bit per code).
+    seen: Vec<u64>,
 }
 
 impl Work {
@@ -280,6 +307,20 @@ impl Work {
             arf_f: [ix("f0"), ix("f1")],
             arf_acc: [ix("acc0"), ix("acc1")],
             arf_cr0: ix("cr0"),
+            arf_sorted: {
+                let mut v: Vec<(String, usize)> = cfg
+                    .base
+                    .layout
+                    .regs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| x.name != "ip" && x.name != "null" && x.bytes <= 64)
+                    .map(|(i, x)| (x.name.clone(), i))
+                    .collect();
+                v.sort();
+                v
+            },
+            seen: vec![0; values::LABEL_CODES / 64],
         }
     }
 
@@ -435,19 +476,24 @@ impl Work {
             }
             initial.sort_by(|a, b| a.0.cmp(&b.0));
             initial.dedup_by(|a, b| a.0 == b.0);
-            let mut candidates: Vec<(String, RegRef)> = Vec::new();
+            let initial: Vec<RegRef> = initial.into_iter().map(|x| x.1).collect();
+            let mut dsts: Vec<(String, RegRef)> = Vec::new();
             if let Some((d, cnt)) = b.dst_regs {
                 for q in 0..cnt {
-                    candidates.push((format!("r{}", d + q), RegRef::Grf(d + q)));
+                    dsts.push((format!("r{}", d + q), RegRef::Grf(d + q)));
                 }
             }
-            for (i, x) in names.iter().enumerate() {
-                if x.name != "ip" && x.name != "null" && x.bytes <= 64 {
-                    candidates.push((x.name.clone(), RegRef::Arf(i)));
+            dsts.sort_by(|a, b| a.0.cmp(&b.0));
+            // Merge the destination registers into the ARF registers (sorted once per task).
+            let mut candidates = Vec::with_capacity(self.arf_sorted.len() + dsts.len());
+            let mut di = dsts.iter().peekable();
+            for (name, i) in &self.arf_sorted {
+                while let Some(d) = di.next_if(|d| d.0.as_str() < name.as_str()) {
+                    candidates.push(d.1);
                 }
+                candidates.push(RegRef::Arf(*i));
             }
-            candidates.sort_by(|a, b| a.0.cmp(&b.0));
-            candidates.dedup_by(|a, b| a.0 == b.0);
+            candidates.extend(di.map(|d| d.1));
             let mut dst = Vec::new();
             if let Some(d) = b.insn.dst {
                 if let Addr::Direct {
@@ -502,6 +548,9 @@ impl Work {
         let p = cfg.platform;
         let b = &shape.b;
         let mut insn = b.insn.clone();
+        for c in &self.codes {
+            self.seen[usize::from(*c) / 64] = 0;
+        }
         self.codes.clear();
         self.st.reset_from(&self.base, &shape.grf);
         let st = &mut self.st.st;
@@ -511,7 +560,7 @@ impl Work {
             match s {
                 Src::Imm(imm) => {
                     let (v, c) = values::value_code(imm.ty, r);
-                    self.codes.push(c);
+                    push_code(&mut self.codes, &mut self.seen, c);
                     imm.bits = if imm.ty.bytes() == 2 { v | (v << 16) } else { v };
                 }
                 Src::Reg(rs) => {
@@ -525,7 +574,7 @@ impl Work {
                     let sz = rs.ty.bytes() as usize;
                     for o in (grf_base(n)..grf_base(n) + 32 * usize::from(cnt)).step_by(sz) {
                         let (v, c) = values::value_code(rs.ty, r);
-                        self.codes.push(c);
+                        push_code(&mut self.codes, &mut self.seen, c);
                         st.write_grf(o, sz, v, false).ok()?;
                     }
                 }
@@ -654,11 +703,11 @@ impl Work {
         }
         let mut ub = [0u8; 64];
         out.extend_from_slice(b",\"initial\":{");
-        for (i, (name, reg)) in shape.initial.iter().enumerate() {
+        for (i, reg) in shape.initial.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            fast::string(out, name);
+            reg_name(out, st, *reg);
             out.push(b':');
             out.push(b'"');
             let bytes = reg_view(st, *reg, &mut ub);
@@ -669,7 +718,30 @@ impl Work {
         let mut changed = 0u64;
         let mut with_undef = 0u64;
         let mut ua = [0u8; 64];
-        for (i, (_, reg)) in shape.candidates.iter().enumerate() {
+        let arf_same = st.arf == after.arf && st.arf_undef == after.arf_undef;
+        for (i, reg) in shape.candidates.iter().enumerate() {
+            // Quick checks: equal bytes and undefined flags.
+            match *reg {
+                RegRef::Arf(_) if arf_same => continue,
+                RegRef::Arf(ix) => {
+                    let r = &st.layout.regs[ix];
+                    let (a, z) = (r.base, r.base + r.bytes);
+                    if st.arf[a..z] == after.arf[a..z]
+                        && st.arf_undef[a / 4..z.div_ceil(4)] == after.arf_undef[a / 4..z.div_ceil(4)]
+                    {
+                        continue;
+                    }
+                }
+                RegRef::Grf(n) => {
+                    let o = usize::from(n) * 32;
+                    let m = 0xffff_ffffu64 << (o % 64);
+                    if st.grf[o..o + 32] == after.grf[o..o + 32]
+                        && st.grf_undef[o / 64] & m == after.grf_undef[o / 64] & m
+                    {
+                        continue;
+                    }
+                }
+            }
             let x = reg_view(st, *reg, &mut ua);
             let y = reg_view(after, *reg, &mut ub);
             let n = x.len();
@@ -684,7 +756,7 @@ impl Work {
         }
         out.extend_from_slice(b"},\"expected\":{");
         let mut first = true;
-        for (i, (name, reg)) in shape.candidates.iter().enumerate() {
+        for (i, reg) in shape.candidates.iter().enumerate() {
             if changed >> i & 1 == 0 {
                 continue;
             }
@@ -692,7 +764,7 @@ impl Work {
                 out.push(b',');
             }
             first = false;
-            fast::string(out, name);
+            reg_name(out, st, *reg);
             out.extend_from_slice(b":\"");
             let y = reg_view(after, *reg, &mut ub);
             fast::hex_masked(out, y, ub.iter().copied());
@@ -702,7 +774,7 @@ impl Work {
         if with_undef != 0 {
             out.extend_from_slice(b",\"undefined\":{");
             let mut first = true;
-            for (i, (name, reg)) in shape.candidates.iter().enumerate() {
+            for (i, reg) in shape.candidates.iter().enumerate() {
                 if with_undef >> i & 1 == 0 {
                     continue;
                 }
@@ -710,7 +782,7 @@ impl Work {
                     out.push(b',');
                 }
                 first = false;
-                fast::string(out, name);
+                reg_name(out, st, *reg);
                 out.extend_from_slice(b":\"");
                 let n = reg_view(after, *reg, &mut ub).len();
                 fast::hex(out, &ub[..n]);
@@ -747,7 +819,7 @@ impl Work {
                     fast::float(out, u);
                 }
                 out.extend_from_slice(b",\"rule\":");
-                fast::string(out, a.rule);
+                fast::plain(out, a.rule);
                 out.push(b'}');
             }
             out.push(b']');
@@ -781,7 +853,7 @@ impl Work {
                 out.push(b',');
             }
             first = false;
-            fast::string(out, id);
+            fast::plain(out, id);
         }
         // Classes: the values' labels and the shape's, merged likewise.
         out.extend_from_slice(b"],\"classes\":[");
@@ -813,7 +885,7 @@ impl Work {
                 out.push(b',');
             }
             first = false;
-            fast::string(out, l);
+            fast::plain(out, l);
         }
         out.extend_from_slice(b"]}\n");
         Some(())

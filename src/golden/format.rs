@@ -172,6 +172,16 @@ pub mod fast {
         out.push(b'"');
     }
 
+    /// Append a JSON string known to need no escaping (spec IDs, labels, register names).
+    #[inline]
+    pub fn plain(out: &mut Vec<u8>, s: &str) {
+        debug_assert!(s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\'));
+        out.reserve(s.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    }
+
     /// Append a JSON number for an `f64` (serde_json's formatting).
     pub fn float(out: &mut Vec<u8>, x: f64) {
         let _ = serde_json::to_writer(&mut *out, &x);
