@@ -51,8 +51,19 @@ impl GenConfig {
 const ATTEMPTS: u32 = 16;
 
 /// Vectors per instruction shape: the vectors of rank `k` of an opcode share the shape of rank
-/// `k / PER_SHAPE`.
+/// `k / PER_SHAPE` (`mov`: one shape per vector, see [`per_shape`]).
 pub const PER_SHAPE: u64 = 8;
+
+/// Vectors per shape of `sel`: [`PER_SHAPE`], but 1 for `mov`, whose many type pairs (the
+/// conversion rows, raw moves, packed byte destinations) need every shape of a default run to
+/// be covered.
+pub fn per_shape(sel: OpSel) -> u64 {
+    if sel == OpSel::Op(Opcode::Mov) {
+        1
+    } else {
+        PER_SHAPE
+    }
+}
 
 /// Salt of the shape generators (distinct from the value generators of the same index).
 const SHAPE_SALT: u64 = 0x9d3c_5a17_e2b4_6f01;
@@ -109,6 +120,7 @@ enum RegRef {
 /// An instruction shape and everything about it that does not depend on the values.
 struct Shape {
     b: Built,
+    sel: OpSel,
     op_name: &'static str,
     /// Validator rule IDs (applicable, specific), sorted.
     rules: Vec<&'static str>,
@@ -171,6 +183,9 @@ fn same_on(a: &ThreadState, b: &ThreadState, regs: &[u8]) -> bool {
         let m = 0xffff_ffffu64 << (o % 64);
         if a.grf_undef[w] & m != b.grf_undef[w] & m {
             return false;
+        }
+        if a.grf[o..o + 32] == b.grf[o..o + 32] {
+            continue;
         }
         let u = a.grf_undef[w] >> (o % 64);
         for k in 0..32 {
@@ -340,7 +355,8 @@ impl Work {
         let nops = cfg.ops.len() as u64;
         let oi = (index % nops) as usize;
         let k = index / nops;
-        let (s, j) = (k / PER_SHAPE, k % PER_SHAPE);
+        let ps = per_shape(cfg.ops[oi]);
+        let (s, j) = (k / ps, k % ps);
         if !matches!(self.shapes[oi], Some((r, _)) if r == s) {
             let sh = self.shape(cfg, oi, s, rejected);
             self.shapes[oi] = Some((s, sh));
@@ -514,6 +530,7 @@ impl Work {
             }
             let pre = (!has_imm).then(|| Prepared::new(&self.base, b.insn.clone()));
             return Some(Shape {
+                sel,
                 op_name: match sel {
                     OpSel::Op(o) => o.name(),
                     OpSel::Math(_) => "math",
@@ -586,7 +603,7 @@ impl Work {
         let grid_op = matches!(insn.op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel);
         if grid_op && insn.src[0].is_some_and(|s| s.ty().is_float()) {
             let n = u64::from(insn.exec_size);
-            let rank = b.cmod_rank * PER_SHAPE + j;
+            let rank = b.cmod_rank * per_shape(shape.sel) + j;
             let start = ((rank * n + rank / 81 * 7) % 81) as usize;
             for c in 0..u32::from(insn.exec_size) {
                 let cell = (start + c as usize) % 81;
