@@ -256,6 +256,51 @@ fn cell_id(g: &GridInfo, a: usize, b: usize) -> &'static str {
     &cells[gi * 81 + a * 9 + b]
 }
 
+/// `Policy::new(env, ft, ops).denorm_rule()`, remembered per thread (a handful of keys).
+fn denorm_rule(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Option<&'static str> {
+    type Key = (FloatEnv, FloatType, FpOps);
+    thread_local! {
+        static SEEN: std::cell::RefCell<Vec<(Key, Option<&'static str>)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SEEN.with(|c| {
+        let mut c = c.borrow_mut();
+        let key = (*env, ft, ops);
+        if let Some(x) = c.iter().find(|x| x.0 == key) {
+            return x.1;
+        }
+        let id = Policy::new(env, ft, ops).denorm_rule();
+        if c.len() < 256 {
+            c.push((key, id));
+        }
+        id
+    })
+}
+
+/// `ThreadState::set_arf_bytes` of ARF register `i` (by index: no name lookup) from byte 0.
+fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()> {
+    let r = &st.layout.regs[i];
+    if bytes.len() > r.bytes {
+        return None;
+    }
+    let (base, is_acc, num) = (r.base, r.info.name == "acc", usize::from(r.num));
+    for (k, b) in bytes.iter().enumerate() {
+        let o = base + k;
+        st.arf[o] = *b;
+        st.arf_undef[o / 4] &= !(0xff << (8 * (o % 4)));
+    }
+    if is_acc {
+        if let Some(a) = st.acc.get_mut(num) {
+            for w in 0..bytes.len().div_ceil(2) {
+                if let Some(c) = a.class.get_mut(w) {
+                    *c = crate::state::acc::NO_CLASS;
+                }
+            }
+        }
+    }
+    Some(())
+}
+
 /// Note a label code once per vector.
 #[inline]
 fn push_code(codes: &mut Vec<LabelCode>, seen: &mut [u64], c: LabelCode) {
@@ -629,7 +674,7 @@ impl Work {
             }
         }
         if shape.uses_flags {
-            for f in ["f0", "f1"] {
+            for f in self.arf_f.into_iter().flatten() {
                 // Mostly set bits, so that predicated vectors still execute most channels.
                 let v = match r.below(8) {
                     0 => 0,
@@ -637,21 +682,21 @@ impl Work {
                     3 => r.next() as u32,
                     _ => (r.next() | r.next()) as u32,
                 };
-                st.set_arf_bytes(f, 0, &v.to_le_bytes()).ok()?;
+                set_arf(st, f, &v.to_le_bytes())?;
             }
         }
         // mac and AccWrEn forms: random accumulator contents (mac reads acc0/acc1 implicitly).
         if shape.acc {
-            for a in ["acc0", "acc1"] {
+            for a in self.arf_acc.into_iter().flatten() {
                 let mut bytes = [0u8; 32];
                 for c in bytes.chunks_mut(8) {
                     c.copy_from_slice(&r.next().to_le_bytes());
                 }
-                let _ = st.set_arf_bytes(a, 0, &bytes);
+                let _ = set_arf(st, a, &bytes);
             }
         }
         if shape.float {
-            st.set_arf_bytes("cr0", 0, &b.cr0.to_le_bytes()).ok()?;
+            set_arf(st, self.arf_cr0?, &b.cr0.to_le_bytes())?;
         }
         let opts = ExecOptions::default();
         self.after.reset_from(&self.st.st, &shape.grf);
@@ -676,7 +721,7 @@ impl Work {
         let denorm_sensitive = shape.float && env.cr0() != b.cr0 && {
             self.keep.reset_from(&self.st.st, &shape.grf);
             let keep = &mut self.keep.st;
-            keep.set_arf_bytes("cr0", 0, &env.cr0().to_le_bytes()).ok()?;
+            set_arf(keep, self.arf_cr0?, &env.cr0().to_le_bytes())?;
             let ok = match &shape.pre {
                 Some(pre) => crate::exec::step_prepared(keep, pre, &opts),
                 None => crate::exec::step(keep, &insn),
@@ -1178,7 +1223,7 @@ fn exercised(
             || out_class[values::NEG_DENORM]
             || out_class[values::POS_DENORM];
         if denorm {
-            if let Some(id) = Policy::new(&env, ft, ops).denorm_rule() {
+            if let Some(id) = denorm_rule(&env, ft, ops) {
                 push(rules, id);
             }
         }

@@ -44,13 +44,14 @@ struct TaskOut {
 }
 
 /// Generate vectors `0..count` to `out`, one JSON line each, in index order, calling
-/// `on_chunk(first index, chunk length, lines)` after each chunk is written (progress).
-/// This is the fast path: vectors exist only as their lines.
+/// `on_chunk(first index, chunk length, parts)` after each chunk is written (progress; the
+/// chunk's lines are the concatenation of `parts`). This is the fast path: vectors exist only
+/// as their lines.
 pub fn generate_lines(
     cfg: &GenConfig,
     count: u64,
     out: &mut dyn Write,
-    mut on_chunk: impl FnMut(u64, u64, &[u8]),
+    mut on_chunk: impl FnMut(u64, u64, &[&[u8]]),
 ) -> std::io::Result<GenStats> {
     let mut stats = GenStats::default();
     let mut tasks: Vec<TaskOut> = Vec::new();
@@ -77,21 +78,14 @@ pub fn generate_lines(
                 }
             }
         });
-        let mut all = Vec::new();
         for o in &tasks[..n] {
             out.write_all(&o.buf)?;
             stats.written += o.written;
             stats.skipped += o.skipped.len() as u64;
             stats.rejected += o.rejected;
         }
-        if n == 1 {
-            on_chunk(start, end - start, &tasks[0].buf);
-        } else {
-            for o in &tasks[..n] {
-                all.extend_from_slice(&o.buf);
-            }
-            on_chunk(start, end - start, &all);
-        }
+        let parts: Vec<&[u8]> = tasks[..n].iter().map(|o| o.buf.as_slice()).collect();
+        on_chunk(start, end - start, &parts);
         start = end;
     }
     out.flush()?;
@@ -108,11 +102,12 @@ pub fn generate(
     mut on_chunk: impl FnMut(&[Option<Vector>]),
 ) -> std::io::Result<GenStats> {
     let mut vs: Vec<Option<Vector>> = Vec::new();
-    generate_lines(cfg, count, out, |first, len, lines| {
-        let parsed: Vec<Vector> = lines
-            .par_split(|b| *b == b'\n')
+    generate_lines(cfg, count, out, |first, len, parts| {
+        let parsed: Vec<Vector> = parts
+            .par_iter()
+            .flat_map_iter(|p| p.split(|b| *b == b'\n'))
             .filter(|l| !l.is_empty())
-            .map(|l| serde_json::from_slice(l).expect("a generated line parses"))
+            .filter_map(|l| serde_json::from_slice(l).ok())
             .collect();
         // Put each vector at its index (`<gen>-<seed>-<index>`), None elsewhere.
         vs.clear();
