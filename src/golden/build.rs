@@ -52,7 +52,7 @@ const ATTEMPTS: u32 = 16;
 
 /// Vectors per instruction shape: the vectors of rank `k` of an opcode share the shape of rank
 /// `k / PER_SHAPE` (`mov`: one shape per vector, see [`per_shape`]).
-pub const PER_SHAPE: u64 = 8;
+pub const PER_SHAPE: u64 = 16;
 
 /// Vectors per shape of `sel`: [`PER_SHAPE`], but 1 for `mov`, whose many type pairs (the
 /// conversion rows, raw moves, packed byte destinations) need every shape of a default run to
@@ -441,7 +441,12 @@ impl Work {
             };
             rules.sort_unstable();
             rules.dedup();
-            let has_imm = b.insn.src.iter().flatten().any(|s| matches!(s, Src::Imm(_)));
+            let has_imm = b
+                .insn
+                .src
+                .iter()
+                .flatten()
+                .any(|s| matches!(s, Src::Imm(_)));
             let mut text = Vec::new();
             if !has_imm {
                 insn_fields(&mut text, &b.insn, p, &bytes);
@@ -591,7 +596,11 @@ impl Work {
                 Src::Imm(imm) => {
                     let (v, c) = values::value_code(imm.ty, r);
                     push_code(&mut self.codes, &mut self.seen, c);
-                    imm.bits = if imm.ty.bytes() == 2 { v | (v << 16) } else { v };
+                    imm.bits = if imm.ty.bytes() == 2 {
+                        v | (v << 16)
+                    } else {
+                        v
+                    };
                 }
                 Src::Reg(rs) => {
                     let Addr::Direct {
@@ -751,7 +760,8 @@ impl Work {
                     let r = &st.layout.regs[ix];
                     let (a, z) = (r.base, r.base + r.bytes);
                     if st.arf[a..z] == after.arf[a..z]
-                        && st.arf_undef[a / 4..z.div_ceil(4)] == after.arf_undef[a / 4..z.div_ceil(4)]
+                        && st.arf_undef[a / 4..z.div_ceil(4)]
+                            == after.arf_undef[a / 4..z.div_ceil(4)]
                     {
                         continue;
                     }
@@ -770,7 +780,10 @@ impl Work {
             let y = reg_view(after, *reg, &mut ub);
             let n = x.len();
             let differ = ua[..n] != ub[..n]
-                || x.iter().zip(y).zip(&ua).any(|((a, c), u)| (a ^ c) & !u != 0);
+                || x.iter()
+                    .zip(y)
+                    .zip(&ua)
+                    .any(|((a, c), u)| (a ^ c) & !u != 0);
             if differ {
                 changed |= 1 << i;
                 if ub[..n].iter().any(|u| *u != 0) {

@@ -113,12 +113,11 @@ pub fn generate(
         vs.clear();
         vs.resize(len as usize, None);
         for v in parsed {
-            let i = v
-                .id
-                .rsplit('-')
-                .next()
-                .and_then(|x| x.parse::<u64>().ok())
-                .map_or(0, |i| i - first);
+            let i =
+                v.id.rsplit('-')
+                    .next()
+                    .and_then(|x| x.parse::<u64>().ok())
+                    .map_or(0, |i| i - first);
             if let Some(slot) = vs.get_mut(i as usize) {
                 *slot = Some(v);
             }

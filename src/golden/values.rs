@@ -169,10 +169,7 @@ pub fn float_of_class_edge(t: DataType, class: usize, r: &mut Rng) -> (u64, usiz
                 // conversions to a narrower float and for rounding to an integer.
                 let half = 1u64 << (m / 2);
                 let man = (r.next() & mmask & !(2 * half - 1)) | half;
-                (
-                    pack(e, m, neg, (emax >> 1) + r.below(8) as u64, man),
-                    11,
-                )
+                (pack(e, m, neg, (emax >> 1) + r.below(8) as u64, man), 11)
             }
             4 => {
                 let x = (emax >> 1) + (r.next() % 24);
@@ -304,7 +301,10 @@ fn labels() -> &'static Labels {
 
 /// The text of a label code (`f:+denorm/min-denorm`, `d:min`).
 pub fn label(code: LabelCode) -> &'static str {
-    labels().text.get(usize::from(code)).map_or("", String::as_str)
+    labels()
+        .text
+        .get(usize::from(code))
+        .map_or("", String::as_str)
 }
 
 /// Sort label codes by their text (and drop repeats).
