@@ -484,6 +484,12 @@ impl Work {
             }
             grf.sort_unstable();
             grf.dedup();
+            if grf
+                .iter()
+                .any(|&n| usize::from(n) * 32 + 32 > self.base.grf.len())
+            {
+                continue;
+            }
             let uses_flags =
                 b.insn.pred != crate::spec::PredCtrl::None || b.insn.cmod != CondMod::None;
             let acc = b.insn.op == Opcode::Mac || b.insn.ctrl.acc_wr;
@@ -528,6 +534,10 @@ impl Work {
                 candidates.push(RegRef::Arf(*i));
             }
             candidates.extend(di.map(|d| d.1));
+            if candidates.len() > 64 {
+                // (The changed-register masks are 64 bits; no platform has that many.)
+                continue;
+            }
             let mut dst = Vec::new();
             if let Some(d) = b.insn.dst {
                 if let Addr::Direct {
