@@ -2,7 +2,7 @@
 
 use euref::golden::coverage::Coverage;
 use euref::golden::template::{self, OpSel};
-use euref::golden::{generate, GenConfig};
+use euref::golden::{generate, generate_lines, GenConfig};
 use euref::spec::{DataType, Platform};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -84,16 +84,21 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     });
     let mut cov = Coverage::default();
     let want_cov = a.coverage;
-    let stats = generate(&cfg, a.count, &mut out, |chunk| {
-        if want_cov {
+    let progress = |n: u64| {
+        if let Some(b) = &bar {
+            b.inc(n);
+        }
+    };
+    let stats = if want_cov {
+        generate(&cfg, a.count, &mut out, |chunk| {
             for v in chunk.iter().flatten() {
                 cov.add(v);
             }
-        }
-        if let Some(b) = &bar {
-            b.inc(chunk.len() as u64);
-        }
-    })
+            progress(chunk.len() as u64);
+        })
+    } else {
+        generate_lines(&cfg, a.count, &mut out, |_, n, _| progress(n))
+    }
     .map_err(|e| format!("writing vectors: {e}"))?;
     drop(out);
     if let Some(b) = bar {

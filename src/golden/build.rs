@@ -1,19 +1,25 @@
-//! Building one vector: template -> initial state -> reference execution -> the changed
-//! registers, their undefined bits, the allowed alternatives and the spec IDs exercised.
+//! Building vectors: an instruction *shape* (template, validation, text, encoding, the rule IDs
+//! of the instruction) is built once and gives [`PER_SHAPE`] vectors with different values;
+//! each vector fills the initial state, executes the instruction on the reference model and
+//! writes its JSON line straight into a byte buffer ([`format::fast`](super::format::fast)):
+//! the changed registers, their undefined bits, the allowed alternatives and the spec IDs
+//! exercised. Per-thread states are reused: only the registers a vector touched are reset.
+//!
+//! Determinism: vector `i` depends only on the seed and `i` (its shape on the seed, its opcode
+//! and its shape rank; its values on [`Rng::for_vector`]`(seed, i, ..)`).
 
-use super::format::{AltKind, Alternative, DstInfo, Vector, FORMAT_VERSION};
+use super::format::{fast, AltKind, Vector};
 use super::template::{self, Built, OpSel};
-use super::values::{self, float_class, Rng};
+use super::values::{self, float_class, LabelCode, Rng};
 use crate::asm::{print_insn, Dialect, PrintOptions};
-use crate::conformance::regs::{self, to_hex};
+use crate::exec::{ExecOptions, Prepared};
 use crate::float::{FloatEnv, FloatType, Policy};
 use crate::isa::{Addr, Insn, Reg, Src};
-use crate::spec::compare::{self, GridCond, GridKind, CLASSES};
+use crate::spec::compare::{self, GridCond, GridInfo, GridKind, CLASSES};
 use crate::spec::{
     conversions, float_modes, CondMod, DataType, FpEffect, FpOps, MathFn, Opcode, Platform,
 };
 use crate::state::ThreadState;
-use std::collections::BTreeMap;
 
 /// What to generate.
 #[derive(Debug, Clone)]
@@ -23,7 +29,7 @@ pub struct GenConfig {
     /// Data types allowed (empty: all).
     pub types: Vec<DataType>,
     pub seed: u64,
-    /// The default state of the platform (`ThreadState::new`), cloned per vector.
+    /// The default state of the platform (`ThreadState::new`): every vector starts from it.
     pub base: ThreadState,
 }
 
@@ -40,12 +46,42 @@ impl GenConfig {
     }
 }
 
-/// Attempts per vector before giving up on an index (a template the engine refuses).
+/// Attempts per shape (a template the validator or the encoder refuses) and per vector (values
+/// the engine refuses) before giving up.
 const ATTEMPTS: u32 = 16;
+
+/// Vectors per instruction shape: the vectors of rank `k` of an opcode share the shape of rank
+/// `k / PER_SHAPE` (`mov`: one shape per vector, see [`per_shape`]).
+pub const PER_SHAPE: u64 = 16;
+
+/// Vectors per shape of `sel`: [`PER_SHAPE`], but 1 for `mov`, whose many type pairs (the
+/// conversion rows, raw moves, packed byte destinations) need every shape of a default run to
+/// be covered.
+pub fn per_shape(sel: OpSel) -> u64 {
+    if sel == OpSel::Op(Opcode::Mov) {
+        1
+    } else {
+        PER_SHAPE
+    }
+}
+
+/// Salt of the shape generators (distinct from the value generators of the same index).
+const SHAPE_SALT: u64 = 0x9d3c_5a17_e2b4_6f01;
 
 /// Vector `index` of the run (None: no instruction of the selection could be built).
 pub fn vector(cfg: &GenConfig, index: u64) -> Option<Vector> {
     vector_counted(cfg, index, &mut 0)
+}
+
+/// [`vector`], counting in `rejected` the built instructions that the validator refused
+/// (a template shape that broke a rule of spec/rules; the next attempt builds another).
+pub fn vector_counted(cfg: &GenConfig, index: u64, rejected: &mut u32) -> Option<Vector> {
+    let mut w = Work::new(cfg);
+    let mut line = Vec::new();
+    let mut n = 0u64;
+    let ok = w.line(cfg, index, &mut line, &mut n);
+    *rejected += n as u32;
+    ok.then(|| serde_json::from_slice(&line).ok()).flatten()
 }
 
 thread_local! {
@@ -57,7 +93,7 @@ thread_local! {
 /// Validate a built instruction with spec/rules (`validate::Checker`): None when a rule is
 /// violated, else the IDs of the rules that apply to it (their `when` holds) and are specific
 /// to it (a non-empty `when`), plus those of `hints` (the template's region rules) that apply.
-fn validated_rules(p: Platform, insn: &Insn, hints: &[&'static str]) -> Option<Vec<String>> {
+fn validated_rules(p: Platform, insn: &Insn, hints: &[&'static str]) -> Option<Vec<&'static str>> {
     CHECKER.with(|c| {
         let mut c = c.borrow_mut();
         if c.check(p, insn).len() != 0 {
@@ -68,277 +104,859 @@ fn validated_rules(p: Platform, insn: &Insn, hints: &[&'static str]) -> Option<V
         Some(
             app.iter()
                 .filter(|r| !r.when.is_empty() || hints.contains(&r.id))
-                .map(|r| r.id.to_string())
+                .map(|r| r.id)
                 .collect(),
         )
     })
 }
 
-/// [`vector`], counting in `rejected` the built instructions that the validator refused
-/// (a template shape that broke a rule of spec/rules; the next attempt builds another).
-pub fn vector_counted(cfg: &GenConfig, index: u64, rejected: &mut u32) -> Option<Vector> {
-    if cfg.ops.is_empty() {
+/// A register of a vector: GRF `r<n>` or ARF register `i` of the layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RegRef {
+    Grf(u8),
+    Arf(usize),
+}
+
+/// An instruction shape and everything about it that does not depend on the values.
+struct Shape {
+    b: Built,
+    sel: OpSel,
+    op_name: &'static str,
+    /// Validator rule IDs (applicable, specific), sorted.
+    rules: Vec<&'static str>,
+    /// The form labels, sorted.
+    labels: Vec<String>,
+    /// `,"insn":"...","bytes":"..."` (empty when the instruction has an immediate, whose value
+    /// changes both per vector).
+    text: Vec<u8>,
+    pre: Option<Prepared>,
+    /// GRF registers the vector writes (sources and destination), sorted.
+    grf: Vec<u8>,
+    /// Registers of `initial`, sorted by name.
+    initial: Vec<RegRef>,
+    /// Registers that may change (destination, every ARF register but ip and null), sorted by
+    /// name.
+    candidates: Vec<RegRef>,
+    /// `,"dst":{...}` or empty.
+    dst: Vec<u8>,
+    float: bool,
+    uses_flags: bool,
+    acc: bool,
+}
+
+/// One ThreadState and the GRF registers written in it since it equalled its source.
+struct Slot {
+    st: ThreadState,
+    dirty: Vec<u8>,
+}
+
+impl Slot {
+    /// Make the state equal `src` on the registers it has written and on `regs` (GRF), and on
+    /// the whole ARF (small); it then tracks `regs`.
+    fn reset_from(&mut self, src: &ThreadState, regs: &[u8]) {
+        let (d, s) = (&mut self.st, src);
+        for &n in self.dirty.iter().chain(regs) {
+            let o = usize::from(n) * 32;
+            d.grf[o..o + 32].copy_from_slice(&s.grf[o..o + 32]);
+            let m = 0xffff_ffffu64 << (o % 64);
+            let w = o / 64;
+            d.grf_undef[w] = (d.grf_undef[w] & !m) | (s.grf_undef[w] & m);
+        }
+        d.arf.copy_from_slice(&s.arf);
+        d.arf_undef.copy_from_slice(&s.arf_undef);
+        d.acc.clone_from_slice(&s.acc);
+        d.events = Default::default();
+        self.dirty.clear();
+        self.dirty.extend_from_slice(regs);
+    }
+}
+
+/// The bytes of a register and, in `undef`, their undefined bits (as `conformance::regs::read`).
+fn reg_view<'a>(st: &'a ThreadState, r: RegRef, undef: &mut [u8; 64]) -> &'a [u8] {
+    match r {
+        RegRef::Grf(n) => {
+            let o = usize::from(n) * 32;
+            let u = (st.grf_undef[o / 64] >> (o % 64)) as u32;
+            for (k, x) in undef[..32].iter_mut().enumerate() {
+                *x = if (u >> k) & 1 == 1 { 0xff } else { 0 };
+            }
+            &st.grf[o..o + 32]
+        }
+        RegRef::Arf(i) => {
+            let r = &st.layout.regs[i];
+            let len = r.bytes.min(64);
+            for (k, x) in undef[..len].iter_mut().enumerate() {
+                let d = r.base / 4 + k / 4;
+                *x = ((st.arf_undef[d] | st.layout.read_undef[d]) >> (8 * (k % 4))) as u8;
+            }
+            &st.arf[r.base..r.base + len]
+        }
+    }
+}
+
+/// An allowed alternative (written as `format::Alternative`).
+struct Alt {
+    kind: AltKind,
+    reg: u8,
+    offset: u32,
+    ty: DataType,
+    ulps: Option<f64>,
+    abs: Option<f64>,
+    rule: &'static str,
+}
+
+/// The IDs of compare grid cells (`cmp.g[+inf,NaN]`), built once.
+fn cell_id(g: &GridInfo, a: usize, b: usize) -> &'static str {
+    static CELLS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let cells = CELLS.get_or_init(|| {
+        let mut v = Vec::with_capacity(compare::GRIDS.len() * 81);
+        for g in compare::GRIDS.iter() {
+            for x in CLASSES {
+                for y in CLASSES {
+                    v.push(format!("{}[{x},{y}]", g.id));
+                }
+            }
+        }
+        v
+    });
+    let gi = compare::GRIDS
+        .iter()
+        .position(|x| std::ptr::eq(x, g))
+        .unwrap_or(0);
+    &cells[gi * 81 + a * 9 + b]
+}
+
+/// `Policy::new(env, ft, ops).denorm_rule()`, remembered per thread (a handful of keys).
+fn denorm_rule(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Option<&'static str> {
+    type Key = (FloatEnv, FloatType, FpOps);
+    thread_local! {
+        static SEEN: std::cell::RefCell<Vec<(Key, Option<&'static str>)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SEEN.with(|c| {
+        let mut c = c.borrow_mut();
+        let key = (*env, ft, ops);
+        if let Some(x) = c.iter().find(|x| x.0 == key) {
+            return x.1;
+        }
+        let id = Policy::new(env, ft, ops).denorm_rule();
+        if c.len() < 256 {
+            c.push((key, id));
+        }
+        id
+    })
+}
+
+/// `ThreadState::set_arf_bytes` of ARF register `i` (by index: no name lookup) from byte 0.
+fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()> {
+    let r = &st.layout.regs[i];
+    if bytes.len() > r.bytes {
         return None;
     }
-    let sel = cfg.ops[(index % cfg.ops.len() as u64) as usize];
-    let k = index / cfg.ops.len() as u64;
-    for attempt in 0..ATTEMPTS {
-        let mut r = Rng::for_vector(cfg.seed, index, attempt);
-        let kk = k.wrapping_add(u64::from(attempt) * 7919);
-        let Some(b) = template::build(sel, kk, cfg.platform, &cfg.types, &mut r) else {
-            continue;
-        };
-        let Some(rule_ids) = validated_rules(cfg.platform, &b.insn, &b.region_rules) else {
-            *rejected += 1;
-            continue;
-        };
-        if let Some(v) = assemble(cfg, index, sel, b, rule_ids, &mut r) {
-            return Some(v);
-        }
+    let (base, is_acc, num) = (r.base, r.info.name == "acc", usize::from(r.num));
+    for (k, b) in bytes.iter().enumerate() {
+        let o = base + k;
+        st.arf[o] = *b;
+        st.arf_undef[o / 4] &= !(0xff << (8 * (o % 4)));
     }
-    None
-}
-
-fn grf_base(insn_reg: u8) -> usize {
-    usize::from(insn_reg) * 32
-}
-
-fn fill_value(t: DataType, r: &mut Rng, classes: &mut Vec<String>) -> u64 {
-    let (v, label) = values::value(t, r);
-    if !classes.contains(&label) {
-        classes.push(label);
-    }
-    v
-}
-
-fn assemble(
-    cfg: &GenConfig,
-    index: u64,
-    sel: OpSel,
-    mut b: Built,
-    rule_ids: Vec<String>,
-    r: &mut Rng,
-) -> Option<Vector> {
-    let p = cfg.platform;
-    let mut st = cfg.base.clone();
-    let mut classes: Vec<String> = Vec::new();
-    let mut initial: Vec<String> = Vec::new();
-    // Sources: whole registers of typed values.
-    for (i, s) in b.insn.src.iter_mut().enumerate() {
-        let Some(s) = s else { continue };
-        match s {
-            Src::Imm(imm) => {
-                let v = fill_value(imm.ty, r, &mut classes);
-                imm.bits = if imm.ty.bytes() == 2 {
-                    v | (v << 16)
-                } else {
-                    v
-                };
-            }
-            Src::Reg(rs) => {
-                let Addr::Direct {
-                    reg: Reg::Grf(n), ..
-                } = rs.addr
-                else {
-                    continue;
-                };
-                let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
-                let sz = rs.ty.bytes() as usize;
-                for o in (grf_base(n)..grf_base(n) + 32 * usize::from(cnt)).step_by(sz) {
-                    let v = fill_value(rs.ty, r, &mut classes);
-                    st.write_grf(o, sz, v, false).ok()?;
+    if is_acc {
+        if let Some(a) = st.acc.get_mut(num) {
+            for w in 0..bytes.len().div_ceil(2) {
+                if let Some(c) = a.class.get_mut(w) {
+                    *c = crate::state::acc::NO_CLASS;
                 }
-                for q in 0..cnt {
-                    initial.push(format!("r{}", n + q));
+            }
+        }
+    }
+    Some(())
+}
+
+/// Note a label code once per vector.
+#[inline]
+fn push_code(codes: &mut Vec<LabelCode>, seen: &mut [u64], c: LabelCode) {
+    let (w, b) = (usize::from(c) / 64, c % 64);
+    if seen[w] >> b & 1 == 0 {
+        seen[w] |= 1 << b;
+        codes.push(c);
+    }
+}
+
+/// `"<register name>"`.
+fn reg_name(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
+    match r {
+        RegRef::Grf(n) => {
+            out.extend_from_slice(b"\"r");
+            fast::uint(out, u64::from(n));
+            out.push(b'"');
+        }
+        RegRef::Arf(i) => fast::plain(out, &st.layout.regs[i].name),
+    }
+}
+
+fn lower(out: &mut Vec<u8>, s: &str) {
+    out.extend(s.bytes().map(|b| b.to_ascii_lowercase()));
+}
+
+/// Per-thread (per task) generation state: the base state and three working copies, the
+/// shapes of the opcodes, and the buffers of one vector.
+pub struct Work {
+    base: ThreadState,
+    st: Slot,
+    after: Slot,
+    /// Per opcode of the selection: the rank of the cached shape and the shape.
+    shapes: Vec<Option<(u64, Option<Shape>)>>,
+    codes: Vec<LabelCode>,
+    rules: Vec<&'static str>,
+    alts: Vec<Alt>,
+    arf_f: [Option<usize>; 2],
+    arf_acc: [Option<usize>; 2],
+    arf_cr0: Option<usize>,
+    /// The ARF registers a vector may change (all but ip and null), sorted by name.
+    arf_sorted: Vec<(String, usize)>,
+    /// Label codes seen in the current vector (one bit per code).
+    seen: Vec<u64>,
+}
+
+impl Work {
+    pub fn new(cfg: &GenConfig) -> Work {
+        let slot = || Slot {
+            st: cfg.base.clone(),
+            dirty: Vec::new(),
+        };
+        let ix = |n: &str| cfg.base.arf_index(n);
+        Work {
+            base: cfg.base.clone(),
+            st: slot(),
+            after: slot(),
+            shapes: (0..cfg.ops.len()).map(|_| None).collect(),
+            codes: Vec::with_capacity(64),
+            rules: Vec::with_capacity(64),
+            alts: Vec::new(),
+            arf_f: [ix("f0"), ix("f1")],
+            arf_acc: [ix("acc0"), ix("acc1")],
+            arf_cr0: ix("cr0"),
+            arf_sorted: {
+                let mut v: Vec<(String, usize)> = cfg
+                    .base
+                    .layout
+                    .regs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| x.name != "ip" && x.name != "null" && x.bytes <= 64)
+                    .map(|(i, x)| (x.name.clone(), i))
+                    .collect();
+                v.sort();
+                v
+            },
+            seen: vec![0; values::LABEL_CODES / 64],
+        }
+    }
+
+    /// Append vector `index`'s JSON line (with its newline) to `out`; false (nothing
+    /// appended) when no vector could be built. `rejected` counts the shapes the validator
+    /// refused.
+    pub fn line(
+        &mut self,
+        cfg: &GenConfig,
+        index: u64,
+        out: &mut Vec<u8>,
+        rejected: &mut u64,
+    ) -> bool {
+        if cfg.ops.is_empty() {
+            return false;
+        }
+        let nops = cfg.ops.len() as u64;
+        let oi = (index % nops) as usize;
+        let k = index / nops;
+        let ps = per_shape(cfg.ops[oi]);
+        let (s, j) = (k / ps, k % ps);
+        if !matches!(self.shapes[oi], Some((r, _)) if r == s) {
+            let sh = self.shape(cfg, oi, s, rejected);
+            self.shapes[oi] = Some((s, sh));
+        }
+        let Some((_, Some(shape))) = self.shapes[oi].take() else {
+            return false;
+        };
+        let mut ok = false;
+        for attempt in 0..ATTEMPTS {
+            let mut r = Rng::for_vector(cfg.seed, index, attempt);
+            let mark = out.len();
+            if self.assemble(cfg, index, &shape, j, &mut r, out).is_some() {
+                ok = true;
+                break;
+            }
+            out.truncate(mark);
+        }
+        self.shapes[oi] = Some((s, Some(shape)));
+        if !ok {
+            // Values the engine refuses on every attempt (rare): a shape of this vector's own.
+            let mut n = 0;
+            for first in 1..ATTEMPTS {
+                let Some(shape) = self.shape_from(cfg, oi, s, index, first, &mut n) else {
+                    break;
+                };
+                let mut r = Rng::for_vector(cfg.seed, index, ATTEMPTS + first);
+                let mark = out.len();
+                if self.assemble(cfg, index, &shape, j, &mut r, out).is_some() {
+                    return true;
                 }
-                let _ = i;
+                out.truncate(mark);
             }
         }
+        ok
     }
-    // Compares and selects on floats: channel c gets the class pair of grid cell
-    // (start + c) mod 81, `start` advancing by the exec size from one vector of the grid
-    // (opcode and condition modifier) to the next, so the vectors of a grid walk its cells.
-    let grid_op = matches!(b.insn.op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel);
-    if grid_op && b.insn.src[0].is_some_and(|s| s.ty().is_float()) {
-        let n = u64::from(b.insn.exec_size);
-        let start = ((b.cmod_rank * n + b.cmod_rank / 81 * 7) % 81) as usize;
-        for c in 0..u32::from(b.insn.exec_size) {
-            let cell = (start + c as usize) % 81;
-            for (i, class) in [(0, cell / 9), (1, cell % 9)] {
-                let Some(o) = src_offset(&b.insn, i, c) else {
-                    continue;
-                };
-                let Some(t) = b.insn.src[i].map(|s| s.ty()) else {
-                    continue;
-                };
-                let (v, _) = values::float_of_class(t, class, r);
-                st.write_grf(o, t.bytes() as usize, v, false).ok()?;
-            }
-        }
+
+    /// The shape of rank `s` of opcode `oi` (None: none could be built).
+    fn shape(&mut self, cfg: &GenConfig, oi: usize, s: u64, rejected: &mut u64) -> Option<Shape> {
+        let nops = cfg.ops.len() as u64;
+        let first = (oi as u64).wrapping_add(s.wrapping_mul(nops));
+        self.shape_from(cfg, oi, s, first, 0, rejected)
     }
-    // Destination registers: random old contents (what the instruction must keep).
-    if let Some((d, cnt)) = b.dst_regs {
-        let dty = b.insn.dst.map(|d| d.ty).unwrap_or(DataType::UD);
-        let sz = dty.bytes() as usize;
-        let mut scratch = Vec::new();
-        for o in (grf_base(d)..grf_base(d) + 32 * usize::from(cnt)).step_by(sz) {
-            let v = fill_value(dty, r, &mut scratch);
-            st.write_grf(o, sz, v, false).ok()?;
-        }
-        for q in 0..cnt {
-            let name = format!("r{}", d + q);
-            if !initial.contains(&name) {
-                initial.push(name);
-            }
-        }
-    }
-    let uses_flags = b.insn.pred != crate::spec::PredCtrl::None || b.insn.cmod != CondMod::None;
-    if uses_flags {
-        for f in ["f0", "f1"] {
-            // Mostly set bits, so that predicated vectors still execute most channels.
-            let v = match r.below(8) {
-                0 => 0,
-                1 | 2 => u32::MAX,
-                3 => r.next() as u32,
-                _ => (r.next() | r.next()) as u32,
+
+    /// A shape of rank `s` of opcode `oi`, from generators for index `at` and attempts from
+    /// `first` on.
+    fn shape_from(
+        &mut self,
+        cfg: &GenConfig,
+        oi: usize,
+        s: u64,
+        at: u64,
+        first: u32,
+        rejected: &mut u64,
+    ) -> Option<Shape> {
+        let p = cfg.platform;
+        let sel = cfg.ops[oi];
+        for attempt in first..ATTEMPTS {
+            let mut r = Rng::for_vector(cfg.seed ^ SHAPE_SALT, at, attempt);
+            let kk = s.wrapping_add(u64::from(attempt) * 7919);
+            let Some(b) = template::build(sel, kk, p, &cfg.types, &mut r) else {
+                continue;
             };
-            st.set_arf_bytes(f, 0, &v.to_le_bytes()).ok()?;
-            initial.push(f.to_string());
-        }
-    }
-    // mac and AccWrEn forms: random accumulator contents (mac reads acc0/acc1 implicitly).
-    if b.insn.op == Opcode::Mac || b.insn.ctrl.acc_wr {
-        for a in ["acc0", "acc1"] {
-            let mut bytes = [0u8; 32];
-            for c in bytes.chunks_mut(8) {
-                c.copy_from_slice(&r.next().to_le_bytes());
+            let Some(mut rules) = validated_rules(p, &b.insn, &b.region_rules) else {
+                *rejected += 1;
+                continue;
+            };
+            let Ok(bytes) = crate::codec::encode(&b.insn, p) else {
+                continue;
+            };
+            rules.sort_unstable();
+            rules.dedup();
+            let has_imm = b
+                .insn
+                .src
+                .iter()
+                .flatten()
+                .any(|s| matches!(s, Src::Imm(_)));
+            let mut text = Vec::new();
+            if !has_imm {
+                insn_fields(&mut text, &b.insn, p, &bytes);
             }
-            if st.set_arf_bytes(a, 0, &bytes).is_ok() {
-                initial.push(a.to_string());
+            let mut labels = b.labels.clone();
+            labels.sort();
+            labels.dedup();
+            let mut grf: Vec<u8> = Vec::new();
+            let mut initial: Vec<(String, RegRef)> = Vec::new();
+            for &(n, c) in &b.src_regs {
+                for q in 0..c {
+                    grf.push(n + q);
+                }
             }
-        }
-    }
-    let float = b.insn.dst.is_some_and(|d| d.ty.is_float())
-        || b.insn.src.iter().flatten().any(|s| s.ty().is_float());
-    if float {
-        st.set_arf_bytes("cr0", 0, &b.cr0.to_le_bytes()).ok()?;
-        initial.push("cr0".to_string());
-    }
-    let bytes = crate::codec::encode(&b.insn, p).ok()?;
-    let mut after = st.clone();
-    let info = crate::exec::step(&mut after, &b.insn).ok()?;
-    // Does the result depend on the denorm mode? (A flushed result no longer looks denormal.)
-    // (No second execution, and no state copy, when the mode already keeps denormals.)
-    let env = FloatEnv::from_cr0(p, b.cr0).with_denorms(true);
-    let denorm_sensitive = float && env.cr0() != b.cr0 && {
-        let mut keep = st.clone();
-        keep.set_arf_bytes("cr0", 0, &env.cr0().to_le_bytes())
-            .ok()?;
-        crate::exec::step(&mut keep, &b.insn).is_ok() && keep != after
-    };
-    // Changed registers.
-    let mut expected = BTreeMap::new();
-    let mut undefined = BTreeMap::new();
-    let mut names: Vec<String> = Vec::new();
-    if let Some((d, cnt)) = b.dst_regs {
-        names.extend((0..cnt).map(|q| format!("r{}", d + q)));
-    }
-    // ARF registers: by index, and only those whose bytes or undefined bits changed (no
-    // name lookups or copies for the unchanged ones).
-    for (i, x) in st.arf_layout().regs.iter().enumerate() {
-        if x.name == "ip" || x.name == "null" {
-            continue;
-        }
-        if let (Some(a), Some(c)) = (st.arf_reg(i), after.arf_reg(i)) {
-            if a == c {
+            // (Sources first, as they are filled in that order; every source register.)
+            for sr in b.insn.src.iter().flatten() {
+                if let Src::Reg(rs) = sr {
+                    if let Addr::Direct {
+                        reg: Reg::Grf(n), ..
+                    } = rs.addr
+                    {
+                        let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
+                        for q in 0..cnt {
+                            grf.push(n + q);
+                            initial.push((format!("r{}", n + q), RegRef::Grf(n + q)));
+                        }
+                    }
+                }
+            }
+            if let Some((d, cnt)) = b.dst_regs {
+                for q in 0..cnt {
+                    grf.push(d + q);
+                    initial.push((format!("r{}", d + q), RegRef::Grf(d + q)));
+                }
+            }
+            grf.sort_unstable();
+            grf.dedup();
+            if grf
+                .iter()
+                .any(|&n| usize::from(n) * 32 + 32 > self.base.grf.len())
+            {
                 continue;
             }
+            let uses_flags =
+                b.insn.pred != crate::spec::PredCtrl::None || b.insn.cmod != CondMod::None;
+            let acc = b.insn.op == Opcode::Mac || b.insn.ctrl.acc_wr;
+            let float = b.insn.dst.is_some_and(|d| d.ty.is_float())
+                || b.insn.src.iter().flatten().any(|s| s.ty().is_float());
+            let names = &self.base.layout.regs;
+            if uses_flags {
+                let [Some(f0), Some(f1)] = self.arf_f else {
+                    continue;
+                };
+                initial.push(("f0".into(), RegRef::Arf(f0)));
+                initial.push(("f1".into(), RegRef::Arf(f1)));
+            }
+            if acc {
+                for a in self.arf_acc.iter().flatten() {
+                    initial.push((names[*a].name.clone(), RegRef::Arf(*a)));
+                }
+            }
+            if float {
+                let Some(c) = self.arf_cr0 else {
+                    continue;
+                };
+                initial.push(("cr0".into(), RegRef::Arf(c)));
+            }
+            initial.sort_by(|a, b| a.0.cmp(&b.0));
+            initial.dedup_by(|a, b| a.0 == b.0);
+            let initial: Vec<RegRef> = initial.into_iter().map(|x| x.1).collect();
+            let mut dsts: Vec<(String, RegRef)> = Vec::new();
+            if let Some((d, cnt)) = b.dst_regs {
+                for q in 0..cnt {
+                    dsts.push((format!("r{}", d + q), RegRef::Grf(d + q)));
+                }
+            }
+            dsts.sort_by(|a, b| a.0.cmp(&b.0));
+            // Merge the destination registers into the ARF registers (sorted once per task).
+            let mut candidates = Vec::with_capacity(self.arf_sorted.len() + dsts.len());
+            let mut di = dsts.iter().peekable();
+            for (name, i) in &self.arf_sorted {
+                while let Some(d) = di.next_if(|d| d.0.as_str() < name.as_str()) {
+                    candidates.push(d.1);
+                }
+                candidates.push(RegRef::Arf(*i));
+            }
+            candidates.extend(di.map(|d| d.1));
+            if candidates.len() > 64 {
+                // (The changed-register masks are 64 bits; no platform has that many.)
+                continue;
+            }
+            let mut dst = Vec::new();
+            if let Some(d) = b.insn.dst {
+                if let Addr::Direct {
+                    reg: Reg::Grf(n),
+                    sub,
+                } = d.addr
+                {
+                    dst.extend_from_slice(b",\"dst\":{\"reg\":\"r");
+                    fast::uint(&mut dst, u64::from(n));
+                    dst.extend_from_slice(b"\",\"offset\":");
+                    fast::uint(&mut dst, u64::from(sub));
+                    dst.extend_from_slice(b",\"type\":\"");
+                    lower(&mut dst, d.ty.name());
+                    dst.extend_from_slice(b"\",\"stride\":");
+                    fast::uint(&mut dst, u64::from(d.hstride));
+                    dst.push(b'}');
+                }
+            }
+            let pre = (!has_imm).then(|| Prepared::new(&self.base, b.insn.clone()));
+            return Some(Shape {
+                sel,
+                op_name: match sel {
+                    OpSel::Op(o) => o.name(),
+                    OpSel::Math(_) => "math",
+                },
+                b,
+                rules,
+                labels,
+                text,
+                pre,
+                grf,
+                initial,
+                candidates,
+                dst,
+                float,
+                uses_flags,
+                acc,
+            });
         }
-        names.push(x.name.clone());
+        None
     }
-    for name in &names {
-        let (Some(x), Some(y)) = (regs::read(&st, name), regs::read(&after, name)) else {
-            continue;
-        };
-        let differ = x.undef != y.undef
-            || x.bytes
-                .iter()
-                .zip(&y.bytes)
-                .zip(&x.undef)
-                .any(|((a, c), u)| (a ^ c) & !u != 0);
-        if !differ {
-            continue;
+
+    /// One vector of `shape` (`j`: its rank within the shape) with the values of `r`.
+    fn assemble(
+        &mut self,
+        cfg: &GenConfig,
+        index: u64,
+        shape: &Shape,
+        j: u64,
+        r: &mut Rng,
+        out: &mut Vec<u8>,
+    ) -> Option<()> {
+        let p = cfg.platform;
+        let b = &shape.b;
+        let mut insn = b.insn.clone();
+        for c in &self.codes {
+            self.seen[usize::from(*c) / 64] = 0;
         }
-        let vals: Vec<u8> = y.bytes.iter().zip(&y.undef).map(|(v, u)| v & !u).collect();
-        expected.insert(name.clone(), to_hex(&vals));
-        if y.undef.iter().any(|u| *u != 0) {
-            undefined.insert(name.clone(), to_hex(&y.undef));
+        self.codes.clear();
+        self.st.reset_from(&self.base, &shape.grf);
+        let st = &mut self.st.st;
+        // Sources: whole registers of typed values.
+        for s in insn.src.iter_mut() {
+            let Some(s) = s else { continue };
+            match s {
+                Src::Imm(imm) => {
+                    let (v, c) = values::value_code(imm.ty, r);
+                    push_code(&mut self.codes, &mut self.seen, c);
+                    imm.bits = if imm.ty.bytes() == 2 {
+                        v | (v << 16)
+                    } else {
+                        v
+                    };
+                }
+                Src::Reg(rs) => {
+                    let Addr::Direct {
+                        reg: Reg::Grf(n), ..
+                    } = rs.addr
+                    else {
+                        continue;
+                    };
+                    let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
+                    let sz = rs.ty.bytes() as usize;
+                    for o in (grf_base(n)..grf_base(n) + 32 * usize::from(cnt)).step_by(sz) {
+                        let (v, c) = values::value_code(rs.ty, r);
+                        push_code(&mut self.codes, &mut self.seen, c);
+                        st.write_grf(o, sz, v, false).ok()?;
+                    }
+                }
+            }
         }
+        // Compares and selects on floats: channel c gets the class pair of grid cell
+        // (start + c) mod 81, `start` advancing by the exec size from one vector of the grid
+        // (opcode and condition modifier) to the next, so the vectors of a grid walk its cells.
+        let grid_op = matches!(insn.op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel);
+        if grid_op && insn.src[0].is_some_and(|s| s.ty().is_float()) {
+            let n = u64::from(insn.exec_size);
+            let rank = b.cmod_rank * per_shape(shape.sel) + j;
+            let start = ((rank * n + rank / 81 * 7) % 81) as usize;
+            for c in 0..u32::from(insn.exec_size) {
+                let cell = (start + c as usize) % 81;
+                for (i, class) in [(0, cell / 9), (1, cell % 9)] {
+                    let Some(o) = src_offset(&insn, i, c) else {
+                        continue;
+                    };
+                    let Some(t) = insn.src[i].map(|s| s.ty()) else {
+                        continue;
+                    };
+                    let (v, _) = values::float_of_class_edge(t, class, r);
+                    st.write_grf(o, t.bytes() as usize, v, false).ok()?;
+                }
+            }
+        }
+        // Destination registers: random old contents (what the instruction must keep).
+        if let Some((d, cnt)) = b.dst_regs {
+            let dty = insn.dst.map(|d| d.ty).unwrap_or(DataType::UD);
+            let sz = dty.bytes() as usize;
+            for o in (grf_base(d)..grf_base(d) + 32 * usize::from(cnt)).step_by(sz) {
+                let (v, _) = values::value_code(dty, r);
+                st.write_grf(o, sz, v, false).ok()?;
+            }
+        }
+        if shape.uses_flags {
+            for f in self.arf_f.into_iter().flatten() {
+                // Mostly set bits, so that predicated vectors still execute most channels.
+                let v = match r.below(8) {
+                    0 => 0,
+                    1 | 2 => u32::MAX,
+                    3 => r.next() as u32,
+                    _ => (r.next() | r.next()) as u32,
+                };
+                set_arf(st, f, &v.to_le_bytes())?;
+            }
+        }
+        // mac and AccWrEn forms: random accumulator contents (mac reads acc0/acc1 implicitly).
+        if shape.acc {
+            for a in self.arf_acc.into_iter().flatten() {
+                let mut bytes = [0u8; 32];
+                for c in bytes.chunks_mut(8) {
+                    c.copy_from_slice(&r.next().to_le_bytes());
+                }
+                let _ = set_arf(st, a, &bytes);
+            }
+        }
+        if shape.float {
+            set_arf(st, self.arf_cr0?, &b.cr0.to_le_bytes())?;
+        }
+        let opts = ExecOptions::default();
+        self.after.reset_from(&self.st.st, &shape.grf);
+        let info = match &shape.pre {
+            Some(pre) => crate::exec::step_prepared(&mut self.after.st, pre, &opts),
+            None => crate::exec::step(&mut self.after.st, &insn),
+        }
+        .ok()?;
+        #[cfg(debug_assertions)]
+        {
+            // The instruction wrote no GRF register outside those reset between vectors.
+            let (a, s) = (&self.after.st, &self.st.st);
+            for n in 0..a.grf.len() / 32 {
+                if !shape.grf.contains(&(n as u8)) {
+                    debug_assert!(a.grf[n * 32..n * 32 + 32] == s.grf[n * 32..n * 32 + 32]);
+                }
+            }
+        }
+        // Does the result depend on the denorm mode? The reference answer (the state after
+        // executing in keep-denormals mode differs from `after`) holds whenever the mode
+        // flushes, since the two states always differ in cr0.0 itself, so it is computed as
+        // that, without the second execution (the output is unchanged; whether the comparison
+        // should leave cr0 out, which would list the denorm rows only for results that really
+        // change, is a question of rule attribution, not of speed).
+        let env = FloatEnv::from_cr0(p, b.cr0).with_denorms(true);
+        let denorm_sensitive = shape.float && env.cr0() != b.cr0;
+        let (st, after) = (&self.st.st, &self.after.st);
+        self.rules.clear();
+        self.alts.clear();
+        exercised(
+            &insn,
+            st,
+            after,
+            info.enabled,
+            denorm_sensitive,
+            p,
+            &mut self.rules,
+            &mut self.alts,
+        );
+        self.rules.sort_unstable();
+        self.rules.dedup();
+        values::sort_labels(&mut self.codes);
+        // The line.
+        out.extend_from_slice(b"{\"v\":1,\"id\":\"");
+        out.extend_from_slice(p.name().as_bytes());
+        out.push(b'-');
+        fast::uint_hex(out, cfg.seed);
+        out.push(b'-');
+        fast::uint(out, index);
+        out.extend_from_slice(b"\",\"gen\":\"");
+        out.extend_from_slice(p.name().as_bytes());
+        out.extend_from_slice(b"\",\"op\":\"");
+        out.extend_from_slice(shape.op_name.as_bytes());
+        out.push(b'"');
+        if shape.pre.is_some() {
+            out.extend_from_slice(&shape.text);
+        } else {
+            let bytes = crate::codec::encode(&insn, p).ok()?;
+            insn_fields(out, &insn, p, &bytes);
+        }
+        let mut ub = [0u8; 64];
+        out.extend_from_slice(b",\"initial\":{");
+        for (i, reg) in shape.initial.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            reg_name(out, st, *reg);
+            out.push(b':');
+            out.push(b'"');
+            let bytes = reg_view(st, *reg, &mut ub);
+            fast::hex_masked(out, bytes, ub.iter().copied());
+            out.push(b'"');
+        }
+        // Changed registers.
+        let mut changed = 0u64;
+        let mut with_undef = 0u64;
+        let mut ua = [0u8; 64];
+        let arf_same = st.arf == after.arf && st.arf_undef == after.arf_undef;
+        for (i, reg) in shape.candidates.iter().enumerate() {
+            // Quick checks: equal bytes and undefined flags.
+            match *reg {
+                RegRef::Arf(_) if arf_same => continue,
+                RegRef::Arf(ix) => {
+                    let r = &st.layout.regs[ix];
+                    let (a, z) = (r.base, r.base + r.bytes);
+                    if st.arf[a..z] == after.arf[a..z]
+                        && st.arf_undef[a / 4..z.div_ceil(4)]
+                            == after.arf_undef[a / 4..z.div_ceil(4)]
+                    {
+                        continue;
+                    }
+                }
+                RegRef::Grf(n) => {
+                    let o = usize::from(n) * 32;
+                    let m = 0xffff_ffffu64 << (o % 64);
+                    if st.grf[o..o + 32] == after.grf[o..o + 32]
+                        && st.grf_undef[o / 64] & m == after.grf_undef[o / 64] & m
+                    {
+                        continue;
+                    }
+                }
+            }
+            let x = reg_view(st, *reg, &mut ua);
+            let y = reg_view(after, *reg, &mut ub);
+            let n = x.len();
+            let differ = ua[..n] != ub[..n]
+                || x.iter()
+                    .zip(y)
+                    .zip(&ua)
+                    .any(|((a, c), u)| (a ^ c) & !u != 0);
+            if differ {
+                changed |= 1 << i;
+                if ub[..n].iter().any(|u| *u != 0) {
+                    with_undef |= 1 << i;
+                }
+            }
+        }
+        out.extend_from_slice(b"},\"expected\":{");
+        let mut first = true;
+        for (i, reg) in shape.candidates.iter().enumerate() {
+            if changed >> i & 1 == 0 {
+                continue;
+            }
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            reg_name(out, st, *reg);
+            out.extend_from_slice(b":\"");
+            let y = reg_view(after, *reg, &mut ub);
+            fast::hex_masked(out, y, ub.iter().copied());
+            out.push(b'"');
+        }
+        out.push(b'}');
+        if with_undef != 0 {
+            out.extend_from_slice(b",\"undefined\":{");
+            let mut first = true;
+            for (i, reg) in shape.candidates.iter().enumerate() {
+                if with_undef >> i & 1 == 0 {
+                    continue;
+                }
+                if !first {
+                    out.push(b',');
+                }
+                first = false;
+                reg_name(out, st, *reg);
+                out.extend_from_slice(b":\"");
+                let n = reg_view(after, *reg, &mut ub).len();
+                fast::hex(out, &ub[..n]);
+                out.push(b'"');
+            }
+            out.push(b'}');
+        }
+        out.extend_from_slice(&shape.dst);
+        if !self.alts.is_empty() {
+            out.extend_from_slice(b",\"alternatives\":[");
+            for (i, a) in self.alts.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(b"{\"kind\":\"");
+                out.extend_from_slice(match a.kind {
+                    AltKind::AnyNan => b"any_nan".as_slice(),
+                    AltKind::Ulps => b"ulps",
+                    AltKind::OverflowInf => b"overflow_inf",
+                });
+                out.extend_from_slice(b"\",\"reg\":\"r");
+                fast::uint(out, u64::from(a.reg));
+                out.extend_from_slice(b"\",\"offset\":");
+                fast::uint(out, u64::from(a.offset));
+                out.extend_from_slice(b",\"type\":\"");
+                lower(out, a.ty.name());
+                out.push(b'"');
+                if let Some(u) = a.ulps {
+                    out.extend_from_slice(b",\"ulps\":");
+                    fast::float(out, u);
+                }
+                if let Some(u) = a.abs {
+                    out.extend_from_slice(b",\"abs\":");
+                    fast::float(out, u);
+                }
+                out.extend_from_slice(b",\"rule\":");
+                fast::plain(out, a.rule);
+                out.push(b'}');
+            }
+            out.push(b']');
+        }
+        // Rules: the shape's and the vector's, merged in order without repeats.
+        out.extend_from_slice(b",\"rules\":[");
+        let (xs, ys) = (&shape.rules, &self.rules);
+        let (mut i, mut k, mut first) = (0, 0, true);
+        while i < xs.len() || k < ys.len() {
+            let id = match (xs.get(i), ys.get(k)) {
+                (Some(x), Some(y)) if x == y => {
+                    i += 1;
+                    k += 1;
+                    *x
+                }
+                (Some(x), Some(y)) if x < y => {
+                    i += 1;
+                    *x
+                }
+                (Some(x), None) => {
+                    i += 1;
+                    *x
+                }
+                (_, Some(y)) => {
+                    k += 1;
+                    *y
+                }
+                (None, None) => break,
+            };
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            fast::plain(out, id);
+        }
+        // Classes: the values' labels and the shape's, merged likewise.
+        out.extend_from_slice(b"],\"classes\":[");
+        let xs = &shape.labels;
+        let (mut i, mut k, mut first) = (0, 0, true);
+        while i < xs.len() || k < self.codes.len() {
+            let y = self.codes.get(k).map(|c| values::label(*c));
+            let l: &str = match (xs.get(i), y) {
+                (Some(x), Some(y)) if x.as_str() == y => {
+                    i += 1;
+                    k += 1;
+                    x
+                }
+                (Some(x), Some(y)) if x.as_str() < y => {
+                    i += 1;
+                    x
+                }
+                (Some(x), None) => {
+                    i += 1;
+                    x
+                }
+                (_, Some(y)) => {
+                    k += 1;
+                    y
+                }
+                (None, None) => break,
+            };
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            fast::plain(out, l);
+        }
+        out.extend_from_slice(b"]}\n");
+        Some(())
     }
-    let initial_map: BTreeMap<String, String> = initial
-        .iter()
-        .filter_map(|n| {
-            regs::read(&st, n).map(|x| {
-                let vals: Vec<u8> = x.bytes.iter().zip(&x.undef).map(|(v, u)| v & !u).collect();
-                (n.clone(), to_hex(&vals))
-            })
-        })
-        .collect();
+}
+
+/// `,"insn":"<IGA text>","bytes":"<hex>"`.
+fn insn_fields(out: &mut Vec<u8>, insn: &Insn, p: Platform, bytes: &[u8; 16]) {
     let text = print_insn(
-        &b.insn,
+        insn,
         &PrintOptions {
             dialect: Dialect::Iga,
             platform: p,
         },
     );
-    let mut rules: Vec<String> = Vec::new();
-    let mut alternatives = Vec::new();
-    exercised(
-        &b.insn,
-        &st,
-        &after,
-        info.enabled,
-        denorm_sensitive,
-        p,
-        &mut rules,
-        &mut alternatives,
-    );
-    rules.extend(rule_ids);
-    rules.sort();
-    rules.dedup();
-    classes.extend(b.labels.iter().cloned());
-    classes.sort();
-    classes.dedup();
-    let dst = b.insn.dst.and_then(|d| match d.addr {
-        Addr::Direct {
-            reg: Reg::Grf(n),
-            sub,
-        } => Some(DstInfo {
-            reg: format!("r{n}"),
-            offset: u32::from(sub),
-            ty: d.ty.name().to_ascii_lowercase(),
-            stride: u32::from(d.hstride),
-        }),
-        _ => None,
-    });
-    Some(Vector {
-        v: FORMAT_VERSION,
-        id: format!("{}-{:x}-{index}", p.name(), cfg.seed),
-        gen: p.name().to_string(),
-        op: match sel {
-            OpSel::Op(o) => o.name().to_string(),
-            OpSel::Math(_) => "math".to_string(),
-        },
-        insn: text,
-        bytes: to_hex(&bytes),
-        initial: initial_map,
-        expected,
-        undefined,
-        dst,
-        alternatives,
-        rules,
-        classes,
-    })
+    out.extend_from_slice(b",\"insn\":");
+    fast::string(out, &text);
+    out.extend_from_slice(b",\"bytes\":\"");
+    fast::hex(out, bytes);
+    out.push(b'"');
+}
+
+fn grf_base(insn_reg: u8) -> usize {
+    usize::from(insn_reg) * 32
 }
 
 /// GRF byte offset of source `i`'s element for channel `c` (direct register sources).
@@ -430,8 +1048,8 @@ fn grid_cond(c: CondMod) -> Option<GridCond> {
     })
 }
 
-fn push(rules: &mut Vec<String>, id: &str) {
-    rules.push(id.to_string());
+fn push(rules: &mut Vec<&'static str>, id: &'static str) {
+    rules.push(id);
 }
 
 /// The spec IDs the instruction exercises on these values, and the alternatives its results
@@ -444,8 +1062,8 @@ fn exercised(
     enabled: u32,
     denorm_sensitive: bool,
     p: Platform,
-    rules: &mut Vec<String>,
-    alts: &mut Vec<Alternative>,
+    rules: &mut Vec<&'static str>,
+    alts: &mut Vec<Alt>,
 ) {
     push(rules, insn.op.info().id);
     let nsrc = insn.num_srcs();
@@ -473,9 +1091,15 @@ fn exercised(
             push(rules, "fp.sat.zero-sign");
         }
     }
-    let channels: Vec<u32> = (0..u32::from(insn.exec_size))
-        .filter(|c| enabled >> c & 1 == 1)
-        .collect();
+    let mut chbuf = [0u32; 32];
+    let mut nch = 0;
+    for c in 0..u32::from(insn.exec_size).min(32) {
+        if enabled >> c & 1 == 1 {
+            chbuf[nch] = c;
+            nch += 1;
+        }
+    }
+    let channels = &chbuf[..nch];
     let float = dst.ty.is_float() || sty.is_float();
     let ops = fp_ops_of(insn);
     let env = before
@@ -484,7 +1108,7 @@ fn exercised(
         .unwrap_or_else(|| FloatEnv::new(p));
     let mut any_class = [false; 9];
     let mut out_class = [false; 9];
-    for &c in &channels {
+    for &c in channels {
         for i in 0..nsrc {
             if let Some((t, v)) = src_value(insn, i, c, before) {
                 if t.is_float() {
@@ -528,14 +1152,14 @@ fn exercised(
         if let (Some(kind), Some(gc)) = (kind, grid_cond(insn.cmod)) {
             if let Some(g) = compare::grid(kind, gc, p) {
                 push(rules, g.id);
-                for &c in &channels {
+                for &c in channels {
                     let (Some((t0, a)), Some((t1, b))) =
                         (src_value(insn, 0, c, before), src_value(insn, 1, c, before))
                     else {
                         continue;
                     };
                     let (ca, cb) = (float_class(t0, a), float_class(t1, b));
-                    rules.push(format!("{}[{},{}]", g.id, CLASSES[ca], CLASSES[cb]));
+                    rules.push(cell_id(g, ca, cb));
                     if kind == GridKind::Cmpn {
                         let id = if insn.op == Opcode::Sel {
                             match (ca == values::NAN, cb == values::NAN) {
@@ -578,14 +1202,13 @@ fn exercised(
         sty
     };
     if let Some(ft) = FloatType::from_data_type(fty).filter(|_| float) {
-        let pol = Policy::new(&env, ft, ops);
         let denorm = denorm_sensitive
             || any_class[values::NEG_DENORM]
             || any_class[values::POS_DENORM]
             || out_class[values::NEG_DENORM]
             || out_class[values::POS_DENORM];
         if denorm {
-            if let Some(id) = pol.denorm_rule() {
+            if let Some(id) = denorm_rule(&env, ft, ops) {
                 push(rules, id);
             }
         }
@@ -622,7 +1245,7 @@ fn exercised(
             }
         }
         facts(
-            insn, before, &channels, fty, ops, env.alt, &any_class, p, rules,
+            insn, before, channels, fty, ops, env.alt, &any_class, p, rules,
         );
         // Alternatives, per enabled destination element.
         let any_nan = find(FpEffect::NanAny).filter(|_| {
@@ -645,7 +1268,7 @@ fn exercised(
                 }
             )
         {
-            for &c in &channels {
+            for &c in channels {
                 let Some((o, _)) = dst_elem(insn, c) else {
                     continue;
                 };
@@ -653,14 +1276,14 @@ fn exercised(
                     continue;
                 };
                 let cls = float_class(dst.ty, v);
-                let mk = |kind, rule: &str, ulps, abs| Alternative {
+                let mk = |kind, rule: &'static str, ulps, abs| Alt {
                     kind,
-                    reg: format!("r{}", o / 32),
+                    reg: (o / 32) as u8,
                     offset: (o % 32) as u32,
-                    ty: dst.ty.name().to_ascii_lowercase(),
+                    ty: dst.ty,
                     ulps,
                     abs,
-                    rule: rule.to_string(),
+                    rule,
                 };
                 if cls == values::NAN {
                     if let Some(id) = any_nan {
@@ -754,9 +1377,9 @@ fn facts(
     alt: bool,
     any_class: &[bool; 9],
     p: Platform,
-    rules: &mut Vec<String>,
+    rules: &mut Vec<&'static str>,
 ) {
-    let mut add = |id: &str| {
+    let mut add = |id: &'static str| {
         let ok = float_modes::RULES.iter().any(|r| {
             r.id == id
                 && r.gens.contains(p)
@@ -768,7 +1391,7 @@ fn facts(
                 }
         });
         if ok {
-            rules.push(id.to_string());
+            rules.push(id);
         }
     };
     let class =

@@ -97,3 +97,93 @@ impl Vector {
         serde_json::to_string(self).unwrap_or_default()
     }
 }
+
+/// The fast writer of vector lines: JSON text appended to a reused byte buffer, in the key order
+/// and formatting of [`Vector::to_line`] (serde_json), so that a line parses to the same
+/// [`Vector`] and serde writes it back byte for byte (tested).
+pub mod fast {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+
+    /// Two hex digits per byte value.
+    static HEX2: [[u8; 2]; 256] = {
+        let mut t = [[0u8; 2]; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = [HEX[i >> 4], HEX[i & 15]];
+            i += 1;
+        }
+        t
+    };
+
+    /// Append the hex of `bytes` (byte 0 first, lower case).
+    #[inline]
+    pub fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
+        out.reserve(2 * bytes.len());
+        for b in bytes {
+            out.extend_from_slice(&HEX2[usize::from(*b)]);
+        }
+    }
+
+    /// Append the hex of `bytes & !mask`, byte by byte.
+    #[inline]
+    pub fn hex_masked(out: &mut Vec<u8>, bytes: &[u8], mask: impl Iterator<Item = u8>) {
+        out.reserve(2 * bytes.len());
+        for (b, m) in bytes.iter().zip(mask) {
+            out.extend_from_slice(&HEX2[usize::from(*b & !m)]);
+        }
+    }
+
+    /// Append a decimal unsigned number.
+    #[inline]
+    pub fn uint(out: &mut Vec<u8>, mut v: u64) {
+        let mut buf = [0u8; 20];
+        let mut i = buf.len();
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        out.extend_from_slice(&buf[i..]);
+    }
+
+    /// Append a lower-case hex unsigned number (no prefix).
+    pub fn uint_hex(out: &mut Vec<u8>, v: u64) {
+        let digits = (64 - v.leading_zeros()).div_ceil(4).max(1);
+        for d in (0..digits).rev() {
+            out.push(HEX[(v >> (4 * d) & 15) as usize]);
+        }
+    }
+
+    /// Append a JSON string (quoted, escaped as serde_json does).
+    #[inline]
+    pub fn string(out: &mut Vec<u8>, s: &str) {
+        out.push(b'"');
+        if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+            out.extend_from_slice(s.as_bytes());
+        } else {
+            let mut v = Vec::new();
+            // serde_json's escaping of the rare special characters.
+            let _ = serde_json::to_writer(&mut v, s);
+            out.extend_from_slice(&v[1..v.len() - 1]);
+        }
+        out.push(b'"');
+    }
+
+    /// Append a JSON string known to need no escaping (spec IDs, labels, register names).
+    #[inline]
+    pub fn plain(out: &mut Vec<u8>, s: &str) {
+        debug_assert!(s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\'));
+        out.reserve(s.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    }
+
+    /// Append a JSON number for an `f64` (serde_json's formatting).
+    pub fn float(out: &mut Vec<u8>, x: f64) {
+        let _ = serde_json::to_writer(&mut *out, &x);
+    }
+}

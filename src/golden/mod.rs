@@ -16,8 +16,13 @@ pub use format::{AltKind, Alternative, DstInfo, Vector};
 use rayon::prelude::*;
 use std::io::Write;
 
-/// Vectors per parallel chunk (memory bound: one chunk of lines at a time).
-pub const CHUNK: u64 = 4096;
+/// Vectors per chunk: the lines of one chunk are held in memory before they are written
+/// (memory bound), generated in [`TASK`]-sized parallel tasks.
+pub const CHUNK: u64 = 16_384;
+
+/// Vectors per parallel task (each task builds its own shapes and reuses its own states and
+/// buffers).
+pub const TASK: u64 = 2_048;
 
 /// Statistics of a run.
 #[derive(Debug, Clone, Default)]
@@ -29,42 +34,94 @@ pub struct GenStats {
     pub rejected: u64,
 }
 
-/// Generate vectors `0..count` to `out`, one JSON line each, in index order. `on_chunk` sees
-/// each chunk's vectors (coverage, progress) before they are written.
+/// The output of one task: its lines, and the indices without a vector.
+#[derive(Default)]
+struct TaskOut {
+    buf: Vec<u8>,
+    skipped: Vec<u64>,
+    written: u64,
+    rejected: u64,
+}
+
+/// Generate vectors `0..count` to `out`, one JSON line each, in index order, calling
+/// `on_chunk(first index, chunk length, parts)` after each chunk is written (progress; the
+/// chunk's lines are the concatenation of `parts`). This is the fast path: vectors exist only
+/// as their lines.
+pub fn generate_lines(
+    cfg: &GenConfig,
+    count: u64,
+    out: &mut dyn Write,
+    mut on_chunk: impl FnMut(u64, u64, &[&[u8]]),
+) -> std::io::Result<GenStats> {
+    let mut stats = GenStats::default();
+    let mut tasks: Vec<TaskOut> = Vec::new();
+    let mut start = 0;
+    while start < count {
+        let end = (start + CHUNK).min(count);
+        let n = (end - start).div_ceil(TASK) as usize;
+        if tasks.len() < n {
+            tasks.resize_with(n, TaskOut::default);
+        }
+        tasks[..n].par_iter_mut().enumerate().for_each(|(t, o)| {
+            o.buf.clear();
+            o.skipped.clear();
+            o.written = 0;
+            o.rejected = 0;
+            let a = start + t as u64 * TASK;
+            let b = (a + TASK).min(end);
+            let mut w = build::Work::new(cfg);
+            for i in a..b {
+                if w.line(cfg, i, &mut o.buf, &mut o.rejected) {
+                    o.written += 1;
+                } else {
+                    o.skipped.push(i);
+                }
+            }
+        });
+        for o in &tasks[..n] {
+            out.write_all(&o.buf)?;
+            stats.written += o.written;
+            stats.skipped += o.skipped.len() as u64;
+            stats.rejected += o.rejected;
+        }
+        let parts: Vec<&[u8]> = tasks[..n].iter().map(|o| o.buf.as_slice()).collect();
+        on_chunk(start, end - start, &parts);
+        start = end;
+    }
+    out.flush()?;
+    Ok(stats)
+}
+
+/// Generate vectors `0..count` to `out` as [`generate_lines`] does; `on_chunk` sees each
+/// chunk's vectors (None: an index without a vector), parsed back from their lines (for
+/// coverage: slower than [`generate_lines`]).
 pub fn generate(
     cfg: &GenConfig,
     count: u64,
     out: &mut dyn Write,
     mut on_chunk: impl FnMut(&[Option<Vector>]),
 ) -> std::io::Result<GenStats> {
-    let mut stats = GenStats::default();
-    let mut start = 0;
-    while start < count {
-        let end = (start + CHUNK).min(count);
-        let (chunk, rejected): (Vec<Option<Vector>>, Vec<u32>) = (start..end)
-            .into_par_iter()
-            .map(|i| {
-                let mut n = 0;
-                (build::vector_counted(cfg, i, &mut n), n)
-            })
-            .unzip();
-        stats.rejected += rejected.iter().map(|&n| u64::from(n)).sum::<u64>();
-        on_chunk(&chunk);
-        let lines: Vec<String> = chunk
+    let mut vs: Vec<Option<Vector>> = Vec::new();
+    generate_lines(cfg, count, out, |first, len, parts| {
+        let parsed: Vec<Vector> = parts
             .par_iter()
-            .map(|v| v.as_ref().map(Vector::to_line).unwrap_or_default())
+            .flat_map_iter(|p| p.split(|b| *b == b'\n'))
+            .filter(|l| !l.is_empty())
+            .filter_map(|l| serde_json::from_slice(l).ok())
             .collect();
-        for l in &lines {
-            if l.is_empty() {
-                stats.skipped += 1;
-            } else {
-                out.write_all(l.as_bytes())?;
-                out.write_all(b"\n")?;
-                stats.written += 1;
+        // Put each vector at its index (`<gen>-<seed>-<index>`), None elsewhere.
+        vs.clear();
+        vs.resize(len as usize, None);
+        for v in parsed {
+            let i =
+                v.id.rsplit('-')
+                    .next()
+                    .and_then(|x| x.parse::<u64>().ok())
+                    .map_or(0, |i| i - first);
+            if let Some(slot) = vs.get_mut(i as usize) {
+                *slot = Some(v);
             }
         }
-        start = end;
-    }
-    out.flush()?;
-    Ok(stats)
+        on_chunk(&vs);
+    })
 }

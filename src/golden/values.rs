@@ -99,48 +99,77 @@ fn pack(e: u32, m: u32, neg: bool, exp: u64, man: u64) -> u64 {
     (u64::from(neg) << (e + m)) | (exp << m) | (man & ((1u64 << m) - 1))
 }
 
+/// Edge labels of float values ([`float_of_class_edge`]), in a fixed order (label codes).
+pub const FLOAT_EDGES: [&str; 14] = [
+    "inf",
+    "zero",
+    "min-denorm",
+    "max-denorm",
+    "denorm",
+    "qnan",
+    "snan",
+    "nan-payload",
+    "min-normal",
+    "max-normal",
+    "one",
+    "halfway",
+    "integral-ish",
+    "normal",
+];
+
+/// Edge labels of integer values ([`int_value_edge`]), in a fixed order (label codes).
+pub const INT_EDGES: [&str; 10] = [
+    "zero",
+    "min",
+    "max",
+    "minus-one",
+    "max-1",
+    "half",
+    "small",
+    "small-negative",
+    "random",
+    "one",
+];
+
 /// A value of grid class `class` for float type `t`, biased towards the edges of the class;
 /// returns the bits and an edge label (for the value-class coverage).
 pub fn float_of_class(t: DataType, class: usize, r: &mut Rng) -> (u64, &'static str) {
+    let (b, e) = float_of_class_edge(t, class, r);
+    (b, FLOAT_EDGES[e])
+}
+
+/// [`float_of_class`] with the edge label as an index into [`FLOAT_EDGES`].
+pub fn float_of_class_edge(t: DataType, class: usize, r: &mut Rng) -> (u64, usize) {
     let (e, m) = float_format(t).unwrap_or((8, 23));
     let emax = (1u64 << e) - 1;
     let mmask = (1u64 << m) - 1;
     let neg = class < POS_ZERO;
     match class {
-        NEG_INF | POS_INF => (pack(e, m, neg, emax, 0), "inf"),
-        NEG_ZERO | POS_ZERO => (pack(e, m, neg, 0, 0), "zero"),
+        NEG_INF | POS_INF => (pack(e, m, neg, emax, 0), 0),
+        NEG_ZERO | POS_ZERO => (pack(e, m, neg, 0, 0), 1),
         NEG_DENORM | POS_DENORM => match r.below(4) {
-            0 => (pack(e, m, neg, 0, 1), "min-denorm"),
-            1 => (pack(e, m, neg, 0, mmask), "max-denorm"),
-            _ => (pack(e, m, neg, 0, (r.next() & mmask).max(1)), "denorm"),
+            0 => (pack(e, m, neg, 0, 1), 2),
+            1 => (pack(e, m, neg, 0, mmask), 3),
+            _ => (pack(e, m, neg, 0, (r.next() & mmask).max(1)), 4),
         },
         NAN => {
             let neg = r.chance(1, 2);
             match r.below(3) {
-                0 => (pack(e, m, neg, emax, 1u64 << (m - 1)), "qnan"),
-                1 => (
-                    pack(e, m, neg, emax, (r.next() & (mmask >> 1)).max(1)),
-                    "snan",
-                ),
-                _ => (
-                    pack(e, m, neg, emax, (r.next() & mmask).max(1)),
-                    "nan-payload",
-                ),
+                0 => (pack(e, m, neg, emax, 1u64 << (m - 1)), 5),
+                1 => (pack(e, m, neg, emax, (r.next() & (mmask >> 1)).max(1)), 6),
+                _ => (pack(e, m, neg, emax, (r.next() & mmask).max(1)), 7),
             }
         }
         _ => match r.below(8) {
-            0 => (pack(e, m, neg, 1, 0), "min-normal"),
-            1 => (pack(e, m, neg, emax - 1, mmask), "max-normal"),
-            2 => (pack(e, m, neg, emax >> 1, 0), "one"),
+            0 => (pack(e, m, neg, 1, 0), 8),
+            1 => (pack(e, m, neg, emax - 1, mmask), 9),
+            2 => (pack(e, m, neg, emax >> 1, 0), 10),
             3 => {
                 // A value whose low half of the mantissa is exactly a half: a halfway case for
                 // conversions to a narrower float and for rounding to an integer.
                 let half = 1u64 << (m / 2);
                 let man = (r.next() & mmask & !(2 * half - 1)) | half;
-                (
-                    pack(e, m, neg, (emax >> 1) + r.below(8) as u64, man),
-                    "halfway",
-                )
+                (pack(e, m, neg, (emax >> 1) + r.below(8) as u64, man), 11)
             }
             4 => {
                 let x = (emax >> 1) + (r.next() % 24);
@@ -152,12 +181,12 @@ pub fn float_of_class(t: DataType, class: usize, r: &mut Rng) -> (u64, &'static 
                         x.min(emax - 1),
                         (r.next() & mmask) >> (m / 2) << (m / 2),
                     ),
-                    "integral-ish",
+                    12,
                 )
             }
             _ => {
                 let exp = 1 + r.next() % (emax - 1);
-                (pack(e, m, neg, exp, r.next() & mmask), "normal")
+                (pack(e, m, neg, exp, r.next() & mmask), 13)
             }
         },
     }
@@ -172,6 +201,12 @@ pub fn float_value(t: DataType, r: &mut Rng) -> (u64, usize, &'static str) {
 
 /// An integer value of type `t` (bits, zero-extended to 64) with edge bias, and its label.
 pub fn int_value(t: DataType, r: &mut Rng) -> (u64, &'static str) {
+    let (v, e) = int_value_edge(t, r);
+    (v, INT_EDGES[e])
+}
+
+/// [`int_value`] with the label as an index into [`INT_EDGES`].
+pub fn int_value_edge(t: DataType, r: &mut Rng) -> (u64, usize) {
     let bits = t.bits();
     let mask = if bits >= 64 {
         u64::MAX
@@ -180,26 +215,26 @@ pub fn int_value(t: DataType, r: &mut Rng) -> (u64, &'static str) {
     };
     let signed = t.is_signed();
     let (v, l) = match r.below(10) {
-        0 => (0, "zero"),
-        1 => (1, "one"),
-        2 => (mask, if signed { "minus-one" } else { "max" }),
+        0 => (0, 0),
+        1 => (1, 9),
+        2 => (mask, if signed { 3 } else { 2 }),
         3 => {
             if signed {
-                (1u64 << (bits - 1), "min")
+                (1u64 << (bits - 1), 1)
             } else {
-                (mask - 1, "max-1")
+                (mask - 1, 4)
             }
         }
         4 => {
             if signed {
-                ((1u64 << (bits - 1)) - 1, "max")
+                ((1u64 << (bits - 1)) - 1, 2)
             } else {
-                (1u64 << (bits - 1), "half")
+                (1u64 << (bits - 1), 5)
             }
         }
-        5 => (r.next() & 0xff, "small"),
-        6 => ((r.next() & 0x1f) | (mask & !0x1f), "small-negative"),
-        _ => (r.next(), "random"),
+        5 => (r.next() & 0xff, 6),
+        6 => ((r.next() & 0x1f) | (mask & !0x1f), 7),
+        _ => (r.next(), 8),
     };
     (v & mask, l)
 }
@@ -207,15 +242,74 @@ pub fn int_value(t: DataType, r: &mut Rng) -> (u64, &'static str) {
 /// A value of any scalar type: bits, a value-class label (`"f:+denorm/min-denorm"`,
 /// `"d:min"`) for coverage.
 pub fn value(t: DataType, r: &mut Rng) -> (u64, String) {
-    let name = t.name().to_ascii_lowercase();
+    let (b, code) = value_code(t, r);
+    (b, label(code).to_string())
+}
+
+/// Label codes: `type << 8 | class << 4 | edge` for floats (class < 9), `type << 8 | 0x90 |
+/// edge` for integers. [`label`] gives the text.
+pub type LabelCode = u16;
+
+/// Number of label codes (an upper bound, for tables indexed by code).
+pub const LABEL_CODES: usize = 16 << 8;
+
+/// [`value`] with the label as a [`LabelCode`] (no allocation).
+#[inline]
+pub fn value_code(t: DataType, r: &mut Rng) -> (u64, LabelCode) {
+    let ty = (t as u16) << 8;
     if t.is_float() {
-        let (b, c, l) = float_value(t, r);
-        (
-            b,
-            format!("{name}:{}/{l}", crate::spec::compare::CLASSES[c]),
-        )
+        let c = r.below(9);
+        let (b, e) = float_of_class_edge(t, c, r);
+        (b, ty | (c as u16) << 4 | e as u16)
     } else {
-        let (b, l) = int_value(t, r);
-        (b, format!("{name}:{l}"))
+        let (b, e) = int_value_edge(t, r);
+        (b, ty | 0x90 | e as u16)
     }
+}
+
+struct Labels {
+    text: Vec<String>,
+    /// Position of each code's text in the sorted order of all texts.
+    rank: Vec<u16>,
+}
+
+fn labels() -> &'static Labels {
+    static L: std::sync::OnceLock<Labels> = std::sync::OnceLock::new();
+    L.get_or_init(|| {
+        let mut text = vec![String::new(); LABEL_CODES];
+        for t in DataType::ALL {
+            let name = t.name().to_ascii_lowercase();
+            let ty = (t as usize) << 8;
+            for (c, class) in crate::spec::compare::CLASSES.iter().enumerate() {
+                for (e, edge) in FLOAT_EDGES.iter().enumerate() {
+                    text[ty | c << 4 | e] = format!("{name}:{class}/{edge}");
+                }
+            }
+            for (e, edge) in INT_EDGES.iter().enumerate() {
+                text[ty | 0x90 | e] = format!("{name}:{edge}");
+            }
+        }
+        let mut order: Vec<usize> = (0..LABEL_CODES).collect();
+        order.sort_by(|a, b| text[*a].cmp(&text[*b]));
+        let mut rank = vec![0u16; LABEL_CODES];
+        for (i, c) in order.into_iter().enumerate() {
+            rank[c] = i as u16;
+        }
+        Labels { text, rank }
+    })
+}
+
+/// The text of a label code (`f:+denorm/min-denorm`, `d:min`).
+pub fn label(code: LabelCode) -> &'static str {
+    labels()
+        .text
+        .get(usize::from(code))
+        .map_or("", String::as_str)
+}
+
+/// Sort label codes by their text (and drop repeats).
+pub fn sort_labels(codes: &mut Vec<LabelCode>) {
+    let rank = &labels().rank;
+    codes.sort_unstable_by_key(|c| rank[usize::from(*c)]);
+    codes.dedup();
 }
