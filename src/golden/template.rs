@@ -284,6 +284,18 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             && k % 4 != 0
         {
             pick_cycle(&floats, k / 4 * 3 + k % 4, 11, 1)
+        } else if op == Opcode::Mov {
+            // Moves: every destination type in turn, then its sources (so that the few
+            // conversions to a rare destination type, e.g. DF, come up as often as others).
+            let mut dsts: Vec<DataType> = Vec::new();
+            for (d, _) in &pairs {
+                if !dsts.contains(d) {
+                    dsts.push(*d);
+                }
+            }
+            let d = pick_cycle(&dsts, k, 11, 0);
+            let srcs: Vec<_> = pairs.iter().copied().filter(|x| x.0 == d).collect();
+            pick_cycle(&srcs, k / dsts.len() as u64, 13, 4)
         } else {
             pick_cycle(&pairs, k, 11, 0)
         };
@@ -588,7 +600,12 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         let round = pick_cycle(&[0u32, 1, 2, 3], k, 3, 0);
         // ALT mode on F, and on HF and DF (which keep IEEE behaviour: fp.alt.f-only); not on
         // conversions between float types, which ALT mode does not support.
-        let alt = dty == st && dty.is_float() && pick_cycle(&[false, false, true], k, 2, 1);
+        // (Not on feature.df-element-size-4 platforms, whose DF moves the model executes in
+        // IEEE mode only.)
+        let alt = dty == st
+            && (dty == DataType::F || !crate::spec::feature::DF_ELEMENT_SIZE_4.on(p))
+            && dty.is_float()
+            && pick_cycle(&[false, false, true], k, 2, 1);
         let keep = pick_cycle(&[false, true], k, 13, 1);
         cr0 = field::CR0_0_ROUNDING_MODE.set(cr0, round);
         cr0 = field::CR0_0_FP_MODE.set(cr0, u32::from(alt));
@@ -631,10 +648,12 @@ fn grid_sweep(op: Opcode, k: u64) -> Option<u64> {
 }
 
 /// Type pairs the templates generate (the conversions without a direct hardware path,
-/// `*-nodirect` rows, and 64-bit types where the platform lacks them are left out).
+/// `*-nodirect` rows, which mov does not accept, are left out).
 fn type_pair_ok(op: Opcode, d: DataType, s: DataType, p: Platform) -> bool {
     let q = |t: DataType| t.bytes() == 8;
-    if (q(d) || q(s)) && p.gen_x10() < 80 && op != Opcode::Mov {
+    // (A DF operand of feature.df-element-size-4 platforms is regioned in 32-bit channels;
+    // the templates count 8-byte elements, so there DF arithmetic is left out.)
+    if (q(d) || q(s)) && crate::spec::feature::DF_ELEMENT_SIZE_4.on(p) && op != Opcode::Mov {
         return false;
     }
     // Half-float packing conversions: their own type pairs.
