@@ -295,7 +295,12 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             }
             let d = pick_cycle(&dsts, k, 11, 0);
             let srcs: Vec<_> = pairs.iter().copied().filter(|x| x.0 == d).collect();
-            pick_cycle(&srcs, k / dsts.len() as u64, 13, 4)
+            let kd = k / dsts.len() as u64;
+            // One in three: a same-type (raw) move, when the type moves to itself.
+            match srcs.iter().find(|x| x.1[0] == d) {
+                Some(same) if kd % 3 == 0 => *same,
+                _ => pick_cycle(&srcs, kd, 13, 4),
+            }
         } else {
             pick_cycle(&pairs, k, 11, 0)
         };
@@ -343,7 +348,15 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     if dstride > 4 {
         return None;
     }
-    if dstride == 1 && !three && !a16 && !int_hf && r.chance(1, 6) && dty.bytes() <= 4 {
+    // (Not on sweeps: a destination spanning two registers would need sources that do.)
+    if dstride == 1
+        && !three
+        && !a16
+        && sweep.is_none()
+        && !int_hf
+        && r.chance(1, 6)
+        && dty.bytes() <= 4
+    {
         dstride = 2;
         labels.push("dst:strided".to_string());
     }
@@ -661,6 +674,13 @@ fn type_pair_ok(op: Opcode, d: DataType, s: DataType, p: Platform) -> bool {
         return true;
     }
     if op == Opcode::Mov {
+        // The model moves DF only to DF on feature.df-element-size-4 platforms.
+        if (d == DataType::DF || s == DataType::DF)
+            && d != s
+            && crate::spec::feature::DF_ELEMENT_SIZE_4.on(p)
+        {
+            return false;
+        }
         if let Some(c) = crate::spec::conversions::rule(s, d, p) {
             if c.id.ends_with("nodirect") {
                 return false;
