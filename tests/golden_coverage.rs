@@ -115,7 +115,7 @@ fn a_default_run_covers_every_group_on_every_platform() {
         }
         // Exclusions are few: most rows are exercised.
         assert!(vr.targets.len() > vr.excluded.len(), "{p:?}: {vr:?}");
-        assert!(fm.excluded.len() <= 3, "{p:?}: {:?}", fm.excluded);
+        assert!(fm.excluded.len() <= 4, "{p:?}: {:?}", fm.excluded);
     }
 }
 
