@@ -35,6 +35,14 @@ fn coverage_of(p: Platform, n: u64) -> (Coverage, Vec<Category>) {
     let mut cov = Coverage::default();
     let stats = generate(&cfg, n, &mut std::io::sink(), |c| {
         for v in c.iter().flatten() {
+            // Every vector's instruction (from its text) passes the validator.
+            let insn = euref::asm::parse_insn(&v.insn, euref::asm::Dialect::Iga, p)
+                .unwrap_or_else(|e| panic!("{}: {}: {e}", v.id, v.insn));
+            let bad: Vec<&str> = euref::validate::check_insn(p, &insn)
+                .iter()
+                .map(|x| x.rule.id)
+                .collect();
+            assert!(bad.is_empty(), "{}: {} violates {bad:?}", v.id, v.insn);
             cov.add(v);
         }
     })
@@ -110,7 +118,11 @@ fn a_default_run_covers_every_group_on_every_platform() {
             for id in ids {
                 let t = cat.targets.iter().any(|x| x == id);
                 let x = cat.excluded.iter().any(|(e, _)| e == id);
-                assert!(t != x, "{p:?}: {id} is {}", if t { "both" } else { "neither" });
+                assert!(
+                    t != x,
+                    "{p:?}: {id} is {}",
+                    if t { "both" } else { "neither" }
+                );
             }
         }
         // Exclusions are few: most rows are exercised.

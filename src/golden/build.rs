@@ -371,7 +371,12 @@ fn src_offset(insn: &Insn, i: usize, c: u32) -> Option<usize> {
 }
 
 /// The value of source `i` for channel `c` (after source modifiers for floats).
-pub(crate) fn src_value(insn: &Insn, i: usize, c: u32, st: &ThreadState) -> Option<(DataType, u64)> {
+pub(crate) fn src_value(
+    insn: &Insn,
+    i: usize,
+    c: u32,
+    st: &ThreadState,
+) -> Option<(DataType, u64)> {
     match insn.src[i]? {
         Src::Imm(imm) => Some((imm.ty, imm.bits & mask_of(imm.ty))),
         Src::Reg(rs) => {

@@ -148,7 +148,8 @@ fn conversion_exclusion(pairs: &[(DataType, DataType)], p: Platform) -> Option<S
         ));
     }
     let df4 = crate::spec::feature::DF_ELEMENT_SIZE_4.on(p);
-    let df_mixed = |&(s, d): &(DataType, DataType)| s != d && (s == DataType::DF || d == DataType::DF);
+    let df_mixed =
+        |&(s, d): &(DataType, DataType)| s != d && (s == DataType::DF || d == DataType::DF);
     if df4 && pairs.iter().filter(|x| mov_ok(x.0, x.1)).all(df_mixed) {
         return Some(format!(
             "on {} a DF element is a pair of 32-bit channels (feature.df-element-size-4) and the \
@@ -170,14 +171,20 @@ fn rule_exclusion(r: &rules::RuleInfo, p: Platform) -> Option<String> {
                 .to_string(),
         );
     }
-    if w.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|t| t == "runtime") {
+    if w.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|t| t == "runtime")
+    {
         return Some(
             "state-dependent (runtime): decided by register contents an earlier instruction \
              left, not by one instruction"
                 .to_string(),
         );
     }
-    let sendflow = ["opcode_class == \"send\"", "opcode_class == \"flow\"", "eot"];
+    let sendflow = [
+        "opcode_class == \"send\"",
+        "opcode_class == \"flow\"",
+        "eot",
+    ];
     if sendflow.iter().any(|x| w.starts_with(x)) {
         return Some(
             "send and flow-control instructions: their effect is a message or a jump, not a \
@@ -187,7 +194,6 @@ fn rule_exclusion(r: &rules::RuleInfo, p: Platform) -> Option<String> {
     }
     excluded_reason(r.id, p).map(str::to_string)
 }
-
 
 impl Coverage {
     pub fn add(&mut self, v: &Vector) {

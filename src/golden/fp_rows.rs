@@ -71,9 +71,8 @@ pub(crate) fn tag(v: &FpVector, rules: &mut Vec<String>) {
         }
     };
     let insn = v.insn;
-    let cls = |i: usize, c: u32| {
-        src_value(insn, i, c, v.before).map(|(t, b)| (t, b, float_class(t, b)))
-    };
+    let cls =
+        |i: usize, c: u32| src_value(insn, i, c, v.before).map(|(t, b)| (t, b, float_class(t, b)));
     let is = |i: usize, c: u32, set: &[usize]| cls(i, c).is_some_and(|(_, _, k)| set.contains(&k));
     let out = |c: u32| -> Option<u64> {
         let d = insn.dst?;
@@ -94,9 +93,10 @@ pub(crate) fn tag(v: &FpVector, rules: &mut Vec<String>) {
     // delivers a nonzero F.
     if insn.op == Opcode::F16to32 {
         let kept = v.channels.iter().any(|&c| {
-            let hf_denorm = src_value(insn, 0, c, v.before)
-                .is_some_and(|(_, b)| float_class(DataType::HF, b & 0xffff) == values::POS_DENORM
-                    || float_class(DataType::HF, b & 0xffff) == values::NEG_DENORM);
+            let hf_denorm = src_value(insn, 0, c, v.before).is_some_and(|(_, b)| {
+                float_class(DataType::HF, b & 0xffff) == values::POS_DENORM
+                    || float_class(DataType::HF, b & 0xffff) == values::NEG_DENORM
+            });
             hf_denorm && out(c).is_some_and(|r| r & 0x7fff_ffff != 0)
         });
         if kept {
@@ -146,8 +146,7 @@ pub(crate) fn tag(v: &FpVector, rules: &mut Vec<String>) {
             let (Some((t0, a, k0)), Some((t1, b, k1))) = (cls(0, c), cls(1, c)) else {
                 return false;
             };
-            if t0 != fty || t1 != fty || [k0, k1].iter().any(|k| !matches!(*k, NEG_FIN | POS_FIN))
-            {
+            if t0 != fty || t1 != fty || [k0, k1].iter().any(|k| !matches!(*k, NEG_FIN | POS_FIN)) {
                 return false;
             }
             let (Some(x), Some(y)) = (as_f64(t0, a), as_f64(t1, b)) else {
@@ -175,10 +174,9 @@ pub(crate) fn tag(v: &FpVector, rules: &mut Vec<String>) {
     }
     if v.env.alt && !alt && computes && elementwise {
         // ALT selected, but HF and DF keep IEEE behaviour: shown by IEEE special operands.
-        let special = v
-            .channels
-            .iter()
-            .any(|&c| (0..nsrc).any(|i| is(i, c, &[NAN, POS_INF, NEG_INF, POS_DENORM, NEG_DENORM])));
+        let special = v.channels.iter().any(|&c| {
+            (0..nsrc).any(|i| is(i, c, &[NAN, POS_INF, NEG_INF, POS_DENORM, NEG_DENORM]))
+        });
         if special {
             add("fp.alt.f-only");
         }
@@ -363,7 +361,10 @@ pub(crate) fn special_pairs(
                     let j = (1u64 << (m - 4)) + (r.next() & 0xff);
                     (bits_of(t, na, 1, j), bits_of(t, !na, 1, 0))
                 }
-                2 => (bits_of(t, na, emax - 1, mmask), bits_of(t, na, emax - 1, ma)),
+                2 => (
+                    bits_of(t, na, emax - 1, mmask),
+                    bits_of(t, na, emax - 1, ma),
+                ),
                 _ => continue,
             }
         };
