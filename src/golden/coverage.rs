@@ -76,10 +76,6 @@ pub const EXCLUDED: &[(&[&str], &str)] = &[
         "indirect addressing: the templates use direct GRF operands; no template yet",
     ),
     (
-        &["imm.vector-dst-oword-aligned", "imm.vector-dst-stride"],
-        "vector immediates (V, UV, VF): no template yet",
-    ),
-    (
         &[
             "mixed.align16-packed",
             "mixed.align16-math-packed",

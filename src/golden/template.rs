@@ -227,6 +227,12 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     };
     let allowed = |t: DataType| types.is_empty() || types.contains(&t);
     let sweep = grid_sweep(op, k);
+    // One move in ten: a vector immediate source (V, UV, VF).
+    if op == Opcode::Mov && pick_cycle(&[0u8, 0, 0, 0, 0, 0, 0, 0, 0, 1], k, 29, 7) == 1 {
+        if let Some(b) = vector_imm_mov(k, p, &allowed, r) {
+            return Some(b);
+        }
+    }
     // Type choice: a combination of the opcode row (math: the function's types).
     let (dty, sty): (DataType, [DataType; 3]) = if op == Opcode::Math {
         // Every type of the function's row (F and, on Gen9, HF; D and UD for the divisions).
@@ -641,6 +647,61 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         region_rules,
         cr0,
         cmod_rank,
+    })
+}
+
+/// `mov` of a vector immediate: V to W, UV to UW (a one-word destination stride) or VF to F
+/// (one DWord), to an OWord-aligned destination (imm.vector-dst-stride,
+/// imm.vector-dst-oword-aligned); up to eight channels (four for VF, its element count).
+fn vector_imm_mov(
+    k: u64,
+    p: Platform,
+    allowed: &dyn Fn(DataType) -> bool,
+    r: &mut Rng,
+) -> Option<Built> {
+    let forms: Vec<(DataType, DataType)> = [
+        (DataType::V, DataType::W),
+        (DataType::UV, DataType::UW),
+        (DataType::VF, DataType::F),
+    ]
+    .into_iter()
+    .filter(|(s, d)| allowed(*d) && s.info().gens.contains(p) && imm_type_ok(*s, p))
+    .collect();
+    if forms.is_empty() {
+        return None;
+    }
+    let (s, d) = pick_cycle(&forms, k / 10, 31, 1);
+    let sizes: &[u8] = if s == DataType::VF {
+        &[1, 2, 4]
+    } else {
+        &[1, 2, 4, 8]
+    };
+    let n = pick_cycle(sizes, k / 10, 37, 2);
+    let mut insn = Insn::new(Opcode::Mov);
+    insn.exec_size = n;
+    let dreg = 2 + r.below(80) as u8;
+    let mut dst = Dst::new(Reg::Grf(dreg), 0, d);
+    dst.hstride = 1;
+    insn.dst = Some(dst);
+    insn.src[0] = Some(Src::Imm(Imm::new(s, 0)));
+    let mut labels = vec![format!("exec:{n}"), "imm:vector".to_string()];
+    let mut cr0 = 0;
+    if d.is_float() {
+        labels.extend(["round:rtne", "fmode:ieee", "denorm:flush"].map(str::to_string));
+        cr0 = crate::float::FloatEnv::from_cr0(p, 0).cr0();
+    }
+    Some(Built {
+        insn,
+        src_regs: Vec::new(),
+        dst_regs: Some((dreg, 1)),
+        labels,
+        region_rules: vec![
+            "region.dst-hstride-legal",
+            "region.dst-hstride-nonzero",
+            "region.exec-size-times-elem-le-64",
+        ],
+        cr0,
+        cmod_rank: k,
     })
 }
 
