@@ -651,6 +651,11 @@ impl Work {
                 }
             }
         }
+        // Float add and mul: special operand pairs (tiny, overflowing and invalid results).
+        let pairs = super::fp_rows::special_pairs(&insn, r, |i, c| src_offset(&insn, i, c));
+        for (o, sz, v) in pairs {
+            st.write_grf(o, sz, v, false).ok()?;
+        }
         // Destination registers: random old contents (what the instruction must keep).
         if let Some((d, cnt)) = b.dst_regs {
             let dty = insn.dst.map(|d| d.ty).unwrap_or(DataType::UD);
@@ -984,7 +989,7 @@ fn src_offset(insn: &Insn, i: usize, c: u32) -> Option<usize> {
 }
 
 /// The value of source `i` for channel `c` (after source modifiers for floats).
-fn src_value(insn: &Insn, i: usize, c: u32, st: &ThreadState) -> Option<(DataType, u64)> {
+pub(crate) fn src_value(insn: &Insn, i: usize, c: u32, st: &ThreadState) -> Option<(DataType, u64)> {
     match insn.src[i]? {
         Src::Imm(imm) => Some((imm.ty, imm.bits & mask_of(imm.ty))),
         Src::Reg(rs) => {
@@ -1247,6 +1252,17 @@ fn exercised(
         facts(
             insn, before, channels, fty, ops, env.alt, &any_class, p, rules,
         );
+        let fv = super::fp_rows::FpVector {
+            insn,
+            before,
+            after,
+            channels,
+            fty,
+            ops,
+            env: &env,
+            p,
+        };
+        super::fp_rows::tag(&fv, rules);
         // Alternatives, per enabled destination element.
         let any_nan = find(FpEffect::NanAny).filter(|_| {
             !matches!(ops, FpOps::RawMov | FpOps::Minmax)

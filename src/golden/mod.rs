@@ -7,6 +7,7 @@
 pub mod build;
 pub mod coverage;
 pub mod format;
+mod fp_rows;
 pub mod template;
 pub mod values;
 

@@ -226,6 +226,13 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         usize::from(info.srcs)
     };
     let allowed = |t: DataType| types.is_empty() || types.contains(&t);
+    let sweep = grid_sweep(op, k);
+    // One move in ten: a vector immediate source (V, UV, VF).
+    if op == Opcode::Mov && pick_cycle(&[0u8, 0, 0, 0, 0, 0, 0, 0, 0, 1], k, 29, 7) == 1 {
+        if let Some(b) = vector_imm_mov(k, p, &allowed, r) {
+            return Some(b);
+        }
+    }
     // Type choice: a combination of the opcode row (math: the function's types).
     let (dty, sty): (DataType, [DataType; 3]) = if op == Opcode::Math {
         // Every type of the function's row (F and, on Gen9, HF; D and UD for the divisions).
@@ -276,11 +283,30 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             .copied()
             .filter(|(_, s)| s[0].is_float())
             .collect();
-        let (d, s) = if matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel)
+        let (d, s) = if sweep.is_some() && !floats.is_empty() {
+            pick_cycle(&floats, k / 2, 11, 1)
+        } else if matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel)
             && !floats.is_empty()
             && k % 4 != 0
         {
             pick_cycle(&floats, k / 4 * 3 + k % 4, 11, 1)
+        } else if op == Opcode::Mov {
+            // Moves: every destination type in turn, then its sources (so that the few
+            // conversions to a rare destination type, e.g. DF, come up as often as others).
+            let mut dsts: Vec<DataType> = Vec::new();
+            for (d, _) in &pairs {
+                if !dsts.contains(d) {
+                    dsts.push(*d);
+                }
+            }
+            let d = pick_cycle(&dsts, k, 11, 0);
+            let srcs: Vec<_> = pairs.iter().copied().filter(|x| x.0 == d).collect();
+            let kd = k / dsts.len() as u64;
+            // One in three: a same-type (raw) move, when the type moves to itself.
+            match srcs.iter().find(|x| x.1[0] == d) {
+                Some(same) if kd % 3 == 0 => *same,
+                _ => pick_cycle(&srcs, kd, 13, 4),
+            }
         } else {
             pick_cycle(&pairs, k, 11, 0)
         };
@@ -289,6 +315,13 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     let three = info.class == OpClass::ThreeSrc;
     let st = sty[0];
     let float = dty.is_float() || st.is_float();
+    let sweep = sweep.filter(|_| st.is_float());
+    // An Align16 form of a plain dword or float instruction (region.align16-* rules).
+    let a16 = !three
+        && matches!(op, Opcode::Add | Opcode::Mul | Opcode::Mov)
+        && dty == st
+        && matches!(st, DataType::F | DataType::D | DataType::UD)
+        && pick_cycle(&[false, false, false, false, false, true], k, 23, 5);
     let mut labels = Vec::new();
     let mut region_rules: Vec<&'static str> = vec![
         "region.width-legal",
@@ -321,7 +354,15 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     if dstride > 4 {
         return None;
     }
-    if dstride == 1 && !three && !int_hf && r.chance(1, 6) && dty.bytes() <= 4 {
+    // (Not on sweeps: a destination spanning two registers would need sources that do.)
+    if dstride == 1
+        && !three
+        && !a16
+        && sweep.is_none()
+        && !int_hf
+        && r.chance(1, 6)
+        && dty.bytes() <= 4
+    {
         dstride = 2;
         labels.push("dst:strided".to_string());
     }
@@ -332,7 +373,8 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     let sizes: Vec<u8> = [1u8, 2, 4, 8, 16]
         .into_iter()
         .filter(|n| u32::from(*n) <= maxn)
-        .filter(|n| !three || *n >= 4)
+        .filter(|n| !(three || a16) || *n >= 4)
+        .filter(|n| !a16 || *n <= 8)
         // Ivy Bridge: no compressed Align16 dword instructions (op.ivb-align16-no-compressed-dword).
         .filter(|n| !(three && p == Platform::Ivb && u32::from(*n) * elem > 32))
         .filter(|n| op != Opcode::Math || *n <= 8)
@@ -340,7 +382,11 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     if sizes.is_empty() {
         return None;
     }
-    let n = pick_cycle(&sizes, k, 17, 2);
+    let n = match sweep {
+        // A sweep writes eight cells of its grid.
+        Some(_) if sizes.contains(&GRID_SWEEP_CHANNELS) => GRID_SWEEP_CHANNELS,
+        _ => pick_cycle(&sizes, k, 17, 2),
+    };
     let mut insn = Insn::new(op);
     insn.exec_size = n;
     insn.math = mfn;
@@ -385,14 +431,28 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         all[..if float && !three { 9 } else { 7 }].to_vec()
     };
     insn.cmod = pick_cycle(&cmods, k, 1, 0);
-    let cmod_rank = k / cmods.len() as u64;
+    let mut cmod_rank = k / cmods.len() as u64;
+    // A sweep's rank counts the sweeps of its grid: the vector builder gives sweep `s` the
+    // cells 8s .. 8s+7 (mod 81), so sweeps 0..=10 of a grid write all 81 cells.
+    let sweep = sweep.filter(|_| n == GRID_SWEEP_CHANNELS && insn.cmod != CondMod::None);
+    if let Some(s) = sweep {
+        cmod_rank = s;
+    }
     if insn.cmod != CondMod::None {
         labels.push(format!("cmod:{}", cmod_name(insn.cmod)));
     }
     // Predication (sel without a condition modifier needs one).
     if info.pred {
-        let forms: &[&str] = if three { &PRED_FORMS[..5] } else { &PRED_FORMS };
+        let forms: &[&str] = if three || a16 {
+            &PRED_FORMS[..5]
+        } else {
+            &PRED_FORMS
+        };
         let mut f = pick_cycle(forms, k, 7, 3);
+        if sweep.is_some() {
+            // Every channel enabled: each writes its cell.
+            f = "none";
+        }
         // sel: predication or a condition modifier, not both (op.sel-pred-xor-cmod).
         if op == Opcode::Sel && insn.cmod == CondMod::None && f == "none" {
             f = "f0.0";
@@ -411,8 +471,11 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         insn.sat = true;
         labels.push("sat".to_string());
     }
-    if three {
+    if three || a16 {
         insn.access = AccessMode::Align16;
+    }
+    if a16 {
+        labels.push("access:align16".to_string());
     }
     // Destination.
     let dst_null = matches!(op, Opcode::Cmp | Opcode::Cmpn) && !int_hf && r.chance(1, 4);
@@ -444,6 +507,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     if info.accwr
         && !matches!(op, Opcode::Mac | Opcode::Math)
         && !three
+        && !a16
         && pick_cycle(&[false, false, false, true], k, 19, 3)
     {
         insn.ctrl.acc_wr = true;
@@ -453,8 +517,8 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     let mut src_regs = Vec::new();
     for i in 0..nsrc {
         let sreg = base + slots[i + 1];
-        let srcmod = info.srcmod && r.chance(1, 5);
-        let (src, rclass, regs) = if three {
+        let srcmod = info.srcmod && r.chance(1, 5) && sweep.is_none();
+        let (src, rclass, regs) = if three || a16 {
             let rep = r.chance(1, 4);
             let region = if rep {
                 Region::new(0, 4, 1)
@@ -485,7 +549,11 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             {
                 classes.retain(|c| matches!(*c, "contiguous" | "strided" | "2d"));
             }
-            let c = pick_cycle(&classes, k, 5, i as u64 + 1);
+            let c = if sweep.is_some() {
+                "contiguous"
+            } else {
+                pick_cycle(&classes, k, 5, i as u64 + 1)
+            };
             match region_for(c, n, st) {
                 Some((_, _)) if c == "imm" => (Src::Imm(Imm::new(st, 0)), "imm", (0, 0)),
                 Some((region, bytes)) => {
@@ -549,8 +617,14 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     if float {
         use crate::spec::registers::field;
         let round = pick_cycle(&[0u32, 1, 2, 3], k, 3, 0);
-        let alt =
-            dty == DataType::F && st == DataType::F && pick_cycle(&[false, false, true], k, 2, 1);
+        // ALT mode on F, and on HF and DF (which keep IEEE behaviour: fp.alt.f-only); not on
+        // conversions between float types, which ALT mode does not support.
+        // (Not on feature.df-element-size-4 platforms, whose DF moves the model executes in
+        // IEEE mode only.)
+        let alt = dty == st
+            && (dty == DataType::F || !crate::spec::feature::DF_ELEMENT_SIZE_4.on(p))
+            && dty.is_float()
+            && pick_cycle(&[false, false, true], k, 2, 1);
         let keep = pick_cycle(&[false, true], k, 13, 1);
         cr0 = field::CR0_0_ROUNDING_MODE.set(cr0, round);
         cr0 = field::CR0_0_FP_MODE.set(cr0, u32::from(alt));
@@ -576,11 +650,84 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     })
 }
 
+/// `mov` of a vector immediate: V to W, UV to UW (a one-word destination stride) or VF to F
+/// (one DWord), to an OWord-aligned destination (imm.vector-dst-stride,
+/// imm.vector-dst-oword-aligned); up to eight channels (four for VF, its element count).
+fn vector_imm_mov(
+    k: u64,
+    p: Platform,
+    allowed: &dyn Fn(DataType) -> bool,
+    r: &mut Rng,
+) -> Option<Built> {
+    let forms: Vec<(DataType, DataType)> = [
+        (DataType::V, DataType::W),
+        (DataType::UV, DataType::UW),
+        (DataType::VF, DataType::F),
+    ]
+    .into_iter()
+    .filter(|(s, d)| allowed(*d) && s.info().gens.contains(p) && imm_type_ok(*s, p))
+    .collect();
+    if forms.is_empty() {
+        return None;
+    }
+    let (s, d) = pick_cycle(&forms, k / 10, 31, 1);
+    let sizes: &[u8] = if s == DataType::VF {
+        &[1, 2, 4]
+    } else {
+        &[1, 2, 4, 8]
+    };
+    let n = pick_cycle(sizes, k / 10, 37, 2);
+    let mut insn = Insn::new(Opcode::Mov);
+    insn.exec_size = n;
+    let dreg = 2 + r.below(80) as u8;
+    let mut dst = Dst::new(Reg::Grf(dreg), 0, d);
+    dst.hstride = 1;
+    insn.dst = Some(dst);
+    insn.src[0] = Some(Src::Imm(Imm::new(s, 0)));
+    let mut labels = vec![format!("exec:{n}"), "imm:vector".to_string()];
+    let mut cr0 = 0;
+    if d.is_float() {
+        labels.extend(["round:rtne", "fmode:ieee", "denorm:flush"].map(str::to_string));
+        cr0 = crate::float::FloatEnv::from_cr0(p, 0).cr0();
+    }
+    Some(Built {
+        insn,
+        src_regs: Vec::new(),
+        dst_regs: Some((dreg, 1)),
+        labels,
+        region_rules: vec![
+            "region.dst-hstride-legal",
+            "region.dst-hstride-nonzero",
+            "region.exec-size-times-elem-le-64",
+        ],
+        cr0,
+        cmod_rank: k,
+    })
+}
+
+/// Channels of a compare-grid sweep.
+pub const GRID_SWEEP_CHANNELS: u8 = 8;
+
+/// Compares and selects: every other vector of a condition modifier is a *sweep* (float
+/// sources, eight channels, no predication, source modifiers or repeated elements), the
+/// `s`-th sweep of its grid writing cells `8s .. 8s+7` of the 81 class pairs. Returns `s`.
+fn grid_sweep(op: Opcode, k: u64) -> Option<u64> {
+    let ncm = match op {
+        Opcode::Cmp | Opcode::Cmpn => 6,
+        Opcode::Sel => 3,
+        _ => return None,
+    };
+    let q = k / ncm;
+    (q % 2 == 0).then_some(q / 2)
+}
+
 /// Type pairs the templates generate (the conversions without a direct hardware path,
-/// `*-nodirect` rows, and 64-bit types where the platform lacks them are left out).
+/// `*-nodirect` rows, which mov does not accept, are left out).
 fn type_pair_ok(op: Opcode, d: DataType, s: DataType, p: Platform) -> bool {
     let q = |t: DataType| t.bytes() == 8;
-    if (q(d) || q(s)) && p.gen_x10() < 80 && op != Opcode::Mov {
+    // (A DF operand of feature.df-element-size-4 platforms is regioned in 32-bit channels;
+    // the templates count 8-byte elements, so there DF arithmetic is left out.)
+    if (q(d) || q(s)) && crate::spec::feature::DF_ELEMENT_SIZE_4.on(p) && op != Opcode::Mov {
         return false;
     }
     // Half-float packing conversions: their own type pairs.
@@ -588,6 +735,13 @@ fn type_pair_ok(op: Opcode, d: DataType, s: DataType, p: Platform) -> bool {
         return true;
     }
     if op == Opcode::Mov {
+        // The model moves DF only to DF on feature.df-element-size-4 platforms.
+        if (d == DataType::DF || s == DataType::DF)
+            && d != s
+            && crate::spec::feature::DF_ELEMENT_SIZE_4.on(p)
+        {
+            return false;
+        }
         if let Some(c) = crate::spec::conversions::rule(s, d, p) {
             if c.id.ends_with("nodirect") {
                 return false;

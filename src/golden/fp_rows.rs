@@ -1,0 +1,378 @@
+//! The float-mode rows (spec/float_modes.toml) a vector exercises beyond the per-operation
+//! facts of the vector builder: the IEEE-mode default, the absence of exceptions, tininess,
+//! frc, and the ALT-mode rows. A row is listed only when the vector's operands and results
+//! show it: an ALT row only for an ALT-mode F operation with the operands the row is about,
+//! `fp.tininess` only when a result is tiny and flushed, `fp.ieee.no-exceptions` only when an
+//! operation hit an IEEE exception condition (invalid, overflow, division by zero).
+
+use super::build::{dst_elem, src_value};
+use super::values;
+use crate::float::{FloatEnv, FloatType, Policy};
+use crate::isa::Insn;
+use crate::spec::float_modes::{self, FpMode};
+use crate::spec::{DataType, FpOps, MathFn, Opcode, Platform};
+use crate::state::ThreadState;
+
+/// What the vector builder knows about a float instruction and its execution.
+pub(crate) struct FpVector<'a> {
+    pub insn: &'a Insn,
+    pub before: &'a ThreadState,
+    pub after: &'a ThreadState,
+    /// Enabled channels.
+    pub channels: &'a [u32],
+    /// The float type the operation computes in.
+    pub fty: DataType,
+    pub ops: FpOps,
+    pub env: &'a FloatEnv,
+    pub p: Platform,
+}
+
+/// The value of an F/HF/DF operand as an f64 (exact).
+fn as_f64(t: DataType, v: u64) -> Option<f64> {
+    match t {
+        DataType::F => Some(f64::from(f32::from_bits(v as u32))),
+        DataType::DF => Some(f64::from_bits(v)),
+        DataType::HF => Some(crate::conformance::compare::float_value(t, v)),
+        _ => None,
+    }
+}
+
+/// Smallest normal magnitude of a float type.
+fn min_normal(t: DataType) -> f64 {
+    match t {
+        DataType::HF => 2f64.powi(-14),
+        DataType::DF => f64::MIN_POSITIVE,
+        _ => 2f64.powi(-126),
+    }
+}
+
+/// Push the rows `v` exercises onto `rules`.
+pub(crate) fn tag(v: &FpVector, rules: &mut Vec<&'static str>) {
+    let Some(ft) = FloatType::from_data_type(v.fty) else {
+        return;
+    };
+    let pol = Policy::new(v.env, ft, v.ops);
+    let alt = pol.alt();
+    let p = v.p;
+    let fty = v.fty;
+    let mut add = |id: &'static str| {
+        let ok = float_modes::RULES.iter().any(|r| {
+            r.id == id
+                && r.gens.contains(p)
+                && r.types.contains(fty)
+                && match r.mode {
+                    FpMode::Ieee => !v.env.alt,
+                    FpMode::Alt => v.env.alt,
+                    FpMode::Both => true,
+                }
+        });
+        if ok && !rules.contains(&id) {
+            rules.push(id);
+        }
+    };
+    let insn = v.insn;
+    let cls =
+        |i: usize, c: u32| src_value(insn, i, c, v.before).map(|(t, b)| (t, b, float_class(t, b)));
+    let is = |i: usize, c: u32, set: &[usize]| cls(i, c).is_some_and(|(_, _, k)| set.contains(&k));
+    let out = |c: u32| -> Option<u64> {
+        let d = insn.dst?;
+        let (o, s) = dst_elem(insn, c)?;
+        match v.after.read_grf(o, s) {
+            Ok((b, false)) if d.ty == fty => Some(b),
+            _ => None,
+        }
+    };
+    use values::*;
+    let inf = [POS_INF, NEG_INF];
+    let zero = [POS_ZERO, NEG_ZERO];
+    let nsrc = insn.num_srcs();
+    let computes = matches!(v.ops, FpOps::Arith | FpOps::Fused | FpOps::Math);
+    let f = insn.math;
+
+    // f16to32 (a word holding HF bits -> F) keeps HF denormal inputs: a denormal input
+    // delivers a nonzero F.
+    if insn.op == Opcode::F16to32 {
+        let kept = v.channels.iter().any(|&c| {
+            let hf_denorm = src_value(insn, 0, c, v.before).is_some_and(|(_, b)| {
+                float_class(DataType::HF, b & 0xffff) == values::POS_DENORM
+                    || float_class(DataType::HF, b & 0xffff) == values::NEG_DENORM
+            });
+            hf_denorm && out(c).is_some_and(|r| r & 0x7fff_ffff != 0)
+        });
+        if kept {
+            add("fp.ieee.denorm.hf-to-f");
+        }
+    }
+    // frc: every F frc vector delivers src0 - floor(src0).
+    if insn.op == Opcode::Frc {
+        add("fp.frc.definition");
+    }
+    // IEEE mode (cr0.0 bit 0 clear): the operation follows IEEE-754 where nothing else is said.
+    if !v.env.alt && computes {
+        add("fp.ieee.default");
+    }
+    // No exceptions: an invalid operation (NaN from non-NaN operands) or an overflow or
+    // division by zero (inf from finite operands) only delivers its value (and flags).
+    // (Operations whose channel reads exactly its own source elements, no accumulator.)
+    let elementwise = matches!(
+        insn.op,
+        Opcode::Add
+            | Opcode::Mul
+            | Opcode::Mad
+            | Opcode::Lrp
+            | Opcode::Math
+            | Opcode::Frc
+            | Opcode::Rndd
+            | Opcode::Rndu
+            | Opcode::Rnde
+            | Opcode::Rndz
+    );
+    if computes && !alt && elementwise {
+        let exc = v.channels.iter().any(|&c| {
+            let ins: Vec<usize> = (0..nsrc).filter_map(|i| cls(i, c).map(|x| x.2)).collect();
+            let Some(r) = out(c) else { return false };
+            let k = float_class(fty, r);
+            (k == NAN && !ins.contains(&NAN))
+                || (inf.contains(&k) && !ins.iter().any(|x| inf.contains(x) || *x == NAN))
+        });
+        if exc {
+            add("fp.ieee.no-exceptions");
+        }
+    }
+    // Tininess: a tiny result (exact value well inside the denormal range, so tiny in every
+    // rounding mode) of add or mul from normal operands, flushed to zero.
+    if matches!(insn.op, Opcode::Add | Opcode::Mul) && pol.flushes_denormals() {
+        let tiny = v.channels.iter().any(|&c| {
+            let (Some((t0, a, k0)), Some((t1, b, k1))) = (cls(0, c), cls(1, c)) else {
+                return false;
+            };
+            if t0 != fty || t1 != fty || [k0, k1].iter().any(|k| !matches!(*k, NEG_FIN | POS_FIN)) {
+                return false;
+            }
+            let (Some(x), Some(y)) = (as_f64(t0, a), as_f64(t1, b)) else {
+                return false;
+            };
+            // Exact in f64: products of F/HF, and sums of nearby normals.
+            let e = if insn.op == Opcode::Mul {
+                if fty == DataType::DF {
+                    return false;
+                }
+                x * y
+            } else {
+                x + y
+            };
+            let mn = min_normal(fty);
+            let tiny = e != 0.0 && e.abs() <= mn / 2.0 && e.abs() >= mn * 2f64.powi(-8);
+            tiny && out(c).is_some_and(|r| zero.contains(&float_class(fty, r)))
+        });
+        if tiny {
+            add("fp.tininess");
+            if alt {
+                add("fp.alt.result-denorm-to-zero");
+            }
+        }
+    }
+    if v.env.alt && !alt && computes && elementwise {
+        // ALT selected, but HF and DF keep IEEE behaviour: shown by IEEE special operands.
+        let special = v.channels.iter().any(|&c| {
+            (0..nsrc).any(|i| is(i, c, &[NAN, POS_INF, NEG_INF, POS_DENORM, NEG_DENORM]))
+        });
+        if special {
+            add("fp.alt.f-only");
+        }
+    }
+    if !(alt && computes && elementwise) {
+        return;
+    }
+    let fmax = |r: u64| r as u32 & 0x7fff_ffff == 0x7f7f_ffff;
+    let is_nan_out = |c: u32| out(c).is_some_and(|r| float_class(fty, r) == NAN);
+    let mapped = |i: usize, c: u32| -> Option<f64> {
+        let (t, b, k) = cls(i, c)?;
+        Some(match k {
+            NAN => 0.0,
+            POS_INF => f64::from(f32::MAX),
+            NEG_INF => -f64::from(f32::MAX),
+            POS_DENORM | NEG_DENORM => 0.0,
+            _ => as_f64(t, b)?,
+        })
+    };
+    let mut inf_to_fmax = false;
+    let mut never_nan = false;
+    for &c in v.channels {
+        let nan_in = (0..nsrc).any(|i| is(i, c, &[NAN]));
+        let opposite_inf = is(0, c, &[POS_INF]) && is(1, c, &[NEG_INF])
+            || is(0, c, &[NEG_INF]) && is(1, c, &[POS_INF]);
+        let zero_times = (is(0, c, &zero) && is(1, c, &[NAN, POS_INF, NEG_INF]))
+            || (is(1, c, &zero) && is(0, c, &[NAN, POS_INF, NEG_INF]));
+        match insn.op {
+            Opcode::Add if opposite_inf => add("fp.alt.dismissed.inf-minus-inf"),
+            Opcode::Mul if zero_times => add("fp.alt.dismissed.times-zero"),
+            Opcode::Math if matches!(f, MathFn::Inv | MathFn::Rsq) && is(0, c, &inf) => {
+                add("fp.alt.dismissed.rcp-of-inf")
+            }
+            _ => {}
+        }
+        // Where IEEE would give NaN, ALT gives a number.
+        let ieee_nan = nan_in
+            || (insn.op == Opcode::Add && opposite_inf)
+            || (insn.op == Opcode::Mul && zero_times)
+            || (insn.op == Opcode::Math
+                && matches!(f, MathFn::Sqrt | MathFn::Rsq | MathFn::Log)
+                && is(0, c, &[NEG_FIN, NEG_INF]));
+        if ieee_nan && out(c).is_some() && !is_nan_out(c) {
+            never_nan = true;
+        }
+        // Where IEEE would give inf, ALT gives fmax: an overflowing sum or product (well
+        // beyond the range, in round-to-nearest), or a reciprocal or log of zero.
+        let overflow = v.env.rounding == crate::fp::Round::Rtne
+            && matches!(insn.op, Opcode::Add | Opcode::Mul)
+            && match (mapped(0, c), mapped(1, c)) {
+                (Some(a), Some(b)) => {
+                    let e = if insn.op == Opcode::Mul { a * b } else { a + b };
+                    e.abs() >= 2f64.powi(128)
+                }
+                _ => false,
+            };
+        let pole = insn.op == Opcode::Math
+            && matches!(f, MathFn::Inv | MathFn::Rsq | MathFn::Log)
+            && is(0, c, &[POS_ZERO, NEG_ZERO, POS_DENORM, NEG_DENORM]);
+        if (overflow || pole) && out(c).is_some_and(fmax) {
+            inf_to_fmax = true;
+        }
+    }
+    if never_nan {
+        add("fp.alt.result-never-nan");
+    }
+    if inf_to_fmax {
+        add("fp.alt.result-inf-to-fmax");
+    }
+}
+
+/// Float bits of type `t` (F, HF, DF): sign, biased exponent, mantissa.
+fn bits_of(t: DataType, neg: bool, exp: u64, man: u64) -> u64 {
+    let (e, m) = values::float_format(t).unwrap_or((8, 23));
+    (u64::from(neg) << (e + m)) | ((exp & ((1 << e) - 1)) << m) | (man & ((1u64 << m) - 1))
+}
+
+/// Float-to-integer moves, one in two: the special inputs of spec/conversions.toml
+/// `[[special]]` (NaN, +-inf, +-0, denormals, values beyond the integer range), one per channel.
+fn float_to_int_specials(
+    insn: &Insn,
+    r: &mut super::values::Rng,
+    offset: impl Fn(usize, u32) -> Option<usize>,
+) -> Vec<(usize, usize, u64)> {
+    let mut w = Vec::new();
+    let (Some(s), Some(d)) = (insn.src[0], insn.dst) else {
+        return w;
+    };
+    let t = s.ty();
+    if !t.is_float() || d.ty.is_float() || s.as_reg().is_none() || !r.chance(1, 2) {
+        return w;
+    }
+    let Some((e, m)) = values::float_format(t) else {
+        return w;
+    };
+    let bias = (1u64 << (e - 1)) - 1;
+    let emax = (1u64 << e) - 1;
+    let mmask = (1u64 << m) - 1;
+    // An exponent beyond the destination's range (2^(bits+1)), capped at the largest finite.
+    let big = (bias + u64::from(d.ty.bits()) + 1).min(emax - 1);
+    let start = r.below(8) as u32;
+    for c in 0..u32::from(insn.exec_size) {
+        let neg = r.chance(1, 2);
+        let v = match (c + start) % 8 {
+            0 => bits_of(t, neg, emax, 1u64 << (m - 1)),
+            1 => bits_of(t, false, emax, 0),
+            2 => bits_of(t, true, emax, 0),
+            3 => bits_of(t, neg, 0, 0),
+            4 => bits_of(t, neg, 0, (r.next() & mmask).max(1)),
+            5 => bits_of(t, false, big, r.next() & mmask),
+            6 => bits_of(t, true, big, r.next() & mmask),
+            _ => continue,
+        };
+        if let Some(o) = offset(0, c) {
+            w.push((o, t.bytes() as usize, v));
+        }
+    }
+    w
+}
+
+/// Operand values the random classes rarely give, written over the sources of some float
+/// instructions: on one float add or mul in three, tiny results of normal operands (tininess
+/// and denormal flushing), overflowing results, opposite infinities and zero times inf or NaN
+/// (the IEEE invalid cases and their ALT mappings); on float-to-integer moves the special
+/// inputs. Returns the writes as (GRF byte offset, size, bits); `offset(i, c)` is the byte
+/// offset of source `i`'s element of channel `c`.
+pub(crate) fn special_pairs(
+    insn: &Insn,
+    r: &mut super::values::Rng,
+    offset: impl Fn(usize, u32) -> Option<usize>,
+) -> Vec<(usize, usize, u64)> {
+    let mut w = Vec::new();
+    if insn.op == Opcode::Mov {
+        return float_to_int_specials(insn, r, offset);
+    }
+    if !matches!(insn.op, Opcode::Add | Opcode::Mul) || !r.chance(1, 3) {
+        return w;
+    }
+    let (Some(s0), Some(s1)) = (insn.src[0], insn.src[1]) else {
+        return w;
+    };
+    let t = s0.ty();
+    if !t.is_float() || s1.ty() != t || s0.as_reg().is_none() || s1.as_reg().is_none() {
+        return w;
+    }
+    let Some((e, m)) = values::float_format(t) else {
+        return w;
+    };
+    let bias = (1u64 << (e - 1)) - 1;
+    let emax = (1u64 << e) - 1;
+    let mmask = (1u64 << m) - 1;
+    let unb = |x: i64| (x + bias as i64) as u64;
+    let min_exp = 1 - bias as i64;
+    for c in 0..u32::from(insn.exec_size) {
+        let (na, nb) = (r.chance(1, 2), r.chance(1, 2));
+        let (ma, mb) = (r.next() & mmask, r.next() & mmask);
+        let inf = |n| bits_of(t, n, emax, 0);
+        let zero = |n| bits_of(t, n, 0, 0);
+        let nan = |n| bits_of(t, n, emax, 1u64 << (m - 1));
+        let pair = if insn.op == Opcode::Mul {
+            match c % 5 {
+                0 => {
+                    // A product just below the smallest normal (a quarter to an eighth of it).
+                    let ea = min_exp / 2;
+                    let eb = min_exp - ea - 3;
+                    (bits_of(t, na, unb(ea), ma), bits_of(t, nb, unb(eb), mb))
+                }
+                1 => {
+                    let ea = bias as i64 / 2 + 1;
+                    let eb = bias as i64 - ea + 2;
+                    (bits_of(t, na, unb(ea), ma), bits_of(t, nb, unb(eb), mb))
+                }
+                2 => (zero(na), inf(nb)),
+                3 => (nan(na), zero(nb)),
+                _ => continue,
+            }
+        } else {
+            match c % 4 {
+                0 => (inf(na), inf(!na)),
+                1 => {
+                    // A sum of nearby normals of opposite signs: a few hundred denormal units.
+                    let j = (1u64 << (m - 4)) + (r.next() & 0xff);
+                    (bits_of(t, na, 1, j), bits_of(t, !na, 1, 0))
+                }
+                2 => (
+                    bits_of(t, na, emax - 1, mmask),
+                    bits_of(t, na, emax - 1, ma),
+                ),
+                _ => continue,
+            }
+        };
+        for (i, v) in [(0, pair.0), (1, pair.1)] {
+            if let Some(o) = offset(i, c) {
+                w.push((o, t.bytes() as usize, v));
+            }
+        }
+    }
+    w
+}
