@@ -1,6 +1,8 @@
 //! `euref check`: check a simulator against golden vectors.
 
-use euref::conformance::check::{describe, read_report, run as check_run, CheckOptions, Summary};
+use euref::conformance::check::{
+    describe, read_report, run as check_run, CheckOptions, Summary, DEFAULT_WINDOW,
+};
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -23,7 +25,7 @@ pub struct Args {
     #[arg(long, default_value_t = 5000)]
     pub timeout: u64,
     /// Requests in flight (1: one at a time).
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = DEFAULT_WINDOW)]
     pub window: usize,
     /// Print at most this many failing vectors in full (all go to the report).
     #[arg(long, default_value_t = 20)]
@@ -51,11 +53,11 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 if needs_nl {
                     f.write_all(b"\n").map_err(|e| e.to_string())?;
                 }
-                Box::new(std::io::LineWriter::new(f))
+                Box::new(f)
             } else {
-                Box::new(std::io::LineWriter::new(
+                Box::new(
                     std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
-                ))
+                )
             }
         }
         None => Box::new(std::io::sink()),

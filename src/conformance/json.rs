@@ -1,0 +1,328 @@
+//! A small borrowing JSON reader for the hot paths of `euref sim` and `euref check`: strings
+//! without escapes are borrowed from the line (escaped ones are decoded by serde_json), any
+//! value can be skipped and its raw text kept (to be copied into a request or report line
+//! verbatim). Errors name the byte offset; callers that need serde's exact messages fall back
+//! to serde_json on error.
+
+use std::borrow::Cow;
+
+/// Nesting limit of skipped values (no stack overflow on any input).
+const MAX_DEPTH: usize = 128;
+
+/// A cursor over one JSON text.
+pub struct Lexer<'a> {
+    src: &'a str,
+    pos: usize,
+}
+
+/// An error: what was expected and at which byte.
+pub type JsonError = String;
+
+fn err<T>(what: &str, at: usize) -> Result<T, JsonError> {
+    Err(format!("{what} at byte {at}"))
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a str) -> Lexer<'a> {
+        Lexer { src, pos: 0 }
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.src.as_bytes()
+    }
+
+    fn ws(&mut self) {
+        let b = self.bytes();
+        while self.pos < b.len() && matches!(b[self.pos], b' ' | b'\t' | b'\n' | b'\r') {
+            self.pos += 1;
+        }
+    }
+
+    /// The next non-blank byte (not consumed).
+    pub fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.bytes().get(self.pos).copied()
+    }
+
+    /// Consume byte `c` (after blanks).
+    pub fn eat(&mut self, c: u8) -> Result<(), JsonError> {
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            err(&format!("expected `{}`", c as char), self.pos)
+        }
+    }
+
+    /// Only blanks remain.
+    pub fn end(&mut self) -> Result<(), JsonError> {
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => err("trailing characters", self.pos),
+        }
+    }
+
+    /// A string token with its quotes, as it is in the text (valid JSON).
+    pub fn raw_string(&mut self) -> Result<&'a str, JsonError> {
+        if self.peek() != Some(b'"') {
+            return err("expected a string", self.pos);
+        }
+        let start = self.pos;
+        let b = self.bytes();
+        let mut i = start + 1;
+        loop {
+            let Some(k) = memchr::memchr2(b'"', b'\\', &b[i..]) else {
+                return err("unterminated string", start);
+            };
+            i += k;
+            if b[i] == b'"' {
+                break;
+            }
+            // An escape: its character is taken as is (\uXXXX's digits are plain bytes).
+            i += 2;
+            if i > b.len() {
+                return err("unterminated string", start);
+            }
+        }
+        if b[start + 1..i].iter().any(|&c| c < 0x20) {
+            return err("control character in a string", start);
+        }
+        self.pos = i + 1;
+        Ok(&self.src[start..=i])
+    }
+
+    /// A string's value: borrowed, or decoded when it has escapes.
+    pub fn string(&mut self) -> Result<Cow<'a, str>, JsonError> {
+        let at = self.pos;
+        let raw = self.raw_string()?;
+        unquote(raw).map_err(|e| format!("{e} at byte {at}"))
+    }
+
+    /// A number token as `f64`.
+    pub fn number(&mut self) -> Result<f64, JsonError> {
+        self.ws();
+        let start = self.pos;
+        let b = self.bytes();
+        while self.pos < b.len() && matches!(b[self.pos], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+        {
+            self.pos += 1;
+        }
+        let t = &self.src[start..self.pos];
+        let ok = !t.is_empty()
+            && !t.starts_with('+')
+            && !t.starts_with('.')
+            && !t.ends_with('.')
+            && !(t.len() > 1 && t.starts_with('0') && t.as_bytes()[1].is_ascii_digit())
+            && !(t.len() > 2 && t.starts_with("-0") && t.as_bytes()[2].is_ascii_digit());
+        match t.parse::<f64>() {
+            Ok(x) if ok && x.is_finite() => Ok(x),
+            _ => err("expected a number", start),
+        }
+    }
+
+    /// A non-negative integer that fits `u32`.
+    pub fn u32(&mut self) -> Result<u32, JsonError> {
+        let at = self.pos;
+        let x = self.number()?;
+        if x >= 0.0 && x <= f64::from(u32::MAX) && x.fract() == 0.0 {
+            Ok(x as u32)
+        } else {
+            err("expected an unsigned integer", at)
+        }
+    }
+
+    /// Run `f` (which reads one value) and return the raw text it read.
+    pub fn spanned<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, JsonError>,
+    ) -> Result<&'a str, JsonError> {
+        self.ws();
+        let start = self.pos;
+        f(self)?;
+        Ok(&self.src[start..self.pos])
+    }
+
+    /// Skip one value of any kind; its raw text.
+    pub fn value(&mut self) -> Result<&'a str, JsonError> {
+        self.ws();
+        let start = self.pos;
+        self.skip(0)?;
+        Ok(&self.src[start..self.pos])
+    }
+
+    fn skip(&mut self, depth: usize) -> Result<(), JsonError> {
+        if depth > MAX_DEPTH {
+            return err("nesting too deep", self.pos);
+        }
+        match self.peek() {
+            Some(b'"') => self.raw_string().map(|_| ()),
+            Some(b'{') => self.object(|l, _| l.skip(depth + 1)),
+            Some(b'[') => self.array(|l| l.skip(depth + 1)),
+            Some(b't') => self.literal("true"),
+            Some(b'f') => self.literal("false"),
+            Some(b'n') => self.literal("null"),
+            Some(_) => self.number().map(|_| ()),
+            None => err("expected a value", self.pos),
+        }
+    }
+
+    fn literal(&mut self, word: &str) -> Result<(), JsonError> {
+        if self.src[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            err("expected a value", self.pos)
+        }
+    }
+
+    /// An object: `f` is called with each key (raw token) and must consume its value.
+    pub fn object(
+        &mut self,
+        mut f: impl FnMut(&mut Self, &'a str) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        self.eat(b'{')?;
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            let key = self.raw_string()?;
+            self.eat(b':')?;
+            f(self, key)?;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return err("expected `,` or `}`", self.pos),
+            }
+        }
+    }
+
+    /// An array: `f` must consume each element.
+    pub fn array(
+        &mut self,
+        mut f: impl FnMut(&mut Self) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        self.eat(b'[')?;
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            f(self)?;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return err("expected `,` or `]`", self.pos),
+            }
+        }
+    }
+
+    /// An object whose values are all strings: `f` sees each (raw key, raw value).
+    pub fn string_map(
+        &mut self,
+        mut f: impl FnMut(&'a str, &'a str) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        self.object(|l, k| {
+            let v = l.raw_string()?;
+            f(k, v)
+        })
+    }
+}
+
+/// The value of a raw string token (with its quotes).
+pub fn unquote(raw: &str) -> Result<Cow<'_, str>, JsonError> {
+    let inner = raw
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .ok_or_else(|| "expected a string".to_string())?;
+    if !inner.as_bytes().contains(&b'\\') {
+        return Ok(Cow::Borrowed(inner));
+    }
+    serde_json::from_str::<String>(raw)
+        .map(Cow::Owned)
+        .map_err(|e| e.to_string())
+}
+
+/// Append `s` as a JSON string token.
+pub fn push_string(out: &mut Vec<u8>, s: &str) {
+    let plain = s
+        .bytes()
+        .all(|c| c >= 0x20 && c != b'"' && c != b'\\' && c != 0x7f);
+    if plain {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        // serde_json writes a valid token for any string.
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_borrowed_or_decoded_and_values_skipped() {
+        let t = r#" {"a" : "x\"y", "b":[1,-2.5e3,{"c":null}], "d":"plain", "e":true} "#;
+        let mut l = Lexer::new(t);
+        let mut seen = vec![];
+        l.object(|l, k| {
+            let key = unquote(k)?.into_owned();
+            let v = if key == "b" {
+                l.value()?.to_string()
+            } else if key == "e" {
+                l.value()?.to_string()
+            } else {
+                let s = l.string()?;
+                assert_eq!(matches!(s, Cow::Borrowed(_)), key == "d");
+                s.into_owned()
+            };
+            seen.push((key, v));
+            Ok(())
+        })
+        .unwrap();
+        l.end().unwrap();
+        assert_eq!(
+            seen,
+            [
+                ("a".to_string(), "x\"y".to_string()),
+                ("b".into(), r#"[1,-2.5e3,{"c":null}]"#.into()),
+                ("d".into(), "plain".into()),
+                ("e".into(), "true".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_texts_are_errors_with_their_offset() {
+        for (t, at) in [
+            (r#"{"a":"x}"#, 5),
+            (r#"{"a" "x"}"#, 5),
+            (r#"{"a":tru}"#, 5),
+            (r#"{"a":01}"#, 5),
+            ("{\"a\":\"\u{1}\"}", 5),
+            (r#"{"a":"x",}"#, 9),
+        ] {
+            let mut l = Lexer::new(t);
+            let e = l.object(|l, _| l.value().map(|_| ())).unwrap_err();
+            assert!(e.ends_with(&format!("at byte {at}")), "{t}: {e}");
+        }
+        let deep = "[".repeat(1000);
+        assert!(Lexer::new(&deep).value().unwrap_err().contains("too deep"));
+    }
+
+    #[test]
+    fn push_string_escapes_what_it_must() {
+        let mut out = vec![];
+        push_string(&mut out, "a\"b\n");
+        push_string(&mut out, "r12");
+        assert_eq!(String::from_utf8(out).unwrap(), r#""a\"b\n""r12""#);
+    }
+}
