@@ -32,7 +32,23 @@ pub struct Args {
     pub show: u64,
 }
 
+/// A simulator that exits while requests are still being written to it must not end the
+/// checker: `main` restores the default SIGPIPE disposition for every subcommand, the checker
+/// ignores it again (the writes then fail with EPIPE, and the crash is reported).
+#[cfg(unix)]
+fn ignore_sigpipe() {
+    // SAFETY: called at the start of the subcommand, before the checker starts any thread;
+    // SIG_IGN installs no handler code.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+#[cfg(not(unix))]
+fn ignore_sigpipe() {}
+
 pub fn run(a: Args) -> Result<ExitCode, String> {
+    ignore_sigpipe();
     let mut summary = Summary::default();
     let mut skip = HashSet::new();
     let mut report: Box<dyn Write> = match &a.report {
@@ -99,10 +115,13 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    // A closed stdout is not an error of the check (SIGPIPE is ignored here).
+    let mut s = stdout.lock();
     if hidden > 0 {
-        println!("({hidden} more failing vectors not shown; see the report)");
+        let _ = writeln!(s, "({hidden} more failing vectors not shown; see the report)");
     }
-    print!("{}", summary.table());
+    let _ = write!(s, "{}", summary.table());
+    let _ = s.flush();
     Ok(if summary.failed() == 0 {
         ExitCode::SUCCESS
     } else {

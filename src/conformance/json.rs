@@ -64,37 +64,61 @@ impl<'a> Lexer<'a> {
 
     /// A string token with its quotes, as it is in the text (valid JSON).
     pub fn raw_string(&mut self) -> Result<&'a str, JsonError> {
+        self.scan_string().map(|(raw, _)| raw)
+    }
+
+    /// A string token with its quotes and whether it has escapes. The body is searched eight
+    /// bytes at a time for a quote, a backslash or a control character.
+    fn scan_string(&mut self) -> Result<(&'a str, bool), JsonError> {
         if self.peek() != Some(b'"') {
             return err("expected a string", self.pos);
         }
         let start = self.pos;
         let b = self.bytes();
         let mut i = start + 1;
+        let mut escaped = false;
         loop {
-            let Some(k) = memchr::memchr2(b'"', b'\\', &b[i..]) else {
-                return err("unterminated string", start);
-            };
-            i += k;
-            if b[i] == b'"' {
-                break;
+            // The next special byte at or after i.
+            while i + 8 <= b.len() {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(&b[i..i + 8]);
+                let w = u64::from_le_bytes(word);
+                let hit = special_bytes(w);
+                if hit != 0 {
+                    i += (hit.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                i += 8;
             }
-            // An escape: its character is taken as is (\uXXXX's digits are plain bytes).
-            i += 2;
-            if i > b.len() {
-                return err("unterminated string", start);
+            while i < b.len() && !matches!(b[i], b'"' | b'\\' | 0..=0x1f) {
+                i += 1;
             }
-        }
-        if b[start + 1..i].iter().any(|&c| c < 0x20) {
-            return err("control character in a string", start);
+            match b.get(i) {
+                None => return err("unterminated string", start),
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    // The escaped character is taken as is (\uXXXX's digits are plain).
+                    escaped = true;
+                    if i + 1 < b.len() && b[i + 1] >= 0x20 {
+                        i += 2;
+                    } else {
+                        return err("bad escape in a string", start);
+                    }
+                }
+                Some(_) => return err("control character in a string", start),
+            }
         }
         self.pos = i + 1;
-        Ok(&self.src[start..=i])
+        Ok((&self.src[start..=i], escaped))
     }
 
     /// A string's value: borrowed, or decoded when it has escapes.
     pub fn string(&mut self) -> Result<Cow<'a, str>, JsonError> {
         let at = self.pos;
-        let raw = self.raw_string()?;
+        let (raw, escaped) = self.scan_string()?;
+        if !escaped {
+            return Ok(Cow::Borrowed(&raw[1..raw.len() - 1]));
+        }
         unquote(raw).map_err(|e| format!("{e} at byte {at}"))
     }
 
@@ -122,7 +146,25 @@ impl<'a> Lexer<'a> {
 
     /// A non-negative integer that fits `u32`.
     pub fn u32(&mut self) -> Result<u32, JsonError> {
+        self.ws();
         let at = self.pos;
+        // Plain digits (no leading zero, no fraction or exponent) directly.
+        let b = self.bytes();
+        let mut i = at;
+        let mut v: u64 = 0;
+        while i < b.len() && b[i].is_ascii_digit() && i - at < 10 {
+            v = v * 10 + u64::from(b[i] - b'0');
+            i += 1;
+        }
+        let plain = i > at
+            && (i - at == 1 || b[at] != b'0')
+            && !matches!(b.get(i), Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'-' | b'+'));
+        if plain {
+            if let Ok(v) = u32::try_from(v) {
+                self.pos = i;
+                return Ok(v);
+            }
+        }
         let x = self.number()?;
         if x >= 0.0 && x <= f64::from(u32::MAX) && x.fract() == 0.0 {
             Ok(x as u32)
@@ -175,10 +217,10 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// An object: `f` is called with each key (raw token) and must consume its value.
+    /// An object: `f` is called with each key and must consume its value.
     pub fn object(
         &mut self,
-        mut f: impl FnMut(&mut Self, &'a str) -> Result<(), JsonError>,
+        mut f: impl FnMut(&mut Self, Cow<'a, str>) -> Result<(), JsonError>,
     ) -> Result<(), JsonError> {
         self.eat(b'{')?;
         if self.peek() == Some(b'}') {
@@ -186,7 +228,7 @@ impl<'a> Lexer<'a> {
             return Ok(());
         }
         loop {
-            let key = self.raw_string()?;
+            let key = self.string()?;
             self.eat(b':')?;
             f(self, key)?;
             match self.peek() {
@@ -223,16 +265,58 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// An object whose values are all strings: `f` sees each (raw key, raw value).
+    /// An object whose values are all strings: `f` sees each key and value.
     pub fn string_map(
         &mut self,
-        mut f: impl FnMut(&'a str, &'a str) -> Result<(), JsonError>,
+        mut f: impl FnMut(Cow<'a, str>, Cow<'a, str>) -> Result<(), JsonError>,
     ) -> Result<(), JsonError> {
         self.object(|l, k| {
-            let v = l.raw_string()?;
+            let v = l.string()?;
             f(k, v)
         })
     }
+
+    /// An array of strings (checked, not decoded); its raw text.
+    pub fn string_array(&mut self) -> Result<&'a str, JsonError> {
+        self.ws();
+        let start = self.pos;
+        self.eat(b'[')?;
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+        } else {
+            loop {
+                self.scan_string()?;
+                // `,"` and `]` without blanks are the common case.
+                let b = self.bytes();
+                match b.get(self.pos) {
+                    Some(b',') if b.get(self.pos + 1) == Some(&b'"') => self.pos += 1,
+                    Some(b']') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b']') => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return err("expected `,` or `]`", self.pos),
+                    },
+                }
+            }
+        }
+        Ok(&self.src[start..self.pos])
+    }
+}
+
+/// Bytes of `w` that are `"`, `\\` or below 0x20: the lowest flagged byte is exact (the
+/// zero-byte test of Hacker's Delight 6-1).
+#[inline]
+fn special_bytes(w: u64) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(LO) & !v & HI;
+    zero(w ^ (LO * u64::from(b'"'))) | zero(w ^ (LO * u64::from(b'\\'))) | (w.wrapping_sub(LO * 0x20) & !w & HI)
 }
 
 /// The value of a raw string token (with its quotes).
@@ -274,7 +358,7 @@ mod tests {
         let mut l = Lexer::new(t);
         let mut seen = vec![];
         l.object(|l, k| {
-            let key = unquote(k)?.into_owned();
+            let key = k.into_owned();
             let v = if key == "b" {
                 l.value()?.to_string()
             } else if key == "e" {

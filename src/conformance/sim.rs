@@ -9,7 +9,7 @@
 //! request), kept as the reference the fast path is tested against.
 
 use super::inject::Fault;
-use super::json::{push_string, unquote, Lexer};
+use super::json::{push_string, Lexer};
 use super::protocol::{Request, Response};
 use super::regs;
 use crate::isa::Insn;
@@ -92,7 +92,7 @@ fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
     let mut initial = Vec::new();
     let mut report = None;
     l.object(|l, key| {
-        match unquote(key)?.as_ref() {
+        match key.as_ref() {
             "id" => id = Some(l.raw_string()?),
             "gen" => gen = Some(l.string()?),
             "insn" => insn = Some(l.string()?),
@@ -100,7 +100,7 @@ fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
             "initial" => {
                 initial.clear();
                 l.string_map(|k, v| {
-                    initial.push((unquote(k)?, unquote(v)?));
+                    initial.push((k, v));
                     Ok(())
                 })?
             }
@@ -130,6 +130,35 @@ fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
     })
 }
 
+/// Hex digit values; 0xff: not a digit.
+const NIBBLE: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = match c as u8 {
+            b'0'..=b'9' => c as u8 - b'0',
+            b'a'..=b'f' => c as u8 - b'a' + 10,
+            b'A'..=b'F' => c as u8 - b'A' + 10,
+            _ => 0xff,
+        };
+        c += 1;
+    }
+    t
+};
+
+/// One byte of hex: `Some(Some(v))`, `Some(None)` for `xx`, `None` for anything else.
+#[inline]
+fn hex_byte(p: &[u8]) -> Option<Option<u8>> {
+    let (h, l) = (NIBBLE[usize::from(p[0])], NIBBLE[usize::from(p[1])]);
+    if (h | l) < 16 {
+        Some(Some(h << 4 | l))
+    } else if p.eq_ignore_ascii_case(b"xx") {
+        Some(None)
+    } else {
+        None
+    }
+}
+
 /// Decode hex into `out` (`xx`: `None`); false on anything else.
 fn decode_hex(hex: &str, out: &mut Vec<Option<u8>>) -> bool {
     out.clear();
@@ -138,23 +167,12 @@ fn decode_hex(hex: &str, out: &mut Vec<Option<u8>>) -> bool {
         return false;
     }
     for p in b.chunks_exact(2) {
-        match (nibble(p[0]), nibble(p[1])) {
-            (Some(h), Some(l)) => out.push(Some(h << 4 | l)),
-            _ if p.eq_ignore_ascii_case(b"xx") => out.push(None),
-            _ => return false,
+        match hex_byte(p) {
+            Some(v) => out.push(v),
+            None => return false,
         }
     }
     true
-}
-
-#[inline]
-fn nibble(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    }
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -304,7 +322,11 @@ impl Simulator {
         ps.reset();
         let st = &mut ps.work;
         for (name, hex) in initial {
-            if !decode_hex(hex, &mut self.hex) || write_reg(st, name, &self.hex).is_err() {
+            let fast = match regs::grf_number(name) {
+                Some(n) => write_grf_hex(st, n, hex.as_bytes()),
+                None => decode_hex(hex, &mut self.hex) && write_reg(st, name, &self.hex).is_ok(),
+            };
+            if !fast {
                 let bytes = regs::parse_hex(hex).map_err(|e| format!("initial.{name}: {e}"))?;
                 regs::write(st, name, &bytes).map_err(|e| format!("initial.{name}: {e}"))?;
             }
@@ -384,6 +406,27 @@ fn write_reg(st: &mut ThreadState, name: &str, bytes: &[Option<u8>]) -> Result<(
         k += n;
     }
     Ok(())
+}
+
+/// Write GRF register `n` from hex text (as [`regs::write`] does); false on anything wrong.
+fn write_grf_hex(st: &mut ThreadState, n: usize, hex: &[u8]) -> bool {
+    let rb = st.grf_reg_bytes();
+    let o = n * rb;
+    if o + rb > st.grf_size() || hex.len() % 2 != 0 || hex.len() / 2 > rb {
+        return false;
+    }
+    for (k, p) in hex.chunks_exact(2).enumerate() {
+        let a = o + k;
+        match hex_byte(p) {
+            Some(Some(v)) => {
+                st.grf[a] = v;
+                st.grf_undef[a / 64] &= !(1 << (a % 64));
+            }
+            Some(None) => st.grf_undef[a / 64] |= 1 << (a % 64),
+            None => return false,
+        }
+    }
+    true
 }
 
 fn readable(st: &ThreadState, name: &str) -> bool {

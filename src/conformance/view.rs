@@ -5,7 +5,7 @@
 //! `protocol::Response`) remain the format's definition; [`VectorView::from_vector`] and
 //! [`ResponseView::from_response`] view them.
 
-use super::json::{push_string, unquote, JsonError, Lexer};
+use super::json::{push_string, JsonError, Lexer};
 use super::protocol::Response;
 use crate::golden::{AltKind, Vector};
 use std::borrow::Cow;
@@ -67,7 +67,7 @@ fn map_into<'a>(
 ) -> Result<(), JsonError> {
     out.clear();
     l.string_map(|k, v| {
-        out.push((unquote(k)?, unquote(v)?));
+        out.push((k, v));
         Ok(())
     })
 }
@@ -84,7 +84,7 @@ pub fn lookup<'v>(pairs: &'v [(Cow<'_, str>, Cow<'_, str>)], key: &str) -> Optio
 fn dst<'a>(l: &mut Lexer<'a>) -> Result<DstView<'a>, JsonError> {
     let (mut reg, mut offset, mut ty, mut stride) = (None, None, None, None);
     l.object(|l, k| {
-        match unquote(k)?.as_ref() {
+        match k.as_ref() {
             "reg" => reg = Some(l.string()?),
             "offset" => offset = Some(l.u32()?),
             "type" => ty = Some(l.string()?),
@@ -115,7 +115,7 @@ fn alternative<'a>(l: &mut Lexer<'a>) -> Result<AltView<'a>, JsonError> {
         }
     };
     l.object(|l, k| {
-        match unquote(k)?.as_ref() {
+        match k.as_ref() {
             "kind" => {
                 kind = Some(match l.string()?.as_ref() {
                     "any_nan" => AltKind::AnyNan,
@@ -152,14 +152,78 @@ fn alternative<'a>(l: &mut Lexer<'a>) -> Result<AltView<'a>, JsonError> {
     })
 }
 
-/// Check an array of strings; its raw text.
 fn string_array<'a>(l: &mut Lexer<'a>) -> Result<&'a str, JsonError> {
-    l.spanned(|l| l.array(|l| l.raw_string().map(|_| ())))
+    l.string_array()
+}
+
+/// Where the fields the comparison needs lie in a vector line already read whole, so that
+/// the line need not be read whole again when its response arrives ([`VectorView::reread`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Spans {
+    id: (u32, u32),
+    op: (u32, u32),
+    insn: (u32, u32),
+    expected: (u32, u32),
+    undefined: (u32, u32),
+    dst: (u32, u32),
+    alternatives: (u32, u32),
+    rules: (u32, u32),
 }
 
 impl<'a> VectorView<'a> {
     /// Read a vector line (the same fields serde requires of a [`Vector`]).
     pub fn parse(line: &'a str) -> Result<VectorView<'a>, JsonError> {
+        Self::parse_spans(line).map(|(v, _)| v)
+    }
+
+    /// The fields of a line that [`VectorView::parse_spans`] read, read again from `spans`
+    /// (`gen`, `bytes` and `initial` are left empty: the request is sent by then; `dst` and
+    /// `alternatives` too unless `full`).
+    pub fn reread(line: &'a str, spans: &Spans, full: bool) -> Result<VectorView<'a>, JsonError> {
+        let part = |s: (u32, u32)| Lexer::new(&line[s.0 as usize..s.1 as usize]);
+        let mut expected = Vec::new();
+        map_into(&mut part(spans.expected), &mut expected)?;
+        let mut undefined = Vec::new();
+        if spans.undefined.1 > 0 {
+            map_into(&mut part(spans.undefined), &mut undefined)?;
+        }
+        let dst_view = if full && spans.dst.1 > 0 && line.as_bytes()[spans.dst.0 as usize] == b'{' {
+            Some(dst(&mut part(spans.dst))?)
+        } else {
+            None
+        };
+        let mut alternatives = Vec::new();
+        if full && spans.alternatives.1 > 0 {
+            part(spans.alternatives).array(|l| {
+                alternatives.push(alternative(l)?);
+                Ok(())
+            })?;
+        }
+        Ok(VectorView {
+            id: part(spans.id).string()?,
+            gen: Cow::Borrowed(""),
+            op: part(spans.op).string()?,
+            insn: part(spans.insn).string()?,
+            bytes: Cow::Borrowed(""),
+            initial_raw: Cow::Borrowed("{}"),
+            expected,
+            undefined,
+            dst: dst_view,
+            alternatives,
+            rules_raw: Cow::Borrowed(&line[spans.rules.0 as usize..spans.rules.1 as usize]),
+        })
+    }
+
+    /// [`VectorView::parse`], and where the fields are.
+    pub fn parse_spans(line: &'a str) -> Result<(VectorView<'a>, Spans), JsonError> {
+        let mut sp = Spans::default();
+        let span = |raw: &str| {
+            let o = raw.as_ptr() as usize - line.as_ptr() as usize;
+            (o as u32, (o + raw.len()) as u32)
+        };
+        if line.len() > u32::MAX as usize {
+            return Err("line too long".into());
+        }
         let mut l = Lexer::new(line);
         let (mut v, mut id, mut gen, mut op, mut insn, mut bytes) =
             (false, None, None, None, None, None);
@@ -167,41 +231,62 @@ impl<'a> VectorView<'a> {
         let (mut expected, mut undefined) = (None, Vec::new());
         let (mut dstv, mut alternatives) = (None, Vec::new());
         l.object(|l, key| {
-            match unquote(key)?.as_ref() {
+            match key.as_ref() {
                 "v" => {
                     l.u32()?;
                     v = true;
                 }
-                "id" => id = Some(l.string()?),
+                "id" => {
+                    let mut x = None;
+                    sp.id = span(l.spanned(|l| l.string().map(|s| x = Some(s)))?);
+                    id = x;
+                }
                 "gen" => gen = Some(l.string()?),
-                "op" => op = Some(l.string()?),
-                "insn" => insn = Some(l.string()?),
+                "op" => {
+                    let mut x = None;
+                    sp.op = span(l.spanned(|l| l.string().map(|s| x = Some(s)))?);
+                    op = x;
+                }
+                "insn" => {
+                    let mut x = None;
+                    sp.insn = span(l.spanned(|l| l.string().map(|s| x = Some(s)))?);
+                    insn = x;
+                }
                 "bytes" => bytes = Some(l.string()?),
                 "initial" => {
                     initial_raw = Some(l.spanned(|l| l.string_map(|_, _| Ok(())))?);
                 }
                 "expected" => {
                     let mut e = Vec::new();
-                    map_into(l, &mut e)?;
+                    sp.expected = span(l.spanned(|l| map_into(l, &mut e))?);
                     expected = Some(e);
                 }
-                "undefined" => map_into(l, &mut undefined)?,
+                "undefined" => sp.undefined = span(l.spanned(|l| map_into(l, &mut undefined))?),
                 "dst" => {
-                    dstv = if l.peek() == Some(b'n') {
+                    if l.peek() == Some(b'n') {
                         l.value()?;
-                        None
+                        dstv = None;
+                        sp.dst = (0, 0);
                     } else {
-                        Some(dst(l)?)
+                        let mut x = None;
+                        sp.dst = span(l.spanned(|l| dst(l).map(|d| x = Some(d)))?);
+                        dstv = x;
                     }
                 }
                 "alternatives" => {
                     alternatives.clear();
-                    l.array(|l| {
-                        alternatives.push(alternative(l)?);
-                        Ok(())
-                    })?
+                    sp.alternatives = span(l.spanned(|l| {
+                        l.array(|l| {
+                            alternatives.push(alternative(l)?);
+                            Ok(())
+                        })
+                    })?)
                 }
-                "rules" => rules_raw = Some(string_array(l)?),
+                "rules" => {
+                    let r = string_array(l)?;
+                    sp.rules = span(r);
+                    rules_raw = Some(r);
+                }
                 "classes" => {
                     string_array(l)?;
                     classes = true;
@@ -219,7 +304,7 @@ impl<'a> VectorView<'a> {
         if !classes {
             return Err(missing("classes"));
         }
-        Ok(VectorView {
+        let v = VectorView {
             id: id.ok_or_else(|| missing("id"))?,
             gen: gen.ok_or_else(|| missing("gen"))?,
             op: op.ok_or_else(|| missing("op"))?,
@@ -231,7 +316,8 @@ impl<'a> VectorView<'a> {
             dst: dstv,
             alternatives,
             rules_raw: Cow::Borrowed(rules_raw.ok_or_else(|| missing("rules"))?),
-        })
+        };
+        Ok((v, sp))
     }
 
     /// A view of an owned vector.
@@ -323,7 +409,7 @@ impl<'a> ResponseView<'a> {
         let mut l = Lexer::new(line);
         let (mut id, mut fin, mut error) = (None, Vec::new(), None);
         l.object(|l, key| {
-            match unquote(key)?.as_ref() {
+            match key.as_ref() {
                 "id" => id = Some(l.string()?),
                 "final" => map_into(l, &mut fin)?,
                 "error" => {
@@ -384,6 +470,19 @@ mod tests {
                     owned.initial_raw = view.initial_raw.clone();
                     assert_eq!(view, owned);
                     assert_eq!(view.rules(), v.rules);
+                    let (_, spans) = VectorView::parse_spans(&line).unwrap();
+                    let again = VectorView::reread(&line, &spans, true).unwrap();
+                    let light = VectorView::reread(&line, &spans, false).unwrap();
+                    assert_eq!((light.dst, light.alternatives.len()), (None, 0));
+                    assert_eq!(light.expected, view.expected);
+                    assert_eq!(
+                        (&again.id, &again.op, &again.insn, &again.rules_raw),
+                        (&view.id, &view.op, &view.insn, &view.rules_raw)
+                    );
+                    assert_eq!(
+                        (&again.expected, &again.undefined, &again.dst, &again.alternatives),
+                        (&view.expected, &view.undefined, &view.dst, &view.alternatives)
+                    );
                     let mut req = Vec::new();
                     view.write_request(&mut req);
                     let want = format!("{}\n", Request::from_vector(v).to_line());
