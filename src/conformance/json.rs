@@ -18,6 +18,8 @@ pub struct Lexer<'a> {
 /// An error: what was expected and at which byte.
 pub type JsonError = String;
 
+#[cold]
+#[inline(never)]
 fn err<T>(what: &str, at: usize) -> Result<T, JsonError> {
     Err(format!("{what} at byte {at}"))
 }
@@ -31,6 +33,7 @@ impl<'a> Lexer<'a> {
         self.src.as_bytes()
     }
 
+    #[inline]
     fn ws(&mut self) {
         let b = self.bytes();
         while self.pos < b.len() && matches!(b[self.pos], b' ' | b'\t' | b'\n' | b'\r') {
@@ -39,12 +42,14 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next non-blank byte (not consumed).
+    #[inline]
     pub fn peek(&mut self) -> Option<u8> {
         self.ws();
         self.bytes().get(self.pos).copied()
     }
 
     /// Consume byte `c` (after blanks).
+    #[inline]
     pub fn eat(&mut self, c: u8) -> Result<(), JsonError> {
         if self.peek() == Some(c) {
             self.pos += 1;
@@ -69,32 +74,28 @@ impl<'a> Lexer<'a> {
 
     /// A string token with its quotes and whether it has escapes. The body is searched eight
     /// bytes at a time for a quote, a backslash or a control character.
+    #[inline]
     fn scan_string(&mut self) -> Result<(&'a str, bool), JsonError> {
-        if self.peek() != Some(b'"') {
+        let b = self.bytes();
+        if b.get(self.pos) != Some(&b'"') && self.peek() != Some(b'"') {
             return err("expected a string", self.pos);
         }
         let start = self.pos;
-        let b = self.bytes();
         let mut i = start + 1;
         let mut escaped = false;
         loop {
             // The next special byte at or after i.
-            while i + 8 <= b.len() {
+            while let Some(chunk) = b.get(i..i + 8) {
                 let mut word = [0u8; 8];
-                word.copy_from_slice(&b[i..i + 8]);
-                let w = u64::from_le_bytes(word);
-                let hit = special_bytes(w);
+                word.copy_from_slice(chunk);
+                let hit = special_bytes(u64::from_le_bytes(word));
                 if hit != 0 {
                     i += (hit.trailing_zeros() / 8) as usize;
                     break;
                 }
                 i += 8;
             }
-            while i < b.len() && !matches!(b[i], b'"' | b'\\' | 0..=0x1f) {
-                i += 1;
-            }
             match b.get(i) {
-                None => return err("unterminated string", start),
                 Some(b'"') => break,
                 Some(b'\\') => {
                     // The escaped character is taken as is (\uXXXX's digits are plain).
@@ -105,7 +106,9 @@ impl<'a> Lexer<'a> {
                         return err("bad escape in a string", start);
                     }
                 }
-                Some(_) => return err("control character in a string", start),
+                Some(0..=0x1f) => return err("control character in a string", start),
+                Some(_) => i += 1,
+                None => return err("unterminated string", start),
             }
         }
         self.pos = i + 1;
@@ -113,6 +116,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// A string's value: borrowed, or decoded when it has escapes.
+    #[inline]
     pub fn string(&mut self) -> Result<Cow<'a, str>, JsonError> {
         let at = self.pos;
         let (raw, escaped) = self.scan_string()?;

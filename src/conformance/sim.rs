@@ -415,17 +415,26 @@ fn write_grf_hex(st: &mut ThreadState, n: usize, hex: &[u8]) -> bool {
     if o + rb > st.grf_size() || hex.len() % 2 != 0 || hex.len() / 2 > rb {
         return false;
     }
+    // Undefined flags of the bytes written, set per bit below and stored per 64-bit word.
+    let (mut word, mut defined, mut undefined) = (o / 64, 0u64, 0u64);
     for (k, p) in hex.chunks_exact(2).enumerate() {
         let a = o + k;
+        if a / 64 != word {
+            let w = &mut st.grf_undef[word];
+            *w = (*w & !defined) | undefined;
+            (word, defined, undefined) = (a / 64, 0, 0);
+        }
         match hex_byte(p) {
             Some(Some(v)) => {
                 st.grf[a] = v;
-                st.grf_undef[a / 64] &= !(1 << (a % 64));
+                defined |= 1 << (a % 64);
             }
-            Some(None) => st.grf_undef[a / 64] |= 1 << (a % 64),
+            Some(None) => undefined |= 1 << (a % 64),
             None => return false,
         }
     }
+    let w = &mut st.grf_undef[word];
+    *w = (*w & !defined) | undefined;
     true
 }
 
