@@ -118,7 +118,10 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     // A closed stdout is not an error of the check (SIGPIPE is ignored here).
     let mut s = stdout.lock();
     if hidden > 0 {
-        let _ = writeln!(s, "({hidden} more failing vectors not shown; see the report)");
+        let _ = writeln!(
+            s,
+            "({hidden} more failing vectors not shown; see the report)"
+        );
     }
     let _ = write!(s, "{}", summary.table());
     let _ = s.flush();

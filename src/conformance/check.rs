@@ -5,11 +5,11 @@
 
 use super::compare::{compare_view, plainly_equal, Outcome};
 use super::json::{push_string, Lexer};
-use std::borrow::Cow;
 use super::runner::{RecvError, SimProcess};
 use super::view::{ResponseView, Spans, VectorView};
 use crate::golden::Vector;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -92,7 +92,11 @@ impl Summary {
         }
         match self.by_rules_text.get_mut(v.rules_raw.as_ref()) {
             Some(c) => c[k] += 1,
-            None => self.by_rules_text.entry(v.rules_raw.to_string()).or_default()[k] += 1,
+            None => {
+                self.by_rules_text
+                    .entry(v.rules_raw.to_string())
+                    .or_default()[k] += 1
+            }
         }
     }
 

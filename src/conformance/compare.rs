@@ -168,7 +168,10 @@ fn accepts(a: &AltView, t: DataType, exp: u64, act: u64) -> bool {
 
 /// Compare a response with the vector's expected registers.
 pub fn compare(v: &Vector, resp: &Response) -> Outcome {
-    compare_view(&VectorView::from_vector(v), &ResponseView::from_response(resp))
+    compare_view(
+        &VectorView::from_vector(v),
+        &ResponseView::from_response(resp),
+    )
 }
 
 #[inline]

@@ -131,17 +131,21 @@ impl<'a> Lexer<'a> {
         self.ws();
         let start = self.pos;
         let b = self.bytes();
-        while self.pos < b.len() && matches!(b[self.pos], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+        while self.pos < b.len()
+            && matches!(b[self.pos], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
         {
             self.pos += 1;
         }
         let t = &self.src[start..self.pos];
-        let ok = !t.is_empty()
-            && !t.starts_with('+')
-            && !t.starts_with('.')
-            && !t.ends_with('.')
-            && !(t.len() > 1 && t.starts_with('0') && t.as_bytes()[1].is_ascii_digit())
-            && !(t.len() > 2 && t.starts_with("-0") && t.as_bytes()[2].is_ascii_digit());
+        // JSON's grammar beyond what `f64::from_str` checks: no `+` or `.` first, no `.` last,
+        // no leading zero.
+        let digits = t.strip_prefix('-').unwrap_or(t).as_bytes();
+        let leading_zero = digits.len() > 1 && digits[0] == b'0' && digits[1].is_ascii_digit();
+        let ok = !(t.is_empty()
+            || t.starts_with('+')
+            || digits.first() == Some(&b'.')
+            || t.ends_with('.')
+            || leading_zero);
         match t.parse::<f64>() {
             Ok(x) if ok && x.is_finite() => Ok(x),
             _ => err("expected a number", start),
@@ -162,7 +166,10 @@ impl<'a> Lexer<'a> {
         }
         let plain = i > at
             && (i - at == 1 || b[at] != b'0')
-            && !matches!(b.get(i), Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'-' | b'+'));
+            && !matches!(
+                b.get(i),
+                Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'-' | b'+')
+            );
         if plain {
             if let Ok(v) = u32::try_from(v) {
                 self.pos = i;
@@ -320,7 +327,9 @@ fn special_bytes(w: u64) -> u64 {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let zero = |v: u64| v.wrapping_sub(LO) & !v & HI;
-    zero(w ^ (LO * u64::from(b'"'))) | zero(w ^ (LO * u64::from(b'\\'))) | (w.wrapping_sub(LO * 0x20) & !w & HI)
+    zero(w ^ (LO * u64::from(b'"')))
+        | zero(w ^ (LO * u64::from(b'\\')))
+        | (w.wrapping_sub(LO * 0x20) & !w & HI)
 }
 
 /// The value of a raw string token (with its quotes).
@@ -363,9 +372,7 @@ mod tests {
         let mut seen = vec![];
         l.object(|l, k| {
             let key = k.into_owned();
-            let v = if key == "b" {
-                l.value()?.to_string()
-            } else if key == "e" {
+            let v = if key == "b" || key == "e" {
                 l.value()?.to_string()
             } else {
                 let s = l.string()?;

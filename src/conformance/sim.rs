@@ -291,12 +291,10 @@ impl Simulator {
         // The instruction.
         if !bytes.is_empty() {
             self.bytes.clear();
-            let ok = decode_hex(bytes, &mut self.hex)
-                && self.hex.iter().all(Option::is_some)
-                && {
-                    self.bytes.extend(self.hex.iter().flatten());
-                    true
-                };
+            let ok = decode_hex(bytes, &mut self.hex) && self.hex.iter().all(Option::is_some) && {
+                self.bytes.extend(self.hex.iter().flatten());
+                true
+            };
             if !ok {
                 let e = regs::parse_hex_defined(bytes).err().unwrap_or_default();
                 return Err(format!("bytes: {e}"));
@@ -612,6 +610,9 @@ mod tests {
         req.initial.clear();
         let second = fast(&mut sim, &req.to_line());
         assert_eq!(second, format!("{}\n", execute(&req, None).to_line()));
-        assert!(second.contains(&format!("\"r10\":\"{}\"", "xx".repeat(32))), "{second}");
+        assert!(
+            second.contains(&format!("\"r10\":\"{}\"", "xx".repeat(32))),
+            "{second}"
+        );
     }
 }

@@ -480,8 +480,18 @@ mod tests {
                         (&view.id, &view.op, &view.insn, &view.rules_raw)
                     );
                     assert_eq!(
-                        (&again.expected, &again.undefined, &again.dst, &again.alternatives),
-                        (&view.expected, &view.undefined, &view.dst, &view.alternatives)
+                        (
+                            &again.expected,
+                            &again.undefined,
+                            &again.dst,
+                            &again.alternatives
+                        ),
+                        (
+                            &view.expected,
+                            &view.undefined,
+                            &view.dst,
+                            &view.alternatives
+                        )
                     );
                     let mut req = Vec::new();
                     view.write_request(&mut req);
@@ -500,9 +510,12 @@ mod tests {
     fn a_line_serde_rejects_is_rejected() {
         let v: Vector = serde_json::from_str(&{
             let mut s = String::new();
-            generate(&GenConfig::new(Platform::Skl, 1), 1, &mut std::io::sink(), |c| {
-                s = c[0].as_ref().unwrap().to_line()
-            })
+            generate(
+                &GenConfig::new(Platform::Skl, 1),
+                1,
+                &mut std::io::sink(),
+                |c| s = c[0].as_ref().unwrap().to_line(),
+            )
             .unwrap();
             s
         })
@@ -530,7 +543,12 @@ mod tests {
         assert_eq!(lookup(&v.fin, "r1"), Some("ff"));
         assert_eq!(lookup(&v.fin, "f0"), o.fin.get("f0").map(String::as_str));
         assert_eq!(v.error, None);
-        for bad in ["{\"final\":{}}", "{\"id\":\"a\",\"final\":[]}", "not json", "{\"id\":\"a\"} x"] {
+        for bad in [
+            "{\"final\":{}}",
+            "{\"id\":\"a\",\"final\":[]}",
+            "not json",
+            "{\"id\":\"a\"} x",
+        ] {
             assert!(serde_json::from_str::<Response>(bad).is_err());
             assert!(ResponseView::parse(bad).is_err(), "{bad}");
         }
