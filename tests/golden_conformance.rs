@@ -220,6 +220,21 @@ fn a_crashing_hanging_or_garbage_simulator_is_reported_and_checking_continues() 
     }
 }
 
+/// A simulator that exits at once, while the checker is still writing a window of requests
+/// larger than a pipe holds to it: every vector is reported as a crash (the checker survives
+/// the broken pipe) and each costs one restart.
+#[test]
+fn a_simulator_that_exits_at_once_is_reported_for_every_vector() {
+    let v = tmp("exits.jsonl");
+    golden(&["--gen", "skl", "--count", "300", "--seed", "3"], &v, "1");
+    let r = tmp("exits.report.jsonl");
+    let (code, out, lines) = check("true", &v, &r, &["--window", "300"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(lines.len(), 300, "{out}");
+    assert!(lines.iter().all(|l| l.status == "crash"), "{out}");
+    assert!(out.contains("simulator restarts: 300"), "{out}");
+}
+
 #[test]
 fn resume_skips_what_the_report_has() {
     let v = tmp("resume.jsonl");

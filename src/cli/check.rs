@@ -1,6 +1,8 @@
 //! `euref check`: check a simulator against golden vectors.
 
-use euref::conformance::check::{describe, read_report, run as check_run, CheckOptions, Summary};
+use euref::conformance::check::{
+    describe, read_report, run as check_run, CheckOptions, Summary, DEFAULT_WINDOW,
+};
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -23,14 +25,30 @@ pub struct Args {
     #[arg(long, default_value_t = 5000)]
     pub timeout: u64,
     /// Requests in flight (1: one at a time).
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = DEFAULT_WINDOW)]
     pub window: usize,
     /// Print at most this many failing vectors in full (all go to the report).
     #[arg(long, default_value_t = 20)]
     pub show: u64,
 }
 
+/// A simulator that exits while requests are still being written to it must not end the
+/// checker: `main` restores the default SIGPIPE disposition for every subcommand, the checker
+/// ignores it again (the writes then fail with EPIPE, and the crash is reported).
+#[cfg(unix)]
+fn ignore_sigpipe() {
+    // SAFETY: called at the start of the subcommand, before the checker starts any thread;
+    // SIG_IGN installs no handler code.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+#[cfg(not(unix))]
+fn ignore_sigpipe() {}
+
 pub fn run(a: Args) -> Result<ExitCode, String> {
+    ignore_sigpipe();
     let mut summary = Summary::default();
     let mut skip = HashSet::new();
     let mut report: Box<dyn Write> = match &a.report {
@@ -51,11 +69,11 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 if needs_nl {
                     f.write_all(b"\n").map_err(|e| e.to_string())?;
                 }
-                Box::new(std::io::LineWriter::new(f))
+                Box::new(f)
             } else {
-                Box::new(std::io::LineWriter::new(
+                Box::new(
                     std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
-                ))
+                )
             }
         }
         None => Box::new(std::io::sink()),
@@ -97,10 +115,16 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    // A closed stdout is not an error of the check (SIGPIPE is ignored here).
+    let mut s = stdout.lock();
     if hidden > 0 {
-        println!("({hidden} more failing vectors not shown; see the report)");
+        let _ = writeln!(
+            s,
+            "({hidden} more failing vectors not shown; see the report)"
+        );
     }
-    print!("{}", summary.table());
+    let _ = write!(s, "{}", summary.table());
+    let _ = s.flush();
     Ok(if summary.failed() == 0 {
         ExitCode::SUCCESS
     } else {

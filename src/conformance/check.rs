@@ -3,14 +3,19 @@
 //! the vector at the head of the window, is restarted, and the rest of the window is sent
 //! again.
 
-use super::compare::{compare, Outcome};
-use super::protocol::{Request, Response};
+use super::compare::{compare_view, plainly_equal, Outcome};
+use super::json::{push_string, Lexer};
 use super::runner::{RecvError, SimProcess};
+use super::view::{ResponseView, Spans, VectorView};
 use crate::golden::Vector;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::io::{BufRead, Write};
 use std::time::Duration;
+
+/// The default number of requests in flight.
+pub const DEFAULT_WINDOW: usize = 256;
 
 /// Options of a check run.
 #[derive(Debug, Clone)]
@@ -32,7 +37,8 @@ pub struct ReportLine {
     pub detail: Option<serde_json::Value>,
 }
 
-/// Counts by opcode and by rule.
+/// Counts by opcode and by rule. [`Summary::add_view`] counts per distinct `rules` text and
+/// [`Summary::settle`] (called at the end of [`run`]) spreads those counts over the rules.
 #[derive(Debug, Clone, Default)]
 pub struct Summary {
     pub total: u64,
@@ -41,6 +47,8 @@ pub struct Summary {
     pub by_rule: BTreeMap<String, [u64; 2]>,
     pub by_status: BTreeMap<String, u64>,
     pub restarts: u64,
+    /// Not yet settled: pass/fail counts per raw `rules` array text.
+    by_rules_text: HashMap<String, [u64; 2], ahash::RandomState>,
 }
 
 impl Summary {
@@ -51,11 +59,84 @@ impl Summary {
         *self.by_status.entry(l.status.clone()).or_default() += 1;
         let k = usize::from(!pass);
         self.by_op.entry(l.op.clone()).or_default()[k] += 1;
-        for r in &l.rules {
+        self.add_rules(l.rules.iter().map(String::as_str), k, 1);
+    }
+
+    fn add_rules<'r>(&mut self, rules: impl Iterator<Item = &'r str>, k: usize, n: u64) {
+        for r in rules {
             if r.contains('[') {
                 continue;
             }
-            self.by_rule.entry(r.clone()).or_default()[k] += 1;
+            match self.by_rule.get_mut(r) {
+                Some(c) => c[k] += n,
+                None => self.by_rule.entry(r.to_string()).or_default()[k] += n,
+            }
+        }
+    }
+
+    /// Count a checked vector.
+    pub fn add_view(&mut self, v: &VectorView, status: &str) {
+        let pass = status == "pass";
+        self.total += 1;
+        self.passed += u64::from(pass);
+        match self.by_status.get_mut(status) {
+            Some(c) => *c += 1,
+            None => {
+                self.by_status.insert(status.to_string(), 1);
+            }
+        }
+        let k = usize::from(!pass);
+        match self.by_op.get_mut(v.op.as_ref()) {
+            Some(c) => c[k] += 1,
+            None => self.by_op.entry(v.op.to_string()).or_default()[k] += 1,
+        }
+        match self.by_rules_text.get_mut(v.rules_raw.as_ref()) {
+            Some(c) => c[k] += 1,
+            None => {
+                self.by_rules_text
+                    .entry(v.rules_raw.to_string())
+                    .or_default()[k] += 1
+            }
+        }
+    }
+
+    /// Spread the counts kept per `rules` text over the rules.
+    pub fn settle(&mut self) {
+        let texts = std::mem::take(&mut self.by_rules_text);
+        let mut counts: HashMap<Cow<str>, [u64; 2], ahash::RandomState> = HashMap::default();
+        for (text, c) in &texts {
+            let mut l = Lexer::new(text);
+            let mut rules = Vec::new();
+            let read = l.array(|l| {
+                rules.push(l.string()?);
+                Ok(())
+            });
+            if read.is_ok() {
+                for r in rules.into_iter().filter(|r| !r.contains('[')) {
+                    let e = counts.entry(r).or_default();
+                    e[0] += c[0];
+                    e[1] += c[1];
+                }
+            } else {
+                // Not from a vector line: read as the report does.
+                let rules: Vec<String> = serde_json::from_str(text).unwrap_or_default();
+                for (k, n) in c.iter().enumerate() {
+                    if *n > 0 {
+                        self.add_rules(rules.iter().map(String::as_str), k, *n);
+                    }
+                }
+            }
+        }
+        for (r, c) in counts {
+            match self.by_rule.get_mut(r.as_ref()) {
+                Some(x) => {
+                    x[0] += c[0];
+                    x[1] += c[1];
+                }
+                None => {
+                    self.by_rule.insert(r.into_owned(), c);
+                }
+            }
         }
     }
 
@@ -101,7 +182,7 @@ impl Summary {
 }
 
 /// Human-readable text of a non-passing vector.
-pub fn describe(v: &Vector, o: &Outcome) -> String {
+pub fn describe(v: &VectorView, o: &Outcome) -> String {
     let head = format!("{} {}  [{}]", o.status().to_uppercase(), v.id, v.insn);
     let body = match o {
         Outcome::Fail(m) => {
@@ -123,14 +204,13 @@ pub fn describe(v: &Vector, o: &Outcome) -> String {
         Outcome::Timeout { ms } => format!("  no response within {ms} ms"),
         Outcome::Pass => String::new(),
     };
-    let rules: Vec<&str> = v
-        .rules
+    let all = v.rules();
+    let rules: Vec<&str> = all
         .iter()
         .map(String::as_str)
         .filter(|r| !r.contains('['))
         .collect();
-    let cells: Vec<&str> = v
-        .rules
+    let cells: Vec<&str> = all
         .iter()
         .map(String::as_str)
         .filter(|r| r.contains('['))
@@ -149,139 +229,217 @@ pub fn read_report(text: &str) -> Vec<ReportLine> {
         .collect()
 }
 
-fn report_line(v: &Vector, o: &Outcome) -> ReportLine {
-    let detail = match o {
-        Outcome::Pass => None,
-        _ => serde_json::to_value(o).ok(),
-    };
-    ReportLine {
-        id: v.id.clone(),
-        op: v.op.clone(),
-        status: o.status().to_string(),
-        rules: v.rules.clone(),
-        detail,
+/// Append the report line of a vector (a [`ReportLine`] in JSON), newline included.
+pub fn write_report_line(v: &VectorView, o: &Outcome, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"id\":");
+    push_string(out, &v.id);
+    out.extend_from_slice(b",\"op\":");
+    push_string(out, &v.op);
+    out.extend_from_slice(b",\"status\":\"");
+    out.extend_from_slice(o.status().as_bytes());
+    out.extend_from_slice(b"\",\"rules\":");
+    out.extend_from_slice(v.rules_raw.as_bytes());
+    if !matches!(o, Outcome::Pass) {
+        out.extend_from_slice(b",\"detail\":");
+        let _ = serde_json::to_writer(&mut *out, o);
+    }
+    out.extend_from_slice(b"}\n");
+}
+
+/// The next vector line of `input` (blank lines skipped) into `buf`: its line number, or
+/// `None` at the end.
+fn next_line(
+    input: &mut impl BufRead,
+    buf: &mut String,
+    line_no: &mut usize,
+) -> Result<Option<usize>, String> {
+    loop {
+        buf.clear();
+        *line_no += 1;
+        match input.read_line(buf) {
+            Ok(0) => return Ok(None),
+            Ok(_) => {
+                if buf.ends_with('\n') {
+                    buf.pop();
+                    if buf.ends_with('\r') {
+                        buf.pop();
+                    }
+                }
+                if !buf.trim().is_empty() {
+                    return Ok(Some(*line_no));
+                }
+            }
+            Err(e) => return Err(format!("vectors line {line_no}: {e}")),
+        }
     }
 }
 
 /// Check every vector read from `input` (skipping `skip` ids). Each result goes to `report`
-/// (a JSON line, written at once) and `summary`; `on_result` sees each vector and outcome
-/// (printing failures, progress).
+/// (a JSON line; the report is flushed whenever the checker waits for the simulator) and
+/// `summary`; `on_result` sees each vector and outcome (printing failures, progress).
+///
+/// Requests go out in batches: when at most half the window is in flight, the window is
+/// filled again and the new requests are handed to the writer thread at once.
 pub fn run(
     opts: &CheckOptions,
-    input: impl BufRead,
+    mut input: impl BufRead,
     skip: &HashSet<String>,
     report: &mut dyn Write,
     summary: &mut Summary,
-    mut on_result: impl FnMut(&Vector, &Outcome),
+    mut on_result: impl FnMut(&VectorView, &Outcome),
 ) -> Result<(), String> {
     let spawn =
         || SimProcess::spawn(&opts.sim).map_err(|e| format!("cannot start `{}`: {e}", opts.sim));
     let mut sim = spawn()?;
-    let mut lines = input.lines().enumerate();
-    let mut resend: VecDeque<Vector> = VecDeque::new();
-    let mut flight: VecDeque<Vector> = VecDeque::new();
     let window = opts.window.max(1);
-    let mut record = |v: &Vector, o: Outcome, summary: &mut Summary| -> Result<(), String> {
-        let l = report_line(v, &o);
-        summary.add(&l);
-        let mut s = serde_json::to_string(&l).map_err(|e| e.to_string())?;
-        s.push('\n');
-        report
-            .write_all(s.as_bytes())
-            .map_err(|e| format!("report: {e}"))?;
+    let refill_at = window / 2;
+    // Vector lines: to send again after a restart, in flight, and spare buffers.
+    let mut resend: VecDeque<String> = VecDeque::new();
+    let mut flight: VecDeque<(String, Spans)> = VecDeque::new();
+    let mut spare: Vec<String> = Vec::new();
+    let mut batch: Vec<u8> = Vec::with_capacity(1 << 16);
+    let mut out: Vec<u8> = Vec::with_capacity(1 << 16);
+    let mut line_no = 0usize;
+    let mut eof = false;
+    let mut record = |v: &VectorView,
+                      o: Outcome,
+                      summary: &mut Summary,
+                      out: &mut Vec<u8>,
+                      report: &mut dyn Write|
+     -> Result<(), String> {
+        write_report_line(v, &o, out);
+        summary.add_view(v, o.status());
         on_result(v, &o);
+        if out.len() >= 1 << 15 {
+            report.write_all(out).map_err(|e| format!("report: {e}"))?;
+            out.clear();
+        }
         Ok(())
     };
-    let mut eof = false;
     loop {
-        while flight.len() < window {
-            let v = if let Some(v) = resend.pop_front() {
-                v
-            } else if eof {
-                break;
-            } else {
-                match lines.next() {
-                    None => {
-                        eof = true;
-                        break;
-                    }
-                    Some((n, Err(e))) => return Err(format!("vectors line {}: {e}", n + 1)),
-                    Some((n, Ok(line))) => {
-                        if line.trim().is_empty() {
-                            continue;
+        if flight.len() <= refill_at {
+            while flight.len() < window {
+                let mut line = if let Some(l) = resend.pop_front() {
+                    l
+                } else if eof {
+                    break;
+                } else {
+                    let mut buf = spare.pop().unwrap_or_default();
+                    match next_line(&mut input, &mut buf, &mut line_no)? {
+                        None => {
+                            eof = true;
+                            break;
                         }
-                        match serde_json::from_str::<Vector>(&line) {
-                            Ok(v) if skip.contains(&v.id) => continue,
-                            Ok(v) => v,
-                            Err(e) => {
-                                let v = Vector {
-                                    v: 0,
-                                    id: format!("line-{}", n + 1),
-                                    gen: String::new(),
-                                    op: "?".into(),
-                                    insn: String::new(),
-                                    bytes: String::new(),
-                                    initial: Default::default(),
-                                    expected: Default::default(),
-                                    undefined: Default::default(),
-                                    dst: None,
-                                    alternatives: vec![],
-                                    rules: vec![],
-                                    classes: vec![],
-                                };
+                        Some(n) => {
+                            let bad = match VectorView::parse(&buf) {
+                                Ok(_) => None,
+                                // Not in the fast reader's reach: serde decides (a vector it
+                                // reads is written back canonically).
+                                Err(_) => match serde_json::from_str::<Vector>(&buf) {
+                                    Ok(v) => {
+                                        buf = v.to_line();
+                                        None
+                                    }
+                                    Err(e) => Some(e.to_string()),
+                                },
+                            };
+                            if let Some(e) = bad {
+                                let v = VectorView::placeholder(format!("line-{n}"));
                                 let o = Outcome::BadVector {
-                                    message: format!("line {}: {e}", n + 1),
+                                    message: format!("line {n}: {e}"),
                                 };
-                                record(&v, o, summary)?;
+                                record(&v, o, summary, &mut out, report)?;
+                                spare.push(buf);
                                 continue;
                             }
+                            buf
                         }
                     }
+                };
+                let Ok((v, spans)) = VectorView::parse_spans(&line) else {
+                    continue;
+                };
+                if !skip.is_empty() && skip.contains(v.id.as_ref()) {
+                    drop(v);
+                    line.clear();
+                    spare.push(line);
+                    continue;
                 }
-            };
-            sim.send(Request::from_vector(&v).to_line());
-            flight.push_back(v);
+                v.write_request(&mut batch);
+                drop(v);
+                flight.push_back((line, spans));
+            }
+            if !batch.is_empty() {
+                sim.send_bytes(std::mem::replace(&mut batch, Vec::with_capacity(1 << 16)));
+            }
         }
-        let Some(head) = flight.pop_front() else {
+        let Some((head, spans)) = flight.pop_front() else {
             break;
         };
-        let outcome = match sim.recv(opts.timeout) {
-            Ok(line) => match serde_json::from_str::<Response>(&line) {
-                Ok(r) if r.id == head.id => Some(compare(&head, &r)),
-                Ok(r) => Some(Outcome::Garbage {
-                    message: format!("response for `{}` where `{}` was expected", r.id, head.id),
-                })
-                .filter(|_| true),
-                Err(e) => Some(Outcome::Garbage {
-                    message: format!(
-                        "not a response ({e}): {}",
-                        line.trim_end().chars().take(120).collect::<String>()
-                    ),
-                }),
+        if !sim.has_line() {
+            // About to wait: what is known goes to the report first.
+            report.write_all(&out).map_err(|e| format!("report: {e}"))?;
+            out.clear();
+            report.flush().map_err(|e| format!("report: {e}"))?;
+        }
+        let v = VectorView::reread(&head, &spans, false).map_err(|e| format!("vector {e}"))?;
+        let o = match sim.recv_line(opts.timeout) {
+            Ok(line) => match std::str::from_utf8(line)
+                .map_err(|e| e.to_string())
+                .and_then(ResponseView::parse)
+            {
+                Ok(r) if r.id == v.id => {
+                    if plainly_equal(&v, &r) {
+                        Outcome::Pass
+                    } else {
+                        // The alternatives and the destination are read when needed.
+                        let full = VectorView::reread(&head, &spans, true)
+                            .map_err(|e| format!("vector {e}"))?;
+                        compare_view(&full, &r)
+                    }
+                }
+                Ok(r) => Outcome::Garbage {
+                    message: format!("response for `{}` where `{}` was expected", r.id, v.id),
+                },
+                Err(_) => {
+                    let text = String::from_utf8_lossy(line);
+                    let e = serde_json::from_str::<super::protocol::Response>(&text)
+                        .err()
+                        .map_or_else(|| "unreadable".to_string(), |e| e.to_string());
+                    Outcome::Garbage {
+                        message: format!(
+                            "not a response ({e}): {}",
+                            text.trim_end().chars().take(120).collect::<String>()
+                        ),
+                    }
+                }
             },
-            Err(RecvError::Timeout) => Some(Outcome::Timeout {
+            Err(RecvError::Timeout) => Outcome::Timeout {
                 ms: opts.timeout.as_millis() as u64,
-            }),
-            Err(RecvError::Exited(s)) => Some(Outcome::Crash {
+            },
+            Err(RecvError::Exited(s)) => Outcome::Crash {
                 message: format!("the simulator {s}"),
-            }),
+            },
         };
-        let o = outcome.unwrap_or(Outcome::Pass);
         let restart = matches!(
             o,
             Outcome::Timeout { .. } | Outcome::Crash { .. } | Outcome::Garbage { .. }
         );
-        record(&head, o, summary)?;
+        record(&v, o, summary, &mut out, report)?;
+        drop(v);
+        spare.push(head);
         if restart {
             sim.kill();
             summary.restarts += 1;
-            while let Some(v) = flight.pop_back() {
-                resend.push_front(v);
+            while let Some((l, _)) = flight.pop_back() {
+                resend.push_front(l);
             }
             sim = spawn()?;
         }
     }
     sim.kill();
+    summary.settle();
+    report.write_all(&out).map_err(|e| format!("report: {e}"))?;
     report.flush().map_err(|e| format!("report: {e}"))?;
     Ok(())
 }

@@ -1,16 +1,18 @@
-//! The simulator under test as a subprocess: requests go to its stdin through a writer
-//! thread, response lines come back through a reader thread and a channel, so a hung
-//! simulator costs one `recv_timeout` and never blocks the checker.
+//! The simulator under test as a subprocess: batches of requests go to its stdin through a
+//! writer thread, what it prints comes back in chunks through a reader thread and a channel
+//! and is split into lines here, so a hung simulator costs one `recv_timeout` and never
+//! blocks the checker.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What the reader thread saw.
 enum Event {
-    Line(String),
+    /// Bytes read from the simulator's stdout (any number of lines, possibly a partial one).
+    Data(Vec<u8>),
     Eof,
 }
 
@@ -25,8 +27,13 @@ pub enum RecvError {
 /// A running simulator.
 pub struct SimProcess {
     child: Child,
-    to_writer: Option<Sender<String>>,
+    to_writer: Option<Sender<Vec<u8>>>,
     from_reader: Receiver<Event>,
+    /// Received bytes not yet returned as lines: `buf[pos..]`.
+    buf: Vec<u8>,
+    pos: usize,
+    /// The reader saw the end of the output.
+    eof: bool,
 }
 
 impl SimProcess {
@@ -43,26 +50,24 @@ impl SimProcess {
             .stdin
             .take()
             .ok_or_else(|| std::io::Error::other("no stdin"))?;
-        let stdout = child
+        let mut stdout = child
             .stdout
             .take()
             .ok_or_else(|| std::io::Error::other("no stdout"))?;
-        let (tx, rx) = mpsc::channel::<String>();
+        let (tx, rx) = mpsc::channel::<Vec<u8>>();
         thread::spawn(move || writer(stdin, rx));
         let (etx, erx) = mpsc::channel::<Event>();
-        thread::spawn(move || {
-            let mut r = BufReader::with_capacity(1 << 16, stdout);
-            loop {
-                let mut line = String::new();
-                match r.read_line(&mut line) {
-                    Ok(0) | Err(_) => {
-                        let _ = etx.send(Event::Eof);
+        thread::spawn(move || loop {
+            let mut chunk = vec![0u8; 1 << 16];
+            match stdout.read(&mut chunk) {
+                Ok(0) | Err(_) => {
+                    let _ = etx.send(Event::Eof);
+                    return;
+                }
+                Ok(n) => {
+                    chunk.truncate(n);
+                    if etx.send(Event::Data(chunk)).is_err() {
                         return;
-                    }
-                    Ok(_) => {
-                        if etx.send(Event::Line(line)).is_err() {
-                            return;
-                        }
                     }
                 }
             }
@@ -71,34 +76,99 @@ impl SimProcess {
             child,
             to_writer: Some(tx),
             from_reader: erx,
+            buf: Vec::new(),
+            pos: 0,
+            eof: false,
         })
     }
 
     /// Queue one request line (without newline).
     pub fn send(&self, line: String) {
+        let mut b = line.into_bytes();
+        b.push(b'\n');
+        self.send_bytes(b);
+    }
+
+    /// Queue complete request lines (each ending in a newline).
+    pub fn send_bytes(&self, lines: Vec<u8>) {
         if let Some(tx) = &self.to_writer {
-            let _ = tx.send(line);
+            let _ = tx.send(lines);
         }
     }
 
-    /// The next response line.
-    pub fn recv(&mut self, timeout: Duration) -> Result<String, RecvError> {
-        match self.from_reader.recv_timeout(timeout) {
-            Ok(Event::Line(l)) => Ok(l),
-            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                // Give the process a moment to be reaped for its status.
-                let mut status = String::from("closed its output");
-                for _ in 0..50 {
-                    if let Ok(Some(s)) = self.child.try_wait() {
-                        status = format!("exited ({s})");
-                        break;
-                    }
-                    thread::sleep(Duration::from_millis(2));
-                }
-                Err(RecvError::Exited(status))
-            }
-            Err(RecvTimeoutError::Timeout) => Err(RecvError::Timeout),
+    /// Take what the reader thread has already delivered, without waiting.
+    fn gather(&mut self) {
+        while let Ok(ev) = self.from_reader.try_recv() {
+            self.take(ev);
         }
+    }
+
+    fn take(&mut self, ev: Event) {
+        match ev {
+            Event::Data(d) => {
+                if self.pos == self.buf.len() {
+                    self.buf = d;
+                    self.pos = 0;
+                } else {
+                    if self.pos > 0 {
+                        self.buf.drain(..self.pos);
+                        self.pos = 0;
+                    }
+                    self.buf.extend_from_slice(&d);
+                }
+            }
+            Event::Eof => self.eof = true,
+        }
+    }
+
+    /// Whether a whole response line has already arrived (`recv_line` will not wait).
+    pub fn has_line(&mut self) -> bool {
+        self.gather();
+        self.eof || memchr::memchr(b'\n', &self.buf[self.pos..]).is_some()
+    }
+
+    /// The next response line (without its newline; a last line without one counts).
+    pub fn recv_line(&mut self, timeout: Duration) -> Result<&[u8], RecvError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let rest = &self.buf[self.pos..];
+            if let Some(k) = memchr::memchr(b'\n', rest) {
+                let start = self.pos;
+                self.pos += k + 1;
+                return Ok(&self.buf[start..start + k]);
+            }
+            if self.eof {
+                if !rest.is_empty() {
+                    let start = self.pos;
+                    self.pos = self.buf.len();
+                    return Ok(&self.buf[start..]);
+                }
+                return Err(RecvError::Exited(self.exit_status()));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.from_reader.recv_timeout(left) {
+                Ok(ev) => self.take(ev),
+                Err(RecvTimeoutError::Disconnected) => self.eof = true,
+                Err(RecvTimeoutError::Timeout) => return Err(RecvError::Timeout),
+            }
+        }
+    }
+
+    /// The next response line, newline included.
+    pub fn recv(&mut self, timeout: Duration) -> Result<String, RecvError> {
+        self.recv_line(timeout)
+            .map(|l| format!("{}\n", String::from_utf8_lossy(l)))
+    }
+
+    fn exit_status(&mut self) -> String {
+        // Give the process a moment to be reaped for its status.
+        for _ in 0..50 {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                return format!("exited ({s})");
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        String::from("closed its output")
     }
 
     /// Kill and reap the process.
@@ -115,25 +185,9 @@ impl Drop for SimProcess {
     }
 }
 
-fn writer(stdin: ChildStdin, rx: Receiver<String>) {
-    let mut w = std::io::BufWriter::with_capacity(1 << 16, stdin);
-    while let Ok(line) = rx.recv() {
-        if w.write_all(line.as_bytes()).is_err() || w.write_all(b"\n").is_err() {
-            return;
-        }
-        // Flush when nothing else is queued.
-        let mut more = true;
-        while more {
-            match rx.try_recv() {
-                Ok(l) => {
-                    if w.write_all(l.as_bytes()).is_err() || w.write_all(b"\n").is_err() {
-                        return;
-                    }
-                }
-                Err(_) => more = false,
-            }
-        }
-        if w.flush().is_err() {
+fn writer(mut stdin: ChildStdin, rx: Receiver<Vec<u8>>) {
+    while let Ok(lines) = rx.recv() {
+        if stdin.write_all(&lines).is_err() {
             return;
         }
     }

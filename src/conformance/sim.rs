@@ -1,14 +1,25 @@
 //! `euref sim`: the reference model speaking the protocol.
+//!
+//! [`Simulator`] serves one request line at a time without building JSON trees: the request is
+//! read with the borrowing reader of [`super::json`], the instruction decoded from its bytes,
+//! one state per platform is reused (restored from the platform's default state before each
+//! request), and the response is written into a reused buffer. A line the fast reader does
+//! not accept is read again by serde_json, so every valid request is served and every invalid
+//! one gets serde's error message. [`execute`] is the plain version (a fresh state per
+//! request), kept as the reference the fast path is tested against.
 
 use super::inject::Fault;
+use super::json::{push_string, Lexer};
 use super::protocol::{Request, Response};
 use super::regs;
 use crate::isa::Insn;
-use crate::spec::Platform;
+use crate::spec::{Opcode, Platform};
 use crate::state::ThreadState;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 
-/// Execute one request.
+/// Execute one request on a fresh default state.
 pub fn execute(req: &Request, fault: Option<Fault>) -> Response {
     match try_execute(req, fault) {
         Ok(fin) => Response {
@@ -34,29 +45,10 @@ fn instruction(req: &Request, p: Platform) -> Result<Insn, String> {
     crate::asm::parse_insn(&req.insn, crate::asm::Dialect::Iga, p).map_err(|e| format!("insn: {e}"))
 }
 
-thread_local! {
-    /// The default state of each platform, built once per thread.
-    static DEFAULTS: std::cell::RefCell<Vec<Option<ThreadState>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-fn default_state(p: Platform) -> ThreadState {
-    DEFAULTS.with(|d| {
-        let mut d = d.borrow_mut();
-        let i = p as usize;
-        if d.len() <= i {
-            d.resize(i + 1, None);
-        }
-        d[i].get_or_insert_with(|| ThreadState::new(p)).clone()
-    })
-}
-
-fn try_execute(
-    req: &Request,
-    fault: Option<Fault>,
-) -> Result<std::collections::BTreeMap<String, String>, String> {
+fn try_execute(req: &Request, fault: Option<Fault>) -> Result<BTreeMap<String, String>, String> {
     let p = Platform::parse(&req.gen).ok_or_else(|| format!("unknown gen `{}`", req.gen))?;
     let mut insn = instruction(req, p)?;
-    let mut st = default_state(p);
+    let mut st = ThreadState::new(p);
     for (name, hex) in &req.initial {
         let bytes = regs::parse_hex(hex).map_err(|e| format!("initial.{name}: {e}"))?;
         regs::write(&mut st, name, &bytes).map_err(|e| format!("initial.{name}: {e}"))?;
@@ -83,6 +75,407 @@ fn try_execute(
         .collect()
 }
 
+/// A request as borrowed text.
+struct RequestView<'a> {
+    /// The id token as written (echoed verbatim).
+    id_raw: &'a str,
+    gen: Cow<'a, str>,
+    insn: Cow<'a, str>,
+    bytes: Cow<'a, str>,
+    initial: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    report: Vec<Cow<'a, str>>,
+}
+
+fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
+    let mut l = Lexer::new(line);
+    let (mut id, mut gen, mut insn, mut bytes) = (None, None, None, None);
+    let mut initial = Vec::new();
+    let mut report = None;
+    l.object(|l, key| {
+        match key.as_ref() {
+            "id" => id = Some(l.raw_string()?),
+            "gen" => gen = Some(l.string()?),
+            "insn" => insn = Some(l.string()?),
+            "bytes" => bytes = Some(l.string()?),
+            "initial" => {
+                initial.clear();
+                l.string_map(|k, v| {
+                    initial.push((k, v));
+                    Ok(())
+                })?
+            }
+            "report" => {
+                let mut r = Vec::new();
+                l.array(|l| {
+                    r.push(l.string()?);
+                    Ok(())
+                })?;
+                report = Some(r);
+            }
+            _ => {
+                l.value()?;
+            }
+        }
+        Ok(())
+    })?;
+    l.end()?;
+    let missing = |k: &str| format!("missing field `{k}`");
+    Ok(RequestView {
+        id_raw: id.ok_or_else(|| missing("id"))?,
+        gen: gen.ok_or_else(|| missing("gen"))?,
+        insn: insn.ok_or_else(|| missing("insn"))?,
+        bytes: bytes.ok_or_else(|| missing("bytes"))?,
+        initial,
+        report: report.ok_or_else(|| missing("report"))?,
+    })
+}
+
+/// Hex digit values; 0xff: not a digit.
+const NIBBLE: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = match c as u8 {
+            b'0'..=b'9' => c as u8 - b'0',
+            b'a'..=b'f' => c as u8 - b'a' + 10,
+            b'A'..=b'F' => c as u8 - b'A' + 10,
+            _ => 0xff,
+        };
+        c += 1;
+    }
+    t
+};
+
+/// One byte of hex: `Some(Some(v))`, `Some(None)` for `xx`, `None` for anything else.
+#[inline]
+fn hex_byte(p: &[u8]) -> Option<Option<u8>> {
+    let (h, l) = (NIBBLE[usize::from(p[0])], NIBBLE[usize::from(p[1])]);
+    if (h | l) < 16 {
+        Some(Some(h << 4 | l))
+    } else if p.eq_ignore_ascii_case(b"xx") {
+        Some(None)
+    } else {
+        None
+    }
+}
+
+/// Decode hex into `out` (`xx`: `None`); false on anything else.
+fn decode_hex(hex: &str, out: &mut Vec<Option<u8>>) -> bool {
+    out.clear();
+    let b = hex.as_bytes();
+    if b.len() % 2 != 0 {
+        return false;
+    }
+    for p in b.chunks_exact(2) {
+        match hex_byte(p) {
+            Some(v) => out.push(v),
+            None => return false,
+        }
+    }
+    true
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// A default state and the working copy restored from it.
+struct PlatformState {
+    default: ThreadState,
+    work: ThreadState,
+}
+
+impl PlatformState {
+    /// Restore the working state to the default (the float policy cache is kept: it is keyed
+    /// by what it was built for).
+    fn reset(&mut self) {
+        let (d, w) = (&self.default, &mut self.work);
+        w.grf.copy_from_slice(&d.grf);
+        w.grf_undef.copy_from_slice(&d.grf_undef);
+        w.arf.copy_from_slice(&d.arf);
+        w.arf_undef.copy_from_slice(&d.arf_undef);
+        w.acc.copy_from_slice(&d.acc);
+        w.events = d.events;
+    }
+}
+
+/// `euref sim` with its reused state and buffers.
+pub struct Simulator {
+    fault: Option<Fault>,
+    states: Vec<Option<PlatformState>>,
+    insn: Insn,
+    hex: Vec<Option<u8>>,
+    bytes: Vec<u8>,
+}
+
+impl Simulator {
+    pub fn new(fault: Option<Fault>) -> Simulator {
+        Simulator {
+            fault,
+            states: Vec::new(),
+            insn: Insn::new(Opcode::Nop),
+            hex: Vec::new(),
+            bytes: Vec::new(),
+        }
+    }
+
+    /// Answer one request line (without its newline): the response line, newline included,
+    /// is appended to `out`.
+    pub fn handle(&mut self, line: &[u8], out: &mut Vec<u8>) {
+        let fast = std::str::from_utf8(line)
+            .ok()
+            .and_then(|s| parse_request(s).ok());
+        if let Some(req) = fast {
+            let initial = req.initial.iter().map(|(k, v)| (k.as_ref(), v.as_ref()));
+            let report: Vec<&str> = req.report.iter().map(Cow::as_ref).collect();
+            let (gen, insn, bytes) = (req.gen.as_ref(), req.insn.as_ref(), req.bytes.as_ref());
+            self.respond(req.id_raw, gen, insn, bytes, initial, &report, out);
+            return;
+        }
+        let text = String::from_utf8_lossy(line);
+        match serde_json::from_str::<Request>(&text) {
+            Ok(req) => {
+                let id = serde_json::to_string(&req.id).unwrap_or_default();
+                let initial = req.initial.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+                let report: Vec<&str> = req.report.iter().map(String::as_str).collect();
+                self.respond(&id, &req.gen, &req.insn, &req.bytes, initial, &report, out);
+            }
+            Err(e) => {
+                let r = Response {
+                    id: String::new(),
+                    fin: Default::default(),
+                    error: Some(format!("bad request: {e}")),
+                };
+                out.extend_from_slice(r.to_line().as_bytes());
+                out.push(b'\n');
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn respond<'r>(
+        &mut self,
+        id_raw: &str,
+        gen: &str,
+        insn: &str,
+        bytes: &str,
+        initial: impl Iterator<Item = (&'r str, &'r str)>,
+        report: &[&str],
+        out: &mut Vec<u8>,
+    ) {
+        let start = out.len();
+        out.extend_from_slice(b"{\"id\":");
+        out.extend_from_slice(id_raw.as_bytes());
+        match self.run(gen, insn, bytes, initial, report, out) {
+            Ok(()) => out.extend_from_slice(b"}\n"),
+            Err(e) => {
+                out.truncate(start);
+                out.extend_from_slice(b"{\"id\":");
+                out.extend_from_slice(id_raw.as_bytes());
+                out.extend_from_slice(b",\"error\":");
+                push_string(out, &e);
+                out.extend_from_slice(b"}\n");
+            }
+        }
+    }
+
+    /// Execute and append `,"final":{...}` (nothing when `report` is empty).
+    fn run<'r>(
+        &mut self,
+        gen: &str,
+        insn_text: &str,
+        bytes: &str,
+        initial: impl Iterator<Item = (&'r str, &'r str)>,
+        report: &[&str],
+        out: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        let p = Platform::parse(gen).ok_or_else(|| format!("unknown gen `{gen}`"))?;
+        // The instruction.
+        if !bytes.is_empty() {
+            self.bytes.clear();
+            let ok = decode_hex(bytes, &mut self.hex) && self.hex.iter().all(Option::is_some) && {
+                self.bytes.extend(self.hex.iter().flatten());
+                true
+            };
+            if !ok {
+                let e = regs::parse_hex_defined(bytes).err().unwrap_or_default();
+                return Err(format!("bytes: {e}"));
+            }
+            crate::codec::decode_into(&self.bytes, p, &mut self.insn)
+                .map_err(|e| format!("bytes: {e}"))?;
+        } else {
+            self.insn = crate::asm::parse_insn(insn_text, crate::asm::Dialect::Iga, p)
+                .map_err(|e| format!("insn: {e}"))?;
+        }
+        // The state.
+        let i = p as usize;
+        if self.states.len() <= i {
+            self.states.resize_with(i + 1, || None);
+        }
+        let ps = self.states[i].get_or_insert_with(|| {
+            let default = ThreadState::new(p);
+            PlatformState {
+                work: default.clone(),
+                default,
+            }
+        });
+        ps.reset();
+        let st = &mut ps.work;
+        for (name, hex) in initial {
+            let fast = match regs::grf_number(name) {
+                Some(n) => write_grf_hex(st, n, hex.as_bytes()),
+                None => decode_hex(hex, &mut self.hex) && write_reg(st, name, &self.hex).is_ok(),
+            };
+            if !fast {
+                let bytes = regs::parse_hex(hex).map_err(|e| format!("initial.{name}: {e}"))?;
+                regs::write(st, name, &bytes).map_err(|e| format!("initial.{name}: {e}"))?;
+            }
+        }
+        if let Some(f) = self.fault {
+            f.apply_insn(&mut self.insn);
+            f.apply_state(st);
+        }
+        crate::exec::step(st, &self.insn).map_err(|e| e.to_string())?;
+        if report.is_empty() {
+            return Ok(());
+        }
+        // Registers in name order, once each (the response's `final` is a map).
+        let mut names: Vec<&str> = Vec::with_capacity(report.len());
+        for name in report {
+            if !readable(st, name) {
+                return Err(format!("report: no register `{name}`"));
+            }
+            names.push(name);
+        }
+        names.sort_unstable();
+        names.dedup();
+        out.extend_from_slice(b",\"final\":{");
+        for (k, name) in names.iter().enumerate() {
+            if k > 0 {
+                out.push(b',');
+            }
+            push_string(out, name);
+            out.extend_from_slice(b":\"");
+            write_reg_hex(st, name, out);
+            out.push(b'"');
+        }
+        out.push(b'}');
+        Ok(())
+    }
+}
+
+/// Write a register from decoded hex (as [`regs::write`] does, without its per-byte lookups).
+fn write_reg(st: &mut ThreadState, name: &str, bytes: &[Option<u8>]) -> Result<(), ()> {
+    if let Some(n) = regs::grf_number(name) {
+        let rb = st.grf_reg_bytes();
+        let o = n * rb;
+        if o + rb > st.grf_size() || bytes.len() > rb {
+            return Err(());
+        }
+        for (k, b) in bytes.iter().enumerate() {
+            let a = o + k;
+            match b {
+                Some(v) => {
+                    st.grf[a] = *v;
+                    st.grf_undef[a / 64] &= !(1 << (a % 64));
+                }
+                None => st.grf_undef[a / 64] |= 1 << (a % 64),
+            }
+        }
+        return Ok(());
+    }
+    if name == "null" || st.arf_index(name).is_none() {
+        return Err(());
+    }
+    // Runs of defined bytes at once; undefined bytes keep their value.
+    let mut k = 0;
+    while k < bytes.len() {
+        if bytes[k].is_none() {
+            st.set_arf_undefined(name, k, 1).map_err(|_| ())?;
+            k += 1;
+            continue;
+        }
+        let mut run = [0u8; 64];
+        let mut n = 0;
+        while k + n < bytes.len() && n < run.len() {
+            let Some(v) = bytes[k + n] else { break };
+            run[n] = v;
+            n += 1;
+        }
+        st.set_arf_bytes(name, k, &run[..n]).map_err(|_| ())?;
+        k += n;
+    }
+    Ok(())
+}
+
+/// Write GRF register `n` from hex text (as [`regs::write`] does); false on anything wrong.
+fn write_grf_hex(st: &mut ThreadState, n: usize, hex: &[u8]) -> bool {
+    let rb = st.grf_reg_bytes();
+    let o = n * rb;
+    if o + rb > st.grf_size() || hex.len() % 2 != 0 || hex.len() / 2 > rb {
+        return false;
+    }
+    // Undefined flags of the bytes written, set per bit below and stored per 64-bit word.
+    let (mut word, mut defined, mut undefined) = (o / 64, 0u64, 0u64);
+    for (k, p) in hex.chunks_exact(2).enumerate() {
+        let a = o + k;
+        if a / 64 != word {
+            let w = &mut st.grf_undef[word];
+            *w = (*w & !defined) | undefined;
+            (word, defined, undefined) = (a / 64, 0, 0);
+        }
+        match hex_byte(p) {
+            Some(Some(v)) => {
+                st.grf[a] = v;
+                defined |= 1 << (a % 64);
+            }
+            Some(None) => undefined |= 1 << (a % 64),
+            None => return false,
+        }
+    }
+    let w = &mut st.grf_undef[word];
+    *w = (*w & !defined) | undefined;
+    true
+}
+
+fn readable(st: &ThreadState, name: &str) -> bool {
+    match regs::grf_number(name) {
+        Some(n) => (n + 1) * st.grf_reg_bytes() <= st.grf_size(),
+        None => st.arf_index(name).is_some(),
+    }
+}
+
+/// Append the hex of a register (as [`regs::read`] gives it: `xx` for a wholly undefined
+/// byte, undefined bits as 0 otherwise). The register must be [`readable`].
+fn write_reg_hex(st: &ThreadState, name: &str, out: &mut Vec<u8>) {
+    let mut put = |b: u8, u: u8| {
+        if u == 0xff {
+            out.extend_from_slice(b"xx");
+        } else {
+            let v = b & !u;
+            out.push(HEX[usize::from(v >> 4)]);
+            out.push(HEX[usize::from(v & 15)]);
+        }
+    };
+    if let Some(n) = regs::grf_number(name) {
+        let rb = st.grf_reg_bytes();
+        for a in n * rb..(n + 1) * rb {
+            let u = if (st.grf_undef[a / 64] >> (a % 64)) & 1 == 1 {
+                0xff
+            } else {
+                0
+            };
+            put(st.grf[a], u);
+        }
+        return;
+    }
+    let Some(i) = st.arf_index(name) else { return };
+    let r = &st.layout.regs[i];
+    for k in 0..r.bytes {
+        let d = r.base / 4 + k / 4;
+        let und = st.arf_undef[d] | st.layout.read_undef[d];
+        put(st.arf[r.base + k], (und >> (8 * (k % 4))) as u8);
+    }
+}
+
 /// Serve requests from `input` until end of input; an unparsable line gets an error response
 /// with an empty id. Output is flushed whenever no further request is already buffered.
 pub fn serve<R: std::io::Read>(
@@ -90,28 +483,136 @@ pub fn serve<R: std::io::Read>(
     out: &mut impl Write,
     fault: Option<Fault>,
 ) -> std::io::Result<()> {
-    let mut line = String::new();
+    let mut sim = Simulator::new(fault);
+    let mut line = Vec::new();
+    let mut resp = Vec::with_capacity(1 << 16);
     loop {
         line.clear();
-        if input.read_line(&mut line)? == 0 {
+        if input.read_until(b'\n', &mut line)? == 0 {
             break;
         }
-        if line.trim().is_empty() {
+        if line.trim_ascii().is_empty() {
             continue;
         }
-        let resp = match serde_json::from_str::<Request>(&line) {
-            Ok(req) => execute(&req, fault),
-            Err(e) => Response {
-                id: String::new(),
-                fin: Default::default(),
-                error: Some(format!("bad request: {e}")),
-            },
-        };
-        out.write_all(resp.to_line().as_bytes())?;
-        out.write_all(b"\n")?;
-        if input.buffer().is_empty() {
-            out.flush()?;
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        sim.handle(text, &mut resp);
+        if input.buffer().is_empty() || resp.len() >= 1 << 15 {
+            out.write_all(&resp)?;
+            resp.clear();
+            if input.buffer().is_empty() {
+                out.flush()?;
+            }
         }
     }
+    out.write_all(&resp)?;
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fast(sim: &mut Simulator, line: &str) -> String {
+        let mut out = Vec::new();
+        sim.handle(line.as_bytes(), &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_fast_path_answers_as_the_plain_one() {
+        let mut sim = Simulator::new(None);
+        let cfg = crate::golden::GenConfig::new(Platform::Skl, 3);
+        let mut n = 0;
+        crate::golden::generate(&cfg, 600, &mut std::io::sink(), |c| {
+            for v in c.iter().flatten() {
+                let req = Request::from_vector(v);
+                let want = format!("{}\n", execute(&req, None).to_line());
+                assert_eq!(fast(&mut sim, &req.to_line()), want, "{}", v.id);
+                n += 1;
+            }
+        })
+        .unwrap();
+        assert!(n > 500);
+    }
+
+    #[test]
+    fn requests_from_text_escapes_and_errors() {
+        let mut sim = Simulator::new(None);
+        let add = "add (8|M0) r10.0<1>:f r12.0<8;8,1>:f r14.0<8;8,1>:f";
+        let one = "0000803f".repeat(8);
+        let req = Request {
+            id: "a\"b".into(),
+            gen: "skl".into(),
+            insn: add.into(),
+            bytes: String::new(),
+            initial: [("r12".to_string(), one.clone()), ("r14".into(), one)].into(),
+            report: vec!["r10".into(), "r10".into()],
+        };
+        let want = format!("{}\n", execute(&req, None).to_line());
+        assert!(want.contains(&"00000040".repeat(8)), "{want}");
+        // Keys in another order, blanks, an unknown key, an escaped string.
+        let line = format!(
+            r#" {{ "report" : ["r10","r\u0031\u0030"], "x":[1,{{}}], "initial":{{"r12":"{o}","r14":"{o}"}}, "bytes":"", "insn":"{add}", "gen":"skl", "id":"a\"b" }} "#,
+            o = "0000803f".repeat(8)
+        );
+        assert_eq!(fast(&mut sim, &line), want);
+        // Errors: serde's message for a bad line, the model's for a bad request.
+        assert_eq!(
+            fast(&mut sim, "{\"id\":1}"),
+            format!(
+                "{}\n",
+                Response {
+                    id: String::new(),
+                    fin: Default::default(),
+                    error: Some(format!(
+                        "bad request: {}",
+                        serde_json::from_str::<Request>("{\"id\":1}").unwrap_err()
+                    )),
+                }
+                .to_line()
+            )
+        );
+        let mut bad = req.clone();
+        bad.initial.insert("r200".into(), "00".into());
+        bad.report = vec!["q7".into()];
+        for r in [bad.clone(), {
+            bad.initial.clear();
+            bad
+        }] {
+            let want = format!("{}\n", execute(&r, None).to_line());
+            assert!(want.contains("\"error\""), "{want}");
+            assert_eq!(fast(&mut sim, &r.to_line()), want);
+        }
+    }
+
+    #[test]
+    fn each_request_starts_from_the_default_state() {
+        // A request that writes r10 and f0, then one that reports them without initial
+        // values: they must be undefined again.
+        let mut sim = Simulator::new(None);
+        let mut req = Request {
+            id: "1".into(),
+            gen: "bdw".into(),
+            insn: "cmp (8|M0) (lt)f0.0 r10.0<1>:f r12.0<8;8,1>:f r14.0<8;8,1>:f".into(),
+            bytes: String::new(),
+            initial: [
+                ("r12".to_string(), "00000000".repeat(8)),
+                ("r14".into(), "0000803f".repeat(8)),
+                ("f0".into(), "00000000".into()),
+            ]
+            .into(),
+            report: vec!["r10".into(), "f0".into(), "r12".into()],
+        };
+        let first = fast(&mut sim, &req.to_line());
+        assert!(first.contains("\"f0\":\"ff000000\""), "{first}");
+        req.insn = "nop".into();
+        req.initial.clear();
+        let second = fast(&mut sim, &req.to_line());
+        assert_eq!(second, format!("{}\n", execute(&req, None).to_line()));
+        assert!(
+            second.contains(&format!("\"r10\":\"{}\"", "xx".repeat(32))),
+            "{second}"
+        );
+    }
 }

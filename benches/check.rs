@@ -1,0 +1,98 @@
+//! Conformance checking throughput (issue 7 goal: >= 200 k vectors/s checked against
+//! `euref sim` on a 2-core machine): `euref check`'s loop against `euref sim` as a
+//! subprocess (requests pipelined, default window), and the two halves alone: `euref sim`
+//! serving the requests in process, and the checker's own work per vector (reading the
+//! vector line, writing the request, reading the response, comparing, the report line).
+//! The vectors are generated once (Skylake, default ops).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use euref::conformance::check::{run, write_report_line, CheckOptions, Summary, DEFAULT_WINDOW};
+use euref::conformance::compare::{compare_view, plainly_equal, Outcome};
+use euref::conformance::sim::Simulator;
+use euref::conformance::view::{ResponseView, VectorView};
+use euref::golden::{generate, GenConfig};
+use euref::spec::Platform;
+use std::collections::HashSet;
+use std::time::Duration;
+
+const N: u64 = 50_000;
+
+fn bench(c: &mut Criterion) {
+    let mut vectors = Vec::new();
+    generate(&GenConfig::new(Platform::Skl, 1), N, &mut vectors, |_| {}).unwrap();
+    let text = String::from_utf8(vectors.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut requests = Vec::new();
+    for l in &lines {
+        VectorView::parse(l).unwrap().write_request(&mut requests);
+    }
+    let mut responses = Vec::new();
+    let mut sim = Simulator::new(None);
+    for r in requests.split(|b| *b == b'\n').filter(|r| !r.is_empty()) {
+        sim.handle(r, &mut responses);
+    }
+    let responses = String::from_utf8(responses).unwrap();
+    let responses: Vec<&str> = responses.lines().collect();
+    assert_eq!(responses.len(), lines.len());
+
+    let mut g = c.benchmark_group("check");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(15));
+    g.throughput(Throughput::Elements(lines.len() as u64));
+    let opts = CheckOptions {
+        sim: format!("{} sim", env!("CARGO_BIN_EXE_euref")),
+        timeout: Duration::from_secs(10),
+        window: DEFAULT_WINDOW,
+    };
+    g.bench_function("check_against_euref_sim", |b| {
+        b.iter(|| {
+            let mut s = Summary::default();
+            run(
+                &opts,
+                &vectors[..],
+                &HashSet::new(),
+                &mut std::io::sink(),
+                &mut s,
+                |_, _| {},
+            )
+            .unwrap();
+            assert_eq!((s.total, s.failed()), (lines.len() as u64, 0));
+        })
+    });
+    g.bench_function("sim_serve_in_process", |b| {
+        let mut out = Vec::with_capacity(responses.len() * 200);
+        b.iter(|| {
+            out.clear();
+            let mut input = std::io::BufReader::new(&requests[..]);
+            euref::conformance::sim::serve(&mut input, &mut out, None).unwrap();
+            assert!(out.len() > responses.len() * 50);
+        })
+    });
+    g.bench_function("checker_work_in_process", |b| {
+        let mut report = Vec::with_capacity(1 << 20);
+        let mut req = Vec::with_capacity(1 << 10);
+        b.iter(|| {
+            let mut s = Summary::default();
+            for (l, r) in lines.iter().zip(&responses) {
+                let (v, spans) = VectorView::parse_spans(l).unwrap();
+                req.clear();
+                v.write_request(&mut req);
+                drop(v);
+                let v = VectorView::reread(l, &spans, false).unwrap();
+                let r = ResponseView::parse(r).unwrap();
+                assert!(plainly_equal(&v, &r));
+                let o = compare_view(&v, &r);
+                assert_eq!(o, Outcome::Pass);
+                report.clear();
+                write_report_line(&v, &o, &mut report);
+                s.add_view(&v, o.status());
+            }
+            s.settle();
+            assert_eq!(s.passed, lines.len() as u64);
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

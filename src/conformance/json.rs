@@ -1,0 +1,423 @@
+//! A small borrowing JSON reader for the hot paths of `euref sim` and `euref check`: strings
+//! without escapes are borrowed from the line (escaped ones are decoded by serde_json), any
+//! value can be skipped and its raw text kept (to be copied into a request or report line
+//! verbatim). Errors name the byte offset; callers that need serde's exact messages fall back
+//! to serde_json on error.
+
+use std::borrow::Cow;
+
+/// Nesting limit of skipped values (no stack overflow on any input).
+const MAX_DEPTH: usize = 128;
+
+/// A cursor over one JSON text.
+pub struct Lexer<'a> {
+    src: &'a str,
+    pos: usize,
+}
+
+/// An error: what was expected and at which byte.
+pub type JsonError = String;
+
+#[cold]
+#[inline(never)]
+fn err<T>(what: &str, at: usize) -> Result<T, JsonError> {
+    Err(format!("{what} at byte {at}"))
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a str) -> Lexer<'a> {
+        Lexer { src, pos: 0 }
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.src.as_bytes()
+    }
+
+    #[inline]
+    fn ws(&mut self) {
+        let b = self.bytes();
+        while self.pos < b.len() && matches!(b[self.pos], b' ' | b'\t' | b'\n' | b'\r') {
+            self.pos += 1;
+        }
+    }
+
+    /// The next non-blank byte (not consumed).
+    #[inline]
+    pub fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.bytes().get(self.pos).copied()
+    }
+
+    /// Consume byte `c` (after blanks).
+    #[inline]
+    pub fn eat(&mut self, c: u8) -> Result<(), JsonError> {
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            err(&format!("expected `{}`", c as char), self.pos)
+        }
+    }
+
+    /// Only blanks remain.
+    pub fn end(&mut self) -> Result<(), JsonError> {
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => err("trailing characters", self.pos),
+        }
+    }
+
+    /// A string token with its quotes, as it is in the text (valid JSON).
+    pub fn raw_string(&mut self) -> Result<&'a str, JsonError> {
+        self.scan_string().map(|(raw, _)| raw)
+    }
+
+    /// A string token with its quotes and whether it has escapes. The body is searched eight
+    /// bytes at a time for a quote, a backslash or a control character.
+    #[inline]
+    fn scan_string(&mut self) -> Result<(&'a str, bool), JsonError> {
+        let b = self.bytes();
+        if b.get(self.pos) != Some(&b'"') && self.peek() != Some(b'"') {
+            return err("expected a string", self.pos);
+        }
+        let start = self.pos;
+        let mut i = start + 1;
+        let mut escaped = false;
+        loop {
+            // The next special byte at or after i.
+            while let Some(chunk) = b.get(i..i + 8) {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(chunk);
+                let hit = special_bytes(u64::from_le_bytes(word));
+                if hit != 0 {
+                    i += (hit.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                i += 8;
+            }
+            match b.get(i) {
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    // The escaped character is taken as is (\uXXXX's digits are plain).
+                    escaped = true;
+                    if i + 1 < b.len() && b[i + 1] >= 0x20 {
+                        i += 2;
+                    } else {
+                        return err("bad escape in a string", start);
+                    }
+                }
+                Some(0..=0x1f) => return err("control character in a string", start),
+                Some(_) => i += 1,
+                None => return err("unterminated string", start),
+            }
+        }
+        self.pos = i + 1;
+        Ok((&self.src[start..=i], escaped))
+    }
+
+    /// A string's value: borrowed, or decoded when it has escapes.
+    #[inline]
+    pub fn string(&mut self) -> Result<Cow<'a, str>, JsonError> {
+        let at = self.pos;
+        let (raw, escaped) = self.scan_string()?;
+        if !escaped {
+            return Ok(Cow::Borrowed(&raw[1..raw.len() - 1]));
+        }
+        unquote(raw).map_err(|e| format!("{e} at byte {at}"))
+    }
+
+    /// A number token as `f64`.
+    pub fn number(&mut self) -> Result<f64, JsonError> {
+        self.ws();
+        let start = self.pos;
+        let b = self.bytes();
+        while self.pos < b.len()
+            && matches!(b[self.pos], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+        {
+            self.pos += 1;
+        }
+        let t = &self.src[start..self.pos];
+        // JSON's grammar beyond what `f64::from_str` checks: no `+` or `.` first, no `.` last,
+        // no leading zero.
+        let digits = t.strip_prefix('-').unwrap_or(t).as_bytes();
+        let leading_zero = digits.len() > 1 && digits[0] == b'0' && digits[1].is_ascii_digit();
+        let ok = !(t.is_empty()
+            || t.starts_with('+')
+            || digits.first() == Some(&b'.')
+            || t.ends_with('.')
+            || leading_zero);
+        match t.parse::<f64>() {
+            Ok(x) if ok && x.is_finite() => Ok(x),
+            _ => err("expected a number", start),
+        }
+    }
+
+    /// A non-negative integer that fits `u32`.
+    pub fn u32(&mut self) -> Result<u32, JsonError> {
+        self.ws();
+        let at = self.pos;
+        // Plain digits (no leading zero, no fraction or exponent) directly.
+        let b = self.bytes();
+        let mut i = at;
+        let mut v: u64 = 0;
+        while i < b.len() && b[i].is_ascii_digit() && i - at < 10 {
+            v = v * 10 + u64::from(b[i] - b'0');
+            i += 1;
+        }
+        let plain = i > at
+            && (i - at == 1 || b[at] != b'0')
+            && !matches!(
+                b.get(i),
+                Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'-' | b'+')
+            );
+        if plain {
+            if let Ok(v) = u32::try_from(v) {
+                self.pos = i;
+                return Ok(v);
+            }
+        }
+        let x = self.number()?;
+        if x >= 0.0 && x <= f64::from(u32::MAX) && x.fract() == 0.0 {
+            Ok(x as u32)
+        } else {
+            err("expected an unsigned integer", at)
+        }
+    }
+
+    /// Run `f` (which reads one value) and return the raw text it read.
+    pub fn spanned<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, JsonError>,
+    ) -> Result<&'a str, JsonError> {
+        self.ws();
+        let start = self.pos;
+        f(self)?;
+        Ok(&self.src[start..self.pos])
+    }
+
+    /// Skip one value of any kind; its raw text.
+    pub fn value(&mut self) -> Result<&'a str, JsonError> {
+        self.ws();
+        let start = self.pos;
+        self.skip(0)?;
+        Ok(&self.src[start..self.pos])
+    }
+
+    fn skip(&mut self, depth: usize) -> Result<(), JsonError> {
+        if depth > MAX_DEPTH {
+            return err("nesting too deep", self.pos);
+        }
+        match self.peek() {
+            Some(b'"') => self.raw_string().map(|_| ()),
+            Some(b'{') => self.object(|l, _| l.skip(depth + 1)),
+            Some(b'[') => self.array(|l| l.skip(depth + 1)),
+            Some(b't') => self.literal("true"),
+            Some(b'f') => self.literal("false"),
+            Some(b'n') => self.literal("null"),
+            Some(_) => self.number().map(|_| ()),
+            None => err("expected a value", self.pos),
+        }
+    }
+
+    fn literal(&mut self, word: &str) -> Result<(), JsonError> {
+        if self.src[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            err("expected a value", self.pos)
+        }
+    }
+
+    /// An object: `f` is called with each key and must consume its value.
+    pub fn object(
+        &mut self,
+        mut f: impl FnMut(&mut Self, Cow<'a, str>) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        self.eat(b'{')?;
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            let key = self.string()?;
+            self.eat(b':')?;
+            f(self, key)?;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return err("expected `,` or `}`", self.pos),
+            }
+        }
+    }
+
+    /// An array: `f` must consume each element.
+    pub fn array(
+        &mut self,
+        mut f: impl FnMut(&mut Self) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        self.eat(b'[')?;
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            f(self)?;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return err("expected `,` or `]`", self.pos),
+            }
+        }
+    }
+
+    /// An object whose values are all strings: `f` sees each key and value.
+    pub fn string_map(
+        &mut self,
+        mut f: impl FnMut(Cow<'a, str>, Cow<'a, str>) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        self.object(|l, k| {
+            let v = l.string()?;
+            f(k, v)
+        })
+    }
+
+    /// An array of strings (checked, not decoded); its raw text.
+    pub fn string_array(&mut self) -> Result<&'a str, JsonError> {
+        self.ws();
+        let start = self.pos;
+        self.eat(b'[')?;
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+        } else {
+            loop {
+                self.scan_string()?;
+                // `,"` and `]` without blanks are the common case.
+                let b = self.bytes();
+                match b.get(self.pos) {
+                    Some(b',') if b.get(self.pos + 1) == Some(&b'"') => self.pos += 1,
+                    Some(b']') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b']') => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return err("expected `,` or `]`", self.pos),
+                    },
+                }
+            }
+        }
+        Ok(&self.src[start..self.pos])
+    }
+}
+
+/// Bytes of `w` that are `"`, `\\` or below 0x20: the lowest flagged byte is exact (the
+/// zero-byte test of Hacker's Delight 6-1).
+#[inline]
+fn special_bytes(w: u64) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(LO) & !v & HI;
+    zero(w ^ (LO * u64::from(b'"')))
+        | zero(w ^ (LO * u64::from(b'\\')))
+        | (w.wrapping_sub(LO * 0x20) & !w & HI)
+}
+
+/// The value of a raw string token (with its quotes).
+pub fn unquote(raw: &str) -> Result<Cow<'_, str>, JsonError> {
+    let inner = raw
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .ok_or_else(|| "expected a string".to_string())?;
+    if !inner.as_bytes().contains(&b'\\') {
+        return Ok(Cow::Borrowed(inner));
+    }
+    serde_json::from_str::<String>(raw)
+        .map(Cow::Owned)
+        .map_err(|e| e.to_string())
+}
+
+/// Append `s` as a JSON string token.
+pub fn push_string(out: &mut Vec<u8>, s: &str) {
+    let plain = s
+        .bytes()
+        .all(|c| c >= 0x20 && c != b'"' && c != b'\\' && c != 0x7f);
+    if plain {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        // serde_json writes a valid token for any string.
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_borrowed_or_decoded_and_values_skipped() {
+        let t = r#" {"a" : "x\"y", "b":[1,-2.5e3,{"c":null}], "d":"plain", "e":true} "#;
+        let mut l = Lexer::new(t);
+        let mut seen = vec![];
+        l.object(|l, k| {
+            let key = k.into_owned();
+            let v = if key == "b" || key == "e" {
+                l.value()?.to_string()
+            } else {
+                let s = l.string()?;
+                assert_eq!(matches!(s, Cow::Borrowed(_)), key == "d");
+                s.into_owned()
+            };
+            seen.push((key, v));
+            Ok(())
+        })
+        .unwrap();
+        l.end().unwrap();
+        assert_eq!(
+            seen,
+            [
+                ("a".to_string(), "x\"y".to_string()),
+                ("b".into(), r#"[1,-2.5e3,{"c":null}]"#.into()),
+                ("d".into(), "plain".into()),
+                ("e".into(), "true".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_texts_are_errors_with_their_offset() {
+        for (t, at) in [
+            (r#"{"a":"x}"#, 5),
+            (r#"{"a" "x"}"#, 5),
+            (r#"{"a":tru}"#, 5),
+            (r#"{"a":01}"#, 5),
+            ("{\"a\":\"\u{1}\"}", 5),
+            (r#"{"a":"x",}"#, 9),
+        ] {
+            let mut l = Lexer::new(t);
+            let e = l.object(|l, _| l.value().map(|_| ())).unwrap_err();
+            assert!(e.ends_with(&format!("at byte {at}")), "{t}: {e}");
+        }
+        let deep = "[".repeat(1000);
+        assert!(Lexer::new(&deep).value().unwrap_err().contains("too deep"));
+    }
+
+    #[test]
+    fn push_string_escapes_what_it_must() {
+        let mut out = vec![];
+        push_string(&mut out, "a\"b\n");
+        push_string(&mut out, "r12");
+        assert_eq!(String::from_utf8(out).unwrap(), r#""a\"b\n""r12""#);
+    }
+}

@@ -1,0 +1,556 @@
+//! Borrowed views of a vector line and a response line, for `euref check`: strings are borrowed
+//! from the line (decoded only when escaped), the `initial` object and the `rules` array are
+//! kept as their raw JSON text (copied verbatim into the request and the report line), so
+//! checking a vector allocates next to nothing. The owned types (`golden::Vector`,
+//! `protocol::Response`) remain the format's definition; [`VectorView::from_vector`] and
+//! [`ResponseView::from_response`] view them.
+
+use super::json::{push_string, JsonError, Lexer};
+use super::protocol::Response;
+use crate::golden::{AltKind, Vector};
+use std::borrow::Cow;
+
+/// The destination of a vector (`dst`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DstView<'a> {
+    pub reg: Cow<'a, str>,
+    pub offset: u32,
+    pub ty: Cow<'a, str>,
+    pub stride: u32,
+}
+
+/// One allowed alternative (`alternatives[i]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AltView<'a> {
+    pub kind: AltKind,
+    pub reg: Cow<'a, str>,
+    pub offset: u32,
+    pub ty: Cow<'a, str>,
+    pub ulps: Option<f64>,
+    pub abs: Option<f64>,
+}
+
+/// A vector as the checker needs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VectorView<'a> {
+    pub id: Cow<'a, str>,
+    pub gen: Cow<'a, str>,
+    pub op: Cow<'a, str>,
+    pub insn: Cow<'a, str>,
+    pub bytes: Cow<'a, str>,
+    /// The `initial` object's JSON text.
+    pub initial_raw: Cow<'a, str>,
+    /// Register -> hex, in the line's order.
+    pub expected: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    pub undefined: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    pub dst: Option<DstView<'a>>,
+    pub alternatives: Vec<AltView<'a>>,
+    /// The `rules` array's JSON text.
+    pub rules_raw: Cow<'a, str>,
+}
+
+/// A response as the checker needs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResponseView<'a> {
+    pub id: Cow<'a, str>,
+    pub fin: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    pub error: Option<Cow<'a, str>>,
+}
+
+fn missing(k: &str) -> JsonError {
+    format!("missing field `{k}`")
+}
+
+fn map_into<'a>(
+    l: &mut Lexer<'a>,
+    out: &mut Vec<(Cow<'a, str>, Cow<'a, str>)>,
+) -> Result<(), JsonError> {
+    out.clear();
+    l.string_map(|k, v| {
+        out.push((k, v));
+        Ok(())
+    })
+}
+
+/// The last value of `key` (a JSON object's later duplicate wins, as in a map).
+pub fn lookup<'v>(pairs: &'v [(Cow<'_, str>, Cow<'_, str>)], key: &str) -> Option<&'v str> {
+    pairs
+        .iter()
+        .rev()
+        .find(|(k, _)| k.as_ref() == key)
+        .map(|(_, v)| v.as_ref())
+}
+
+fn dst<'a>(l: &mut Lexer<'a>) -> Result<DstView<'a>, JsonError> {
+    let (mut reg, mut offset, mut ty, mut stride) = (None, None, None, None);
+    l.object(|l, k| {
+        match k.as_ref() {
+            "reg" => reg = Some(l.string()?),
+            "offset" => offset = Some(l.u32()?),
+            "type" => ty = Some(l.string()?),
+            "stride" => stride = Some(l.u32()?),
+            _ => {
+                l.value()?;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(DstView {
+        reg: reg.ok_or_else(|| missing("reg"))?,
+        offset: offset.ok_or_else(|| missing("offset"))?,
+        ty: ty.ok_or_else(|| missing("type"))?,
+        stride: stride.ok_or_else(|| missing("stride"))?,
+    })
+}
+
+fn alternative<'a>(l: &mut Lexer<'a>) -> Result<AltView<'a>, JsonError> {
+    let (mut kind, mut reg, mut offset, mut ty) = (None, None, None, None);
+    let (mut ulps, mut abs, mut rule) = (None, None, false);
+    let opt_num = |l: &mut Lexer<'a>| -> Result<Option<f64>, JsonError> {
+        if l.peek() == Some(b'n') {
+            l.value()?;
+            Ok(None)
+        } else {
+            l.number().map(Some)
+        }
+    };
+    l.object(|l, k| {
+        match k.as_ref() {
+            "kind" => {
+                kind = Some(match l.string()?.as_ref() {
+                    "any_nan" => AltKind::AnyNan,
+                    "ulps" => AltKind::Ulps,
+                    "overflow_inf" => AltKind::OverflowInf,
+                    other => return Err(format!("unknown variant `{other}`")),
+                })
+            }
+            "reg" => reg = Some(l.string()?),
+            "offset" => offset = Some(l.u32()?),
+            "type" => ty = Some(l.string()?),
+            "ulps" => ulps = opt_num(l)?,
+            "abs" => abs = opt_num(l)?,
+            "rule" => {
+                l.string()?;
+                rule = true;
+            }
+            _ => {
+                l.value()?;
+            }
+        }
+        Ok(())
+    })?;
+    if !rule {
+        return Err(missing("rule"));
+    }
+    Ok(AltView {
+        kind: kind.ok_or_else(|| missing("kind"))?,
+        reg: reg.ok_or_else(|| missing("reg"))?,
+        offset: offset.ok_or_else(|| missing("offset"))?,
+        ty: ty.ok_or_else(|| missing("type"))?,
+        ulps,
+        abs,
+    })
+}
+
+fn string_array<'a>(l: &mut Lexer<'a>) -> Result<&'a str, JsonError> {
+    l.string_array()
+}
+
+/// Where the fields the comparison needs lie in a vector line already read whole, so that
+/// the line need not be read whole again when its response arrives ([`VectorView::reread`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Spans {
+    id: (u32, u32),
+    op: (u32, u32),
+    insn: (u32, u32),
+    expected: (u32, u32),
+    undefined: (u32, u32),
+    dst: (u32, u32),
+    alternatives: (u32, u32),
+    rules: (u32, u32),
+}
+
+impl<'a> VectorView<'a> {
+    /// Read a vector line (the same fields serde requires of a [`Vector`]).
+    pub fn parse(line: &'a str) -> Result<VectorView<'a>, JsonError> {
+        Self::parse_spans(line).map(|(v, _)| v)
+    }
+
+    /// The fields of a line that [`VectorView::parse_spans`] read, read again from `spans`
+    /// (`gen`, `bytes` and `initial` are left empty: the request is sent by then; `dst` and
+    /// `alternatives` too unless `full`).
+    pub fn reread(line: &'a str, spans: &Spans, full: bool) -> Result<VectorView<'a>, JsonError> {
+        let part = |s: (u32, u32)| Lexer::new(&line[s.0 as usize..s.1 as usize]);
+        let mut expected = Vec::new();
+        map_into(&mut part(spans.expected), &mut expected)?;
+        let mut undefined = Vec::new();
+        if spans.undefined.1 > 0 {
+            map_into(&mut part(spans.undefined), &mut undefined)?;
+        }
+        let dst_view = if full && spans.dst.1 > 0 && line.as_bytes()[spans.dst.0 as usize] == b'{' {
+            Some(dst(&mut part(spans.dst))?)
+        } else {
+            None
+        };
+        let mut alternatives = Vec::new();
+        if full && spans.alternatives.1 > 0 {
+            part(spans.alternatives).array(|l| {
+                alternatives.push(alternative(l)?);
+                Ok(())
+            })?;
+        }
+        Ok(VectorView {
+            id: part(spans.id).string()?,
+            gen: Cow::Borrowed(""),
+            op: part(spans.op).string()?,
+            insn: part(spans.insn).string()?,
+            bytes: Cow::Borrowed(""),
+            initial_raw: Cow::Borrowed("{}"),
+            expected,
+            undefined,
+            dst: dst_view,
+            alternatives,
+            rules_raw: Cow::Borrowed(&line[spans.rules.0 as usize..spans.rules.1 as usize]),
+        })
+    }
+
+    /// [`VectorView::parse`], and where the fields are.
+    pub fn parse_spans(line: &'a str) -> Result<(VectorView<'a>, Spans), JsonError> {
+        let mut sp = Spans::default();
+        let span = |raw: &str| {
+            let o = raw.as_ptr() as usize - line.as_ptr() as usize;
+            (o as u32, (o + raw.len()) as u32)
+        };
+        if line.len() > u32::MAX as usize {
+            return Err("line too long".into());
+        }
+        let mut l = Lexer::new(line);
+        let (mut v, mut id, mut gen, mut op, mut insn, mut bytes) =
+            (false, None, None, None, None, None);
+        let (mut initial_raw, mut rules_raw, mut classes) = (None, None, false);
+        let (mut expected, mut undefined) = (None, Vec::new());
+        let (mut dstv, mut alternatives) = (None, Vec::new());
+        l.object(|l, key| {
+            match key.as_ref() {
+                "v" => {
+                    l.u32()?;
+                    v = true;
+                }
+                "id" => {
+                    let mut x = None;
+                    sp.id = span(l.spanned(|l| l.string().map(|s| x = Some(s)))?);
+                    id = x;
+                }
+                "gen" => gen = Some(l.string()?),
+                "op" => {
+                    let mut x = None;
+                    sp.op = span(l.spanned(|l| l.string().map(|s| x = Some(s)))?);
+                    op = x;
+                }
+                "insn" => {
+                    let mut x = None;
+                    sp.insn = span(l.spanned(|l| l.string().map(|s| x = Some(s)))?);
+                    insn = x;
+                }
+                "bytes" => bytes = Some(l.string()?),
+                "initial" => {
+                    initial_raw = Some(l.spanned(|l| l.string_map(|_, _| Ok(())))?);
+                }
+                "expected" => {
+                    let mut e = Vec::new();
+                    sp.expected = span(l.spanned(|l| map_into(l, &mut e))?);
+                    expected = Some(e);
+                }
+                "undefined" => sp.undefined = span(l.spanned(|l| map_into(l, &mut undefined))?),
+                "dst" => {
+                    if l.peek() == Some(b'n') {
+                        l.value()?;
+                        dstv = None;
+                        sp.dst = (0, 0);
+                    } else {
+                        let mut x = None;
+                        sp.dst = span(l.spanned(|l| dst(l).map(|d| x = Some(d)))?);
+                        dstv = x;
+                    }
+                }
+                "alternatives" => {
+                    alternatives.clear();
+                    sp.alternatives = span(l.spanned(|l| {
+                        l.array(|l| {
+                            alternatives.push(alternative(l)?);
+                            Ok(())
+                        })
+                    })?)
+                }
+                "rules" => {
+                    let r = string_array(l)?;
+                    sp.rules = span(r);
+                    rules_raw = Some(r);
+                }
+                "classes" => {
+                    string_array(l)?;
+                    classes = true;
+                }
+                _ => {
+                    l.value()?;
+                }
+            }
+            Ok(())
+        })?;
+        l.end()?;
+        if !v {
+            return Err(missing("v"));
+        }
+        if !classes {
+            return Err(missing("classes"));
+        }
+        let v = VectorView {
+            id: id.ok_or_else(|| missing("id"))?,
+            gen: gen.ok_or_else(|| missing("gen"))?,
+            op: op.ok_or_else(|| missing("op"))?,
+            insn: insn.ok_or_else(|| missing("insn"))?,
+            bytes: bytes.ok_or_else(|| missing("bytes"))?,
+            initial_raw: Cow::Borrowed(initial_raw.ok_or_else(|| missing("initial"))?),
+            expected: expected.ok_or_else(|| missing("expected"))?,
+            undefined,
+            dst: dstv,
+            alternatives,
+            rules_raw: Cow::Borrowed(rules_raw.ok_or_else(|| missing("rules"))?),
+        };
+        Ok((v, sp))
+    }
+
+    /// A view of an owned vector.
+    pub fn from_vector(v: &'a Vector) -> VectorView<'a> {
+        let pairs = |m: &'a std::collections::BTreeMap<String, String>| {
+            m.iter()
+                .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
+                .collect()
+        };
+        VectorView {
+            id: Cow::Borrowed(&v.id),
+            gen: Cow::Borrowed(&v.gen),
+            op: Cow::Borrowed(&v.op),
+            insn: Cow::Borrowed(&v.insn),
+            bytes: Cow::Borrowed(&v.bytes),
+            initial_raw: Cow::Owned(serde_json::to_string(&v.initial).unwrap_or_default()),
+            expected: pairs(&v.expected),
+            undefined: pairs(&v.undefined),
+            dst: v.dst.as_ref().map(|d| DstView {
+                reg: Cow::Borrowed(&d.reg),
+                offset: d.offset,
+                ty: Cow::Borrowed(&d.ty),
+                stride: d.stride,
+            }),
+            alternatives: v
+                .alternatives
+                .iter()
+                .map(|a| AltView {
+                    kind: a.kind,
+                    reg: Cow::Borrowed(&a.reg),
+                    offset: a.offset,
+                    ty: Cow::Borrowed(&a.ty),
+                    ulps: a.ulps,
+                    abs: a.abs,
+                })
+                .collect(),
+            rules_raw: Cow::Owned(serde_json::to_string(&v.rules).unwrap_or_default()),
+        }
+    }
+
+    /// A stand-in for a line that is not a vector (reported as `bad_vector`).
+    pub fn placeholder(id: String) -> VectorView<'static> {
+        VectorView {
+            id: Cow::Owned(id),
+            gen: Cow::Borrowed(""),
+            op: Cow::Borrowed("?"),
+            insn: Cow::Borrowed(""),
+            bytes: Cow::Borrowed(""),
+            initial_raw: Cow::Borrowed("{}"),
+            expected: Vec::new(),
+            undefined: Vec::new(),
+            dst: None,
+            alternatives: Vec::new(),
+            rules_raw: Cow::Borrowed("[]"),
+        }
+    }
+
+    /// The spec IDs (and grid cells) the vector exercises.
+    pub fn rules(&self) -> Vec<String> {
+        serde_json::from_str(&self.rules_raw).unwrap_or_default()
+    }
+
+    /// Append the request line for this vector (conformance/PROTOCOL.md), newline included.
+    pub fn write_request(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"id\":");
+        push_string(out, &self.id);
+        out.extend_from_slice(b",\"gen\":");
+        push_string(out, &self.gen);
+        out.extend_from_slice(b",\"insn\":");
+        push_string(out, &self.insn);
+        out.extend_from_slice(b",\"bytes\":");
+        push_string(out, &self.bytes);
+        out.extend_from_slice(b",\"initial\":");
+        out.extend_from_slice(self.initial_raw.as_bytes());
+        out.extend_from_slice(b",\"report\":[");
+        for (k, (name, _)) in self.expected.iter().enumerate() {
+            if k > 0 {
+                out.push(b',');
+            }
+            push_string(out, name);
+        }
+        out.extend_from_slice(b"]}\n");
+    }
+}
+
+impl<'a> ResponseView<'a> {
+    /// Read a response line (the same fields serde requires of a [`Response`]).
+    pub fn parse(line: &'a str) -> Result<ResponseView<'a>, JsonError> {
+        let mut l = Lexer::new(line);
+        let (mut id, mut fin, mut error) = (None, Vec::new(), None);
+        l.object(|l, key| {
+            match key.as_ref() {
+                "id" => id = Some(l.string()?),
+                "final" => map_into(l, &mut fin)?,
+                "error" => {
+                    error = if l.peek() == Some(b'n') {
+                        l.value()?;
+                        None
+                    } else {
+                        Some(l.string()?)
+                    }
+                }
+                _ => {
+                    l.value()?;
+                }
+            }
+            Ok(())
+        })?;
+        l.end()?;
+        Ok(ResponseView {
+            id: id.ok_or_else(|| missing("id"))?,
+            fin,
+            error,
+        })
+    }
+
+    /// A view of an owned response.
+    pub fn from_response(r: &'a Response) -> ResponseView<'a> {
+        ResponseView {
+            id: Cow::Borrowed(&r.id),
+            fin: r
+                .fin
+                .iter()
+                .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
+                .collect(),
+            error: r.error.as_deref().map(Cow::Borrowed),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conformance::protocol::Request;
+    use crate::golden::{generate, GenConfig};
+    use crate::spec::Platform;
+
+    #[test]
+    fn views_of_lines_match_views_of_parsed_vectors_and_requests_match() {
+        let mut n = 0;
+        let mut alts = 0;
+        for p in [Platform::Ivb, Platform::Skl] {
+            generate(&GenConfig::new(p, 5), 800, &mut std::io::sink(), |c| {
+                for v in c.iter().flatten() {
+                    let line = v.to_line();
+                    let view = VectorView::parse(&line).unwrap();
+                    let mut owned = VectorView::from_vector(v);
+                    assert_eq!(view.rules_raw, owned.rules_raw);
+                    assert_eq!(view.initial_raw, owned.initial_raw);
+                    owned.initial_raw = view.initial_raw.clone();
+                    assert_eq!(view, owned);
+                    assert_eq!(view.rules(), v.rules);
+                    let (_, spans) = VectorView::parse_spans(&line).unwrap();
+                    let again = VectorView::reread(&line, &spans, true).unwrap();
+                    let light = VectorView::reread(&line, &spans, false).unwrap();
+                    assert_eq!((light.dst, light.alternatives.len()), (None, 0));
+                    assert_eq!(light.expected, view.expected);
+                    assert_eq!(
+                        (&again.id, &again.op, &again.insn, &again.rules_raw),
+                        (&view.id, &view.op, &view.insn, &view.rules_raw)
+                    );
+                    assert_eq!(
+                        (
+                            &again.expected,
+                            &again.undefined,
+                            &again.dst,
+                            &again.alternatives
+                        ),
+                        (
+                            &view.expected,
+                            &view.undefined,
+                            &view.dst,
+                            &view.alternatives
+                        )
+                    );
+                    let mut req = Vec::new();
+                    view.write_request(&mut req);
+                    let want = format!("{}\n", Request::from_vector(v).to_line());
+                    assert_eq!(String::from_utf8(req).unwrap(), want);
+                    alts += v.alternatives.len();
+                    n += 1;
+                }
+            })
+            .unwrap();
+        }
+        assert!(n > 1500 && alts > 100, "{n} vectors, {alts} alternatives");
+    }
+
+    #[test]
+    fn a_line_serde_rejects_is_rejected() {
+        let v: Vector = serde_json::from_str(&{
+            let mut s = String::new();
+            generate(
+                &GenConfig::new(Platform::Skl, 1),
+                1,
+                &mut std::io::sink(),
+                |c| s = c[0].as_ref().unwrap().to_line(),
+            )
+            .unwrap();
+            s
+        })
+        .unwrap();
+        let line = v.to_line();
+        for (from, to) in [
+            ("\"v\":1,", ""),
+            ("\"rules\":[", "\"rules\":[1,"),
+            ("\"expected\":{", "\"expected\":{\"r1\":2,"),
+            ("\"initial\":{", "\"initial\":{\"r1\":[],"),
+            ("}", "},"),
+        ] {
+            let bad = line.replacen(from, to, 1);
+            assert!(serde_json::from_str::<Vector>(&bad).is_err(), "{bad}");
+            assert!(VectorView::parse(&bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn responses_parse_like_serde() {
+        let r = r#"{"id":"a","final":{"r1":"00","r1":"ff","f0":"xx"},"error":null,"x":[]}"#;
+        let v = ResponseView::parse(r).unwrap();
+        let o: Response = serde_json::from_str(r).unwrap();
+        assert_eq!(v.id, o.id);
+        assert_eq!(lookup(&v.fin, "r1"), Some("ff"));
+        assert_eq!(lookup(&v.fin, "f0"), o.fin.get("f0").map(String::as_str));
+        assert_eq!(v.error, None);
+        for bad in [
+            "{\"final\":{}}",
+            "{\"id\":\"a\",\"final\":[]}",
+            "not json",
+            "{\"id\":\"a\"} x",
+        ] {
+            assert!(serde_json::from_str::<Response>(bad).is_err());
+            assert!(ResponseView::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
