@@ -465,6 +465,26 @@ pub struct EncodingFile {
     pub form: Vec<S<FormRule>>,
     #[serde(default)]
     pub select: Vec<S<SelectRow>>,
+    #[serde(default)]
+    pub check: Vec<S<FieldCheck>>,
+}
+
+/// A field check of native words (spec/encoding/checks.toml `[[check]]`).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct FieldCheck {
+    pub id: S<String>,
+    pub gens: S<String>,
+    /// Field names of the native layouts.
+    pub fields: S<Vec<String>>,
+    /// Value tables by `name`; on each platform of `gens` exactly one applies.
+    pub values: S<Vec<String>>,
+    /// Not checked when the field's source is an immediate.
+    #[serde(default)]
+    pub skip_immediate: bool,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
 }
 
 /// Implicit operands of some opcodes (spec/encoding/implicit.toml): the operands the encoder

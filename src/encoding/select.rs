@@ -248,43 +248,34 @@ fn build(p: Platform) -> Set {
         _ => None,
     };
 
-    // Per-layout checks.
+    // Per-layout value checks: spec/encoding/checks.toml `[[check]]` (enc.check.*).
     let reg_file = value_table(p, &[&values::GEN7_REG_FILE, &values::GEN8_REG_FILE]);
-    let sends_file = value_table(p, &[&values::GEN9_SENDS_REG_FILE, &values::GEN8_REG_FILE]);
-    let math_fn = value_table(
-        p,
-        &[&values::GEN7_MATH_FUNCTION, &values::GEN8_MATH_FUNCTION],
-    );
-    let sfid = value_table(p, &[&values::IVB_SFID, &values::HSW_SFID]);
-    let type3 = value_table(p, &[&values::GEN7_3SRC_TYPE, &values::GEN8_3SRC_TYPE]);
-    let sends_idx: Vec<usize> = sends.map(|s| s.to_vec()).unwrap_or_default();
-    for (i, info) in infos.iter_mut().enumerate() {
+    let checks: Vec<&sel::FieldCheck> = sel::CHECKS
+        .iter()
+        .filter(|c| c.gens.contains(p))
+        .collect();
+    for info in infos.iter_mut() {
         let l = info.layout;
-        let is_sends = sends_idx.contains(&i);
-        let mut add_check = |name: &str, t: &'static ValueTable, op: Option<u8>| {
-            if let Some(f) = l.field(name) {
-                info.checks.push(Check {
-                    field: f,
-                    valid: valid_mask(t),
-                    operand: op,
-                    region: !name.ends_with("reg_file"),
-                });
+        for c in &checks {
+            let Some(t) = c.values.iter().copied().find(|t| t.gens.contains(p)) else {
+                continue;
+            };
+            for name in c.fields {
+                if let Some(f) = l.field(name) {
+                    // `srcN_...` fields belong to source N (a naming convention of the layouts).
+                    let operand = name
+                        .strip_prefix("src")
+                        .and_then(|r| r.chars().next())
+                        .and_then(|d| d.to_digit(10))
+                        .map(|d| d as u8);
+                    info.checks.push(Check {
+                        field: f,
+                        valid: valid_mask(t),
+                        operand,
+                        region: c.skip_immediate,
+                    });
+                }
             }
-        };
-        add_check("exec_size", &values::EXEC_SIZE, None);
-        add_check("cond_modifier", &values::COND_MODIFIER, None);
-        add_check("math_function", math_fn, None);
-        add_check("thread_control", &values::THREAD_CONTROL, None);
-        add_check("sfid", sfid, None);
-        add_check("src_type", type3, None);
-        add_check("dst_type", type3, None);
-        let file_t = if is_sends { sends_file } else { reg_file };
-        add_check("dst_reg_file", file_t, None);
-        add_check("src0_reg_file", file_t, Some(0));
-        add_check("src1_reg_file", file_t, Some(1));
-        for s in 0u8..2 {
-            add_check(&format!("src{s}_width"), &values::WIDTH, Some(s));
-            add_check(&format!("src{s}_vstride"), &values::VSTRIDE, Some(s));
         }
         for (op, file, ty) in [
             (0u8, "dst_reg_file", "dst_reg_type"),

@@ -170,5 +170,28 @@ pub(super) fn select(spec: &Spec, o: &mut String) {
         );
     }
     o.push_str("        ];\n");
+    o.push_str("        /// A row of [[check]] (spec/encoding/checks.toml): each of `fields` must hold a value of the table of `values` whose gens contain the platform; `skip_immediate`: not checked when the field's source (`srcN_` prefix) is an immediate.\n        #[derive(Debug)]\n        pub struct FieldCheck { pub id: &'static str, pub gens: GenSet, pub fields: &'static [&'static str], pub values: &'static [&'static ValueTable], pub skip_immediate: bool, pub text: &'static str, pub cite: &'static str }\n");
+    let _ = writeln!(o, "        /// Every [[check]] row, in file order.\n        pub static CHECKS: [FieldCheck; {}] = [", t.checks.len());
+    for r in &t.checks {
+        let v = &r.row.v;
+        let fields: Vec<String> = v.fields.get_ref().iter().map(|f| q(f)).collect();
+        let vals: Vec<String> = r
+            .values
+            .iter()
+            .map(|i| format!("&values::{}", spec.value_tables[*i].row.v.name.get_ref().to_ascii_uppercase()))
+            .collect();
+        let _ = writeln!(
+            o,
+            "            FieldCheck {{ id: {}, gens: GenSet({}), fields: &[{}], values: &[{}], skip_immediate: {}, text: {}, cite: {} }},",
+            q(v.id.get_ref()),
+            r.row.gens,
+            fields.join(", "),
+            vals.join(", "),
+            v.skip_immediate,
+            q(&v.text),
+            q(v.cite.get_ref())
+        );
+    }
+    o.push_str("        ];\n");
     o.push_str("        /// The [[select]] row of (form, operands) on `p` with its (Align1, Align16) layouts.\n        pub fn layouts(form: Form, operands: Operands, p: Platform) -> Option<(&'static SelectRow, [&'static Layout; 2])> {\n            let r = SELECT.iter().find(|r| r.form == form && r.operands == operands && r.gens.contains(p))?;\n            let a1 = r.align1.iter().copied().find(|l| l.gens.contains(p))?;\n            let a16 = r.align16.iter().copied().find(|l| l.gens.contains(p))?;\n            Some((r, [a1, a16]))\n        }\n    }\n");
 }

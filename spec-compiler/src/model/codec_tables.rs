@@ -85,6 +85,7 @@ pub struct SelectRowM {
 /// The validated tables, plus the form of every opcode number per platform (index into
 /// [`FORMS`]; `None`: no opcode has the number).
 pub struct CodecTables {
+    pub checks: Vec<CheckRowM>,
     pub implicit: Vec<ImplicitRowM>,
     pub forms: Vec<FormRowM>,
     pub selects: Vec<SelectRowM>,
@@ -97,6 +98,13 @@ pub struct Pending {
     pub implicit: Vec<(Implicit, String)>,
     pub form: Vec<(FormRule, String)>,
     pub select: Vec<(SelectRow, String)>,
+    pub check: Vec<(FieldCheck, String)>,
+}
+
+pub struct CheckRowM {
+    pub row: Row<FieldCheck>,
+    /// Value-table indices.
+    pub values: Vec<usize>,
 }
 
 fn parse_region(s: &str) -> Option<[u8; 3]> {
@@ -667,7 +675,72 @@ pub(super) fn load_codec_tables(
             }
         }
     }
+    // ------------------------------------------------------------------ checks
+    let mut checks: Vec<CheckRowM> = vec![];
+    for (r, file) in pending.check {
+        let m = c.common(&file, &r.id, &r.gens, &r.cite, &["enc.check."]);
+        let off = r.id.span().start;
+        if r.fields.get_ref().is_empty() {
+            c.err(&file, r.fields.span().start, "`fields` is empty");
+        }
+        for f in r.fields.get_ref() {
+            let known = layouts
+                .iter()
+                .any(|l| l.row.v.width == 128 && l.fields.iter().any(|x| &x.name == f));
+            if !known {
+                c.err(
+                    &file,
+                    r.fields.span().start,
+                    format!("no native layout has a field `{f}`"),
+                );
+            }
+        }
+        let mut vidx = vec![];
+        let mut items = vec![];
+        for name in r.values.get_ref() {
+            match value_tables
+                .iter()
+                .position(|t| t.row.v.name.get_ref() == name)
+            {
+                Some(i) => {
+                    vidx.push(i);
+                    items.push((name.clone(), value_tables[i].row.gens));
+                }
+                None => c.err(
+                    &file,
+                    r.values.span().start,
+                    format!("unknown value table `{name}`"),
+                ),
+            }
+        }
+        if vidx.len() == r.values.get_ref().len() {
+            one_per_platform(c, &file, r.values.span().start, m, &items, "values");
+        }
+        for prev in &checks {
+            let shared: Vec<&String> = r
+                .fields
+                .get_ref()
+                .iter()
+                .filter(|f| prev.row.v.fields.get_ref().contains(f))
+                .collect();
+            if prev.row.gens & m != 0 && !shared.is_empty() {
+                c.err(
+                    &file,
+                    off,
+                    format!(
+                        "field `{}` on {} is already checked by `{}`",
+                        shared[0],
+                        names(c, prev.row.gens & m).join(" "),
+                        prev.row.v.id.get_ref()
+                    ),
+                );
+            }
+        }
+        let row = c.row(r, &file, &S::new(off..off, String::new()), m);
+        checks.push(CheckRowM { row, values: vidx });
+    }
     CodecTables {
+        checks,
         implicit,
         forms,
         selects,

@@ -134,6 +134,9 @@ pub(super) fn load_encodings(c: &mut Ctx, dir: &Path) -> Encodings {
         pending
             .select
             .extend(f.select.into_iter().map(|r| (r.into_inner(), file.clone())));
+        pending
+            .check
+            .extend(f.check.into_iter().map(|r| (r.into_inner(), file.clone())));
     }
 
     (layouts, value_tables, compact_tables, pending)
