@@ -11,8 +11,8 @@ mod encoding_util;
 
 use encoding_util::{corpus, corpus_present};
 use euref::codec;
-use euref::isa::{Addr, Reg, Src};
 use euref::encoding::layout_for;
+use euref::isa::{Addr, Reg, Src};
 use euref::spec::encoding::implicit::{self, ImplicitFile};
 use euref::spec::encoding::values;
 use euref::spec::{DataType, Opcode, Platform, Platform::*};
@@ -26,16 +26,58 @@ fn opcode_of(w: u128, p: Platform) -> Option<Opcode> {
 const CORPUS_CASES: [(&str, &str, Platform, Opcode, bool); 22] = [
     ("enc.implicit.gen7.if", "gen7", Ivb, Opcode::If, false),
     ("enc.implicit.gen7.if", "gen7.5", Hsw, Opcode::If, false),
-    ("enc.implicit.gen7.else-endif-while", "gen7", Ivb, Opcode::Else, false),
-    ("enc.implicit.gen7.else-endif-while", "gen7.5", Hsw, Opcode::Endif, false),
-    ("enc.implicit.gen7.else-endif-while", "gen7", Ivb, Opcode::While, false),
-    ("enc.implicit.gen7.break-halt", "gen7", Ivb, Opcode::Break, false),
-    ("enc.implicit.gen7.break-halt", "gen7.5", Hsw, Opcode::Halt, false),
+    (
+        "enc.implicit.gen7.else-endif-while",
+        "gen7",
+        Ivb,
+        Opcode::Else,
+        false,
+    ),
+    (
+        "enc.implicit.gen7.else-endif-while",
+        "gen7.5",
+        Hsw,
+        Opcode::Endif,
+        false,
+    ),
+    (
+        "enc.implicit.gen7.else-endif-while",
+        "gen7",
+        Ivb,
+        Opcode::While,
+        false,
+    ),
+    (
+        "enc.implicit.gen7.break-halt",
+        "gen7",
+        Ivb,
+        Opcode::Break,
+        false,
+    ),
+    (
+        "enc.implicit.gen7.break-halt",
+        "gen7.5",
+        Hsw,
+        Opcode::Halt,
+        false,
+    ),
     ("enc.implicit.gen7.cont", "gen7.5", Hsw, Opcode::Cont, false),
     ("enc.implicit.gen8.branch", "gen8", Bdw, Opcode::If, false),
     ("enc.implicit.gen8.branch", "gen9", Skl, Opcode::Else, false),
-    ("enc.implicit.gen8.branch", "gen8", Bdw, Opcode::While, false),
-    ("enc.implicit.gen8.branch", "gen9", Skl, Opcode::Break, false),
+    (
+        "enc.implicit.gen8.branch",
+        "gen8",
+        Bdw,
+        Opcode::While,
+        false,
+    ),
+    (
+        "enc.implicit.gen8.branch",
+        "gen9",
+        Skl,
+        Opcode::Break,
+        false,
+    ),
     ("enc.implicit.gen8.branch", "gen8", Bdw, Opcode::Halt, false),
     ("enc.implicit.gen8.endif", "gen8", Bdw, Opcode::Endif, false),
     ("enc.implicit.gen8.endif", "gen9", Skl, Opcode::Endif, false),
@@ -63,13 +105,19 @@ fn corpus_instructions_reencode_with_their_implicit_operands() {
             if opcode_of(w, p) != Some(op) {
                 continue;
             }
-            let mut insn = codec::decode_word(w, p)
-                .unwrap_or_else(|e| panic!("{file}: {text}: decode: {e}"));
+            let mut insn =
+                codec::decode_word(w, p).unwrap_or_else(|e| panic!("{file}: {text}: decode: {e}"));
             if no_src1 {
                 // A one-operand math function: the model leaves src1 out (as the text
                 // assembler does); Mesa's src1 is the null register.
                 match insn.src[1] {
-                    Some(Src::Reg(r)) if r.addr == (Addr::Direct { reg: Reg::NULL, sub: 0 }) => {
+                    Some(Src::Reg(r))
+                        if r.addr
+                            == (Addr::Direct {
+                                reg: Reg::NULL,
+                                sub: 0,
+                            }) =>
+                    {
                         insn.src[1] = None
                     }
                     None => {}
@@ -150,7 +198,11 @@ fn opcodes_mesa_does_not_emit_get_their_implicit_operands() {
     for p in [Ivb, Hsw, Bdw, Skl] {
         let gr = file(p, "grf");
         // jmpi ip ip index: dst and src0 are ip (UD, <4;1,0>); src1 is the instruction's.
-        let w = reencode(p, Opcode::Jmpi, &[("src1_reg_file", gr), ("src1_reg_nr", 5)]);
+        let w = reencode(
+            p,
+            Opcode::Jmpi,
+            &[("src1_reg_file", gr), ("src1_reg_nr", 5)],
+        );
         check(
             "enc.implicit.jmpi",
             p,
@@ -236,8 +288,14 @@ fn rows_describe_what_the_corpus_holds() {
     let r = implicit::row(Opcode::If, Ivb).unwrap();
     assert_eq!(r.id, "enc.implicit.gen7.if");
     let s0 = r.src[0].unwrap();
-    assert_eq!((s0.file, s0.ty, s0.region), (ImplicitFile::Null, Some(DataType::D), Some((0, 1, 0))));
-    assert_eq!(r.src[1].map(|s| (s.file, s.ty)), Some((ImplicitFile::Imm, Some(DataType::W))));
+    assert_eq!(
+        (s0.file, s0.ty, s0.region),
+        (ImplicitFile::Null, Some(DataType::D), Some((0, 1, 0)))
+    );
+    assert_eq!(
+        r.src[1].map(|s| (s.file, s.ty)),
+        Some((ImplicitFile::Imm, Some(DataType::W)))
+    );
     // Gen8+ endif has no destination; every other Gen8+ jump-target instruction has one.
     assert!(implicit::row(Opcode::Endif, Skl).unwrap().dst.is_none());
     assert!(implicit::row(Opcode::If, Skl).unwrap().dst.is_some());
@@ -254,7 +312,12 @@ fn rows_describe_what_the_corpus_holds() {
     let all: Vec<&str> = implicit::ROWS.iter().map(|r| r.id).collect();
     for id in &all {
         let tested = CORPUS_CASES.iter().any(|c| c.0 == *id)
-            || ["enc.implicit.jmpi", "enc.implicit.ret", "enc.implicit.brd-brc"].contains(id);
+            || [
+                "enc.implicit.jmpi",
+                "enc.implicit.ret",
+                "enc.implicit.brd-brc",
+            ]
+            .contains(id);
         assert!(tested, "{id} has no case");
     }
 }

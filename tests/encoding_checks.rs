@@ -34,7 +34,14 @@ fn file(p: Platform, name: &str) -> u64 {
 }
 
 /// (row ID, platform, opcode, base fields, checked field, an undefined value).
-type Case = (&'static str, Platform, Opcode, Vec<(&'static str, u64)>, &'static str, u64);
+type Case = (
+    &'static str,
+    Platform,
+    Opcode,
+    Vec<(&'static str, u64)>,
+    &'static str,
+    u64,
+);
 
 fn cases() -> Vec<Case> {
     let grf = |p| {
@@ -57,30 +64,149 @@ fn cases() -> Vec<Case> {
     };
     vec![
         // ExecSize 6 and 7 are reserved.
-        ("enc.check.exec-size", Skl, Opcode::Mov, grf(Skl), "exec_size", 6),
-        ("enc.check.exec-size", Ivb, Opcode::Add, grf(Ivb), "exec_size", 7),
+        (
+            "enc.check.exec-size",
+            Skl,
+            Opcode::Mov,
+            grf(Skl),
+            "exec_size",
+            6,
+        ),
+        (
+            "enc.check.exec-size",
+            Ivb,
+            Opcode::Add,
+            grf(Ivb),
+            "exec_size",
+            7,
+        ),
         // CondModifier 7 (pre-Gen6 R) and 10-15 are reserved.
-        ("enc.check.cond-modifier", Hsw, Opcode::Add, grf(Hsw), "cond_modifier", 7),
-        ("enc.check.cond-modifier", Bdw, Opcode::Mov, grf(Bdw), "cond_modifier", 12),
+        (
+            "enc.check.cond-modifier",
+            Hsw,
+            Opcode::Add,
+            grf(Hsw),
+            "cond_modifier",
+            7,
+        ),
+        (
+            "enc.check.cond-modifier",
+            Bdw,
+            Opcode::Mov,
+            grf(Bdw),
+            "cond_modifier",
+            12,
+        ),
         // Math function 0 is undefined on every generation (the base uses inv = 1).
-        ("enc.check.math-function", Ivb, Opcode::Math, math(Ivb), "math_function", 0),
-        ("enc.check.math-function", Skl, Opcode::Math, math(Skl), "math_function", 0),
+        (
+            "enc.check.math-function",
+            Ivb,
+            Opcode::Math,
+            math(Ivb),
+            "math_function",
+            0,
+        ),
+        (
+            "enc.check.math-function",
+            Skl,
+            Opcode::Math,
+            math(Skl),
+            "math_function",
+            0,
+        ),
         // ThreadCtrl 3 is reserved.
-        ("enc.check.thread-control", Chv, Opcode::Mov, grf(Chv), "thread_control", 3),
+        (
+            "enc.check.thread-control",
+            Chv,
+            Opcode::Mov,
+            grf(Chv),
+            "thread_control",
+            3,
+        ),
         // SFID 1 (Gen4-5 math) is not a Gen7+ shared function; 14 is undefined.
-        ("enc.check.sfid", Ivb, Opcode::Send, send_imm(Ivb), "sfid", 1),
-        ("enc.check.sfid", Skl, Opcode::Send, send_imm(Skl), "sfid", 14),
+        (
+            "enc.check.sfid",
+            Ivb,
+            Opcode::Send,
+            send_imm(Ivb),
+            "sfid",
+            1,
+        ),
+        (
+            "enc.check.sfid",
+            Skl,
+            Opcode::Send,
+            send_imm(Skl),
+            "sfid",
+            14,
+        ),
         // Three-source types on Gen8+: 3 bits, F D UD DF HF; 5-7 undefined.
-        ("enc.check.3src-type", Bdw, Opcode::Mad, vec![], "src_type", 7),
-        ("enc.check.3src-type", Skl, Opcode::Mad, vec![], "dst_type", 6),
+        (
+            "enc.check.3src-type",
+            Bdw,
+            Opcode::Mad,
+            vec![],
+            "src_type",
+            7,
+        ),
+        (
+            "enc.check.3src-type",
+            Skl,
+            Opcode::Mad,
+            vec![],
+            "dst_type",
+            6,
+        ),
         // Gen8 removed the MRF encoding (2).
-        ("enc.check.reg-file", Bdw, Opcode::Add, grf(Bdw), "dst_reg_file", 2),
-        ("enc.check.reg-file", Skl, Opcode::Add, grf(Skl), "src1_reg_file", 2),
+        (
+            "enc.check.reg-file",
+            Bdw,
+            Opcode::Add,
+            grf(Bdw),
+            "dst_reg_file",
+            2,
+        ),
+        (
+            "enc.check.reg-file",
+            Skl,
+            Opcode::Add,
+            grf(Skl),
+            "src1_reg_file",
+            2,
+        ),
         // Width 5-7 and VertStride 7-14 are reserved.
-        ("enc.check.width", Skl, Opcode::Add, grf(Skl), "src1_width", 5),
-        ("enc.check.width", Ivb, Opcode::Mov, grf(Ivb), "src0_width", 7),
-        ("enc.check.vstride", Hsw, Opcode::Add, grf(Hsw), "src0_vstride", 9),
-        ("enc.check.vstride", Bdw, Opcode::Add, grf(Bdw), "src1_vstride", 14),
+        (
+            "enc.check.width",
+            Skl,
+            Opcode::Add,
+            grf(Skl),
+            "src1_width",
+            5,
+        ),
+        (
+            "enc.check.width",
+            Ivb,
+            Opcode::Mov,
+            grf(Ivb),
+            "src0_width",
+            7,
+        ),
+        (
+            "enc.check.vstride",
+            Hsw,
+            Opcode::Add,
+            grf(Hsw),
+            "src0_vstride",
+            9,
+        ),
+        (
+            "enc.check.vstride",
+            Bdw,
+            Opcode::Add,
+            grf(Bdw),
+            "src1_vstride",
+            14,
+        ),
     ]
 }
 
@@ -144,10 +270,19 @@ fn region_checks_skip_immediate_sources() {
         let mut r = word(
             p,
             Opcode::Mov,
-            &[("dst_reg_file", file(p, "grf")), ("src0_reg_file", file(p, "grf"))],
+            &[
+                ("dst_reg_file", file(p, "grf")),
+                ("src0_reg_file", file(p, "grf")),
+            ],
         );
-        layout_for(r, p).field("src0_vstride").unwrap().set(&mut r, 9);
-        assert!(check(r, p).is_err_and(|e| e.field == "src0_vstride"), "{p:?}");
+        layout_for(r, p)
+            .field("src0_vstride")
+            .unwrap()
+            .set(&mut r, 9);
+        assert!(
+            check(r, p).is_err_and(|e| e.field == "src0_vstride"),
+            "{p:?}"
+        );
         tried += 1;
     }
     assert!(tried > 0, "no immediate layout keeps the src0 region field");

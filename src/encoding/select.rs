@@ -205,9 +205,7 @@ fn build(p: Platform) -> Set {
     // The spec compiler proves the required pairs present on every platform; the fallback
     // only keeps a broken table from panicking.
     let lay = |f: Form, k: Operands| sel::layouts(f, k, p).map(|(_, l)| l);
-    let need = |f: Form, k: Operands| {
-        lay(f, k).unwrap_or([&gen7_a1::LAYOUT, &gen7_a16::LAYOUT])
-    };
+    let need = |f: Form, k: Operands| lay(f, k).unwrap_or([&gen7_a1::LAYOUT, &gen7_a16::LAYOUT]);
     let alu_l = need(Form::Alu, Operands::Reg);
     let imm_l = need(Form::Alu, Operands::Imm);
     let ind_l = need(Form::Alu, Operands::Ind);
@@ -250,10 +248,7 @@ fn build(p: Platform) -> Set {
 
     // Per-layout value checks: spec/encoding/checks.toml `[[check]]` (enc.check.*).
     let reg_file = value_table(p, &[&values::GEN7_REG_FILE, &values::GEN8_REG_FILE]);
-    let checks: Vec<&sel::FieldCheck> = sel::CHECKS
-        .iter()
-        .filter(|c| c.gens.contains(p))
-        .collect();
+    let checks: Vec<&sel::FieldCheck> = sel::CHECKS.iter().filter(|c| c.gens.contains(p)).collect();
     for info in infos.iter_mut() {
         let l = info.layout;
         for c in &checks {
@@ -295,7 +290,10 @@ fn build(p: Platform) -> Set {
         }
     }
     // Rows with `indirect = true`: their operands under indirect addressing use the ind layouts.
-    for r in sel::SELECT.iter().filter(|r| r.indirect && r.gens.contains(p)) {
+    for r in sel::SELECT
+        .iter()
+        .filter(|r| r.indirect && r.gens.contains(p))
+    {
         if let Some((_, l)) = sel::layouts(r.form, r.operands, p) {
             for (a, l) in l.iter().enumerate() {
                 if let Some(i) = infos.iter().position(|x| std::ptr::eq(x.layout, *l)) {

@@ -2,9 +2,7 @@
 //! `[[implicit]]`, `[[form]]`, `[[select]]`).
 
 use super::q;
-use crate::model::codec_tables::{
-    FormBy, ImplicitOp, FORMS, IMPLICIT_FILES, OPERANDS,
-};
+use crate::model::codec_tables::{FormBy, ImplicitOp, FORMS, IMPLICIT_FILES, OPERANDS};
 use crate::model::{camel, Spec};
 use std::fmt::Write;
 
@@ -42,7 +40,11 @@ pub(super) fn implicit(spec: &Spec, o: &mut String) {
     o.push_str("        /// Register file of an implicit operand.\n        #[derive(Debug, Clone, Copy, PartialEq, Eq)]\n        pub enum ImplicitFile {\n            /// The null register.\n            Null,\n            /// The instruction pointer (ip).\n            Ip,\n            /// An immediate 0.\n            Imm,\n            /// The instruction's own destination register (a source only).\n            Dst,\n        }\n");
     o.push_str("        /// One implicit operand: `ty` None with file Dst means the destination's type; `region` (VertStride, Width, HorzStride) for register sources; `dst_mask_swizzle`: in Align16 the swizzle reading the destination's write-mask channels.\n        #[derive(Debug, Clone, Copy, PartialEq, Eq)]\n        pub struct ImplicitOperand { pub file: ImplicitFile, pub ty: Option<DataType>, pub region: Option<(u8, u8, u8)>, pub dst_mask_swizzle: bool }\n");
     o.push_str("        /// A row of [[implicit]]: the implicit destination and sources of `opcodes` on `gens`.\n        #[derive(Debug)]\n        pub struct ImplicitRow { pub id: &'static str, pub gens: GenSet, pub opcodes: &'static [Opcode], pub dst: Option<ImplicitOperand>, pub src: [Option<ImplicitOperand>; 2], pub text: &'static str, pub cite: &'static str }\n");
-    let _ = writeln!(o, "        /// Every row, in file order.\n        pub static ROWS: [ImplicitRow; {}] = [", rows.len());
+    let _ = writeln!(
+        o,
+        "        /// Every row, in file order.\n        pub static ROWS: [ImplicitRow; {}] = [",
+        rows.len()
+    );
     for r in rows {
         let v = &r.row.v;
         let ops: Vec<String> = r
@@ -110,7 +112,12 @@ pub(super) fn select(spec: &Spec, o: &mut String) {
                     .map(|i| {
                         format!(
                             "&values::{}",
-                            spec.value_tables[*i].row.v.name.get_ref().to_ascii_uppercase()
+                            spec.value_tables[*i]
+                                .row
+                                .v
+                                .name
+                                .get_ref()
+                                .to_ascii_uppercase()
                         )
                     })
                     .collect();
@@ -178,7 +185,17 @@ pub(super) fn select(spec: &Spec, o: &mut String) {
         let vals: Vec<String> = r
             .values
             .iter()
-            .map(|i| format!("&values::{}", spec.value_tables[*i].row.v.name.get_ref().to_ascii_uppercase()))
+            .map(|i| {
+                format!(
+                    "&values::{}",
+                    spec.value_tables[*i]
+                        .row
+                        .v
+                        .name
+                        .get_ref()
+                        .to_ascii_uppercase()
+                )
+            })
             .collect();
         let _ = writeln!(
             o,

@@ -6,9 +6,18 @@
 use super::ctx::Ctx;
 use super::*;
 
-/// The forms of a native instruction: (spec spelling, Rust variant, operand kinds the form
+/// A form of a native instruction: (spec spelling, Rust variant, operand kinds the form
 /// distinguishes, the kinds a platform may lack, documentation).
-pub const FORMS: [(&str, &str, &[&str], &[&str], &str); 7] = [
+pub type FormDef = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static str,
+);
+
+/// The forms of a native instruction.
+pub const FORMS: [FormDef; 7] = [
     ("alu", "Alu", &["reg", "imm", "imm64", "ind"], &["imm64"], "One- or two-source instructions (ALU, logic, misc, and flow instructions without JIP/UIP fields such as jmpi, call, ret, brd, brc)."),
     ("math", "Math", &["reg", "imm"], &[], "`math`: bits 27:24 are the math function."),
     ("three-src", "ThreeSrc", &["any"], &[], "Three-source instructions."),
@@ -149,16 +158,17 @@ fn operand(
         c.err(
             file,
             off,
-            format!(
-                "{what}: unknown file `{}` (null, ip, imm or dst)",
-                v.file
-            ),
+            format!("{what}: unknown file `{}` (null, ip, imm or dst)", v.file),
         );
         return None;
     };
     let kind = IMPLICIT_FILES[fi].0;
     if is_dst && (kind == "imm" || kind == "dst") {
-        c.err(file, off, format!("{what}: a destination cannot be `{kind}`"));
+        c.err(
+            file,
+            off,
+            format!("{what}: a destination cannot be `{kind}`"),
+        );
         return None;
     }
     let ty = match (&v.ty, kind) {
@@ -172,7 +182,11 @@ fn operand(
         }
         (None, "dst") => None,
         (None, _) => {
-            c.err(file, off, format!("{what}: `type` is required for file `{kind}`"));
+            c.err(
+                file,
+                off,
+                format!("{what}: `type` is required for file `{kind}`"),
+            );
             return None;
         }
         (Some(t), _) => match c.type_names.iter().position(|n| n == t) {
@@ -197,7 +211,11 @@ fn operand(
             }
         },
         (None, true) => {
-            c.err(file, off, format!("{what}: a register source needs a `region`"));
+            c.err(
+                file,
+                off,
+                format!("{what}: a register source needs a `region`"),
+            );
             return None;
         }
         (Some(_), false) => {
@@ -268,7 +286,11 @@ fn one_per_platform(
         let pname = names(c, 1 << p).join("");
         match on.as_slice() {
             [_] => {}
-            [] => c.err(file, off, format!("{what}: none of them applies on {pname}")),
+            [] => c.err(
+                file,
+                off,
+                format!("{what}: none of them applies on {pname}"),
+            ),
             [a, b, ..] => c.err(
                 file,
                 off,
@@ -278,6 +300,8 @@ fn one_per_platform(
     }
 }
 
+// `p` is a platform index: it selects both a bit of the gens masks and a row of `form_of`.
+#[allow(clippy::needless_range_loop)]
 pub(super) fn load_codec_tables(
     c: &mut Ctx,
     pending: Pending,
@@ -361,7 +385,10 @@ pub(super) fn load_codec_tables(
             }
             FormBy::Opcodes(idx)
         } else if let Some(cl) = &f.class {
-            if !opcodes.iter().any(|o| o.row.v.class.get_ref() == cl.get_ref()) {
+            if !opcodes
+                .iter()
+                .any(|o| o.row.v.class.get_ref() == cl.get_ref())
+            {
                 c.err(
                     &file,
                     cl.span().start,
@@ -471,7 +498,11 @@ pub(super) fn load_codec_tables(
                         l.span().start,
                         format!("{what}: layout `{name}` is not a 128-bit native layout"),
                     ),
-                    None => c.err(&file, l.span().start, format!("{what}: unknown layout `{name}`")),
+                    None => c.err(
+                        &file,
+                        l.span().start,
+                        format!("{what}: unknown layout `{name}`"),
+                    ),
                 }
             }
             if idx.len() == l.get_ref().len() {
@@ -626,7 +657,10 @@ pub(super) fn load_codec_tables(
             }
             ops.push(i);
         }
-        let dst = r.dst.as_ref().and_then(|o| operand(c, &file, o, true, "dst"));
+        let dst = r
+            .dst
+            .as_ref()
+            .and_then(|o| operand(c, &file, o, true, "dst"));
         let s0 = r
             .src0
             .as_ref()

@@ -125,9 +125,11 @@ pub(super) fn load_encodings(c: &mut Ctx, dir: &Path) -> Encodings {
             let row = c.row(t, &file, &S::new(off..off, String::new()), m);
             compact_tables.push(CompactRow { row, entries });
         }
-        pending
-            .implicit
-            .extend(f.implicit.into_iter().map(|r| (r.into_inner(), file.clone())));
+        pending.implicit.extend(
+            f.implicit
+                .into_iter()
+                .map(|r| (r.into_inner(), file.clone())),
+        );
         pending
             .form
             .extend(f.form.into_iter().map(|r| (r.into_inner(), file.clone())));

@@ -233,8 +233,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let (l3_allocs, facts, notes) = seed_tables::load_platform_memory(&mut c);
     let (math, math_specials) = numeric::load_math(&mut c, &vocab.enums);
     let (layouts, value_tables, compact_tables, pending) = encoding::load_encodings(&mut c, dir);
-    let codec =
-        codec_tables::load_codec_tables(&mut c, pending, &opcodes, &layouts, &value_tables);
+    let codec = codec_tables::load_codec_tables(&mut c, pending, &opcodes, &layouts, &value_tables);
     let properties::Vocabulary {
         enums,
         enum_docs,
