@@ -4,6 +4,7 @@
 use crate::model::{camel, const_name, Spec};
 use std::fmt::Write;
 
+mod codec_tables;
 mod seed_tables;
 
 fn q(s: &str) -> String {
@@ -685,10 +686,13 @@ fn encodings(spec: &Spec, o: &mut String) {
     }
     let _ = writeln!(
         o,
-        "        pub static ALL: [&CompactTable; {}] = [{}];\n    }}\n}}\n",
+        "        pub static ALL: [&CompactTable; {}] = [{}];\n    }}",
         call.len(),
         call.join(", ")
     );
+    codec_tables::implicit(spec, o);
+    codec_tables::select(spec, o);
+    o.push_str("}\n\n");
 }
 
 fn math(spec: &Spec, o: &mut String) {

@@ -459,6 +459,101 @@ pub struct EncodingFile {
     pub values: Vec<S<ValueTable>>,
     #[serde(default)]
     pub compact_table: Vec<S<CompactTable>>,
+    #[serde(default)]
+    pub implicit: Vec<S<Implicit>>,
+    #[serde(default)]
+    pub form: Vec<S<FormRule>>,
+    #[serde(default)]
+    pub select: Vec<S<SelectRow>>,
+    #[serde(default)]
+    pub check: Vec<S<FieldCheck>>,
+}
+
+/// A field check of native words (spec/encoding/checks.toml `[[check]]`).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct FieldCheck {
+    pub id: S<String>,
+    pub gens: S<String>,
+    /// Field names of the native layouts.
+    pub fields: S<Vec<String>>,
+    /// Value tables by `name`; on each platform of `gens` exactly one applies.
+    pub values: S<Vec<String>>,
+    /// Not checked when the field's source is an immediate.
+    #[serde(default)]
+    pub skip_immediate: bool,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// Implicit operands of some opcodes (spec/encoding/implicit.toml): the operands the encoder
+/// supplies because the instruction model does not store them.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Implicit {
+    pub id: S<String>,
+    pub gens: S<String>,
+    /// Opcode names (spec/opcodes.toml), each existing on every platform of `gens`.
+    pub opcodes: S<Vec<String>>,
+    pub dst: Option<S<ImplicitOperand>>,
+    pub src0: Option<S<ImplicitOperand>>,
+    pub src1: Option<S<ImplicitOperand>>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// One implicit operand: `{ file = "null", type = "D", region = "<8;8,1>" }`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ImplicitOperand {
+    /// null | ip | imm | dst (a source reading the instruction's destination register)
+    pub file: String,
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    /// `<V;W,H>` for register sources.
+    pub region: Option<String>,
+    /// xyzw (default) | dst-mask
+    pub swizzle: Option<String>,
+}
+
+/// Opcode -> instruction form (spec/encoding/select.toml `[[form]]`): exactly one selector of
+/// `values`, `opcodes`, `class`, `other`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct FormRule {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub form: S<String>,
+    /// Value tables (by `name`) whose entry names are opcodes.
+    pub values: Option<S<Vec<String>>>,
+    pub opcodes: Option<S<Vec<String>>>,
+    pub class: Option<S<String>>,
+    pub other: Option<bool>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
+}
+
+/// (form, operands) -> layouts (spec/encoding/select.toml `[[select]]`).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct SelectRow {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub form: S<String>,
+    pub operands: S<String>,
+    /// Layout names for Align1 / Align16, or `layouts` for both.
+    pub align1: Option<S<Vec<String>>>,
+    pub align16: Option<S<Vec<String>>>,
+    pub layouts: Option<S<Vec<String>>>,
+    /// Operands under indirect addressing read their fields from the alu/ind layouts.
+    #[serde(default)]
+    pub indirect: bool,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
 }
 
 /// A bit layout: one line per field, `HI:LO name` or `BIT name`; a field split over

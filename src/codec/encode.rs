@@ -312,16 +312,7 @@ fn operands(i: &Insn, t: &Tabs, kind: Kind) -> R<Ops> {
         let mine = k < nsrc || (kind == Kind::Jmpi && k == 1);
         match (&i.src[k], mine) {
             (Some(s), true) => src[k] = Some(*s),
-            (None, true) if kind == Kind::Math && k == 1 => {
-                // mesa brw_eu_emit.c gfx6_math: a one-operand function's src1 is
-                // brw_null_reg() (F, <8;8,1>).
-                let region = if i.access == AccessMode::Align16 {
-                    Region::A16
-                } else {
-                    Region::CONTIG8
-                };
-                src[k] = Some(Src::Reg(RegSrc::new(Reg::NULL, 0, DataType::F, region)));
-            }
+            (None, true) if src[k].is_some() => {} // implicit (enc.implicit.math-src1)
             (None, true) => return err(SRC[k], "is required by this opcode", 0),
             (Some(_), false) => {
                 return err(SRC[k], "is not encodable for this opcode", 0);

@@ -1,12 +1,16 @@
 //! The operands an instruction encodes but the model does not store (see [`crate::isa`]):
-//! the encoder supplies them, the decoder skips them. They follow Mesa's code generator, which
-//! produced the corpus this codec is checked against (shared/corpus/mesa/asm); each choice
-//! cites the Mesa function. The decoder does not insist on these values: hardware ignores the
-//! operands, and so does disassembly (Mesa's and IGA's disassemblers print none of them).
+//! the encoder supplies them, the decoder skips them. Which operands, per opcode and platform,
+//! is the table spec/encoding/implicit.toml (`enc.implicit.*`, generated as
+//! [`crate::spec::encoding::implicit`]), following Mesa's code generator, which produced the
+//! corpus this codec is checked against (shared/corpus/mesa/asm); each row cites the Mesa
+//! function. This module only turns a row into model operands. The decoder does not insist on
+//! these values: hardware ignores the operands, and so does disassembly (Mesa's and IGA's
+//! disassemblers print none of them).
 
 use super::fields::Tabs;
 use crate::isa::{Addr, Dst, Imm, Insn, Reg, RegSrc, Region, Src, Swizzle};
-use crate::spec::{AccessMode, DataType, Opcode};
+use crate::spec::encoding::implicit::{self, ImplicitFile, ImplicitOperand};
+use crate::spec::{AccessMode, DataType};
 
 /// `retype(brw_null_reg(), D)` as a destination (HorzStride 1: mesa brw_eu_emit.c
 /// `brw_set_dest` turns stride 0 into 1).
@@ -54,68 +58,23 @@ pub(super) fn swizzle_for_mask(mask: u8) -> Swizzle {
 }
 
 /// Implicit destination and sources: `(dst, [src0, src1, src2])`; `None` where the instruction
-/// supplies the operand itself (or has none).
+/// supplies the operand itself (or has none). The encoder uses an implicit source only where
+/// the instruction has none of its own (math's src1).
 pub(super) type Implied = (Option<Dst>, [Option<Src>; 3]);
 
-/// The implicit operands of `i` on the platform of `t`.
-pub(super) fn implied(i: &Insn, t: &Tabs, kind: super::fields::Kind) -> Implied {
-    use super::fields::Kind;
-    let a16 = i.access == AccessMode::Align16;
-    let gen8 = t.p.gen_x10() >= 80;
-    let ip = Reg::Arf(t.ip);
-    // mesa brw_reg.h brw_ip_reg(): UD, <4;1,0>.
-    let ip_src = || {
-        reg_src(
-            a16,
-            ip,
-            0,
-            DataType::UD,
-            Region::new(4, 1, 0),
-            Swizzle::XYZW,
-        )
-    };
-    let ip_dst = Dst::new(ip, 0, DataType::UD);
-    let null_d_src = |region| reg_src(a16, Reg::NULL, 0, DataType::D, region, Swizzle::XYZW);
-    let imm = |ty| Some(Src::Imm(Imm::new(ty, 0)));
-    match kind {
-        Kind::Branch if gen8 => {
-            // mesa brw_eu_emit.c brw_IF / brw_ELSE / brw_WHILE / brw_BREAK / brw_HALT (Gen8+):
-            // dst null:D, src0 immediate D 0; brw_ENDIF sets only src0; brw_CONT's dst is ip.
-            // goto/join (not emitted by Mesa) follow brw_IF.
-            let dst = match i.op {
-                Opcode::Endif => None,
-                Opcode::Cont => Some(ip_dst),
-                _ => Some(null_dst(DataType::D)),
-            };
-            (dst, [imm(DataType::D), None, None])
-        }
-        Kind::Branch => {
-            // mesa brw_eu_emit.c (Gen7): brw_IF uses vec1 null:D operands and src1 imm W;
-            // brw_ELSE / brw_ENDIF / brw_WHILE null:D <8;8,1> and imm W; brw_BREAK / brw_HALT
-            // null:D and imm D; brw_CONT ip, ip and imm D.
-            match i.op {
-                Opcode::If => (
-                    Some(null_dst(DataType::D)),
-                    [Some(null_d_src(Region::SCALAR)), imm(DataType::W), None],
-                ),
-                Opcode::Else | Opcode::Endif | Opcode::While => (
-                    Some(null_dst(DataType::D)),
-                    [Some(null_d_src(Region::CONTIG8)), imm(DataType::W), None],
-                ),
-                Opcode::Cont => (Some(ip_dst), [Some(ip_src()), imm(DataType::D), None]),
-                _ => (
-                    Some(null_dst(DataType::D)),
-                    [Some(null_d_src(Region::CONTIG8)), imm(DataType::D), None],
-                ),
-            }
-        }
-        // mesa brw_eu_emit.c brw_JMPI: `jmpi ip ip index`.
-        Kind::Jmpi => (Some(ip_dst), [Some(ip_src()), None, None]),
-        // mesa brw_gram.y (wait: dst, then the same register as src0) and brw_WAIT: src1 is
-        // brw_null_reg() (F, <8;8,1>). As a source the notification register is a scalar;
-        // in Align16 it reads the destination's channel (brw_swizzle_for_mask).
-        Kind::Wait => {
-            let (reg, sub, ty, mask) = match i.dst {
+/// One implicit source of `i` as the row describes it.
+fn source(o: &ImplicitOperand, i: &Insn, ip: Reg, a16: bool) -> Src {
+    let region = o
+        .region
+        .map_or(Region::SCALAR, |(v, w, h)| Region::new(v, w, h));
+    let ty = o.ty.unwrap_or(DataType::UD);
+    match o.file {
+        ImplicitFile::Imm => Src::Imm(Imm::new(ty, 0)),
+        ImplicitFile::Null => reg_src(a16, Reg::NULL, 0, ty, region, Swizzle::XYZW),
+        ImplicitFile::Ip => reg_src(a16, ip, 0, ty, region, Swizzle::XYZW),
+        ImplicitFile::Dst => {
+            // The destination register; a null UD one when the destination is not direct.
+            let (reg, sub, dty, mask) = match i.dst {
                 Some(Dst {
                     addr: Addr::Direct { reg, sub },
                     ty,
@@ -124,21 +83,32 @@ pub(super) fn implied(i: &Insn, t: &Tabs, kind: super::fields::Kind) -> Implied 
                 }) => (reg, sub, ty, wrmask),
                 _ => (Reg::NULL, 0, DataType::UD, 0xF),
             };
-            let src0 = reg_src(a16, reg, sub, ty, Region::SCALAR, swizzle_for_mask(mask));
-            let src1 = reg_src(
-                a16,
-                Reg::NULL,
-                0,
-                DataType::F,
-                Region::CONTIG8,
-                Swizzle::XYZW,
-            );
-            (None, [Some(src0), Some(src1), None])
+            let swz = if o.dst_mask_swizzle {
+                swizzle_for_mask(mask)
+            } else {
+                Swizzle::XYZW
+            };
+            reg_src(a16, reg, sub, o.ty.unwrap_or(dty), region, swz)
         }
-        // ret has no destination of its own: null (mesa brw_null_reg(), F).
-        Kind::Ret => (Some(null_dst(DataType::F)), [None, None, None]),
-        // brd / brc have no destination: null:D as for the structured branches.
-        Kind::Jump if i.dst.is_none() => (Some(null_dst(DataType::D)), [None, None, None]),
-        _ => (None, [None, None, None]),
     }
+}
+
+/// The implicit operands of `i` on the platform of `t` (the `enc.implicit.*` row of its opcode).
+pub(super) fn implied(i: &Insn, t: &Tabs, _kind: super::fields::Kind) -> Implied {
+    let Some(row) = implicit::row(i.op, t.p) else {
+        return (None, [None, None, None]);
+    };
+    let a16 = i.access == AccessMode::Align16;
+    let ip = Reg::Arf(t.ip);
+    // A destination is null or ip (the spec compiler refuses the other files).
+    let dst = row.dst.and_then(|o| {
+        let ty = o.ty.unwrap_or(DataType::UD);
+        match o.file {
+            ImplicitFile::Null => Some(null_dst(ty)),
+            ImplicitFile::Ip => Some(Dst::new(ip, 0, ty)),
+            ImplicitFile::Imm | ImplicitFile::Dst => None,
+        }
+    });
+    let src = |k: usize| row.src[k].as_ref().map(|o| source(o, i, ip, a16));
+    (dst, [src(0), src(1), None])
 }

@@ -12,32 +12,12 @@
 use super::error::{EncodingError, ErrorKind};
 use super::F;
 use crate::spec::encoding::{self as enc, BitField, Layout, ValueTable};
-use crate::spec::{DataType, OpClass, Opcode, Platform};
+use crate::spec::{DataType, Opcode, Platform};
 use std::sync::OnceLock;
 
-/// The instruction format a native word is read with (the opcode's role, before access mode
-/// and immediates refine it to a layout).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    /// No instruction has this opcode number on the platform.
-    Unknown,
-    /// One- or two-source instructions (ALU, logic, misc, and flow instructions without
-    /// JIP/UIP fields such as jmpi, call, ret, brd, brc).
-    Alu,
-    /// `math`: bits 27:24 are the math function.
-    Math,
-    /// Three-source instructions.
-    ThreeSrc,
-    /// `send` / `sendc`.
-    Send,
-    /// `sends` / `sendsc` (Gen9).
-    Sends,
-    /// Instructions with JIP/UIP fields (enc.*.branch-opcodes).
-    Branch,
-    /// Haswell `dim`: a 64-bit immediate src0 whatever its type field (Mesa elk_disasm.c and
-    /// elk_eu_emit.c elk_set_src0 treat DIM's immediate as 64 bits).
-    Dim,
-}
+/// The instruction format a native word is read with: generated from spec/encoding/select.toml
+/// (`[[form]]` rows, `enc.form.*`).
+pub use crate::spec::encoding::select::Form;
 
 /// An operand whose fields [`operand_layout`] locates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,7 +103,8 @@ pub(crate) struct Set {
     send: [usize; 2],
     send_reg: [usize; 2],
     branch: [usize; 2],
-    dim: Option<[usize; 2]>,
+    /// Haswell dim: [register src0, immediate src0] x [align1, align16].
+    dim: Option<[[usize; 2]; 2]>,
     /// Split-send layouts indexed by sel_reg32_desc + 2 * sel_reg32_ex_desc.
     sends: Option<[usize; 4]>,
 }
@@ -146,10 +127,6 @@ fn pick<T: HasGens>(p: Platform, cands: &[&'static T]) -> &'static T {
         .copied()
         .find(|c| c.gens_contain(p))
         .unwrap_or(cands[0])
-}
-
-fn pick_opt<T: HasGens>(p: Platform, cands: &[&'static T]) -> Option<&'static T> {
-    cands.iter().copied().find(|c| c.gens_contain(p))
 }
 
 pub(crate) trait HasGens {
@@ -206,6 +183,7 @@ fn value_table(p: Platform, cands: &[&'static ValueTable]) -> &'static ValueTabl
 }
 
 fn build(p: Platform) -> Set {
+    use enc::select::{self as sel, Operands};
     use enc::*;
     let mut infos: Vec<Info> = vec![];
     let mut add = |l: &'static Layout| -> usize {
@@ -223,83 +201,31 @@ fn build(p: Platform) -> Set {
         });
         infos.len() - 1
     };
-    let two = |a: &[&'static Layout], b: &[&'static Layout]| [pick(p, a), pick(p, b)];
-    let alu_l = two(
-        &[&gen7_a1::LAYOUT, &gen8_a1::LAYOUT],
-        &[&gen7_a16::LAYOUT, &gen8_a16::LAYOUT],
-    );
-    let imm_l = two(
-        &[&gen7_a1_imm::LAYOUT, &gen8_a1_imm::LAYOUT],
-        &[&gen7_a16_imm::LAYOUT, &gen8_a16_imm::LAYOUT],
-    );
-    let ind_l = two(
-        &[&gen7_a1_ind::LAYOUT, &gen8_a1_ind::LAYOUT],
-        &[&gen7_a16_ind::LAYOUT, &gen8_a16_ind::LAYOUT],
-    );
-    let math_l = two(
-        &[&gen7_math_a1::LAYOUT, &gen8_math_a1::LAYOUT],
-        &[&gen7_math_a16::LAYOUT, &gen8_math_a16::LAYOUT],
-    );
-    let math_imm_l = two(
-        &[&gen7_math_a1_imm::LAYOUT, &gen8_math_a1_imm::LAYOUT],
-        &[&gen7_math_a16_imm::LAYOUT, &gen8_math_a16_imm::LAYOUT],
-    );
-    let send_l = two(
-        &[
-            &gen7_send_a1::LAYOUT,
-            &gen8_send_a1::LAYOUT,
-            &gen9_send_a1::LAYOUT,
-        ],
-        &[
-            &gen7_send_a16::LAYOUT,
-            &gen8_send_a16::LAYOUT,
-            &gen9_send_a16::LAYOUT,
-        ],
-    );
-    let send_reg_l = two(
-        &[
-            &gen7_send_reg_a1::LAYOUT,
-            &gen8_send_reg_a1::LAYOUT,
-            &gen9_send_reg_a1::LAYOUT,
-        ],
-        &[
-            &gen7_send_reg_a16::LAYOUT,
-            &gen8_send_reg_a16::LAYOUT,
-            &gen9_send_reg_a16::LAYOUT,
-        ],
-    );
-    let branch_l = two(
-        &[&gen7_branch_a1::LAYOUT, &gen8_branch_a1::LAYOUT],
-        &[&gen7_branch_a16::LAYOUT, &gen8_branch_a16::LAYOUT],
-    );
-    let three_l = pick(
-        p,
-        &[
-            &gen7_3src::LAYOUT,
-            &gen8_3src_bdw::LAYOUT,
-            &gen8_3src_chv::LAYOUT,
-        ],
-    );
-    let imm64_l = match (
-        pick_opt(p, &[&gen8_a1_imm64::LAYOUT]),
-        pick_opt(p, &[&gen8_a16_imm64::LAYOUT]),
-    ) {
-        (Some(a), Some(b)) => Some([a, b]),
-        _ => None,
-    };
-    let dim_l = match (
-        pick_opt(p, &[&hsw_dim_a1::LAYOUT]),
-        pick_opt(p, &[&hsw_dim_a16::LAYOUT]),
-    ) {
-        (Some(a), Some(b)) => Some([a, b]),
-        _ => None,
-    };
+    // (form, operands) -> [Align1, Align16] layouts: spec/encoding/select.toml `[[select]]`.
+    // The spec compiler proves the required pairs present on every platform; the fallback
+    // only keeps a broken table from panicking.
+    let lay = |f: Form, k: Operands| sel::layouts(f, k, p).map(|(_, l)| l);
+    let need = |f: Form, k: Operands| lay(f, k).unwrap_or([&gen7_a1::LAYOUT, &gen7_a16::LAYOUT]);
+    let alu_l = need(Form::Alu, Operands::Reg);
+    let imm_l = need(Form::Alu, Operands::Imm);
+    let ind_l = need(Form::Alu, Operands::Ind);
+    let math_l = need(Form::Math, Operands::Reg);
+    let math_imm_l = need(Form::Math, Operands::Imm);
+    let send_l = need(Form::Send, Operands::ImmDesc);
+    let send_reg_l = need(Form::Send, Operands::RegDesc);
+    let branch_l = need(Form::Branch, Operands::Any);
+    let three_l = need(Form::ThreeSrc, Operands::Any)[0];
+    let imm64_l = lay(Form::Alu, Operands::Imm64);
+    // dim: [register src0, immediate src0].
+    let dim_l = lay(Form::Dim, Operands::Reg).zip(lay(Form::Dim, Operands::Imm));
+    // Split sends, indexed by sel_reg32_desc + 2 * sel_reg32_ex_desc.
     let sends_l = [
-        pick_opt(p, &[&gen9_sends::LAYOUT]),
-        pick_opt(p, &[&gen9_sends_reg_desc::LAYOUT]),
-        pick_opt(p, &[&gen9_sends_reg_exdesc::LAYOUT]),
-        pick_opt(p, &[&gen9_sends_reg_both::LAYOUT]),
-    ];
+        Operands::Imm,
+        Operands::RegDesc,
+        Operands::RegExdesc,
+        Operands::RegBoth,
+    ]
+    .map(|k| lay(Form::Sends, k).map(|l| l[0]));
 
     let ind = [add(ind_l[0]), add(ind_l[1])];
     let idx2 = |add: &mut dyn FnMut(&'static Layout) -> usize, l: [&'static Layout; 2]| {
@@ -314,49 +240,37 @@ fn build(p: Platform) -> Set {
     let branch = idx2(&mut add, branch_l);
     let three = add(three_l);
     let imm64 = imm64_l.map(|l| idx2(&mut add, l));
-    let dim = dim_l.map(|l| idx2(&mut add, l));
+    let dim = dim_l.map(|(r, i)| [idx2(&mut add, r), idx2(&mut add, i)]);
     let sends = match sends_l {
         [Some(a), Some(b), Some(c), Some(d)] => Some([add(a), add(b), add(c), add(d)]),
         _ => None,
     };
 
-    // Per-layout checks.
+    // Per-layout value checks: spec/encoding/checks.toml `[[check]]` (enc.check.*).
     let reg_file = value_table(p, &[&values::GEN7_REG_FILE, &values::GEN8_REG_FILE]);
-    let sends_file = value_table(p, &[&values::GEN9_SENDS_REG_FILE, &values::GEN8_REG_FILE]);
-    let math_fn = value_table(
-        p,
-        &[&values::GEN7_MATH_FUNCTION, &values::GEN8_MATH_FUNCTION],
-    );
-    let sfid = value_table(p, &[&values::IVB_SFID, &values::HSW_SFID]);
-    let type3 = value_table(p, &[&values::GEN7_3SRC_TYPE, &values::GEN8_3SRC_TYPE]);
-    let sends_idx: Vec<usize> = sends.map(|s| s.to_vec()).unwrap_or_default();
-    for (i, info) in infos.iter_mut().enumerate() {
+    let checks: Vec<&sel::FieldCheck> = sel::CHECKS.iter().filter(|c| c.gens.contains(p)).collect();
+    for info in infos.iter_mut() {
         let l = info.layout;
-        let is_sends = sends_idx.contains(&i);
-        let mut add_check = |name: &str, t: &'static ValueTable, op: Option<u8>| {
-            if let Some(f) = l.field(name) {
-                info.checks.push(Check {
-                    field: f,
-                    valid: valid_mask(t),
-                    operand: op,
-                    region: !name.ends_with("reg_file"),
-                });
+        for c in &checks {
+            let Some(t) = c.values.iter().copied().find(|t| t.gens.contains(p)) else {
+                continue;
+            };
+            for name in c.fields {
+                if let Some(f) = l.field(name) {
+                    // `srcN_...` fields belong to source N (a naming convention of the layouts).
+                    let operand = name
+                        .strip_prefix("src")
+                        .and_then(|r| r.chars().next())
+                        .and_then(|d| d.to_digit(10))
+                        .map(|d| d as u8);
+                    info.checks.push(Check {
+                        field: f,
+                        valid: valid_mask(t),
+                        operand,
+                        region: c.skip_immediate,
+                    });
+                }
             }
-        };
-        add_check("exec_size", &values::EXEC_SIZE, None);
-        add_check("cond_modifier", &values::COND_MODIFIER, None);
-        add_check("math_function", math_fn, None);
-        add_check("thread_control", &values::THREAD_CONTROL, None);
-        add_check("sfid", sfid, None);
-        add_check("src_type", type3, None);
-        add_check("dst_type", type3, None);
-        let file_t = if is_sends { sends_file } else { reg_file };
-        add_check("dst_reg_file", file_t, None);
-        add_check("src0_reg_file", file_t, Some(0));
-        add_check("src1_reg_file", file_t, Some(1));
-        for s in 0u8..2 {
-            add_check(&format!("src{s}_width"), &values::WIDTH, Some(s));
-            add_check(&format!("src{s}_vstride"), &values::VSTRIDE, Some(s));
         }
         for (op, file, ty) in [
             (0u8, "dst_reg_file", "dst_reg_type"),
@@ -375,34 +289,24 @@ fn build(p: Platform) -> Set {
             info.amode_f[k] = F::new(l.field(name));
         }
     }
-    for pair in [alu, imm, math, math_imm, send, send_reg] {
-        infos[pair[0]].ind = Some(ind[0]);
-        infos[pair[1]].ind = Some(ind[1]);
+    // Rows with `indirect = true`: their operands under indirect addressing use the ind layouts.
+    for r in sel::SELECT
+        .iter()
+        .filter(|r| r.indirect && r.gens.contains(p))
+    {
+        if let Some((_, l)) = sel::layouts(r.form, r.operands, p) {
+            for (a, l) in l.iter().enumerate() {
+                if let Some(i) = infos.iter().position(|x| std::ptr::eq(x.layout, *l)) {
+                    infos[i].ind = Some(ind[a]);
+                }
+            }
+        }
     }
 
-    // Opcode number -> form.
-    let branch_t = value_table(
-        p,
-        &[&values::GEN7_BRANCH_OPCODES, &values::GEN8_BRANCH_OPCODES],
-    );
+    // Opcode number -> form: spec/encoding/select.toml `[[form]]`.
     let mut form = [Form::Unknown; 128];
     for (n, slot) in form.iter_mut().enumerate() {
-        let Some(op) = Opcode::from_number(p, n as u8) else {
-            continue;
-        };
-        let info = op.info();
-        *slot = if branch_t.value(info.name).is_some() {
-            Form::Branch
-        } else {
-            match (info.class, op) {
-                (OpClass::ThreeSrc, _) => Form::ThreeSrc,
-                (OpClass::Math, _) => Form::Math,
-                (OpClass::Send, Opcode::Sends | Opcode::Sendsc) => Form::Sends,
-                (OpClass::Send, _) => Form::Send,
-                (_, Opcode::Dim) if dim.is_some() => Form::Dim,
-                _ => Form::Alu,
-            }
-        };
+        *slot = sel::form_of(p, n as u8);
     }
 
     let a1 = alu_l[0];
@@ -504,8 +408,8 @@ impl Set {
             Form::ThreeSrc => self.three,
             Form::Branch => self.branch[a],
             Form::Dim => match self.dim {
-                Some(d) if f.src0_file.get(word) == self.imm_file => d[a],
-                _ => self.alu[a],
+                Some(d) => d[usize::from(f.src0_file.get(word) == self.imm_file)][a],
+                None => self.alu[a],
             },
             Form::Send => {
                 if f.src1_file.get(word) == self.imm_file {

@@ -3,12 +3,18 @@
 use super::ctx::Ctx;
 use super::*;
 
-pub(super) type Encodings = (Vec<LayoutRow>, Vec<ValuesRow>, Vec<CompactRow>);
+pub(super) type Encodings = (
+    Vec<LayoutRow>,
+    Vec<ValuesRow>,
+    Vec<CompactRow>,
+    super::codec_tables::Pending,
+);
 
 pub(super) fn load_encodings(c: &mut Ctx, dir: &Path) -> Encodings {
     let mut layouts = vec![];
     let mut value_tables = vec![];
     let mut compact_tables = vec![];
+    let mut pending = super::codec_tables::Pending::default();
     let mut enc_files: Vec<String> = match std::fs::read_dir(dir.join("encoding")) {
         Ok(rd) => rd
             .filter_map(|e| e.ok())
@@ -119,7 +125,21 @@ pub(super) fn load_encodings(c: &mut Ctx, dir: &Path) -> Encodings {
             let row = c.row(t, &file, &S::new(off..off, String::new()), m);
             compact_tables.push(CompactRow { row, entries });
         }
+        pending.implicit.extend(
+            f.implicit
+                .into_iter()
+                .map(|r| (r.into_inner(), file.clone())),
+        );
+        pending
+            .form
+            .extend(f.form.into_iter().map(|r| (r.into_inner(), file.clone())));
+        pending
+            .select
+            .extend(f.select.into_iter().map(|r| (r.into_inner(), file.clone())));
+        pending
+            .check
+            .extend(f.check.into_iter().map(|r| (r.into_inner(), file.clone())));
     }
 
-    (layouts, value_tables, compact_tables)
+    (layouts, value_tables, compact_tables, pending)
 }

@@ -4,6 +4,7 @@
 //! generators work; any problem is a [`Diag`] with file and line.
 
 mod bitfields;
+pub mod codec_tables;
 mod ctx;
 mod encoding;
 mod numeric;
@@ -143,6 +144,8 @@ pub struct Spec {
     pub layouts: Vec<LayoutRow>,
     pub value_tables: Vec<ValuesRow>,
     pub compact_tables: Vec<CompactRow>,
+    /// [[implicit]], [[form]], [[select]] (spec/encoding/implicit.toml, select.toml).
+    pub codec: codec_tables::CodecTables,
     /// Every row ID with its file.
     pub ids: Vec<(String, String)>,
     /// Raw tables for the JSON dump: (file name, value).
@@ -229,7 +232,8 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let (messages, msg_fields) = seed_tables::load_messages(&mut c, np);
     let (l3_allocs, facts, notes) = seed_tables::load_platform_memory(&mut c);
     let (math, math_specials) = numeric::load_math(&mut c, &vocab.enums);
-    let (layouts, value_tables, compact_tables) = encoding::load_encodings(&mut c, dir);
+    let (layouts, value_tables, compact_tables, pending) = encoding::load_encodings(&mut c, dir);
+    let codec = codec_tables::load_codec_tables(&mut c, pending, &opcodes, &layouts, &value_tables);
     let properties::Vocabulary {
         enums,
         enum_docs,
@@ -284,6 +288,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
         layouts,
         value_tables,
         compact_tables,
+        codec,
         ids: c.id_list,
         raw: c.raw,
     })
