@@ -13,8 +13,8 @@ use euref::golden::{generate, GenConfig};
 use euref::spec::{float_modes, rules, Platform};
 use std::process::Command;
 
-/// Vectors generated per platform (a prefix of the default run).
-const PREFIX: u64 = 20_000;
+/// Vectors generated per platform (the default run, or a prefix of it).
+const PREFIX: u64 = 50_000;
 
 fn default_count() -> u64 {
     let out = Command::new(env!("CARGO_BIN_EXE_euref"))

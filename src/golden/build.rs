@@ -56,9 +56,11 @@ pub const PER_SHAPE: u64 = 16;
 
 /// Vectors per shape of `sel`: [`PER_SHAPE`], but 1 for `mov`, whose many type pairs (the
 /// conversion rows, raw moves, packed byte destinations) need every shape of a default run to
-/// be covered.
+/// be covered, and for `add` and `mul`, whose many type pairs would otherwise leave too few F
+/// shapes in ALT mode for the ALT rows their special operands show
+/// (`fp.alt.dismissed.inf-minus-inf`, `fp.alt.dismissed.times-zero`).
 pub fn per_shape(sel: OpSel) -> u64 {
-    if sel == OpSel::Op(Opcode::Mov) {
+    if matches!(sel, OpSel::Op(Opcode::Mov | Opcode::Add | Opcode::Mul)) {
         1
     } else {
         PER_SHAPE
@@ -989,7 +991,12 @@ fn src_offset(insn: &Insn, i: usize, c: u32) -> Option<usize> {
 }
 
 /// The value of source `i` for channel `c` (after source modifiers for floats).
-pub(crate) fn src_value(insn: &Insn, i: usize, c: u32, st: &ThreadState) -> Option<(DataType, u64)> {
+pub(crate) fn src_value(
+    insn: &Insn,
+    i: usize,
+    c: u32,
+    st: &ThreadState,
+) -> Option<(DataType, u64)> {
     match insn.src[i]? {
         Src::Imm(imm) => Some((imm.ty, imm.bits & mask_of(imm.ty))),
         Src::Reg(rs) => {

@@ -297,6 +297,35 @@ fn float_to_int_specials(
     w
 }
 
+/// The sign bits to store in two add sources so that, after their source modifiers, they
+/// have opposite signs (`prefer`: the first one's sign where free). None when both have
+/// `(abs)` and the same effective sign (then no opposite pair exists).
+fn opposite_signs(
+    s0: &crate::isa::Src,
+    s1: &crate::isa::Src,
+    prefer: bool,
+) -> Option<(bool, bool)> {
+    // An (abs) source's effective sign is its negate flag; any other's is free.
+    let fixed = |s: &crate::isa::Src| s.as_reg().filter(|r| r.abs).map(|r| r.neg);
+    let neg = |s: &crate::isa::Src| s.as_reg().is_some_and(|r| r.neg);
+    let (e0, e1) = match (fixed(s0), fixed(s1)) {
+        (Some(a), Some(b)) if a == b => return None,
+        (Some(a), Some(b)) => (a, b),
+        (Some(a), None) => (a, !a),
+        (None, Some(b)) => (!b, b),
+        (None, None) => (prefer, !prefer),
+    };
+    // Stored sign: the effective one undone by a negate (an (abs) source ignores it).
+    let stored = |s: &crate::isa::Src, e: bool| {
+        if fixed(s).is_some() {
+            false
+        } else {
+            e ^ neg(s)
+        }
+    };
+    Some((stored(s0, e0), stored(s1, e1)))
+}
+
 /// Operand values the random classes rarely give, written over the sources of some float
 /// instructions: on one float add or mul in three, tiny results of normal operands (tininess
 /// and denormal flushing), overflowing results, opposite infinities and zero times inf or NaN
@@ -355,7 +384,10 @@ pub(crate) fn special_pairs(
             }
         } else {
             match c % 4 {
-                0 => (inf(na), inf(!na)),
+                0 => match opposite_signs(&s0, &s1, na) {
+                    Some((sa, sb)) => (inf(sa), inf(sb)),
+                    None => continue,
+                },
                 1 => {
                     // A sum of nearby normals of opposite signs: a few hundred denormal units.
                     let j = (1u64 << (m - 4)) + (r.next() & 0xff);
