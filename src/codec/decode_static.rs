@@ -11,7 +11,7 @@
 
 use super::decode::{addr_runtime, last_dword, R};
 use super::error::{DecodeError, DecodeErrorKind as K};
-use super::fields::{sext, File, Key, Kind, Lay, Map, Tabs};
+use super::fields::{sext, File, Key, Kind, Lay, Map, Tabs, F};
 use crate::isa::{
     Addr, Dst, Flag, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle,
 };
@@ -19,6 +19,7 @@ use crate::spec::encoding::Layout;
 use crate::spec::native_fields::{native_layouts, Fc, Fields};
 use crate::spec::native_fields::*;
 use crate::spec::{AccessMode, DataType, Opcode};
+use std::marker::PhantomData;
 
 /// A layout's decoder: word, tables, the layout's resolved fields, opcode, its kind, output.
 pub(crate) type DecodeFn = fn(u128, &Tabs, &Lay, Opcode, u64, Kind, &mut Insn) -> R<()>;
@@ -37,144 +38,89 @@ pub(crate) fn decoder_for(l: &'static Layout) -> Option<DecodeFn> {
 }
 
 /// The fields of one operand (dst, src0, src1, src2) as constants.
-#[derive(Clone, Copy)]
-struct OpC {
-    reg_file: Fc,
-    reg_type: Fc,
-    reg_nr: Fc,
-    subreg_nr: Fc,
-    subreg16: Fc,
-    subreg4: Fc,
-    subreg2: Fc,
-    hstride: Fc,
-    width: Fc,
-    vstride: Fc,
-    swizzle: Fc,
-    abs: Fc,
-    negate: Fc,
-    address_mode: Fc,
-    writemask: Fc,
-    rep_ctrl: Fc,
+trait Op {
+    const REG_FILE: Fc;
+    const REG_TYPE: Fc;
+    const REG_NR: Fc;
+    const SUBREG_NR: Fc;
+    const SUBREG16: Fc;
+    const SUBREG4: Fc;
+    const SUBREG2: Fc;
+    const HSTRIDE: Fc;
+    const WIDTH: Fc;
+    const VSTRIDE: Fc;
+    const SWIZZLE: Fc;
+    const ABS: Fc;
+    const NEGATE: Fc;
+    const ADDRESS_MODE: Fc;
+    const WRITEMASK: Fc;
+    const REP_CTRL: Fc;
     /// Three-source `src1_type` / `src2_type`: the source is HF.
-    hf_type: Fc,
+    const HF_TYPE: Fc;
 }
 
-macro_rules! opc {
-    ($l:ident, $reg_file:ident, $reg_type:ident, $reg_nr:ident, $subreg_nr:ident, $subreg16:ident,
-     $subreg4:ident, $subreg2:ident, $hstride:ident, $width:ident, $vstride:ident,
-     $swizzle:ident, $abs:ident, $negate:ident, $address_mode:ident, $writemask:ident,
-     $rep_ctrl:ident, $hf:expr) => {
-        OpC {
-            reg_file: $l::$reg_file,
-            reg_type: $l::$reg_type,
-            reg_nr: $l::$reg_nr,
-            subreg_nr: $l::$subreg_nr,
-            subreg16: $l::$subreg16,
-            subreg4: $l::$subreg4,
-            subreg2: $l::$subreg2,
-            hstride: $l::$hstride,
-            width: $l::$width,
-            vstride: $l::$vstride,
-            swizzle: $l::$swizzle,
-            abs: $l::$abs,
-            negate: $l::$negate,
-            address_mode: $l::$address_mode,
-            writemask: $l::$writemask,
-            rep_ctrl: $l::$rep_ctrl,
-            hf_type: $hf,
+/// Operand `dst`, `src0`, `src1`, `src2` of layout `L`.
+struct Dst_<L>(PhantomData<L>);
+struct Src0<L>(PhantomData<L>);
+struct Src1<L>(PhantomData<L>);
+struct Src2<L>(PhantomData<L>);
+
+macro_rules! op_impl {
+    ($ty:ident, $hf:ident, $($name:ident = $field:ident),*) => {
+        impl<L: Fields> Op for $ty<L> {
+            $(const $name: Fc = L::$field;)*
+            const HF_TYPE: Fc = L::$hf;
         }
     };
 }
 
-/// The operands' fields of a layout (dst = 0, src0 = 1, src1 = 2, src2 = 3).
-trait Ops {
-    const OP: [OpC; 4];
+macro_rules! op_impls {
+    ($ty:ident, $hf:ident, $p:ident) => {
+        paste_op!($ty, $hf, $p);
+    };
 }
 
-impl<L: Fields> Ops for L {
-    const OP: [OpC; 4] = [
-        opc!(
-            L,
-            DST_REG_FILE,
-            DST_REG_TYPE,
-            DST_REG_NR,
-            DST_SUBREG_NR,
-            DST_SUBREG16,
-            DST_SUBREG4,
-            DST_SUBREG2,
-            DST_HSTRIDE,
-            DST_WIDTH,
-            DST_VSTRIDE,
-            DST_SWIZZLE,
-            DST_ABS,
-            DST_NEGATE,
-            DST_ADDRESS_MODE,
-            DST_WRITEMASK,
-            DST_REP_CTRL,
-            Fc::NONE
-        ),
-        opc!(
-            L,
-            SRC0_REG_FILE,
-            SRC0_REG_TYPE,
-            SRC0_REG_NR,
-            SRC0_SUBREG_NR,
-            SRC0_SUBREG16,
-            SRC0_SUBREG4,
-            SRC0_SUBREG2,
-            SRC0_HSTRIDE,
-            SRC0_WIDTH,
-            SRC0_VSTRIDE,
-            SRC0_SWIZZLE,
-            SRC0_ABS,
-            SRC0_NEGATE,
-            SRC0_ADDRESS_MODE,
-            SRC0_WRITEMASK,
-            SRC0_REP_CTRL,
-            Fc::NONE
-        ),
-        opc!(
-            L,
-            SRC1_REG_FILE,
-            SRC1_REG_TYPE,
-            SRC1_REG_NR,
-            SRC1_SUBREG_NR,
-            SRC1_SUBREG16,
-            SRC1_SUBREG4,
-            SRC1_SUBREG2,
-            SRC1_HSTRIDE,
-            SRC1_WIDTH,
-            SRC1_VSTRIDE,
-            SRC1_SWIZZLE,
-            SRC1_ABS,
-            SRC1_NEGATE,
-            SRC1_ADDRESS_MODE,
-            SRC1_WRITEMASK,
-            SRC1_REP_CTRL,
-            L::SRC1_TYPE
-        ),
-        opc!(
-            L,
-            SRC2_REG_FILE,
-            SRC2_REG_TYPE,
-            SRC2_REG_NR,
-            SRC2_SUBREG_NR,
-            SRC2_SUBREG16,
-            SRC2_SUBREG4,
-            SRC2_SUBREG2,
-            SRC2_HSTRIDE,
-            SRC2_WIDTH,
-            SRC2_VSTRIDE,
-            SRC2_SWIZZLE,
-            SRC2_ABS,
-            SRC2_NEGATE,
-            SRC2_ADDRESS_MODE,
-            SRC2_WRITEMASK,
-            SRC2_REP_CTRL,
-            L::SRC2_TYPE
-        ),
-    ];
+macro_rules! paste_op {
+    ($ty:ident, $hf:ident, DST) => {
+        op_impl!($ty, $hf, REG_FILE = DST_REG_FILE, REG_TYPE = DST_REG_TYPE, REG_NR = DST_REG_NR,
+            SUBREG_NR = DST_SUBREG_NR, SUBREG16 = DST_SUBREG16, SUBREG4 = DST_SUBREG4,
+            SUBREG2 = DST_SUBREG2, HSTRIDE = DST_HSTRIDE, WIDTH = DST_WIDTH,
+            VSTRIDE = DST_VSTRIDE, SWIZZLE = DST_SWIZZLE, ABS = DST_ABS, NEGATE = DST_NEGATE,
+            ADDRESS_MODE = DST_ADDRESS_MODE, WRITEMASK = DST_WRITEMASK, REP_CTRL = DST_REP_CTRL);
+    };
+    ($ty:ident, $hf:ident, SRC0) => {
+        op_impl!($ty, $hf, REG_FILE = SRC0_REG_FILE, REG_TYPE = SRC0_REG_TYPE, REG_NR = SRC0_REG_NR,
+            SUBREG_NR = SRC0_SUBREG_NR, SUBREG16 = SRC0_SUBREG16, SUBREG4 = SRC0_SUBREG4,
+            SUBREG2 = SRC0_SUBREG2, HSTRIDE = SRC0_HSTRIDE, WIDTH = SRC0_WIDTH,
+            VSTRIDE = SRC0_VSTRIDE, SWIZZLE = SRC0_SWIZZLE, ABS = SRC0_ABS, NEGATE = SRC0_NEGATE,
+            ADDRESS_MODE = SRC0_ADDRESS_MODE, WRITEMASK = SRC0_WRITEMASK, REP_CTRL = SRC0_REP_CTRL);
+    };
+    ($ty:ident, $hf:ident, SRC1) => {
+        op_impl!($ty, $hf, REG_FILE = SRC1_REG_FILE, REG_TYPE = SRC1_REG_TYPE, REG_NR = SRC1_REG_NR,
+            SUBREG_NR = SRC1_SUBREG_NR, SUBREG16 = SRC1_SUBREG16, SUBREG4 = SRC1_SUBREG4,
+            SUBREG2 = SRC1_SUBREG2, HSTRIDE = SRC1_HSTRIDE, WIDTH = SRC1_WIDTH,
+            VSTRIDE = SRC1_VSTRIDE, SWIZZLE = SRC1_SWIZZLE, ABS = SRC1_ABS, NEGATE = SRC1_NEGATE,
+            ADDRESS_MODE = SRC1_ADDRESS_MODE, WRITEMASK = SRC1_WRITEMASK, REP_CTRL = SRC1_REP_CTRL);
+    };
+    ($ty:ident, $hf:ident, SRC2) => {
+        op_impl!($ty, $hf, REG_FILE = SRC2_REG_FILE, REG_TYPE = SRC2_REG_TYPE, REG_NR = SRC2_REG_NR,
+            SUBREG_NR = SRC2_SUBREG_NR, SUBREG16 = SRC2_SUBREG16, SUBREG4 = SRC2_SUBREG4,
+            SUBREG2 = SRC2_SUBREG2, HSTRIDE = SRC2_HSTRIDE, WIDTH = SRC2_WIDTH,
+            VSTRIDE = SRC2_VSTRIDE, SWIZZLE = SRC2_SWIZZLE, ABS = SRC2_ABS, NEGATE = SRC2_NEGATE,
+            ADDRESS_MODE = SRC2_ADDRESS_MODE, WRITEMASK = SRC2_WRITEMASK, REP_CTRL = SRC2_REP_CTRL);
+    };
 }
+
+op_impls!(Dst_, NO_FIELD, DST);
+op_impls!(Src0, NO_FIELD, SRC0);
+op_impls!(Src1, SRC1_TYPE, SRC1);
+op_impls!(Src2, SRC2_TYPE, SRC2);
+
+/// `L::NO_FIELD`: no layout has it (for operands without a three-source type bit).
+trait NoField {
+    const NO_FIELD: Fc = Fc::NONE;
+}
+impl<L: Fields> NoField for L {}
 
 /// The error for field `f` holding `v`.
 #[cold]
@@ -231,16 +177,16 @@ fn decode_with<L: Fields>(
         Kind::Alu | Kind::Math => {
             i.dst = Some(dst::<L>(w, t, l, a16)?);
             let n = op.info().srcs.min(2) as usize;
-            if n == 2 && is_imm(w, t, L::OP[1].reg_file)? {
+            if n == 2 && is_imm(w, t, L::SRC0_REG_FILE)? {
                 // Only the last source of a two-source instruction may be an immediate.
-                let f = need(L::OP[1].reg_file, "src0_reg_file")?;
+                let f = need(L::SRC0_REG_FILE, "src0_reg_file")?;
                 return Err(bad(K::Malformed, f, f.get(w)));
             }
             if n >= 1 {
-                i.src[0] = Some(src::<L, 0>(w, t, l, a16)?);
+                i.src[0] = Some(src::<L, Src0<L>, 0>(w, t, l, a16)?);
             }
             if n >= 2 {
-                i.src[1] = Some(src::<L, 1>(w, t, l, a16)?);
+                i.src[1] = Some(src::<L, Src1<L>, 1>(w, t, l, a16)?);
             }
         }
         Kind::ThreeSrc => three_src::<L>(i, w, t)?,
@@ -257,17 +203,17 @@ fn decode_with<L: Fields>(
                 i.uip = Some(sext(f.get(w), f.width) as i32);
             }
         }
-        Kind::Jmpi => i.src[1] = Some(src::<L, 1>(w, t, l, a16)?),
+        Kind::Jmpi => i.src[1] = Some(src::<L, Src1<L>, 1>(w, t, l, a16)?),
         Kind::Wait => i.dst = Some(dst::<L>(w, t, l, a16)?),
-        Kind::Ret => i.src[0] = Some(src::<L, 0>(w, t, l, a16)?),
+        Kind::Ret => i.src[0] = Some(src::<L, Src0<L>, 0>(w, t, l, a16)?),
         Kind::Jump => {
             if matches!(op, Opcode::Call | Opcode::Calla) {
                 i.dst = Some(dst::<L>(w, t, l, a16)?);
             }
-            match src::<L, 0>(w, t, l, a16)? {
+            match src::<L, Src0<L>, 0>(w, t, l, a16)? {
                 Src::Imm(Imm { bits, .. }) => i.jip = Some(bits as u32 as i32),
                 Src::Reg(_) => {
-                    let f = need(L::OP[1].reg_file, "src0_reg_file")?;
+                    let f = need(L::SRC0_REG_FILE, "src0_reg_file")?;
                     return Err(bad(K::Unsupported, f, f.get(w)));
                 }
             }
@@ -335,23 +281,22 @@ fn is_imm(w: u128, t: &Tabs, f: Fc) -> R<bool> {
 
 /// The subregister byte offset of an operand (its subregister field times its unit).
 #[inline(always)]
-fn subreg(o: OpC, w: u128) -> u64 {
-    if o.subreg_nr.is_some() {
-        o.subreg_nr.get(w)
-    } else if o.subreg16.is_some() {
-        o.subreg16.get(w) * 16
-    } else if o.subreg4.is_some() {
-        o.subreg4.get(w) * 4
+fn subreg<O: Op>(w: u128) -> u64 {
+    if O::SUBREG_NR.is_some() {
+        O::SUBREG_NR.get(w)
+    } else if O::SUBREG16.is_some() {
+        O::SUBREG16.get(w) * 16
+    } else if O::SUBREG4.is_some() {
+        O::SUBREG4.get(w) * 4
     } else {
-        o.subreg2.get(w) * 2
+        O::SUBREG2.get(w) * 2
     }
 }
 
-/// Direct or indirect addressing of operand `N` (0 = dst, 1 = src0, 2 = src1).
+/// Direct or indirect addressing of operand `O` (number `k`: 0 = dst, 1 = src0, 2 = src1).
 #[inline(always)]
-fn addr<L: Fields, const N: usize>(w: u128, t: &Tabs, l: &Lay, file: File) -> R<Addr> {
-    let o = L::OP[N];
-    let am = o.address_mode;
+fn addr<O: Op>(w: u128, t: &Tabs, l: &Lay, k: usize, file: File) -> R<Addr> {
+    let am = O::ADDRESS_MODE;
     let indirect = if am.is_some() {
         let v = am.get(w);
         t.indirect
@@ -361,18 +306,19 @@ fn addr<L: Fields, const N: usize>(w: u128, t: &Tabs, l: &Lay, file: File) -> R<
         false
     };
     if indirect {
-        return addr_runtime(w, l, t, N, file, l.op[N].reg_file);
+        let f = l.op.get(k).map_or(F::NONE, |o| o.reg_file);
+        return addr_runtime(w, l, t, k, file, f);
     }
-    let n = o.reg_nr.get(w) as u8;
+    let n = O::REG_NR.get(w) as u8;
     let reg = match file {
         File::Grf => Reg::Grf(n),
         File::Arf => Reg::Arf(n),
-        File::Mrf => return Err(bad(K::Unsupported, o.reg_file, o.reg_file.get(w))),
-        File::Imm => return Err(bad(K::Malformed, o.reg_file, o.reg_file.get(w))),
+        File::Mrf => return Err(bad(K::Unsupported, O::REG_FILE, O::REG_FILE.get(w))),
+        File::Imm => return Err(bad(K::Malformed, O::REG_FILE, O::REG_FILE.get(w))),
     };
     Ok(Addr::Direct {
         reg,
-        sub: subreg(o, w).min(255) as u8,
+        sub: subreg::<O>(w).min(255) as u8,
     })
 }
 
@@ -388,36 +334,39 @@ fn reg_type(t: &Tabs, f: Fc, w: u128, imm: bool) -> R<DataType> {
 
 #[inline(always)]
 fn dst<L: Fields>(w: u128, t: &Tabs, l: &Lay, a16: bool) -> R<Dst> {
-    let o = L::OP[0];
-    let ff = need(o.reg_file, "dst_reg_file")?;
+    type O<L> = Dst_<L>;
+    let ff = need(O::<L>::REG_FILE, "dst_reg_file")?;
     let file = file(t, ff, w)?;
     if file == File::Imm {
         return Err(bad(K::Malformed, ff, ff.get(w)));
     }
-    let tf = need(o.reg_type, "dst_reg_type")?;
+    let tf = need(O::<L>::REG_TYPE, "dst_reg_type")?;
     let ty = reg_type(t, tf, w, false)?;
-    let hstride = lk(&t.hstride, o.hstride, "dst_hstride", w)?;
-    let wrmask = if a16 { o.writemask.get(w) as u8 } else { 0xF };
+    let hstride = lk(&t.hstride, O::<L>::HSTRIDE, "dst_hstride", w)?;
+    let wrmask = if a16 {
+        O::<L>::WRITEMASK.get(w) as u8
+    } else {
+        0xF
+    };
     Ok(Dst {
-        addr: addr::<L, 0>(w, t, l, file)?,
+        addr: addr::<O<L>>(w, t, l, 0, file)?,
         ty,
         hstride,
         wrmask,
     })
 }
 
-/// Source `S` (0 or 1) of a one- or two-source layout.
+/// Source `S` (0 or 1: operand `O`) of a one- or two-source layout.
 #[inline(always)]
-fn src<L: Fields, const S: usize>(w: u128, t: &Tabs, l: &Lay, a16: bool) -> R<Src> {
-    let o = L::OP[S + 1];
+fn src<L: Fields, O: Op, const S: usize>(w: u128, t: &Tabs, l: &Lay, a16: bool) -> R<Src> {
     let (fname, tname) = if S == 0 {
         ("src0_reg_file", "src0_reg_type")
     } else {
         ("src1_reg_file", "src1_reg_type")
     };
-    let ff = need(o.reg_file, fname)?;
+    let ff = need(O::REG_FILE, fname)?;
     let file = file(t, ff, w)?;
-    let tf = need(o.reg_type, tname)?;
+    let tf = need(O::REG_TYPE, tname)?;
     if file == File::Imm {
         let ty = reg_type(t, tf, w, true)?;
         let f = need(L::IMM, "imm")?;
@@ -431,34 +380,30 @@ fn src<L: Fields, const S: usize>(w: u128, t: &Tabs, l: &Lay, a16: bool) -> R<Sr
     let ty = reg_type(t, tf, w, false)?;
     let region = if a16 {
         Region::new(
-            lk(&t.vstride, o.vstride, "vstride", w)?,
+            lk(&t.vstride, O::VSTRIDE, "vstride", w)?,
             Region::A16.width,
             Region::A16.hstride,
         )
     } else {
         Region::new(
-            lk(&t.vstride, o.vstride, "vstride", w)?,
-            lk(&t.width, o.width, "width", w)?,
-            lk(&t.hstride, o.hstride, "hstride", w)?,
+            lk(&t.vstride, O::VSTRIDE, "vstride", w)?,
+            lk(&t.width, O::WIDTH, "width", w)?,
+            lk(&t.hstride, O::HSTRIDE, "hstride", w)?,
         )
     };
     let swizzle = if a16 {
-        Swizzle(o.swizzle.get(w) as u8)
+        Swizzle(O::SWIZZLE.get(w) as u8)
     } else {
         Swizzle::XYZW
     };
-    let addr = if S == 0 {
-        addr::<L, 1>(w, t, l, file)?
-    } else {
-        addr::<L, 2>(w, t, l, file)?
-    };
+    let addr = addr::<O>(w, t, l, S + 1, file)?;
     Ok(Src::Reg(RegSrc {
         addr,
         ty,
         region,
         swizzle,
-        neg: o.negate.get(w) != 0,
-        abs: o.abs.get(w) != 0,
+        neg: O::NEGATE.get(w) != 0,
+        abs: O::ABS.get(w) != 0,
     }))
 }
 
@@ -474,49 +419,48 @@ fn three_src<L: Fields>(i: &mut Insn, w: u128, t: &Tabs) -> R<()> {
         .type3
         .get(df.get(w))
         .ok_or_else(|| bad(K::ReservedValue, df, df.get(w)))?;
-    let d = L::OP[0];
     i.dst = Some(Dst {
         addr: Addr::Direct {
-            reg: Reg::Grf(d.reg_nr.get(w) as u8),
-            sub: subreg3(d, w),
+            reg: Reg::Grf(L::DST_REG_NR.get(w) as u8),
+            sub: subreg3::<Dst_<L>>(w),
         },
         ty: dt,
         hstride: 1,
-        wrmask: d.writemask.get(w) as u8,
+        wrmask: L::DST_WRITEMASK.get(w) as u8,
     });
-    i.src[0] = Some(src3(L::OP[1], w, t, st));
-    i.src[1] = Some(src3(L::OP[2], w, t, st));
-    i.src[2] = Some(src3(L::OP[3], w, t, st));
+    i.src[0] = Some(src3::<Src0<L>>(w, t, st));
+    i.src[1] = Some(src3::<Src1<L>>(w, t, st));
+    i.src[2] = Some(src3::<Src2<L>>(w, t, st));
     Ok(())
 }
 
 /// A three-source operand's subregister (0 when the layout has no subregister field).
 #[inline(always)]
-fn subreg3(o: OpC, w: u128) -> u8 {
-    let any = o.subreg_nr.is_some()
-        || o.subreg16.is_some()
-        || o.subreg4.is_some()
-        || o.subreg2.is_some();
+fn subreg3<O: Op>(w: u128) -> u8 {
+    let any = O::SUBREG_NR.is_some()
+        || O::SUBREG16.is_some()
+        || O::SUBREG4.is_some()
+        || O::SUBREG2.is_some();
     if any {
-        subreg(o, w).min(255) as u8
+        subreg::<O>(w).min(255) as u8
     } else {
         0
     }
 }
 
 #[inline(always)]
-fn src3(o: OpC, w: u128, t: &Tabs, st: DataType) -> Src {
-    let rep = t.rep.get(o.rep_ctrl.get(w)).unwrap_or(false);
+fn src3<O: Op>(w: u128, t: &Tabs, st: DataType) -> Src {
+    let rep = t.rep.get(O::REP_CTRL.get(w)).unwrap_or(false);
     // Src1Type / Src2Type (Gen8+): the source is HF (mesa brw_eu_emit.c brw_alu3).
-    let ty = if o.hf_type.get(w) != 0 {
+    let ty = if O::HF_TYPE.get(w) != 0 {
         DataType::HF
     } else {
         st
     };
     Src::Reg(RegSrc {
         addr: Addr::Direct {
-            reg: Reg::Grf(o.reg_nr.get(w) as u8),
-            sub: subreg3(o, w),
+            reg: Reg::Grf(O::REG_NR.get(w) as u8),
+            sub: subreg3::<O>(w),
         },
         ty,
         region: Region::new(
@@ -524,9 +468,9 @@ fn src3(o: OpC, w: u128, t: &Tabs, st: DataType) -> Src {
             Region::A16.width,
             Region::A16.hstride,
         ),
-        swizzle: super::encode::rep_swizzle(rep, Swizzle(o.swizzle.get(w) as u8)),
-        neg: o.negate.get(w) != 0,
-        abs: o.abs.get(w) != 0,
+        swizzle: super::encode::rep_swizzle(rep, Swizzle(O::SWIZZLE.get(w) as u8)),
+        neg: O::NEGATE.get(w) != 0,
+        abs: O::ABS.get(w) != 0,
     })
 }
 
@@ -540,17 +484,17 @@ fn send_sfid<L: Fields>(w: u128, t: &Tabs) -> R<u8> {
 #[inline(always)]
 fn send<L: Fields>(i: &mut Insn, w: u128, t: &Tabs, l: &Lay, a16: bool) -> R<()> {
     i.dst = Some(dst::<L>(w, t, l, a16)?);
-    if is_imm(w, t, L::OP[1].reg_file)? {
-        let f = need(L::OP[1].reg_file, "src0_reg_file")?;
+    if is_imm(w, t, L::SRC0_REG_FILE)? {
+        let f = need(L::SRC0_REG_FILE, "src0_reg_file")?;
         return Err(bad(K::Malformed, f, f.get(w)));
     }
-    i.src[0] = Some(src::<L, 0>(w, t, l, a16)?);
-    let desc = if is_imm(w, t, L::OP[2].reg_file)? {
+    i.src[0] = Some(src::<L, Src0<L>, 0>(w, t, l, a16)?);
+    let desc = if is_imm(w, t, L::SRC1_REG_FILE)? {
         SendDesc::Imm(last_dword(w, t)?)
     } else {
         // A register descriptor: an address subregister (in dwords).
-        let ff = need(L::OP[2].reg_file, "src1_reg_file")?;
-        match src::<L, 1>(w, t, l, a16)? {
+        let ff = need(L::SRC1_REG_FILE, "src1_reg_file")?;
+        match src::<L, Src1<L>, 1>(w, t, l, a16)? {
             Src::Reg(RegSrc {
                 addr: Addr::Direct { reg, sub },
                 ..
@@ -585,33 +529,31 @@ fn sends<L: Fields>(i: &mut Insn, w: u128, t: &Tabs, l: &Lay) -> R<()> {
         }
         Ok(())
     };
-    let with_nr = |r: Reg, o: OpC| -> Reg {
-        let n = o.reg_nr.get(w) as u8;
+    let with_nr = |r: Reg, n: u64| -> Reg {
         match r {
-            Reg::Grf(_) => Reg::Grf(n),
-            Reg::Arf(_) => Reg::Arf(n),
+            Reg::Grf(_) => Reg::Grf(n as u8),
+            Reg::Arf(_) => Reg::Arf(n as u8),
         }
     };
-    let (d, s0, s1) = (L::OP[0], L::OP[1], L::OP[2]);
-    direct(d.address_mode)?;
-    direct(s0.address_mode)?;
-    let dreg = with_nr(rf("dst_reg_file", d.reg_file)?, d);
+    direct(L::DST_ADDRESS_MODE)?;
+    direct(L::SRC0_ADDRESS_MODE)?;
+    let dreg = with_nr(rf("dst_reg_file", L::DST_REG_FILE)?, L::DST_REG_NR.get(w));
     i.dst = Some(Dst {
         addr: Addr::Direct {
             reg: dreg,
-            sub: subreg3(d, w),
+            sub: subreg3::<Dst_<L>>(w),
         },
         ty: DataType::UD,
         hstride: 1,
         wrmask: 0xF,
     });
     i.src[0] = Some(Src::Reg(RegSrc::new(
-        Reg::Grf(s0.reg_nr.get(w) as u8),
-        subreg3(s0, w),
+        Reg::Grf(L::SRC0_REG_NR.get(w) as u8),
+        subreg3::<Src0<L>>(w),
         DataType::UD,
         Region::SCALAR,
     )));
-    let s1reg = with_nr(rf("src1_reg_file", s1.reg_file)?, s1);
+    let s1reg = with_nr(rf("src1_reg_file", L::SRC1_REG_FILE)?, L::SRC1_REG_NR.get(w));
     i.src[1] = Some(Src::Reg(RegSrc::new(
         s1reg,
         0,

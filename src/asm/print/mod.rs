@@ -26,24 +26,24 @@ pub(crate) fn insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabels) 
     match o.dialect {
         Dialect::Mesa => mesa::mesa_insn(out, i, o, l),
         Dialect::Prm => iga::iga_insn(out, i, o, l),
-        Dialect::Iga => {
-            let mut line = iga_line::Line::new();
-            iga_line::iga_line(&mut line, i, l);
+        Dialect::Iga => iga_line::with_line(|line| {
+            iga_line::iga_line(line, i, l);
             match std::str::from_utf8(line.bytes()) {
                 Ok(s) => out.push_str(s),
                 // (Every name printed is ASCII; the general printer would show a bad one.)
                 Err(_) => iga::iga_insn(out, i, o, l),
             }
-        }
+        }),
     }
 }
 
 /// [`insn`] appended to a byte buffer (the disassembler's output, written out as bytes).
 pub(crate) fn insn_bytes(out: &mut Vec<u8>, i: &Insn, o: &PrintOptions, l: JumpLabels) {
     if o.dialect == Dialect::Iga {
-        let mut line = iga_line::Line::new();
-        iga_line::iga_line(&mut line, i, l);
-        out.extend_from_slice(line.bytes());
+        iga_line::with_line(|line| {
+            iga_line::iga_line(line, i, l);
+            out.extend_from_slice(line.bytes());
+        });
     } else {
         let mut s = String::new();
         insn(&mut s, i, o, l);
