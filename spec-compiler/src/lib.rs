@@ -7,8 +7,8 @@
 pub mod codegen;
 pub mod diag;
 pub mod encoding;
-pub mod fieldgen;
 pub mod expr;
+pub mod fieldgen;
 pub mod gens;
 pub mod grid;
 pub mod markdown;

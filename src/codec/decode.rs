@@ -236,14 +236,7 @@ fn reg(file: File, o: &OpFields, w: u128, file_f: F) -> R<Reg> {
 }
 
 /// Direct or indirect addressing of operand `k` (0 = dst, 1 = src0, 2 = src1).
-pub(super) fn addr_runtime(
-    w: u128,
-    l: &Lay,
-    t: &Tabs,
-    k: usize,
-    file: File,
-    file_f: F,
-) -> R<Addr> {
+pub(super) fn addr_runtime(w: u128, l: &Lay, t: &Tabs, k: usize, file: File, file_f: F) -> R<Addr> {
     let o = &l.op[k];
     let am = o.address_mode;
     let indirect = if am.is_some() {

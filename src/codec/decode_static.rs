@@ -16,8 +16,8 @@ use crate::isa::{
     Addr, Dst, Flag, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle,
 };
 use crate::spec::encoding::Layout;
-use crate::spec::native_fields::{native_layouts, Fc, Fields};
 use crate::spec::native_fields::*;
+use crate::spec::native_fields::{native_layouts, Fc, Fields};
 use crate::spec::{AccessMode, DataType, Opcode};
 use std::marker::PhantomData;
 
@@ -82,32 +82,92 @@ macro_rules! op_impls {
 
 macro_rules! paste_op {
     ($ty:ident, $hf:ident, DST) => {
-        op_impl!($ty, $hf, REG_FILE = DST_REG_FILE, REG_TYPE = DST_REG_TYPE, REG_NR = DST_REG_NR,
-            SUBREG_NR = DST_SUBREG_NR, SUBREG16 = DST_SUBREG16, SUBREG4 = DST_SUBREG4,
-            SUBREG2 = DST_SUBREG2, HSTRIDE = DST_HSTRIDE, WIDTH = DST_WIDTH,
-            VSTRIDE = DST_VSTRIDE, SWIZZLE = DST_SWIZZLE, ABS = DST_ABS, NEGATE = DST_NEGATE,
-            ADDRESS_MODE = DST_ADDRESS_MODE, WRITEMASK = DST_WRITEMASK, REP_CTRL = DST_REP_CTRL);
+        op_impl!(
+            $ty,
+            $hf,
+            REG_FILE = DST_REG_FILE,
+            REG_TYPE = DST_REG_TYPE,
+            REG_NR = DST_REG_NR,
+            SUBREG_NR = DST_SUBREG_NR,
+            SUBREG16 = DST_SUBREG16,
+            SUBREG4 = DST_SUBREG4,
+            SUBREG2 = DST_SUBREG2,
+            HSTRIDE = DST_HSTRIDE,
+            WIDTH = DST_WIDTH,
+            VSTRIDE = DST_VSTRIDE,
+            SWIZZLE = DST_SWIZZLE,
+            ABS = DST_ABS,
+            NEGATE = DST_NEGATE,
+            ADDRESS_MODE = DST_ADDRESS_MODE,
+            WRITEMASK = DST_WRITEMASK,
+            REP_CTRL = DST_REP_CTRL
+        );
     };
     ($ty:ident, $hf:ident, SRC0) => {
-        op_impl!($ty, $hf, REG_FILE = SRC0_REG_FILE, REG_TYPE = SRC0_REG_TYPE, REG_NR = SRC0_REG_NR,
-            SUBREG_NR = SRC0_SUBREG_NR, SUBREG16 = SRC0_SUBREG16, SUBREG4 = SRC0_SUBREG4,
-            SUBREG2 = SRC0_SUBREG2, HSTRIDE = SRC0_HSTRIDE, WIDTH = SRC0_WIDTH,
-            VSTRIDE = SRC0_VSTRIDE, SWIZZLE = SRC0_SWIZZLE, ABS = SRC0_ABS, NEGATE = SRC0_NEGATE,
-            ADDRESS_MODE = SRC0_ADDRESS_MODE, WRITEMASK = SRC0_WRITEMASK, REP_CTRL = SRC0_REP_CTRL);
+        op_impl!(
+            $ty,
+            $hf,
+            REG_FILE = SRC0_REG_FILE,
+            REG_TYPE = SRC0_REG_TYPE,
+            REG_NR = SRC0_REG_NR,
+            SUBREG_NR = SRC0_SUBREG_NR,
+            SUBREG16 = SRC0_SUBREG16,
+            SUBREG4 = SRC0_SUBREG4,
+            SUBREG2 = SRC0_SUBREG2,
+            HSTRIDE = SRC0_HSTRIDE,
+            WIDTH = SRC0_WIDTH,
+            VSTRIDE = SRC0_VSTRIDE,
+            SWIZZLE = SRC0_SWIZZLE,
+            ABS = SRC0_ABS,
+            NEGATE = SRC0_NEGATE,
+            ADDRESS_MODE = SRC0_ADDRESS_MODE,
+            WRITEMASK = SRC0_WRITEMASK,
+            REP_CTRL = SRC0_REP_CTRL
+        );
     };
     ($ty:ident, $hf:ident, SRC1) => {
-        op_impl!($ty, $hf, REG_FILE = SRC1_REG_FILE, REG_TYPE = SRC1_REG_TYPE, REG_NR = SRC1_REG_NR,
-            SUBREG_NR = SRC1_SUBREG_NR, SUBREG16 = SRC1_SUBREG16, SUBREG4 = SRC1_SUBREG4,
-            SUBREG2 = SRC1_SUBREG2, HSTRIDE = SRC1_HSTRIDE, WIDTH = SRC1_WIDTH,
-            VSTRIDE = SRC1_VSTRIDE, SWIZZLE = SRC1_SWIZZLE, ABS = SRC1_ABS, NEGATE = SRC1_NEGATE,
-            ADDRESS_MODE = SRC1_ADDRESS_MODE, WRITEMASK = SRC1_WRITEMASK, REP_CTRL = SRC1_REP_CTRL);
+        op_impl!(
+            $ty,
+            $hf,
+            REG_FILE = SRC1_REG_FILE,
+            REG_TYPE = SRC1_REG_TYPE,
+            REG_NR = SRC1_REG_NR,
+            SUBREG_NR = SRC1_SUBREG_NR,
+            SUBREG16 = SRC1_SUBREG16,
+            SUBREG4 = SRC1_SUBREG4,
+            SUBREG2 = SRC1_SUBREG2,
+            HSTRIDE = SRC1_HSTRIDE,
+            WIDTH = SRC1_WIDTH,
+            VSTRIDE = SRC1_VSTRIDE,
+            SWIZZLE = SRC1_SWIZZLE,
+            ABS = SRC1_ABS,
+            NEGATE = SRC1_NEGATE,
+            ADDRESS_MODE = SRC1_ADDRESS_MODE,
+            WRITEMASK = SRC1_WRITEMASK,
+            REP_CTRL = SRC1_REP_CTRL
+        );
     };
     ($ty:ident, $hf:ident, SRC2) => {
-        op_impl!($ty, $hf, REG_FILE = SRC2_REG_FILE, REG_TYPE = SRC2_REG_TYPE, REG_NR = SRC2_REG_NR,
-            SUBREG_NR = SRC2_SUBREG_NR, SUBREG16 = SRC2_SUBREG16, SUBREG4 = SRC2_SUBREG4,
-            SUBREG2 = SRC2_SUBREG2, HSTRIDE = SRC2_HSTRIDE, WIDTH = SRC2_WIDTH,
-            VSTRIDE = SRC2_VSTRIDE, SWIZZLE = SRC2_SWIZZLE, ABS = SRC2_ABS, NEGATE = SRC2_NEGATE,
-            ADDRESS_MODE = SRC2_ADDRESS_MODE, WRITEMASK = SRC2_WRITEMASK, REP_CTRL = SRC2_REP_CTRL);
+        op_impl!(
+            $ty,
+            $hf,
+            REG_FILE = SRC2_REG_FILE,
+            REG_TYPE = SRC2_REG_TYPE,
+            REG_NR = SRC2_REG_NR,
+            SUBREG_NR = SRC2_SUBREG_NR,
+            SUBREG16 = SRC2_SUBREG16,
+            SUBREG4 = SRC2_SUBREG4,
+            SUBREG2 = SRC2_SUBREG2,
+            HSTRIDE = SRC2_HSTRIDE,
+            WIDTH = SRC2_WIDTH,
+            VSTRIDE = SRC2_VSTRIDE,
+            SWIZZLE = SRC2_SWIZZLE,
+            ABS = SRC2_ABS,
+            NEGATE = SRC2_NEGATE,
+            ADDRESS_MODE = SRC2_ADDRESS_MODE,
+            WRITEMASK = SRC2_WRITEMASK,
+            REP_CTRL = SRC2_REP_CTRL
+        );
     };
 }
 
@@ -553,7 +613,10 @@ fn sends<L: Fields>(i: &mut Insn, w: u128, t: &Tabs, l: &Lay) -> R<()> {
         DataType::UD,
         Region::SCALAR,
     )));
-    let s1reg = with_nr(rf("src1_reg_file", L::SRC1_REG_FILE)?, L::SRC1_REG_NR.get(w));
+    let s1reg = with_nr(
+        rf("src1_reg_file", L::SRC1_REG_FILE)?,
+        L::SRC1_REG_NR.get(w),
+    );
     i.src[1] = Some(Src::Reg(RegSrc::new(
         s1reg,
         0,

@@ -533,7 +533,11 @@ mod tests {
                 iga_insn(&mut want, &i, &o, labels);
                 let mut line = Line::new();
                 iga_line(&mut line, &i, labels);
-                assert_eq!(std::str::from_utf8(line.bytes()), Ok(want.as_str()), "{i:?}");
+                assert_eq!(
+                    std::str::from_utf8(line.bytes()),
+                    Ok(want.as_str()),
+                    "{i:?}"
+                );
                 n += 1;
             }
         }
