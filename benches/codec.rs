@@ -4,8 +4,10 @@
 //!   generation (shared/corpus/mesa/asm/<gen>/*.expected), in instructions per second;
 //! - `decode_compact/<platform>`: the compact words of shared/corpus/mesa/compact;
 //! - `encode/<gen>`: `codec::encode` of the same instructions (decoded beforehand);
-//! - `disasm_text/<gen>`: decode and print (IGA syntax) into a reused buffer, as
-//!   `euref disasm` does (bytes to text);
+//! - `disasm_text/<gen>`: decode and print (IGA syntax) into a reused byte buffer, as
+//!   `euref disasm` does (bytes to text), on one thread;
+//! - `disasm_text_parallel/<gen>/<n>-threads`: the same over 64 Ki instructions in pieces of
+//!   4096 decoded in parallel (rayon), as `euref disasm` splits its input;
 //! - `assemble_text/<gen>`: parse the corpus's Mesa-syntax text and encode every
 //!   instruction (text to bytes, without compaction), as `euref asm` does.
 //!
@@ -132,18 +134,55 @@ fn bench_codec(c: &mut Criterion) {
             dialect: Dialect::Iga,
             platform: p,
         };
-        let mut out = String::with_capacity(1 << 20);
+        let mut out: Vec<u8> = Vec::with_capacity(1 << 20);
         g.throughput(Throughput::Elements(w.len() as u64));
         g.bench_with_input(BenchmarkId::from_parameter(dir), &w, |b, w| {
+            let mut i = Insn::new(euref::spec::Opcode::Nop);
             b.iter(|| {
                 out.clear();
                 for x in w {
-                    if let Ok((i, _)) = codec::decode(black_box(x), p) {
-                        asm::write_insn(&mut out, &i, &o);
-                        out.push('\n');
+                    if codec::decode_into(black_box(x), p, &mut i).is_ok() {
+                        asm::write_insn_bytes(&mut out, &i, &o);
+                        out.push(b'\n');
                     }
                 }
                 out.len()
+            })
+        });
+    }
+    g.finish();
+
+    // The same work split over the machine's threads as `euref disasm` does it: pieces of
+    // 4096 instructions decoded and printed in parallel (rayon), each into its own reused
+    // buffer, over the corpus words repeated to 64 Ki instructions.
+    let mut g = c.benchmark_group("disasm_text_parallel");
+    for (dir, p) in [GENS[0], GENS[3]] {
+        let w = words(dir);
+        let many: Vec<[u8; 16]> = (0..65536).map(|k| w[k % w.len()]).collect();
+        let o = PrintOptions {
+            dialect: Dialect::Iga,
+            platform: p,
+        };
+        let mut bufs: Vec<Vec<u8>> = vec![Vec::with_capacity(1 << 18); many.len() / 4096];
+        g.throughput(Throughput::Elements(many.len() as u64));
+        let id = format!("{dir}/{}-threads", rayon::current_num_threads());
+        g.bench_with_input(BenchmarkId::from_parameter(id), &many, |b, many| {
+            use rayon::prelude::*;
+            b.iter(|| {
+                many.par_chunks(4096)
+                    .zip(bufs.par_iter_mut())
+                    .map(|(ws, out)| {
+                        out.clear();
+                        let mut i = Insn::new(euref::spec::Opcode::Nop);
+                        for x in ws {
+                            if codec::decode_into(black_box(x), p, &mut i).is_ok() {
+                                asm::write_insn_bytes(out, &i, &o);
+                                out.push(b'\n');
+                            }
+                        }
+                        out.len()
+                    })
+                    .sum::<usize>()
             })
         });
     }

@@ -8,6 +8,7 @@ pub mod codegen;
 pub mod diag;
 pub mod encoding;
 pub mod expr;
+pub mod fieldgen;
 pub mod gens;
 pub mod grid;
 pub mod markdown;
@@ -34,7 +35,7 @@ pub struct Output {
 pub fn compile(dir: &Path, display_prefix: &str) -> Result<Output, Vec<Diag>> {
     let spec = model::load(dir, display_prefix)?;
     Ok(Output {
-        rust: codegen::rust(&spec),
+        rust: codegen::rust(&spec) + &fieldgen::rust(&spec),
         json: markdown::json(&spec),
         markdown: markdown::render(&spec),
         inputs: spec.inputs.clone(),

@@ -159,6 +159,11 @@ pub fn write_insn(out: &mut String, insn: &Insn, o: &PrintOptions) {
     print::insn(out, insn, o, Default::default());
 }
 
+/// Append one instruction to a byte buffer (the same text as [`write_insn`]).
+pub fn write_insn_bytes(out: &mut Vec<u8>, insn: &Insn, o: &PrintOptions) {
+    print::insn_bytes(out, insn, o, Default::default());
+}
+
 /// Print a program, one instruction per line, with `LABELn:` lines at branch targets.
 pub fn print_program(insns: &[Insn], o: &PrintOptions) -> String {
     print::program(insns, o)

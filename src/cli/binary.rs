@@ -176,11 +176,19 @@ pub struct Stats {
 /// Read size of the streaming disassembler.
 const CHUNK: usize = 64 * 1024;
 
+/// Instructions per piece of work of the parallel disassembler.
+const PIECE_INSNS: usize = 4096;
+
 /// Disassemble an instruction stream (raw bytes, or hex text when `hex`), starting with the
 /// already-read bytes `head`, printing each instruction on `out` in chunks. A reserved or
 /// malformed instruction is reported on stderr (and as a `//` comment in the listing) with its
 /// byte offset and the decoder's message naming the field; decoding continues with the next
-/// instruction (8 bytes on if its CmptCtrl bit is set, 16 otherwise). Memory use is constant.
+/// instruction (8 bytes on if its CmptCtrl bit is set, 16 otherwise).
+///
+/// Memory use is constant: the input is read in batches of a few pieces of
+/// [`PIECE_INSNS`] instructions per worker thread; the pieces of a batch are decoded and
+/// printed in parallel (rayon; `RAYON_NUM_THREADS` sets the thread count) and written out in
+/// input order, with their error messages, before the next batch is read.
 pub fn disassemble<R: Read, W: Write>(
     name: &str,
     head: &[u8],
@@ -191,10 +199,11 @@ pub fn disassemble<R: Read, W: Write>(
     out: &mut W,
 ) -> io::Result<Stats> {
     let mut st = Stats::default();
-    let mut pending: Vec<u8> = Vec::with_capacity(2 * CHUNK);
+    let batch = PIECE_INSNS * 16 * 2 * rayon::current_num_threads().clamp(1, 16);
+    let mut pending: Vec<u8> = Vec::with_capacity(batch + 2 * CHUNK);
     let mut raw = vec![0u8; CHUNK];
     let mut hr = HexReader::new();
-    let mut text = String::with_capacity(CHUNK * 2);
+    let mut pieces: Vec<Piece> = vec![];
     let mut offset: u64 = 0;
     let feed = |bytes: &[u8], pending: &mut Vec<u8>, hr: &mut HexReader| -> io::Result<()> {
         if hex {
@@ -206,26 +215,28 @@ pub fn disassemble<R: Read, W: Write>(
         }
     };
     feed(head, &mut pending, &mut hr)?;
-    loop {
-        let used = decode_some(name, &pending, &mut offset, p, o, &mut text, &mut st);
-        pending.drain(..used);
-        if text.len() >= CHUNK {
-            out.write_all(text.as_bytes())?;
-            text.clear();
+    let mut eof = false;
+    while !eof {
+        while pending.len() < batch {
+            let n = match input.read(&mut raw) {
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            feed(&raw[..n], &mut pending, &mut hr)?;
         }
-        let n = match input.read(&mut raw) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        feed(&raw[..n], &mut pending, &mut hr)?;
+        let used = decode_batch(name, &pending, &mut offset, p, o, &mut pieces, out, &mut st)?;
+        pending.drain(..used);
     }
     if hex {
         hr.finish()
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))?;
     }
-    let used = decode_some(name, &pending, &mut offset, p, o, &mut text, &mut st);
+    let used = decode_batch(name, &pending, &mut offset, p, o, &mut pieces, out, &mut st)?;
     pending.drain(..used);
     if !pending.is_empty() {
         let e = codec::decode(&pending, p).err();
@@ -234,54 +245,130 @@ pub fn disassemble<R: Read, W: Write>(
             Some(e) => e.to_string(),
             None => "trailing bytes".into(),
         };
-        report(name, offset, &msg, &mut text);
+        let mut piece = Piece::default();
+        report(name, offset, &msg, &mut piece);
+        eprint!("{}", piece.messages);
+        out.write_all(&piece.text)?;
     }
-    out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(st)
 }
 
-fn report(name: &str, offset: u64, msg: &str, text: &mut String) {
-    eprintln!("{name}: offset {offset:#x}: {msg}");
-    text.push_str(&format!("// offset {offset:#x}: error: {msg}\n"));
+/// One piece of a batch: its bytes (a range of the pending input) and what decoding them
+/// gave.
+#[derive(Default)]
+struct Piece {
+    start: usize,
+    end: usize,
+    /// The listing.
+    text: Vec<u8>,
+    /// The error messages for stderr.
+    messages: String,
+    insns: u64,
+    errors: u64,
 }
 
-/// Decode and print the complete instructions at the start of `b`; the bytes used.
-fn decode_some(
+fn report(name: &str, offset: u64, msg: &str, piece: &mut Piece) {
+    use std::fmt::Write as _;
+    let _ = writeln!(piece.messages, "{name}: offset {offset:#x}: {msg}");
+    let _ = writeln!(piece.text, "// offset {offset:#x}: error: {msg}");
+}
+
+/// The length of the instruction starting at `b[pos..]`, if all of it is there.
+#[inline]
+fn insn_len(b: &[u8], pos: usize) -> Option<usize> {
+    let first = b.get(pos..)?.first_chunk::<8>()?;
+    let len = if is_compact(compact_word(first)) {
+        8
+    } else {
+        16
+    };
+    (b.len() - pos >= len).then_some(len)
+}
+
+/// Decode and print the complete instructions at the start of `b` (at stream offset
+/// `offset`), in pieces of [`PIECE_INSNS`] decoded in parallel and written to `out` in order;
+/// the bytes used.
+#[allow(clippy::too_many_arguments)]
+fn decode_batch<W: Write>(
     name: &str,
     b: &[u8],
     offset: &mut u64,
     p: Platform,
     o: &PrintOptions,
-    text: &mut String,
+    pieces: &mut Vec<Piece>,
+    out: &mut W,
     st: &mut Stats,
-) -> usize {
+) -> io::Result<usize> {
+    use rayon::prelude::*;
     let mut pos = 0;
-    let mut i = Insn::new(Opcode::Nop);
-    while let Some(first) = b.get(pos..).and_then(|r| r.first_chunk::<8>()) {
-        let len = if is_compact(compact_word(first)) {
-            8
-        } else {
-            16
-        };
-        let Some(bytes) = b.get(pos..pos + len) else {
+    let mut k = 0;
+    'split: loop {
+        let start = pos;
+        let mut n = 0;
+        while n < PIECE_INSNS {
+            match insn_len(b, pos) {
+                Some(len) => pos += len,
+                None => break,
+            }
+            n += 1;
+        }
+        if n == 0 {
+            break 'split;
+        }
+        if k == pieces.len() {
+            pieces.push(Piece::default());
+        }
+        pieces[k].start = start;
+        pieces[k].end = pos;
+        k += 1;
+        if n < PIECE_INSNS {
             break;
-        };
-        match codec::decode_into(bytes, p, &mut i) {
+        }
+    }
+    let base = *offset;
+    let work = &mut pieces[..k];
+    let run = |c: &mut Piece| decode_piece(name, b, base, p, o, c);
+    if work.len() > 1 {
+        work.par_iter_mut().for_each(run);
+    } else {
+        work.iter_mut().for_each(run);
+    }
+    for c in work.iter() {
+        if !c.messages.is_empty() {
+            eprint!("{}", c.messages);
+        }
+        out.write_all(&c.text)?;
+        st.insns += c.insns;
+        st.errors += c.errors;
+    }
+    *offset += pos as u64;
+    Ok(pos)
+}
+
+/// Decode and print the instructions of one piece (`b[c.start..c.end]`, whole instructions).
+fn decode_piece(name: &str, b: &[u8], base: u64, p: Platform, o: &PrintOptions, c: &mut Piece) {
+    c.text.clear();
+    c.messages.clear();
+    c.insns = 0;
+    c.errors = 0;
+    let mut i = Insn::new(Opcode::Nop);
+    let mut pos = c.start;
+    while pos < c.end {
+        let Some(len) = insn_len(b, pos) else { break };
+        match codec::decode_into(&b[pos..pos + len], p, &mut i) {
             Ok(_) => {
-                asm::write_insn(text, &i, o);
-                text.push('\n');
-                st.insns += 1;
+                asm::write_insn_bytes(&mut c.text, &i, o);
+                c.text.push(b'\n');
+                c.insns += 1;
             }
             Err(e) => {
-                st.errors += 1;
-                report(name, *offset, &e.to_string(), text);
+                c.errors += 1;
+                report(name, base + pos as u64, &e.to_string(), c);
             }
         }
         pos += len;
-        *offset += len as u64;
     }
-    pos
 }
 
 /// Assemble a parsed program: each instruction's bytes (16, or 8 when compact). Instructions

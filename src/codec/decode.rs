@@ -8,7 +8,7 @@ use crate::isa::{
 };
 use crate::spec::{AccessMode, DataType, Opcode, Platform};
 
-type R<T> = Result<T, DecodeError>;
+pub(super) type R<T> = Result<T, DecodeError>;
 
 /// A field the layout must have (a spec inconsistency otherwise, reported, never a panic).
 #[inline]
@@ -70,6 +70,12 @@ pub fn decode_word(w: u128, p: Platform) -> R<Insn> {
 /// [`decode_word`] into an existing instruction (overwritten completely on success; left in
 /// an unspecified but valid state on error).
 pub fn decode_word_into(w: u128, p: Platform, i: &mut Insn) -> R<()> {
+    decode_word_with(w, p, i, true)
+}
+
+/// [`decode_word_into`], through the layout's compile-time decoder (module `decode_static`)
+/// when `fast` and it has one, else through the resolved tables only.
+pub(super) fn decode_word_with(w: u128, p: Platform, i: &mut Insn, fast: bool) -> R<()> {
     let t = tabs(p);
     let l = t.select(w).ok_or_else(|| DecodeError::missing("layout"))?;
     let opf = need(l.opcode, "opcode")?;
@@ -80,6 +86,9 @@ pub fn decode_word_into(w: u128, p: Platform, i: &mut Insn) -> R<()> {
         reserved_bits(w, l, t, p)?;
     }
     let kind = t.kind(n);
+    if let (Some(f), true) = (l.dec, fast) {
+        return f(w, t, l, op, n, kind, i);
+    }
     *i = Insn::new(op);
     header(i, w, l, t)?;
     let a16 = i.access == AccessMode::Align16;
@@ -227,7 +236,7 @@ fn reg(file: File, o: &OpFields, w: u128, file_f: F) -> R<Reg> {
 }
 
 /// Direct or indirect addressing of operand `k` (0 = dst, 1 = src0, 2 = src1).
-fn addr(w: u128, l: &Lay, t: &Tabs, k: usize, file: File, file_f: F) -> R<Addr> {
+pub(super) fn addr_runtime(w: u128, l: &Lay, t: &Tabs, k: usize, file: File, file_f: F) -> R<Addr> {
     let o = &l.op[k];
     let am = o.address_mode;
     let indirect = if am.is_some() {
@@ -290,7 +299,7 @@ fn dst(w: u128, l: &Lay, t: &Tabs, a16: bool) -> R<Dst> {
     let hstride = lookup(&t.hstride, o.hstride, "dst_hstride", w)?;
     let wrmask = if a16 { get(o.writemask, w) as u8 } else { 0xF };
     Ok(Dst {
-        addr: addr(w, l, t, 0, file, ff)?,
+        addr: addr_runtime(w, l, t, 0, file, ff)?,
         ty,
         hstride,
         wrmask,
@@ -338,7 +347,7 @@ fn src(w: u128, l: &Lay, t: &Tabs, a16: bool, k: usize) -> R<Src> {
         Swizzle::XYZW
     };
     Ok(Src::Reg(RegSrc {
-        addr: addr(w, l, t, k + 1, file, ff)?,
+        addr: addr_runtime(w, l, t, k + 1, file, ff)?,
         ty,
         region,
         swizzle,
@@ -400,8 +409,8 @@ fn three_src(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
 
 /// The message descriptor held in the instruction's last dword (read with the immediate
 /// layout's `imm` field: the same bits as the descriptor fields of the send layouts).
-fn last_dword(w: u128, t: &Tabs) -> R<u32> {
-    let f = need(t.lays.get(t.a1_imm).map_or(F::NONE, |l| l.imm), "imm")?;
+pub(super) fn last_dword(w: u128, t: &Tabs) -> R<u32> {
+    let f = need(t.last_dword, "imm")?;
     Ok(f.get(w) as u32)
 }
 
@@ -516,4 +525,55 @@ fn sends(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
         ex_desc,
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::Opcode;
+
+    /// The compile-time decoders (module `decode_static`) agree with the table-driven decoder
+    /// on random words: same instruction or same error. The words get a defined opcode and
+    /// their layout's reserved bits cleared, so that most reach the operand fields.
+    #[test]
+    fn static_decoders_agree_with_tables() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for p in Platform::ALL {
+            let t = tabs(p);
+            let ops: Vec<u8> = (0..128u8)
+                .filter(|&n| Opcode::from_number(p, n).is_some())
+                .collect();
+            assert!(t.lays.iter().all(|l| l.dec.is_some()), "{p:?}");
+            let (mut ok, mut n_err) = (0, 0);
+            for _ in 0..60_000 {
+                let mut w = u128::from(next()) | u128::from(next()) << 64;
+                let op = ops[(next() % ops.len() as u64) as usize];
+                let l = &t.lays[t.base];
+                l.opcode.set(&mut w, u64::from(op));
+                if let Some(l) = t.select(w) {
+                    if next() % 4 != 0 {
+                        w &= !l.reserved;
+                    }
+                }
+                let (mut a, mut b) = (Insn::new(Opcode::Nop), Insn::new(Opcode::Nop));
+                let ra = decode_word_with(w, p, &mut a, true);
+                let rb = decode_word_with(w, p, &mut b, false);
+                assert_eq!(ra, rb, "{p:?} {w:#034x}");
+                if ra.is_ok() {
+                    assert_eq!(a, b, "{p:?} {w:#034x}");
+                    ok += 1;
+                } else {
+                    n_err += 1;
+                }
+            }
+            // Both outcomes are exercised.
+            assert!(ok > 1000 && n_err > 1000, "{p:?}: {ok} ok, {n_err} errors");
+        }
+    }
 }

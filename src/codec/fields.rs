@@ -86,6 +86,8 @@ pub(crate) struct Lay {
     /// The descriptor bits of `ex_desc`.
     pub ex_desc_mask: u32,
     pub op: [OpFields; 4],
+    /// The layout's compile-time decoder (module `decode_static`).
+    pub dec: Option<super::decode_static::DecodeFn>,
 }
 
 /// The extended message descriptor's layout.
@@ -196,6 +198,7 @@ fn resolve(l: &'static Layout) -> Lay {
         sel_reg32_ex_desc: f("sel_reg32_ex_desc"),
         ex_desc_addr_subreg: f("ex_desc_addr_subreg_nr"),
         op,
+        dec: super::decode_static::decoder_for(l),
     }
 }
 
@@ -322,6 +325,8 @@ pub(crate) struct Tabs {
     /// Index of the Align1 immediate layout (its `imm` field is the last dword; its src1
     /// file/type fields are Mesa's "src0 immediate" mirror).
     pub a1_imm: usize,
+    /// The last dword (the immediate layout's `imm` field): a send's message descriptor.
+    pub last_dword: F,
     /// Split-send selector fields (Gen9).
     pub sel_desc: F,
     pub sel_ex_desc: F,
@@ -518,6 +523,7 @@ fn build(p: Platform) -> Tabs {
         by_info,
         base,
         a1_imm,
+        last_dword: lays.get(a1_imm).map_or(F::NONE, |l| l.imm),
         sel_desc,
         sel_ex_desc,
         ex_desc_elsewhere: ex_desc_layout()

@@ -29,6 +29,7 @@
 //! [`Controls::compacted`]: crate::isa::Controls::compacted
 
 mod decode;
+mod decode_static;
 mod encode;
 mod error;
 mod fields;

@@ -5,6 +5,7 @@
 //! condition modifier.
 
 mod iga;
+mod iga_line;
 mod mesa;
 
 use super::names;
@@ -24,7 +25,29 @@ pub(crate) struct JumpLabels {
 pub(crate) fn insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabels) {
     match o.dialect {
         Dialect::Mesa => mesa::mesa_insn(out, i, o, l),
-        Dialect::Iga | Dialect::Prm => iga::iga_insn(out, i, o, l),
+        Dialect::Prm => iga::iga_insn(out, i, o, l),
+        Dialect::Iga => iga_line::with_line(|line| {
+            iga_line::iga_line(line, i, l);
+            match std::str::from_utf8(line.bytes()) {
+                Ok(s) => out.push_str(s),
+                // (Every name printed is ASCII; the general printer would show a bad one.)
+                Err(_) => iga::iga_insn(out, i, o, l),
+            }
+        }),
+    }
+}
+
+/// [`insn`] appended to a byte buffer (the disassembler's output, written out as bytes).
+pub(crate) fn insn_bytes(out: &mut Vec<u8>, i: &Insn, o: &PrintOptions, l: JumpLabels) {
+    if o.dialect == Dialect::Iga {
+        iga_line::with_line(|line| {
+            iga_line::iga_line(line, i, l);
+            out.extend_from_slice(line.bytes());
+        });
+    } else {
+        let mut s = String::new();
+        insn(&mut s, i, o, l);
+        out.extend_from_slice(s.as_bytes());
     }
 }
 
