@@ -221,7 +221,8 @@ pub fn compute(i: &Inputs) -> Result<IntOut, ExecError> {
     let n = i.n;
     let s = i.s;
     let need = |k: usize| -> Result<&Vals, ExecError> {
-        s.get(k).ok_or(ExecError::Operand {
+        // (Built only on the error path: this runs for every integer instruction.)
+        s.get(k).ok_or_else(|| ExecError::Operand {
             operand: format!("src{k}"),
             msg: format!("{} needs source {k}", i.op.name()),
         })
@@ -328,7 +329,7 @@ pub fn compute(i: &Inputs) -> Result<IntOut, ExecError> {
             // brw_fs.cpp (lower_integer_multiplication, MULH: "mul acc0, x, y.uw; mach dst, x,
             // y", also on Gen8 which otherwise has a full 32x32 multiply); visa MULH.
             let (a, b) = (need(0)?, need(1)?);
-            let acc = i.acc.ok_or(ExecError::Operand {
+            let acc = i.acc.ok_or_else(|| ExecError::Operand {
                 operand: "acc".into(),
                 msg: "mach reads the accumulator".into(),
             })?;
