@@ -14,6 +14,7 @@
 //!   constant memory), reports each reserved or malformed instruction with its byte offset
 //!   and the field, continues with the next one, and exits with status 1 if any failed.
 
+use super::asm_stream::{self, Outcome};
 use super::binary::{self, InputFormat};
 use euref::asm::{self, Dialect, PrintOptions};
 use euref::gen::parse_gen;
@@ -71,6 +72,13 @@ pub fn run(a: Args, mode: Mode) -> Result<ExitCode, String> {
         return Err("-o, --hex and --compact are options of `euref asm`".into());
     }
     let shown = a.file.display().to_string();
+    // Binary output of a file: streamed when it can be (super::asm_stream).
+    if mode == Mode::Asm && !a.compact && (a.output.is_some() || a.hex) && shown != "-" {
+        let o = a.output.as_deref();
+        if let Outcome::Done(code) = asm_stream::assemble(&a.file, a.syntax, platform, o)? {
+            return Ok(code);
+        }
+    }
     let mut input: Box<dyn Read> = if shown == "-" {
         Box::new(std::io::stdin().lock())
     } else {

@@ -1,6 +1,7 @@
 //! Subcommand implementations of the `euref` binary.
 
 pub mod asm;
+pub mod asm_stream;
 pub mod binary;
 pub mod check;
 pub mod fp;
