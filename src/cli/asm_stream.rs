@@ -157,10 +157,14 @@ pub fn assemble(
     let mut chunks = Chunks::new(open()?, size, cut);
     let mut hex = String::new();
     loop {
-        let c = chunks.next().map_err(read_err)?;
-        if c.is_empty() {
-            break;
-        }
+        let c = match chunks.next() {
+            Ok([]) => break,
+            Ok(c) => c,
+            Err(e) => {
+                sink.discard();
+                return Err(read_err(e));
+            }
+        };
         let Ok(prog) = asm::parse(c, Some(dialect), platform) else {
             sink.discard();
             return Ok(Outcome::WholeText);
