@@ -410,20 +410,23 @@ fn asm_streams_a_million_instructions_in_constant_memory() {
         .filter(|w| w[3] & 0x20 == 0)
         .collect();
     assert!(!words.is_empty());
-    let bin = tmp("asm-1m.bin");
+    // Its own folder: the disasm run removes the shared one when it ends.
+    let dir = std::env::temp_dir().join(format!("euref-asm-1m-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = dir.join("asm-1m.bin");
     let mut bytes = Vec::with_capacity(n * 16);
     for k in 0..n {
         bytes.extend_from_slice(&words[k % words.len()]);
     }
     std::fs::write(&bin, &bytes).unwrap();
-    let listing = tmp("asm-1m.asm");
+    let listing = dir.join("asm-1m.asm");
     let st = Command::new(env!("CARGO_BIN_EXE_euref"))
         .args(["disasm", "--gen", "skl", s(&bin)])
         .stdout(std::fs::File::create(&listing).unwrap())
         .status()
         .unwrap();
     assert!(st.success());
-    let again = tmp("asm-1m-again.bin");
+    let again = dir.join("asm-1m-again.bin");
     let out = Command::new("/usr/bin/time")
         .arg("-v")
         .arg(env!("CARGO_BIN_EXE_euref"))
@@ -447,7 +450,7 @@ fn asm_streams_a_million_instructions_in_constant_memory() {
         .expect("peak RSS from /usr/bin/time -v");
     let wall = field("Elapsed (wall clock) time").unwrap_or_default();
     let same = std::fs::read(&again).unwrap() == bytes;
-    let _ = std::fs::remove_dir_all(bin.parent().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
     eprintln!("asm 1M instructions: wall {wall}, peak RSS {rss_kib} KiB");
     assert!(same, "the listing assembles back to the binary");
     assert!(rss_kib < 32 * 1024, "peak RSS {rss_kib} KiB");
