@@ -880,69 +880,55 @@ impl Work {
         }
         // Rules: the shape's and the vector's, merged in order without repeats.
         out.extend_from_slice(b",\"rules\":[");
-        let (xs, ys) = (&shape.rules, &self.rules);
-        let (mut i, mut k, mut first) = (0, 0, true);
-        while i < xs.len() || k < ys.len() {
-            let id = match (xs.get(i), ys.get(k)) {
-                (Some(x), Some(y)) if x == y => {
-                    i += 1;
-                    k += 1;
-                    *x
-                }
-                (Some(x), Some(y)) if x < y => {
-                    i += 1;
-                    *x
-                }
-                (Some(x), None) => {
-                    i += 1;
-                    *x
-                }
-                (_, Some(y)) => {
-                    k += 1;
-                    *y
-                }
-                (None, None) => break,
-            };
-            if !first {
-                out.push(b',');
-            }
-            first = false;
-            fast::plain(out, id);
-        }
+        merged_strings(out, shape.rules.iter().copied(), self.rules.iter().copied());
         // Classes: the values' labels and the shape's, merged likewise.
         out.extend_from_slice(b"],\"classes\":[");
-        let xs = &shape.labels;
-        let (mut i, mut k, mut first) = (0, 0, true);
-        while i < xs.len() || k < self.codes.len() {
-            let y = self.codes.get(k).map(|c| values::label(*c));
-            let l: &str = match (xs.get(i), y) {
-                (Some(x), Some(y)) if x.as_str() == y => {
-                    i += 1;
-                    k += 1;
-                    x
-                }
-                (Some(x), Some(y)) if x.as_str() < y => {
-                    i += 1;
-                    x
-                }
-                (Some(x), None) => {
-                    i += 1;
-                    x
-                }
-                (_, Some(y)) => {
-                    k += 1;
-                    y
-                }
-                (None, None) => break,
-            };
-            if !first {
-                out.push(b',');
-            }
-            first = false;
-            fast::plain(out, l);
-        }
+        merged_strings(
+            out,
+            shape.labels.iter().map(String::as_str),
+            self.codes.iter().map(|c| values::label(*c)),
+        );
         out.extend_from_slice(b"]}\n");
         Some(())
+    }
+}
+
+/// The union of two ascending string lists as comma-separated JSON strings, in order, a string
+/// found in both written once.
+#[inline]
+fn merged_strings<'a>(
+    out: &mut Vec<u8>,
+    xs: impl Iterator<Item = &'a str>,
+    ys: impl Iterator<Item = &'a str>,
+) {
+    let (mut xs, mut ys) = (xs.peekable(), ys.peekable());
+    let mut first = true;
+    loop {
+        let s = match (xs.peek().copied(), ys.peek().copied()) {
+            (Some(x), Some(y)) if x == y => {
+                xs.next();
+                ys.next();
+                x
+            }
+            (Some(x), Some(y)) if x < y => {
+                xs.next();
+                x
+            }
+            (Some(x), None) => {
+                xs.next();
+                x
+            }
+            (_, Some(y)) => {
+                ys.next();
+                y
+            }
+            (None, None) => break,
+        };
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        fast::plain(out, s);
     }
 }
 
