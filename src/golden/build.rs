@@ -1389,17 +1389,7 @@ fn facts(
     rules: &mut Vec<&'static str>,
 ) {
     let mut add = |id: &'static str| {
-        let ok = float_modes::RULES.iter().any(|r| {
-            r.id == id
-                && r.gens.contains(p)
-                && r.types.contains(fty)
-                && match r.mode {
-                    crate::spec::float_modes::FpMode::Ieee => !alt,
-                    crate::spec::float_modes::FpMode::Alt => alt,
-                    crate::spec::float_modes::FpMode::Both => true,
-                }
-        });
-        if ok {
+        if super::fp_rows::mode_row_applies(id, p, fty, alt) {
             rules.push(id);
         }
     };
