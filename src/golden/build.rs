@@ -809,39 +809,17 @@ impl Work {
             }
         }
         out.extend_from_slice(b"},\"expected\":{");
-        let mut first = true;
-        for (i, reg) in shape.candidates.iter().enumerate() {
-            if changed >> i & 1 == 0 {
-                continue;
-            }
-            if !first {
-                out.push(b',');
-            }
-            first = false;
-            reg_name(out, st, *reg);
-            out.extend_from_slice(b":\"");
-            let y = reg_view(after, *reg, &mut ub);
+        reg_entries(out, st, &shape.candidates, changed, |out, reg| {
+            let y = reg_view(after, reg, &mut ub);
             fast::hex_masked(out, y, ub.iter().copied());
-            out.push(b'"');
-        }
+        });
         out.push(b'}');
         if with_undef != 0 {
             out.extend_from_slice(b",\"undefined\":{");
-            let mut first = true;
-            for (i, reg) in shape.candidates.iter().enumerate() {
-                if with_undef >> i & 1 == 0 {
-                    continue;
-                }
-                if !first {
-                    out.push(b',');
-                }
-                first = false;
-                reg_name(out, st, *reg);
-                out.extend_from_slice(b":\"");
-                let n = reg_view(after, *reg, &mut ub).len();
+            reg_entries(out, st, &shape.candidates, with_undef, |out, reg| {
+                let n = reg_view(after, reg, &mut ub).len();
                 fast::hex(out, &ub[..n]);
-                out.push(b'"');
-            }
+            });
             out.push(b'}');
         }
         out.extend_from_slice(&shape.dst);
@@ -890,6 +868,32 @@ impl Work {
         );
         out.extend_from_slice(b"]}\n");
         Some(())
+    }
+}
+
+/// `"<register>":"<value>"` for each of `regs` whose bit is set in `mask`, comma-separated;
+/// `value` writes a register's value text.
+#[inline]
+fn reg_entries(
+    out: &mut Vec<u8>,
+    st: &ThreadState,
+    regs: &[RegRef],
+    mask: u64,
+    mut value: impl FnMut(&mut Vec<u8>, RegRef),
+) {
+    let mut first = true;
+    for (i, reg) in regs.iter().enumerate() {
+        if mask >> i & 1 == 0 {
+            continue;
+        }
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        reg_name(out, st, *reg);
+        out.extend_from_slice(b":\"");
+        value(out, *reg);
+        out.push(b'"');
     }
 }
 
