@@ -11,44 +11,22 @@
 
 use euref::asm::{self, Dialect, PrintOptions};
 use euref::codec;
-use euref::spec::Platform;
 use std::hint::black_box;
-use std::path::PathBuf;
+
+mod common;
 
 fn main() {
-    let a: Vec<String> = std::env::args().collect();
-    let (mode, dir, reps) = match a.as_slice() {
-        [_, m, g, r] => (m.as_str(), g.as_str(), r.parse::<usize>().unwrap_or(1)),
-        _ => {
-            eprintln!(
-                "usage: asm_profile parse_mesa|parse_iga|asm_mesa|asm_iga|encode gen7|gen7.5|gen8|gen9 REPS"
-            );
-            std::process::exit(2);
-        }
-    };
-    let p = match dir {
-        "gen7" => Platform::Ivb,
-        "gen7.5" => Platform::Hsw,
-        "gen8" => Platform::Bdw,
-        _ => Platform::Skl,
-    };
-    let root = match std::env::var_os("EUREF_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    };
-    let d = root.join("mesa/asm").join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
-        .expect("corpus directory")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|f| f.extension().is_some_and(|x| x == "asm"))
-        .collect();
-    files.sort();
+    let (mode, dir, reps, p) = common::args(
+        "asm_profile parse_mesa|parse_iga|asm_mesa|asm_iga|encode gen7|gen7.5|gen8|gen9 REPS",
+    );
+    let mode = mode.as_str();
     let mut mesa = String::new();
-    for f in &files {
+    for f in common::corpus_files(&dir)
+        .iter()
+        .filter(|f| f.extension().is_some_and(|x| x == "asm"))
+    {
         let s = std::fs::read_to_string(f).unwrap_or_default();
-        let stem = f.file_stem().unwrap().to_string_lossy().to_uppercase();
-        mesa.push_str(&s.replace("LABEL", &format!("L_{stem}_")));
+        mesa.push_str(&common::renamed_labels(f, &s));
     }
     let prog = asm::parse(mesa.as_bytes(), Some(Dialect::Mesa), p).expect("corpus parses");
     let iga = asm::print_program(

@@ -10,38 +10,16 @@
 use euref::asm::{self, Dialect, PrintOptions};
 use euref::codec;
 use euref::isa::Insn;
-use euref::spec::{Opcode, Platform};
+use euref::spec::Opcode;
 use std::hint::black_box;
-use std::path::PathBuf;
+
+mod common;
 
 fn main() {
-    let a: Vec<String> = std::env::args().collect();
-    let (mode, dir, reps) = match a.as_slice() {
-        [_, m, g, r] => (m.as_str(), g.as_str(), r.parse::<usize>().unwrap_or(1)),
-        _ => {
-            eprintln!(
-                "usage: codec_profile decode|encode|print|parse|assemble gen7|gen7.5|gen8|gen9 REPS"
-            );
-            std::process::exit(2);
-        }
-    };
-    let p = match dir {
-        "gen7" => Platform::Ivb,
-        "gen7.5" => Platform::Hsw,
-        "gen8" => Platform::Bdw,
-        _ => Platform::Skl,
-    };
-    let root = match std::env::var_os("EUREF_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    };
-    let d = root.join("mesa/asm").join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
-        .expect("corpus directory")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    files.sort();
+    let (mode, dir, reps, p) =
+        common::args("codec_profile decode|encode|print|parse|assemble gen7|gen7.5|gen8|gen9 REPS");
+    let mode = mode.as_str();
+    let files = common::corpus_files(&dir);
     let mut words: Vec<[u8; 16]> = vec![];
     let mut text = String::new();
     for f in &files {
@@ -57,8 +35,7 @@ fn main() {
                 }
             }
         } else if f.extension().is_some_and(|x| x == "asm") {
-            let stem = f.file_stem().unwrap().to_string_lossy().to_uppercase();
-            text.push_str(&s.replace("LABEL", &format!("L_{stem}_")));
+            text.push_str(&common::renamed_labels(f, &s));
         }
     }
     let insns: Vec<Insn> = words

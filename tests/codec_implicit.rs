@@ -9,7 +9,7 @@
 #[path = "encoding_util/mod.rs"]
 mod encoding_util;
 
-use encoding_util::{corpus, corpus_present};
+use encoding_util::{corpus, corpus_present, file, word};
 use euref::codec;
 use euref::encoding::layout_for;
 use euref::isa::{Addr, Reg, Src};
@@ -136,32 +136,6 @@ fn corpus_instructions_reencode_with_their_implicit_operands() {
         assert!(n > 0, "{id}: no {op:?} in corpus {dir}");
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-}
-
-/// A word of `op` on `p` with `sets` applied on the layout the word selects.
-fn word(p: Platform, op: Opcode, sets: &[(&str, u64)]) -> u128 {
-    let mut w = 0u128;
-    layout_for(w, p)
-        .field("opcode")
-        .unwrap()
-        .set(&mut w, u64::from(op.number(p).unwrap()));
-    for _ in 0..2 {
-        for (name, v) in sets {
-            if let Some(f) = layout_for(w, p).field(name) {
-                f.set(&mut w, *v);
-            }
-        }
-    }
-    w
-}
-
-fn file(p: Platform, name: &str) -> u64 {
-    let t = if p.info().gen_x10 >= 80 {
-        &values::GEN8_REG_FILE
-    } else {
-        &values::GEN7_REG_FILE
-    };
-    t.value(name).unwrap()
 }
 
 fn reg_ty(p: Platform, t: DataType) -> u64 {

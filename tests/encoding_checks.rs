@@ -2,36 +2,13 @@
 //! word whose checked field holds a value its table leaves undefined, naming the field, and
 //! accepts the same word with a defined value. Region checks skip immediate sources.
 
+#[path = "encoding_util/mod.rs"]
+mod encoding_util;
+
+use encoding_util::{file, word};
 use euref::encoding::{check, layout_for};
 use euref::spec::encoding::select::CHECKS;
-use euref::spec::encoding::values;
 use euref::spec::{DataType, Opcode, Platform, Platform::*};
-
-/// A word of `op` on `p` with `sets` applied on the layout the word selects.
-fn word(p: Platform, op: Opcode, sets: &[(&str, u64)]) -> u128 {
-    let mut w = 0u128;
-    layout_for(w, p)
-        .field("opcode")
-        .unwrap()
-        .set(&mut w, u64::from(op.number(p).unwrap()));
-    for _ in 0..2 {
-        for (name, v) in sets {
-            if let Some(f) = layout_for(w, p).field(name) {
-                f.set(&mut w, *v);
-            }
-        }
-    }
-    w
-}
-
-fn file(p: Platform, name: &str) -> u64 {
-    let t = if p.info().gen_x10 >= 80 {
-        &values::GEN8_REG_FILE
-    } else {
-        &values::GEN7_REG_FILE
-    };
-    t.value(name).unwrap()
-}
 
 /// (row ID, platform, opcode, base fields, checked field, an undefined value).
 type Case = (

@@ -7,17 +7,8 @@ use euref::spec::compare::GridKind;
 use euref::spec::{CondMod, DataType, Platform};
 use proptest::prelude::*;
 
-const PLATFORMS: [Platform; 6] = [
-    Platform::Ivb,
-    Platform::Hsw,
-    Platform::Bdw,
-    Platform::Chv,
-    Platform::Skl,
-    Platform::Bxt,
-];
-
 fn platform() -> impl Strategy<Value = Platform> {
-    prop::sample::select(PLATFORMS.to_vec())
+    prop::sample::select(Platform::ALL.to_vec())
 }
 
 fn round() -> impl Strategy<Value = Round> {

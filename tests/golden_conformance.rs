@@ -3,6 +3,9 @@
 //! right rule IDs, misbehaving simulators reported while checking continues, --resume, and the
 //! coverage of a default run.
 
+#[path = "golden_util/mod.rs"]
+mod golden_util;
+
 use euref::conformance::check::read_report;
 use euref::golden::coverage::Coverage;
 use euref::golden::{generate, GenConfig, Vector};
@@ -322,15 +325,7 @@ fn default_run_vectors_validate_clean_and_list_applicable_rules() {
         let mut listed = 0;
         generate(&cfg, 6_000, &mut std::io::sink(), |c| {
             for v in c.iter().flatten() {
-                // From the text (decoding the bytes of a one-source math on Gen7 gives a null
-                // src1 with a <8;8,1> region, which region.width-le-exec then reports).
-                let insn = euref::asm::parse_insn(&v.insn, euref::asm::Dialect::Iga, p)
-                    .unwrap_or_else(|e| panic!("{}: {}: {e}", v.id, v.insn));
-                let bad: Vec<&str> = euref::validate::check_insn(p, &insn)
-                    .iter()
-                    .map(|x| x.rule.id)
-                    .collect();
-                assert!(bad.is_empty(), "{}: {} violates {bad:?}", v.id, v.insn);
+                let insn = golden_util::parsed_valid_insn(v, p);
                 let applicable: Vec<&str> = euref::validate::applicable_rules(p, &insn)
                     .iter()
                     .map(|r| r.id)

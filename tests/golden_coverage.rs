@@ -8,6 +8,9 @@
 //! the first `PREFIX` vectors of the default run: covering everything within them proves the
 //! default count (read from `euref golden --help`, which must be larger) covers it too.
 
+#[path = "golden_util/mod.rs"]
+mod golden_util;
+
 use euref::golden::coverage::{Category, Coverage, EXCLUDED};
 use euref::golden::{generate, GenConfig};
 use euref::spec::{float_modes, rules, Platform};
@@ -36,13 +39,7 @@ fn coverage_of(p: Platform, n: u64) -> (Coverage, Vec<Category>) {
     let stats = generate(&cfg, n, &mut std::io::sink(), |c| {
         for v in c.iter().flatten() {
             // Every vector's instruction (from its text) passes the validator.
-            let insn = euref::asm::parse_insn(&v.insn, euref::asm::Dialect::Iga, p)
-                .unwrap_or_else(|e| panic!("{}: {}: {e}", v.id, v.insn));
-            let bad: Vec<&str> = euref::validate::check_insn(p, &insn)
-                .iter()
-                .map(|x| x.rule.id)
-                .collect();
-            assert!(bad.is_empty(), "{}: {} violates {bad:?}", v.id, v.insn);
+            golden_util::parsed_valid_insn(v, p);
             cov.add(v);
         }
     })
@@ -59,14 +56,7 @@ fn a_default_run_covers_every_group_on_every_platform() {
         PREFIX <= default,
         "the test covers {PREFIX} vectors, more than a default run's {default}"
     );
-    for p in [
-        Platform::Ivb,
-        Platform::Hsw,
-        Platform::Bdw,
-        Platform::Chv,
-        Platform::Skl,
-        Platform::Bxt,
-    ] {
+    for p in Platform::ALL {
         let (cov, cats) = coverage_of(p, PREFIX);
         let report = cov.report(p, &GenConfig::new(p, 0).ops);
         for c in &cats {

@@ -23,14 +23,7 @@ fn lines_agree_with_serde(cfg: &GenConfig, count: u64) -> usize {
 
 #[test]
 fn fast_lines_are_what_serde_writes_on_every_generation() {
-    for p in [
-        Platform::Ivb,
-        Platform::Hsw,
-        Platform::Bdw,
-        Platform::Chv,
-        Platform::Skl,
-        Platform::Bxt,
-    ] {
+    for p in Platform::ALL {
         let cfg = GenConfig::new(p, 0x1234);
         let n = lines_agree_with_serde(&cfg, 6_000);
         assert!(n >= 5_900, "{}: {n} vectors", p.name());

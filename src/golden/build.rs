@@ -809,39 +809,17 @@ impl Work {
             }
         }
         out.extend_from_slice(b"},\"expected\":{");
-        let mut first = true;
-        for (i, reg) in shape.candidates.iter().enumerate() {
-            if changed >> i & 1 == 0 {
-                continue;
-            }
-            if !first {
-                out.push(b',');
-            }
-            first = false;
-            reg_name(out, st, *reg);
-            out.extend_from_slice(b":\"");
-            let y = reg_view(after, *reg, &mut ub);
+        reg_entries(out, st, &shape.candidates, changed, |out, reg| {
+            let y = reg_view(after, reg, &mut ub);
             fast::hex_masked(out, y, ub.iter().copied());
-            out.push(b'"');
-        }
+        });
         out.push(b'}');
         if with_undef != 0 {
             out.extend_from_slice(b",\"undefined\":{");
-            let mut first = true;
-            for (i, reg) in shape.candidates.iter().enumerate() {
-                if with_undef >> i & 1 == 0 {
-                    continue;
-                }
-                if !first {
-                    out.push(b',');
-                }
-                first = false;
-                reg_name(out, st, *reg);
-                out.extend_from_slice(b":\"");
-                let n = reg_view(after, *reg, &mut ub).len();
+            reg_entries(out, st, &shape.candidates, with_undef, |out, reg| {
+                let n = reg_view(after, reg, &mut ub).len();
                 fast::hex(out, &ub[..n]);
-                out.push(b'"');
-            }
+            });
             out.push(b'}');
         }
         out.extend_from_slice(&shape.dst);
@@ -880,69 +858,81 @@ impl Work {
         }
         // Rules: the shape's and the vector's, merged in order without repeats.
         out.extend_from_slice(b",\"rules\":[");
-        let (xs, ys) = (&shape.rules, &self.rules);
-        let (mut i, mut k, mut first) = (0, 0, true);
-        while i < xs.len() || k < ys.len() {
-            let id = match (xs.get(i), ys.get(k)) {
-                (Some(x), Some(y)) if x == y => {
-                    i += 1;
-                    k += 1;
-                    *x
-                }
-                (Some(x), Some(y)) if x < y => {
-                    i += 1;
-                    *x
-                }
-                (Some(x), None) => {
-                    i += 1;
-                    *x
-                }
-                (_, Some(y)) => {
-                    k += 1;
-                    *y
-                }
-                (None, None) => break,
-            };
-            if !first {
-                out.push(b',');
-            }
-            first = false;
-            fast::plain(out, id);
-        }
+        merged_strings(out, shape.rules.iter().copied(), self.rules.iter().copied());
         // Classes: the values' labels and the shape's, merged likewise.
         out.extend_from_slice(b"],\"classes\":[");
-        let xs = &shape.labels;
-        let (mut i, mut k, mut first) = (0, 0, true);
-        while i < xs.len() || k < self.codes.len() {
-            let y = self.codes.get(k).map(|c| values::label(*c));
-            let l: &str = match (xs.get(i), y) {
-                (Some(x), Some(y)) if x.as_str() == y => {
-                    i += 1;
-                    k += 1;
-                    x
-                }
-                (Some(x), Some(y)) if x.as_str() < y => {
-                    i += 1;
-                    x
-                }
-                (Some(x), None) => {
-                    i += 1;
-                    x
-                }
-                (_, Some(y)) => {
-                    k += 1;
-                    y
-                }
-                (None, None) => break,
-            };
-            if !first {
-                out.push(b',');
-            }
-            first = false;
-            fast::plain(out, l);
-        }
+        merged_strings(
+            out,
+            shape.labels.iter().map(String::as_str),
+            self.codes.iter().map(|c| values::label(*c)),
+        );
         out.extend_from_slice(b"]}\n");
         Some(())
+    }
+}
+
+/// `"<register>":"<value>"` for each of `regs` whose bit is set in `mask`, comma-separated;
+/// `value` writes a register's value text.
+#[inline]
+fn reg_entries(
+    out: &mut Vec<u8>,
+    st: &ThreadState,
+    regs: &[RegRef],
+    mask: u64,
+    mut value: impl FnMut(&mut Vec<u8>, RegRef),
+) {
+    let mut first = true;
+    for (i, reg) in regs.iter().enumerate() {
+        if mask >> i & 1 == 0 {
+            continue;
+        }
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        reg_name(out, st, *reg);
+        out.extend_from_slice(b":\"");
+        value(out, *reg);
+        out.push(b'"');
+    }
+}
+
+/// The union of two ascending string lists as comma-separated JSON strings, in order, a string
+/// found in both written once.
+#[inline]
+fn merged_strings<'a>(
+    out: &mut Vec<u8>,
+    xs: impl Iterator<Item = &'a str>,
+    ys: impl Iterator<Item = &'a str>,
+) {
+    let (mut xs, mut ys) = (xs.peekable(), ys.peekable());
+    let mut first = true;
+    loop {
+        let s = match (xs.peek().copied(), ys.peek().copied()) {
+            (Some(x), Some(y)) if x == y => {
+                xs.next();
+                ys.next();
+                x
+            }
+            (Some(x), Some(y)) if x < y => {
+                xs.next();
+                x
+            }
+            (Some(x), None) => {
+                xs.next();
+                x
+            }
+            (_, Some(y)) => {
+                ys.next();
+                y
+            }
+            (None, None) => break,
+        };
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        fast::plain(out, s);
     }
 }
 
@@ -1403,17 +1393,7 @@ fn facts(
     rules: &mut Vec<&'static str>,
 ) {
     let mut add = |id: &'static str| {
-        let ok = float_modes::RULES.iter().any(|r| {
-            r.id == id
-                && r.gens.contains(p)
-                && r.types.contains(fty)
-                && match r.mode {
-                    crate::spec::float_modes::FpMode::Ieee => !alt,
-                    crate::spec::float_modes::FpMode::Alt => alt,
-                    crate::spec::float_modes::FpMode::Both => true,
-                }
-        });
-        if ok {
+        if super::fp_rows::mode_row_applies(id, p, fty, alt) {
             rules.push(id);
         }
     };

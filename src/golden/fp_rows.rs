@@ -46,6 +46,21 @@ fn min_normal(t: DataType) -> f64 {
     }
 }
 
+/// Whether the float-mode row `id` exists on `p` for type `fty` and its mode (IEEE/ALT) is
+/// the one in force (`alt`).
+pub(crate) fn mode_row_applies(id: &str, p: Platform, fty: DataType, alt: bool) -> bool {
+    float_modes::RULES.iter().any(|r| {
+        r.id == id
+            && r.gens.contains(p)
+            && r.types.contains(fty)
+            && match r.mode {
+                FpMode::Ieee => !alt,
+                FpMode::Alt => alt,
+                FpMode::Both => true,
+            }
+    })
+}
+
 /// Push the rows `v` exercises onto `rules`.
 pub(crate) fn tag(v: &FpVector, rules: &mut Vec<&'static str>) {
     let Some(ft) = FloatType::from_data_type(v.fty) else {
@@ -56,17 +71,7 @@ pub(crate) fn tag(v: &FpVector, rules: &mut Vec<&'static str>) {
     let p = v.p;
     let fty = v.fty;
     let mut add = |id: &'static str| {
-        let ok = float_modes::RULES.iter().any(|r| {
-            r.id == id
-                && r.gens.contains(p)
-                && r.types.contains(fty)
-                && match r.mode {
-                    FpMode::Ieee => !v.env.alt,
-                    FpMode::Alt => v.env.alt,
-                    FpMode::Both => true,
-                }
-        });
-        if ok && !rules.contains(&id) {
+        if mode_row_applies(id, p, fty, v.env.alt) && !rules.contains(&id) {
             rules.push(id);
         }
     };
@@ -248,6 +253,13 @@ pub(crate) fn tag(v: &FpVector, rules: &mut Vec<&'static str>) {
     }
 }
 
+/// The mantissa width of float type `t` with its exponent bias, all-ones biased exponent
+/// and mantissa mask; None for a non-float type.
+fn float_fields(t: DataType) -> Option<(u32, u64, u64, u64)> {
+    let (e, m) = values::float_format(t)?;
+    Some((m, (1u64 << (e - 1)) - 1, (1u64 << e) - 1, (1u64 << m) - 1))
+}
+
 /// Float bits of type `t` (F, HF, DF): sign, biased exponent, mantissa.
 fn bits_of(t: DataType, neg: bool, exp: u64, man: u64) -> u64 {
     let (e, m) = values::float_format(t).unwrap_or((8, 23));
@@ -269,12 +281,9 @@ fn float_to_int_specials(
     if !t.is_float() || d.ty.is_float() || s.as_reg().is_none() || !r.chance(1, 2) {
         return w;
     }
-    let Some((e, m)) = values::float_format(t) else {
+    let Some((m, bias, emax, mmask)) = float_fields(t) else {
         return w;
     };
-    let bias = (1u64 << (e - 1)) - 1;
-    let emax = (1u64 << e) - 1;
-    let mmask = (1u64 << m) - 1;
     // An exponent beyond the destination's range (2^(bits+1)), capped at the largest finite.
     let big = (bias + u64::from(d.ty.bits()) + 1).min(emax - 1);
     let start = r.below(8) as u32;
@@ -351,12 +360,9 @@ pub(crate) fn special_pairs(
     if !t.is_float() || s1.ty() != t || s0.as_reg().is_none() || s1.as_reg().is_none() {
         return w;
     }
-    let Some((e, m)) = values::float_format(t) else {
+    let Some((m, bias, emax, mmask)) = float_fields(t) else {
         return w;
     };
-    let bias = (1u64 << (e - 1)) - 1;
-    let emax = (1u64 << e) - 1;
-    let mmask = (1u64 << m) - 1;
     let unb = |x: i64| (x + bias as i64) as u64;
     let min_exp = 1 - bias as i64;
     for c in 0..u32::from(insn.exec_size) {

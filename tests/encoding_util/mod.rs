@@ -126,3 +126,33 @@ pub fn compact_rows(name: &str) -> Vec<(String, u128, u64)> {
         })
         .collect()
 }
+
+/// A native word of `op` on `p` with `sets` (field name, value) applied on the layout the
+/// word selects (twice, so fields of the layout a set selects are set too).
+pub fn word(p: Platform, op: euref::spec::Opcode, sets: &[(&str, u64)]) -> u128 {
+    use euref::encoding::layout_for;
+    let mut w = 0u128;
+    layout_for(w, p)
+        .field("opcode")
+        .unwrap()
+        .set(&mut w, u64::from(op.number(p).unwrap()));
+    for _ in 0..2 {
+        for (name, v) in sets {
+            if let Some(f) = layout_for(w, p).field(name) {
+                f.set(&mut w, *v);
+            }
+        }
+    }
+    w
+}
+
+/// The register-file field value of `name` (e.g. "grf") on `p`.
+pub fn file(p: Platform, name: &str) -> u64 {
+    use euref::spec::encoding::values;
+    let t = if p.info().gen_x10 >= 80 {
+        &values::GEN8_REG_FILE
+    } else {
+        &values::GEN7_REG_FILE
+    };
+    t.value(name).unwrap()
+}
