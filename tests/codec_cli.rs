@@ -265,29 +265,12 @@ fn disasm_streams_a_million_instructions_in_constant_memory() {
     std::fs::write(&bin, &bytes).unwrap();
     drop(bytes);
     let listing = tmp("disasm-1m.txt");
-    let out = Command::new("/usr/bin/time")
-        .arg("-v")
-        .arg(env!("CARGO_BIN_EXE_euref"))
-        .args(["disasm", "--gen", "9", s(&bin)])
-        .stdout(std::fs::File::create(&listing).unwrap())
-        .stderr(Stdio::piped())
-        .output();
-    let Ok(out) = out else {
-        eprintln!("/usr/bin/time is not available: skipped");
+    let Some((rss_kib, wall)) = time_euref(
+        &["disasm", "--gen", "9", s(&bin)],
+        Stdio::from(std::fs::File::create(&listing).unwrap()),
+    ) else {
         return;
     };
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    let field = |k: &str| -> Option<String> {
-        err.lines()
-            .find(|l| l.trim_start().starts_with(k))
-            .and_then(|l| l.rsplit(": ").next())
-            .map(|v| v.trim().to_string())
-    };
-    let rss_kib: u64 = field("Maximum resident set size (kbytes)")
-        .and_then(|v| v.parse().ok())
-        .expect("peak RSS from /usr/bin/time -v");
-    let wall = field("Elapsed (wall clock) time").unwrap_or_default();
     let text = std::fs::read_to_string(&listing).unwrap();
     let lines = text.lines().count();
     let _ = std::fs::remove_dir_all(bin.parent().unwrap());
@@ -427,15 +410,33 @@ fn asm_streams_a_million_instructions_in_constant_memory() {
         .unwrap();
     assert!(st.success());
     let again = dir.join("asm-1m-again.bin");
+    let Some((rss_kib, wall)) = time_euref(
+        &["asm", "--gen", "skl", s(&listing), "-o", s(&again)],
+        Stdio::null(),
+    ) else {
+        return;
+    };
+    let same = std::fs::read(&again).unwrap() == bytes;
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("asm 1M instructions: wall {wall}, peak RSS {rss_kib} KiB");
+    assert!(same, "the listing assembles back to the binary");
+    assert!(rss_kib < 32 * 1024, "peak RSS {rss_kib} KiB");
+}
+
+/// Run euref under `/usr/bin/time -v` (stdout to `stdout`), require exit status 0, and return
+/// its peak resident set (KiB) and wall time; None (the opt-in test is skipped) when
+/// /usr/bin/time is not available.
+fn time_euref(args: &[&str], stdout: Stdio) -> Option<(u64, String)> {
     let out = Command::new("/usr/bin/time")
         .arg("-v")
         .arg(env!("CARGO_BIN_EXE_euref"))
-        .args(["asm", "--gen", "skl", s(&listing), "-o", s(&again)])
+        .args(args)
+        .stdout(stdout)
         .stderr(Stdio::piped())
         .output();
     let Ok(out) = out else {
         eprintln!("/usr/bin/time is not available: skipped");
-        return;
+        return None;
     };
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
@@ -448,10 +449,8 @@ fn asm_streams_a_million_instructions_in_constant_memory() {
     let rss_kib: u64 = field("Maximum resident set size (kbytes)")
         .and_then(|v| v.parse().ok())
         .expect("peak RSS from /usr/bin/time -v");
-    let wall = field("Elapsed (wall clock) time").unwrap_or_default();
-    let same = std::fs::read(&again).unwrap() == bytes;
-    let _ = std::fs::remove_dir_all(&dir);
-    eprintln!("asm 1M instructions: wall {wall}, peak RSS {rss_kib} KiB");
-    assert!(same, "the listing assembles back to the binary");
-    assert!(rss_kib < 32 * 1024, "peak RSS {rss_kib} KiB");
+    Some((
+        rss_kib,
+        field("Elapsed (wall clock) time").unwrap_or_default(),
+    ))
 }

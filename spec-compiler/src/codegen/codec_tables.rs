@@ -107,20 +107,7 @@ pub(super) fn select(spec: &Spec, o: &mut String) {
         let v = &f.row.v;
         let by = match &f.by {
             FormBy::Values(ts) => {
-                let v: Vec<String> = ts
-                    .iter()
-                    .map(|i| {
-                        format!(
-                            "&values::{}",
-                            spec.value_tables[*i]
-                                .row
-                                .v
-                                .name
-                                .get_ref()
-                                .to_ascii_uppercase()
-                        )
-                    })
-                    .collect();
+                let v: Vec<String> = ts.iter().map(|&i| value_table_ref(spec, i)).collect();
                 format!("FormBy::Values(&[{}])", v.join(", "))
             }
             FormBy::Opcodes(os) => {
@@ -182,21 +169,7 @@ pub(super) fn select(spec: &Spec, o: &mut String) {
     for r in &t.checks {
         let v = &r.row.v;
         let fields: Vec<String> = v.fields.get_ref().iter().map(|f| q(f)).collect();
-        let vals: Vec<String> = r
-            .values
-            .iter()
-            .map(|i| {
-                format!(
-                    "&values::{}",
-                    spec.value_tables[*i]
-                        .row
-                        .v
-                        .name
-                        .get_ref()
-                        .to_ascii_uppercase()
-                )
-            })
-            .collect();
+        let vals: Vec<String> = r.values.iter().map(|&i| value_table_ref(spec, i)).collect();
         let _ = writeln!(
             o,
             "            FieldCheck {{ id: {}, gens: GenSet({}), fields: &[{}], values: &[{}], skip_immediate: {}, text: {}, cite: {} }},",
@@ -211,4 +184,17 @@ pub(super) fn select(spec: &Spec, o: &mut String) {
     }
     o.push_str("        ];\n");
     o.push_str("        /// The [[select]] row of (form, operands) on `p` with its (Align1, Align16) layouts.\n        pub fn layouts(form: Form, operands: Operands, p: Platform) -> Option<(&'static SelectRow, [&'static Layout; 2])> {\n            let r = SELECT.iter().find(|r| r.form == form && r.operands == operands && r.gens.contains(p))?;\n            let a1 = r.align1.iter().copied().find(|l| l.gens.contains(p))?;\n            let a16 = r.align16.iter().copied().find(|l| l.gens.contains(p))?;\n            Some((r, [a1, a16]))\n        }\n    }\n");
+}
+
+/// The generated path of value table `i` (`&values::NAME`).
+fn value_table_ref(spec: &Spec, i: usize) -> String {
+    format!(
+        "&values::{}",
+        spec.value_tables[i]
+            .row
+            .v
+            .name
+            .get_ref()
+            .to_ascii_uppercase()
+    )
 }
