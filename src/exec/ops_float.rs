@@ -264,7 +264,7 @@ pub(crate) fn execute(
         Kind::Lrp | Kind::Dot { .. } | Kind::Line | Kind::Pln => FpOps::Fused,
         _ => FpOps::Arith,
     };
-    let pol = exec_ft.map(|f| policy(st, &env, f, ops));
+    let pol = exec_ft.map(|f| Policy::new(&env, f, ops));
     let mut res = [0u64; MAX_CHANNELS];
     let mut out_flags = [crate::fp::Flags::NONE; MAX_CHANNELS];
     let mut cond = [false; MAX_CHANNELS];
@@ -631,18 +631,6 @@ impl Lanes {
             undef: 0,
         }
     }
-}
-
-/// The float policy for `ty` and `ops` under `env`, through the state's one-entry cache.
-fn policy(st: &mut ThreadState, env: &FloatEnv, ty: FloatType, ops: FpOps) -> Policy {
-    if let Some((e, t, o, pol)) = &st.policy_cache {
-        if e == env && *t == ty && *o == ops {
-            return *pol;
-        }
-    }
-    let pol = Policy::new(env, ty, ops);
-    st.policy_cache = Some((*env, ty, ops, pol));
-    pol
 }
 
 /// f16to32: the HF in the low 16 bits of `bits` as an F, exactly (as conv.float-widen.hf-f:

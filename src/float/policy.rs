@@ -16,7 +16,8 @@ use super::env::FloatEnv;
 use super::FloatType;
 use crate::fp::{Flags, FpClass, FpResult, Round};
 use crate::spec::float_modes::{FpMode, RULES};
-use crate::spec::{DataType, FpEffect, FpOps, Platform};
+use crate::spec::{DataType, FpEffect, FpOps, Platform, PLATFORM_COUNT};
+use std::sync::OnceLock;
 
 /// The row that says ALT mode exists and which types it concerns.
 const MODE_SELECT: &str = "fp.mode.cr0-select";
@@ -51,7 +52,7 @@ enum Denorm {
 }
 
 /// What the float_modes table makes the engine do for one type and operation class.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     ty: FloatType,
     ops: FpOps,
@@ -72,12 +73,50 @@ pub struct Policy {
     fast_fma: bool,
 }
 
-impl Policy {
-    /// The policy for type `ty` and operation class `ops` in `env`.
-    pub fn new(env: &FloatEnv, ty: FloatType, ops: FpOps) -> Policy {
+/// The rows a policy selects for one platform, type, operation class and mode (ALT or IEEE),
+/// before the environment's rounding and denorm-mode bits decide between them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Selection {
+    /// The policy with every row slot filled; `rounding`, `denorm` and `fast_fma` are set by
+    /// [`Selection::finish`].
+    pol: Policy,
+    keep: Option<u8>,
+    flush: Option<u8>,
+    cr0: Option<(u8, Option<u32>)>,
+    math_rounding: Option<u8>,
+}
+
+/// Number of (platform, type, operation class, ALT) keys of the selection table.
+const SELECTIONS: usize = PLATFORM_COUNT * FloatType::ALL.len() * FpOps::ALL.len() * 2;
+
+fn selection_index(p: Platform, ty: FloatType, ops: FpOps, alt: bool) -> usize {
+    ((p as usize * FloatType::ALL.len() + ty as usize) * FpOps::ALL.len() + ops as usize) * 2
+        + usize::from(alt)
+}
+
+/// The selection for every key, scanned from the float_modes table once per process.
+fn selections() -> &'static [Selection] {
+    static TABLE: OnceLock<Vec<Selection>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Vec::with_capacity(SELECTIONS);
+        for p in Platform::ALL {
+            for ty in FloatType::ALL {
+                for ops in FpOps::ALL {
+                    for alt in [false, true] {
+                        debug_assert_eq!(t.len(), selection_index(p, ty, ops, alt));
+                        t.push(Selection::scan(p, ty, ops, alt));
+                    }
+                }
+            }
+        }
+        t
+    })
+}
+
+impl Selection {
+    /// Scan the float_modes rows (`alt`: ALT applies to the type in this environment).
+    fn scan(p: Platform, ty: FloatType, ops: FpOps, alt: bool) -> Selection {
         let dt = ty.data_type();
-        let p = env.platform;
-        let alt = env.alt && alt_applies(dt, p);
         let mut pol = Policy {
             ty,
             ops,
@@ -139,11 +178,24 @@ impl Policy {
                 _ => {}
             }
         }
-        pol.denorm = if keep.is_some() {
-            Denorm::Keep(keep)
-        } else if let Some(i) = flush {
+        Selection {
+            pol,
+            keep,
+            flush,
+            cr0,
+            math_rounding,
+        }
+    }
+
+    /// The policy under `env`'s rounding mode and denorm-mode bits.
+    #[inline]
+    fn finish(&self, env: &FloatEnv) -> Policy {
+        let mut pol = self.pol;
+        pol.denorm = if self.keep.is_some() {
+            Denorm::Keep(self.keep)
+        } else if let Some(i) = self.flush {
             Denorm::Flush(i)
-        } else if let Some((i, bit)) = cr0 {
+        } else if let Some((i, bit)) = self.cr0 {
             if bit.is_some_and(|b| env.denorm_bit(b)) {
                 Denorm::Keep(Some(i))
             } else {
@@ -157,10 +209,43 @@ impl Policy {
         } else {
             // No round_cr0 row (extended math): the model's value is the correctly rounded
             // result in RTNE (fp.round.math-model).
-            pol.round_rule = math_rounding;
+            pol.round_rule = self.math_rounding;
         }
-        pol.fast_fma = ty == FloatType::F && !pol.alt && pol.rounding == Round::Rtne;
+        pol.fast_fma = pol.ty == FloatType::F && !pol.alt && pol.rounding == Round::Rtne;
         pol
+    }
+}
+
+/// Whether ALT mode governs type `t` on `p`, for every (platform, type), computed once.
+fn alt_table() -> &'static [[bool; 3]; PLATFORM_COUNT] {
+    static TABLE: OnceLock<[[bool; 3]; PLATFORM_COUNT]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[false; 3]; PLATFORM_COUNT];
+        for p in Platform::ALL {
+            for ty in FloatType::ALL {
+                t[p as usize][ty as usize] = alt_applies(ty.data_type(), p);
+            }
+        }
+        t
+    })
+}
+
+impl Policy {
+    /// The policy for type `ty` and operation class `ops` in `env`: the rows selected for the
+    /// platform, type, class and mode (scanned once per process), under `env`'s rounding mode
+    /// and denorm-mode bits.
+    #[inline]
+    pub fn new(env: &FloatEnv, ty: FloatType, ops: FpOps) -> Policy {
+        let p = env.platform;
+        let alt = env.alt && alt_table()[p as usize][ty as usize];
+        selections()[selection_index(p, ty, ops, alt)].finish(env)
+    }
+
+    /// [`Self::new`] computed by scanning the table now (the reference for the cached path).
+    pub fn scanned(env: &FloatEnv, ty: FloatType, ops: FpOps) -> Policy {
+        let p = env.platform;
+        let alt = env.alt && alt_applies(ty.data_type(), p);
+        Selection::scan(p, ty, ops, alt).finish(env)
     }
 
     /// Whether [`Self::fma_fast`] can apply (F in IEEE mode, rounding RTNE).

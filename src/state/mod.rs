@@ -92,18 +92,7 @@ pub struct ThreadState {
     /// Extended precision of each accumulator register (indexed by its number).
     pub(crate) acc: Vec<AccExt>,
     pub(crate) events: ArfEvents,
-    /// The last float policy built (a cache: the float_modes table is scanned once per cr0
-    /// value, type and operation class, not per instruction). Not part of the state proper.
-    pub(crate) policy_cache: Option<PolicyKey>,
 }
-
-/// A cached float policy and what it was built for.
-pub(crate) type PolicyKey = (
-    crate::float::FloatEnv,
-    crate::float::FloatType,
-    crate::spec::FpOps,
-    crate::float::Policy,
-);
 
 impl PartialEq for ThreadState {
     /// Equal platform, undefined flags, defined bytes and bits (what an undefined byte or bit
@@ -190,7 +179,6 @@ impl ThreadState {
             acc: vec![AccExt::default(); acc_count],
             layout,
             events: ArfEvents::default(),
-            policy_cache: None,
         }
     }
 
