@@ -5,7 +5,7 @@
 #![allow(clippy::needless_range_loop)] // channels index several parallel arrays
 
 use super::acc::{implicit_addr, implicit_writes};
-use super::convert::{int_value, IntConv};
+use super::convert::{IntConv, IntRead};
 use super::flags::{int_cond, FlagWriter};
 use super::mask::{exec_mask, flag_base, predicate, Enables};
 use super::operand::{resolve_all, resolve_src, DstPlan, Plans, Space, SrcPlan};
@@ -184,6 +184,7 @@ pub(crate) fn enables(st: &ThreadState, insn: &Insn, n: usize) -> (Enables, Enab
 }
 
 /// Write one destination element (bits, undefined) honouring Align16 half enables.
+#[inline(always)]
 pub(crate) fn write_dst(
     st: &mut ThreadState,
     d: &DstPlan,
@@ -485,12 +486,9 @@ fn integer(
         if mismatch != 0 {
             violations.push(Violation::new(&rt::ACC_READ_TYPE_MISMATCH, mismatch));
         }
+        let read = IntRead::of(pl.ty);
         for ch in 0..n {
-            let x = if acc_src {
-                v.x[ch]
-            } else {
-                int_value(pl.ty, v.bits[ch])
-            };
+            let x = if acc_src { v.x[ch] } else { read.value(v.bits[ch]) };
             v.x[ch] = if logic {
                 if pl.abs {
                     // (abs) is not a logic-instruction modifier: the result is not defined.
@@ -646,7 +644,11 @@ fn integer(
     };
     let fbase = flag_base(insn.flag) + chan_off;
     let flags_on = insn.cmod != CondMod::None && !sel;
-    let mut fw = FlagWriter::new(st);
+    let mut fw = if flags_on {
+        FlagWriter::new(st)
+    } else {
+        FlagWriter::empty()
+    };
     let all_ones = crate::state::mask_bits(dst.ty.bits());
     for ch in 0..n {
         let m = 1u32 << ch;

@@ -9,14 +9,42 @@ use crate::state::mask_bits;
 /// types, zero-extended for unsigned ones.
 #[inline]
 pub fn int_value(t: DataType, b: u64) -> i128 {
-    let bits = t.bits();
-    let m = b & mask_bits(bits);
-    if t.is_signed() && bits < 64 && (m >> (bits - 1)) & 1 == 1 {
-        i128::from(m) - (1i128 << bits)
-    } else if t.is_signed() && bits == 64 {
-        i128::from(m as i64)
-    } else {
-        i128::from(m)
+    IntRead::of(t).value(b)
+}
+
+/// [`int_value`] for one type, its table lookups done once (for per-channel loops).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IntRead {
+    /// The type's bits.
+    mask: u64,
+    /// The sign bit of a signed type; 0 for an unsigned one.
+    sign: u64,
+}
+
+impl IntRead {
+    #[inline]
+    pub fn of(t: DataType) -> IntRead {
+        let bits = t.bits();
+        let sign = if t.is_signed() && (1..=64).contains(&bits) {
+            1u64 << (bits - 1)
+        } else {
+            0
+        };
+        IntRead {
+            mask: mask_bits(bits),
+            sign,
+        }
+    }
+
+    /// The exact value of bits `b`.
+    #[inline(always)]
+    pub fn value(self, b: u64) -> i128 {
+        let m = b & self.mask;
+        if m & self.sign != 0 {
+            i128::from(m) - (i128::from(self.sign) << 1)
+        } else {
+            i128::from(m)
+        }
     }
 }
 
@@ -40,6 +68,8 @@ pub struct IntConv {
     pub lo: i128,
     pub hi: i128,
     pub mask: u64,
+    /// Reads destination bits back as a value.
+    read: IntRead,
 }
 
 impl IntConv {
@@ -63,6 +93,7 @@ impl IntConv {
             lo,
             hi,
             mask: mask_bits(dst.bits()),
+            read: IntRead::of(dst),
         })
     }
 
@@ -79,7 +110,7 @@ impl IntConv {
             ((c as u64) & self.mask, c, over)
         } else {
             let b = (v as u64) & self.mask;
-            (b, int_value(self.dst, b), over)
+            (b, self.read.value(b), over)
         }
     }
 }

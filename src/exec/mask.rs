@@ -165,6 +165,24 @@ pub fn predicate(
     let fl = flag_space(st);
     let base = flag_base(flag) + chan_off;
     let n = n.min(32);
+    if pred == PredCtrl::Seq && a16_chan.is_none() {
+        // One flag bit per channel: the bits as a mask (bits past f1.1 are undefined).
+        let window = |x: u64| if base < 64 { (x >> base) as u32 } else { 0 };
+        let past = if base >= 64 {
+            u32::MAX
+        } else if base + 32 > 64 {
+            !low(64 - base)
+        } else {
+            0
+        };
+        let all = low(n);
+        let unknown = (window(fl.1) | past) & all;
+        let val = if inv { !window(fl.0) } else { window(fl.0) };
+        return Enables {
+            on: val & !unknown & all,
+            unknown,
+        };
+    }
     let mut per = [(false, false); 32];
     for (ch, slot) in per.iter_mut().enumerate().take(n) {
         let group = |any: bool, size: usize| reduce(fl, base + (ch / size) * size, size, any);

@@ -195,7 +195,8 @@ fn place(
     let mut ok = true;
     for ch in 0..n {
         let a = base + rel[ch];
-        ok &= a >= lo && a <= hi && (a - lo) & align == 0;
+        // Bitwise `&`: one branch-free test per channel.
+        ok &= (a >= lo) & (a <= hi) & ((a - lo) & align == 0);
         out[ch] = a as u32;
     }
     if ok {

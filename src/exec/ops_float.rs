@@ -294,29 +294,39 @@ pub(crate) fn execute(
         (Kind::Csel, Some(_)) => {
             // opcode.csel: src0 where src2 compared with zero satisfies the condition modifier,
             // src1 elsewhere.
-            let f = exec_ft.unwrap_or(FloatType::F);
+            let cmp = Policy::new(&env, exec_ft.unwrap_or(FloatType::F), FpOps::Compare);
             each(n, live, &mut res, &mut out_flags, |ch| {
-                let t = float::compare(&env, insn.cmod, GridKind::Cmp, f, c[ch], 0);
+                let t = cmp.compare(insn.cmod, GridKind::Cmp, c[ch], 0).value;
                 raw(if t { a[ch] } else { b[ch] })
+            })
+        }
+        // Without a condition modifier only the bits matter: the fast paths (Policy::add_fast,
+        // Policy::mul_fast) take the common case.
+        (Kind::Add, Some(pol)) if pol.has_fast_fma() && insn.cmod == CondMod::None => {
+            bits_only(n, live, &mut res, |ch| {
+                pol.add_fast(a[ch], b[ch])
+                    .unwrap_or_else(|| pol.add(a[ch], b[ch]).bits)
             })
         }
         (Kind::Add, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
             pol.add(a[ch], b[ch])
         }),
+        (Kind::Mul, Some(pol)) if pol.has_fast_fma() && insn.cmod == CondMod::None => {
+            bits_only(n, live, &mut res, |ch| {
+                pol.mul_fast(a[ch], b[ch])
+                    .unwrap_or_else(|| pol.mul(a[ch], b[ch]).bits)
+            })
+        }
         (Kind::Mul, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
             pol.mul(a[ch], b[ch])
         }),
         // mad: src0 + src1 * src2 with one rounding (float::mad). Without a condition modifier
         // only the bits matter: the fast path (Policy::fma_fast) takes the common case.
         (Kind::Mad, Some(pol)) if pol.has_fast_fma() && insn.cmod == CondMod::None => {
-            for ch in 0..n.min(MAX_CHANNELS) {
-                if live >> ch & 1 == 1 {
-                    res[ch] = match pol.fma_fast(b[ch], c[ch], a[ch]) {
-                        Some(r) => r,
-                        None => pol.fma(b[ch], c[ch], a[ch]).bits,
-                    };
-                }
-            }
+            bits_only(n, live, &mut res, |ch| {
+                pol.fma_fast(b[ch], c[ch], a[ch])
+                    .unwrap_or_else(|| pol.fma(b[ch], c[ch], a[ch]).bits)
+            })
         }
         (Kind::Mad, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
             pol.fma(b[ch], c[ch], a[ch])
@@ -328,13 +338,11 @@ pub(crate) fn execute(
         (Kind::Rnd(dir), Some(pol)) => {
             each(n, live, &mut res, &mut out_flags, |ch| pol.rnd(a[ch], dir))
         }
-        (Kind::Cmp(kind), Some(_)) => {
-            let f = exec_ft.unwrap_or(FloatType::F);
-            each(n, live, &mut res, &mut out_flags, |ch| {
-                cond[ch] = float::compare_out(&env, insn.cmod, kind, f, a[ch], b[ch]).value;
-                raw(0)
-            })
-        }
+        // The policy of the compare class (`ops` above).
+        (Kind::Cmp(kind), Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
+            cond[ch] = pol.compare(insn.cmod, kind, a[ch], b[ch]).value;
+            raw(0)
+        }),
         (Kind::Frc, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| pol.frc(a[ch])),
         // lrp: src0 is the weight: src0 * src1 + (1 - src0) * src2 (opcode.lrp).
         (Kind::Lrp, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
@@ -614,6 +622,17 @@ fn each(
             let r = f(ch);
             res[ch] = r.bits;
             flags[ch] = r.flags;
+        }
+    }
+}
+
+/// Run `f` for the live channels of `0..n`, storing result bits only (the IEEE flags are not
+/// needed: no condition modifier reads them).
+#[inline(always)]
+fn bits_only(n: usize, live: u32, res: &mut [u64; MAX_CHANNELS], mut f: impl FnMut(usize) -> u64) {
+    for ch in 0..n.min(MAX_CHANNELS) {
+        if live >> ch & 1 == 1 {
+            res[ch] = f(ch);
         }
     }
 }

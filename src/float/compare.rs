@@ -4,7 +4,8 @@
 //! spec/compare.toml are the reviewable statement of the manual; tests/float_compare.rs checks
 //! every cell against this evaluation.
 
-use super::applied::Applied;
+use super::applied::{index_of, Applied};
+use std::sync::OnceLock;
 use super::arith::FloatOut;
 use super::env::FloatEnv;
 use super::policy::Policy;
@@ -72,13 +73,14 @@ impl Policy {
         let ord = fmt.compare(a, b);
         let (a_nan, b_nan) = (fmt.is_nan(a), fmt.is_nan(b));
         let value = eval(kind, cmod, ord, a_nan, b_nan);
+        let [unordered, overflow, compare_nan, cmpn_nan] = *compare_rows();
         match cmod {
-            CondMod::U => rules.add_id("fp.cmod.unordered"),
-            CondMod::O => rules.add_id("fp.cmod.overflow"),
+            CondMod::U => rules.add(unordered),
+            CondMod::O => rules.add(overflow),
             CondMod::None => {}
-            _ if a_nan || b_nan => rules.add_id(match kind {
-                GridKind::Cmp => "fp.ieee.compare-nan",
-                GridKind::Cmpn => "fp.ieee.cmpn-nan",
+            _ if a_nan || b_nan => rules.add(match kind {
+                GridKind::Cmp => compare_nan,
+                GridKind::Cmpn => cmpn_nan,
             }),
             _ => {}
         }
@@ -94,6 +96,21 @@ impl Policy {
             rules,
         }
     }
+}
+
+/// The positions of the rows a comparison records: fp.cmod.unordered, fp.cmod.overflow,
+/// fp.ieee.compare-nan, fp.ieee.cmpn-nan (looked up once).
+fn compare_rows() -> &'static [Option<u8>; 4] {
+    static ROWS: OnceLock<[Option<u8>; 4]> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        [
+            "fp.cmod.unordered",
+            "fp.cmod.overflow",
+            "fp.ieee.compare-nan",
+            "fp.ieee.cmpn-nan",
+        ]
+        .map(index_of)
+    })
 }
 
 /// cmp / cmpn of `a` (src0) and `b` (src1) of type `ty` under condition modifier `cmod`.

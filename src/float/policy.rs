@@ -261,23 +261,37 @@ impl Policy {
     /// fallback). `None` when the case does not apply (the caller takes the full path).
     #[inline(always)]
     pub fn fma_fast(&self, a: u64, b: u64, c: u64) -> Option<u64> {
-        if !self.fast_fma {
-            return None;
-        }
-        // Normal or zero: exponent field neither all ones nor zero with a nonzero fraction.
-        #[inline(always)]
-        fn plain(x: u32) -> bool {
-            let e = (x >> 23) & 0xff;
-            e != 0xff && (e != 0 || x & 0x007f_ffff == 0)
-        }
         let (a, b, c) = (a as u32, b as u32, c as u32);
-        if !(plain(a) & plain(b) & plain(c)) {
+        if !(self.fast_fma & plain_f32(a) & plain_f32(b) & plain_f32(c)) {
             return None;
         }
         let r = f32::from_bits(a)
             .mul_add(f32::from_bits(b), f32::from_bits(c))
             .to_bits();
-        plain(r).then_some(u64::from(r))
+        plain_f32(r).then_some(u64::from(r))
+    }
+
+    /// The common case of [`Policy::add`], bits only, as [`Self::fma_fast`]: the host's
+    /// IEEE binary32 addition rounds to nearest even.
+    #[inline(always)]
+    pub fn add_fast(&self, a: u64, b: u64) -> Option<u64> {
+        let (a, b) = (a as u32, b as u32);
+        if !(self.fast_fma & plain_f32(a) & plain_f32(b)) {
+            return None;
+        }
+        let r = (f32::from_bits(a) + f32::from_bits(b)).to_bits();
+        plain_f32(r).then_some(u64::from(r))
+    }
+
+    /// The common case of [`Policy::mul`], bits only, as [`Self::fma_fast`].
+    #[inline(always)]
+    pub fn mul_fast(&self, a: u64, b: u64) -> Option<u64> {
+        let (a, b) = (a as u32, b as u32);
+        if !(self.fast_fma & plain_f32(a) & plain_f32(b)) {
+            return None;
+        }
+        let r = (f32::from_bits(a) * f32::from_bits(b)).to_bits();
+        plain_f32(r).then_some(u64::from(r))
     }
 
     /// The type.
@@ -432,6 +446,14 @@ impl Policy {
     pub(crate) fn fused_inf_rule(&self) -> Option<u8> {
         self.fused_inf
     }
+}
+
+/// A binary32 encoding that is normal or zero: exponent field neither all ones nor zero with
+/// a nonzero fraction (the values the fast paths take).
+#[inline(always)]
+fn plain_f32(x: u32) -> bool {
+    let e = (x >> 23) & 0xff;
+    e != 0xff && (e != 0 || x & 0x007f_ffff == 0)
 }
 
 /// The encoding of the smallest normal magnitude.

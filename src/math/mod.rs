@@ -25,7 +25,8 @@ use crate::float::{Applied, FloatEnv, FloatType, Policy};
 use crate::fp::{self, Flags, Format, FpResult, Hf, Round, F32, F64};
 use crate::spec::float_modes::FpMode;
 use crate::spec::math::{InClass, MathFuncInfo, MathSpecialInfo, OutValue, FUNCS, SPECIALS};
-use crate::spec::{DataType, FpOps, Platform};
+use crate::spec::{DataType, FpOps, Platform, PLATFORM_COUNT};
+use std::sync::OnceLock;
 
 pub use crate::spec::MathFn;
 
@@ -230,21 +231,38 @@ fn special(
     c0: InClass,
     c1: InClass,
 ) -> Option<&'static MathSpecialInfo> {
-    let hit = |s: &&MathSpecialInfo, want: &dyn Fn(FpMode) -> bool| {
-        s.func == f
-            && s.gens.contains(p)
-            && want(s.mode)
-            && class_match(s.src0, c0)
-            && class_match(s.src1, c1)
+    special_candidates(f, p, alt)
+        .iter()
+        .copied()
+        .find(|s| class_match(s.src0, c0) && class_match(s.src1, c1))
+}
+
+/// The rows of `f` on `p` that [`special`] may pick, in the order it tries them, filtered
+/// from `SPECIALS` once per process (every function, platform and mode).
+fn special_candidates(f: MathFn, p: Platform, alt: bool) -> &'static [&'static MathSpecialInfo] {
+    type Table = Vec<Vec<&'static MathSpecialInfo>>;
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let key = |f: MathFn, p: Platform, alt: bool| {
+        (f as usize * PLATFORM_COUNT + p as usize) * 2 + usize::from(alt)
     };
-    if alt {
-        SPECIALS
-            .iter()
-            .find(|s| hit(s, &|m| m == FpMode::Alt))
-            .or_else(|| SPECIALS.iter().find(|s| hit(s, &|m| m == FpMode::Both)))
-    } else {
-        SPECIALS.iter().find(|s| hit(s, &|m| m != FpMode::Alt))
-    }
+    let t = TABLE.get_or_init(|| {
+        let mut t: Table = vec![Vec::new(); MathFn::ALL.len() * PLATFORM_COUNT * 2];
+        for f in MathFn::ALL {
+            for p in Platform::ALL {
+                let rows = |want: fn(FpMode) -> bool| {
+                    SPECIALS
+                        .iter()
+                        .filter(move |s| s.func == f && s.gens.contains(p) && want(s.mode))
+                };
+                t[key(f, p, false)] = rows(|m| m != FpMode::Alt).collect();
+                t[key(f, p, true)] = rows(|m| m == FpMode::Alt)
+                    .chain(rows(|m| m == FpMode::Both))
+                    .collect();
+            }
+        }
+        t
+    });
+    t.get(key(f, p, alt)).map_or(&[], Vec::as_slice)
 }
 
 /// The value of a special result (`Abs` is handled by the caller).

@@ -37,6 +37,38 @@ pub struct ArfLayout {
     /// Register lookups by the `reg` string of the field constants the engine uses on every
     /// instruction (cr0.0, sr0.2/3, ip): (string address, length, register index).
     memo: Vec<(usize, usize, usize)>,
+    /// The same fields by the address of their (static) constant: (address, byte offset of
+    /// the dword holding the field), as `ThreadState::field_dword` locates it.
+    hot_fields: Vec<(usize, usize)>,
+    /// Register names for [`Self::by_name`]: each name of at most 8 bytes, ASCII lower-cased
+    /// and packed little-endian, with its length and register index.
+    packed_names: Vec<(u64, usize, usize)>,
+    /// Byte offsets of the flag registers f0 and f1 (`None`: the platform lacks one).
+    flag_bases: [Option<usize>; 2],
+}
+
+/// `name` ASCII lower-cased and packed little-endian into a u64 (`None`: longer than 8 bytes).
+#[inline]
+fn pack_name(name: &str) -> Option<u64> {
+    let b = name.as_bytes();
+    if b.len() > 8 {
+        return None;
+    }
+    let mut v = 0u64;
+    for (i, c) in b.iter().enumerate() {
+        v |= u64::from(c.to_ascii_lowercase()) << (8 * i);
+    }
+    Some(v)
+}
+
+/// `(regtype, num)` -> register index.
+fn layout_find(index: &[[Option<u8>; 16]; 16], regtype: u8, num: u8) -> Option<usize> {
+    index
+        .get(regtype as usize)?
+        .get(num as usize)
+        .copied()
+        .flatten()
+        .map(usize::from)
 }
 
 /// The register name used for the field table and JSON: `a` + `0` = `a0`, but `ip`.
@@ -112,7 +144,25 @@ impl ArfLayout {
             read_undef,
             total: base,
             memo: Vec::new(),
+            hot_fields: Vec::new(),
+            packed_names: Vec::new(),
+            flag_bases: [None; 2],
         };
+        layout.packed_names = layout
+            .regs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| Some((pack_name(&r.name)?, r.name.len(), i)))
+            .collect();
+        let flag_type = registers::ARFS
+            .iter()
+            .find(|a| a.name == "f" && a.gens.contains(p))
+            .map(|a| a.regtype);
+        for (n, slot) in layout.flag_bases.iter_mut().enumerate() {
+            *slot = flag_type
+                .and_then(|t| layout_find(&layout.index, t, n as u8))
+                .map(|i| layout.regs[i].base);
+        }
         use registers::field as f;
         for hot in [
             &f::CR0_0_FP_MODE,
@@ -126,19 +176,39 @@ impl ArfLayout {
                 layout
                     .memo
                     .push((hot.reg.as_ptr() as usize, hot.reg.len(), i));
+                if let Some(b) = layout.field_dword_offset(i, hot) {
+                    layout.hot_fields.push((hot as *const _ as usize, b));
+                }
             }
         }
         layout
     }
 
+    /// The byte offset of the dword holding field `f` in register `i`, if the register has
+    /// that dword.
+    pub(crate) fn field_dword_offset(&self, i: usize, f: &registers::FieldInfo) -> Option<usize> {
+        let r = self.regs.get(i)?;
+        let b = r.base + 4 * f.dword as usize;
+        (b + 4 <= r.base + r.bytes.div_ceil(4) * 4).then_some(b)
+    }
+
+    /// The byte offset of the dword holding `f`, when `f` is one of the field constants the
+    /// engine reads on every instruction (looked up by address).
+    #[inline]
+    pub(crate) fn hot_field_offset(&self, f: &registers::FieldInfo) -> Option<usize> {
+        let key = f as *const registers::FieldInfo as usize;
+        self.hot_fields.iter().find(|h| h.0 == key).map(|h| h.1)
+    }
+
+    /// The byte offset of flag register `f<n>`.
+    #[inline]
+    pub(crate) fn flag_base(&self, n: usize) -> Option<usize> {
+        self.flag_bases.get(n).copied().flatten()
+    }
+
     /// The register with RegNum type `regtype` and number `num`, if the platform has it.
     pub fn find(&self, regtype: u8, num: u8) -> Option<usize> {
-        self.index
-            .get(regtype as usize)?
-            .get(num as usize)
-            .copied()
-            .flatten()
-            .map(usize::from)
+        layout_find(&self.index, regtype, num)
     }
 
     /// The register whose field rows use `reg` (`"cr0"`, `"sr0"`, `"ip"`, ...). The names come
@@ -163,10 +233,20 @@ impl ArfLayout {
     }
 
     /// The register written `name` (`a0`, `acc1`, `cr0`, `ip`, `null`, ...), case-insensitive.
+    #[inline]
     pub fn by_name(&self, name: &str) -> Option<usize> {
-        self.regs
-            .iter()
-            .position(|r| r.name.eq_ignore_ascii_case(name))
+        match pack_name(name) {
+            // Every register name has at most 8 bytes: a packed comparison decides.
+            Some(key) => self
+                .packed_names
+                .iter()
+                .find(|e| e.0 == key && e.1 == name.len())
+                .map(|e| e.2),
+            None => self
+                .regs
+                .iter()
+                .position(|r| r.name.eq_ignore_ascii_case(name)),
+        }
     }
 
     /// The register of the 8-bit RegNum (type in bits 7:4, number in bits 3:0).

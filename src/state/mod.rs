@@ -271,7 +271,7 @@ impl ThreadState {
     }
 
     /// [`read_grf`](Self::read_grf) for an offset already known to be aligned and in range.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn read_grf_unchecked(&self, o: usize, size: usize) -> (u64, bool) {
         let g = &self.grf;
         let v = match size {
@@ -301,7 +301,7 @@ impl ThreadState {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn write_grf_unchecked(&mut self, o: usize, size: usize, bits: u64, undef: bool) {
         let le = bits.to_le_bytes();
         match size {
@@ -556,12 +556,14 @@ impl ThreadState {
     }
 
     /// The value of a field (its bits shifted down) and whether any of them is undefined.
+    #[inline]
     pub fn field(&self, f: &FieldInfo) -> Option<(u32, bool)> {
         let (d, u) = self.field_dword(f)?;
         Some((f.get(d), u & f.mask() != 0))
     }
 
     /// The whole dword holding field `f` and its per-bit undefined mask.
+    #[inline]
     pub fn field_dword(&self, f: &FieldInfo) -> Option<(u32, u32)> {
         let b = self.field_offset(f)?;
         Some((
@@ -572,10 +574,13 @@ impl ThreadState {
 
     /// The byte offset in the ARF storage of the dword holding field `f`, if this platform
     /// has its register.
+    #[inline]
     fn field_offset(&self, f: &FieldInfo) -> Option<usize> {
-        let r = &self.layout.regs[self.layout.field_reg_index(f.reg)?];
-        let b = r.base + 4 * f.dword as usize;
-        (b + 4 <= r.base + r.bytes.div_ceil(4) * 4).then_some(b)
+        if let Some(b) = self.layout.hot_field_offset(f) {
+            return Some(b);
+        }
+        let i = self.layout.field_reg_index(f.reg)?;
+        self.layout.field_dword_offset(i, f)
     }
 
     fn arf_u32_at(&self, b: usize) -> u32 {
@@ -705,11 +710,9 @@ impl ThreadState {
     }
 
     /// The 32-bit flag register `f<n>` and its per-bit undefined mask.
+    #[inline]
     pub fn flag(&self, n: usize) -> Option<(u32, u32)> {
-        let i = self
-            .layout
-            .find(self.flag_regtype()?, u8::try_from(n).ok()?)?;
-        let b = self.layout.regs[i].base;
+        let b = self.layout.flag_base(n)?;
         let v = u32::from_le_bytes([
             self.arf[b],
             self.arf[b + 1],
@@ -721,21 +724,13 @@ impl ThreadState {
 
     /// Set flag register `f<n>` (value and per-bit undefined mask).
     pub fn set_flag(&mut self, n: usize, v: u32, undef: u32) -> Result<(), StateError> {
-        let i = self
-            .flag_regtype()
-            .and_then(|t| self.layout.find(t, u8::try_from(n).ok()?))
+        let b = self
+            .layout
+            .flag_base(n)
             .ok_or_else(|| StateError::NoRegister(format!("f{n}")))?;
-        let b = self.layout.regs[i].base;
         self.arf[b..b + 4].copy_from_slice(&v.to_le_bytes());
         self.arf_undef[b / 4] = undef;
         Ok(())
-    }
-
-    fn flag_regtype(&self) -> Option<u8> {
-        registers::ARFS
-            .iter()
-            .find(|a| a.name == "f" && a.gens.contains(self.platform))
-            .map(|a| a.regtype)
     }
 
     /// Address subregister `a0.<i>` as UW and whether it is undefined (`None` when the

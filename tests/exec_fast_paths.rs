@@ -1,0 +1,235 @@
+//! The execution fast paths give what the general paths give:
+//! - `Policy::new` (row selection cached per platform, type, class and mode) equals
+//!   `Policy::scanned` (the float_modes table scanned per call) in every environment;
+//! - `Policy::add_fast` / `mul_fast` / `fma_fast` equal the bits of `add` / `mul` / `fma`
+//!   whenever they apply, and apply to ordinary normal operands;
+//! - `IntRead` reads integer elements as the sign/zero extension they are;
+//! - the one-bit-per-channel predicate equals the flag bits channel by channel;
+//! - `ArfLayout::by_name` finds what a case-insensitive scan of the names finds.
+
+use euref::exec::convert::{int_value, IntRead};
+use euref::exec::mask::{flag_base, predicate};
+use euref::float::{FloatEnv, FloatType, Policy};
+use euref::fp::Round;
+use euref::isa::Flag;
+use euref::spec::{DataType, FpOps, Platform, PredCtrl};
+use euref::state::ThreadState;
+
+/// A deterministic xorshift64* generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+/// Every environment of `p` worth telling apart: rounding, ALT, denorm bits all kept or all
+/// flushed, and each single denorm-mode field kept.
+fn envs(p: Platform) -> Vec<FloatEnv> {
+    let mut out = Vec::new();
+    for r in Round::ALL {
+        for alt in [false, true] {
+            let base = FloatEnv::new(p).with_rounding(r).with_alt(alt);
+            out.push(base);
+            out.push(base.with_denorms(true));
+            for f in [
+                &euref::spec::registers::field::CR0_0_FP16_DENORM_MODE,
+                &euref::spec::registers::field::CR0_0_FP32_DENORM_MODE,
+                &euref::spec::registers::field::CR0_0_DF_DENORM_MODE,
+            ] {
+                out.push(base.with_denorm_field(f, true));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn cached_policy_equals_the_table_scan() {
+    let mut checked = 0;
+    for p in Platform::ALL {
+        for env in envs(p) {
+            for ty in FloatType::ALL {
+                for ops in FpOps::ALL {
+                    assert_eq!(
+                        Policy::new(&env, ty, ops),
+                        Policy::scanned(&env, ty, ops),
+                        "{p:?} {env:?} {ty:?} {ops:?}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 6 * 4 * 2 * 5 * 3 * 10);
+}
+
+/// F operands: mostly ordinary normals (the fast paths' case), with zeros, denormals,
+/// infinities, NaNs, values near the overflow and underflow thresholds, and raw patterns.
+fn operand(r: &mut Rng) -> u64 {
+    let x = r.next();
+    let sign = (x >> 63) << 31;
+    let frac = x & 0x7f_ffff;
+    let bits = match (x >> 32) % 10 {
+        0 => sign,
+        1 => sign | frac.max(1),
+        2 => sign | 0x7f80_0000 | if x & 1 == 1 { frac } else { 0 },
+        3 => sign | ((0xf0 + (x >> 40) % 15) << 23) | frac,
+        4 => sign | ((1 + (x >> 40) % 30) << 23) | frac,
+        5 => x & 0xffff_ffff,
+        _ => sign | ((100 + (x >> 40) % 55) << 23) | frac,
+    };
+    bits & 0xffff_ffff
+}
+
+#[test]
+fn host_fast_paths_equal_the_exact_paths() {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut fast = [0usize; 3];
+    for p in [Platform::Ivb, Platform::Bdw, Platform::Skl] {
+        for env in envs(p) {
+            for ops in [FpOps::Arith, FpOps::Fused] {
+                let pol = Policy::new(&env, FloatType::F, ops);
+                let expect_fast = !env.alt && env.rounding == Round::Rtne;
+                assert_eq!(pol.has_fast_fma(), expect_fast, "{env:?}");
+                for _ in 0..3000 {
+                    let (a, b, c) = (operand(&mut r), operand(&mut r), operand(&mut r));
+                    if let Some(v) = pol.add_fast(a, b) {
+                        assert_eq!(v, pol.add(a, b).bits, "add {a:#x} {b:#x} {env:?}");
+                        fast[0] += 1;
+                    }
+                    if let Some(v) = pol.mul_fast(a, b) {
+                        assert_eq!(v, pol.mul(a, b).bits, "mul {a:#x} {b:#x} {env:?}");
+                        fast[1] += 1;
+                    }
+                    if let Some(v) = pol.fma_fast(a, b, c) {
+                        assert_eq!(v, pol.fma(a, b, c).bits, "fma {a:#x} {b:#x} {c:#x}");
+                        fast[2] += 1;
+                    }
+                    if !expect_fast {
+                        assert_eq!(pol.add_fast(a, b), None);
+                    }
+                }
+            }
+        }
+    }
+    // The fast paths took a good share of the cases (not a vacuous comparison).
+    assert!(fast.iter().all(|k| *k > 20_000), "{fast:?}");
+    // Ordinary operands take the fast path; special ones do not.
+    let pol = Policy::new(&FloatEnv::new(Platform::Skl), FloatType::F, FpOps::Arith);
+    let one = u64::from(1.0f32.to_bits());
+    let two = u64::from(2.0f32.to_bits());
+    assert_eq!(pol.add_fast(one, one), Some(two));
+    assert_eq!(pol.mul_fast(two, one), Some(two));
+    assert_eq!(pol.add_fast(0x7f80_0000, one), None);
+    assert_eq!(pol.mul_fast(1, one), None);
+}
+
+#[test]
+fn int_read_is_sign_or_zero_extension() {
+    let mut r = Rng(7);
+    let types = [
+        DataType::UB,
+        DataType::B,
+        DataType::UW,
+        DataType::W,
+        DataType::UD,
+        DataType::D,
+        DataType::UQ,
+        DataType::Q,
+    ];
+    for t in types {
+        let bits = t.bits();
+        let read = IntRead::of(t);
+        for k in 0..2000 {
+            let b = match k {
+                0 => 0,
+                1 => u64::MAX,
+                2 => 1u64 << (bits - 1),
+                _ => r.next(),
+            };
+            let m = if bits == 64 { b } else { b & ((1u64 << bits) - 1) };
+            let want = if t.is_signed() && m >> (bits - 1) & 1 == 1 {
+                i128::from(m) - (1i128 << bits)
+            } else {
+                i128::from(m)
+            };
+            assert_eq!(read.value(b), want, "{t:?} {b:#x}");
+            assert_eq!(int_value(t, b), want, "{t:?} {b:#x}");
+        }
+    }
+    assert_eq!(IntRead::of(DataType::B).value(0x80), -128);
+    assert_eq!(IntRead::of(DataType::UB).value(0x180), 128);
+}
+
+#[test]
+fn sequential_predicate_is_the_flag_bits() {
+    let mut r = Rng(99);
+    for p in [Platform::Ivb, Platform::Skl] {
+        let mut st = ThreadState::new(p);
+        for _ in 0..3000 {
+            let x = r.next();
+            let (v0, v1, u) = (x as u32, (x >> 32) as u32, r.next());
+            // Mostly defined flags, sometimes a few undefined bits.
+            let (u0, u1) = if u & 3 == 0 {
+                (u as u32 & (u >> 32) as u32, (u >> 7) as u32 & (u >> 40) as u32)
+            } else {
+                (0, 0)
+            };
+            st.set_flag(0, v0, u0).expect("f0");
+            st.set_flag(1, v1, u1).expect("f1");
+            let flag = Flag {
+                reg: (u >> 3 & 1) as u8,
+                sub: (u >> 4 & 1) as u8,
+            };
+            let n = [1usize, 2, 4, 8, 16, 32][(u >> 5) as usize % 6];
+            let chan_off = [0usize, 4, 8, 12, 16, 20, 24, 28][(u >> 9) as usize % 8];
+            let inv = u >> 12 & 1 == 1;
+            let got = predicate(&st, PredCtrl::Seq, inv, flag, chan_off, n, None);
+            let space = u64::from(v0) | u64::from(v1) << 32;
+            let undef = u64::from(u0) | u64::from(u1) << 32;
+            let (mut on, mut unknown) = (0u32, 0u32);
+            for ch in 0..n {
+                let i = flag_base(flag) + chan_off + ch;
+                if i >= 64 || undef >> i & 1 == 1 {
+                    unknown |= 1 << ch;
+                } else if (space >> i & 1 == 1) != inv {
+                    on |= 1 << ch;
+                }
+            }
+            assert_eq!((got.on, got.unknown), (on, unknown), "{flag:?} {n} {chan_off}");
+        }
+    }
+}
+
+#[test]
+fn register_lookup_by_name_equals_a_scan() {
+    for p in Platform::ALL {
+        let st = ThreadState::new(p);
+        let layout = st.arf_layout();
+        let scan = |name: &str| {
+            layout
+                .regs
+                .iter()
+                .position(|r| r.name.eq_ignore_ascii_case(name))
+        };
+        let mut names: Vec<String> = layout.regs.iter().map(|r| r.name.clone()).collect();
+        names.extend(layout.regs.iter().map(|r| r.name.to_uppercase()));
+        names.extend(
+            [
+                "", "a", "acc", "acc10", "f2", "r0", "null\0", "cr0\0", "ip ", "sr0.0",
+                "aCc1", "nUlL", "tdr0", "tm0", "accumulator0", "é", "a0é",
+            ]
+            .map(String::from),
+        );
+        for name in &names {
+            assert_eq!(layout.by_name(name), scan(name), "{p:?} `{name}`");
+        }
+        assert!(layout.by_name("ACC0").is_some());
+        assert_eq!(st.arf_index("cr0"), scan("cr0"));
+    }
+}
