@@ -1,5 +1,11 @@
 //! Issue 4 benchmark: `cargo bench --bench exec` (add `-- --quick` for a short run).
 //!
+//! `exec_single`: the cost of executing one instruction, for the representative cases of
+//! `benches/common/exec_cases.rs` (integer add, float add, float mad, math, cmp writing a
+//! flag), each executed as `euref sim` does (`step`: operands resolved per execution) and as
+//! `euref golden` does (`prepared`: resolved once); instructions/s
+//! (`examples/exec_profile.rs` counts the same executions under callgrind).
+//!
 //! A long straight-line SIMD16 F `mad` program executed by `euref::exec` on a ThreadState
 //! (operands resolved once, `exec::Prepared`), next to a plain Rust loop doing the same
 //! arithmetic (one `f32::mul_add` per channel) on the same 4 KB register array. Both report
@@ -164,5 +170,26 @@ fn bench(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench);
+#[path = "common/exec_cases.rs"]
+mod cases;
+
+fn bench_single(c: &mut Criterion) {
+    let opts = ExecOptions::default();
+    let mut g = c.benchmark_group("exec_single");
+    g.throughput(Throughput::Elements(1));
+    for (name, text) in cases::CASES {
+        let mut st = cases::state();
+        let insn = cases::insn(text);
+        let pre = cases::prepared(&st, text);
+        g.bench_function(format!("{name}/step"), |b| {
+            b.iter(|| exec::step_with(&mut st, black_box(&insn), &opts).expect("executes"))
+        });
+        g.bench_function(format!("{name}/prepared"), |b| {
+            b.iter(|| exec::step_prepared(&mut st, black_box(&pre), &opts).expect("executes"))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_single);
 criterion_main!(benches);

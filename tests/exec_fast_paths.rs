@@ -12,7 +12,8 @@ use euref::exec::mask::{flag_base, predicate};
 use euref::float::{FloatEnv, FloatType, Policy};
 use euref::fp::Round;
 use euref::isa::Flag;
-use euref::spec::{DataType, FpOps, Platform, PredCtrl};
+use euref::spec::compare::GridKind;
+use euref::spec::{CondMod, DataType, FpOps, Platform, PredCtrl};
 use euref::state::ThreadState;
 
 /// A deterministic xorshift64* generator.
@@ -130,6 +131,48 @@ fn host_fast_paths_equal_the_exact_paths() {
 }
 
 #[test]
+fn host_compare_equals_the_exact_compare() {
+    let mut r = Rng(0x51_7cc1_b727_220a);
+    let mut fast = 0usize;
+    for p in [Platform::Hsw, Platform::Skl] {
+        for env in envs(p) {
+            for ty in FloatType::ALL {
+                let pol = Policy::new(&env, ty, FpOps::Compare);
+                for _ in 0..400 {
+                    let (a, b) = (operand(&mut r), operand(&mut r));
+                    // Equal operands, and +0 against -0, too.
+                    let b = match r.next() % 8 {
+                        0 => a,
+                        1 => a ^ 0x8000_0000,
+                        _ => b,
+                    };
+                    for cmod in CondMod::ALL {
+                        for kind in [GridKind::Cmp, GridKind::Cmpn] {
+                            if let Some(v) = pol.compare_fast(cmod, kind, a, b) {
+                                assert_eq!(ty, FloatType::F);
+                                let want = pol.compare(cmod, kind, a, b).value;
+                                assert_eq!(v, want, "{cmod:?} {kind:?} {a:#x} {b:#x} {env:?}");
+                                fast += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(fast > 100_000, "{fast}");
+    let pol = Policy::new(&FloatEnv::new(Platform::Skl), FloatType::F, FpOps::Compare);
+    assert_eq!(
+        pol.compare_fast(CondMod::Z, GridKind::Cmp, 0, 0x8000_0000),
+        Some(true)
+    );
+    assert_eq!(
+        pol.compare_fast(CondMod::L, GridKind::Cmp, 0x7fc0_0000, 0),
+        None
+    );
+}
+
+#[test]
 fn int_read_is_sign_or_zero_extension() {
     let mut r = Rng(7);
     let types = [
@@ -152,7 +195,11 @@ fn int_read_is_sign_or_zero_extension() {
                 2 => 1u64 << (bits - 1),
                 _ => r.next(),
             };
-            let m = if bits == 64 { b } else { b & ((1u64 << bits) - 1) };
+            let m = if bits == 64 {
+                b
+            } else {
+                b & ((1u64 << bits) - 1)
+            };
             let want = if t.is_signed() && m >> (bits - 1) & 1 == 1 {
                 i128::from(m) - (1i128 << bits)
             } else {
@@ -176,7 +223,10 @@ fn sequential_predicate_is_the_flag_bits() {
             let (v0, v1, u) = (x as u32, (x >> 32) as u32, r.next());
             // Mostly defined flags, sometimes a few undefined bits.
             let (u0, u1) = if u & 3 == 0 {
-                (u as u32 & (u >> 32) as u32, (u >> 7) as u32 & (u >> 40) as u32)
+                (
+                    u as u32 & (u >> 32) as u32,
+                    (u >> 7) as u32 & (u >> 40) as u32,
+                )
             } else {
                 (0, 0)
             };
@@ -201,7 +251,11 @@ fn sequential_predicate_is_the_flag_bits() {
                     on |= 1 << ch;
                 }
             }
-            assert_eq!((got.on, got.unknown), (on, unknown), "{flag:?} {n} {chan_off}");
+            assert_eq!(
+                (got.on, got.unknown),
+                (on, unknown),
+                "{flag:?} {n} {chan_off}"
+            );
         }
     }
 }
@@ -221,8 +275,23 @@ fn register_lookup_by_name_equals_a_scan() {
         names.extend(layout.regs.iter().map(|r| r.name.to_uppercase()));
         names.extend(
             [
-                "", "a", "acc", "acc10", "f2", "r0", "null\0", "cr0\0", "ip ", "sr0.0",
-                "aCc1", "nUlL", "tdr0", "tm0", "accumulator0", "é", "a0é",
+                "",
+                "a",
+                "acc",
+                "acc10",
+                "f2",
+                "r0",
+                "null\0",
+                "cr0\0",
+                "ip ",
+                "sr0.0",
+                "aCc1",
+                "nUlL",
+                "tdr0",
+                "tm0",
+                "accumulator0",
+                "é",
+                "a0é",
             ]
             .map(String::from),
         );

@@ -488,7 +488,11 @@ fn integer(
         }
         let read = IntRead::of(pl.ty);
         for ch in 0..n {
-            let x = if acc_src { v.x[ch] } else { read.value(v.bits[ch]) };
+            let x = if acc_src {
+                v.x[ch]
+            } else {
+                read.value(v.bits[ch])
+            };
             v.x[ch] = if logic {
                 if pl.abs {
                     // (abs) is not a logic-instruction modifier: the result is not defined.

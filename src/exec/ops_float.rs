@@ -296,7 +296,9 @@ pub(crate) fn execute(
             // src1 elsewhere.
             let cmp = Policy::new(&env, exec_ft.unwrap_or(FloatType::F), FpOps::Compare);
             each(n, live, &mut res, &mut out_flags, |ch| {
-                let t = cmp.compare(insn.cmod, GridKind::Cmp, c[ch], 0).value;
+                let t = cmp
+                    .compare_fast(insn.cmod, GridKind::Cmp, c[ch], 0)
+                    .unwrap_or_else(|| cmp.compare(insn.cmod, GridKind::Cmp, c[ch], 0).value);
                 raw(if t { a[ch] } else { b[ch] })
             })
         }
@@ -339,9 +341,12 @@ pub(crate) fn execute(
             each(n, live, &mut res, &mut out_flags, |ch| pol.rnd(a[ch], dir))
         }
         // The policy of the compare class (`ops` above).
-        (Kind::Cmp(kind), Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
-            cond[ch] = pol.compare(insn.cmod, kind, a[ch], b[ch]).value;
-            raw(0)
+        (Kind::Cmp(kind), Some(pol)) => bits_only(n, live, &mut res, |ch| {
+            cond[ch] = match pol.compare_fast(insn.cmod, kind, a[ch], b[ch]) {
+                Some(v) => v,
+                None => pol.compare(insn.cmod, kind, a[ch], b[ch]).value,
+            };
+            0
         }),
         (Kind::Frc, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| pol.frc(a[ch])),
         // lrp: src0 is the weight: src0 * src1 + (1 - src0) * src2 (opcode.lrp).

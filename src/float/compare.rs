@@ -5,14 +5,14 @@
 //! every cell against this evaluation.
 
 use super::applied::{index_of, Applied};
-use std::sync::OnceLock;
 use super::arith::FloatOut;
 use super::env::FloatEnv;
-use super::policy::Policy;
+use super::policy::{plain_f32, Policy};
 use super::FloatType;
 use crate::fp::{Flags, FpOrd};
 use crate::spec::compare::GridKind;
 use crate::spec::{CondMod, FpOps};
+use std::sync::OnceLock;
 
 /// The condition modifier `cmod` applied to the relation `ord` of two (input-mapped) operands,
 /// for a normal comparison (`Cmp`) or compare-NaN (`Cmpn`).
@@ -95,6 +95,29 @@ impl Policy {
             flags,
             rules,
         }
+    }
+}
+
+impl Policy {
+    /// The value of [`Self::compare`] in the common case, computed on the host: F operands
+    /// that are both normal or zero, which no input mapping changes (ALT maps only NaN, inf
+    /// and denormals; flushing only denormals) and which are ordered. `None` otherwise (the
+    /// caller takes [`Self::compare`]).
+    #[inline(always)]
+    pub fn compare_fast(&self, cmod: CondMod, kind: GridKind, a: u64, b: u64) -> Option<bool> {
+        let (a, b) = (a as u32, b as u32);
+        if !(self.ty() == FloatType::F && plain_f32(a) && plain_f32(b)) {
+            return None;
+        }
+        let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+        let ord = if x < y {
+            FpOrd::Less
+        } else if x > y {
+            FpOrd::Greater
+        } else {
+            FpOrd::Equal
+        };
+        Some(eval(kind, cmod, ord, false, false))
     }
 }
 

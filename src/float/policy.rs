@@ -451,7 +451,7 @@ impl Policy {
 /// A binary32 encoding that is normal or zero: exponent field neither all ones nor zero with
 /// a nonzero fraction (the values the fast paths take).
 #[inline(always)]
-fn plain_f32(x: u32) -> bool {
+pub(crate) fn plain_f32(x: u32) -> bool {
     let e = (x >> 23) & 0xff;
     e != 0xff && (e != 0 || x & 0x007f_ffff == 0)
 }

@@ -244,7 +244,21 @@ impl ThreadState {
         (o..o.saturating_add(len)).any(|b| self.grf_byte_undefined(b))
     }
 
+    #[inline(always)]
     fn grf_check(&self, o: usize, size: usize) -> Result<(), StateError> {
+        // The usual case: a power-of-two size, aligned, in range.
+        if size.is_power_of_two()
+            && o & (size - 1) == 0
+            && o.checked_add(size).is_some_and(|e| e <= self.grf.len())
+        {
+            return Ok(());
+        }
+        self.grf_error(o, size)
+    }
+
+    /// Why `grf_check` refused an access (`Ok` when it is in fact valid).
+    #[cold]
+    fn grf_error(&self, o: usize, size: usize) -> Result<(), StateError> {
         if size == 0 || o % size != 0 {
             return Err(StateError::Misaligned {
                 what: "GRF",
@@ -265,6 +279,7 @@ impl ThreadState {
 
     /// Read `size` (1, 2, 4 or 8) bytes at byte offset `o`: the little-endian bits and whether
     /// any of the bytes is undefined.
+    #[inline]
     pub fn read_grf(&self, o: usize, size: usize) -> Result<(u64, bool), StateError> {
         self.grf_check(o, size)?;
         Ok(self.read_grf_unchecked(o, size))
@@ -289,6 +304,7 @@ impl ThreadState {
 
     /// Write the low `size` bytes of `bits` at byte offset `o`, marking them undefined or
     /// defined.
+    #[inline]
     pub fn write_grf(
         &mut self,
         o: usize,
@@ -644,10 +660,15 @@ impl ThreadState {
         let base = r.base;
         let is_acc = r.info.name == "acc";
         let num = usize::from(r.num);
-        for (k, b) in bytes.iter().enumerate() {
-            let o = base + off + k;
-            self.arf[o] = *b;
-            self.arf_undef[o / 4] &= !(0xff << (8 * (o % 4)));
+        let (start, end) = (base + off, base + off + bytes.len());
+        self.arf[start..end].copy_from_slice(bytes);
+        // The bytes' undefined flags, cleared a dword at a time.
+        let mut o = start;
+        while o < end {
+            let (d, lo) = (o / 4, o % 4);
+            let hi = (end - 4 * d).min(4);
+            self.arf_undef[d] &= !((u32::MAX >> (8 * (4 - (hi - lo)))) << (8 * lo));
+            o = 4 * d + 4;
         }
         if is_acc {
             if let Some(a) = self.acc.get_mut(num) {
