@@ -16,17 +16,8 @@ use euref::spec::compare::GridKind;
 use euref::spec::{CondMod, DataType, FpOps, Platform, PredCtrl};
 use euref::state::ThreadState;
 
-/// A deterministic xorshift64* generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
+mod exec_util;
+use exec_util::Rng;
 
 /// Every environment of `p` worth telling apart: rounding, ALT, denorm bits all kept or all
 /// flushed, and each single denorm-mode field kept.

@@ -275,22 +275,24 @@ impl Policy {
     /// IEEE binary32 addition rounds to nearest even.
     #[inline(always)]
     pub fn add_fast(&self, a: u64, b: u64) -> Option<u64> {
-        let (a, b) = (a as u32, b as u32);
-        if !(self.fast_fma & plain_f32(a) & plain_f32(b)) {
-            return None;
-        }
-        let r = (f32::from_bits(a) + f32::from_bits(b)).to_bits();
-        plain_f32(r).then_some(u64::from(r))
+        self.host_f32(a, b, |x, y| x + y)
     }
 
     /// The common case of [`Policy::mul`], bits only, as [`Self::fma_fast`].
     #[inline(always)]
     pub fn mul_fast(&self, a: u64, b: u64) -> Option<u64> {
+        self.host_f32(a, b, |x, y| x * y)
+    }
+
+    /// `op` on the host's binary32 when [`Self::has_fast_fma`] holds and both operands and
+    /// the result are normal or zero.
+    #[inline(always)]
+    fn host_f32(&self, a: u64, b: u64, op: impl Fn(f32, f32) -> f32) -> Option<u64> {
         let (a, b) = (a as u32, b as u32);
         if !(self.fast_fma & plain_f32(a) & plain_f32(b)) {
             return None;
         }
-        let r = (f32::from_bits(a) * f32::from_bits(b)).to_bits();
+        let r = op(f32::from_bits(a), f32::from_bits(b)).to_bits();
         plain_f32(r).then_some(u64::from(r))
     }
 

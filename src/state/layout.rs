@@ -43,8 +43,9 @@ pub struct ArfLayout {
     /// Register names for [`Self::by_name`]: each name of at most 8 bytes, ASCII lower-cased
     /// and packed little-endian, with its length and register index.
     packed_names: Vec<(u64, usize, usize)>,
-    /// Byte offsets of the flag registers f0 and f1 (`None`: the platform lacks one).
-    flag_bases: [Option<usize>; 2],
+    /// Byte offsets of the flag registers f0, f1, ... by number (`None`: the platform lacks
+    /// the register).
+    flag_bases: [Option<usize>; 16],
 }
 
 /// `name` ASCII lower-cased and packed little-endian into a u64 (`None`: longer than 8 bytes).
@@ -146,7 +147,7 @@ impl ArfLayout {
             memo: Vec::new(),
             hot_fields: Vec::new(),
             packed_names: Vec::new(),
-            flag_bases: [None; 2],
+            flag_bases: [None; 16],
         };
         layout.packed_names = layout
             .regs
