@@ -13,6 +13,9 @@ const MAX_DEPTH: usize = 128;
 pub struct Lexer<'a> {
     src: &'a str,
     pos: usize,
+    /// The text has no backslash and no byte below 0x20 ([`is_plain`]): a string ends at the
+    /// next quote and is never escaped.
+    plain: bool,
 }
 
 /// An error: what was expected and at which byte.
@@ -26,7 +29,32 @@ fn err<T>(what: &str, at: usize) -> Result<T, JsonError> {
 
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a str) -> Lexer<'a> {
-        Lexer { src, pos: 0 }
+        Lexer {
+            src,
+            pos: 0,
+            plain: false,
+        }
+    }
+
+    /// A lexer that first checks the whole text once for backslashes and control bytes: when
+    /// there are none (the common case of the lines euref writes), strings are scanned for
+    /// their closing quote alone.
+    pub fn checked(src: &'a str) -> Lexer<'a> {
+        Lexer::with_plain(src, is_plain(src.as_bytes()))
+    }
+
+    /// A lexer over a part of a text already found [`is_plain`] (`plain`; false: scan fully).
+    pub(super) fn with_plain(src: &'a str, plain: bool) -> Lexer<'a> {
+        Lexer {
+            src,
+            pos: 0,
+            plain,
+        }
+    }
+
+    /// Whether the text was found plain (no escapes, no control bytes).
+    pub fn is_plain(&self) -> bool {
+        self.plain
     }
 
     fn bytes(&self) -> &'a [u8] {
@@ -72,10 +100,27 @@ impl<'a> Lexer<'a> {
         self.scan_string().map(|(raw, _)| raw)
     }
 
-    /// A string token with its quotes and whether it has escapes. The body is searched eight
-    /// bytes at a time for a quote, a backslash or a control character.
-    #[inline]
+    /// A string token with its quotes and whether it has escapes. In a plain text the token
+    /// ends at the next quote ([`next_quote`], inlined); otherwise [`Lexer::scan_string_escaped`].
+    #[inline(always)]
     fn scan_string(&mut self) -> Result<(&'a str, bool), JsonError> {
+        if self.plain {
+            let b = self.bytes();
+            if b.get(self.pos) == Some(&b'"') {
+                if let Some(end) = next_quote(b, self.pos + 1) {
+                    let start = self.pos;
+                    self.pos = end + 1;
+                    return Ok((&self.src[start..=end], false));
+                }
+            }
+        }
+        self.scan_string_escaped()
+    }
+
+    /// [`Lexer::scan_string`] in any text: the body is searched eight bytes at a time for a
+    /// quote, a backslash or a control character.
+    #[inline(never)]
+    fn scan_string_escaped(&mut self) -> Result<(&'a str, bool), JsonError> {
         let b = self.bytes();
         if b.get(self.pos) != Some(&b'"') && self.peek() != Some(b'"') {
             return err("expected a string", self.pos);
@@ -291,6 +336,12 @@ impl<'a> Lexer<'a> {
     pub fn string_array(&mut self) -> Result<&'a str, JsonError> {
         self.ws();
         let start = self.pos;
+        if self.plain {
+            if let Some(end) = compact_array_end(self.bytes(), start, |_, _| ()) {
+                self.pos = end;
+                return Ok(&self.src[start..end]);
+            }
+        }
         self.eat(b'[')?;
         if self.peek() == Some(b']') {
             self.pos += 1;
@@ -320,6 +371,90 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// The quote positions of a text from some byte on, found eight bytes at a time (each quote
+/// exactly: Hacker's Delight 6-1 on `w ^ "..."`).
+struct Quotes<'b> {
+    b: &'b [u8],
+    base: usize,
+    /// 0x80 in each byte of `b[base..base + 8]` that is a quote and not yet returned.
+    mask: u64,
+}
+
+impl<'b> Quotes<'b> {
+    fn new(b: &'b [u8], from: usize) -> Quotes<'b> {
+        Quotes {
+            b,
+            base: from,
+            mask: Self::load(b, from),
+        }
+    }
+
+    #[inline(always)]
+    fn load(b: &[u8], at: usize) -> u64 {
+        const LO7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let mut word = [0u8; 8];
+        match b.get(at..at + 8) {
+            Some(chunk) => word.copy_from_slice(chunk),
+            None => {
+                let rest = b.get(at..).unwrap_or_default();
+                word[..rest.len()].copy_from_slice(rest);
+            }
+        }
+        let x = u64::from_le_bytes(word) ^ (0x0101_0101_0101_0101 * u64::from(b'"'));
+        !(((x & LO7) + LO7) | x | LO7)
+    }
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            self.base += 8;
+            if self.base >= self.b.len() {
+                return None;
+            }
+            self.mask = Self::load(self.b, self.base);
+        }
+        let k = self.mask.trailing_zeros() as usize / 8;
+        self.mask &= self.mask - 1;
+        Some(self.base + k)
+    }
+}
+
+/// In a plain text ([`is_plain`]), the end (after `]`) of the array of strings at `at` when it
+/// is written without blanks (`["a","b"]`, `[]`); `f` sees each string's body (start, end).
+/// `None`: something else is there (the caller reads it in full).
+#[inline]
+fn compact_array_end(b: &[u8], at: usize, mut f: impl FnMut(usize, usize)) -> Option<usize> {
+    if b.get(at) != Some(&b'[') {
+        return None;
+    }
+    let mut i = at + 1;
+    if b.get(i) == Some(&b']') {
+        return Some(i + 1);
+    }
+    let mut quotes = Quotes::new(b, i);
+    loop {
+        if b.get(i) != Some(&b'"') || quotes.next()? != i {
+            return None;
+        }
+        let close = quotes.next()?;
+        f(i + 1, close);
+        match b.get(close + 1) {
+            Some(b',') => i = close + 2,
+            Some(b']') => return Some(close + 2),
+            _ => return None,
+        }
+    }
+}
+
+/// The strings of a JSON array of strings written without blanks and escapes (`["a","b"]`, as
+/// in the vector lines), into `out`; false (and `out` unspecified) for any other text.
+pub fn compact_strings<'t>(text: &'t str, out: &mut Vec<&'t str>) -> bool {
+    out.clear();
+    let b = text.as_bytes();
+    is_plain(b)
+        && compact_array_end(b, 0, |s, e| out.push(&text[s..e])) == Some(b.len())
+}
+
 /// Bytes of `w` that are `"`, `\\` or below 0x20: the lowest flagged byte is exact (the
 /// zero-byte test of Hacker's Delight 6-1).
 #[inline]
@@ -330,6 +465,47 @@ fn special_bytes(w: u64) -> u64 {
     zero(w ^ (LO * u64::from(b'"')))
         | zero(w ^ (LO * u64::from(b'\\')))
         | (w.wrapping_sub(LO * 0x20) & !w & HI)
+}
+
+/// The position of the first quote in `b` at or after `from`, searched eight bytes at a time
+/// (the zero-byte test of Hacker's Delight 6-1 on `w ^ "..."`: the lowest flagged byte is
+/// exact).
+#[inline(always)]
+fn next_quote(b: &[u8], from: usize) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word) ^ (LO * u64::from(b'"'));
+        let hit = x.wrapping_sub(LO) & !x & HI;
+        if hit != 0 {
+            return Some(i + (hit.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b.get(i..)?.iter().position(|&c| c == b'"').map(|k| i + k)
+}
+
+/// Whether `b` has a byte that is below 0x20 or a backslash, or (with `QUOTE`) a quote. Written
+/// as a branch-free fold over 64-byte blocks, which the compiler turns into vector compares.
+#[inline]
+fn has_special<const QUOTE: bool>(b: &[u8]) -> bool {
+    let special = |c: u8| (c < 0x20) | (c == b'\\') | (QUOTE & (c == b'"'));
+    let mut blocks = b.chunks_exact(64);
+    for block in &mut blocks {
+        if block.iter().fold(false, |a, &c| a | special(c)) {
+            return true;
+        }
+    }
+    blocks.remainder().iter().any(|&c| special(c))
+}
+
+/// Whether a text has no backslash and no byte below 0x20: then every string in it (when the
+/// text is valid JSON) is unescaped and ends at its next quote.
+pub fn is_plain(b: &[u8]) -> bool {
+    !has_special::<false>(b)
 }
 
 /// The value of a raw string token (with its quotes).
@@ -348,10 +524,8 @@ pub fn unquote(raw: &str) -> Result<Cow<'_, str>, JsonError> {
 
 /// Append `s` as a JSON string token.
 pub fn push_string(out: &mut Vec<u8>, s: &str) {
-    let plain = s
-        .bytes()
-        .all(|c| c >= 0x20 && c != b'"' && c != b'\\' && c != 0x7f);
-    if plain {
+    // (serde_json writes 0x7f as it is, too.)
+    if !has_special::<true>(s.as_bytes()) {
         out.push(b'"');
         out.extend_from_slice(s.as_bytes());
         out.push(b'"');
