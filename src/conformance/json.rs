@@ -161,14 +161,14 @@ impl<'a> Lexer<'a> {
     }
 
     /// A string's value: borrowed, or decoded when it has escapes.
-    #[inline]
+    #[inline(always)]
     pub fn string(&mut self) -> Result<Cow<'a, str>, JsonError> {
         let at = self.pos;
         let (raw, escaped) = self.scan_string()?;
         if !escaped {
             return Ok(Cow::Borrowed(&raw[1..raw.len() - 1]));
         }
-        unquote(raw).map_err(|e| format!("{e} at byte {at}"))
+        decode_escaped(raw, at)
     }
 
     /// A number token as `f64`.
@@ -493,19 +493,31 @@ fn next_quote(b: &[u8], from: usize) -> Option<usize> {
 #[inline]
 fn has_special<const QUOTE: bool>(b: &[u8]) -> bool {
     let special = |c: u8| (c < 0x20) | (c == b'\\') | (QUOTE & (c == b'"'));
+    let any = |block: &[u8; 64]| block.iter().fold(false, |a, &c| a | special(c));
     let mut blocks = b.chunks_exact(64);
     for block in &mut blocks {
-        if block.iter().fold(false, |a, &c| a | special(c)) {
+        if any(block.try_into().unwrap_or(&[b' '; 64])) {
             return true;
         }
     }
-    blocks.remainder().iter().any(|&c| special(c))
+    // The rest, padded with blanks (not special), in one more block.
+    let rest = blocks.remainder();
+    let mut last = [b' '; 64];
+    last[..rest.len()].copy_from_slice(rest);
+    any(&last)
 }
 
 /// Whether a text has no backslash and no byte below 0x20: then every string in it (when the
 /// text is valid JSON) is unescaped and ends at its next quote.
 pub fn is_plain(b: &[u8]) -> bool {
     !has_special::<false>(b)
+}
+
+/// The value of a string token with escapes (at byte `at`).
+#[cold]
+#[inline(never)]
+fn decode_escaped(raw: &str, at: usize) -> Result<Cow<'_, str>, JsonError> {
+    unquote(raw).map_err(|e| format!("{e} at byte {at}"))
 }
 
 /// The value of a raw string token (with its quotes).
