@@ -497,3 +497,37 @@ pub fn run(
     report.flush().map_err(|e| format!("report: {e}"))?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_as_bufread_reads_them() {
+        let text: &[u8] = b"first\r\n\nsecond line that is longer than the buffer\nlast";
+        for cap in [1, 2, 3, 7, 64] {
+            let mut fast = std::io::BufReader::with_capacity(cap, text);
+            let mut std_reader = std::io::BufReader::with_capacity(cap, text);
+            loop {
+                let (mut a, mut b) = (String::from("x"), String::from("x"));
+                let n = read_line(&mut fast, &mut a).unwrap();
+                assert_eq!(n, std_reader.read_line(&mut b).unwrap());
+                assert_eq!(a, b);
+                if n == 0 {
+                    break;
+                }
+            }
+        }
+        let bad: &[u8] = b"ok\n\xff\xfe\n";
+        let mut fast = std::io::BufReader::new(bad);
+        let mut std_reader = std::io::BufReader::new(bad);
+        let (mut a, mut b) = (String::new(), String::new());
+        read_line(&mut fast, &mut a).unwrap();
+        std_reader.read_line(&mut b).unwrap();
+        let (ea, eb) = (
+            read_line(&mut fast, &mut a).unwrap_err(),
+            std_reader.read_line(&mut b).unwrap_err(),
+        );
+        assert_eq!((ea.kind(), ea.to_string()), (eb.kind(), eb.to_string()));
+    }
+}

@@ -606,4 +606,188 @@ mod tests {
         push_string(&mut out, "r12");
         assert_eq!(String::from_utf8(out).unwrap(), r#""a\"b\n""r12""#);
     }
+
+    /// A small deterministic generator for the fast-path tests.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// A random text made of JSON fragments: mostly valid objects of strings and string
+    /// arrays (compact or with blanks), with escapes, control bytes, stray quotes and
+    /// brackets mixed in.
+    fn random_text(r: &mut Rng) -> String {
+        const PIECES: [&str; 24] = [
+            "\"align.dst-natural\"",
+            "\"cmp.g[+inf,NaN]\"",
+            "\"r12\"",
+            "\"0000803f0000803f0000803f0000803f\"",
+            "\"\"",
+            "\"é\"",
+            "\"a\\\"b\"",
+            "\"\\u0041\"",
+            "\"tab\tin\"",
+            "\"",
+            ",",
+            ", ",
+            ":",
+            "[",
+            "]",
+            "{",
+            "}",
+            " ",
+            "\t",
+            "\n",
+            "1",
+            "-2.5e3",
+            "null",
+            "\u{1}",
+        ];
+        let mut t = String::from("{");
+        for k in 0..r.below(6) {
+            if k > 0 {
+                t.push(',');
+            }
+            t.push_str(&format!("\"k{}\":", r.below(3)));
+            match r.below(4) {
+                0 => t.push_str(PIECES[r.below(9)]),
+                1 | 2 => {
+                    let blank = r.below(4) == 0;
+                    t.push('[');
+                    for i in 0..r.below(5) {
+                        if i > 0 {
+                            t.push_str(if blank { " , " } else { "," });
+                        }
+                        t.push_str(PIECES[r.below(9)]);
+                    }
+                    t.push(']');
+                }
+                _ => {
+                    for _ in 0..r.below(4) {
+                        t.push_str(PIECES[r.below(PIECES.len())]);
+                    }
+                }
+            }
+        }
+        t.push('}');
+        // A random insertion now and then.
+        if r.below(3) == 0 {
+            let at = r.below(t.len() + 1);
+            if t.is_char_boundary(at) {
+                t.insert_str(at, PIECES[r.below(PIECES.len())]);
+            }
+        }
+        t
+    }
+
+    /// Read an object: string values decoded, string arrays as their raw text, anything else
+    /// skipped.
+    fn walk(mut l: Lexer<'_>) -> Result<Vec<String>, JsonError> {
+        let mut seen = Vec::new();
+        l.object(|l, k| {
+            seen.push(k.into_owned());
+            let v = match l.peek() {
+                Some(b'"') => l.string()?.into_owned(),
+                Some(b'[') => l.string_array()?.to_string(),
+                _ => l.value()?.to_string(),
+            };
+            seen.push(v);
+            Ok(())
+        })?;
+        l.end()?;
+        Ok(seen)
+    }
+
+    #[test]
+    fn the_checked_lexer_reads_as_the_general_one() {
+        let mut r = Rng(7);
+        let (mut plain, mut ok) = (0, 0);
+        for _ in 0..20_000 {
+            let t = random_text(&mut r);
+            let fast = Lexer::checked(&t);
+            plain += usize::from(fast.is_plain());
+            let got = walk(fast);
+            ok += usize::from(got.is_ok());
+            assert_eq!(got, walk(Lexer::new(&t)), "{t:?}");
+        }
+        // Both paths are exercised, on valid and invalid texts.
+        assert!(plain > 5_000 && plain < 19_000, "{plain}");
+        assert!(ok > 2_000 && ok < 19_000, "{ok}");
+    }
+
+    #[test]
+    fn compact_strings_are_the_array_elements() {
+        let mut r = Rng(11);
+        let mut compact = 0;
+        for _ in 0..20_000 {
+            let t = random_text(&mut r);
+            // The array texts inside, and the text itself.
+            let mut candidates = vec![t.as_str()];
+            if let Some(a) = t.find('[') {
+                candidates.push(&t[a..]);
+                if let Some(b) = t[a..].find(']') {
+                    candidates.push(&t[a..=a + b]);
+                }
+            }
+            for c in candidates {
+                let mut got = Vec::new();
+                let fast = compact_strings(c, &mut got);
+                let mut l = Lexer::new(c);
+                let mut want = Vec::new();
+                let general = l
+                    .array(|l| {
+                        want.push(l.string()?);
+                        Ok(())
+                    })
+                    .and_then(|()| l.end());
+                if fast {
+                    compact += 1;
+                    assert!(general.is_ok(), "{c:?}");
+                    assert_eq!(got, want, "{c:?}");
+                } else if general.is_ok() {
+                    // Refused only for blanks or escapes.
+                    assert!(c.contains([' ', '\\', '\t', '\n']), "{c:?}");
+                }
+            }
+        }
+        assert!(compact > 1_000, "{compact}");
+    }
+
+    #[test]
+    fn plain_and_push_string_agree_with_byte_checks_and_serde() {
+        let mut r = Rng(3);
+        for _ in 0..20_000 {
+            let len = r.below(200);
+            let s: String = (0..len)
+                .map(|_| match r.below(40) {
+                    0 => '"',
+                    1 => '\\',
+                    2 => char::from(r.below(0x20) as u8),
+                    3 => '\u{7f}',
+                    4 => 'é',
+                    _ => char::from(b'a' + r.below(26) as u8),
+                })
+                .collect();
+            let b = s.as_bytes();
+            assert_eq!(
+                is_plain(b),
+                !b.iter().any(|&c| c < 0x20 || c == b'\\'),
+                "{s:?}"
+            );
+            let mut out = Vec::new();
+            push_string(&mut out, &s);
+            assert_eq!(out, serde_json::to_vec(&s).unwrap(), "{s:?}");
+        }
+    }
 }

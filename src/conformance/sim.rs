@@ -599,6 +599,41 @@ mod tests {
     }
 
     #[test]
+    fn initial_hex_of_any_form_is_written_as_the_plain_path_writes_it() {
+        // Byte pairs made undefined (`xx`, `XX`), upper case, not hex, and odd lengths: the
+        // fast GRF and ARF writers against `regs::write` (through `execute`).
+        let mut sim = Simulator::new(None);
+        let cfg = crate::golden::GenConfig::new(Platform::Bdw, 9);
+        let mut k = 0u64;
+        let (mut n, mut errors) = (0, 0);
+        crate::golden::generate(&cfg, 300, &mut std::io::sink(), |c| {
+            for v in c.iter().flatten() {
+                let mut req = Request::from_vector(v);
+                for hex in req.initial.values_mut() {
+                    k = k.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let at = 2 * ((k >> 33) as usize % (hex.len() / 2).max(1));
+                    let fine = ["xx", "XX", "Ab"][(k >> 20) as usize % 3];
+                    let bad = ["zz", "x0", "0"][(k >> 20) as usize % 3];
+                    let end = (at + 2).min(hex.len());
+                    match (k >> 40) % 16 {
+                        0..=8 => {}
+                        9 | 10 => hex.make_ascii_uppercase(),
+                        11..=13 => hex.replace_range(at..end, fine),
+                        14 => hex.replace_range(at..end, bad),
+                        _ => hex.truncate(hex.len().saturating_sub(1)),
+                    }
+                }
+                let want = format!("{}\n", execute(&req, None).to_line());
+                errors += usize::from(want.contains("\"error\""));
+                assert_eq!(fast(&mut sim, &req.to_line()), want, "{}", v.id);
+                n += 1;
+            }
+        })
+        .unwrap();
+        assert!(n > 250 && errors > 30 && errors < n - 100, "{n} {errors}");
+    }
+
+    #[test]
     fn requests_from_text_escapes_and_errors() {
         let mut sim = Simulator::new(None);
         let add = "add (8|M0) r10.0<1>:f r12.0<8;8,1>:f r14.0<8;8,1>:f";
