@@ -417,7 +417,9 @@ mod tests {
         for _ in 0..5_000 {
             let text: String = (0..2 * (k % 9) as usize)
                 .map(|_| {
-                    k = k.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    k = k
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     b"0123456789abcdefABCDEFxg-"[(k >> 33) as usize % 25] as char
                 })
                 .collect();
@@ -429,7 +431,11 @@ mod tests {
             let zeros = "0".repeat(text.len());
             let fast = plainly_equal(&view(&text, None), &r);
             assert_eq!(fast, text.bytes().all(|c| c.is_ascii_hexdigit()), "{text}");
-            assert_eq!(fast, plainly_equal(&view(&text, Some(&zeros)), &r), "{text}");
+            assert_eq!(
+                fast,
+                plainly_equal(&view(&text, Some(&zeros)), &r),
+                "{text}"
+            );
         }
     }
 }

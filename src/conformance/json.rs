@@ -45,11 +45,7 @@ impl<'a> Lexer<'a> {
 
     /// A lexer over a part of a text already found [`is_plain`] (`plain`; false: scan fully).
     pub(super) fn with_plain(src: &'a str, plain: bool) -> Lexer<'a> {
-        Lexer {
-            src,
-            pos: 0,
-            plain,
-        }
+        Lexer { src, pos: 0, plain }
     }
 
     /// Whether the text was found plain (no escapes, no control bytes).
@@ -451,8 +447,7 @@ fn compact_array_end(b: &[u8], at: usize, mut f: impl FnMut(usize, usize)) -> Op
 pub fn compact_strings<'t>(text: &'t str, out: &mut Vec<&'t str>) -> bool {
     out.clear();
     let b = text.as_bytes();
-    is_plain(b)
-        && compact_array_end(b, 0, |s, e| out.push(&text[s..e])) == Some(b.len())
+    is_plain(b) && compact_array_end(b, 0, |s, e| out.push(&text[s..e])) == Some(b.len())
 }
 
 /// Bytes of `w` that are `"`, `\\` or below 0x20: the lowest flagged byte is exact (the

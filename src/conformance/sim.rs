@@ -237,7 +237,15 @@ impl Simulator {
             Ok(req) => {
                 let id = serde_json::to_string(&req.id).unwrap_or_default();
                 let initial = req.initial.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-                self.respond(&id, &req.gen, &req.insn, &req.bytes, initial, &req.report, out);
+                self.respond(
+                    &id,
+                    &req.gen,
+                    &req.insn,
+                    &req.bytes,
+                    initial,
+                    &req.report,
+                    out,
+                );
             }
             Err(e) => {
                 let r = Response {
@@ -610,7 +618,9 @@ mod tests {
             for v in c.iter().flatten() {
                 let mut req = Request::from_vector(v);
                 for hex in req.initial.values_mut() {
-                    k = k.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    k = k
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     let at = 2 * ((k >> 33) as usize % (hex.len() / 2).max(1));
                     let fine = ["xx", "XX", "Ab"][(k >> 20) as usize % 3];
                     let bad = ["zz", "x0", "0"][(k >> 20) as usize % 3];

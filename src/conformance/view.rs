@@ -182,7 +182,8 @@ impl<'a> VectorView<'a> {
     /// (`gen`, `bytes` and `initial` are left empty: the request is sent by then; `dst` and
     /// `alternatives` too unless `full`).
     pub fn reread(line: &'a str, spans: &Spans, full: bool) -> Result<VectorView<'a>, JsonError> {
-        let part = |s: (u32, u32)| Lexer::with_plain(&line[s.0 as usize..s.1 as usize], spans.plain);
+        let part =
+            |s: (u32, u32)| Lexer::with_plain(&line[s.0 as usize..s.1 as usize], spans.plain);
         let mut expected = Vec::new();
         map_into(&mut part(spans.expected), &mut expected)?;
         let mut undefined = Vec::new();
