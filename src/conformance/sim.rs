@@ -485,17 +485,6 @@ fn bit_range(from: usize, len: usize) -> impl Iterator<Item = (usize, u64)> {
     })
 }
 
-/// Two lowercase hex digits per byte value.
-const HEX_PAIRS: [[u8; 2]; 256] = {
-    let mut t = [[0u8; 2]; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = [HEX[i >> 4], HEX[i & 15]];
-        i += 1;
-    }
-    t
-};
-
 fn readable(st: &ThreadState, name: &str) -> bool {
     match regs::grf_number(name) {
         Some(n) => (n + 1) * st.grf_reg_bytes() <= st.grf_size(),
@@ -522,7 +511,7 @@ fn write_reg_hex(st: &ThreadState, name: &str, out: &mut Vec<u8>) {
             // Wholly defined: two digits per byte from a table, appended at once.
             let mut text = [0u8; 128];
             for (d, b) in text.chunks_exact_mut(2).zip(&st.grf[n * rb..(n + 1) * rb]) {
-                d.copy_from_slice(&HEX_PAIRS[usize::from(*b)]);
+                d.copy_from_slice(&crate::golden::format::fast::HEX2[usize::from(*b)]);
             }
             out.extend_from_slice(&text[..2 * rb]);
             return;
