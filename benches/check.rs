@@ -4,6 +4,10 @@
 //! serving the requests in process, and the checker's own work per vector (reading the
 //! vector line, writing the request, reading the response, comparing, the report line).
 //! The vectors are generated once (Skylake, default ops).
+//!
+//! Session 4, on the shared machine at load average 11.5-12: 74 k vectors/s against
+//! `euref sim` (68-82 k), `euref sim` alone 133 k/s, the checker's work alone 221 k/s (session
+//! 3 at load 7-10: 63.6 k, 127 k, 110 k). See conformance/README.md for instruction counts.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use euref::conformance::check::{run, write_report_line, CheckOptions, Summary, DEFAULT_WINDOW};

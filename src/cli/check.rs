@@ -113,7 +113,13 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         }
     })?;
     if let Some(b) = bar {
+        // On a terminal: the throughput of the run.
+        let (n, secs) = (b.position(), b.elapsed().as_secs_f64());
         b.finish_and_clear();
+        eprintln!(
+            "{n} vectors checked in {secs:.2} s ({:.1} k vectors/s)",
+            n as f64 / secs.max(1e-9) / 1e3
+        );
     }
     // A closed stdout is not an error of the check (SIGPIPE is ignored here).
     let mut s = stdout.lock();

@@ -4,7 +4,7 @@
 //! again.
 
 use super::compare::{compare_view, plainly_equal, Outcome};
-use super::json::{push_string, Lexer};
+use super::json::{compact_strings, push_string, Lexer};
 use super::runner::{RecvError, SimProcess};
 use super::view::{ResponseView, Spans, VectorView};
 use crate::golden::Vector;
@@ -104,18 +104,37 @@ impl Summary {
     pub fn settle(&mut self) {
         let texts = std::mem::take(&mut self.by_rules_text);
         let mut counts: HashMap<Cow<str>, [u64; 2], ahash::RandomState> = HashMap::default();
+        let mut add = |r: Cow<'_, str>, c: &[u64; 2]| {
+            if r.contains('[') {
+                return;
+            }
+            match counts.get_mut(r.as_ref()) {
+                Some(e) => {
+                    e[0] += c[0];
+                    e[1] += c[1];
+                }
+                None => {
+                    counts.insert(Cow::Owned(r.into_owned()), *c);
+                }
+            }
+        };
+        let mut rules = Vec::new();
         for (text, c) in &texts {
-            let mut l = Lexer::new(text);
-            let mut rules = Vec::new();
+            if compact_strings(text, &mut rules) {
+                for r in &rules {
+                    add(Cow::Borrowed(r), c);
+                }
+                continue;
+            }
+            let mut l = Lexer::checked(text);
+            let mut decoded = Vec::new();
             let read = l.array(|l| {
-                rules.push(l.string()?);
+                decoded.push(l.string()?);
                 Ok(())
             });
             if read.is_ok() {
-                for r in rules.into_iter().filter(|r| !r.contains('[')) {
-                    let e = counts.entry(r).or_default();
-                    e[0] += c[0];
-                    e[1] += c[1];
+                for r in decoded {
+                    add(r, c);
                 }
             } else {
                 // Not from a vector line: read as the report does.
@@ -246,6 +265,43 @@ pub fn write_report_line(v: &VectorView, o: &Outcome, out: &mut Vec<u8>) {
     out.extend_from_slice(b"}\n");
 }
 
+/// Append the next line of `input` to `buf`, newline included (as `BufRead::read_line`, with
+/// the memchr crate's vectorised newline search): the number of bytes read, 0 at the end.
+fn read_line(input: &mut impl BufRead, buf: &mut String) -> std::io::Result<usize> {
+    let mut bytes = std::mem::take(buf).into_bytes();
+    let start = bytes.len();
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            break;
+        }
+        let (n, done) = match memchr::memchr(b'\n', avail) {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        bytes.extend_from_slice(&avail[..n]);
+        input.consume(n);
+        if done {
+            break;
+        }
+    }
+    let n = bytes.len() - start;
+    match String::from_utf8(bytes) {
+        Ok(s) => {
+            *buf = s;
+            Ok(n)
+        }
+        Err(_) => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )),
+    }
+}
+
 /// The next vector line of `input` (blank lines skipped) into `buf`: its line number, or
 /// `None` at the end.
 fn next_line(
@@ -256,7 +312,7 @@ fn next_line(
     loop {
         buf.clear();
         *line_no += 1;
-        match input.read_line(buf) {
+        match read_line(input, buf) {
             Ok(0) => return Ok(None),
             Ok(_) => {
                 if buf.ends_with('\n') {
@@ -319,8 +375,8 @@ pub fn run(
     loop {
         if flight.len() <= refill_at {
             while flight.len() < window {
-                let mut line = if let Some(l) = resend.pop_front() {
-                    l
+                let (mut line, fresh) = if let Some(l) = resend.pop_front() {
+                    (l, false)
                 } else if eof {
                     break;
                 } else {
@@ -330,34 +386,32 @@ pub fn run(
                             eof = true;
                             break;
                         }
-                        Some(n) => {
-                            let bad = match VectorView::parse(&buf) {
-                                Ok(_) => None,
-                                // Not in the fast reader's reach: serde decides (a vector it
-                                // reads is written back canonically).
-                                Err(_) => match serde_json::from_str::<Vector>(&buf) {
-                                    Ok(v) => {
-                                        buf = v.to_line();
-                                        None
-                                    }
-                                    Err(e) => Some(e.to_string()),
-                                },
-                            };
-                            if let Some(e) = bad {
-                                let v = VectorView::placeholder(format!("line-{n}"));
-                                let o = Outcome::BadVector {
-                                    message: format!("line {n}: {e}"),
-                                };
-                                record(&v, o, summary, &mut out, report)?;
-                                spare.push(buf);
-                                continue;
-                            }
-                            buf
-                        }
+                        Some(_) => (buf, true),
                     }
                 };
-                let Ok((v, spans)) = VectorView::parse_spans(&line) else {
-                    continue;
+                let (v, spans) = match VectorView::parse_spans(&line) {
+                    Ok(x) => x,
+                    Err(_) if !fresh => continue,
+                    // Not in the fast reader's reach: serde decides (a vector it reads is
+                    // written back canonically).
+                    Err(_) => match serde_json::from_str::<Vector>(&line) {
+                        Ok(v) => {
+                            line = v.to_line();
+                            let Ok(x) = VectorView::parse_spans(&line) else {
+                                continue;
+                            };
+                            x
+                        }
+                        Err(e) => {
+                            let v = VectorView::placeholder(format!("line-{line_no}"));
+                            let o = Outcome::BadVector {
+                                message: format!("line {line_no}: {e}"),
+                            };
+                            record(&v, o, summary, &mut out, report)?;
+                            spare.push(line);
+                            continue;
+                        }
+                    },
                 };
                 if !skip.is_empty() && skip.contains(v.id.as_ref()) {
                     drop(v);
@@ -442,4 +496,38 @@ pub fn run(
     report.write_all(&out).map_err(|e| format!("report: {e}"))?;
     report.flush().map_err(|e| format!("report: {e}"))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_as_bufread_reads_them() {
+        let text: &[u8] = b"first\r\n\nsecond line that is longer than the buffer\nlast";
+        for cap in [1, 2, 3, 7, 64] {
+            let mut fast = std::io::BufReader::with_capacity(cap, text);
+            let mut std_reader = std::io::BufReader::with_capacity(cap, text);
+            loop {
+                let (mut a, mut b) = (String::from("x"), String::from("x"));
+                let n = read_line(&mut fast, &mut a).unwrap();
+                assert_eq!(n, std_reader.read_line(&mut b).unwrap());
+                assert_eq!(a, b);
+                if n == 0 {
+                    break;
+                }
+            }
+        }
+        let bad: &[u8] = b"ok\n\xff\xfe\n";
+        let mut fast = std::io::BufReader::new(bad);
+        let mut std_reader = std::io::BufReader::new(bad);
+        let (mut a, mut b) = (String::new(), String::new());
+        read_line(&mut fast, &mut a).unwrap();
+        std_reader.read_line(&mut b).unwrap();
+        let (ea, eb) = (
+            read_line(&mut fast, &mut a).unwrap_err(),
+            std_reader.read_line(&mut b).unwrap_err(),
+        );
+        assert_eq!((ea.kind(), ea.to_string()), (eb.kind(), eb.to_string()));
+    }
 }

@@ -13,6 +13,9 @@ const MAX_DEPTH: usize = 128;
 pub struct Lexer<'a> {
     src: &'a str,
     pos: usize,
+    /// The text has no backslash and no byte below 0x20 ([`is_plain`]): a string ends at the
+    /// next quote and is never escaped.
+    plain: bool,
 }
 
 /// An error: what was expected and at which byte.
@@ -26,7 +29,28 @@ fn err<T>(what: &str, at: usize) -> Result<T, JsonError> {
 
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a str) -> Lexer<'a> {
-        Lexer { src, pos: 0 }
+        Lexer {
+            src,
+            pos: 0,
+            plain: false,
+        }
+    }
+
+    /// A lexer that first checks the whole text once for backslashes and control bytes: when
+    /// there are none (the common case of the lines euref writes), strings are scanned for
+    /// their closing quote alone.
+    pub fn checked(src: &'a str) -> Lexer<'a> {
+        Lexer::with_plain(src, is_plain(src.as_bytes()))
+    }
+
+    /// A lexer over a part of a text already found [`is_plain`] (`plain`; false: scan fully).
+    pub(super) fn with_plain(src: &'a str, plain: bool) -> Lexer<'a> {
+        Lexer { src, pos: 0, plain }
+    }
+
+    /// Whether the text was found plain (no escapes, no control bytes).
+    pub fn is_plain(&self) -> bool {
+        self.plain
     }
 
     fn bytes(&self) -> &'a [u8] {
@@ -72,10 +96,27 @@ impl<'a> Lexer<'a> {
         self.scan_string().map(|(raw, _)| raw)
     }
 
-    /// A string token with its quotes and whether it has escapes. The body is searched eight
-    /// bytes at a time for a quote, a backslash or a control character.
-    #[inline]
+    /// A string token with its quotes and whether it has escapes. In a plain text the token
+    /// ends at the next quote ([`next_quote`], inlined); otherwise [`Lexer::scan_string_escaped`].
+    #[inline(always)]
     fn scan_string(&mut self) -> Result<(&'a str, bool), JsonError> {
+        if self.plain {
+            let b = self.bytes();
+            if b.get(self.pos) == Some(&b'"') {
+                if let Some(end) = next_quote(b, self.pos + 1) {
+                    let start = self.pos;
+                    self.pos = end + 1;
+                    return Ok((&self.src[start..=end], false));
+                }
+            }
+        }
+        self.scan_string_escaped()
+    }
+
+    /// [`Lexer::scan_string`] in any text: the body is searched eight bytes at a time for a
+    /// quote, a backslash or a control character.
+    #[inline(never)]
+    fn scan_string_escaped(&mut self) -> Result<(&'a str, bool), JsonError> {
         let b = self.bytes();
         if b.get(self.pos) != Some(&b'"') && self.peek() != Some(b'"') {
             return err("expected a string", self.pos);
@@ -116,14 +157,14 @@ impl<'a> Lexer<'a> {
     }
 
     /// A string's value: borrowed, or decoded when it has escapes.
-    #[inline]
+    #[inline(always)]
     pub fn string(&mut self) -> Result<Cow<'a, str>, JsonError> {
         let at = self.pos;
         let (raw, escaped) = self.scan_string()?;
         if !escaped {
             return Ok(Cow::Borrowed(&raw[1..raw.len() - 1]));
         }
-        unquote(raw).map_err(|e| format!("{e} at byte {at}"))
+        decode_escaped(raw, at)
     }
 
     /// A number token as `f64`.
@@ -291,6 +332,12 @@ impl<'a> Lexer<'a> {
     pub fn string_array(&mut self) -> Result<&'a str, JsonError> {
         self.ws();
         let start = self.pos;
+        if self.plain {
+            if let Some(end) = compact_array_end(self.bytes(), start, |_, _| ()) {
+                self.pos = end;
+                return Ok(&self.src[start..end]);
+            }
+        }
         self.eat(b'[')?;
         if self.peek() == Some(b']') {
             self.pos += 1;
@@ -320,6 +367,89 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// The quote positions of a text from some byte on, found eight bytes at a time (each quote
+/// exactly: Hacker's Delight 6-1 on `w ^ "..."`).
+struct Quotes<'b> {
+    b: &'b [u8],
+    base: usize,
+    /// 0x80 in each byte of `b[base..base + 8]` that is a quote and not yet returned.
+    mask: u64,
+}
+
+impl<'b> Quotes<'b> {
+    fn new(b: &'b [u8], from: usize) -> Quotes<'b> {
+        Quotes {
+            b,
+            base: from,
+            mask: Self::load(b, from),
+        }
+    }
+
+    #[inline(always)]
+    fn load(b: &[u8], at: usize) -> u64 {
+        const LO7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let mut word = [0u8; 8];
+        match b.get(at..at + 8) {
+            Some(chunk) => word.copy_from_slice(chunk),
+            None => {
+                let rest = b.get(at..).unwrap_or_default();
+                word[..rest.len()].copy_from_slice(rest);
+            }
+        }
+        let x = u64::from_le_bytes(word) ^ (0x0101_0101_0101_0101 * u64::from(b'"'));
+        !(((x & LO7) + LO7) | x | LO7)
+    }
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            self.base += 8;
+            if self.base >= self.b.len() {
+                return None;
+            }
+            self.mask = Self::load(self.b, self.base);
+        }
+        let k = self.mask.trailing_zeros() as usize / 8;
+        self.mask &= self.mask - 1;
+        Some(self.base + k)
+    }
+}
+
+/// In a plain text ([`is_plain`]), the end (after `]`) of the array of strings at `at` when it
+/// is written without blanks (`["a","b"]`, `[]`); `f` sees each string's body (start, end).
+/// `None`: something else is there (the caller reads it in full).
+#[inline]
+fn compact_array_end(b: &[u8], at: usize, mut f: impl FnMut(usize, usize)) -> Option<usize> {
+    if b.get(at) != Some(&b'[') {
+        return None;
+    }
+    let mut i = at + 1;
+    if b.get(i) == Some(&b']') {
+        return Some(i + 1);
+    }
+    let mut quotes = Quotes::new(b, i);
+    loop {
+        if b.get(i) != Some(&b'"') || quotes.next()? != i {
+            return None;
+        }
+        let close = quotes.next()?;
+        f(i + 1, close);
+        match b.get(close + 1) {
+            Some(b',') => i = close + 2,
+            Some(b']') => return Some(close + 2),
+            _ => return None,
+        }
+    }
+}
+
+/// The strings of a JSON array of strings written without blanks and escapes (`["a","b"]`, as
+/// in the vector lines), into `out`; false (and `out` unspecified) for any other text.
+pub fn compact_strings<'t>(text: &'t str, out: &mut Vec<&'t str>) -> bool {
+    out.clear();
+    let b = text.as_bytes();
+    is_plain(b) && compact_array_end(b, 0, |s, e| out.push(&text[s..e])) == Some(b.len())
+}
+
 /// Bytes of `w` that are `"`, `\\` or below 0x20: the lowest flagged byte is exact (the
 /// zero-byte test of Hacker's Delight 6-1).
 #[inline]
@@ -330,6 +460,59 @@ fn special_bytes(w: u64) -> u64 {
     zero(w ^ (LO * u64::from(b'"')))
         | zero(w ^ (LO * u64::from(b'\\')))
         | (w.wrapping_sub(LO * 0x20) & !w & HI)
+}
+
+/// The position of the first quote in `b` at or after `from`, searched eight bytes at a time
+/// (the zero-byte test of Hacker's Delight 6-1 on `w ^ "..."`: the lowest flagged byte is
+/// exact).
+#[inline(always)]
+fn next_quote(b: &[u8], from: usize) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word) ^ (LO * u64::from(b'"'));
+        let hit = x.wrapping_sub(LO) & !x & HI;
+        if hit != 0 {
+            return Some(i + (hit.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b.get(i..)?.iter().position(|&c| c == b'"').map(|k| i + k)
+}
+
+/// Whether `b` has a byte that is below 0x20 or a backslash, or (with `QUOTE`) a quote. Written
+/// as a branch-free fold over 64-byte blocks, which the compiler turns into vector compares.
+#[inline]
+fn has_special<const QUOTE: bool>(b: &[u8]) -> bool {
+    let special = |c: u8| (c < 0x20) | (c == b'\\') | (QUOTE & (c == b'"'));
+    let any = |block: &[u8; 64]| block.iter().fold(false, |a, &c| a | special(c));
+    let mut blocks = b.chunks_exact(64);
+    for block in &mut blocks {
+        if any(block.try_into().unwrap_or(&[b' '; 64])) {
+            return true;
+        }
+    }
+    // The rest, padded with blanks (not special), in one more block.
+    let rest = blocks.remainder();
+    let mut last = [b' '; 64];
+    last[..rest.len()].copy_from_slice(rest);
+    any(&last)
+}
+
+/// Whether a text has no backslash and no byte below 0x20: then every string in it (when the
+/// text is valid JSON) is unescaped and ends at its next quote.
+pub fn is_plain(b: &[u8]) -> bool {
+    !has_special::<false>(b)
+}
+
+/// The value of a string token with escapes (at byte `at`).
+#[cold]
+#[inline(never)]
+fn decode_escaped(raw: &str, at: usize) -> Result<Cow<'_, str>, JsonError> {
+    unquote(raw).map_err(|e| format!("{e} at byte {at}"))
 }
 
 /// The value of a raw string token (with its quotes).
@@ -348,10 +531,8 @@ pub fn unquote(raw: &str) -> Result<Cow<'_, str>, JsonError> {
 
 /// Append `s` as a JSON string token.
 pub fn push_string(out: &mut Vec<u8>, s: &str) {
-    let plain = s
-        .bytes()
-        .all(|c| c >= 0x20 && c != b'"' && c != b'\\' && c != 0x7f);
-    if plain {
+    // (serde_json writes 0x7f as it is, too.)
+    if !has_special::<true>(s.as_bytes()) {
         out.push(b'"');
         out.extend_from_slice(s.as_bytes());
         out.push(b'"');
@@ -419,5 +600,189 @@ mod tests {
         push_string(&mut out, "a\"b\n");
         push_string(&mut out, "r12");
         assert_eq!(String::from_utf8(out).unwrap(), r#""a\"b\n""r12""#);
+    }
+
+    /// A small deterministic generator for the fast-path tests.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// A random text made of JSON fragments: mostly valid objects of strings and string
+    /// arrays (compact or with blanks), with escapes, control bytes, stray quotes and
+    /// brackets mixed in.
+    fn random_text(r: &mut Rng) -> String {
+        const PIECES: [&str; 24] = [
+            "\"align.dst-natural\"",
+            "\"cmp.g[+inf,NaN]\"",
+            "\"r12\"",
+            "\"0000803f0000803f0000803f0000803f\"",
+            "\"\"",
+            "\"é\"",
+            "\"a\\\"b\"",
+            "\"\\u0041\"",
+            "\"tab\tin\"",
+            "\"",
+            ",",
+            ", ",
+            ":",
+            "[",
+            "]",
+            "{",
+            "}",
+            " ",
+            "\t",
+            "\n",
+            "1",
+            "-2.5e3",
+            "null",
+            "\u{1}",
+        ];
+        let mut t = String::from("{");
+        for k in 0..r.below(6) {
+            if k > 0 {
+                t.push(',');
+            }
+            t.push_str(&format!("\"k{}\":", r.below(3)));
+            match r.below(4) {
+                0 => t.push_str(PIECES[r.below(9)]),
+                1 | 2 => {
+                    let blank = r.below(4) == 0;
+                    t.push('[');
+                    for i in 0..r.below(5) {
+                        if i > 0 {
+                            t.push_str(if blank { " , " } else { "," });
+                        }
+                        t.push_str(PIECES[r.below(9)]);
+                    }
+                    t.push(']');
+                }
+                _ => {
+                    for _ in 0..r.below(4) {
+                        t.push_str(PIECES[r.below(PIECES.len())]);
+                    }
+                }
+            }
+        }
+        t.push('}');
+        // A random insertion now and then.
+        if r.below(3) == 0 {
+            let at = r.below(t.len() + 1);
+            if t.is_char_boundary(at) {
+                t.insert_str(at, PIECES[r.below(PIECES.len())]);
+            }
+        }
+        t
+    }
+
+    /// Read an object: string values decoded, string arrays as their raw text, anything else
+    /// skipped.
+    fn walk(mut l: Lexer<'_>) -> Result<Vec<String>, JsonError> {
+        let mut seen = Vec::new();
+        l.object(|l, k| {
+            seen.push(k.into_owned());
+            let v = match l.peek() {
+                Some(b'"') => l.string()?.into_owned(),
+                Some(b'[') => l.string_array()?.to_string(),
+                _ => l.value()?.to_string(),
+            };
+            seen.push(v);
+            Ok(())
+        })?;
+        l.end()?;
+        Ok(seen)
+    }
+
+    #[test]
+    fn the_checked_lexer_reads_as_the_general_one() {
+        let mut r = Rng(7);
+        let (mut plain, mut ok) = (0, 0);
+        for _ in 0..20_000 {
+            let t = random_text(&mut r);
+            let fast = Lexer::checked(&t);
+            plain += usize::from(fast.is_plain());
+            let got = walk(fast);
+            ok += usize::from(got.is_ok());
+            assert_eq!(got, walk(Lexer::new(&t)), "{t:?}");
+        }
+        // Both paths are exercised, on valid and invalid texts.
+        assert!(plain > 5_000 && plain < 19_000, "{plain}");
+        assert!(ok > 2_000 && ok < 19_000, "{ok}");
+    }
+
+    #[test]
+    fn compact_strings_are_the_array_elements() {
+        let mut r = Rng(11);
+        let mut compact = 0;
+        for _ in 0..20_000 {
+            let t = random_text(&mut r);
+            // The array texts inside, and the text itself.
+            let mut candidates = vec![t.as_str()];
+            if let Some(a) = t.find('[') {
+                candidates.push(&t[a..]);
+                if let Some(b) = t[a..].find(']') {
+                    candidates.push(&t[a..=a + b]);
+                }
+            }
+            for c in candidates {
+                let mut got = Vec::new();
+                let fast = compact_strings(c, &mut got);
+                let mut l = Lexer::new(c);
+                let mut want = Vec::new();
+                let general = l
+                    .array(|l| {
+                        want.push(l.string()?);
+                        Ok(())
+                    })
+                    .and_then(|()| l.end());
+                if fast {
+                    compact += 1;
+                    assert!(general.is_ok(), "{c:?}");
+                    assert_eq!(got, want, "{c:?}");
+                } else if general.is_ok() {
+                    // Refused only for blanks or escapes.
+                    assert!(c.contains([' ', '\\', '\t', '\n']), "{c:?}");
+                }
+            }
+        }
+        assert!(compact > 1_000, "{compact}");
+    }
+
+    #[test]
+    fn plain_and_push_string_agree_with_byte_checks_and_serde() {
+        let mut r = Rng(3);
+        for _ in 0..20_000 {
+            let len = r.below(200);
+            let s: String = (0..len)
+                .map(|_| match r.below(40) {
+                    0 => '"',
+                    1 => '\\',
+                    2 => char::from(r.below(0x20) as u8),
+                    3 => '\u{7f}',
+                    4 => 'é',
+                    _ => char::from(b'a' + r.below(26) as u8),
+                })
+                .collect();
+            let b = s.as_bytes();
+            assert_eq!(
+                is_plain(b),
+                !b.iter().any(|&c| c < 0x20 || c == b'\\'),
+                "{s:?}"
+            );
+            let mut out = Vec::new();
+            push_string(&mut out, &s);
+            assert_eq!(out, serde_json::to_vec(&s).unwrap(), "{s:?}");
+        }
     }
 }

@@ -87,7 +87,7 @@ struct RequestView<'a> {
 }
 
 fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
-    let mut l = Lexer::new(line);
+    let mut l = Lexer::checked(line);
     let (mut id, mut gen, mut insn, mut bytes) = (None, None, None, None);
     let mut initial = Vec::new();
     let mut report = None;
@@ -201,6 +201,8 @@ impl PlatformState {
 pub struct Simulator {
     fault: Option<Fault>,
     states: Vec<Option<PlatformState>>,
+    /// The last platform and the name it was parsed from.
+    platform: Option<(Platform, String)>,
     insn: Insn,
     hex: Vec<Option<u8>>,
     bytes: Vec<u8>,
@@ -211,6 +213,7 @@ impl Simulator {
         Simulator {
             fault,
             states: Vec::new(),
+            platform: None,
             insn: Insn::new(Opcode::Nop),
             hex: Vec::new(),
             bytes: Vec::new(),
@@ -225,9 +228,8 @@ impl Simulator {
             .and_then(|s| parse_request(s).ok());
         if let Some(req) = fast {
             let initial = req.initial.iter().map(|(k, v)| (k.as_ref(), v.as_ref()));
-            let report: Vec<&str> = req.report.iter().map(Cow::as_ref).collect();
             let (gen, insn, bytes) = (req.gen.as_ref(), req.insn.as_ref(), req.bytes.as_ref());
-            self.respond(req.id_raw, gen, insn, bytes, initial, &report, out);
+            self.respond(req.id_raw, gen, insn, bytes, initial, &req.report, out);
             return;
         }
         let text = String::from_utf8_lossy(line);
@@ -235,8 +237,15 @@ impl Simulator {
             Ok(req) => {
                 let id = serde_json::to_string(&req.id).unwrap_or_default();
                 let initial = req.initial.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-                let report: Vec<&str> = req.report.iter().map(String::as_str).collect();
-                self.respond(&id, &req.gen, &req.insn, &req.bytes, initial, &report, out);
+                self.respond(
+                    &id,
+                    &req.gen,
+                    &req.insn,
+                    &req.bytes,
+                    initial,
+                    &req.report,
+                    out,
+                );
             }
             Err(e) => {
                 let r = Response {
@@ -258,7 +267,7 @@ impl Simulator {
         insn: &str,
         bytes: &str,
         initial: impl Iterator<Item = (&'r str, &'r str)>,
-        report: &[&str],
+        report: &[impl AsRef<str>],
         out: &mut Vec<u8>,
     ) {
         let start = out.len();
@@ -284,10 +293,18 @@ impl Simulator {
         insn_text: &str,
         bytes: &str,
         initial: impl Iterator<Item = (&'r str, &'r str)>,
-        report: &[&str],
+        report: &[impl AsRef<str>],
         out: &mut Vec<u8>,
     ) -> Result<(), String> {
-        let p = Platform::parse(gen).ok_or_else(|| format!("unknown gen `{gen}`"))?;
+        // The platform of the previous request, when the name is the same.
+        let p = match self.platform {
+            Some((p, ref name)) if name == gen => p,
+            _ => {
+                let p = Platform::parse(gen).ok_or_else(|| format!("unknown gen `{gen}`"))?;
+                self.platform = Some((p, gen.to_string()));
+                p
+            }
+        };
         // The instruction.
         if !bytes.is_empty() {
             self.bytes.clear();
@@ -339,7 +356,7 @@ impl Simulator {
         }
         // Registers in name order, once each (the response's `final` is a map).
         let mut names: Vec<&str> = Vec::with_capacity(report.len());
-        for name in report {
+        for name in report.iter().map(AsRef::as_ref) {
             if !readable(st, name) {
                 return Err(format!("report: no register `{name}`"));
             }
@@ -413,6 +430,22 @@ fn write_grf_hex(st: &mut ThreadState, n: usize, hex: &[u8]) -> bool {
     if o + rb > st.grf_size() || hex.len() % 2 != 0 || hex.len() / 2 > rb {
         return false;
     }
+    // Every byte a hex pair (the common case): decoded into a buffer, copied at once.
+    let mut buf = [0u8; 64];
+    let mut bad = 0u8;
+    for (d, p) in buf.iter_mut().zip(hex.chunks_exact(2)) {
+        let (h, l) = (NIBBLE[usize::from(p[0])], NIBBLE[usize::from(p[1])]);
+        bad |= h | l;
+        *d = h << 4 | l;
+    }
+    let n = hex.len() / 2;
+    if bad < 16 && n <= buf.len() {
+        st.grf[o..o + n].copy_from_slice(&buf[..n]);
+        for (w, m) in bit_range(o, n) {
+            st.grf_undef[w] &= !m;
+        }
+        return true;
+    }
     // Undefined flags of the bytes written, set per bit below and stored per 64-bit word.
     let (mut word, mut defined, mut undefined) = (o / 64, 0u64, 0u64);
     for (k, p) in hex.chunks_exact(2).enumerate() {
@@ -436,6 +469,22 @@ fn write_grf_hex(st: &mut ThreadState, n: usize, hex: &[u8]) -> bool {
     true
 }
 
+/// The words and masks of bits `from..from + len` of a bit array stored in 64-bit words (bit
+/// `i % 64` of word `i / 64`).
+fn bit_range(from: usize, len: usize) -> impl Iterator<Item = (usize, u64)> {
+    let end = from + len;
+    let mut i = from;
+    std::iter::from_fn(move || {
+        if i >= end {
+            return None;
+        }
+        let (w, b) = (i / 64, i % 64);
+        let n = (64 - b).min(end - i);
+        i += n;
+        Some((w, if n == 64 { !0 } else { ((1u64 << n) - 1) << b }))
+    })
+}
+
 fn readable(st: &ThreadState, name: &str) -> bool {
     match regs::grf_number(name) {
         Some(n) => (n + 1) * st.grf_reg_bytes() <= st.grf_size(),
@@ -457,6 +506,16 @@ fn write_reg_hex(st: &ThreadState, name: &str, out: &mut Vec<u8>) {
     };
     if let Some(n) = regs::grf_number(name) {
         let rb = st.grf_reg_bytes();
+        let defined = bit_range(n * rb, rb).all(|(w, m)| st.grf_undef[w] & m == 0);
+        if rb <= 64 && defined {
+            // Wholly defined: two digits per byte from a table, appended at once.
+            let mut text = [0u8; 128];
+            for (d, b) in text.chunks_exact_mut(2).zip(&st.grf[n * rb..(n + 1) * rb]) {
+                d.copy_from_slice(&crate::golden::format::fast::HEX2[usize::from(*b)]);
+            }
+            out.extend_from_slice(&text[..2 * rb]);
+            return;
+        }
         for a in n * rb..(n + 1) * rb {
             let u = if (st.grf_undef[a / 64] >> (a % 64)) & 1 == 1 {
                 0xff
@@ -534,6 +593,43 @@ mod tests {
         })
         .unwrap();
         assert!(n > 500);
+    }
+
+    #[test]
+    fn initial_hex_of_any_form_is_written_as_the_plain_path_writes_it() {
+        // Byte pairs made undefined (`xx`, `XX`), upper case, not hex, and odd lengths: the
+        // fast GRF and ARF writers against `regs::write` (through `execute`).
+        let mut sim = Simulator::new(None);
+        let cfg = crate::golden::GenConfig::new(Platform::Bdw, 9);
+        let mut k = 0u64;
+        let (mut n, mut errors) = (0, 0);
+        crate::golden::generate(&cfg, 300, &mut std::io::sink(), |c| {
+            for v in c.iter().flatten() {
+                let mut req = Request::from_vector(v);
+                for hex in req.initial.values_mut() {
+                    k = k
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let at = 2 * ((k >> 33) as usize % (hex.len() / 2).max(1));
+                    let fine = ["xx", "XX", "Ab"][(k >> 20) as usize % 3];
+                    let bad = ["zz", "x0", "0"][(k >> 20) as usize % 3];
+                    let end = (at + 2).min(hex.len());
+                    match (k >> 40) % 16 {
+                        0..=8 => {}
+                        9 | 10 => hex.make_ascii_uppercase(),
+                        11..=13 => hex.replace_range(at..end, fine),
+                        14 => hex.replace_range(at..end, bad),
+                        _ => hex.truncate(hex.len().saturating_sub(1)),
+                    }
+                }
+                let want = format!("{}\n", execute(&req, None).to_line());
+                errors += usize::from(want.contains("\"error\""));
+                assert_eq!(fast(&mut sim, &req.to_line()), want, "{}", v.id);
+                n += 1;
+            }
+        })
+        .unwrap();
+        assert!(n > 250 && errors > 30 && errors < n - 100, "{n} {errors}");
     }
 
     #[test]

@@ -168,6 +168,8 @@ pub struct Spans {
     dst: (u32, u32),
     alternatives: (u32, u32),
     rules: (u32, u32),
+    /// The line is plain ([`super::json::is_plain`]).
+    plain: bool,
 }
 
 impl<'a> VectorView<'a> {
@@ -180,7 +182,8 @@ impl<'a> VectorView<'a> {
     /// (`gen`, `bytes` and `initial` are left empty: the request is sent by then; `dst` and
     /// `alternatives` too unless `full`).
     pub fn reread(line: &'a str, spans: &Spans, full: bool) -> Result<VectorView<'a>, JsonError> {
-        let part = |s: (u32, u32)| Lexer::new(&line[s.0 as usize..s.1 as usize]);
+        let part =
+            |s: (u32, u32)| Lexer::with_plain(&line[s.0 as usize..s.1 as usize], spans.plain);
         let mut expected = Vec::new();
         map_into(&mut part(spans.expected), &mut expected)?;
         let mut undefined = Vec::new();
@@ -224,7 +227,8 @@ impl<'a> VectorView<'a> {
         if line.len() > u32::MAX as usize {
             return Err("line too long".into());
         }
-        let mut l = Lexer::new(line);
+        let mut l = Lexer::checked(line);
+        sp.plain = l.is_plain();
         let (mut v, mut id, mut gen, mut op, mut insn, mut bytes) =
             (false, None, None, None, None, None);
         let (mut initial_raw, mut rules_raw, mut classes) = (None, None, false);
@@ -406,7 +410,7 @@ impl<'a> VectorView<'a> {
 impl<'a> ResponseView<'a> {
     /// Read a response line (the same fields serde requires of a [`Response`]).
     pub fn parse(line: &'a str) -> Result<ResponseView<'a>, JsonError> {
-        let mut l = Lexer::new(line);
+        let mut l = Lexer::checked(line);
         let (mut id, mut fin, mut error) = (None, Vec::new(), None);
         l.object(|l, key| {
             match key.as_ref() {

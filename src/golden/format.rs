@@ -104,8 +104,8 @@ impl Vector {
 pub mod fast {
     const HEX: &[u8; 16] = b"0123456789abcdef";
 
-    /// Two hex digits per byte value.
-    static HEX2: [[u8; 2]; 256] = {
+    /// Two hex digits per byte value (also `euref sim`'s register writer).
+    pub(crate) static HEX2: [[u8; 2]; 256] = {
         let mut t = [[0u8; 2]; 256];
         let mut i = 0;
         while i < 256 {
