@@ -114,8 +114,48 @@ impl<'a> Parser<'a> {
         Ok(insn)
     }
 
+    /// Parse every statement of a program without labels, one instruction at a time (see
+    /// `asm::parse_each`).
+    pub fn each(&mut self, mut f: impl FnMut(&Insn, u32) -> bool) -> PResult<bool> {
+        let mut index = 0;
+        loop {
+            self.c.skip_space()?;
+            if self.c.is_eof() {
+                return Ok(true);
+            }
+            if self.label_defs(index)? {
+                continue;
+            }
+            let line = self.c.line();
+            let mut insn = Insn::new(Opcode::Nop);
+            self.insn(index, &mut insn)?;
+            self.statement_end()?;
+            if !f(&insn, line) {
+                return Ok(false);
+            }
+            index += 1;
+        }
+    }
+
     fn statement(&mut self, prog: &mut Program) -> PResult<()> {
-        // Label definitions `NAME:` (possibly followed by an instruction on the same line).
+        if self.label_defs(prog.insns.len())? {
+            return Ok(());
+        }
+        let line = self.c.line();
+        // Built in place (an `Insn` is large: no moves).
+        let index = prog.insns.len();
+        prog.insns.push(Insn::new(Opcode::Nop));
+        let Some(slot) = prog.insns.last_mut() else {
+            return Err(self.c.err("internal: no instruction slot"));
+        };
+        self.insn(index, slot)?;
+        prog.lines.push(line);
+        self.statement_end()
+    }
+
+    /// Label definitions `NAME:` for instruction `index` (possibly followed by an instruction
+    /// on the same line): whether they ended the statement.
+    fn label_defs(&mut self, index: usize) -> PResult<bool> {
         loop {
             let id = self.c.peek_ident();
             if id.is_empty() || self.c.peek_at(id.len()) != Some(b':') {
@@ -128,7 +168,7 @@ impl<'a> Parser<'a> {
             if !self.allow_labels {
                 return Err(pos.err("labels are not allowed here"));
             }
-            if self.labels.insert(id, prog.insns.len()).is_some() {
+            if self.labels.insert(id, index).is_some() {
                 return Err(pos.err(format!("label `{}` is defined twice", show(id))));
             }
             for _ in 0..=id.len() {
@@ -137,19 +177,10 @@ impl<'a> Parser<'a> {
             self.c.skip_blank()?;
             if self.c.at_eol() || self.c.peek() == Some(b';') {
                 self.c.eat(b';');
-                return Ok(());
+                return Ok(true);
             }
         }
-        let line = self.c.line();
-        // Built in place (an `Insn` is large: no moves).
-        let index = prog.insns.len();
-        prog.insns.push(Insn::new(Opcode::Nop));
-        let Some(slot) = prog.insns.last_mut() else {
-            return Err(self.c.err("internal: no instruction slot"));
-        };
-        self.insn(index, slot)?;
-        prog.lines.push(line);
-        self.statement_end()
+        Ok(false)
     }
 
     fn statement_end(&mut self) -> PResult<()> {
