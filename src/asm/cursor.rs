@@ -422,6 +422,33 @@ impl<'a> Cursor<'a> {
         Ok(v)
     }
 
+    /// The hexadecimal digits at `at` bytes past the cursor (lowercase only when
+    /// [`Cursor::lower_hex_only`], as [`Cursor::uint`] reads them): their value and count, or
+    /// None when there are none or more than `max` (at most 16).
+    #[inline]
+    pub fn hex_digits(&self, at: usize, max: usize) -> Option<(u64, usize)> {
+        let digit = if self.lower_hex_only {
+            &HEX_LOWER
+        } else {
+            &HEX_ANY
+        };
+        let s = self.rest().get(at..)?;
+        let mut v = 0u64;
+        let mut n = 0;
+        while let Some(&b) = s.get(n) {
+            let d = digit[b as usize];
+            if d > 15 {
+                break;
+            }
+            if n == max.min(16) {
+                return None;
+            }
+            v = v << 4 | u64::from(d);
+            n += 1;
+        }
+        (n > 0).then_some((v, n))
+    }
+
     /// A small unsigned decimal number (register numbers, strides): at most `max`.
     pub fn small(&mut self, what: &str, max: u64) -> PResult<u32> {
         let start = self.pos();

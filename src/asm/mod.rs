@@ -39,6 +39,8 @@ mod operand;
 mod options;
 mod parse;
 mod print;
+#[cfg(test)]
+mod quick_tests;
 mod send;
 
 pub use error::AsmError;
@@ -175,10 +177,9 @@ fn type_after_region(src: &[u8]) -> bool {
         return false;
     };
     a.chunks(64).zip(b.chunks(64)).any(|(x, y)| {
-        x.iter()
-            .zip(y)
-            .fold(0u8, |acc, (&p, &q)| acc | u8::from(p == b'>' && q.is_ascii_uppercase()))
-            != 0
+        x.iter().zip(y).fold(0u8, |acc, (&p, &q)| {
+            acc | u8::from(p == b'>' && q.is_ascii_uppercase())
+        }) != 0
     })
 }
 

@@ -7,7 +7,7 @@ use super::error::show;
 use super::names;
 use super::operand::{make_dst, make_src, OpCtx, RawNum, RawReg, RawSrc};
 use super::{Dialect, Program};
-use crate::isa::{sfid_from_name, Flag, Insn, Region, SendDesc};
+use crate::isa::{arf_regnum, sfid_from_name, Flag, Insn, Region, SendDesc};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, OpClass, Opcode, Platform, PredCtrl};
 use std::collections::HashMap;
 
@@ -22,6 +22,8 @@ pub(crate) struct Parser<'a> {
     /// The last shared-function name of a Mesa message description and its SFID (the same
     /// few names repeat).
     pub(crate) last_sfid: (&'a [u8], u8),
+    /// The RegNum of `null`.
+    pub(crate) null_reg: Option<u8>,
 }
 
 struct Fixup<'a> {
@@ -78,6 +80,7 @@ impl<'a> Parser<'a> {
             fixups: Vec::new(),
             allow_labels,
             last_sfid: (&[], 0),
+            null_reg: arf_regnum(b"null", 0),
         }
     }
 
@@ -416,7 +419,18 @@ impl<'a> Parser<'a> {
     }
 
     /// `(N)`, `(N|Mk)`.
-    fn exec_size(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+    pub(crate) fn exec_size(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+        if let Some((n, off, len)) = self.quick_exec_size() {
+            insn.exec_size = n;
+            pd.chan_off = off;
+            self.c.advance(len);
+            return Ok(());
+        }
+        self.exec_size_general(insn, pd)
+    }
+
+    /// [`Parser::exec_size`] without its quick path.
+    pub(crate) fn exec_size_general(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
         if !self.c.eat(b'(') {
             if matches!(insn.op, Opcode::Nop | Opcode::Illegal) {
                 insn.exec_size = 1;
@@ -451,6 +465,43 @@ impl<'a> Parser<'a> {
             self.c.skip_blank()?;
         }
         self.c.expect(b')', "`)` after the execution size")
+    }
+
+    /// The common `(N)` / `(N|Mk)` without blanks, read in one pass: the execution size, the
+    /// channel offset (as `Pending::chan_off`) and the length, when both are valid (the general path reports the
+    /// errors).
+    #[inline]
+    pub(crate) fn quick_exec_size(&self) -> Option<(u8, Option<(u8, Pos)>, usize)> {
+        let s = self.c.rest();
+        let at = |i: usize| s.get(i).copied().unwrap_or(0);
+        // One or two decimal digits at `i`: the value and the end.
+        let dec = |i: usize| -> Option<(u8, usize)> {
+            let d = |b: u8| b.is_ascii_digit().then(|| b - b'0');
+            let a = d(at(i))?;
+            match d(at(i + 1)) {
+                Some(b) if !at(i + 2).is_ascii_digit() => Some((a * 10 + b, i + 2)),
+                Some(_) => None,
+                None => Some((a, i + 1)),
+            }
+        };
+        if at(0) != b'(' {
+            return None;
+        }
+        let (n, mut i) = dec(1)?;
+        if !matches!(n, 1 | 2 | 4 | 8 | 16 | 32) {
+            return None;
+        }
+        let mut off = None;
+        if at(i) == b'|' && matches!(at(i + 1), b'M' | b'm') {
+            let (o, j) = dec(i + 2)?;
+            if o > 28 || o % 4 != 0 {
+                return None;
+            }
+            // With the position of the `M`, as the general path records it.
+            off = Some((o, Pos(self.c.offset() + i + 1)));
+            i = j;
+        }
+        (at(i) == b')').then_some((n, off, i + 1))
     }
 
     /// IGA's `(sat)` and `(cm)fN.M` before the destination.

@@ -2,15 +2,18 @@
 //! streaming).
 //!
 //! Used when the result cannot depend on text further away than one statement: the input is
-//! a file (it is read twice), `--compact` is not given, and the text defines no labels and has
-//! no `/* */` comments. A first pass checks that and detects the dialect over the whole text
-//! (every sign [`asm::detect_dialect`] looks for lies within one line, so per-chunk answers
-//! combine exactly); the second parses and encodes chunks of whole statements (about
-//! [`CHUNK`] bytes, cut at a line end; for Mesa's syntax, whose sends continue on the next
-//! line, only after a line ending in `;`) and writes each chunk's bytes. Both passes run the
-//! chunks on worker threads (one per core, [`THREADS_ENV`] overrides) and take the results in
-//! file order, with a bounded number of chunks in flight: the output does not depend on the
-//! number of threads.
+//! a file, `--compact` is not given, and the text defines no labels and has no `/* */`
+//! comments. The text is parsed and encoded in chunks of whole statements (about [`CHUNK`]
+//! bytes, cut at a line end; for Mesa's syntax, whose sends continue on the next line, only
+//! after a line ending in `;`) and each chunk's bytes are written in turn. Every sign
+//! [`asm::detect_dialect`] looks for lies within one line, so per-chunk answers combine
+//! exactly: with `--hex` (standard output, which cannot take back what it printed) a first
+//! pass checks the conditions and detects the dialect over the whole text; with `-o` the
+//! dialect is guessed from the start of the text and each chunk confirms it (a label fails
+//! the chunk's parse, a block comment the chunk), the output being dropped otherwise. The
+//! chunks run on worker threads (one per core, [`THREADS_ENV`] overrides) and their results
+//! are taken in file order, with a bounded number of chunks in flight: the output does not
+//! depend on the number of threads.
 //!
 //! With no labels and no `--compact`, [`binary::assemble`] encodes each instruction on its own
 //! (its jump offsets are only re-resolved when an instruction marked `{Compacted}` has no
@@ -287,34 +290,67 @@ pub fn assemble(
     let read_err = |e: std::io::Error| format!("{name}: {e}");
     let size = env_count(CHUNK_ENV).unwrap_or(CHUNK);
     let threads = threads();
-    // Pass 1: labels, block comments and the dialect over the whole text.
-    let mut marks = DialectMarks::default();
-    let streams = in_order(
-        &mut Chunks::new(open()?, size, |_| true),
-        threads,
-        &scan,
-        &mut |m| m.map(|m| marks = marks.or(m)).is_some(),
-    )
-    .map_err(read_err)?;
-    if !streams {
-        return Ok(Outcome::WholeText);
-    }
-    let dialect = syntax.unwrap_or(marks.dialect());
-    // Pass 2: parse, encode and write chunk by chunk.
+    let hex = output.is_none();
+    // The dialect, and whether the chunks must confirm it.
+    let (dialect, confirm) = if hex {
+        // Standard output cannot take back what it printed: a first pass reads the whole
+        // text for labels, block comments and the dialect.
+        let mut marks = DialectMarks::default();
+        let streams = in_order(
+            &mut Chunks::new(open()?, size, |_| true),
+            threads,
+            &scan,
+            &mut |m| m.map(|m| marks = marks.or(m)).is_some(),
+        )
+        .map_err(read_err)?;
+        if !streams {
+            return Ok(Outcome::WholeText);
+        }
+        (syntax.unwrap_or(marks.dialect()), false)
+    } else {
+        // A file output is discarded on failure: one pass. The dialect is guessed from the
+        // start of the text and confirmed chunk by chunk (the output is dropped and the
+        // whole-text path runs if the signs of the whole text point elsewhere); a label is an
+        // error of `asm::parse_each`, a block comment fails the chunk.
+        let mut head = Vec::new();
+        open()?
+            .take(size as u64)
+            .read_to_end(&mut head)
+            .map_err(read_err)?;
+        match syntax {
+            Some(d) => (d, false),
+            None => (asm::dialect_marks(&head).dialect(), true),
+        }
+    };
+    // Parse, encode and write chunk by chunk.
     let mut sink = Sink::new(output)?;
     let cut: fn(&[u8]) -> bool = if dialect == Dialect::Mesa {
         mesa_cut
     } else {
         |_| true
     };
-    let hex = matches!(sink, Sink::Stdout(_));
     let mut written = Ok(());
+    let mut marks = DialectMarks::default();
     let all = in_order(
         &mut Chunks::new(open()?, size, cut),
         threads,
-        &|c| assemble_chunk(c, dialect, platform, hex),
+        &|c| {
+            if memchr::memmem::find(c, b"/*").is_some() {
+                return None;
+            }
+            let m = if confirm {
+                asm::dialect_marks(c)
+            } else {
+                DialectMarks::default()
+            };
+            Some((m, assemble_chunk(c, dialect, platform, hex)?))
+        },
         &mut |r| {
-            let Some(bytes) = r else { return false };
+            let Some((m, bytes)) = r else { return false };
+            marks = marks.or(m);
+            if confirm && marks.dialect() != dialect {
+                return false;
+            }
             written = sink.write(&bytes);
             written.is_ok()
         },
