@@ -160,9 +160,14 @@ impl<'a> Cursor<'a> {
     /// a block comment.
     #[inline]
     pub fn skip_blank(&mut self) -> PResult<()> {
-        // Most calls find a token at once: no call then.
+        // Most calls find a token at once, or after one space (IGA's separator): no call then.
+        let token = |b: u8| CLASS[b as usize] & BLANK == 0 && b != b'/';
         match self.peek() {
-            Some(b) if CLASS[b as usize] & BLANK == 0 && b != b'/' => Ok(()),
+            Some(b) if token(b) => Ok(()),
+            Some(b' ') if self.peek_at(1).is_some_and(token) => {
+                self.pos += 1;
+                Ok(())
+            }
             _ => self.skip_blank_slow(),
         }
     }

@@ -146,11 +146,7 @@ impl DialectMarks {
 /// The dialect signs of `src` (byte searches: a few passes at memory speed).
 pub fn dialect_marks(src: &[u8]) -> DialectMarks {
     use memchr::memmem::find;
-    let mesa = find(src, b"align1").is_some()
-        || find(src, b"JIP:").is_some()
-        || find(src, b"MsgDesc").is_some()
-        || semicolon_line_end(src)
-        || type_after_region(src);
+    let mesa = mesa_word(src) || type_after_region(src);
     let iga = !mesa
         && (memchr::memchr_iter(b'|', src).any(|i| {
             matches!(src.get(i + 1), Some(b'M' | b'm'))
@@ -160,13 +156,21 @@ pub fn dialect_marks(src: &[u8]) -> DialectMarks {
     DialectMarks { mesa, iga }
 }
 
-/// Whether a line ends in `;` (before trailing ASCII whitespace).
-fn semicolon_line_end(src: &[u8]) -> bool {
-    memchr::memchr_iter(b';', src).any(|i| {
-        src[i + 1..]
+/// Whether `src` has `align1`, `JIP:` or `MsgDesc`, or a line ending in `;` (before trailing
+/// ASCII whitespace): one search for their rarest bytes (`g`, `J`, `;`) in every dialect.
+fn mesa_word(src: &[u8]) -> bool {
+    let at = |i: usize, before: usize, word: &[u8]| {
+        i.checked_sub(before)
+            .and_then(|s| src.get(s..s + word.len()))
+            .is_some_and(|w| w == word)
+    };
+    memchr::memchr3_iter(b'g', b'J', b';', src).any(|i| match src[i] {
+        b'g' => at(i, 3, b"align1") || at(i, 2, b"MsgDesc"),
+        b'J' => at(i, 0, b"JIP:"),
+        _ => src[i + 1..]
             .iter()
             .take_while(|&&b| b != b'\n')
-            .all(u8::is_ascii_whitespace)
+            .all(u8::is_ascii_whitespace),
     })
 }
 
