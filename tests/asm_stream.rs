@@ -195,6 +195,7 @@ fn errors_late_in_the_file_are_those_of_the_whole_text() {
 fn late_dialect_signs_labels_and_comments_take_the_whole_text_path() {
     let iga = "add (8|M0) r10.0<1>:f r7.0<8;8,1>:f r8.0<8;8,1>:f\n".repeat(200);
     let prm = "add (8) r10.0<1>:f r7.0<8;8,1>:f r8.0<8;8,1>:f\n".repeat(200);
+    let commented = iga.replace(":f\n", ":f /* 1.0 */\n");
     let cases = [
         // IGA at the start, a Mesa sign (in a comment) at the end: the text is Mesa.
         ("mesa-late", format!("{iga}// align1\n{iga}")),
@@ -214,6 +215,15 @@ fn late_dialect_signs_labels_and_comments_take_the_whole_text_path() {
         (
             "comment-late",
             format!("{iga}/* add (8|M0)\nnothing */\n{iga}"),
+        ),
+        // Block comments closed on their line (streamed), then one that is not.
+        (
+            "comment-on-line",
+            format!("{commented}/* x */ add (8|M0) r1.0<1>:f r2.0<0;1,0>:f /* y /* z */ 0x0:f /**/\n{iga}"),
+        ),
+        (
+            "comment-open",
+            format!("{commented}add (8|M0) r1.0<1>:f r2.0<0;1,0>:f 0x0:f /*/\n*/\n{iga}"),
         ),
     ];
     for (name, text) in cases {

@@ -3,14 +3,14 @@
 //!
 //! Used when the result cannot depend on text further away than one statement: the input is
 //! a file, `--compact` is not given, and the text defines no labels and has no `/* */`
-//! comments. The text is parsed and encoded in chunks of whole statements (about [`CHUNK`]
+//! comment running past its line. The text is parsed and encoded in chunks of whole statements (about [`CHUNK`]
 //! bytes, cut at a line end; for Mesa's syntax, whose sends continue on the next line, only
 //! after a line ending in `;`) and each chunk's bytes are written in turn. Every sign
 //! [`asm::detect_dialect`] looks for lies within one line, so per-chunk answers combine
 //! exactly: with `--hex` (standard output, which cannot take back what it printed) a first
 //! pass checks the conditions and detects the dialect over the whole text; with `-o` the
 //! dialect is guessed from the start of the text and each chunk confirms it (a label fails
-//! the chunk's parse, a block comment the chunk), the output being dropped otherwise. The
+//! the chunk's parse, an open block comment the chunk), the output being dropped otherwise. The
 //! chunks run on worker threads (one per core, [`THREADS_ENV`] overrides) and their results
 //! are taken in file order, with a bounded number of chunks in flight: the output does not
 //! depend on the number of threads.
@@ -225,10 +225,21 @@ fn mesa_cut(line: &[u8]) -> bool {
     line.trim_ascii_end().ends_with(b";") && !line.contains(&b'/')
 }
 
+/// Whether a `/*` in `c` has no `*/` after it on its line: a block comment may then run past
+/// the line end, where a chunk may be cut. (Mesa's listings close theirs on the line:
+/// `0x3f000000F /* 0.5F */`.)
+fn comment_past_line_end(c: &[u8]) -> bool {
+    memchr::memmem::find_iter(c, b"/*").any(|i| {
+        let line = &c[i + 2..];
+        let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+        memchr::memmem::find(line, b"*/").is_none()
+    })
+}
+
 /// What the first pass finds in a chunk: the dialect signs, or that streaming does not apply
-/// (labels or a block comment).
+/// (labels, or a block comment that may run past its line).
 fn scan(c: &[u8]) -> Option<DialectMarks> {
-    if memchr::memmem::find(c, b"/*").is_some() || asm::defines_labels(c) {
+    if comment_past_line_end(c) || asm::defines_labels(c) {
         return None;
     }
     Some(asm::dialect_marks(c))
@@ -311,7 +322,8 @@ pub fn assemble(
         // A file output is discarded on failure: one pass. The dialect is guessed from the
         // start of the text and confirmed chunk by chunk (the output is dropped and the
         // whole-text path runs if the signs of the whole text point elsewhere); a label is an
-        // error of `asm::parse_each`, a block comment fails the chunk.
+        // error of `asm::parse_each`, a block comment that may run past its line fails the
+        // chunk.
         let mut head = Vec::new();
         open()?
             .take(size as u64)
@@ -335,7 +347,7 @@ pub fn assemble(
         &mut Chunks::new(open()?, size, cut),
         threads,
         &|c| {
-            if memchr::memmem::find(c, b"/*").is_some() {
+            if comment_past_line_end(c) {
                 return None;
             }
             let m = if confirm {
