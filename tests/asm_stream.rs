@@ -11,34 +11,18 @@ use codec_util::*;
 use euref::asm::{self, Dialect, DialectMarks, PrintOptions};
 use euref::spec::Platform;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// Run euref with `EUREF_ASM_CHUNK` / `EUREF_ASM_THREADS` when given.
 fn euref(args: &[&str], stdin: Option<&[u8]>, chunk_threads: Option<(usize, usize)>) -> Run {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_euref"));
-    c.args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        });
-    if let Some((chunk, threads)) = chunk_threads {
-        c.env("EUREF_ASM_CHUNK", chunk.to_string())
-            .env("EUREF_ASM_THREADS", threads.to_string());
-    }
-    let mut child = c.spawn().expect("run euref");
-    if let Some(data) = stdin {
-        use std::io::Write;
-        child.stdin.take().unwrap().write_all(data).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        out: out.stdout,
-        err: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    let env = match chunk_threads {
+        Some((chunk, threads)) => vec![
+            ("EUREF_ASM_CHUNK", chunk.to_string()),
+            ("EUREF_ASM_THREADS", threads.to_string()),
+        ],
+        None => vec![],
+    };
+    let (code, out, err) = run_euref(args, &env, stdin);
+    Run { code, out, err }
 }
 
 #[derive(Debug, PartialEq)]

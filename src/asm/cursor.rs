@@ -454,6 +454,23 @@ impl<'a> Cursor<'a> {
         (n > 0).then_some((v, n))
     }
 
+    /// The decimal digits at `at` bytes past the cursor: their value and end (relative to the
+    /// cursor), or None when there are none or more than `max` (at most 19).
+    #[inline]
+    pub fn dec_digits(&self, at: usize, max: usize) -> Option<(u64, usize)> {
+        let s = self.rest();
+        let mut v = 0u64;
+        let mut i = at;
+        while let Some(d) = s.get(i).filter(|d| d.is_ascii_digit()) {
+            if i - at == max.min(19) {
+                return None;
+            }
+            v = v * 10 + u64::from(d - b'0');
+            i += 1;
+        }
+        (i > at).then_some((v, i))
+    }
+
     /// A small unsigned decimal number (register numbers, strides): at most `max`.
     pub fn small(&mut self, what: &str, max: u64) -> PResult<u32> {
         let start = self.pos();

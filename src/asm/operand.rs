@@ -402,16 +402,8 @@ impl<'a> Parser<'a> {
         let at = |i: usize| s.get(i).copied().unwrap_or(0);
         // A decimal number of 1-3 digits at `i` (not `0x`): its value and end.
         let dec = |i: usize| -> Option<(u32, usize)> {
-            let mut v = 0u32;
-            let mut j = i;
-            while at(j).is_ascii_digit() {
-                if j - i == 3 {
-                    return None;
-                }
-                v = v * 10 + u32::from(at(j) - b'0');
-                j += 1;
-            }
-            (j > i && !matches!(at(j), b'x' | b'X')).then_some((v, j))
+            let (v, j) = self.c.dec_digits(i, 3)?;
+            (!matches!(at(j), b'x' | b'X')).then_some((v as u32, j))
         };
         let (reg, mut i) = if matches!(at(0), b'r' | b'g' | b'R' | b'G') {
             let (nr, i) = dec(1)?;
@@ -544,18 +536,7 @@ impl<'a> Parser<'a> {
             let (v, n) = self.c.hex_digits(start + 2, 16)?;
             (v, n as u32, start + 2 + n)
         } else {
-            let mut v = 0u64;
-            let mut i = start;
-            while at(i).is_ascii_digit() {
-                if i - start == 9 {
-                    return None;
-                }
-                v = v * 10 + u64::from(at(i) - b'0');
-                i += 1;
-            }
-            if i == start {
-                return None;
-            }
+            let (v, i) = self.c.dec_digits(start, 9)?;
             (v, 0, i)
         };
         // A type must follow at once (so no floating-point literal is cut short).

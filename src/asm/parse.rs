@@ -43,7 +43,7 @@ pub(crate) struct Pending {
     pub(crate) cmod_flag: Option<(Flag, Pos)>,
     pub(crate) no_mask_w: bool,
     pub(crate) access: Option<AccessMode>,
-    pub(crate) chan_off: Option<(u8, Pos)>,
+    pub(crate) chan_off: Option<ChanOff>,
     pub(crate) sec_half: bool,
     pub(crate) sfid_suffix: Option<(u8, Pos)>,
     pub(crate) dst: Option<RawReg>,
@@ -52,6 +52,9 @@ pub(crate) struct Pending {
     pub(crate) ex_desc: Option<(SendDesc, Pos)>,
     pub(crate) sfid: Option<u8>,
 }
+
+/// A channel offset and the position of its `M` (or option).
+pub(crate) type ChanOff = (u8, Pos);
 
 /// Jump units per native instruction: 64-bit units on Gen7/Gen7.5, bytes from Gen8 (mesa
 /// brw_eu_emit.c `brw_jump_scale`; checked against shared/corpus/mesa/asm/gen*/if.expected).
@@ -471,19 +474,11 @@ impl<'a> Parser<'a> {
     /// channel offset (as `Pending::chan_off`) and the length, when both are valid (the general path reports the
     /// errors).
     #[inline]
-    pub(crate) fn quick_exec_size(&self) -> Option<(u8, Option<(u8, Pos)>, usize)> {
+    pub(crate) fn quick_exec_size(&self) -> Option<(u8, Option<ChanOff>, usize)> {
         let s = self.c.rest();
         let at = |i: usize| s.get(i).copied().unwrap_or(0);
         // One or two decimal digits at `i`: the value and the end.
-        let dec = |i: usize| -> Option<(u8, usize)> {
-            let d = |b: u8| b.is_ascii_digit().then(|| b - b'0');
-            let a = d(at(i))?;
-            match d(at(i + 1)) {
-                Some(b) if !at(i + 2).is_ascii_digit() => Some((a * 10 + b, i + 2)),
-                Some(_) => None,
-                None => Some((a, i + 1)),
-            }
-        };
+        let dec = |i: usize| self.c.dec_digits(i, 2).map(|(v, j)| (v as u8, j));
         if at(0) != b'(' {
             return None;
         }

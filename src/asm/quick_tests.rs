@@ -5,30 +5,15 @@
 use super::cursor::Pos;
 use super::parse::{Parser, Pending};
 use super::Dialect;
+use crate::golden::values::Rng;
 use crate::isa::Insn;
 use crate::spec::{Opcode, Platform};
-
-/// xorshift64*: deterministic inputs without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const ALPHABET: &[u8] = b"rgnul0123456789.<>;,:xXabcdefABCDEFUDWVQHvwyz-+|Mm() \t";
 
 /// The seeds, then random mutations of them (bytes replaced, inserted, removed, cut).
 fn inputs(seeds: &[&str], n: usize) -> Vec<Vec<u8>> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::for_vector(0x9E37_79B9_7F4A_7C15, 0, 0);
     let mut out: Vec<Vec<u8>> = seeds.iter().map(|s| s.as_bytes().to_vec()).collect();
     for _ in 0..n {
         let mut s = seeds[rng.below(seeds.len())].as_bytes().to_vec();
@@ -116,89 +101,80 @@ fn parser(s: &[u8], d: Dialect) -> Parser<'_> {
     Parser::new(s, d, Platform::Skl, false)
 }
 
-#[test]
-fn quick_registers_are_the_general_path() {
+/// Run `check` on the inputs of `seeds` in every dialect: it returns whether the quick path
+/// read the input (and asserts that the general path agrees); at least `min` must be read.
+fn each_input(seeds: &[&str], min: usize, check: impl Fn(&[u8], Dialect, &str) -> bool) {
     let mut hits = 0;
     for d in Dialect::ALL {
-        for s in inputs(REGS, 20_000) {
-            let Some((r, n)) = parser(&s, d).quick_reg() else {
-                continue;
-            };
-            hits += 1;
-            let mut g = parser(&s, d);
-            let got = g.reg_operand_general(Pos(0), false, false);
-            let shown = String::from_utf8_lossy(&s);
-            match got {
-                Ok(Some(gr)) => assert_eq!(format!("{gr:?}"), format!("{r:?}"), "{shown}"),
-                other => panic!("{shown}: quick path read it, the general path gave {other:?}"),
-            }
-            assert_eq!(g.c.offset(), n, "{shown}");
+        for s in inputs(seeds, 20_000) {
+            hits += usize::from(check(&s, d, &String::from_utf8_lossy(&s)));
         }
     }
-    assert!(hits > 10_000, "{hits}");
+    assert!(hits > min, "{hits}");
+}
+
+#[test]
+fn quick_registers_are_the_general_path() {
+    each_input(REGS, 10_000, |s, d, shown| {
+        let Some((r, n)) = parser(s, d).quick_reg() else {
+            return false;
+        };
+        let mut g = parser(s, d);
+        match g.reg_operand_general(Pos(0), false, false) {
+            Ok(Some(gr)) => assert_eq!(format!("{gr:?}"), format!("{r:?}"), "{shown}"),
+            other => panic!("{shown}: quick path read it, the general path gave {other:?}"),
+        }
+        assert_eq!(g.c.offset(), n, "{shown}");
+        true
+    });
 }
 
 #[test]
 fn quick_immediates_are_the_general_path() {
-    let mut hits = 0;
-    for d in Dialect::ALL {
-        for s in inputs(IMMS, 20_000) {
-            let Some((v, ty, n)) = parser(&s, d).quick_imm() else {
-                continue;
-            };
-            hits += 1;
-            let mut g = parser(&s, d);
-            let shown = String::from_utf8_lossy(&s);
-            assert!(g.at_number(), "{shown}");
-            let gv = g.number().map(|v| format!("{v:?}"));
-            let gt = g.type_suffix().map(|t| format!("{t:?}"));
-            assert_eq!(gv.ok(), Some(format!("{v:?}")), "{shown}");
-            assert_eq!(gt.ok(), Some(format!("{:?}", Some(ty))), "{shown}");
-            assert_eq!(g.c.offset(), n, "{shown}");
-        }
-    }
-    assert!(hits > 5_000, "{hits}");
+    each_input(IMMS, 5_000, |s, d, shown| {
+        let Some((v, ty, n)) = parser(s, d).quick_imm() else {
+            return false;
+        };
+        let mut g = parser(s, d);
+        assert!(g.at_number(), "{shown}");
+        let gv = g.number().map(|v| format!("{v:?}"));
+        let gt = g.type_suffix().map(|t| format!("{t:?}"));
+        assert_eq!(gv.ok(), Some(format!("{v:?}")), "{shown}");
+        assert_eq!(gt.ok(), Some(format!("{:?}", Some(ty))), "{shown}");
+        assert_eq!(g.c.offset(), n, "{shown}");
+        true
+    });
 }
 
 #[test]
 fn quick_descriptors_are_the_general_path() {
-    let mut hits = 0;
-    for d in Dialect::ALL {
-        for s in inputs(DESCS, 20_000) {
-            let Some((v, n)) = parser(&s, d).quick_desc() else {
-                continue;
-            };
-            hits += 1;
-            let mut g = parser(&s, d);
-            let shown = String::from_utf8_lossy(&s);
-            let got = g.desc_operand_general("the descriptor");
-            assert_eq!(
-                got.ok().map(|x| format!("{x:?}")),
-                Some(format!("{:?}", (crate::isa::SendDesc::Imm(v), Pos(0)))),
-                "{shown}"
-            );
-            assert_eq!(g.c.offset(), n, "{shown}");
-        }
-    }
-    assert!(hits > 10_000, "{hits}");
+    each_input(DESCS, 10_000, |s, d, shown| {
+        let Some((v, n)) = parser(s, d).quick_desc() else {
+            return false;
+        };
+        let mut g = parser(s, d);
+        let got = g.desc_operand_general("the descriptor");
+        assert_eq!(
+            got.ok().map(|x| format!("{x:?}")),
+            Some(format!("{:?}", (crate::isa::SendDesc::Imm(v), Pos(0)))),
+            "{shown}"
+        );
+        assert_eq!(g.c.offset(), n, "{shown}");
+        true
+    });
 }
 
 #[test]
 fn quick_execution_sizes_are_the_general_path() {
-    let mut hits = 0;
-    for d in Dialect::ALL {
-        for s in inputs(EXECS, 20_000) {
-            let Some((n, off, len)) = parser(&s, d).quick_exec_size() else {
-                continue;
-            };
-            hits += 1;
-            let mut g = parser(&s, d);
-            let (mut insn, mut pd) = (Insn::new(Opcode::Add), Pending::default());
-            let shown = String::from_utf8_lossy(&s);
-            assert!(g.exec_size_general(&mut insn, &mut pd).is_ok(), "{shown}");
-            assert_eq!((insn.exec_size, pd.chan_off), (n, off), "{shown}");
-            assert_eq!(g.c.offset(), len, "{shown}");
-        }
-    }
-    assert!(hits > 2_000, "{hits}");
+    each_input(EXECS, 2_000, |s, d, shown| {
+        let Some((n, off, len)) = parser(s, d).quick_exec_size() else {
+            return false;
+        };
+        let mut g = parser(s, d);
+        let (mut insn, mut pd) = (Insn::new(Opcode::Add), Pending::default());
+        assert!(g.exec_size_general(&mut insn, &mut pd).is_ok(), "{shown}");
+        assert_eq!((insn.exec_size, pd.chan_off), (n, off), "{shown}");
+        assert_eq!(g.c.offset(), len, "{shown}");
+        true
+    });
 }
