@@ -422,7 +422,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `(N)`, `(N|Mk)`.
-    pub(crate) fn exec_size(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+    fn exec_size(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
         if let Some((n, off, len)) = self.quick_exec_size() {
             insn.exec_size = n;
             pd.chan_off = off;
