@@ -13,27 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 fn euref(args: &[&str], stdin: Option<&[u8]>) -> (i32, Vec<u8>, String) {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_euref"));
-    c.args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        });
-    let mut child = c.spawn().expect("run euref");
-    if let Some(data) = stdin {
-        use std::io::Write;
-        let mut si = child.stdin.take().unwrap();
-        si.write_all(data).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    run_euref(args, &[], stdin)
 }
 
 fn tmp(name: &str) -> PathBuf {

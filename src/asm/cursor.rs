@@ -160,9 +160,14 @@ impl<'a> Cursor<'a> {
     /// a block comment.
     #[inline]
     pub fn skip_blank(&mut self) -> PResult<()> {
-        // Most calls find a token at once: no call then.
+        // Most calls find a token at once, or after one space (IGA's separator): no call then.
+        let token = |b: u8| CLASS[b as usize] & BLANK == 0 && b != b'/';
         match self.peek() {
-            Some(b) if CLASS[b as usize] & BLANK == 0 && b != b'/' => Ok(()),
+            Some(b) if token(b) => Ok(()),
+            Some(b' ') if self.peek_at(1).is_some_and(token) => {
+                self.pos += 1;
+                Ok(())
+            }
             _ => self.skip_blank_slow(),
         }
     }
@@ -420,6 +425,50 @@ impl<'a> Cursor<'a> {
         }
         self.last_hex_digits = n as u32;
         Ok(v)
+    }
+
+    /// The hexadecimal digits at `at` bytes past the cursor (lowercase only when
+    /// [`Cursor::lower_hex_only`], as [`Cursor::uint`] reads them): their value and count, or
+    /// None when there are none or more than `max` (at most 16).
+    #[inline]
+    pub fn hex_digits(&self, at: usize, max: usize) -> Option<(u64, usize)> {
+        let digit = if self.lower_hex_only {
+            &HEX_LOWER
+        } else {
+            &HEX_ANY
+        };
+        let s = self.rest().get(at..)?;
+        let mut v = 0u64;
+        let mut n = 0;
+        while let Some(&b) = s.get(n) {
+            let d = digit[b as usize];
+            if d > 15 {
+                break;
+            }
+            if n == max.min(16) {
+                return None;
+            }
+            v = v << 4 | u64::from(d);
+            n += 1;
+        }
+        (n > 0).then_some((v, n))
+    }
+
+    /// The decimal digits at `at` bytes past the cursor: their value and end (relative to the
+    /// cursor), or None when there are none or more than `max` (at most 19).
+    #[inline]
+    pub fn dec_digits(&self, at: usize, max: usize) -> Option<(u64, usize)> {
+        let s = self.rest();
+        let mut v = 0u64;
+        let mut i = at;
+        while let Some(d) = s.get(i).filter(|d| d.is_ascii_digit()) {
+            if i - at == max.min(19) {
+                return None;
+            }
+            v = v * 10 + u64::from(d - b'0');
+            i += 1;
+        }
+        (i > at).then_some((v, i))
     }
 
     /// A small unsigned decimal number (register numbers, strides): at most `max`.

@@ -39,6 +39,8 @@ mod operand;
 mod options;
 mod parse;
 mod print;
+#[cfg(test)]
+mod quick_tests;
 mod send;
 
 pub use error::AsmError;
@@ -106,26 +108,109 @@ pub struct PrintOptions {
 /// `JIP:`/`MsgDesc`, lines ending in `;` or uppercase type suffixes right after a region (`<1>F`); IGA if it has an
 /// `|M` channel offset or `(W)`; PRM otherwise.
 pub fn detect_dialect(src: &[u8]) -> Dialect {
-    let has = |pat: &[u8]| src.windows(pat.len()).any(|w| w == pat);
-    let semicolon_lines = src
-        .split(|&b| b == b'\n')
-        .any(|l| l.trim_ascii_end().ends_with(b";"));
-    if has(b"align1") || has(b"JIP:") || has(b"MsgDesc") || semicolon_lines {
-        return Dialect::Mesa;
+    dialect_marks(src).dialect()
+}
+
+/// The signs of a dialect [`detect_dialect`] looks for in a text. Every sign lies within one
+/// line, so the marks of a text cut at line ends are the union ([`DialectMarks::or`]) of the
+/// marks of its pieces.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DialectMarks {
+    /// A sign of Mesa's syntax.
+    pub mesa: bool,
+    /// A sign of IGA's syntax (only looked for when there is no sign of Mesa's).
+    pub iga: bool,
+}
+
+impl DialectMarks {
+    /// The marks of two pieces of one text.
+    pub fn or(self, o: DialectMarks) -> DialectMarks {
+        DialectMarks {
+            mesa: self.mesa || o.mesa,
+            iga: self.iga || o.iga,
+        }
     }
-    if src
-        .windows(2)
-        .any(|w| w[0] == b'>' && w[1].is_ascii_uppercase())
-    {
-        return Dialect::Mesa;
+
+    /// The dialect they point to.
+    pub fn dialect(self) -> Dialect {
+        if self.mesa {
+            Dialect::Mesa
+        } else if self.iga {
+            Dialect::Iga
+        } else {
+            Dialect::Prm
+        }
     }
-    let iga_chan = src
-        .windows(3)
-        .any(|w| w[0] == b'|' && (w[1] == b'M' || w[1] == b'm') && w[2].is_ascii_digit());
-    if iga_chan || has(b"(W)") || has(b"(W&") {
-        return Dialect::Iga;
+}
+
+/// The dialect signs of `src` (byte searches: a few passes at memory speed).
+pub fn dialect_marks(src: &[u8]) -> DialectMarks {
+    use memchr::memmem::find;
+    let mesa = mesa_word(src) || type_after_region(src);
+    let iga = !mesa
+        && (memchr::memchr_iter(b'|', src).any(|i| {
+            matches!(src.get(i + 1), Some(b'M' | b'm'))
+                && src.get(i + 2).is_some_and(u8::is_ascii_digit)
+        }) || find(src, b"(W)").is_some()
+            || find(src, b"(W&").is_some());
+    DialectMarks { mesa, iga }
+}
+
+/// Whether `src` has `align1`, `JIP:` or `MsgDesc`, or a line ending in `;` (before trailing
+/// ASCII whitespace): one search for their rarest bytes (`g`, `J`, `;`) in every dialect.
+fn mesa_word(src: &[u8]) -> bool {
+    let at = |i: usize, before: usize, word: &[u8]| {
+        i.checked_sub(before)
+            .and_then(|s| src.get(s..s + word.len()))
+            .is_some_and(|w| w == word)
+    };
+    memchr::memchr3_iter(b'g', b'J', b';', src).any(|i| match src[i] {
+        b'g' => at(i, 3, b"align1") || at(i, 2, b"MsgDesc"),
+        b'J' => at(i, 0, b"JIP:"),
+        _ => src[i + 1..]
+            .iter()
+            .take_while(|&&b| b != b'\n')
+            .all(u8::is_ascii_whitespace),
+    })
+}
+
+/// Whether an uppercase letter follows a `>` (Mesa's `<1>F`). Blocks of 64 byte pairs
+/// without an early exit, which the compiler turns into vector compares.
+fn type_after_region(src: &[u8]) -> bool {
+    let (Some(a), Some(b)) = (src.get(..src.len().saturating_sub(1)), src.get(1..)) else {
+        return false;
+    };
+    a.chunks(64).zip(b.chunks(64)).any(|(x, y)| {
+        x.iter().zip(y).fold(0u8, |acc, (&p, &q)| {
+            acc | u8::from(p == b'>' && q.is_ascii_uppercase())
+        }) != 0
+    })
+}
+
+/// Whether assembly text defines a label (`NAME:` starting a line, other than the `JIP:` /
+/// `UIP:` keywords).
+pub fn defines_labels(text: &[u8]) -> bool {
+    let mut rest = text;
+    loop {
+        let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let l = rest[..end].trim_ascii_start();
+        let n = l
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        if n > 0
+            && !l[0].is_ascii_digit()
+            && l.get(n) == Some(&b':')
+            && !l[..n].eq_ignore_ascii_case(b"JIP")
+            && !l[..n].eq_ignore_ascii_case(b"UIP")
+        {
+            return true;
+        }
+        match rest.get(end + 1..) {
+            Some(r) => rest = r,
+            None => return false,
+        }
     }
-    Dialect::Prm
 }
 
 /// Parse a program. `dialect` None: [`detect_dialect`].
@@ -137,6 +222,21 @@ pub fn parse(
     let d = dialect.unwrap_or_else(|| detect_dialect(src));
     parse::Parser::new(src, d, platform, true)
         .program()
+        .map_err(|e| e.locate(src))
+}
+
+/// Parse a program that defines and uses no labels one instruction at a time: `f` gets each
+/// instruction and its line; parsing stops when it returns false (the result
+/// is then `Ok(false)`). For callers that fall back to [`parse`] on any error: an error is that
+/// of [`parse`] where [`parse`] fails, but a label (which [`parse`] may accept) is an error here.
+pub fn parse_each(
+    src: &[u8],
+    dialect: Dialect,
+    platform: Platform,
+    f: impl FnMut(&Insn, u32) -> bool,
+) -> Result<bool, AsmError> {
+    parse::Parser::new(src, dialect, platform, false)
+        .each(f)
         .map_err(|e| e.locate(src))
 }
 

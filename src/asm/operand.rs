@@ -321,7 +321,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `:type` or (Mesa) an uppercase type suffix.
-    fn type_suffix(&mut self) -> PResult<Option<DataType>> {
+    pub(crate) fn type_suffix(&mut self) -> PResult<Option<DataType>> {
         let pos = self.c.pos();
         let colon = self.c.eat(b':');
         if !colon && !self.c.peek().is_some_and(|b| b.is_ascii_uppercase()) {
@@ -353,13 +353,23 @@ impl<'a> Parser<'a> {
         neg: bool,
         abs: bool,
     ) -> PResult<Option<RawReg>> {
-        if let Some((mut r, n)) = self.quick_grf() {
+        if let Some((mut r, n)) = self.quick_reg() {
             r.pos = pos;
             r.neg = neg;
             r.abs = abs;
             self.c.advance(n);
             return Ok(Some(r));
         }
+        self.reg_operand_general(pos, neg, abs)
+    }
+
+    /// [`Parser::reg_operand`] without its quick path.
+    pub(crate) fn reg_operand_general(
+        &mut self,
+        pos: Pos,
+        neg: bool,
+        abs: bool,
+    ) -> PResult<Option<RawReg>> {
         let Some(base) = self.reg_base()? else {
             return Ok(None);
         };
@@ -380,36 +390,30 @@ impl<'a> Parser<'a> {
         }))
     }
 
-    /// The common register operand `gN[.S][<a[,;]b,c>](TYPE|:type)` (`g` or `r`, no blanks
-    /// inside, decimal numbers, no swizzle) read in one pass over the bytes: the operand and
-    /// its length, exactly as [`Parser::reg_operand`]'s general path would read it (`pos`,
-    /// `neg` and `abs` left for the caller). `None` for anything else (other registers,
+    /// The common register operand `gN[.S][<a[,;]b,c>](TYPE|:type)` (`g` or `r`, or `null`;
+    /// no blanks inside, decimal numbers, no swizzle) read in one pass over the bytes: the
+    /// operand and its length, exactly as [`Parser::reg_operand`]'s general path would read it
+    /// (`pos`, `neg` and `abs` left for the caller). `None` for anything else (other registers,
     /// swizzles, blanks, out-of-range or malformed numbers, unknown types): the general path
     /// then reads it and reports the errors.
     #[inline]
-    fn quick_grf(&self) -> Option<(RawReg, usize)> {
+    pub(crate) fn quick_reg(&self) -> Option<(RawReg, usize)> {
         let s = self.c.rest();
         let at = |i: usize| s.get(i).copied().unwrap_or(0);
         // A decimal number of 1-3 digits at `i` (not `0x`): its value and end.
         let dec = |i: usize| -> Option<(u32, usize)> {
-            let mut v = 0u32;
-            let mut j = i;
-            while at(j).is_ascii_digit() {
-                if j - i == 3 {
-                    return None;
-                }
-                v = v * 10 + u32::from(at(j) - b'0');
-                j += 1;
-            }
-            (j > i && !matches!(at(j), b'x' | b'X')).then_some((v, j))
+            let (v, j) = self.c.dec_digits(i, 3)?;
+            (!matches!(at(j), b'x' | b'X')).then_some((v as u32, j))
         };
-        if !matches!(at(0), b'r' | b'g' | b'R' | b'G') {
+        let (reg, mut i) = if matches!(at(0), b'r' | b'g' | b'R' | b'G') {
+            let (nr, i) = dec(1)?;
+            (Reg::Grf(u8::try_from(nr).ok()?), i)
+        } else if s.starts_with(b"null") && !at(4).is_ascii_lowercase() {
+            // The general path reads the lowercase run `null` as the ARF name (not numbered).
+            (Reg::Arf(self.null_reg?), 4)
+        } else {
             return None;
-        }
-        let (nr, mut i) = dec(1)?;
-        if nr > 255 {
-            return None;
-        }
+        };
         let mut sub = None;
         if at(i) == b'.' {
             let (v, j) = dec(i + 1)?;
@@ -464,7 +468,7 @@ impl<'a> Parser<'a> {
                 pos: Pos(0),
                 neg: false,
                 abs: false,
-                base: RawBase::Direct(Reg::Grf(nr as u8), sub),
+                base: RawBase::Direct(reg, sub),
                 region,
                 swz: None,
                 ty,
@@ -487,6 +491,14 @@ impl<'a> Parser<'a> {
     pub(crate) fn src_raw(&mut self) -> PResult<RawSrc> {
         self.c.skip_blank()?;
         let pos = self.c.pos();
+        if let Some((val, ty, n)) = self.quick_imm() {
+            self.c.advance(n);
+            return Ok(RawSrc::Imm {
+                pos,
+                val,
+                ty: Some(ty),
+            });
+        }
         if self.at_number() {
             let val = self.number()?;
             let ty = self.type_suffix()?;
@@ -508,6 +520,37 @@ impl<'a> Parser<'a> {
             Some(r) => Ok(RawSrc::Reg(r)),
             None => Err(self.c.expected("a source operand (register or immediate)")),
         }
+    }
+
+    /// The common typed immediate `[-]DIGITS:type` / `[-]0xHEX:type` (or Mesa's `1D`, `0x1fUD`)
+    /// read in one pass: its value, type and length, exactly as [`Parser::number`] and the
+    /// type suffix would read them. `None` for anything else (floating-point literals, long
+    /// numbers, blanks, unknown types): the general path reads it and reports the errors.
+    #[inline]
+    pub(crate) fn quick_imm(&self) -> Option<(RawNum, DataType, usize)> {
+        let s = self.c.rest();
+        let at = |i: usize| s.get(i).copied().unwrap_or(0);
+        let neg = at(0) == b'-';
+        let start = usize::from(neg);
+        let (v, digits, mut i) = if at(start) == b'0' && matches!(at(start + 1), b'x' | b'X') {
+            let (v, n) = self.c.hex_digits(start + 2, 16)?;
+            (v, n as u32, start + 2 + n)
+        } else {
+            let (v, i) = self.c.dec_digits(start, 9)?;
+            (v, 0, i)
+        };
+        // A type must follow at once (so no floating-point literal is cut short).
+        if at(i) == b':' {
+            i += 1;
+        } else if !at(i).is_ascii_uppercase() {
+            return None;
+        }
+        let t0 = i;
+        while at(i).is_ascii_alphabetic() {
+            i += 1;
+        }
+        let ty = names::data_type(s.get(t0..i)?)?;
+        Some((RawNum::Int { neg, v, digits }, ty, i))
     }
 
     /// Whether a number starts at the cursor (`12`, `-1`, `0x1F`, `+3`, `-.5`).

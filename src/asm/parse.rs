@@ -7,7 +7,7 @@ use super::error::show;
 use super::names;
 use super::operand::{make_dst, make_src, OpCtx, RawNum, RawReg, RawSrc};
 use super::{Dialect, Program};
-use crate::isa::{sfid_from_name, Flag, Insn, Region, SendDesc};
+use crate::isa::{arf_regnum, sfid_from_name, Flag, Insn, Region, SendDesc};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, OpClass, Opcode, Platform, PredCtrl};
 use std::collections::HashMap;
 
@@ -22,6 +22,8 @@ pub(crate) struct Parser<'a> {
     /// The last shared-function name of a Mesa message description and its SFID (the same
     /// few names repeat).
     pub(crate) last_sfid: (&'a [u8], u8),
+    /// The RegNum of `null`.
+    pub(crate) null_reg: Option<u8>,
 }
 
 struct Fixup<'a> {
@@ -41,7 +43,7 @@ pub(crate) struct Pending {
     pub(crate) cmod_flag: Option<(Flag, Pos)>,
     pub(crate) no_mask_w: bool,
     pub(crate) access: Option<AccessMode>,
-    pub(crate) chan_off: Option<(u8, Pos)>,
+    pub(crate) chan_off: Option<ChanOff>,
     pub(crate) sec_half: bool,
     pub(crate) sfid_suffix: Option<(u8, Pos)>,
     pub(crate) dst: Option<RawReg>,
@@ -50,6 +52,9 @@ pub(crate) struct Pending {
     pub(crate) ex_desc: Option<(SendDesc, Pos)>,
     pub(crate) sfid: Option<u8>,
 }
+
+/// A channel offset and the position of its `M` (or option).
+pub(crate) type ChanOff = (u8, Pos);
 
 /// Jump units per native instruction: 64-bit units on Gen7/Gen7.5, bytes from Gen8 (mesa
 /// brw_eu_emit.c `brw_jump_scale`; checked against shared/corpus/mesa/asm/gen*/if.expected).
@@ -78,6 +83,7 @@ impl<'a> Parser<'a> {
             fixups: Vec::new(),
             allow_labels,
             last_sfid: (&[], 0),
+            null_reg: arf_regnum(b"null", 0),
         }
     }
 
@@ -114,8 +120,48 @@ impl<'a> Parser<'a> {
         Ok(insn)
     }
 
+    /// Parse every statement of a program without labels, one instruction at a time (see
+    /// `asm::parse_each`).
+    pub fn each(&mut self, mut f: impl FnMut(&Insn, u32) -> bool) -> PResult<bool> {
+        let mut index = 0;
+        loop {
+            self.c.skip_space()?;
+            if self.c.is_eof() {
+                return Ok(true);
+            }
+            if self.label_defs(index)? {
+                continue;
+            }
+            let line = self.c.line();
+            let mut insn = Insn::new(Opcode::Nop);
+            self.insn(index, &mut insn)?;
+            self.statement_end()?;
+            if !f(&insn, line) {
+                return Ok(false);
+            }
+            index += 1;
+        }
+    }
+
     fn statement(&mut self, prog: &mut Program) -> PResult<()> {
-        // Label definitions `NAME:` (possibly followed by an instruction on the same line).
+        if self.label_defs(prog.insns.len())? {
+            return Ok(());
+        }
+        let line = self.c.line();
+        // Built in place (an `Insn` is large: no moves).
+        let index = prog.insns.len();
+        prog.insns.push(Insn::new(Opcode::Nop));
+        let Some(slot) = prog.insns.last_mut() else {
+            return Err(self.c.err("internal: no instruction slot"));
+        };
+        self.insn(index, slot)?;
+        prog.lines.push(line);
+        self.statement_end()
+    }
+
+    /// Label definitions `NAME:` for instruction `index` (possibly followed by an instruction
+    /// on the same line): whether they ended the statement.
+    fn label_defs(&mut self, index: usize) -> PResult<bool> {
         loop {
             let id = self.c.peek_ident();
             if id.is_empty() || self.c.peek_at(id.len()) != Some(b':') {
@@ -128,7 +174,7 @@ impl<'a> Parser<'a> {
             if !self.allow_labels {
                 return Err(pos.err("labels are not allowed here"));
             }
-            if self.labels.insert(id, prog.insns.len()).is_some() {
+            if self.labels.insert(id, index).is_some() {
                 return Err(pos.err(format!("label `{}` is defined twice", show(id))));
             }
             for _ in 0..=id.len() {
@@ -137,19 +183,10 @@ impl<'a> Parser<'a> {
             self.c.skip_blank()?;
             if self.c.at_eol() || self.c.peek() == Some(b';') {
                 self.c.eat(b';');
-                return Ok(());
+                return Ok(true);
             }
         }
-        let line = self.c.line();
-        // Built in place (an `Insn` is large: no moves).
-        let index = prog.insns.len();
-        prog.insns.push(Insn::new(Opcode::Nop));
-        let Some(slot) = prog.insns.last_mut() else {
-            return Err(self.c.err("internal: no instruction slot"));
-        };
-        self.insn(index, slot)?;
-        prog.lines.push(line);
-        self.statement_end()
+        Ok(false)
     }
 
     fn statement_end(&mut self) -> PResult<()> {
@@ -386,6 +423,17 @@ impl<'a> Parser<'a> {
 
     /// `(N)`, `(N|Mk)`.
     fn exec_size(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+        if let Some((n, off, len)) = self.quick_exec_size() {
+            insn.exec_size = n;
+            pd.chan_off = off;
+            self.c.advance(len);
+            return Ok(());
+        }
+        self.exec_size_general(insn, pd)
+    }
+
+    /// [`Parser::exec_size`] without its quick path.
+    pub(crate) fn exec_size_general(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
         if !self.c.eat(b'(') {
             if matches!(insn.op, Opcode::Nop | Opcode::Illegal) {
                 insn.exec_size = 1;
@@ -420,6 +468,35 @@ impl<'a> Parser<'a> {
             self.c.skip_blank()?;
         }
         self.c.expect(b')', "`)` after the execution size")
+    }
+
+    /// The common `(N)` / `(N|Mk)` without blanks, read in one pass: the execution size, the
+    /// channel offset (as `Pending::chan_off`) and the length, when both are valid (the general path reports the
+    /// errors).
+    #[inline]
+    pub(crate) fn quick_exec_size(&self) -> Option<(u8, Option<ChanOff>, usize)> {
+        let s = self.c.rest();
+        let at = |i: usize| s.get(i).copied().unwrap_or(0);
+        // One or two decimal digits at `i`: the value and the end.
+        let dec = |i: usize| self.c.dec_digits(i, 2).map(|(v, j)| (v as u8, j));
+        if at(0) != b'(' {
+            return None;
+        }
+        let (n, mut i) = dec(1)?;
+        if !matches!(n, 1 | 2 | 4 | 8 | 16 | 32) {
+            return None;
+        }
+        let mut off = None;
+        if at(i) == b'|' && matches!(at(i + 1), b'M' | b'm') {
+            let (o, j) = dec(i + 2)?;
+            if o > 28 || o % 4 != 0 {
+                return None;
+            }
+            // With the position of the `M`, as the general path records it.
+            off = Some((o, Pos(self.c.offset() + i + 1)));
+            i = j;
+        }
+        (at(i) == b')').then_some((n, off, i + 1))
     }
 
     /// IGA's `(sat)` and `(cm)fN.M` before the destination.

@@ -48,6 +48,28 @@ impl Parser<'_> {
     fn desc_operand(&mut self, what: &str) -> PResult<(SendDesc, Pos)> {
         self.c.skip_blank()?;
         let p = self.c.pos();
+        if let Some((v, n)) = self.quick_desc() {
+            self.c.advance(n);
+            return Ok((SendDesc::Imm(v), p));
+        }
+        self.desc_operand_general(what)
+    }
+
+    /// The common immediate descriptor, `0x` and up to 8 digits without a type: its value and
+    /// length, as [`Parser::desc_operand`]'s general path reads it.
+    #[inline]
+    pub(crate) fn quick_desc(&self) -> Option<(u32, usize)> {
+        if !self.c.starts_with_ci(b"0x") {
+            return None;
+        }
+        let (v, n) = self.c.hex_digits(2, 8)?;
+        let next = self.c.peek_at(2 + n).unwrap_or(0);
+        (next != b':' && !next.is_ascii_uppercase()).then_some((v as u32, 2 + n))
+    }
+
+    /// [`Parser::desc_operand`] without its quick path (the cursor after the blanks).
+    pub(crate) fn desc_operand_general(&mut self, what: &str) -> PResult<(SendDesc, Pos)> {
+        let p = self.c.pos();
         if self.at_number() {
             let v = match self.number()? {
                 RawNum::Int { neg: false, v, .. } if v <= u32::MAX as u64 => v as u32,

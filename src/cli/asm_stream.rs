@@ -1,34 +1,54 @@
-//! `euref asm --gen G (-o FILE | --hex) FILE` in constant memory (issue 6, streaming).
+//! `euref asm --gen G (-o FILE | --hex) FILE` in constant memory and on every core (issue 6,
+//! streaming).
 //!
 //! Used when the result cannot depend on text further away than one statement: the input is
-//! a file (it is read twice), `--compact` is not given, and the text defines no labels and has
-//! no `/* */` comments. A first pass checks that and detects the dialect over the whole text
-//! (every sign [`asm::detect_dialect`] looks for lies within one line, so per-chunk answers
-//! combine exactly); the second parses and encodes chunks of whole statements (about
-//! [`CHUNK`] bytes, cut at a line end; for Mesa's syntax, whose sends continue on the next
-//! line, only after a line ending in `;`) and writes each chunk's bytes.
+//! a file, `--compact` is not given, and the text defines no labels and has no `/* */`
+//! comment running past its line. The text is parsed and encoded in chunks of whole statements (about [`CHUNK`]
+//! bytes, cut at a line end; for Mesa's syntax, whose sends continue on the next line, only
+//! after a line ending in `;`) and each chunk's bytes are written in turn. Every sign
+//! [`asm::detect_dialect`] looks for lies within one line, so per-chunk answers combine
+//! exactly: with `--hex` (standard output, which cannot take back what it printed) a first
+//! pass checks the conditions and detects the dialect over the whole text; with `-o` the
+//! dialect is guessed from the start of the text and each chunk confirms it (a label fails
+//! the chunk's parse, an open block comment the chunk), the output being dropped otherwise. The
+//! chunks run on worker threads (one per core, [`THREADS_ENV`] overrides) and their results
+//! are taken in file order, with a bounded number of chunks in flight: the output does not
+//! depend on the number of threads.
 //!
 //! With no labels and no `--compact`, [`binary::assemble`] encodes each instruction on its own
 //! (its jump offsets are only re-resolved when an instruction marked `{Compacted}` has no
-//! compact form, which is an error), so the bytes equal those of the whole-text path. On any
-//! error the whole-text path runs instead (the caller's), so messages, their order and their
-//! `line:column` are exactly the same; `-o` output goes to a temporary file renamed at the end
-//! (an existing file is left as it was on error), while `--hex` lines of the chunks before the
-//! failing one are already printed.
+//! compact form, which is an error), so the bytes equal those of the whole-text path; a chunk
+//! without `{Compacted}` instructions is encoded instruction by instruction as it is parsed
+//! ([`codec::encode`], what [`binary::assemble`] does for them). On any error the whole-text
+//! path runs instead (the caller's), so messages, their order and their `line:column` are
+//! exactly the same; `-o` output goes to a temporary file renamed at the end (an existing file
+//! is left as it was on error), while `--hex` lines of the chunks before the failing one are
+//! already printed.
 
 use super::binary;
-use euref::asm::{self, Dialect};
+use euref::asm::{self, Dialect, DialectMarks};
+use euref::codec;
 use euref::spec::Platform;
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
 
 /// Text per chunk (bytes, before cutting at a line end).
-pub const CHUNK: usize = 64 * 1024;
+pub const CHUNK: usize = 128 * 1024;
 
 /// Overrides [`CHUNK`] (bytes; tests force small chunks to exercise the boundaries).
 pub const CHUNK_ENV: &str = "EUREF_ASM_CHUNK";
+
+/// Overrides the number of worker threads (default: the available parallelism; 1 runs the
+/// chunks on the calling thread).
+pub const THREADS_ENV: &str = "EUREF_ASM_THREADS";
+
+/// Chunks in flight per worker thread (read, queued, assembled or waiting for their turn).
+const IN_FLIGHT: usize = 3;
 
 /// What [`assemble`] did.
 pub enum Outcome {
@@ -38,21 +58,25 @@ pub enum Outcome {
     WholeText,
 }
 
-fn chunk_size() -> usize {
-    std::env::var(CHUNK_ENV)
+fn env_count(name: &str) -> Option<usize> {
+    std::env::var(name)
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
         .filter(|&n| n > 0)
-        .unwrap_or(CHUNK)
+}
+
+fn threads() -> usize {
+    env_count(THREADS_ENV)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(64)
 }
 
 /// Reads a file in chunks of whole lines; `cut` says whether a chunk may end after a line
 /// (given without its `\n`).
 struct Chunks<F: Fn(&[u8]) -> bool> {
     file: File,
-    buf: Vec<u8>,
-    /// Bytes of `buf` already handed out.
-    done: usize,
+    /// Text read after the last cut.
+    carry: Vec<u8>,
     eof: bool,
     size: usize,
     cut: F,
@@ -62,53 +86,206 @@ impl<F: Fn(&[u8]) -> bool> Chunks<F> {
     fn new(file: File, size: usize, cut: F) -> Self {
         Chunks {
             file,
-            buf: Vec::with_capacity(size * 2),
-            done: 0,
+            carry: Vec::new(),
             eof: false,
             size,
             cut,
         }
     }
 
-    /// The next chunk (empty at the end of the file).
-    fn next(&mut self) -> std::io::Result<&[u8]> {
-        self.buf.drain(..self.done);
-        self.done = 0;
+    /// The next chunk, in `buf` (cleared first); None at the end of the file.
+    fn next(&mut self, mut buf: Vec<u8>) -> std::io::Result<Option<Vec<u8>>> {
+        buf.clear();
+        buf.append(&mut self.carry);
+        let mut want = self.size;
         loop {
-            if !self.eof && self.buf.len() < self.size {
-                let want = self.size - self.buf.len();
+            if !self.eof && buf.len() < want {
                 let n = (&mut self.file)
-                    .take(want as u64)
-                    .read_to_end(&mut self.buf)?;
+                    .take((want - buf.len()) as u64)
+                    .read_to_end(&mut buf)?;
                 if n == 0 {
                     self.eof = true;
                 }
                 continue;
             }
             if self.eof {
-                self.done = self.buf.len();
-                return Ok(&self.buf);
+                return Ok((!buf.is_empty()).then_some(buf));
             }
             // The last line end after which a chunk may end.
-            let mut end = self.buf.len();
-            while let Some(nl) = memchr::memrchr(b'\n', &self.buf[..end]) {
-                let start = memchr::memrchr(b'\n', &self.buf[..nl]).map_or(0, |i| i + 1);
-                if (self.cut)(&self.buf[start..nl]) {
-                    self.done = nl + 1;
-                    return Ok(&self.buf[..nl + 1]);
+            let mut end = buf.len();
+            while let Some(nl) = memchr::memrchr(b'\n', &buf[..end]) {
+                let start = memchr::memrchr(b'\n', &buf[..nl]).map_or(0, |i| i + 1);
+                if (self.cut)(&buf[start..nl]) {
+                    self.carry.extend_from_slice(&buf[nl + 1..]);
+                    buf.truncate(nl + 1);
+                    return Ok(Some(buf));
                 }
                 end = nl;
             }
             // No place to cut yet: read more.
-            self.size += self.size;
+            want += want;
         }
     }
+}
+
+/// Run `work` over every chunk of `chunks` on `threads` threads and hand the results to
+/// `take` in file order, until it returns false (then `Ok(false)`).
+fn in_order<F, R>(
+    chunks: &mut Chunks<F>,
+    threads: usize,
+    work: &(dyn Fn(&[u8]) -> R + Sync),
+    take: &mut dyn FnMut(R) -> bool,
+) -> std::io::Result<bool>
+where
+    F: Fn(&[u8]) -> bool,
+    R: Send,
+{
+    if threads <= 1 {
+        let mut buf = Vec::new();
+        while let Some(c) = chunks.next(buf)? {
+            if !take(work(&c)) {
+                return Ok(false);
+            }
+            buf = c;
+        }
+        return Ok(true);
+    }
+    let stop = AtomicBool::new(false);
+    let (job_tx, job_rx) = mpsc::sync_channel::<(usize, Vec<u8>)>(threads);
+    let job_rx = Mutex::new(job_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(usize, R, Vec<u8>)>();
+    std::thread::scope(|s| {
+        // Owned here: dropped (ending the workers' loops) before the scope joins them.
+        let job_tx = job_tx;
+        for _ in 0..threads {
+            let (job_rx, done_tx, stop) = (&job_rx, done_tx.clone(), &stop);
+            s.spawn(move || loop {
+                let job = match job_rx.lock() {
+                    Ok(rx) => rx.recv(),
+                    Err(_) => return,
+                };
+                let Ok((k, buf)) = job else { return };
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                if done_tx.send((k, work(&buf), buf)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(done_tx);
+        // Buffers of taken chunks, for reuse; results that arrived before their turn.
+        let mut spare: Vec<Vec<u8>> = Vec::new();
+        let mut early = BTreeMap::new();
+        let (mut sent, mut next, mut eof) = (0, 0, false);
+        let finished = loop {
+            while !eof && sent - next < threads * IN_FLIGHT {
+                match chunks.next(spare.pop().unwrap_or_default()) {
+                    Ok(Some(c)) => {
+                        if job_tx.send((sent, c)).is_err() {
+                            break;
+                        }
+                        sent += 1;
+                    }
+                    Ok(None) => eof = true,
+                    Err(e) => {
+                        stop.store(true, Ordering::Relaxed);
+                        return Err(e);
+                    }
+                }
+            }
+            if next == sent {
+                break true;
+            }
+            let Ok((k, r, buf)) = done_rx.recv() else {
+                break false;
+            };
+            spare.push(buf);
+            early.insert(k, r);
+            let mut go_on = true;
+            while let Some(r) = early.remove(&next) {
+                next += 1;
+                if !take(r) {
+                    go_on = false;
+                    break;
+                }
+            }
+            if !go_on {
+                stop.store(true, Ordering::Relaxed);
+                break false;
+            }
+        };
+        Ok(finished)
+    })
 }
 
 /// Whether a chunk of Mesa text may end after `line`: it ends a statement (`;` last) and has
 /// no comment that could hide one.
 fn mesa_cut(line: &[u8]) -> bool {
     line.trim_ascii_end().ends_with(b";") && !line.contains(&b'/')
+}
+
+/// Whether a `/*` in `c` has no `*/` after it on its line: a block comment may then run past
+/// the line end, where a chunk may be cut. (Mesa's listings close theirs on the line:
+/// `0x3f000000F /* 0.5F */`.)
+fn comment_past_line_end(c: &[u8]) -> bool {
+    memchr::memmem::find_iter(c, b"/*").any(|i| {
+        let line = &c[i + 2..];
+        let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+        memchr::memmem::find(line, b"*/").is_none()
+    })
+}
+
+/// What the first pass finds in a chunk: the dialect signs, or that streaming does not apply
+/// (labels, or a block comment that may run past its line).
+fn scan(c: &[u8]) -> Option<DialectMarks> {
+    if comment_past_line_end(c) || asm::defines_labels(c) {
+        return None;
+    }
+    Some(asm::dialect_marks(c))
+}
+
+/// Parse and encode one chunk: raw bytes, or hex lines when `hex`; None on any error.
+fn assemble_chunk(c: &[u8], d: Dialect, p: Platform, hex: bool) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(if hex { c.len() * 2 } else { c.len() / 2 });
+    let mut line = String::new();
+    let mut failed = false;
+    let whole = asm::parse_each(c, d, p, |insn, _| {
+        if insn.ctrl.compacted {
+            return false;
+        }
+        match codec::encode(insn, p) {
+            Ok(b) if hex => {
+                line.clear();
+                binary::hex_line(&mut line, &b);
+                out.extend_from_slice(line.as_bytes());
+            }
+            Ok(b) => out.extend_from_slice(&b),
+            Err(_) => failed = true,
+        }
+        !failed
+    })
+    .ok()?;
+    if failed {
+        return None;
+    }
+    if whole {
+        return Some(out);
+    }
+    // An instruction marked {Compacted}: the chunk as the whole-text path assembles it.
+    let prog = asm::parse(c, Some(d), p).ok()?;
+    let enc = binary::assemble(&prog.insns, &prog.lines, p, false, false).ok()?;
+    out.clear();
+    for e in &enc {
+        if hex {
+            line.clear();
+            binary::hex_line(&mut line, e);
+            out.extend_from_slice(line.as_bytes());
+        } else {
+            out.extend_from_slice(e);
+        }
+    }
+    Some(out)
 }
 
 /// Assemble `path` to `output` (raw) or to standard output as hex, streaming, or say that
@@ -122,72 +299,87 @@ pub fn assemble(
     let name = path.display().to_string();
     let open = || File::open(path).map_err(|e| format!("{name}: {e}"));
     let read_err = |e: std::io::Error| format!("{name}: {e}");
-    let size = chunk_size();
-    // Pass 1: labels, block comments and the dialect over the whole text.
-    let (mut mesa, mut iga) = (false, false);
-    let mut chunks = Chunks::new(open()?, size, |_| true);
-    loop {
-        let c = chunks.next().map_err(read_err)?;
-        if c.is_empty() {
-            break;
-        }
-        if binary::defines_labels(c) || memchr::memmem::find(c, b"/*").is_some() {
+    let size = env_count(CHUNK_ENV).unwrap_or(CHUNK);
+    let threads = threads();
+    let hex = output.is_none();
+    // The dialect, and whether the chunks must confirm it.
+    let (dialect, confirm) = if hex {
+        // Standard output cannot take back what it printed: a first pass reads the whole
+        // text for labels, block comments and the dialect.
+        let mut marks = DialectMarks::default();
+        let streams = in_order(
+            &mut Chunks::new(open()?, size, |_| true),
+            threads,
+            &scan,
+            &mut |m| m.map(|m| marks = marks.or(m)).is_some(),
+        )
+        .map_err(read_err)?;
+        if !streams {
             return Ok(Outcome::WholeText);
         }
-        match asm::detect_dialect(c) {
-            Dialect::Mesa => mesa = true,
-            Dialect::Iga => iga = true,
-            Dialect::Prm => {}
-        }
-    }
-    let dialect = syntax.unwrap_or(if mesa {
-        Dialect::Mesa
-    } else if iga {
-        Dialect::Iga
+        (syntax.unwrap_or(marks.dialect()), false)
     } else {
-        Dialect::Prm
-    });
-    // Pass 2: parse, encode and write chunk by chunk.
+        // A file output is discarded on failure: one pass. The dialect is guessed from the
+        // start of the text and confirmed chunk by chunk (the output is dropped and the
+        // whole-text path runs if the signs of the whole text point elsewhere); a label is an
+        // error of `asm::parse_each`, a block comment that may run past its line fails the
+        // chunk.
+        let mut head = Vec::new();
+        open()?
+            .take(size as u64)
+            .read_to_end(&mut head)
+            .map_err(read_err)?;
+        match syntax {
+            Some(d) => (d, false),
+            None => (asm::dialect_marks(&head).dialect(), true),
+        }
+    };
+    // Parse, encode and write chunk by chunk.
     let mut sink = Sink::new(output)?;
     let cut: fn(&[u8]) -> bool = if dialect == Dialect::Mesa {
         mesa_cut
     } else {
         |_| true
     };
-    let mut chunks = Chunks::new(open()?, size, cut);
-    let mut hex = String::new();
-    loop {
-        let c = match chunks.next() {
-            Ok([]) => break,
-            Ok(c) => c,
-            Err(e) => {
-                sink.discard();
-                return Err(read_err(e));
+    let mut written = Ok(());
+    let mut marks = DialectMarks::default();
+    let all = in_order(
+        &mut Chunks::new(open()?, size, cut),
+        threads,
+        &|c| {
+            if comment_past_line_end(c) {
+                return None;
             }
-        };
-        let Ok(prog) = asm::parse(c, Some(dialect), platform) else {
-            sink.discard();
-            return Ok(Outcome::WholeText);
-        };
-        let Ok(enc) = binary::assemble(&prog.insns, &prog.lines, platform, false, false) else {
-            sink.discard();
-            return Ok(Outcome::WholeText);
-        };
-        let written = match &mut sink {
-            Sink::File { out, .. } => enc.iter().try_for_each(|e| out.write_all(e)),
-            Sink::Stdout(out) => {
-                hex.clear();
-                for e in &enc {
-                    binary::hex_line(&mut hex, e);
-                }
-                out.write_all(hex.as_bytes())
+            let m = if confirm {
+                asm::dialect_marks(c)
+            } else {
+                DialectMarks::default()
+            };
+            Some((m, assemble_chunk(c, dialect, platform, hex)?))
+        },
+        &mut |r| {
+            let Some((m, bytes)) = r else { return false };
+            marks = marks.or(m);
+            if confirm && marks.dialect() != dialect {
+                return false;
             }
-        };
-        if let Err(e) = written {
-            return sink.failed(e);
+            written = sink.write(&bytes);
+            written.is_ok()
+        },
+    );
+    match (all, written) {
+        (Err(e), _) => {
+            sink.discard();
+            Err(read_err(e))
+        }
+        (_, Err(e)) => sink.failed(e),
+        (Ok(true), Ok(())) => sink.finish(),
+        // A chunk failed: the whole-text path reports the errors.
+        (Ok(false), Ok(())) => {
+            sink.discard();
+            Ok(Outcome::WholeText)
         }
     }
-    sink.finish()
 }
 
 /// Where the bytes go: a file (through a temporary one when it is a regular file, renamed at
@@ -224,6 +416,13 @@ impl Sink {
             path: path.to_path_buf(),
             temp,
         })
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        match self {
+            Sink::File { out, .. } => out.write_all(bytes),
+            Sink::Stdout(out) => out.write_all(bytes),
+        }
     }
 
     /// Drop what was written (an error follows from the whole-text path).

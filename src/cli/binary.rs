@@ -538,16 +538,5 @@ pub fn hex_line(out: &mut String, bytes: &[u8]) {
 /// `UIP:` keywords). The parsed program does not record which jump offsets came from labels;
 /// label definitions are the sign that offsets were resolved by the assembler.
 pub fn defines_labels(text: &[u8]) -> bool {
-    text.split(|&b| b == b'\n').any(|l| {
-        let l = l.trim_ascii_start();
-        let n = l
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-            .count();
-        n > 0
-            && !l[0].is_ascii_digit()
-            && l.get(n) == Some(&b':')
-            && !l[..n].eq_ignore_ascii_case(b"JIP")
-            && !l[..n].eq_ignore_ascii_case(b"UIP")
-    })
+    asm::defines_labels(text)
 }

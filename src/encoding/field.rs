@@ -114,7 +114,9 @@ impl F {
         if self.split {
             self.set(w, v);
         } else {
-            *w |= u128::from(v & self.mask) << self.shift;
+            // Within the field's 64-bit half: a 64-bit shift.
+            let x = u128::from((v & self.mask) << (self.shift & 63));
+            *w |= if self.shift >= 64 { x << 64 } else { x };
         }
     }
 

@@ -113,3 +113,34 @@ impl Rng {
         v[self.below(v.len() as u64) as usize]
     }
 }
+
+/// Run the `euref` binary with `args` and environment `env`, writing `stdin` to its standard
+/// input (none when None): the exit status (-1 if killed), standard output and standard error.
+pub fn run_euref(
+    args: &[&str],
+    env: &[(&str, String)],
+    stdin: Option<&[u8]>,
+) -> (i32, Vec<u8>, String) {
+    use std::process::{Command, Stdio};
+    let mut c = Command::new(env!("CARGO_BIN_EXE_euref"));
+    c.args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    let mut child = c.spawn().expect("run euref");
+    if let Some(data) = stdin {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(data).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
