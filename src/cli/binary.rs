@@ -248,7 +248,7 @@ pub fn disassemble<R: Read, W: Write>(
         let mut piece = Piece::default();
         report(name, offset, &msg, &mut piece);
         eprint!("{}", piece.messages);
-        out.write_all(&piece.text)?;
+        out.write_all(piece.text.as_bytes())?;
     }
     out.flush()?;
     Ok(st)
@@ -261,7 +261,7 @@ struct Piece {
     start: usize,
     end: usize,
     /// The listing.
-    text: Vec<u8>,
+    text: asm::TextBuf,
     /// The error messages for stderr.
     messages: String,
     insns: u64,
@@ -271,7 +271,9 @@ struct Piece {
 fn report(name: &str, offset: u64, msg: &str, piece: &mut Piece) {
     use std::fmt::Write as _;
     let _ = writeln!(piece.messages, "{name}: offset {offset:#x}: {msg}");
-    let _ = writeln!(piece.text, "// offset {offset:#x}: error: {msg}");
+    piece
+        .text
+        .push_bytes(format!("// offset {offset:#x}: error: {msg}\n").as_bytes());
 }
 
 /// The length of the instruction starting at `b[pos..]`, if all of it is there.
@@ -338,7 +340,7 @@ fn decode_batch<W: Write>(
         if !c.messages.is_empty() {
             eprint!("{}", c.messages);
         }
-        out.write_all(&c.text)?;
+        out.write_all(c.text.as_bytes())?;
         st.insns += c.insns;
         st.errors += c.errors;
     }
@@ -358,8 +360,7 @@ fn decode_piece(name: &str, b: &[u8], base: u64, p: Platform, o: &PrintOptions, 
         let Some(len) = insn_len(b, pos) else { break };
         match codec::decode_into(&b[pos..pos + len], p, &mut i) {
             Ok(_) => {
-                asm::write_insn_bytes(&mut c.text, &i, o);
-                c.text.push(b'\n');
+                c.text.push_insn_line(&i, o);
                 c.insns += 1;
             }
             Err(e) => {
