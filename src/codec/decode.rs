@@ -409,6 +409,7 @@ fn three_src(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
 
 /// The message descriptor held in the instruction's last dword (read with the immediate
 /// layout's `imm` field: the same bits as the descriptor fields of the send layouts).
+#[inline]
 pub(super) fn last_dword(w: u128, t: &Tabs) -> R<u32> {
     let f = need(t.last_dword, "imm")?;
     Ok(f.get(w) as u32)

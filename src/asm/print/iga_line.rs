@@ -25,7 +25,7 @@ pub(crate) const LINE_BUF: usize = LINE_MAX + 16;
 /// One line of output being built, in a buffer of [`LINE_BUF`] bytes (the bytes after `n` are
 /// scratch).
 pub(crate) struct Line<'a> {
-    buf: &'a mut [u8],
+    buf: &'a mut [u8; LINE_BUF],
     n: usize,
     t: &'static Toks,
 }
@@ -40,15 +40,16 @@ thread_local! {
 #[inline]
 pub(crate) fn with_line<R>(f: impl FnOnce(&mut Line) -> R) -> R {
     LINE.with(|c| match c.try_borrow_mut() {
-        Ok(mut b) => f(&mut Line::new(&mut b[..])),
+        Ok(mut b) => f(&mut Line::new(&mut b)),
         // (Only a printer calling itself would find it taken.)
         Err(_) => f(&mut Line::new(&mut [0; LINE_BUF])),
     })
 }
 
 impl Line<'_> {
-    /// A line written into `buf` (at least [`LINE_BUF`] bytes to hold a whole line).
-    pub fn new(buf: &mut [u8]) -> Line<'_> {
+    /// A line written into `buf`.
+    #[inline]
+    pub fn new(buf: &mut [u8; LINE_BUF]) -> Line<'_> {
         Line {
             buf,
             n: 0,
@@ -68,26 +69,20 @@ impl Line<'_> {
 
     #[inline(always)]
     fn b(&mut self, c: u8) {
+        // (n < LINE_MAX < LINE_BUF: no other bounds check.)
         if self.n < LINE_MAX {
-            if let Some(x) = self.buf.get_mut(self.n) {
-                *x = c;
-                self.n += 1;
-            }
+            self.buf[self.n] = c;
+            self.n += 1;
         }
     }
 
     /// A piece of text: one 16-byte store.
     #[inline(always)]
     fn put(&mut self, t: &Tok) {
-        if self.n < LINE_MAX {
-            if let Some(d) = self
-                .buf
-                .get_mut(self.n..)
-                .and_then(|d| d.first_chunk_mut::<16>())
-            {
-                *d = t.b;
-                self.n += usize::from(t.n);
-            }
+        // (n + 16 <= LINE_MAX + 16 = LINE_BUF: no other bounds check.)
+        if self.n <= LINE_MAX {
+            self.buf[self.n..self.n + 16].copy_from_slice(&t.b);
+            self.n += usize::from(t.n);
         }
     }
 
@@ -147,14 +142,21 @@ impl Line<'_> {
     }
 
     /// `0x` and at least `min` (1-16) digits of `v`, `upper` or lower case.
+    #[inline(always)]
     fn hex(&mut self, v: u64, min: usize, upper: bool) {
         let n = (16 - v.leading_zeros() as usize / 4).max(min.clamp(1, 16));
         if n <= 8 {
             // The last n of the 8 digits, after `0x`.
             let d = u64::from_le_bytes(hex8(v as u32, upper)) >> (8 * (8 - n));
             self.put_bits(0x7830 | u128::from(d) << 16, n + 2);
-            return;
+        } else {
+            self.hex_long(v, n, upper);
         }
+    }
+
+    /// [`Line::hex`] of `n` > 8 digits.
+    #[inline(never)]
+    fn hex_long(&mut self, v: u64, n: usize, upper: bool) {
         let digits: &[u8; 16] = if upper {
             b"0123456789ABCDEF"
         } else {

@@ -62,7 +62,11 @@ impl TextBuf {
         if o.dialect == Dialect::Iga && toks().ok {
             self.room(LINE_BUF + 1);
             let start = self.len;
-            if let Some(buf) = self.bytes.get_mut(start..) {
+            if let Some(Ok(buf)) = self
+                .bytes
+                .get_mut(start..start + LINE_BUF)
+                .map(<&mut [u8; LINE_BUF]>::try_from)
+            {
                 let mut l = Line::new(buf);
                 iga_line(&mut l, i, JumpLabels::default());
                 let n = l.len();
