@@ -86,9 +86,24 @@ pub(super) fn decode_word_with(w: u128, p: Platform, i: &mut Insn, fast: bool) -
         reserved_bits(w, l, t, p)?;
     }
     let kind = t.kind(n);
-    if let (Some(f), true) = (l.dec, fast) {
-        return f(w, t, l, op, n, kind, i);
+    match (l.dec, fast) {
+        (Some(f), true) => f(w, t, l, op, n, kind, i),
+        _ => decode_tables(w, t, l, op, n, kind, i),
     }
+}
+
+/// The rest of [`decode_word_with`] through the resolved tables (kept out of line: the
+/// compile-time decoders are the common path).
+#[inline(never)]
+fn decode_tables(
+    w: u128,
+    t: &Tabs,
+    l: &Lay,
+    op: Opcode,
+    n: u64,
+    kind: Kind,
+    i: &mut Insn,
+) -> R<()> {
     *i = Insn::new(op);
     header(i, w, l, t)?;
     let a16 = i.access == AccessMode::Align16;

@@ -108,7 +108,7 @@ impl Line<'_> {
     }
 
     /// Decimal digits of `v`.
-    #[inline]
+    #[inline(always)]
     fn dec(&mut self, v: u64) {
         match self.t.dec.get(v as usize) {
             Some(d) if v < 256 => self.put(d),
@@ -116,24 +116,17 @@ impl Line<'_> {
         }
     }
 
-    #[inline(never)]
-    fn dec_long(&mut self, mut v: u64) {
-        let mut tmp = [0u8; 20];
-        let mut k = tmp.len();
-        while v >= 10 && k > 0 {
-            k -= 1;
-            tmp[k] = b'0' + (v % 10) as u8;
-            v /= 10;
-        }
-        if k > 0 {
-            k -= 1;
-            tmp[k] = b'0' + v as u8;
-        }
-        for &c in &tmp[k..] {
-            self.b(c);
-        }
+    #[inline(always)]
+    fn dec_long(&mut self, v: u64) {
+        self.n = dec_long(self.buf, self.n, v);
     }
 
+    #[inline(always)]
+    fn hex_long(&mut self, v: u64, n: usize, upper: bool) {
+        self.n = hex_long(self.buf, self.n, v, n, upper);
+    }
+
+    #[inline(always)]
     fn signed(&mut self, v: i64) {
         if v < 0 {
             self.b(b'-');
@@ -154,22 +147,7 @@ impl Line<'_> {
         }
     }
 
-    /// [`Line::hex`] of `n` > 8 digits.
-    #[inline(never)]
-    fn hex_long(&mut self, v: u64, n: usize, upper: bool) {
-        let digits: &[u8; 16] = if upper {
-            b"0123456789ABCDEF"
-        } else {
-            b"0123456789abcdef"
-        };
-        self.b(b'0');
-        self.b(b'x');
-        for k in (8..n).rev() {
-            self.b(digits[((v >> (4 * k)) & 0xF) as usize]);
-        }
-        self.put_bits(u128::from(u64::from_le_bytes(hex8(v as u32, upper))), 8);
-    }
-
+    #[inline(always)]
     fn flag(&mut self, i: &Insn) {
         let (r, s) = (usize::from(i.flag.reg), usize::from(i.flag.sub));
         if r < 4 && s < 4 {
@@ -181,6 +159,52 @@ impl Line<'_> {
             self.dec(s as u64);
         }
     }
+}
+
+/// Decimal digits of `v` at `buf[n..]` (out of line, rare): the new length.
+#[inline(never)]
+fn dec_long(buf: &mut [u8; LINE_BUF], n: usize, v: u64) -> usize {
+    let mut l = Line { buf, n, t: toks() };
+    let mut v = v;
+    let mut tmp = [0u8; 20];
+    let mut k = tmp.len();
+    while v >= 10 && k > 0 {
+        k -= 1;
+        tmp[k] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    if k > 0 {
+        k -= 1;
+        tmp[k] = b'0' + v as u8;
+    }
+    for &c in &tmp[k..] {
+        l.b(c);
+    }
+    l.n
+}
+
+/// `0x` and the `n` (> 8) hexadecimal digits of `v` at `buf[at..]` (out of line, rare): the
+/// new length.
+#[inline(never)]
+fn hex_long(buf: &mut [u8; LINE_BUF], at: usize, v: u64, n: usize, upper: bool) -> usize {
+    let mut l = Line {
+        buf,
+        n: at,
+        t: toks(),
+    };
+
+    let digits: &[u8; 16] = if upper {
+        b"0123456789ABCDEF"
+    } else {
+        b"0123456789abcdef"
+    };
+    l.b(b'0');
+    l.b(b'x');
+    for k in (8..n).rev() {
+        l.b(digits[((v >> (4 * k)) & 0xF) as usize]);
+    }
+    l.put_bits(u128::from(u64::from_le_bytes(hex8(v as u32, upper))), 8);
+    l.n
 }
 
 /// The 8 hexadecimal digits of `v`, most significant first.
@@ -227,7 +251,16 @@ impl Opts {
 }
 
 /// Print `i` in IGA style (module `iga`'s `iga_insn` with `Dialect::Iga`).
-pub(crate) fn iga_line(l: &mut Line, i: &Insn, labels: JumpLabels) {
+pub(crate) fn iga_line(out: &mut Line, i: &Insn, labels: JumpLabels) {
+    // A local line, every helper inlined and the rare long numbers out of line taking the
+    // buffer and length: the length stays in a register (a store into the buffer could
+    // otherwise be the length's memory, reloaded after every store).
+    let mut line = Line {
+        buf: &mut *out.buf,
+        n: out.n,
+        t: out.t,
+    };
+    let l = &mut line;
     let t = l.t;
     let a16 = i.access == AccessMode::Align16;
     // Predicate and (W).
@@ -345,8 +378,10 @@ pub(crate) fn iga_line(l: &mut Line, i: &Insn, labels: JumpLabels) {
         }
     }
     options(l, i);
+    out.n = line.n;
 }
 
+#[inline(always)]
 fn options(l: &mut Line, i: &Insn) {
     let mut o = Opts { any: false };
     if i.access == AccessMode::Align16 {
@@ -429,6 +464,7 @@ fn ty(l: &mut Line, ty: DataType) {
     l.put(&l.t.ty[ty as usize]);
 }
 
+#[inline(always)]
 fn dst(l: &mut Line, d: &Dst, i: &Insn) {
     let bare = i.is_send()
         && d.ty == DataType::UD
@@ -461,6 +497,7 @@ fn dst(l: &mut Line, d: &Dst, i: &Insn) {
     ty(l, d.ty);
 }
 
+#[inline(always)]
 fn src(l: &mut Line, s: &Src, i: &Insn) {
     let r = match s {
         Src::Imm(imm) => return self::imm(l, imm),
@@ -535,6 +572,7 @@ fn region(l: &mut Line, r: &RegSrc, a16: bool) {
     l.b(b'>');
 }
 
+#[inline(always)]
 fn swizzle(l: &mut Line, s: Swizzle) {
     if s == Swizzle::XYZW {
         return;
@@ -551,6 +589,7 @@ fn swizzle(l: &mut Line, s: Swizzle) {
     }
 }
 
+#[inline(always)]
 fn imm(l: &mut Line, imm: &Imm) {
     let b = imm.bits;
     match imm.ty {
