@@ -21,6 +21,7 @@
 //! native word bit for bit.
 
 use super::error::{EncodingError, ErrorKind};
+use super::field::F;
 use super::select::{self, reserved_mask, Form, HasGens};
 use crate::spec::encoding::{self as enc, compact as tables, BitField, CompactTable, Layout};
 use crate::spec::{Opcode, Platform};
@@ -45,6 +46,51 @@ struct Plan {
     /// Reserved bits of the compact layout (must be zero to uncompact).
     out_reserved: u128,
     steps: Vec<(&'static BitField, Src)>,
+    /// The same steps for uncompaction, table lookups and narrow copies pre-placed.
+    expand: Vec<Expand>,
+}
+
+/// An uncompaction step.
+enum Expand {
+    /// Compact field `f` (read with one shift and mask through `F`) selects the native bits
+    /// of its value (of a table entry, or of a copied value of a narrow field), which replace
+    /// the bits `mask` of the view field.
+    Bits {
+        f: &'static BitField,
+        fast: F,
+        mask: u128,
+        bits: Vec<u128>,
+    },
+    /// Any other step, as [`run_compact`]'s plan has it.
+    Step(&'static BitField, Src),
+}
+
+/// Widest copied compact field whose native bits are tabulated.
+const COPY_TABLE_BITS: u8 = 8;
+
+/// The uncompaction steps of `steps`.
+fn expand(steps: &[(&'static BitField, Src)]) -> Vec<Expand> {
+    let placed = |vf: &BitField, v: u64| {
+        let mut n = 0u128;
+        vf.set(&mut n, v);
+        n
+    };
+    steps
+        .iter()
+        .map(|&(f, src)| {
+            let (vf, values): (&BitField, Vec<u64>) = match src {
+                Src::Table(t, vf) => (vf, t.entries.to_vec()),
+                Src::Copy(vf) if f.width <= COPY_TABLE_BITS => (vf, (0..1u64 << f.width).collect()),
+                _ => return Expand::Step(f, src),
+            };
+            Expand::Bits {
+                f,
+                fast: F::new(Some(f)),
+                mask: placed(vf, u64::MAX),
+                bits: values.iter().map(|&v| placed(vf, v)).collect(),
+            }
+        })
+        .collect()
 }
 
 struct Plans {
@@ -92,6 +138,7 @@ fn plan(p: Platform, view: &'static Layout, out: &'static Layout, three: bool) -
     Plan {
         view_reserved: reserved_mask(view),
         out_reserved: reserved_mask(out),
+        expand: expand(&steps),
         steps,
     }
 }
@@ -218,7 +265,23 @@ fn run_uncompact(plan: &Plan, w: u128) -> Result<u128, EncodingError> {
         return Err(EncodingError::reserved_bits(set));
     }
     let mut native: u128 = 0;
-    for &(f, src) in &plan.steps {
+    for step in &plan.expand {
+        let (f, src) = match step {
+            Expand::Bits {
+                f,
+                fast,
+                mask,
+                bits,
+            } => {
+                let v = fast.get(w);
+                let b = bits
+                    .get(v as usize)
+                    .ok_or_else(|| EncodingError::at(ErrorKind::ReservedValue, f, v))?;
+                native = (native & !mask) | b;
+                continue;
+            }
+            Expand::Step(f, src) => (*f, *src),
+        };
         let v = f.get(w);
         match src {
             Src::Table(t, vf) => {
