@@ -403,3 +403,63 @@ pub fn precompact(word: u128, p: Platform) -> u128 {
     }
     w
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Uncompaction through the plan's steps one field at a time (the reference for the
+    /// pre-placed [`Expand`] steps).
+    fn by_steps(plan: &Plan, w: u128) -> Result<u128, EncodingError> {
+        let set = w & plan.out_reserved;
+        if set != 0 {
+            return Err(EncodingError::reserved_bits(set));
+        }
+        let mut native: u128 = 0;
+        for &(f, src) in &plan.steps {
+            let v = f.get(w);
+            match src {
+                Src::Table(t, vf) => {
+                    let e = usize::try_from(v)
+                        .ok()
+                        .and_then(|i| t.entries.get(i))
+                        .copied()
+                        .ok_or(EncodingError::at(ErrorKind::ReservedValue, f, v))?;
+                    vf.set(&mut native, e);
+                }
+                Src::Copy(vf) => vf.set(&mut native, v),
+                Src::Cmpt(vf) => vf.set(&mut native, 0),
+                Src::Imm(vf) => vf.set(&mut native, sign_extend32(v, f.width)),
+            }
+        }
+        Ok(native)
+    }
+
+    #[test]
+    fn pre_placed_steps_match_field_steps() {
+        let mut x = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut ok = 0;
+        for p in Platform::ALL {
+            let c = plans(p);
+            let all = [Some(&c.reg), Some(&c.imm), c.three.as_ref()];
+            for plan in all.into_iter().flatten() {
+                for _ in 0..20_000 {
+                    let mut w = u128::from(next());
+                    if next() % 4 != 0 {
+                        w &= !plan.out_reserved;
+                    }
+                    let want = by_steps(plan, w);
+                    ok += usize::from(want.is_ok());
+                    assert_eq!(run_uncompact(plan, w), want, "{p:?} {w:#x}");
+                }
+            }
+        }
+        assert!(ok > 10_000, "{ok}");
+    }
+}

@@ -628,6 +628,8 @@ mod tests {
             x
         };
         let mut n = 0;
+        let mut text = super::super::TextBuf::new();
+        let mut all = String::new();
         for p in Platform::ALL {
             let o = PrintOptions {
                 dialect: Dialect::Iga,
@@ -662,6 +664,12 @@ mod tests {
                 };
                 let mut want = String::new();
                 iga_insn(&mut want, &i, &o, labels);
+                if labels.jip.is_none() {
+                    // The in-place path of `euref disasm`.
+                    text.push_insn_line(&i, &o);
+                    all.push_str(&want);
+                    all.push('\n');
+                }
                 let mut buf = [0u8; LINE_BUF];
                 let mut line = Line::new(&mut buf);
                 iga_line(&mut line, &i, labels);
@@ -674,5 +682,7 @@ mod tests {
             }
         }
         assert!(n > 30_000, "{n} instructions printed");
+        assert!(text.len() > 1_000_000);
+        assert!(text.as_bytes() == all.as_bytes());
     }
 }
