@@ -282,22 +282,33 @@ fn run_uncompact(plan: &Plan, w: u128) -> Result<u128, EncodingError> {
             }
             Expand::Step(f, src) => (*f, *src),
         };
-        let v = f.get(w);
-        match src {
-            Src::Table(t, vf) => {
-                let e = usize::try_from(v)
-                    .ok()
-                    .and_then(|i| t.entries.get(i))
-                    .copied()
-                    .ok_or(EncodingError::at(ErrorKind::ReservedValue, f, v))?;
-                vf.set(&mut native, e);
-            }
-            Src::Copy(vf) => vf.set(&mut native, v),
-            Src::Cmpt(vf) => vf.set(&mut native, 0),
-            Src::Imm(vf) => vf.set(&mut native, sign_extend32(v, f.width)),
-        }
+        uncompact_step(f, src, w, &mut native)?;
     }
     Ok(native)
+}
+
+/// One step of uncompaction: compact field `f` of `w` into `native` as `src` says.
+fn uncompact_step(
+    f: &'static BitField,
+    src: Src,
+    w: u128,
+    native: &mut u128,
+) -> Result<(), EncodingError> {
+    let v = f.get(w);
+    match src {
+        Src::Table(t, vf) => {
+            let e = usize::try_from(v)
+                .ok()
+                .and_then(|i| t.entries.get(i))
+                .copied()
+                .ok_or(EncodingError::at(ErrorKind::ReservedValue, f, v))?;
+            vf.set(native, e);
+        }
+        Src::Copy(vf) => vf.set(native, v),
+        Src::Cmpt(vf) => vf.set(native, 0),
+        Src::Imm(vf) => vf.set(native, sign_extend32(v, f.width)),
+    }
+    Ok(())
 }
 
 /// Expand a compact instruction word to its native form on `p`. Errors: CmptCtrl not set, an
@@ -417,20 +428,7 @@ mod tests {
         }
         let mut native: u128 = 0;
         for &(f, src) in &plan.steps {
-            let v = f.get(w);
-            match src {
-                Src::Table(t, vf) => {
-                    let e = usize::try_from(v)
-                        .ok()
-                        .and_then(|i| t.entries.get(i))
-                        .copied()
-                        .ok_or(EncodingError::at(ErrorKind::ReservedValue, f, v))?;
-                    vf.set(&mut native, e);
-                }
-                Src::Copy(vf) => vf.set(&mut native, v),
-                Src::Cmpt(vf) => vf.set(&mut native, 0),
-                Src::Imm(vf) => vf.set(&mut native, sign_extend32(v, f.width)),
-            }
+            uncompact_step(f, src, w, &mut native)?;
         }
         Ok(native)
     }
