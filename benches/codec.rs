@@ -4,7 +4,7 @@
 //!   generation (shared/corpus/mesa/asm/<gen>/*.expected), in instructions per second;
 //! - `decode_compact/<platform>`: the compact words of shared/corpus/mesa/compact;
 //! - `encode/<gen>`: `codec::encode` of the same instructions (decoded beforehand);
-//! - `disasm_text/<gen>`: decode and print (IGA syntax) into a reused byte buffer, as
+//! - `disasm_text/<gen>`: decode and print (IGA syntax) into a reused `asm::TextBuf`, as
 //!   `euref disasm` does (bytes to text), on one thread;
 //! - `disasm_text_parallel/<gen>/<n>-threads`: the same over 64 Ki instructions in pieces of
 //!   4096 decoded in parallel (rayon), as `euref disasm` splits its input;
@@ -16,8 +16,10 @@
 //! measured separately.
 //!
 //! Before the criterion groups, the benchmark writes a file of 1 M native instructions
-//! (corpus words repeated) and runs `euref disasm --gen 9` on it under `/usr/bin/time -v`,
-//! printing the wall time and the peak memory (maximum resident set size). Set
+//! (corpus words repeated, raw binary and hex text) and runs `euref disasm --gen 9` on each
+//! three times under `/usr/bin/time -v`, printing the wall time (measured around the command;
+//! min and max) with the instructions per second, and the peak memory (maximum resident set
+//! size). Set
 //! `EUREF_DISASM_BENCH=0` to skip that step. The corpus is `$EUREF_CORPUS` or
 //! `<crate>/../shared/corpus`.
 
@@ -134,7 +136,7 @@ fn bench_codec(c: &mut Criterion) {
             dialect: Dialect::Iga,
             platform: p,
         };
-        let mut out: Vec<u8> = Vec::with_capacity(1 << 20);
+        let mut out = asm::TextBuf::new();
         g.throughput(Throughput::Elements(w.len() as u64));
         g.bench_with_input(BenchmarkId::from_parameter(dir), &w, |b, w| {
             let mut i = Insn::new(euref::spec::Opcode::Nop);
@@ -142,8 +144,7 @@ fn bench_codec(c: &mut Criterion) {
                 out.clear();
                 for x in w {
                     if codec::decode_into(black_box(x), p, &mut i).is_ok() {
-                        asm::write_insn_bytes(&mut out, &i, &o);
-                        out.push(b'\n');
+                        out.push_insn_line(&i, &o);
                     }
                 }
                 out.len()
@@ -163,7 +164,9 @@ fn bench_codec(c: &mut Criterion) {
             dialect: Dialect::Iga,
             platform: p,
         };
-        let mut bufs: Vec<Vec<u8>> = vec![Vec::with_capacity(1 << 18); many.len() / 4096];
+        let mut bufs: Vec<asm::TextBuf> = (0..many.len() / 4096)
+            .map(|_| asm::TextBuf::new())
+            .collect();
         g.throughput(Throughput::Elements(many.len() as u64));
         let id = format!("{dir}/{}-threads", rayon::current_num_threads());
         g.bench_with_input(BenchmarkId::from_parameter(id), &many, |b, many| {
@@ -176,8 +179,7 @@ fn bench_codec(c: &mut Criterion) {
                         let mut i = Insn::new(euref::spec::Opcode::Nop);
                         for x in ws {
                             if codec::decode_into(black_box(x), p, &mut i).is_ok() {
-                                asm::write_insn_bytes(out, &i, &o);
-                                out.push(b'\n');
+                                out.push_insn_line(&i, &o);
                             }
                         }
                         out.len()
@@ -256,46 +258,50 @@ fn disasm_one_million() {
     std::fs::write(&hex, text).expect("write the hex file");
     let exe = env!("CARGO_BIN_EXE_euref");
     for (what, path) in [("binary", &bin), ("hex", &hex)] {
-        let out = std::process::Command::new("/usr/bin/time")
-            .arg("-v")
-            .arg(exe)
-            .args(["disasm", "--gen", "9"])
-            .arg(path)
-            .stdout(std::process::Stdio::null())
-            .output();
-        match out {
-            Ok(o) => {
-                let err = String::from_utf8_lossy(&o.stderr);
-                let field = |k: &str| {
-                    err.lines()
-                        .find(|l| l.trim_start().starts_with(k))
+        let mut walls = vec![];
+        let mut rss = String::new();
+        let mut status = None;
+        for _ in 0..3 {
+            let start = std::time::Instant::now();
+            let out = std::process::Command::new("/usr/bin/time")
+                .arg("-v")
+                .arg(exe)
+                .args(["disasm", "--gen", "9"])
+                .arg(path)
+                .stdout(std::process::Stdio::null())
+                .output();
+            let secs = start.elapsed().as_secs_f64();
+            match out {
+                Ok(o) => {
+                    let err = String::from_utf8_lossy(&o.stderr);
+                    rss = err
+                        .lines()
+                        .find(|l| l.trim_start().starts_with("Maximum resident set size"))
                         .and_then(|l| l.rsplit(": ").next())
                         .unwrap_or("?")
-                        .to_string()
-                };
-                let wall = field("Elapsed (wall clock) time");
-                let rss = field("Maximum resident set size (kbytes)");
-                let secs = parse_wall(&wall);
-                eprintln!(
-                    "euref disasm, 1M native instructions ({what}, {} bytes): wall {wall} ({:.2} M instructions/s), peak RSS {rss} KiB, exit {:?}",
-                    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
-                    secs.map_or(0.0, |s| n as f64 / s / 1e6),
-                    o.status.code()
-                );
+                        .to_string();
+                    status = o.status.code();
+                    walls.push(secs);
+                }
+                Err(e) => {
+                    eprintln!("/usr/bin/time -v {exe}: {e} (skipping the 1M-instruction run)");
+                    break;
+                }
             }
-            Err(e) => eprintln!("/usr/bin/time -v {exe}: {e} (skipping the 1M-instruction run)"),
+        }
+        let (lo, hi) = walls
+            .iter()
+            .fold((f64::MAX, 0f64), |(a, b), &x| (a.min(x), b.max(x)));
+        if !walls.is_empty() {
+            eprintln!(
+                "euref disasm, 1M native instructions ({what}, {} bytes), 3 runs: wall {lo:.3}-{hi:.3} s ({:.1}-{:.1} M instructions/s), peak RSS {rss} KiB, exit {status:?}",
+                std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+                n as f64 / hi / 1e6,
+                n as f64 / lo / 1e6,
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// `[h:]m:ss.cc` -> seconds.
-fn parse_wall(s: &str) -> Option<f64> {
-    let mut t = 0.0;
-    for part in s.trim().split(':') {
-        t = t * 60.0 + part.parse::<f64>().ok()?;
-    }
-    Some(t)
 }
 
 fn benches(c: &mut Criterion) {

@@ -1,6 +1,7 @@
 //! Deterministic cost of the codec's hot paths, for `valgrind --tool=callgrind`:
 //! `codec_profile MODE GEN REPS` runs MODE (`decode`, `encode`, `print` = decode and print
-//! IGA text into a reused buffer, `printb` = the same into a byte buffer (`euref disasm`'s path), `parse` = parse Mesa text, `assemble` = parse and encode) REPS times over every native
+//! IGA text into a reused buffer, `printb` = the same appended to a `Vec<u8>`, `printt` = the same into an
+//! `asm::TextBuf` (`euref disasm`'s path), `parse` = parse Mesa text, `assemble` = parse and encode) REPS times over every native
 //! corpus word of GEN (gen7, gen7.5, gen8, gen9). Compare the instruction counts of two REPS
 //! values to get the cost per instruction without the setup:
 //! `valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/codec_profile decode gen9 1`
@@ -48,6 +49,7 @@ fn main() {
     };
     let mut out = String::with_capacity(1 << 20);
     let mut bytes: Vec<u8> = Vec::with_capacity(1 << 20);
+    let mut text_buf = asm::TextBuf::new();
     let mut i = Insn::new(Opcode::Nop);
     let mut acc = 0usize;
     for _ in 0..reps {
@@ -85,6 +87,15 @@ fn main() {
                     }
                 }
                 acc += bytes.len();
+            }
+            "printt" => {
+                text_buf.clear();
+                for w in &words {
+                    if codec::decode_into(black_box(w), p, &mut i).is_ok() {
+                        text_buf.push_insn_line(&i, &o);
+                    }
+                }
+                acc += text_buf.len();
             }
             "parse" => {
                 acc += asm::parse(black_box(text.as_bytes()), Some(Dialect::Mesa), p)

@@ -45,6 +45,7 @@ mod send;
 
 pub use error::AsmError;
 pub use parse::jump_unit;
+pub use print::TextBuf;
 
 use crate::isa::Insn;
 use crate::spec::Platform;

@@ -78,6 +78,22 @@ fn strip_comment(line: &[u8]) -> &[u8] {
     &line[..cut]
 }
 
+/// The value of a hexadecimal digit (either case) by its byte; 0xFF for other bytes.
+const HEX_DIGIT: [u8; 256] = {
+    let mut t = [0xFFu8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = match c as u8 {
+            d @ b'0'..=b'9' => d - b'0',
+            d @ b'a'..=b'f' => d - b'a' + 10,
+            d @ b'A'..=b'F' => d - b'A' + 10,
+            _ => 0xFF,
+        };
+        c += 1;
+    }
+    t
+};
+
 /// Incremental hex text -> bytes (works across chunk boundaries).
 #[derive(Default)]
 pub struct HexReader {
@@ -98,53 +114,90 @@ impl HexReader {
 
     /// Append the bytes of `text` to `out`. Errors name the line.
     pub fn feed(&mut self, text: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
-        for &c in text {
-            if c == b'\n' {
+        let mut k = 0;
+        while k < text.len() {
+            if self.nibble.is_none() && !self.comment && !self.slash {
+                k += self.pairs(&text[k..], out);
+            }
+            if let Some(&c) = text.get(k) {
+                self.step(c, out)?;
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// The common shape, a pair of hex digits and a space or newline, three bytes at a time
+    /// from the start of `text` while it holds (what [`HexReader::step`] does with each byte
+    /// in the state with no pending digit, comment or slash): the bytes used.
+    #[inline]
+    fn pairs(&mut self, text: &[u8], out: &mut Vec<u8>) -> usize {
+        out.reserve(text.len() / 3 + 1);
+        let (mut k, mut lines) = (0, 0);
+        for t in text.chunks_exact(3) {
+            let (hi, lo, c) = (
+                HEX_DIGIT[usize::from(t[0])],
+                HEX_DIGIT[usize::from(t[1])],
+                t[2],
+            );
+            if hi | lo >= 16 || !(c == b' ' || c == b'\n') {
+                break;
+            }
+            out.push(hi << 4 | lo);
+            lines += u64::from(c == b'\n');
+            k += 3;
+        }
+        self.line += lines;
+        k
+    }
+
+    /// One byte through the state machine.
+    fn step(&mut self, c: u8, out: &mut Vec<u8>) -> Result<(), String> {
+        if c == b'\n' {
+            self.end_token()?;
+            self.comment = false;
+            self.slash = false;
+            self.line += 1;
+            return Ok(());
+        }
+        if self.comment {
+            return Ok(());
+        }
+        if self.slash {
+            self.slash = false;
+            if c == b'/' {
+                self.comment = true;
+                return Ok(());
+            }
+            return Err(format!("line {}: unexpected `/`", self.line));
+        }
+        if let Some(v) = (c as char).to_digit(16) {
+            match self.nibble.take() {
+                Some(h) => out.push(h << 4 | v as u8),
+                None => self.nibble = Some(v as u8),
+            }
+            return Ok(());
+        }
+        match c {
+            b' ' | b'\t' | b'\r' | b',' | 0x0C => self.end_token()?,
+            b'#' => {
                 self.end_token()?;
-                self.comment = false;
-                self.slash = false;
-                self.line += 1;
-                continue;
+                self.comment = true;
             }
-            if self.comment {
-                continue;
+            b'/' => {
+                self.end_token()?;
+                self.slash = true;
             }
-            if self.slash {
-                self.slash = false;
-                if c == b'/' {
-                    self.comment = true;
-                    continue;
-                }
-                return Err(format!("line {}: unexpected `/`", self.line));
-            }
-            if let Some(v) = (c as char).to_digit(16) {
-                match self.nibble.take() {
-                    Some(h) => out.push(h << 4 | v as u8),
-                    None => self.nibble = Some(v as u8),
-                }
-                continue;
-            }
-            match c {
-                b' ' | b'\t' | b'\r' | b',' | 0x0C => self.end_token()?,
-                b'#' => {
-                    self.end_token()?;
-                    self.comment = true;
-                }
-                b'/' => {
-                    self.end_token()?;
-                    self.slash = true;
-                }
-                _ => {
-                    return Err(format!(
-                        "line {}: unexpected {} in hex input",
-                        self.line,
-                        if c.is_ascii_graphic() {
-                            format!("`{}`", c as char)
-                        } else {
-                            format!("byte {c:#04x}")
-                        }
-                    ))
-                }
+            _ => {
+                return Err(format!(
+                    "line {}: unexpected {} in hex input",
+                    self.line,
+                    if c.is_ascii_graphic() {
+                        format!("`{}`", c as char)
+                    } else {
+                        format!("byte {c:#04x}")
+                    }
+                ))
             }
         }
         Ok(())
@@ -248,7 +301,7 @@ pub fn disassemble<R: Read, W: Write>(
         let mut piece = Piece::default();
         report(name, offset, &msg, &mut piece);
         eprint!("{}", piece.messages);
-        out.write_all(&piece.text)?;
+        out.write_all(piece.text.as_bytes())?;
     }
     out.flush()?;
     Ok(st)
@@ -261,7 +314,7 @@ struct Piece {
     start: usize,
     end: usize,
     /// The listing.
-    text: Vec<u8>,
+    text: asm::TextBuf,
     /// The error messages for stderr.
     messages: String,
     insns: u64,
@@ -271,7 +324,9 @@ struct Piece {
 fn report(name: &str, offset: u64, msg: &str, piece: &mut Piece) {
     use std::fmt::Write as _;
     let _ = writeln!(piece.messages, "{name}: offset {offset:#x}: {msg}");
-    let _ = writeln!(piece.text, "// offset {offset:#x}: error: {msg}");
+    piece
+        .text
+        .push_bytes(format!("// offset {offset:#x}: error: {msg}\n").as_bytes());
 }
 
 /// The length of the instruction starting at `b[pos..]`, if all of it is there.
@@ -338,7 +393,7 @@ fn decode_batch<W: Write>(
         if !c.messages.is_empty() {
             eprint!("{}", c.messages);
         }
-        out.write_all(&c.text)?;
+        out.write_all(c.text.as_bytes())?;
         st.insns += c.insns;
         st.errors += c.errors;
     }
@@ -358,8 +413,7 @@ fn decode_piece(name: &str, b: &[u8], base: u64, p: Platform, o: &PrintOptions, 
         let Some(len) = insn_len(b, pos) else { break };
         match codec::decode_into(&b[pos..pos + len], p, &mut i) {
             Ok(_) => {
-                asm::write_insn_bytes(&mut c.text, &i, o);
-                c.text.push(b'\n');
+                c.text.push_insn_line(&i, o);
                 c.insns += 1;
             }
             Err(e) => {
@@ -539,4 +593,80 @@ pub fn hex_line(out: &mut String, bytes: &[u8]) {
 /// label definitions are the sign that offsets were resolved by the assembler.
 pub fn defines_labels(text: &[u8]) -> bool {
     asm::defines_labels(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HexReader;
+
+    /// The whole text through the state machine one byte at a time (no three-byte fast path).
+    fn bytewise(text: &[u8]) -> Result<(Vec<u8>, u64), String> {
+        let mut r = HexReader::new();
+        let mut out = vec![];
+        for &c in text {
+            r.step(c, &mut out)?;
+        }
+        r.finish()?;
+        Ok((out, r.line))
+    }
+
+    /// `feed` (fast path for `xx ` / `xx\n` runs) gives the bytes, line numbers and errors of
+    /// the byte-by-byte reader, on random texts made mostly of the .expected format with
+    /// comments, other separators, odd digits and bad bytes mixed in, fed in random pieces.
+    #[test]
+    fn hex_fast_path_matches_bytewise_reader() {
+        let mut x = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let pieces: [&[u8]; 14] = [
+            b"0a ",
+            b"Ff ",
+            b"9c\n",
+            b"e1 ",
+            b"3",
+            b" ",
+            b"\n",
+            b"# c 12\n",
+            b"// x\n",
+            b"/",
+            b",",
+            b"\t",
+            b"zz",
+            b"AB",
+        ];
+        let (mut ok, mut err) = (0, 0);
+        for _ in 0..20_000 {
+            let mut text = vec![];
+            for _ in 0..next() % 60 {
+                // Mostly well-formed pairs.
+                let k = (next() % 40) as usize;
+                text.extend_from_slice(pieces[if k < 26 { k % 3 } else { k - 26 }]);
+            }
+            let want = bytewise(&text);
+            let mut r = HexReader::new();
+            let mut out = vec![];
+            let mut at = 0;
+            let got = loop {
+                if at == text.len() {
+                    break r.finish().map(|_| (out, r.line));
+                }
+                let end = (at + 1 + (next() % 50) as usize).min(text.len());
+                if let Err(e) = r.feed(&text[at..end], &mut out) {
+                    break Err(e);
+                }
+                at = end;
+            };
+            assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&text));
+            if want.is_ok() {
+                ok += 1;
+            } else {
+                err += 1;
+            }
+        }
+        assert!(ok > 1000 && err > 1000, "{ok} ok, {err} errors");
+    }
 }

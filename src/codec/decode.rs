@@ -86,9 +86,24 @@ pub(super) fn decode_word_with(w: u128, p: Platform, i: &mut Insn, fast: bool) -
         reserved_bits(w, l, t, p)?;
     }
     let kind = t.kind(n);
-    if let (Some(f), true) = (l.dec, fast) {
-        return f(w, t, l, op, n, kind, i);
+    match (l.dec, fast) {
+        (Some(f), true) => f(w, t, l, op, n, kind, i),
+        _ => decode_tables(w, t, l, op, n, kind, i),
     }
+}
+
+/// The rest of [`decode_word_with`] through the resolved tables (kept out of line: the
+/// compile-time decoders are the common path).
+#[inline(never)]
+fn decode_tables(
+    w: u128,
+    t: &Tabs,
+    l: &Lay,
+    op: Opcode,
+    n: u64,
+    kind: Kind,
+    i: &mut Insn,
+) -> R<()> {
     *i = Insn::new(op);
     header(i, w, l, t)?;
     let a16 = i.access == AccessMode::Align16;
@@ -409,6 +424,7 @@ fn three_src(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
 
 /// The message descriptor held in the instruction's last dword (read with the immediate
 /// layout's `imm` field: the same bits as the descriptor fields of the send layouts).
+#[inline]
 pub(super) fn last_dword(w: u128, t: &Tabs) -> R<u32> {
     let f = need(t.last_dword, "imm")?;
     Ok(f.get(w) as u32)

@@ -211,13 +211,17 @@ fn lk<T: Key>(m: &Map<T>, f: Fc, name: &'static str, w: u128) -> R<T> {
     }
 }
 
-#[inline(always)]
-fn need(f: Fc, name: &'static str) -> R<Fc> {
-    if f.is_some() {
-        Ok(f)
-    } else {
-        Err(DecodeError::missing(name))
-    }
+/// Field `$f`, which the layout must have (a spec inconsistency otherwise: returns the error).
+/// A macro rather than a function returning `R<Fc>`, so that the compile-time field stays a
+/// constant (a `Result` holding it is built on the stack).
+macro_rules! need {
+    ($f:expr, $name:expr) => {{
+        let f: Fc = $f;
+        if !f.is_some() {
+            return Err(DecodeError::missing($name));
+        }
+        f
+    }};
 }
 
 fn decode_with<L: Fields>(
@@ -239,7 +243,7 @@ fn decode_with<L: Fields>(
             let n = op.info().srcs.min(2) as usize;
             if n == 2 && is_imm(w, t, L::SRC0_REG_FILE)? {
                 // Only the last source of a two-source instruction may be an immediate.
-                let f = need(L::SRC0_REG_FILE, "src0_reg_file")?;
+                let f = need!(L::SRC0_REG_FILE, "src0_reg_file");
                 return Err(bad(K::Malformed, f, f.get(w)));
             }
             if n >= 1 {
@@ -255,11 +259,11 @@ fn decode_with<L: Fields>(
         Kind::Branch => {
             let j = t.jumps[(n & 0x7f) as usize];
             if j & 1 != 0 {
-                let f = need(L::JIP, "jip")?;
+                let f = need!(L::JIP, "jip");
                 i.jip = Some(sext(f.get(w), f.width) as i32);
             }
             if j & 2 != 0 {
-                let f = need(L::UIP, "uip")?;
+                let f = need!(L::UIP, "uip");
                 i.uip = Some(sext(f.get(w), f.width) as i32);
             }
         }
@@ -273,13 +277,21 @@ fn decode_with<L: Fields>(
             match src::<L, Src0<L>, 0>(w, t, l, a16)? {
                 Src::Imm(Imm { bits, .. }) => i.jip = Some(bits as u32 as i32),
                 Src::Reg(_) => {
-                    let f = need(L::SRC0_REG_FILE, "src0_reg_file")?;
+                    let f = need!(L::SRC0_REG_FILE, "src0_reg_file");
                     return Err(bad(K::Unsupported, f, f.get(w)));
                 }
             }
         }
     }
-    i.canonicalize();
+    // The operands are built canonical (Align1 sources without swizzle, Align16 regions
+    // `<v;4,1>`, Align1 destinations writing all channels) except three-source ones, which
+    // keep their fields whatever the access mode; the table decoder's results are the same
+    // (unit test `static_decoders_agree_with_tables`).
+    if kind == Kind::ThreeSrc {
+        i.canonicalize();
+    } else {
+        i.canonicalize_send();
+    }
     Ok(())
 }
 
@@ -395,12 +407,12 @@ fn reg_type(t: &Tabs, f: Fc, w: u128, imm: bool) -> R<DataType> {
 #[inline(always)]
 fn dst<L: Fields>(w: u128, t: &Tabs, l: &Lay, a16: bool) -> R<Dst> {
     type O<L> = Dst_<L>;
-    let ff = need(O::<L>::REG_FILE, "dst_reg_file")?;
+    let ff = need!(O::<L>::REG_FILE, "dst_reg_file");
     let file = file(t, ff, w)?;
     if file == File::Imm {
         return Err(bad(K::Malformed, ff, ff.get(w)));
     }
-    let tf = need(O::<L>::REG_TYPE, "dst_reg_type")?;
+    let tf = need!(O::<L>::REG_TYPE, "dst_reg_type");
     let ty = reg_type(t, tf, w, false)?;
     let hstride = lk(&t.hstride, O::<L>::HSTRIDE, "dst_hstride", w)?;
     let wrmask = if a16 {
@@ -424,12 +436,12 @@ fn src<L: Fields, O: Op, const S: usize>(w: u128, t: &Tabs, l: &Lay, a16: bool) 
     } else {
         ("src1_reg_file", "src1_reg_type")
     };
-    let ff = need(O::REG_FILE, fname)?;
+    let ff = need!(O::REG_FILE, fname);
     let file = file(t, ff, w)?;
-    let tf = need(O::REG_TYPE, tname)?;
+    let tf = need!(O::REG_TYPE, tname);
     if file == File::Imm {
         let ty = reg_type(t, tf, w, true)?;
-        let f = need(L::IMM, "imm")?;
+        let f = need!(L::IMM, "imm");
         // A 64-bit type needs the 64-bit immediate (src0 of a one-source instruction on
         // Gen8+); Haswell's dim reads 64 bits whatever the type.
         if ty.bits() == 64 && f.width < 64 {
@@ -469,12 +481,12 @@ fn src<L: Fields, O: Op, const S: usize>(w: u128, t: &Tabs, l: &Lay, a16: bool) 
 
 #[inline(always)]
 fn three_src<L: Fields>(i: &mut Insn, w: u128, t: &Tabs) -> R<()> {
-    let sf = need(L::SRC_TYPE, "src_type")?;
+    let sf = need!(L::SRC_TYPE, "src_type");
     let st = t
         .type3
         .get(sf.get(w))
         .ok_or_else(|| bad(K::ReservedValue, sf, sf.get(w)))?;
-    let df = need(L::DST_TYPE, "dst_type")?;
+    let df = need!(L::DST_TYPE, "dst_type");
     let dt = t
         .type3
         .get(df.get(w))
@@ -536,7 +548,7 @@ fn src3<O: Op>(w: u128, t: &Tabs, st: DataType) -> Src {
 
 #[inline(always)]
 fn send_sfid<L: Fields>(w: u128, t: &Tabs) -> R<u8> {
-    let f = need(L::SFID, "sfid")?;
+    let f = need!(L::SFID, "sfid");
     let v = f.get(w);
     t.sfid.get(v).ok_or_else(|| bad(K::ReservedValue, f, v))
 }
@@ -545,7 +557,7 @@ fn send_sfid<L: Fields>(w: u128, t: &Tabs) -> R<u8> {
 fn send<L: Fields>(i: &mut Insn, w: u128, t: &Tabs, l: &Lay, a16: bool) -> R<()> {
     i.dst = Some(dst::<L>(w, t, l, a16)?);
     if is_imm(w, t, L::SRC0_REG_FILE)? {
-        let f = need(L::SRC0_REG_FILE, "src0_reg_file")?;
+        let f = need!(L::SRC0_REG_FILE, "src0_reg_file");
         return Err(bad(K::Malformed, f, f.get(w)));
     }
     i.src[0] = Some(src::<L, Src0<L>, 0>(w, t, l, a16)?);
@@ -553,7 +565,7 @@ fn send<L: Fields>(i: &mut Insn, w: u128, t: &Tabs, l: &Lay, a16: bool) -> R<()>
         SendDesc::Imm(last_dword(w, t)?)
     } else {
         // A register descriptor: an address subregister (in dwords).
-        let ff = need(L::SRC1_REG_FILE, "src1_reg_file")?;
+        let ff = need!(L::SRC1_REG_FILE, "src1_reg_file");
         match src::<L, Src1<L>, 1>(w, t, l, a16)? {
             Src::Reg(RegSrc {
                 addr: Addr::Direct { reg, sub },
@@ -573,7 +585,7 @@ fn send<L: Fields>(i: &mut Insn, w: u128, t: &Tabs, l: &Lay, a16: bool) -> R<()>
 #[inline(always)]
 fn sends<L: Fields>(i: &mut Insn, w: u128, t: &Tabs, l: &Lay) -> R<()> {
     let rf = |name: &'static str, f: Fc| -> R<Reg> {
-        let f = need(f, name)?;
+        let f = need!(f, name);
         let v = f.get(w);
         match t.sends_file.get(v) {
             Some(File::Grf) => Ok(Reg::Grf(0)),

@@ -21,6 +21,7 @@
 //! native word bit for bit.
 
 use super::error::{EncodingError, ErrorKind};
+use super::field::F;
 use super::select::{self, reserved_mask, Form, HasGens};
 use crate::spec::encoding::{self as enc, compact as tables, BitField, CompactTable, Layout};
 use crate::spec::{Opcode, Platform};
@@ -45,6 +46,51 @@ struct Plan {
     /// Reserved bits of the compact layout (must be zero to uncompact).
     out_reserved: u128,
     steps: Vec<(&'static BitField, Src)>,
+    /// The same steps for uncompaction, table lookups and narrow copies pre-placed.
+    expand: Vec<Expand>,
+}
+
+/// An uncompaction step.
+enum Expand {
+    /// Compact field `f` (read with one shift and mask through `F`) selects the native bits
+    /// of its value (of a table entry, or of a copied value of a narrow field), which replace
+    /// the bits `mask` of the view field.
+    Bits {
+        f: &'static BitField,
+        fast: F,
+        mask: u128,
+        bits: Vec<u128>,
+    },
+    /// Any other step, as [`run_compact`]'s plan has it.
+    Step(&'static BitField, Src),
+}
+
+/// Widest copied compact field whose native bits are tabulated.
+const COPY_TABLE_BITS: u8 = 8;
+
+/// The uncompaction steps of `steps`.
+fn expand(steps: &[(&'static BitField, Src)]) -> Vec<Expand> {
+    let placed = |vf: &BitField, v: u64| {
+        let mut n = 0u128;
+        vf.set(&mut n, v);
+        n
+    };
+    steps
+        .iter()
+        .map(|&(f, src)| {
+            let (vf, values): (&BitField, Vec<u64>) = match src {
+                Src::Table(t, vf) => (vf, t.entries.to_vec()),
+                Src::Copy(vf) if f.width <= COPY_TABLE_BITS => (vf, (0..1u64 << f.width).collect()),
+                _ => return Expand::Step(f, src),
+            };
+            Expand::Bits {
+                f,
+                fast: F::new(Some(f)),
+                mask: placed(vf, u64::MAX),
+                bits: values.iter().map(|&v| placed(vf, v)).collect(),
+            }
+        })
+        .collect()
 }
 
 struct Plans {
@@ -92,6 +138,7 @@ fn plan(p: Platform, view: &'static Layout, out: &'static Layout, three: bool) -
     Plan {
         view_reserved: reserved_mask(view),
         out_reserved: reserved_mask(out),
+        expand: expand(&steps),
         steps,
     }
 }
@@ -218,23 +265,50 @@ fn run_uncompact(plan: &Plan, w: u128) -> Result<u128, EncodingError> {
         return Err(EncodingError::reserved_bits(set));
     }
     let mut native: u128 = 0;
-    for &(f, src) in &plan.steps {
-        let v = f.get(w);
-        match src {
-            Src::Table(t, vf) => {
-                let e = usize::try_from(v)
-                    .ok()
-                    .and_then(|i| t.entries.get(i))
-                    .copied()
-                    .ok_or(EncodingError::at(ErrorKind::ReservedValue, f, v))?;
-                vf.set(&mut native, e);
+    for step in &plan.expand {
+        let (f, src) = match step {
+            Expand::Bits {
+                f,
+                fast,
+                mask,
+                bits,
+            } => {
+                let v = fast.get(w);
+                let b = bits
+                    .get(v as usize)
+                    .ok_or_else(|| EncodingError::at(ErrorKind::ReservedValue, f, v))?;
+                native = (native & !mask) | b;
+                continue;
             }
-            Src::Copy(vf) => vf.set(&mut native, v),
-            Src::Cmpt(vf) => vf.set(&mut native, 0),
-            Src::Imm(vf) => vf.set(&mut native, sign_extend32(v, f.width)),
-        }
+            Expand::Step(f, src) => (*f, *src),
+        };
+        uncompact_step(f, src, w, &mut native)?;
     }
     Ok(native)
+}
+
+/// One step of uncompaction: compact field `f` of `w` into `native` as `src` says.
+fn uncompact_step(
+    f: &'static BitField,
+    src: Src,
+    w: u128,
+    native: &mut u128,
+) -> Result<(), EncodingError> {
+    let v = f.get(w);
+    match src {
+        Src::Table(t, vf) => {
+            let e = usize::try_from(v)
+                .ok()
+                .and_then(|i| t.entries.get(i))
+                .copied()
+                .ok_or(EncodingError::at(ErrorKind::ReservedValue, f, v))?;
+            vf.set(native, e);
+        }
+        Src::Copy(vf) => vf.set(native, v),
+        Src::Cmpt(vf) => vf.set(native, 0),
+        Src::Imm(vf) => vf.set(native, sign_extend32(v, f.width)),
+    }
+    Ok(())
 }
 
 /// Expand a compact instruction word to its native form on `p`. Errors: CmptCtrl not set, an
@@ -339,4 +413,51 @@ pub fn precompact(word: u128, p: Platform) -> u128 {
         }
     }
     w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Uncompaction through the plan's steps one field at a time (the reference for the
+    /// pre-placed [`Expand`] steps).
+    fn by_steps(plan: &Plan, w: u128) -> Result<u128, EncodingError> {
+        let set = w & plan.out_reserved;
+        if set != 0 {
+            return Err(EncodingError::reserved_bits(set));
+        }
+        let mut native: u128 = 0;
+        for &(f, src) in &plan.steps {
+            uncompact_step(f, src, w, &mut native)?;
+        }
+        Ok(native)
+    }
+
+    #[test]
+    fn pre_placed_steps_match_field_steps() {
+        let mut x = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut ok = 0;
+        for p in Platform::ALL {
+            let c = plans(p);
+            let all = [Some(&c.reg), Some(&c.imm), c.three.as_ref()];
+            for plan in all.into_iter().flatten() {
+                for _ in 0..20_000 {
+                    let mut w = u128::from(next());
+                    if next() % 4 != 0 {
+                        w &= !plan.out_reserved;
+                    }
+                    let want = by_steps(plan, w);
+                    ok += usize::from(want.is_ok());
+                    assert_eq!(run_uncompact(plan, w), want, "{p:?} {w:#x}");
+                }
+            }
+        }
+        assert!(ok > 10_000, "{ok}");
+    }
 }

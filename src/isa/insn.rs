@@ -173,6 +173,23 @@ impl Insn {
         }
     }
 
+    /// The part of [`Insn::canonicalize`] about sends: an immediate descriptor's bit 31 and
+    /// `ctrl.eot` agree (either sets both).
+    pub fn canonicalize_send(&mut self) {
+        if let Some(SendInfo {
+            desc: SendDesc::Imm(d),
+            ..
+        }) = &mut self.send
+        {
+            if *d & 0x8000_0000 != 0 {
+                self.ctrl.eot = true;
+            }
+            if self.ctrl.eot {
+                *d |= 0x8000_0000;
+            }
+        }
+    }
+
     /// Bring the fields that the access mode makes meaningless to their canonical values, so
     /// that instructions equal in hardware terms compare equal:
     /// - Align1: source swizzles `.xyzw`, destination write mask 0xF;
@@ -188,18 +205,7 @@ impl Insn {
     pub fn canonicalize(&mut self) {
         let a16 = self.access == AccessMode::Align16;
         let three = self.is_three_src();
-        if let Some(SendInfo {
-            desc: SendDesc::Imm(d),
-            ..
-        }) = &mut self.send
-        {
-            if *d & 0x8000_0000 != 0 {
-                self.ctrl.eot = true;
-            }
-            if self.ctrl.eot {
-                *d |= 0x8000_0000;
-            }
-        }
+        self.canonicalize_send();
         let split_send = self.is_split_send();
         if let Some(d) = &mut self.dst {
             if !a16 {

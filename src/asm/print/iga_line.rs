@@ -1,61 +1,59 @@
-//! IGA-style printing of one instruction into a [`Line`], a fixed buffer on the stack: the
-//! disassembler's hot path (`euref disasm` prints IGA text). It prints exactly what the
-//! general IGA/PRM printer (module `iga`, used for PRM style and kept as the reference; a
+//! IGA-style printing of one instruction into a [`Line`], a byte buffer with room for any
+//! line: the disassembler's hot path (`euref disasm` prints IGA text). It prints exactly what
+//! the general IGA/PRM printer (module `iga`, used for PRM style and kept as the reference; a
 //! unit test compares the two) prints in IGA style, without the per-character capacity checks
-//! and small `memcpy` calls of appending to a `String`: writing a byte is one bounds-checked
-//! store into the buffer, numbers are written through two-digit and hexadecimal digit tables,
-//! and the finished line is appended to the output in one copy.
+//! and small `memcpy` calls of appending to a `String`: names, `:type` suffixes, registers,
+//! small decimals, regions and the `(e|Mc)` group are pre-rendered pieces (module `tokens`)
+//! written with one 16-byte store each, hexadecimal numbers are converted eight digits at a
+//! time in a register, and the line is written in place in the output buffer
+//! ([`super::TextBuf`]) or in a per-thread buffer appended in one copy.
 
+use super::tokens::{pow2_code, toks, Tok, Toks, CODES};
 use super::{has_subreg_syntax, is_logic, names, sub_elems, word, JumpLabels, Region};
-use crate::isa::{arf_name, Addr, Dst, Imm, Insn, Reg, RegSrc, SendDesc, Src, Swizzle, ThreadCtrl};
+use crate::isa::{Addr, Dst, Imm, Insn, Reg, RegSrc, SendDesc, Src, Swizzle, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
 
-/// Longest line the buffer holds. The longest IGA instruction (three indirect sources with
-/// modifiers, every option) is well under 400 characters; writes past the end are dropped
-/// rather than panicking.
-const LINE_MAX: usize = 512;
+/// Longest line the printer writes (writes that would start past it are dropped rather than
+/// panicking). The longest IGA instruction (three indirect sources with modifiers, every
+/// option) is well under 400 characters.
+pub(crate) const LINE_MAX: usize = 512;
 
-/// One line of output being built.
-pub(crate) struct Line {
-    buf: [u8; LINE_MAX],
+/// Bytes a line buffer has beyond [`LINE_MAX`]: a piece is written with one 16-byte store
+/// whatever its length.
+pub(crate) const LINE_BUF: usize = LINE_MAX + 16;
+
+/// One line of output being built, in a buffer of [`LINE_BUF`] bytes (the bytes after `n` are
+/// scratch).
+pub(crate) struct Line<'a> {
+    buf: &'a mut [u8; LINE_BUF],
     n: usize,
+    t: &'static Toks,
 }
 
 thread_local! {
-    /// The line buffer of this thread (reused: clearing it is one store, a fresh buffer would
-    /// be zeroed for every instruction).
-    static LINE: std::cell::RefCell<Line> = std::cell::RefCell::new(Line::new());
+    /// The line buffer of this thread (reused: a fresh buffer would be zeroed for every
+    /// instruction).
+    static LINE: std::cell::RefCell<[u8; LINE_BUF]> = const { std::cell::RefCell::new([0; LINE_BUF]) };
 }
 
-/// Run `f` on this thread's line buffer, emptied.
+/// Run `f` on a line over this thread's buffer, emptied.
 #[inline]
 pub(crate) fn with_line<R>(f: impl FnOnce(&mut Line) -> R) -> R {
     LINE.with(|c| match c.try_borrow_mut() {
-        Ok(mut l) => {
-            l.n = 0;
-            f(&mut l)
-        }
+        Ok(mut b) => f(&mut Line::new(&mut b)),
         // (Only a printer calling itself would find it taken.)
-        Err(_) => f(&mut Line::new()),
+        Err(_) => f(&mut Line::new(&mut [0; LINE_BUF])),
     })
 }
 
-const DIGITS2: &[u8; 200] = b"00010203040506070809\
-10111213141516171819\
-20212223242526272829\
-30313233343536373839\
-40414243444546474849\
-50515253545556575859\
-60616263646566676869\
-70717273747576777879\
-80818283848586878889\
-90919293949596979899";
-
-impl Line {
-    pub fn new() -> Line {
+impl Line<'_> {
+    /// A line written into `buf`.
+    #[inline]
+    pub fn new(buf: &mut [u8; LINE_BUF]) -> Line<'_> {
         Line {
-            buf: [0; LINE_MAX],
+            buf,
             n: 0,
+            t: toks(),
         }
     }
 
@@ -64,59 +62,71 @@ impl Line {
         self.buf.get(..self.n).unwrap_or(&[])
     }
 
+    /// Its length.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
     #[inline(always)]
     fn b(&mut self, c: u8) {
-        if let Some(x) = self.buf.get_mut(self.n) {
-            *x = c;
+        // (n < LINE_MAX < LINE_BUF: no other bounds check.)
+        if self.n < LINE_MAX {
+            self.buf[self.n] = c;
             self.n += 1;
         }
     }
 
-    /// A short string (names, keywords): byte by byte, no `memcpy` call.
+    /// A piece of text: one 16-byte store.
+    #[inline(always)]
+    fn put(&mut self, t: &Tok) {
+        // (n + 16 <= LINE_MAX + 16 = LINE_BUF: no other bounds check.)
+        if self.n <= LINE_MAX {
+            self.buf[self.n..self.n + 16].copy_from_slice(&t.b);
+            self.n += usize::from(t.n);
+        }
+    }
+
+    /// `n` (at most 16) bytes of `v` (little-endian): one 16-byte store.
+    #[inline(always)]
+    fn put_bits(&mut self, v: u128, n: usize) {
+        self.put(&Tok {
+            b: v.to_le_bytes(),
+            n: n as u8,
+        });
+    }
+
+    /// A short string (names, keywords).
     #[inline(always)]
     fn s(&mut self, s: &str) {
-        let s = s.as_bytes();
-        let end = self.n + s.len();
-        if let Some(d) = self.buf.get_mut(self.n..end) {
-            for (d, &c) in d.iter_mut().zip(s) {
-                *d = c;
+        if Tok::fits(s) {
+            self.put(&Tok::new(s));
+        } else {
+            for &c in s.as_bytes() {
+                self.b(c);
             }
-            self.n = end;
         }
     }
 
     /// Decimal digits of `v`.
-    #[inline]
+    #[inline(always)]
     fn dec(&mut self, v: u64) {
-        if v < 10 {
-            self.b(b'0' + v as u8);
-        } else if v < 100 {
-            let k = 2 * v as usize;
-            self.b(DIGITS2[k]);
-            self.b(DIGITS2[k + 1]);
-        } else {
-            self.dec_long(v);
+        match self.t.dec.get(v as usize) {
+            Some(d) if v < 256 => self.put(d),
+            _ => self.dec_long(v),
         }
     }
 
-    #[inline(never)]
-    fn dec_long(&mut self, mut v: u64) {
-        let mut tmp = [0u8; 20];
-        let mut k = tmp.len();
-        while v >= 10 && k > 0 {
-            k -= 1;
-            tmp[k] = b'0' + (v % 10) as u8;
-            v /= 10;
-        }
-        if k > 0 {
-            k -= 1;
-            tmp[k] = b'0' + v as u8;
-        }
-        for &c in &tmp[k..] {
-            self.b(c);
-        }
+    #[inline(always)]
+    fn dec_long(&mut self, v: u64) {
+        self.n = dec_long(self.buf, self.n, v);
     }
 
+    #[inline(always)]
+    fn hex_long(&mut self, v: u64, n: usize, upper: bool) {
+        self.n = hex_long(self.buf, self.n, v, n, upper);
+    }
+
+    #[inline(always)]
     fn signed(&mut self, v: i64) {
         if v < 0 {
             self.b(b'-');
@@ -125,26 +135,102 @@ impl Line {
     }
 
     /// `0x` and at least `min` (1-16) digits of `v`, `upper` or lower case.
+    #[inline(always)]
     fn hex(&mut self, v: u64, min: usize, upper: bool) {
-        let digits: &[u8; 16] = if upper {
-            b"0123456789ABCDEF"
-        } else {
-            b"0123456789abcdef"
-        };
         let n = (16 - v.leading_zeros() as usize / 4).max(min.clamp(1, 16));
-        self.b(b'0');
-        self.b(b'x');
-        for k in (0..n).rev() {
-            self.b(digits[((v >> (4 * k)) & 0xF) as usize]);
+        if n <= 8 {
+            // The last n of the 8 digits, after `0x`.
+            let d = u64::from_le_bytes(hex8(v as u32, upper)) >> (8 * (8 - n));
+            self.put_bits(0x7830 | u128::from(d) << 16, n + 2);
+        } else {
+            self.hex_long(v, n, upper);
         }
     }
 
+    #[inline(always)]
     fn flag(&mut self, i: &Insn) {
-        self.b(b'f');
-        self.dec(i.flag.reg.into());
-        self.b(b'.');
-        self.dec(i.flag.sub.into());
+        let (r, s) = (usize::from(i.flag.reg), usize::from(i.flag.sub));
+        if r < 4 && s < 4 {
+            self.put(&self.t.flag[r * 4 + s]);
+        } else {
+            self.b(b'f');
+            self.dec(r as u64);
+            self.b(b'.');
+            self.dec(s as u64);
+        }
     }
+}
+
+/// Decimal digits of `v` at `buf[n..]` (out of line, rare): the new length.
+#[inline(never)]
+fn dec_long(buf: &mut [u8; LINE_BUF], n: usize, v: u64) -> usize {
+    let mut l = Line { buf, n, t: toks() };
+    let mut v = v;
+    let mut tmp = [0u8; 20];
+    let mut k = tmp.len();
+    while v >= 10 && k > 0 {
+        k -= 1;
+        tmp[k] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    if k > 0 {
+        k -= 1;
+        tmp[k] = b'0' + v as u8;
+    }
+    for &c in &tmp[k..] {
+        l.b(c);
+    }
+    l.n
+}
+
+/// `0x` and the `n` (> 8) hexadecimal digits of `v` at `buf[at..]` (out of line, rare): the
+/// new length.
+#[inline(never)]
+fn hex_long(buf: &mut [u8; LINE_BUF], at: usize, v: u64, n: usize, upper: bool) -> usize {
+    let mut l = Line {
+        buf,
+        n: at,
+        t: toks(),
+    };
+
+    let digits: &[u8; 16] = if upper {
+        b"0123456789ABCDEF"
+    } else {
+        b"0123456789abcdef"
+    };
+    l.b(b'0');
+    l.b(b'x');
+    for k in (8..n).rev() {
+        l.b(digits[((v >> (4 * k)) & 0xF) as usize]);
+    }
+    l.put_bits(u128::from(u64::from_le_bytes(hex8(v as u32, upper))), 8);
+    l.n
+}
+
+/// The 8 hexadecimal digits of `v`, most significant first.
+#[inline(always)]
+fn hex8(v: u32, upper: bool) -> [u8; 8] {
+    // Spread the nibbles to bytes (nibble k in byte k), then to ASCII digits: 0-9 plus '0',
+    // 10-15 plus 'A' - 10 (or 'a' - 10); a byte's value plus 6 reaches 16 for the letters.
+    let mut x = u64::from(v);
+    x = (x & 0xFFFF) | (x & 0xFFFF_0000) << 16;
+    x = (x & 0x0000_00FF_0000_00FF) | (x & 0x0000_FF00_0000_FF00) << 8;
+    x = (x & 0x000F_000F_000F_000F) | (x & 0x00F0_00F0_00F0_00F0) << 4;
+    let letters = ((x + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+    let gap = if upper {
+        b'A' - b'9' - 1
+    } else {
+        b'a' - b'9' - 1
+    };
+    x += 0x3030_3030_3030_3030 + letters * u64::from(gap);
+    x.swap_bytes().to_le_bytes()
+}
+
+/// A [`Tok`] of a literal, built at compile time.
+macro_rules! tok {
+    ($s:literal) => {
+        &const { Tok::new($s) }
+    };
 }
 
 /// Instruction options (`{...}`): `" {"` before the first, `", "` between two.
@@ -152,24 +238,37 @@ struct Opts {
     any: bool,
 }
 
+const OPEN: Tok = Tok::new(" {");
+const SEP: Tok = Tok::new(", ");
+
 impl Opts {
     #[inline(always)]
-    fn push(&mut self, l: &mut Line, s: &str) {
-        l.s(if self.any { ", " } else { " {" });
+    fn push(&mut self, l: &mut Line, s: &Tok) {
+        l.put(if self.any { &SEP } else { &OPEN });
         self.any = true;
-        l.s(s);
+        l.put(s);
     }
 }
 
 /// Print `i` in IGA style (module `iga`'s `iga_insn` with `Dialect::Iga`).
-pub(crate) fn iga_line(l: &mut Line, i: &Insn, labels: JumpLabels) {
+pub(crate) fn iga_line(out: &mut Line, i: &Insn, labels: JumpLabels) {
+    // A local line, every helper inlined and the rare long numbers out of line taking the
+    // buffer and length: the length stays in a register (a store into the buffer could
+    // otherwise be the length's memory, reloaded after every store).
+    let mut line = Line {
+        buf: &mut *out.buf,
+        n: out.n,
+        t: out.t,
+    };
+    let l = &mut line;
+    let t = l.t;
     let a16 = i.access == AccessMode::Align16;
     // Predicate and (W).
     let w = i.ctrl.no_mask;
     if i.pred != PredCtrl::None {
         l.b(b'(');
         if w {
-            l.s("W&");
+            l.put(tok!("W&"));
         }
         if i.pred_inv {
             l.b(b'~');
@@ -180,12 +279,12 @@ pub(crate) fn iga_line(l: &mut Line, i: &Insn, labels: JumpLabels) {
             l.b(b'.');
             l.s(s);
         }
-        l.s(") ");
+        l.put(tok!(") "));
     } else if w {
-        l.s("(W) ");
+        l.put(tok!("(W) "));
     }
     // Mnemonic and its suffixes.
-    l.s(i.op.name());
+    l.put(&t.op[i.op as usize]);
     if i.op == Opcode::Math && i.math != MathFn::None {
         l.b(b'.');
         l.s(names::math_iga(i.math));
@@ -207,7 +306,7 @@ pub(crate) fn iga_line(l: &mut Line, i: &Insn, labels: JumpLabels) {
     let suffix_mods = i.dst.is_none();
     if suffix_mods {
         if i.sat {
-            l.s(".sat");
+            l.put(tok!(".sat"));
         }
         if i.cmod != CondMod::None {
             l.b(b'.');
@@ -216,13 +315,20 @@ pub(crate) fn iga_line(l: &mut Line, i: &Insn, labels: JumpLabels) {
             l.flag(i);
         }
     }
-    l.s(" (");
-    l.dec(i.exec_size.into());
-    l.s("|M");
-    l.dec(i.chan_off.into());
-    l.b(b')');
+    match pow2_code(i.exec_size) {
+        Some(e) if i.chan_off % 4 == 0 && i.chan_off < 32 => {
+            l.put(&t.exec[e * 8 + usize::from(i.chan_off / 4)]);
+        }
+        _ => {
+            l.put(tok!(" ("));
+            l.dec(i.exec_size.into());
+            l.put(tok!("|M"));
+            l.dec(i.chan_off.into());
+            l.b(b')');
+        }
+    }
     if !suffix_mods && i.cmod != CondMod::None {
-        l.s(" (");
+        l.put(tok!(" ("));
         l.s(names::cond_mod_iga(i.cmod));
         l.b(b')');
         l.flag(i);
@@ -230,7 +336,7 @@ pub(crate) fn iga_line(l: &mut Line, i: &Insn, labels: JumpLabels) {
     if let Some(d) = &i.dst {
         l.b(b' ');
         if !suffix_mods && i.sat {
-            l.s("(sat)");
+            l.put(tok!("(sat)"));
         }
         dst(l, d, i);
     }
@@ -254,7 +360,7 @@ pub(crate) fn iga_line(l: &mut Line, i: &Insn, labels: JumpLabels) {
             match d {
                 SendDesc::Imm(v) => l.hex(v.into(), 1, true),
                 SendDesc::A0(n) => {
-                    l.s("a0.");
+                    l.put(tok!("a0."));
                     l.dec(n.into());
                 }
             }
@@ -265,44 +371,49 @@ pub(crate) fn iga_line(l: &mut Line, i: &Insn, labels: JumpLabels) {
         l.b(b' ');
         match label {
             Some(k) => {
-                l.s("LABEL");
+                l.put(tok!("LABEL"));
                 l.dec(k as u64);
             }
             None => l.signed(off.into()),
         }
     }
-    // Options.
+    options(l, i);
+    out.n = line.n;
+}
+
+#[inline(always)]
+fn options(l: &mut Line, i: &Insn) {
     let mut o = Opts { any: false };
-    if a16 {
-        o.push(l, "Align16");
+    if i.access == AccessMode::Align16 {
+        o.push(l, tok!("Align16"));
     }
     let c = &i.ctrl;
     if c.no_dd_clr {
-        o.push(l, "NoDDClr");
+        o.push(l, tok!("NoDDClr"));
     }
     if c.no_dd_chk {
-        o.push(l, "NoDDChk");
+        o.push(l, tok!("NoDDChk"));
     }
     match c.thread {
         ThreadCtrl::Normal => {}
-        ThreadCtrl::Atomic => o.push(l, "Atomic"),
-        ThreadCtrl::Switch => o.push(l, "Switch"),
-        ThreadCtrl::NoPreempt => o.push(l, "NoPreempt"),
+        ThreadCtrl::Atomic => o.push(l, tok!("Atomic")),
+        ThreadCtrl::Switch => o.push(l, tok!("Switch")),
+        ThreadCtrl::NoPreempt => o.push(l, tok!("NoPreempt")),
     }
     if c.acc_wr {
-        o.push(l, "AccWrEn");
+        o.push(l, tok!("AccWrEn"));
     }
     if c.branch_ctrl {
-        o.push(l, "BranchCtrl");
+        o.push(l, tok!("BranchCtrl"));
     }
     if c.compacted {
-        o.push(l, "Compacted");
+        o.push(l, tok!("Compacted"));
     }
     if c.breakpoint {
-        o.push(l, "Breakpoint");
+        o.push(l, tok!("Breakpoint"));
     }
     if c.eot {
-        o.push(l, "EOT");
+        o.push(l, tok!("EOT"));
     }
     if o.any {
         l.b(b'}');
@@ -310,41 +421,36 @@ pub(crate) fn iga_line(l: &mut Line, i: &Insn, labels: JumpLabels) {
 }
 
 /// Register name without subregister: `r5`, `acc1`, `f0`, `null`, `ip`, `arf0x50`.
+#[inline(always)]
 fn reg_name(l: &mut Line, r: Reg) {
+    let t = l.t;
     match r {
-        Reg::Grf(n) => {
-            l.b(b'r');
-            l.dec(n.into());
-        }
-        Reg::Arf(n) => match arf_name(n) {
-            Some(a) if a.numbered || n & 0xF == 0 => {
-                l.s(a.iga);
-                if a.numbered {
-                    l.dec((n & 0xF).into());
-                }
-            }
-            _ => {
-                l.s("arf");
-                l.hex(n.into(), 2, false);
-            }
-        },
+        Reg::Grf(n) => l.put(&t.grf[usize::from(n)]),
+        Reg::Arf(n) => l.put(&t.arf[usize::from(n)]),
     }
 }
 
+#[inline(always)]
 fn reg(l: &mut Line, addr: Addr, ty: DataType) {
     match addr {
         Addr::Direct { reg, sub } => {
             reg_name(l, reg);
             if has_subreg_syntax(reg) || sub != 0 {
-                l.b(b'.');
-                l.dec(sub_elems(sub, ty).into());
+                let e = sub_elems(sub, ty);
+                match l.t.dot_dec.get(e as usize) {
+                    Some(d) => l.put(d),
+                    None => {
+                        l.b(b'.');
+                        l.dec(e.into());
+                    }
+                }
             }
         }
         Addr::Indirect { a0, off } => {
-            l.s("r[a0.");
+            l.put(tok!("r[a0."));
             l.dec(a0.into());
             if off != 0 {
-                l.s(", ");
+                l.put(tok!(", "));
                 l.signed(off.into());
             }
             l.b(b']');
@@ -352,6 +458,13 @@ fn reg(l: &mut Line, addr: Addr, ty: DataType) {
     }
 }
 
+/// `:type`.
+#[inline(always)]
+fn ty(l: &mut Line, ty: DataType) {
+    l.put(&l.t.ty[ty as usize]);
+}
+
+#[inline(always)]
 fn dst(l: &mut Line, d: &Dst, i: &Insn) {
     let bare = i.is_send()
         && d.ty == DataType::UD
@@ -365,9 +478,14 @@ fn dst(l: &mut Line, d: &Dst, i: &Insn) {
         return;
     }
     reg(l, d.addr, d.ty);
-    l.b(b'<');
-    l.dec(d.hstride.into());
-    l.b(b'>');
+    match pow2_code(d.hstride) {
+        Some(h) => l.put(&l.t.stride[h]),
+        None => {
+            l.b(b'<');
+            l.dec(d.hstride.into());
+            l.b(b'>');
+        }
+    }
     if i.access == AccessMode::Align16 && d.wrmask & 0xF != 0xF {
         l.b(b'.');
         for (b, c) in [b'x', b'y', b'z', b'w'].into_iter().enumerate() {
@@ -376,10 +494,10 @@ fn dst(l: &mut Line, d: &Dst, i: &Insn) {
             }
         }
     }
-    l.b(b':');
-    l.s(names::type_lower(d.ty));
+    ty(l, d.ty);
 }
 
+#[inline(always)]
 fn src(l: &mut Line, s: &Src, i: &Insn) {
     let r = match s {
         Src::Imm(imm) => return self::imm(l, imm),
@@ -389,13 +507,12 @@ fn src(l: &mut Line, s: &Src, i: &Insn) {
         l.b(if is_logic(i.op) { b'~' } else { b'-' });
     }
     if r.abs {
-        l.s("(abs)");
+        l.put(tok!("(abs)"));
     }
     if i.is_split_send() {
         reg(l, r.addr, r.ty);
         if r.ty != DataType::UD {
-            l.b(b':');
-            l.s(names::type_lower(r.ty));
+            ty(l, r.ty);
         }
         return;
     }
@@ -413,35 +530,49 @@ fn src(l: &mut Line, s: &Src, i: &Insn) {
     }
     reg(l, r.addr, r.ty);
     region(l, r, i.access == AccessMode::Align16);
-    l.b(b':');
-    l.s(names::type_lower(r.ty));
+    ty(l, r.ty);
 }
 
 /// `<v;w,h>` / `<w,h>` (VxH) in Align1, `<v>` + swizzle in Align16.
+#[inline(always)]
 fn region(l: &mut Line, r: &RegSrc, a16: bool) {
     let g = r.region;
     if a16 {
         if g.is_vxh() {
-            l.s("<VxH>");
+            l.put(tok!("<VxH>"));
         } else {
-            l.b(b'<');
-            l.dec(g.vstride.into());
-            l.b(b'>');
+            match pow2_code(g.vstride) {
+                Some(v) => l.put(&l.t.stride[v]),
+                None => {
+                    l.b(b'<');
+                    l.dec(g.vstride.into());
+                    l.b(b'>');
+                }
+            }
         }
         swizzle(l, r.swizzle);
-    } else {
-        l.b(b'<');
-        if !g.is_vxh() {
-            l.dec(g.vstride.into());
-            l.b(b';');
-        }
-        l.dec(g.width.into());
-        l.b(b',');
-        l.dec(g.hstride.into());
-        l.b(b'>');
+        return;
     }
+    if let (Some(v), Some(w), Some(h)) = (
+        pow2_code(g.vstride).filter(|_| !g.is_vxh()),
+        pow2_code(g.width),
+        pow2_code(g.hstride),
+    ) {
+        l.put(&l.t.region[(v * CODES + w) * CODES + h]);
+        return;
+    }
+    l.b(b'<');
+    if !g.is_vxh() {
+        l.dec(g.vstride.into());
+        l.b(b';');
+    }
+    l.dec(g.width.into());
+    l.b(b',');
+    l.dec(g.hstride.into());
+    l.b(b'>');
 }
 
+#[inline(always)]
 fn swizzle(l: &mut Line, s: Swizzle) {
     if s == Swizzle::XYZW {
         return;
@@ -458,6 +589,7 @@ fn swizzle(l: &mut Line, s: Swizzle) {
     }
 }
 
+#[inline(always)]
 fn imm(l: &mut Line, imm: &Imm) {
     let b = imm.bits;
     match imm.ty {
@@ -473,8 +605,7 @@ fn imm(l: &mut Line, imm: &Imm) {
         },
         _ => l.hex(b, 1, true),
     }
-    l.b(b':');
-    l.s(names::type_lower(imm.ty));
+    ty(l, imm.ty);
 }
 
 #[cfg(test)]
@@ -497,6 +628,8 @@ mod tests {
             x
         };
         let mut n = 0;
+        let mut text = super::super::TextBuf::new();
+        let mut all = String::new();
         for p in Platform::ALL {
             let o = PrintOptions {
                 dialect: Dialect::Iga,
@@ -531,7 +664,14 @@ mod tests {
                 };
                 let mut want = String::new();
                 iga_insn(&mut want, &i, &o, labels);
-                let mut line = Line::new();
+                if labels.jip.is_none() {
+                    // The in-place path of `euref disasm`.
+                    text.push_insn_line(&i, &o);
+                    all.push_str(&want);
+                    all.push('\n');
+                }
+                let mut buf = [0u8; LINE_BUF];
+                let mut line = Line::new(&mut buf);
                 iga_line(&mut line, &i, labels);
                 assert_eq!(
                     std::str::from_utf8(line.bytes()),
@@ -542,5 +682,7 @@ mod tests {
             }
         }
         assert!(n > 30_000, "{n} instructions printed");
+        assert!(text.len() > 1_000_000);
+        assert!(text.as_bytes() == all.as_bytes());
     }
 }

@@ -7,6 +7,10 @@
 mod iga;
 mod iga_line;
 mod mesa;
+mod text_buf;
+mod tokens;
+
+pub use text_buf::TextBuf;
 
 use super::names;
 use super::parse::jump_unit;
@@ -26,6 +30,7 @@ pub(crate) fn insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabels) 
     match o.dialect {
         Dialect::Mesa => mesa::mesa_insn(out, i, o, l),
         Dialect::Prm => iga::iga_insn(out, i, o, l),
+        Dialect::Iga if !tokens::toks().ok => iga::iga_insn(out, i, o, l),
         Dialect::Iga => iga_line::with_line(|line| {
             iga_line::iga_line(line, i, l);
             match std::str::from_utf8(line.bytes()) {
@@ -39,7 +44,7 @@ pub(crate) fn insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabels) 
 
 /// [`insn`] appended to a byte buffer (the disassembler's output, written out as bytes).
 pub(crate) fn insn_bytes(out: &mut Vec<u8>, i: &Insn, o: &PrintOptions, l: JumpLabels) {
-    if o.dialect == Dialect::Iga {
+    if o.dialect == Dialect::Iga && tokens::toks().ok {
         iga_line::with_line(|line| {
             iga_line::iga_line(line, i, l);
             out.extend_from_slice(line.bytes());
