@@ -10,12 +10,13 @@
 
 use super::format::{fast, AltKind, Vector};
 use super::template::{self, Built, OpSel};
-use super::values::{self, float_class, LabelCode, Rng};
+use super::ids::{self, RuleSet};
+use super::values::{self, float_class, ClassSet, PlacedLabel, Rng};
 use crate::asm::{print_insn, Dialect, PrintOptions};
 use crate::exec::{ExecOptions, Prepared};
 use crate::float::{FloatEnv, FloatType, Policy};
 use crate::isa::{Addr, Insn, Reg, Src};
-use crate::spec::compare::{self, GridCond, GridInfo, GridKind, CLASSES};
+use crate::spec::compare::{self, GridCond, GridKind};
 use crate::spec::{
     conversions, float_modes, CondMod, DataType, FpEffect, FpOps, MathFn, Opcode, Platform,
 };
@@ -126,8 +127,12 @@ struct Shape {
     op_name: &'static str,
     /// Validator rule IDs (applicable, specific), sorted.
     rules: Vec<&'static str>,
-    /// The form labels, sorted.
-    labels: Vec<String>,
+    /// The same as a bit set of [`ids`] (None: an ID outside the table).
+    rule_bits: Option<Vec<u64>>,
+    /// The form labels that are value label texts, as label ranks.
+    label_ranks: Vec<u16>,
+    /// The other form labels, sorted and placed among the value labels.
+    labels: Vec<PlacedLabel>,
     /// `,"insn":"...","bytes":"..."` (empty when the instruction has an immediate, whose value
     /// changes both per vector).
     text: Vec<u8>,
@@ -207,32 +212,11 @@ struct Alt {
     rule: &'static str,
 }
 
-/// The IDs of compare grid cells (`cmp.g[+inf,NaN]`), built once.
-fn cell_id(g: &GridInfo, a: usize, b: usize) -> &'static str {
-    static CELLS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    let cells = CELLS.get_or_init(|| {
-        let mut v = Vec::with_capacity(compare::GRIDS.len() * 81);
-        for g in compare::GRIDS.iter() {
-            for x in CLASSES {
-                for y in CLASSES {
-                    v.push(format!("{}[{x},{y}]", g.id));
-                }
-            }
-        }
-        v
-    });
-    let gi = compare::GRIDS
-        .iter()
-        .position(|x| std::ptr::eq(x, g))
-        .unwrap_or(0);
-    &cells[gi * 81 + a * 9 + b]
-}
-
-/// `Policy::new(env, ft, ops).denorm_rule()`, remembered per thread (a handful of keys).
-fn denorm_rule(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Option<&'static str> {
+/// `Policy::new(env, ft, ops)`, remembered per thread (a handful of keys).
+pub(crate) fn policy(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Policy {
     type Key = (FloatEnv, FloatType, FpOps);
     thread_local! {
-        static SEEN: std::cell::RefCell<Vec<(Key, Option<&'static str>)>> =
+        static SEEN: std::cell::RefCell<Vec<(Key, Policy)>> =
             const { std::cell::RefCell::new(Vec::new()) };
     }
     SEEN.with(|c| {
@@ -241,11 +225,11 @@ fn denorm_rule(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Option<&'static str
         if let Some(x) = c.iter().find(|x| x.0 == key) {
             return x.1;
         }
-        let id = Policy::new(env, ft, ops).denorm_rule();
+        let pol = Policy::new(env, ft, ops);
         if c.len() < 256 {
-            c.push((key, id));
+            c.push((key, pol));
         }
-        id
+        pol
     })
 }
 
@@ -273,16 +257,6 @@ fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()> {
     Some(())
 }
 
-/// Note a label code once per vector.
-#[inline]
-fn push_code(codes: &mut Vec<LabelCode>, seen: &mut [u64], c: LabelCode) {
-    let (w, b) = (usize::from(c) / 64, c % 64);
-    if seen[w] >> b & 1 == 0 {
-        seen[w] |= 1 << b;
-        codes.push(c);
-    }
-}
-
 /// `"<register name>"`.
 fn reg_name(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
     match r {
@@ -307,16 +281,16 @@ pub struct Work {
     after: Slot,
     /// Per opcode of the selection: the rank of the cached shape and the shape.
     shapes: Vec<Option<(u64, Option<Shape>)>>,
-    codes: Vec<LabelCode>,
-    rules: Vec<&'static str>,
+    /// The value labels of the current vector.
+    classes: ClassSet,
+    /// The rule IDs of the current vector (also used to number a shape's).
+    rules: RuleSet,
     alts: Vec<Alt>,
     arf_f: [Option<usize>; 2],
     arf_acc: [Option<usize>; 2],
     arf_cr0: Option<usize>,
     /// The ARF registers a vector may change (all but ip and null), sorted by name.
     arf_sorted: Vec<(String, usize)>,
-    /// Label codes seen in the current vector (one bit per code).
-    seen: Vec<u64>,
 }
 
 impl Work {
@@ -331,8 +305,8 @@ impl Work {
             st: slot(),
             after: slot(),
             shapes: (0..cfg.ops.len()).map(|_| None).collect(),
-            codes: Vec::with_capacity(64),
-            rules: Vec::with_capacity(64),
+            classes: ClassSet::default(),
+            rules: RuleSet::default(),
             alts: Vec::new(),
             arf_f: [ix("f0"), ix("f1")],
             arf_acc: [ix("acc0"), ix("acc1")],
@@ -350,7 +324,6 @@ impl Work {
                 v.sort();
                 v
             },
-            seen: vec![0; values::LABEL_CODES / 64],
         }
     }
 
@@ -443,6 +416,12 @@ impl Work {
             };
             rules.sort_unstable();
             rules.dedup();
+            self.rules.clear();
+            for &r in &rules {
+                self.rules.push(r);
+            }
+            let rule_bits = self.rules.bits().map(<[u64]>::to_vec);
+            self.rules.clear();
             let has_imm = b
                 .insn
                 .src
@@ -456,6 +435,7 @@ impl Work {
             let mut labels = b.labels.clone();
             labels.sort();
             labels.dedup();
+            let (label_ranks, labels) = values::place_labels(&labels);
             let mut grf: Vec<u8> = Vec::new();
             let mut initial: Vec<(String, RegRef)> = Vec::new();
             for &(n, c) in &b.src_regs {
@@ -567,6 +547,8 @@ impl Work {
                 },
                 b,
                 rules,
+                rule_bits,
+                label_ranks,
                 labels,
                 text,
                 pre,
@@ -595,10 +577,7 @@ impl Work {
         let p = cfg.platform;
         let b = &shape.b;
         let mut insn = b.insn.clone();
-        for c in &self.codes {
-            self.seen[usize::from(*c) / 64] = 0;
-        }
-        self.codes.clear();
+        self.classes.clear();
         self.st.reset_from(&self.base, &shape.grf);
         let st = &mut self.st.st;
         // Sources: whole registers of typed values.
@@ -607,7 +586,7 @@ impl Work {
             match s {
                 Src::Imm(imm) => {
                     let (v, c) = values::value_code(imm.ty, r);
-                    push_code(&mut self.codes, &mut self.seen, c);
+                    self.classes.insert(c);
                     imm.bits = if imm.ty.bytes() == 2 {
                         v | (v << 16)
                     } else {
@@ -622,12 +601,7 @@ impl Work {
                         continue;
                     };
                     let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
-                    let sz = rs.ty.bytes() as usize;
-                    for o in (grf_base(n)..grf_base(n) + 32 * usize::from(cnt)).step_by(sz) {
-                        let (v, c) = values::value_code(rs.ty, r);
-                        push_code(&mut self.codes, &mut self.seen, c);
-                        st.write_grf(o, sz, v, false).ok()?;
-                    }
+                    fill_regs(st, n, cnt, rs.ty, r, Some(&mut self.classes))?;
                 }
             }
         }
@@ -661,11 +635,7 @@ impl Work {
         // Destination registers: random old contents (what the instruction must keep).
         if let Some((d, cnt)) = b.dst_regs {
             let dty = insn.dst.map(|d| d.ty).unwrap_or(DataType::UD);
-            let sz = dty.bytes() as usize;
-            for o in (grf_base(d)..grf_base(d) + 32 * usize::from(cnt)).step_by(sz) {
-                let (v, _) = values::value_code(dty, r);
-                st.write_grf(o, sz, v, false).ok()?;
-            }
+            fill_regs(st, d, cnt, dty, r, None)?;
         }
         if shape.uses_flags {
             for f in self.arf_f.into_iter().flatten() {
@@ -730,9 +700,6 @@ impl Work {
             &mut self.rules,
             &mut self.alts,
         );
-        self.rules.sort_unstable();
-        self.rules.dedup();
-        values::sort_labels(&mut self.codes);
         // The line.
         out.extend_from_slice(b"{\"v\":1,\"id\":\"");
         out.extend_from_slice(p.name().as_bytes());
@@ -758,10 +725,8 @@ impl Work {
                 out.push(b',');
             }
             reg_name(out, st, *reg);
-            out.push(b':');
-            out.push(b'"');
-            let bytes = reg_view(st, *reg, &mut ub);
-            fast::hex_masked(out, bytes, ub.iter().copied());
+            out.extend_from_slice(b":\"");
+            reg_hex(out, st, *reg);
             out.push(b'"');
         }
         // Changed registers.
@@ -810,8 +775,7 @@ impl Work {
         }
         out.extend_from_slice(b"},\"expected\":{");
         reg_entries(out, st, &shape.candidates, changed, |out, reg| {
-            let y = reg_view(after, reg, &mut ub);
-            fast::hex_masked(out, y, ub.iter().copied());
+            reg_hex(out, after, reg)
         });
         out.push(b'}');
         if with_undef != 0 {
@@ -856,16 +820,24 @@ impl Work {
             }
             out.push(b']');
         }
-        // Rules: the shape's and the vector's, merged in order without repeats.
+        // Rules: the shape's and the vector's, in order without repeats.
         out.extend_from_slice(b",\"rules\":[");
-        merged_strings(out, shape.rules.iter().copied(), self.rules.iter().copied());
-        // Classes: the values' labels and the shape's, merged likewise.
+        match (shape.rule_bits.as_deref(), self.rules.bits()) {
+            (Some(a), Some(b)) => ids::write_union(out, a, b),
+            _ => {
+                let mut v = shape.rules.clone();
+                v.extend(self.rules.names());
+                v.sort_unstable();
+                v.dedup();
+                ids::write_names(out, &v);
+            }
+        }
+        // Classes: the values' labels and the shape's, likewise.
         out.extend_from_slice(b"],\"classes\":[");
-        merged_strings(
-            out,
-            shape.labels.iter().map(String::as_str),
-            self.codes.iter().map(|c| values::label(*c)),
-        );
+        for &k in &shape.label_ranks {
+            self.classes.insert_rank(k);
+        }
+        self.classes.write(out, &shape.labels);
         out.extend_from_slice(b"]}\n");
         Some(())
     }
@@ -897,45 +869,6 @@ fn reg_entries(
     }
 }
 
-/// The union of two ascending string lists as comma-separated JSON strings, in order, a string
-/// found in both written once.
-#[inline]
-fn merged_strings<'a>(
-    out: &mut Vec<u8>,
-    xs: impl Iterator<Item = &'a str>,
-    ys: impl Iterator<Item = &'a str>,
-) {
-    let (mut xs, mut ys) = (xs.peekable(), ys.peekable());
-    let mut first = true;
-    loop {
-        let s = match (xs.peek().copied(), ys.peek().copied()) {
-            (Some(x), Some(y)) if x == y => {
-                xs.next();
-                ys.next();
-                x
-            }
-            (Some(x), Some(y)) if x < y => {
-                xs.next();
-                x
-            }
-            (Some(x), None) => {
-                xs.next();
-                x
-            }
-            (_, Some(y)) => {
-                ys.next();
-                y
-            }
-            (None, None) => break,
-        };
-        if !first {
-            out.push(b',');
-        }
-        first = false;
-        fast::plain(out, s);
-    }
-}
-
 /// `,"insn":"<IGA text>","bytes":"<hex>"`.
 fn insn_fields(out: &mut Vec<u8>, insn: &Insn, p: Platform, bytes: &[u8; 16]) {
     let text = print_insn(
@@ -950,6 +883,45 @@ fn insn_fields(out: &mut Vec<u8>, insn: &Insn, p: Platform, bytes: &[u8; 16]) {
     out.extend_from_slice(b",\"bytes\":\"");
     fast::hex(out, bytes);
     out.push(b'"');
+}
+
+/// Fill GRF registers `n..n + cnt` with random values of `ty` (element by element, as
+/// `write_grf` would, defined), noting their labels in `classes`.
+fn fill_regs(
+    st: &mut ThreadState,
+    n: u8,
+    cnt: u8,
+    ty: DataType,
+    r: &mut Rng,
+    mut classes: Option<&mut ClassSet>,
+) -> Option<()> {
+    let sz = (ty.bytes() as usize).max(1);
+    let (a, z) = (grf_base(n), grf_base(n) + 32 * usize::from(cnt));
+    for e in st.grf.get_mut(a..z)?.chunks_exact_mut(sz) {
+        let (v, c) = values::value_code(ty, r);
+        if let Some(cl) = classes.as_deref_mut() {
+            cl.insert(c);
+        }
+        e.copy_from_slice(v.to_le_bytes().get(..sz)?);
+    }
+    for o in (a..z).step_by(32) {
+        *st.grf_undef.get_mut(o / 64)? &= !(0xffff_ffffu64 << (o % 64));
+    }
+    Some(())
+}
+
+/// The hex of register `r` in `st`, undefined bits as 0 (`reg_view` and `fast::hex_masked`).
+fn reg_hex(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
+    if let RegRef::Grf(n) = r {
+        let o = usize::from(n) * 32;
+        if (st.grf_undef[o / 64] >> (o % 64)) as u32 == 0 {
+            fast::hex(out, &st.grf[o..o + 32]);
+            return;
+        }
+    }
+    let mut ub = [0u8; 64];
+    let bytes = reg_view(st, r, &mut ub);
+    fast::hex_masked(out, bytes, ub.iter().copied());
 }
 
 fn grf_base(insn_reg: u8) -> usize {
@@ -1050,7 +1022,7 @@ fn grid_cond(c: CondMod) -> Option<GridCond> {
     })
 }
 
-fn push(rules: &mut Vec<&'static str>, id: &'static str) {
+fn push(rules: &mut RuleSet, id: &'static str) {
     rules.push(id);
 }
 
@@ -1064,7 +1036,7 @@ fn exercised(
     enabled: u32,
     denorm_sensitive: bool,
     p: Platform,
-    rules: &mut Vec<&'static str>,
+    rules: &mut RuleSet,
     alts: &mut Vec<Alt>,
 ) {
     push(rules, insn.op.info().id);
@@ -1161,7 +1133,7 @@ fn exercised(
                         continue;
                     };
                     let (ca, cb) = (float_class(t0, a), float_class(t1, b));
-                    rules.push(cell_id(g, ca, cb));
+                    rules.push_cell(g, ca, cb);
                     if kind == GridKind::Cmpn {
                         let id = if insn.op == Opcode::Sel {
                             match (ca == values::NAN, cb == values::NAN) {
@@ -1210,7 +1182,7 @@ fn exercised(
             || out_class[values::NEG_DENORM]
             || out_class[values::POS_DENORM];
         if denorm {
-            if let Some(id) = denorm_rule(&env, ft, ops) {
+            if let Some(id) = policy(&env, ft, ops).denorm_rule() {
                 push(rules, id);
             }
         }
@@ -1390,7 +1362,7 @@ fn facts(
     alt: bool,
     any_class: &[bool; 9],
     p: Platform,
-    rules: &mut Vec<&'static str>,
+    rules: &mut RuleSet,
 ) {
     let mut add = |id: &'static str| {
         if super::fp_rows::mode_row_applies(id, p, fty, alt) {

@@ -118,19 +118,26 @@ pub mod fast {
     /// Append the hex of `bytes` (byte 0 first, lower case).
     #[inline]
     pub fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
-        out.reserve(2 * bytes.len());
-        for b in bytes {
-            out.extend_from_slice(&HEX2[usize::from(*b)]);
+        let at = out.len();
+        out.resize(at + 2 * bytes.len(), 0);
+        for (d, b) in out[at..].chunks_exact_mut(2).zip(bytes) {
+            d.copy_from_slice(&HEX2[usize::from(*b)]);
         }
     }
 
     /// Append the hex of `bytes & !mask`, byte by byte.
     #[inline]
     pub fn hex_masked(out: &mut Vec<u8>, bytes: &[u8], mask: impl Iterator<Item = u8>) {
-        out.reserve(2 * bytes.len());
-        for (b, m) in bytes.iter().zip(mask) {
-            out.extend_from_slice(&HEX2[usize::from(*b & !m)]);
+        let at = out.len();
+        let n = bytes.len();
+        out.resize(at + 2 * n, 0);
+        let mut end = at;
+        for ((d, b), m) in out[at..].chunks_exact_mut(2).zip(bytes).zip(mask) {
+            d.copy_from_slice(&HEX2[usize::from(*b & !m)]);
+            end += 2;
         }
+        // (A shorter mask writes fewer bytes, as the byte-by-byte writer did.)
+        out.truncate(end);
     }
 
     /// Append a decimal unsigned number.

@@ -7,7 +7,8 @@
 
 use super::build::{dst_elem, src_value};
 use super::values;
-use crate::float::{FloatEnv, FloatType, Policy};
+use super::ids::RuleSet;
+use crate::float::{FloatEnv, FloatType};
 use crate::isa::Insn;
 use crate::spec::float_modes::{self, FpMode};
 use crate::spec::{DataType, FpOps, MathFn, Opcode, Platform};
@@ -62,16 +63,16 @@ pub(crate) fn mode_row_applies(id: &str, p: Platform, fty: DataType, alt: bool) 
 }
 
 /// Push the rows `v` exercises onto `rules`.
-pub(crate) fn tag(v: &FpVector, rules: &mut Vec<&'static str>) {
+pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
     let Some(ft) = FloatType::from_data_type(v.fty) else {
         return;
     };
-    let pol = Policy::new(v.env, ft, v.ops);
+    let pol = super::build::policy(v.env, ft, v.ops);
     let alt = pol.alt();
     let p = v.p;
     let fty = v.fty;
     let mut add = |id: &'static str| {
-        if mode_row_applies(id, p, fty, v.env.alt) && !rules.contains(&id) {
+        if mode_row_applies(id, p, fty, v.env.alt) {
             rules.push(id);
         }
     };

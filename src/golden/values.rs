@@ -268,14 +268,19 @@ pub fn value_code(t: DataType, r: &mut Rng) -> (u64, LabelCode) {
 }
 
 struct Labels {
-    text: Vec<String>,
+    text: &'static [String],
     /// Position of each code's text in the sorted order of all texts.
     rank: Vec<u16>,
+    /// The texts in that order.
+    sorted: Vec<&'static str>,
+    /// `"<text>"` of each rank, concatenated; rank `r` is `json[starts[r]..starts[r + 1]]`.
+    json: Vec<u8>,
+    starts: Vec<u32>,
 }
 
-fn labels() -> &'static Labels {
-    static L: std::sync::OnceLock<Labels> = std::sync::OnceLock::new();
-    L.get_or_init(|| {
+fn label_texts() -> &'static [String] {
+    static T: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
         let mut text = vec![String::new(); LABEL_CODES];
         for t in DataType::ALL {
             let name = t.name().to_ascii_lowercase();
@@ -289,13 +294,33 @@ fn labels() -> &'static Labels {
                 text[ty | 0x90 | e] = format!("{name}:{edge}");
             }
         }
+        text
+    })
+}
+
+fn labels() -> &'static Labels {
+    static L: std::sync::OnceLock<Labels> = std::sync::OnceLock::new();
+    L.get_or_init(|| {
+        let text = label_texts();
         let mut order: Vec<usize> = (0..LABEL_CODES).collect();
         order.sort_by(|a, b| text[*a].cmp(&text[*b]));
         let mut rank = vec![0u16; LABEL_CODES];
+        let mut sorted = Vec::with_capacity(LABEL_CODES);
+        let mut json = Vec::new();
+        let mut starts = vec![0u32];
         for (i, c) in order.into_iter().enumerate() {
             rank[c] = i as u16;
+            sorted.push(text[c].as_str());
+            super::format::fast::plain(&mut json, &text[c]);
+            starts.push(json.len() as u32);
         }
-        Labels { text, rank }
+        Labels {
+            text,
+            rank,
+            sorted,
+            json,
+            starts,
+        }
     })
 }
 
@@ -307,9 +332,97 @@ pub fn label(code: LabelCode) -> &'static str {
         .map_or("", String::as_str)
 }
 
-/// Sort label codes by their text (and drop repeats).
-pub fn sort_labels(codes: &mut Vec<LabelCode>) {
-    let rank = &labels().rank;
-    codes.sort_unstable_by_key(|c| rank[usize::from(*c)]);
-    codes.dedup();
+/// A form label of a shape placed among the value labels: the labels sort before the value
+/// label of rank `before` (and after the one before it).
+#[derive(Debug, Clone)]
+pub(crate) struct PlacedLabel {
+    pub before: u16,
+    pub text: String,
+}
+
+/// Place a shape's form labels (sorted, unique) among the value labels: those equal to a
+/// value label's text become that label's rank (in `ranks`), the others keep their text.
+pub(crate) fn place_labels(labels_sorted: &[String]) -> (Vec<u16>, Vec<PlacedLabel>) {
+    let sorted = &labels().sorted;
+    let (mut ranks, mut rest) = (Vec::new(), Vec::new());
+    for l in labels_sorted {
+        let at = sorted.partition_point(|t| *t < l.as_str());
+        if sorted.get(at).is_some_and(|t| *t == l.as_str()) {
+            ranks.push(at as u16);
+        } else {
+            rest.push(PlacedLabel {
+                before: at.min(usize::from(u16::MAX)) as u16,
+                text: l.clone(),
+            });
+        }
+    }
+    (ranks, rest)
+}
+
+/// The value labels of one vector: one bit per label rank (text order).
+pub(crate) struct ClassSet {
+    bits: Vec<u64>,
+    rank: &'static [u16],
+}
+
+impl Default for ClassSet {
+    fn default() -> ClassSet {
+        ClassSet {
+            bits: vec![0; LABEL_CODES / 64],
+            rank: &labels().rank,
+        }
+    }
+}
+
+impl ClassSet {
+    /// Add the label of `code`.
+    #[inline]
+    pub(crate) fn insert(&mut self, code: LabelCode) {
+        if let Some(&r) = self.rank.get(usize::from(code)) {
+            self.insert_rank(r);
+        }
+    }
+
+    /// Add the label of rank `r`.
+    #[inline]
+    pub(crate) fn insert_rank(&mut self, r: u16) {
+        let r = usize::from(r);
+        self.bits[r / 64] |= 1 << (r % 64);
+    }
+
+    /// Empty the set.
+    pub(crate) fn clear(&mut self) {
+        self.bits.fill(0);
+    }
+
+    /// Append the labels of the set and `extra` (placed form labels, sorted) as comma-separated
+    /// JSON strings in text order.
+    pub(crate) fn write(&self, out: &mut Vec<u8>, extra: &[PlacedLabel]) {
+        let l = labels();
+        let mut extra = extra.iter().peekable();
+        let mut first = true;
+        let mut sep = |out: &mut Vec<u8>| {
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+        };
+        for (w, &word) in self.bits.iter().enumerate() {
+            let mut x = word;
+            while x != 0 {
+                let r = w * 64 + x.trailing_zeros() as usize;
+                x &= x - 1;
+                while let Some(e) = extra.next_if(|e| usize::from(e.before) <= r) {
+                    sep(out);
+                    super::format::fast::plain(out, &e.text);
+                }
+                sep(out);
+                out.extend_from_slice(&l.json[l.starts[r] as usize..l.starts[r + 1] as usize]);
+            }
+        }
+        for e in extra {
+            sep(out);
+            super::format::fast::plain(out, &e.text);
+        }
+    }
 }
