@@ -8,7 +8,9 @@
 //! Determinism: vector `i` depends only on the seed and `i` (its shape on the seed, its opcode
 //! and its shape rank; its values on [`Rng::for_vector`]`(seed, i, ..)`).
 
-use super::format::{fast, AltKind, Vector};
+use super::bitset::BitSet;
+use super::format::fast::{self, ListBuf};
+use super::format::{AltKind, Vector};
 use super::template::{self, Built, OpSel};
 use super::ids::{self, RuleSet};
 use super::values::{self, float_class, ClassSet, PlacedLabel, Rng};
@@ -125,10 +127,10 @@ struct Shape {
     b: Built,
     sel: OpSel,
     op_name: &'static str,
-    /// Validator rule IDs (applicable, specific), sorted.
+    /// Validator rule IDs (applicable, specific; with repeats, unordered).
     rules: Vec<&'static str>,
     /// The same as a bit set of [`ids`] (None: an ID outside the table).
-    rule_bits: Option<Vec<u64>>,
+    rule_bits: Option<BitSet>,
     /// The form labels that are value label texts, as label ranks.
     label_ranks: Vec<u16>,
     /// The other form labels, sorted and placed among the value labels.
@@ -212,23 +214,58 @@ struct Alt {
     rule: &'static str,
 }
 
-/// `Policy::new(env, ft, ops)`, remembered per thread (a handful of keys).
-pub(crate) fn policy(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Policy {
-    type Key = (FloatEnv, FloatType, FpOps);
-    thread_local! {
-        static SEEN: std::cell::RefCell<Vec<(Key, Policy)>> =
-            const { std::cell::RefCell::new(Vec::new()) };
+/// A small multiplicative hasher (the keys of [`policy`]'s cache: a few integers).
+#[derive(Default)]
+struct MulHasher(u64);
+
+impl std::hash::Hasher for MulHasher {
+    fn finish(&self) -> u64 {
+        self.0
     }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7cc1_b727_220a_95);
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn write_isize(&mut self, x: isize) {
+        self.write_u64(x as u64);
+    }
+}
+
+/// `Policy::new(env, ft, ops)`, remembered per thread (a direct-mapped cache: the keys of a
+/// run are a few dozen cr0 values, types and operation classes).
+pub(crate) fn policy(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Policy {
+    use std::hash::{Hash, Hasher};
+    type Entry = Option<((FloatEnv, FloatType, FpOps), Policy)>;
+    const SLOTS: usize = 256;
+    thread_local! {
+        static SEEN: std::cell::RefCell<Vec<Entry>> = std::cell::RefCell::new(vec![None; SLOTS]);
+    }
+    let key = (*env, ft, ops);
+    let mut h = MulHasher::default();
+    key.hash(&mut h);
+    let slot = (h.finish() >> 56) as usize % SLOTS;
     SEEN.with(|c| {
         let mut c = c.borrow_mut();
-        let key = (*env, ft, ops);
-        if let Some(x) = c.iter().find(|x| x.0 == key) {
-            return x.1;
+        if let Some((k, pol)) = &c[slot] {
+            if *k == key {
+                return *pol;
+            }
         }
         let pol = Policy::new(env, ft, ops);
-        if c.len() < 256 {
-            c.push((key, pol));
-        }
+        c[slot] = Some((key, pol));
         pol
     })
 }
@@ -280,9 +317,11 @@ pub struct Work {
     st: Slot,
     after: Slot,
     /// Per opcode of the selection: the rank of the cached shape and the shape.
-    shapes: Vec<Option<(u64, Option<Shape>)>>,
+    shapes: Vec<Option<(u64, Option<Box<Shape>>)>>,
     /// The value labels of the current vector.
     classes: ClassSet,
+    /// The scratch buffer of the rules and classes lists.
+    list: ListBuf,
     /// The rule IDs of the current vector (also used to number a shape's).
     rules: RuleSet,
     alts: Vec<Alt>,
@@ -306,6 +345,7 @@ impl Work {
             after: slot(),
             shapes: (0..cfg.ops.len()).map(|_| None).collect(),
             classes: ClassSet::default(),
+            list: ListBuf::default(),
             rules: RuleSet::default(),
             alts: Vec::new(),
             arf_f: [ix("f0"), ix("f1")],
@@ -346,7 +386,7 @@ impl Work {
         let ps = per_shape(cfg.ops[oi]);
         let (s, j) = (k / ps, k % ps);
         if !matches!(self.shapes[oi], Some((r, _)) if r == s) {
-            let sh = self.shape(cfg, oi, s, rejected);
+            let sh = self.shape(cfg, oi, s, rejected).map(Box::new);
             self.shapes[oi] = Some((s, sh));
         }
         let Some((_, Some(shape))) = self.shapes[oi].take() else {
@@ -407,20 +447,18 @@ impl Work {
             let Some(b) = template::build(sel, kk, p, &cfg.types, &mut r) else {
                 continue;
             };
-            let Some(mut rules) = validated_rules(p, &b.insn, &b.region_rules) else {
+            let Some(rules) = validated_rules(p, &b.insn, &b.region_rules) else {
                 *rejected += 1;
                 continue;
             };
             let Ok(bytes) = crate::codec::encode(&b.insn, p) else {
                 continue;
             };
-            rules.sort_unstable();
-            rules.dedup();
             self.rules.clear();
             for &r in &rules {
                 self.rules.push(r);
             }
-            let rule_bits = self.rules.bits().map(<[u64]>::to_vec);
+            let rule_bits = self.rules.bits().cloned();
             self.rules.clear();
             let has_imm = b
                 .insn
@@ -437,7 +475,7 @@ impl Work {
             labels.dedup();
             let (label_ranks, labels) = values::place_labels(&labels);
             let mut grf: Vec<u8> = Vec::new();
-            let mut initial: Vec<(String, RegRef)> = Vec::new();
+            let mut initial: Vec<(&str, RegRef)> = Vec::new();
             for &(n, c) in &b.src_regs {
                 for q in 0..c {
                     grf.push(n + q);
@@ -453,7 +491,7 @@ impl Work {
                         let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
                         for q in 0..cnt {
                             grf.push(n + q);
-                            initial.push((format!("r{}", n + q), RegRef::Grf(n + q)));
+                            initial.push((grf_name(n + q), RegRef::Grf(n + q)));
                         }
                     }
                 }
@@ -461,7 +499,7 @@ impl Work {
             if let Some((d, cnt)) = b.dst_regs {
                 for q in 0..cnt {
                     grf.push(d + q);
-                    initial.push((format!("r{}", d + q), RegRef::Grf(d + q)));
+                    initial.push((grf_name(d + q), RegRef::Grf(d + q)));
                 }
             }
             grf.sort_unstable();
@@ -482,27 +520,27 @@ impl Work {
                 let [Some(f0), Some(f1)] = self.arf_f else {
                     continue;
                 };
-                initial.push(("f0".into(), RegRef::Arf(f0)));
-                initial.push(("f1".into(), RegRef::Arf(f1)));
+                initial.push(("f0", RegRef::Arf(f0)));
+                initial.push(("f1", RegRef::Arf(f1)));
             }
             if acc {
                 for a in self.arf_acc.iter().flatten() {
-                    initial.push((names[*a].name.clone(), RegRef::Arf(*a)));
+                    initial.push((names[*a].name.as_str(), RegRef::Arf(*a)));
                 }
             }
             if float {
                 let Some(c) = self.arf_cr0 else {
                     continue;
                 };
-                initial.push(("cr0".into(), RegRef::Arf(c)));
+                initial.push(("cr0", RegRef::Arf(c)));
             }
             initial.sort_by(|a, b| a.0.cmp(&b.0));
             initial.dedup_by(|a, b| a.0 == b.0);
             let initial: Vec<RegRef> = initial.into_iter().map(|x| x.1).collect();
-            let mut dsts: Vec<(String, RegRef)> = Vec::new();
+            let mut dsts: Vec<(&str, RegRef)> = Vec::new();
             if let Some((d, cnt)) = b.dst_regs {
                 for q in 0..cnt {
-                    dsts.push((format!("r{}", d + q), RegRef::Grf(d + q)));
+                    dsts.push((grf_name(d + q), RegRef::Grf(d + q)));
                 }
             }
             dsts.sort_by(|a, b| a.0.cmp(&b.0));
@@ -510,7 +548,7 @@ impl Work {
             let mut candidates = Vec::with_capacity(self.arf_sorted.len() + dsts.len());
             let mut di = dsts.iter().peekable();
             for (name, i) in &self.arf_sorted {
-                while let Some(d) = di.next_if(|d| d.0.as_str() < name.as_str()) {
+                while let Some(d) = di.next_if(|d| d.0 < name.as_str()) {
                     candidates.push(d.1);
                 }
                 candidates.push(RegRef::Arf(*i));
@@ -688,6 +726,14 @@ impl Work {
         let env = FloatEnv::from_cr0(p, b.cr0).with_denorms(true);
         let denorm_sensitive = shape.float && env.cr0() != b.cr0;
         let (st, after) = (&self.st.st, &self.after.st);
+        // cr0.0 as `ThreadState::arf_dword("cr0", 0)` reads it (by index).
+        let cr0 = self
+            .arf_cr0
+            .map(|i| &st.layout.regs[i])
+            .filter(|r| r.bytes > 0)
+            .and_then(|r| st.arf.get(r.base..r.base + 4))
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let env = cr0.map_or_else(|| FloatEnv::new(p), |v| FloatEnv::from_cr0(p, v));
         self.rules.clear();
         self.alts.clear();
         exercised(
@@ -696,7 +742,7 @@ impl Work {
             after,
             info.enabled,
             denorm_sensitive,
-            p,
+            env,
             &mut self.rules,
             &mut self.alts,
         );
@@ -733,14 +779,17 @@ impl Work {
         let mut changed = 0u64;
         let mut with_undef = 0u64;
         let mut ua = [0u8; 64];
-        let arf_same = st.arf == after.arf && st.arf_undef == after.arf_undef;
+        // The ARF bytes that may differ: `lo..hi` (empty when the ARF is unchanged).
+        let (lo, hi) = differing_range(&st.arf, &after.arf, &st.arf_undef, &after.arf_undef);
         for (i, reg) in shape.candidates.iter().enumerate() {
             // Quick checks: equal bytes and undefined flags.
             match *reg {
-                RegRef::Arf(_) if arf_same => continue,
                 RegRef::Arf(ix) => {
                     let r = &st.layout.regs[ix];
                     let (a, z) = (r.base, r.base + r.bytes);
+                    if z <= lo || a >= hi {
+                        continue;
+                    }
                     if st.arf[a..z] == after.arf[a..z]
                         && st.arf_undef[a / 4..z.div_ceil(4)]
                             == after.arf_undef[a / 4..z.div_ceil(4)]
@@ -821,9 +870,9 @@ impl Work {
             out.push(b']');
         }
         // Rules: the shape's and the vector's, in order without repeats.
-        out.extend_from_slice(b",\"rules\":[");
-        match (shape.rule_bits.as_deref(), self.rules.bits()) {
-            (Some(a), Some(b)) => ids::write_union(out, a, b),
+        out.extend_from_slice(b",\"rules\":");
+        match (shape.rule_bits.as_ref(), self.rules.bits()) {
+            (Some(a), Some(b)) => ids::write_union(out, &mut self.list, a, b),
             _ => {
                 let mut v = shape.rules.clone();
                 v.extend(self.rules.names());
@@ -833,14 +882,47 @@ impl Work {
             }
         }
         // Classes: the values' labels and the shape's, likewise.
-        out.extend_from_slice(b"],\"classes\":[");
+        out.extend_from_slice(b",\"classes\":");
         for &k in &shape.label_ranks {
             self.classes.insert_rank(k);
         }
-        self.classes.write(out, &shape.labels);
-        out.extend_from_slice(b"]}\n");
+        self.classes.write(out, &mut self.list, &shape.labels);
+        out.extend_from_slice(b"}\n");
         Some(())
     }
+}
+
+/// The byte range outside which two ARF images (bytes and per-dword undefined masks) are
+/// equal, to 8-byte granularity (an undefined-mask difference counts for its whole dword);
+/// empty when they are equal.
+fn differing_range(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> (usize, usize) {
+    if a == b && ua == ub {
+        return (0, 0);
+    }
+    let (mut lo, mut hi) = (usize::MAX, 0);
+    let mut note = |s: usize, e: usize| {
+        lo = lo.min(s);
+        hi = hi.max(e);
+    };
+    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+    for (i, (x, y)) in a.chunks_exact(8).zip(b.chunks_exact(8)).enumerate() {
+        if word(x) != word(y) {
+            note(8 * i, 8 * i + 8);
+        }
+    }
+    let tail = a.len() / 8 * 8;
+    if a.len() != b.len() || a.get(tail..) != b.get(tail..) {
+        note(tail, a.len().max(b.len()));
+    }
+    for (d, (x, y)) in ua.iter().zip(ub).enumerate() {
+        if x != y {
+            note(4 * d, 4 * d + 4);
+        }
+    }
+    if ua.len() != ub.len() {
+        note(0, usize::MAX);
+    }
+    (lo.min(hi), hi)
 }
 
 /// `"<register>":"<value>"` for each of `regs` whose bit is set in `mask`, comma-separated;
@@ -902,7 +984,14 @@ fn fill_regs(
         if let Some(cl) = classes.as_deref_mut() {
             cl.insert(c);
         }
-        e.copy_from_slice(v.to_le_bytes().get(..sz)?);
+        let le = v.to_le_bytes();
+        match e.len() {
+            1 => e[0] = le[0],
+            2 => e.copy_from_slice(&le[..2]),
+            4 => e.copy_from_slice(&le[..4]),
+            8 => e.copy_from_slice(&le),
+            n => e.copy_from_slice(le.get(..n)?),
+        }
     }
     for o in (a..z).step_by(32) {
         *st.grf_undef.get_mut(o / 64)? &= !(0xffff_ffffu64 << (o % 64));
@@ -922,6 +1011,12 @@ fn reg_hex(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
     let mut ub = [0u8; 64];
     let bytes = reg_view(st, r, &mut ub);
     fast::hex_masked(out, bytes, ub.iter().copied());
+}
+
+/// `r<n>`.
+fn grf_name(n: u8) -> &'static str {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    &NAMES.get_or_init(|| (0..=255).map(|n| format!("r{n}")).collect())[usize::from(n)]
 }
 
 fn grf_base(insn_reg: u8) -> usize {
@@ -1035,10 +1130,11 @@ fn exercised(
     after: &ThreadState,
     enabled: u32,
     denorm_sensitive: bool,
-    p: Platform,
+    env: FloatEnv,
     rules: &mut RuleSet,
     alts: &mut Vec<Alt>,
 ) {
+    let p = env.platform;
     push(rules, insn.op.info().id);
     let nsrc = insn.num_srcs();
     let Some(dst) = insn.dst else { return };
@@ -1076,10 +1172,6 @@ fn exercised(
     let channels = &chbuf[..nch];
     let float = dst.ty.is_float() || sty.is_float();
     let ops = fp_ops_of(insn);
-    let env = before
-        .arf_dword("cr0", 0)
-        .map(|(v, _)| FloatEnv::from_cr0(p, v))
-        .unwrap_or_else(|| FloatEnv::new(p));
     let mut any_class = [false; 9];
     let mut out_class = [false; 9];
     for &c in channels {

@@ -189,6 +189,112 @@ pub mod fast {
         out.push(b'"');
     }
 
+    /// Width of a [`Slots`] slot.
+    const SLOT: usize = 64;
+
+    /// Strings that need no escaping pre-rendered as JSON list items (`,"text"`), each also in
+    /// a zero-padded fixed-width slot, so that a list is written by whole-slot copies into
+    /// room made once ([`Slots::room`]) instead of one sized copy per item.
+    pub struct Slots {
+        padded: Vec<[u8; SLOT]>,
+        json: Vec<u8>,
+        starts: Vec<u32>,
+        /// The room an item takes at most while being written.
+        max_room: usize,
+    }
+
+    impl Slots {
+        pub fn new<'a>(texts: impl IntoIterator<Item = &'a str>) -> Slots {
+            let (mut padded, mut json, mut starts) = (Vec::new(), Vec::new(), vec![0u32]);
+            let mut max_room = SLOT;
+            for t in texts {
+                let at = json.len();
+                json.push(b',');
+                plain(&mut json, t);
+                starts.push(json.len() as u32);
+                let mut slot = [0u8; SLOT];
+                let n = json.len() - at;
+                if n <= SLOT {
+                    slot[..n].copy_from_slice(&json[at..]);
+                }
+                max_room = max_room.max(n);
+                padded.push(slot);
+            }
+            Slots {
+                padded,
+                json,
+                starts,
+                max_room,
+            }
+        }
+
+        /// Bytes to make room for before writing `n` items with [`Slots::put`].
+        #[inline]
+        pub fn room(&self, n: usize) -> usize {
+            n * self.max_room
+        }
+
+        /// Write item `i` at `buf[pos..]` (with room for it); returns the position after it.
+        #[inline]
+        pub fn put(&self, buf: &mut [u8], pos: usize, i: usize) -> usize {
+            let (a, z) = (self.starts[i] as usize, self.starts[i + 1] as usize);
+            let n = z - a;
+            if n <= SLOT {
+                buf[pos..pos + SLOT].copy_from_slice(&self.padded[i]);
+            } else {
+                buf[pos..pos + n].copy_from_slice(&self.json[a..z]);
+            }
+            pos + n
+        }
+    }
+
+    /// A JSON list being written: items go into a reused scratch buffer (with room made once
+    /// per list, [`ListBuf::begin`]) by whole-slot copies, then to the output in one copy.
+    #[derive(Default)]
+    pub struct ListBuf {
+        buf: Vec<u8>,
+        pos: usize,
+    }
+
+    impl ListBuf {
+        /// Start a list of at most `items` items of `slots` and `extra` further bytes.
+        #[inline]
+        pub fn begin(&mut self, slots: &Slots, items: usize, extra: usize) {
+            let room = slots.room(items) + extra;
+            if self.buf.len() < room {
+                self.buf.resize(room, 0);
+            }
+            self.pos = 0;
+        }
+
+        /// Add item `i` of `slots`.
+        #[inline]
+        pub fn item(&mut self, slots: &Slots, i: usize) {
+            self.pos = slots.put(&mut self.buf, self.pos, i);
+        }
+
+        /// Add a string that needs no escaping (`s.len() + 3` bytes of the extra room).
+        #[inline]
+        pub fn plain(&mut self, s: &str) {
+            let (p, t) = (self.pos, s.as_bytes());
+            self.buf[p] = b',';
+            self.buf[p + 1] = b'"';
+            self.buf[p + 2..p + 2 + t.len()].copy_from_slice(t);
+            self.buf[p + 2 + t.len()] = b'"';
+            self.pos = p + t.len() + 3;
+        }
+
+        /// Append the list (`[...]`) to `out`.
+        #[inline]
+        pub fn end(&self, out: &mut Vec<u8>) {
+            out.push(b'[');
+            if self.pos > 1 {
+                out.extend_from_slice(&self.buf[1..self.pos]);
+            }
+            out.push(b']');
+        }
+    }
+
     /// Append a JSON number for an `f64` (serde_json's formatting).
     pub fn float(out: &mut Vec<u8>, x: f64) {
         let _ = serde_json::to_writer(&mut *out, &x);

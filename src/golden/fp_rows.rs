@@ -135,7 +135,15 @@ pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
     );
     if computes && !alt && elementwise {
         let exc = v.channels.iter().any(|&c| {
-            let ins: Vec<usize> = (0..nsrc).filter_map(|i| cls(i, c).map(|x| x.2)).collect();
+            let mut buf = [0usize; 3];
+            let mut n = 0;
+            for i in 0..nsrc.min(3) {
+                if let Some(x) = cls(i, c) {
+                    buf[n] = x.2;
+                    n += 1;
+                }
+            }
+            let ins = &buf[..n];
             let Some(r) = out(c) else { return false };
             let k = float_class(fty, r);
             (k == NAN && !ins.contains(&NAN))

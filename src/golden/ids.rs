@@ -4,6 +4,8 @@
 //! pre-rendered JSON string: no string sorting or comparison per vector. An ID outside the
 //! table (none is known) is kept as a string and the vector takes the string path.
 
+use super::bitset::BitSet;
+use super::format::fast::{self, ListBuf, Slots};
 use crate::spec::compare::{self, GridInfo, CLASSES};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -15,9 +17,8 @@ pub(crate) type Id = u16;
 struct IdTable {
     /// The names in order.
     names: Vec<&'static str>,
-    /// `"<id>"` of each ID, concatenated in order; ID `i` is `json[starts[i]..starts[i + 1]]`.
-    json: Vec<u8>,
-    starts: Vec<u32>,
+    /// `,"<id>"` of each ID.
+    items: Slots,
     by_name: HashMap<&'static str, Id>,
     /// The number of grid `g`'s cell `(a, b)` at `g * 81 + a * 9 + b`.
     cells: Vec<Id>,
@@ -49,12 +50,7 @@ fn table() -> &'static IdTable {
         names.dedup();
         // (Far fewer than 65536 IDs; a table that outgrew `Id` would keep the first ones.)
         names.truncate(usize::from(Id::MAX));
-        let mut json = Vec::new();
-        let mut starts = vec![0u32];
-        for n in &names {
-            super::format::fast::plain(&mut json, n);
-            starts.push(json.len() as u32);
-        }
+        let items = Slots::new(names.iter().copied());
         let by_name: HashMap<&'static str, Id> = names
             .iter()
             .enumerate()
@@ -66,24 +62,23 @@ fn table() -> &'static IdTable {
             .collect();
         IdTable {
             names,
-            json,
-            starts,
+            items,
             by_name,
             cells,
         }
     })
 }
 
-/// Words of a bit set over every ID.
-fn words() -> usize {
-    table().names.len().div_ceil(64)
+/// An empty bit set over every ID.
+fn empty() -> BitSet {
+    BitSet::new(table().names.len())
 }
 
 /// A set of spec IDs: numbered ones as bits, any other as a string. `push` looks an ID up by
 /// its address first (a small per-set cache: the IDs are `'static` strings from a few hundred
 /// places), by its text the first time.
 pub(crate) struct RuleSet {
-    bits: Vec<u64>,
+    bits: BitSet,
     /// IDs outside the table (expected empty).
     pub(crate) unknown: Vec<&'static str>,
     /// Open addressing: (address, length, number or [`NONE`]), address 0 = free.
@@ -99,7 +94,7 @@ const CACHE: usize = 2048;
 impl Default for RuleSet {
     fn default() -> RuleSet {
         RuleSet {
-            bits: vec![0; words()],
+            bits: empty(),
             unknown: Vec::new(),
             cache: vec![(0, 0, 0); CACHE],
             cached: 0,
@@ -135,10 +130,7 @@ impl RuleSet {
 
     #[inline]
     fn insert(&mut self, i: Id) {
-        let i = usize::from(i);
-        if let Some(w) = self.bits.get_mut(i / 64) {
-            *w |= 1 << (i % 64);
-        }
+        self.bits.insert(usize::from(i));
     }
 
     /// The number of `id` (None: not in the table).
@@ -166,14 +158,15 @@ impl RuleSet {
 
     /// Empty the set (keeps the cache).
     pub(crate) fn clear(&mut self) {
-        self.bits.fill(0);
+        self.bits.clear();
         self.unknown.clear();
     }
 
     /// Every member's name, sorted.
     pub(crate) fn names(&self) -> Vec<&'static str> {
         let t = table();
-        let mut v: Vec<&'static str> = members(&self.bits).map(|i| t.names[i]).collect();
+        let mut v: Vec<&'static str> = Vec::new();
+        self.bits.for_each(|i| v.push(t.names[i]));
         v.extend(self.unknown.iter().copied());
         v.sort_unstable();
         v.dedup();
@@ -181,52 +174,29 @@ impl RuleSet {
     }
 
     /// The set as bits (for [`write_union`]), None when it holds an ID outside the table.
-    pub(crate) fn bits(&self) -> Option<&[u64]> {
-        self.unknown.is_empty().then_some(&self.bits[..])
+    pub(crate) fn bits(&self) -> Option<&BitSet> {
+        self.unknown.is_empty().then_some(&self.bits)
     }
 }
 
-/// The numbers of the set bits of `bits`, ascending.
-fn members(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    bits.iter().enumerate().flat_map(|(w, &x)| {
-        let mut x = x;
-        std::iter::from_fn(move || {
-            (x != 0).then(|| {
-                let b = x.trailing_zeros() as usize;
-                x &= x - 1;
-                w * 64 + b
-            })
-        })
-    })
-}
-
-/// Append the IDs of `a ∪ b` as comma-separated JSON strings in name order (`a` and `b`: bit
-/// sets of [`RuleSet::bits`]).
+/// Append the IDs of `a ∪ b` as a JSON list of strings in name order (`a` and `b`: bit sets
+/// of [`RuleSet::bits`]), through `list`.
 #[inline]
-pub(crate) fn write_union(out: &mut Vec<u8>, a: &[u64], b: &[u64]) {
-    let t = table();
-    let mut first = true;
-    for (w, (&x, &y)) in a.iter().zip(b).enumerate() {
-        let mut x = x | y;
-        while x != 0 {
-            let i = w * 64 + x.trailing_zeros() as usize;
-            x &= x - 1;
-            if !first {
-                out.push(b',');
-            }
-            first = false;
-            let (s, e) = (t.starts[i] as usize, t.starts[i + 1] as usize);
-            out.extend_from_slice(&t.json[s..e]);
-        }
-    }
+pub(crate) fn write_union(out: &mut Vec<u8>, list: &mut ListBuf, a: &BitSet, b: &BitSet) {
+    let items = &table().items;
+    list.begin(items, a.count() + b.count(), 0);
+    a.for_each_union(b, |i| list.item(items, i));
+    list.end(out);
 }
 
-/// Append the names of `items` (sorted, unique strings) as comma-separated JSON strings.
+/// Append `items` (sorted, unique strings) as a JSON list of strings.
 pub(crate) fn write_names(out: &mut Vec<u8>, items: &[&str]) {
+    out.push(b'[');
     for (i, s) in items.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        super::format::fast::plain(out, s);
+        fast::plain(out, s);
     }
+    out.push(b']');
 }

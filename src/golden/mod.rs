@@ -8,6 +8,7 @@ pub mod build;
 pub mod coverage;
 pub mod format;
 mod fp_rows;
+mod bitset;
 mod ids;
 pub mod template;
 pub mod values;

@@ -139,6 +139,7 @@ pub fn float_of_class(t: DataType, class: usize, r: &mut Rng) -> (u64, &'static 
 }
 
 /// [`float_of_class`] with the edge label as an index into [`FLOAT_EDGES`].
+#[inline]
 pub fn float_of_class_edge(t: DataType, class: usize, r: &mut Rng) -> (u64, usize) {
     let (e, m) = float_format(t).unwrap_or((8, 23));
     let emax = (1u64 << e) - 1;
@@ -206,6 +207,7 @@ pub fn int_value(t: DataType, r: &mut Rng) -> (u64, &'static str) {
 }
 
 /// [`int_value`] with the label as an index into [`INT_EDGES`].
+#[inline]
 pub fn int_value_edge(t: DataType, r: &mut Rng) -> (u64, usize) {
     let bits = t.bits();
     let mask = if bits >= 64 {
@@ -273,9 +275,8 @@ struct Labels {
     rank: Vec<u16>,
     /// The texts in that order.
     sorted: Vec<&'static str>,
-    /// `"<text>"` of each rank, concatenated; rank `r` is `json[starts[r]..starts[r + 1]]`.
-    json: Vec<u8>,
-    starts: Vec<u32>,
+    /// `,"<text>"` of each rank.
+    items: super::format::fast::Slots,
 }
 
 fn label_texts() -> &'static [String] {
@@ -306,20 +307,16 @@ fn labels() -> &'static Labels {
         order.sort_by(|a, b| text[*a].cmp(&text[*b]));
         let mut rank = vec![0u16; LABEL_CODES];
         let mut sorted = Vec::with_capacity(LABEL_CODES);
-        let mut json = Vec::new();
-        let mut starts = vec![0u32];
         for (i, c) in order.into_iter().enumerate() {
             rank[c] = i as u16;
             sorted.push(text[c].as_str());
-            super::format::fast::plain(&mut json, &text[c]);
-            starts.push(json.len() as u32);
         }
+        let items = super::format::fast::Slots::new(sorted.iter().copied());
         Labels {
             text,
             rank,
             sorted,
-            json,
-            starts,
+            items,
         }
     })
 }
@@ -361,14 +358,14 @@ pub(crate) fn place_labels(labels_sorted: &[String]) -> (Vec<u16>, Vec<PlacedLab
 
 /// The value labels of one vector: one bit per label rank (text order).
 pub(crate) struct ClassSet {
-    bits: Vec<u64>,
+    bits: super::bitset::BitSet,
     rank: &'static [u16],
 }
 
 impl Default for ClassSet {
     fn default() -> ClassSet {
         ClassSet {
-            bits: vec![0; LABEL_CODES / 64],
+            bits: super::bitset::BitSet::new(LABEL_CODES),
             rank: &labels().rank,
         }
     }
@@ -386,43 +383,35 @@ impl ClassSet {
     /// Add the label of rank `r`.
     #[inline]
     pub(crate) fn insert_rank(&mut self, r: u16) {
-        let r = usize::from(r);
-        self.bits[r / 64] |= 1 << (r % 64);
+        self.bits.insert(usize::from(r));
     }
 
     /// Empty the set.
     pub(crate) fn clear(&mut self) {
-        self.bits.fill(0);
+        self.bits.clear();
     }
 
-    /// Append the labels of the set and `extra` (placed form labels, sorted) as comma-separated
-    /// JSON strings in text order.
-    pub(crate) fn write(&self, out: &mut Vec<u8>, extra: &[PlacedLabel]) {
-        let l = labels();
+    /// Append the labels of the set and `extra` (placed form labels, sorted) as a JSON list
+    /// of strings in text order, through `list`.
+    pub(crate) fn write(
+        &self,
+        out: &mut Vec<u8>,
+        list: &mut super::format::fast::ListBuf,
+        extra: &[PlacedLabel],
+    ) {
+        let items = &labels().items;
+        let more: usize = extra.iter().map(|e| e.text.len() + 3).sum();
+        list.begin(items, self.bits.count(), more);
         let mut extra = extra.iter().peekable();
-        let mut first = true;
-        let mut sep = |out: &mut Vec<u8>| {
-            if !first {
-                out.push(b',');
+        self.bits.for_each(|r| {
+            while let Some(e) = extra.next_if(|e| usize::from(e.before) <= r) {
+                list.plain(&e.text);
             }
-            first = false;
-        };
-        for (w, &word) in self.bits.iter().enumerate() {
-            let mut x = word;
-            while x != 0 {
-                let r = w * 64 + x.trailing_zeros() as usize;
-                x &= x - 1;
-                while let Some(e) = extra.next_if(|e| usize::from(e.before) <= r) {
-                    sep(out);
-                    super::format::fast::plain(out, &e.text);
-                }
-                sep(out);
-                out.extend_from_slice(&l.json[l.starts[r] as usize..l.starts[r + 1] as usize]);
-            }
-        }
+            list.item(items, r);
+        });
         for e in extra {
-            sep(out);
-            super::format::fast::plain(out, &e.text);
+            list.plain(&e.text);
         }
+        list.end(out);
     }
 }
