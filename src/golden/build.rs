@@ -153,16 +153,40 @@ struct Shape {
     acc: bool,
 }
 
-/// One ThreadState and the GRF registers written in it since it equalled its source.
+/// One ThreadState, the GRF registers written in it since it equalled its source, and the ARF
+/// bytes in which it may differ from that source.
 struct Slot {
     st: ThreadState,
     dirty: Vec<u8>,
+    arf_dirty: Span,
+}
+
+/// A byte range of the ARF (`lo..hi`; empty when `lo >= hi`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span(usize, usize);
+
+impl Span {
+    const EMPTY: Span = Span(usize::MAX, 0);
+    const ALL: Span = Span(0, usize::MAX);
+
+    fn union(self, o: Span) -> Span {
+        Span(self.0.min(o.0), self.1.max(o.1))
+    }
 }
 
 impl Slot {
-    /// Make the state equal `src` on the registers it has written and on `regs` (GRF), and on
-    /// the whole ARF (small); it then tracks `regs`.
-    fn reset_from(&mut self, src: &ThreadState, regs: &[u8]) {
+    fn new(st: &ThreadState) -> Slot {
+        Slot {
+            st: st.clone(),
+            dirty: Vec::new(),
+            arf_dirty: Span::EMPTY,
+        }
+    }
+
+    /// Make the state equal `src` on the GRF registers it has written and on `regs`, and on
+    /// the ARF where it may differ from its previous source or `src` from that source
+    /// (`moved`); it then tracks `regs`.
+    fn reset_from(&mut self, src: &ThreadState, regs: &[u8], moved: Span) {
         let (d, s) = (&mut self.st, src);
         for &n in self.dirty.iter().chain(regs) {
             let o = usize::from(n) * 32;
@@ -171,34 +195,53 @@ impl Slot {
             let w = o / 64;
             d.grf_undef[w] = (d.grf_undef[w] & !m) | (s.grf_undef[w] & m);
         }
-        d.arf.copy_from_slice(&s.arf);
-        d.arf_undef.copy_from_slice(&s.arf_undef);
+        // Whole dwords (the undefined masks are per dword).
+        let Span(lo, hi) = self.arf_dirty.union(moved);
+        let (lo, hi) = (lo / 4 * 4, hi.min(s.arf.len()).div_ceil(4) * 4);
+        if lo < hi && hi <= d.arf.len() && s.arf.len() == d.arf.len() {
+            d.arf[lo..hi].copy_from_slice(&s.arf[lo..hi]);
+            d.arf_undef[lo / 4..hi / 4].copy_from_slice(&s.arf_undef[lo / 4..hi / 4]);
+        } else if lo < hi {
+            d.arf.clone_from(&s.arf);
+            d.arf_undef.clone_from(&s.arf_undef);
+        }
         d.acc.clone_from_slice(&s.acc);
         d.events = Default::default();
         self.dirty.clear();
         self.dirty.extend_from_slice(regs);
+        self.arf_dirty = Span::EMPTY;
     }
 }
 
-/// The bytes of a register and, in `undef`, their undefined bits (as `conformance::regs::read`).
-fn reg_view<'a>(st: &'a ThreadState, r: RegRef, undef: &mut [u8; 64]) -> &'a [u8] {
+/// The bytes of a register and, in `undef`, their undefined bits (as `conformance::regs::read`),
+/// and whether any bit is undefined.
+#[inline]
+fn reg_view<'a>(st: &'a ThreadState, r: RegRef, undef: &mut [u8; 64]) -> (&'a [u8], bool) {
     match r {
         RegRef::Grf(n) => {
             let o = usize::from(n) * 32;
             let u = (st.grf_undef[o / 64] >> (o % 64)) as u32;
-            for (k, x) in undef[..32].iter_mut().enumerate() {
-                *x = if (u >> k) & 1 == 1 { 0xff } else { 0 };
+            if u == 0 {
+                undef[..32].fill(0);
+            } else {
+                for (k, x) in undef[..32].iter_mut().enumerate() {
+                    *x = if (u >> k) & 1 == 1 { 0xff } else { 0 };
+                }
             }
-            &st.grf[o..o + 32]
+            (&st.grf[o..o + 32], u != 0)
         }
         RegRef::Arf(i) => {
             let r = &st.layout.regs[i];
             let len = r.bytes.min(64);
-            for (k, x) in undef[..len].iter_mut().enumerate() {
-                let d = r.base / 4 + k / 4;
-                *x = ((st.arf_undef[d] | st.layout.read_undef[d]) >> (8 * (k % 4))) as u8;
+            let mut any = 0;
+            // (Registers start on a dword: one undefined mask per four bytes.)
+            for (j, x) in undef[..len].chunks_mut(4).enumerate() {
+                let d = r.base / 4 + j;
+                let m = st.arf_undef[d] | st.layout.read_undef[d];
+                any |= m;
+                x.copy_from_slice(&m.to_le_bytes()[..x.len()]);
             }
-            &st.arf[r.base..r.base + len]
+            (&st.arf[r.base..r.base + len], any != 0)
         }
     }
 }
@@ -328,16 +371,15 @@ pub struct Work {
     arf_f: [Option<usize>; 2],
     arf_acc: [Option<usize>; 2],
     arf_cr0: Option<usize>,
+    /// The ARF bytes `set_arf` may write (flags, accumulators, cr0).
+    set_span: Span,
     /// The ARF registers a vector may change (all but ip and null), sorted by name.
     arf_sorted: Vec<(String, usize)>,
 }
 
 impl Work {
     pub fn new(cfg: &GenConfig) -> Work {
-        let slot = || Slot {
-            st: cfg.base.clone(),
-            dirty: Vec::new(),
-        };
+        let slot = || Slot::new(&cfg.base);
         let ix = |n: &str| cfg.base.arf_index(n);
         Work {
             base: cfg.base.clone(),
@@ -351,6 +393,11 @@ impl Work {
             arf_f: [ix("f0"), ix("f1")],
             arf_acc: [ix("acc0"), ix("acc1")],
             arf_cr0: ix("cr0"),
+            set_span: [ix("f0"), ix("f1"), ix("acc0"), ix("acc1"), ix("cr0")]
+                .into_iter()
+                .flatten()
+                .map(|i| &cfg.base.layout.regs[i])
+                .fold(Span::EMPTY, |s, r| s.union(Span(r.base, r.base + r.bytes))),
             arf_sorted: {
                 let mut v: Vec<(String, usize)> = cfg
                     .base
@@ -444,7 +491,7 @@ impl Work {
         for attempt in first..ATTEMPTS {
             let mut r = Rng::for_vector(cfg.seed ^ SHAPE_SALT, at, attempt);
             let kk = s.wrapping_add(u64::from(attempt) * 7919);
-            let Some(b) = template::build(sel, kk, p, &cfg.types, &mut r) else {
+            let Some(mut b) = template::build(sel, kk, p, &cfg.types, &mut r) else {
                 continue;
             };
             let Some(rules) = validated_rules(p, &b.insn, &b.region_rules) else {
@@ -470,10 +517,10 @@ impl Work {
             if !has_imm {
                 insn_fields(&mut text, &b.insn, p, &bytes);
             }
-            let mut labels = b.labels.clone();
+            let mut labels = std::mem::take(&mut b.labels);
             labels.sort();
             labels.dedup();
-            let (label_ranks, labels) = values::place_labels(&labels);
+            let (label_ranks, labels) = values::place_labels(labels);
             let mut grf: Vec<u8> = Vec::new();
             let mut initial: Vec<(&str, RegRef)> = Vec::new();
             for &(n, c) in &b.src_regs {
@@ -616,7 +663,8 @@ impl Work {
         let b = &shape.b;
         let mut insn = b.insn.clone();
         self.classes.clear();
-        self.st.reset_from(&self.base, &shape.grf);
+        // (The only ARF writes to `st` are those of `set_arf`, within `set_span`.)
+        self.st.reset_from(&self.base, &shape.grf, self.set_span);
         let st = &mut self.st.st;
         // Sources: whole registers of typed values.
         for s in insn.src.iter_mut() {
@@ -701,7 +749,8 @@ impl Work {
             set_arf(st, self.arf_cr0?, &b.cr0.to_le_bytes())?;
         }
         let opts = ExecOptions::default();
-        self.after.reset_from(&self.st.st, &shape.grf);
+        self.after.reset_from(&self.st.st, &shape.grf, self.set_span);
+        self.after.arf_dirty = Span::ALL;
         let info = match &shape.pre {
             Some(pre) => crate::exec::step_prepared(&mut self.after.st, pre, &opts),
             None => crate::exec::step(&mut self.after.st, &insn),
@@ -781,6 +830,7 @@ impl Work {
         let mut ua = [0u8; 64];
         // The ARF bytes that may differ: `lo..hi` (empty when the ARF is unchanged).
         let (lo, hi) = differing_range(&st.arf, &after.arf, &st.arf_undef, &after.arf_undef);
+        self.after.arf_dirty = Span(lo, hi);
         for (i, reg) in shape.candidates.iter().enumerate() {
             // Quick checks: equal bytes and undefined flags.
             match *reg {
@@ -807,17 +857,21 @@ impl Work {
                     }
                 }
             }
-            let x = reg_view(st, *reg, &mut ua);
-            let y = reg_view(after, *reg, &mut ub);
+            let (x, ux) = reg_view(st, *reg, &mut ua);
+            let (y, uy) = reg_view(after, *reg, &mut ub);
             let n = x.len();
-            let differ = ua[..n] != ub[..n]
-                || x.iter()
-                    .zip(y)
-                    .zip(&ua)
-                    .any(|((a, c), u)| (a ^ c) & !u != 0);
+            let differ = if !ux && !uy {
+                x != y
+            } else {
+                ua[..n] != ub[..n]
+                    || x.iter()
+                        .zip(y)
+                        .zip(&ua)
+                        .any(|((a, c), u)| (a ^ c) & !u != 0)
+            };
             if differ {
                 changed |= 1 << i;
-                if ub[..n].iter().any(|u| *u != 0) {
+                if uy {
                     with_undef |= 1 << i;
                 }
             }
@@ -830,7 +884,7 @@ impl Work {
         if with_undef != 0 {
             out.extend_from_slice(b",\"undefined\":{");
             reg_entries(out, st, &shape.candidates, with_undef, |out, reg| {
-                let n = reg_view(after, reg, &mut ub).len();
+                let n = reg_view(after, reg, &mut ub).0.len();
                 fast::hex(out, &ub[..n]);
             });
             out.push(b'}');
@@ -893,33 +947,26 @@ impl Work {
 }
 
 /// The byte range outside which two ARF images (bytes and per-dword undefined masks) are
-/// equal, to 8-byte granularity (an undefined-mask difference counts for its whole dword);
+/// equal, to 64-byte blocks (or-reductions of whole blocks, which the compiler vectorizes);
 /// empty when they are equal.
 fn differing_range(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> (usize, usize) {
-    if a == b && ua == ub {
-        return (0, 0);
-    }
+    const BLOCK: usize = 64;
     let (mut lo, mut hi) = (usize::MAX, 0);
     let mut note = |s: usize, e: usize| {
         lo = lo.min(s);
         hi = hi.max(e);
     };
-    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
-    for (i, (x, y)) in a.chunks_exact(8).zip(b.chunks_exact(8)).enumerate() {
-        if word(x) != word(y) {
-            note(8 * i, 8 * i + 8);
+    for (i, (x, y)) in a.chunks(BLOCK).zip(b.chunks(BLOCK)).enumerate() {
+        if x.iter().zip(y).fold(0, |d, (p, q)| d | (p ^ q)) != 0 {
+            note(i * BLOCK, i * BLOCK + BLOCK);
         }
     }
-    let tail = a.len() / 8 * 8;
-    if a.len() != b.len() || a.get(tail..) != b.get(tail..) {
-        note(tail, a.len().max(b.len()));
-    }
-    for (d, (x, y)) in ua.iter().zip(ub).enumerate() {
-        if x != y {
-            note(4 * d, 4 * d + 4);
+    for (i, (x, y)) in ua.chunks(BLOCK / 4).zip(ub.chunks(BLOCK / 4)).enumerate() {
+        if x.iter().zip(y).fold(0, |d, (p, q)| d | (p ^ q)) != 0 {
+            note(i * BLOCK, i * BLOCK + BLOCK);
         }
     }
-    if ua.len() != ub.len() {
+    if a.len() != b.len() || ua.len() != ub.len() {
         note(0, usize::MAX);
     }
     (lo.min(hi), hi)
@@ -977,23 +1024,21 @@ fn fill_regs(
     r: &mut Rng,
     mut classes: Option<&mut ClassSet>,
 ) -> Option<()> {
-    let sz = (ty.bytes() as usize).max(1);
-    let (a, z) = (grf_base(n), grf_base(n) + 32 * usize::from(cnt));
-    for e in st.grf.get_mut(a..z)?.chunks_exact_mut(sz) {
-        let (v, c) = values::value_code(ty, r);
-        if let Some(cl) = classes.as_deref_mut() {
-            cl.insert(c);
+    let sz = (ty.bytes() as usize).clamp(1, 8);
+    let a = grf_base(n);
+    for reg in 0..usize::from(cnt) {
+        // Each value's 8 little-endian bytes at its offset (the next value overwrites the
+        // bytes beyond its size; the slack past 32 is dropped).
+        let mut buf = [0u8; 40];
+        for o in (0..32).step_by(sz) {
+            let (v, c) = values::value_code(ty, r);
+            if let Some(cl) = classes.as_deref_mut() {
+                cl.insert(c);
+            }
+            buf[o..o + 8].copy_from_slice(&v.to_le_bytes());
         }
-        let le = v.to_le_bytes();
-        match e.len() {
-            1 => e[0] = le[0],
-            2 => e.copy_from_slice(&le[..2]),
-            4 => e.copy_from_slice(&le[..4]),
-            8 => e.copy_from_slice(&le),
-            n => e.copy_from_slice(le.get(..n)?),
-        }
-    }
-    for o in (a..z).step_by(32) {
+        let o = a + 32 * reg;
+        st.grf.get_mut(o..o + 32)?.copy_from_slice(&buf[..32]);
         *st.grf_undef.get_mut(o / 64)? &= !(0xffff_ffffu64 << (o % 64));
     }
     Some(())
@@ -1001,16 +1046,11 @@ fn fill_regs(
 
 /// The hex of register `r` in `st`, undefined bits as 0 (`reg_view` and `fast::hex_masked`).
 fn reg_hex(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
-    if let RegRef::Grf(n) = r {
-        let o = usize::from(n) * 32;
-        if (st.grf_undef[o / 64] >> (o % 64)) as u32 == 0 {
-            fast::hex(out, &st.grf[o..o + 32]);
-            return;
-        }
-    }
     let mut ub = [0u8; 64];
-    let bytes = reg_view(st, r, &mut ub);
-    fast::hex_masked(out, bytes, ub.iter().copied());
+    match reg_view(st, r, &mut ub) {
+        (bytes, false) => fast::hex(out, bytes),
+        (bytes, true) => fast::hex_masked(out, bytes, ub.iter().copied()),
+    }
 }
 
 /// `r<n>`.

@@ -22,6 +22,7 @@ impl Rng {
     }
 
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -31,11 +32,13 @@ impl Rng {
     }
 
     /// Uniform in `0..n` (`n` > 0; modulo bias is irrelevant here).
+    #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 
     /// True with probability `num/den`.
+    #[inline]
     pub fn chance(&mut self, num: u64, den: u64) -> bool {
         self.next() % den < num
     }
@@ -139,7 +142,7 @@ pub fn float_of_class(t: DataType, class: usize, r: &mut Rng) -> (u64, &'static 
 }
 
 /// [`float_of_class`] with the edge label as an index into [`FLOAT_EDGES`].
-#[inline]
+#[inline(always)]
 pub fn float_of_class_edge(t: DataType, class: usize, r: &mut Rng) -> (u64, usize) {
     let (e, m) = float_format(t).unwrap_or((8, 23));
     let emax = (1u64 << e) - 1;
@@ -207,7 +210,7 @@ pub fn int_value(t: DataType, r: &mut Rng) -> (u64, &'static str) {
 }
 
 /// [`int_value`] with the label as an index into [`INT_EDGES`].
-#[inline]
+#[inline(always)]
 pub fn int_value_edge(t: DataType, r: &mut Rng) -> (u64, usize) {
     let bits = t.bits();
     let mask = if bits >= 64 {
@@ -256,7 +259,7 @@ pub type LabelCode = u16;
 pub const LABEL_CODES: usize = 16 << 8;
 
 /// [`value`] with the label as a [`LabelCode`] (no allocation).
-#[inline]
+#[inline(always)]
 pub fn value_code(t: DataType, r: &mut Rng) -> (u64, LabelCode) {
     let ty = (t as u16) << 8;
     if t.is_float() {
@@ -339,7 +342,7 @@ pub(crate) struct PlacedLabel {
 
 /// Place a shape's form labels (sorted, unique) among the value labels: those equal to a
 /// value label's text become that label's rank (in `ranks`), the others keep their text.
-pub(crate) fn place_labels(labels_sorted: &[String]) -> (Vec<u16>, Vec<PlacedLabel>) {
+pub(crate) fn place_labels(labels_sorted: Vec<String>) -> (Vec<u16>, Vec<PlacedLabel>) {
     let sorted = &labels().sorted;
     let (mut ranks, mut rest) = (Vec::new(), Vec::new());
     for l in labels_sorted {
@@ -349,7 +352,7 @@ pub(crate) fn place_labels(labels_sorted: &[String]) -> (Vec<u16>, Vec<PlacedLab
         } else {
             rest.push(PlacedLabel {
                 before: at.min(usize::from(u16::MAX)) as u16,
-                text: l.clone(),
+                text: l,
             });
         }
     }
