@@ -340,11 +340,7 @@ fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()> {
 /// `"<register name>"`.
 fn reg_name(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
     match r {
-        RegRef::Grf(n) => {
-            out.extend_from_slice(b"\"r");
-            fast::uint(out, u64::from(n));
-            out.push(b'"');
-        }
+        RegRef::Grf(n) => fast::plain(out, grf_name(n)),
         RegRef::Arf(i) => fast::plain(out, &st.layout.regs[i].name),
     }
 }
@@ -983,10 +979,11 @@ fn reg_entries(
     mut value: impl FnMut(&mut Vec<u8>, RegRef),
 ) {
     let mut first = true;
-    for (i, reg) in regs.iter().enumerate() {
-        if mask >> i & 1 == 0 {
-            continue;
-        }
+    let mut m = mask;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let Some(reg) = regs.get(i) else { break };
         if !first {
             out.push(b',');
         }
@@ -1030,12 +1027,14 @@ fn fill_regs(
         // Each value's 8 little-endian bytes at its offset (the next value overwrites the
         // bytes beyond its size; the slack past 32 is dropped).
         let mut buf = [0u8; 40];
-        for o in (0..32).step_by(sz) {
+        let mut o = 0;
+        while o < 32 {
             let (v, c) = values::value_code(ty, r);
             if let Some(cl) = classes.as_deref_mut() {
                 cl.insert(c);
             }
             buf[o..o + 8].copy_from_slice(&v.to_le_bytes());
+            o += sz;
         }
         let o = a + 32 * reg;
         st.grf.get_mut(o..o + 32)?.copy_from_slice(&buf[..32]);
