@@ -11,8 +11,8 @@
 use super::bitset::BitSet;
 use super::format::fast::{self, ListBuf};
 use super::format::{AltKind, Vector};
-use super::template::{self, Built, OpSel};
 use super::ids::{self, RuleSet};
+use super::template::{self, Built, OpSel};
 use super::values::{self, float_class, ClassSet, PlacedLabel, Rng};
 use crate::asm::{print_insn, Dialect, PrintOptions};
 use crate::exec::{ExecOptions, Prepared};
@@ -745,7 +745,8 @@ impl Work {
             set_arf(st, self.arf_cr0?, &b.cr0.to_le_bytes())?;
         }
         let opts = ExecOptions::default();
-        self.after.reset_from(&self.st.st, &shape.grf, self.set_span);
+        self.after
+            .reset_from(&self.st.st, &shape.grf, self.set_span);
         self.after.arf_dirty = Span::ALL;
         let info = match &shape.pre {
             Some(pre) => crate::exec::step_prepared(&mut self.after.st, pre, &opts),
@@ -1598,5 +1599,119 @@ fn facts(
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Outside the range, the images are equal; a difference anywhere is inside it.
+    #[test]
+    fn differing_range_covers_every_difference() {
+        let mut r = Rng::for_vector(1, 2, 0);
+        for _ in 0..500 {
+            let n = 4 * (1 + r.below(200));
+            let a: Vec<u8> = (0..n).map(|_| r.next() as u8).collect();
+            let ua: Vec<u32> = (0..n / 4).map(|_| r.next() as u32 & 0x11).collect();
+            let (mut b, mut ub) = (a.clone(), ua.clone());
+            for _ in 0..r.below(4) {
+                if r.chance(1, 2) {
+                    let i = r.below(n);
+                    b[i] ^= 1 << r.below(8);
+                } else {
+                    let i = r.below(n / 4);
+                    ub[i] ^= 1 << r.below(32);
+                }
+            }
+            let (lo, hi) = differing_range(&a, &b, &ua, &ub);
+            for i in 0..n {
+                if a[i] != b[i] || ua[i / 4] != ub[i / 4] {
+                    assert!(lo <= i && i < hi, "byte {i} outside {lo}..{hi}");
+                }
+            }
+            if a == b && ua == ub {
+                assert!(lo >= hi);
+            }
+        }
+    }
+
+    #[test]
+    fn cached_policies_equal_new_ones() {
+        let ops = [
+            FpOps::Arith,
+            FpOps::Math,
+            FpOps::Compare,
+            FpOps::Fused,
+            FpOps::RawMov,
+        ];
+        for p in Platform::ALL {
+            for cr0 in [0u32, 1, 0x10, 0x20, 0x31, 0xc0, 0x4f1, 0x400] {
+                let env = FloatEnv::from_cr0(p, cr0);
+                for ft in [FloatType::F, FloatType::Hf, FloatType::Df] {
+                    for o in ops {
+                        // Twice: built, then from the cache.
+                        for _ in 0..2 {
+                            assert_eq!(
+                                format!("{:?}", policy(&env, ft, o)),
+                                format!("{:?}", Policy::new(&env, ft, o))
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A slot reset with the spans the generator passes equals its source on the tracked GRF
+    /// registers and on the whole ARF.
+    #[test]
+    fn slot_resets_restore_the_source() {
+        let base = ThreadState::new(Platform::Skl);
+        let ix = |n: &str| base.arf_index(n);
+        let set: Vec<usize> = ["f0", "f1", "acc0", "acc1", "cr0"]
+            .into_iter()
+            .filter_map(ix)
+            .collect();
+        let span = set
+            .iter()
+            .map(|&i| &base.layout.regs[i])
+            .fold(Span::EMPTY, |s, r| s.union(Span(r.base, r.base + r.bytes)));
+        let (mut st, mut after) = (Slot::new(&base), Slot::new(&base));
+        let mut r = Rng::for_vector(9, 9, 0);
+        for _ in 0..200 {
+            let regs: Vec<u8> = (0..1 + r.below(4)).map(|_| r.below(128) as u8).collect();
+            st.reset_from(&base, &regs, span);
+            assert!(st.st.arf == base.arf && st.st.arf_undef == base.arf_undef);
+            for &n in &regs {
+                let o = usize::from(n) * 32;
+                assert_eq!(st.st.grf[o..o + 32], base.grf[o..o + 32]);
+            }
+            // As `assemble`: register fills and `set_arf` on `st` only.
+            for &n in &regs {
+                fill_regs(&mut st.st, n, 1, DataType::UD, &mut r, None).unwrap();
+            }
+            for &i in &set {
+                let bytes: Vec<u8> = (0..4).map(|_| r.next() as u8).collect();
+                set_arf(&mut st.st, i, &bytes).unwrap();
+            }
+            after.reset_from(&st.st, &regs, span);
+            after.arf_dirty = Span::ALL;
+            assert!(after.st.arf == st.st.arf && after.st.arf_undef == st.st.arf_undef);
+            for &n in &regs {
+                let o = usize::from(n) * 32;
+                assert_eq!(after.st.grf[o..o + 32], st.st.grf[o..o + 32]);
+            }
+            // Anything in `after`'s ARF may change (an executed instruction), then the range.
+            let k = r.below(after.st.arf.len());
+            after.st.arf[k] ^= 0x5a;
+            let (lo, hi) = differing_range(
+                &st.st.arf,
+                &after.st.arf,
+                &st.st.arf_undef,
+                &after.st.arf_undef,
+            );
+            after.arf_dirty = Span(lo, hi);
+        }
     }
 }

@@ -324,3 +324,61 @@ pub mod fast {
         let _ = serde_json::to_writer(&mut *out, &x);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::fast;
+    use crate::golden::values::Rng;
+
+    fn naive_hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    #[test]
+    fn hex_writers_equal_the_plain_formatting() {
+        let mut r = Rng::for_vector(3, 4, 0);
+        for len in 0..140 {
+            let bytes: Vec<u8> = (0..len).map(|_| r.next() as u8).collect();
+            let mask: Vec<u8> = (0..len)
+                .map(|_| if r.chance(1, 3) { r.next() as u8 } else { 0 })
+                .collect();
+            let mut out = b"x".to_vec();
+            fast::hex(&mut out, &bytes);
+            assert_eq!(&out[1..], naive_hex(&bytes).as_bytes());
+            let mut out = Vec::new();
+            fast::hex_masked(&mut out, &bytes, mask.iter().copied());
+            let masked: Vec<u8> = bytes.iter().zip(&mask).map(|(b, m)| b & !m).collect();
+            assert_eq!(out, naive_hex(&masked).as_bytes());
+        }
+    }
+
+    #[test]
+    fn slot_lists_equal_joined_strings() {
+        let long = "l".repeat(100);
+        let texts = ["a", "bc", "", long.as_str(), "d:e/f"];
+        let slots = fast::Slots::new(texts);
+        let mut list = fast::ListBuf::default();
+        for pick in [
+            vec![],
+            vec![0],
+            vec![1, 3, 4],
+            vec![0, 1, 2, 3, 4],
+            vec![3, 3],
+        ] {
+            list.begin(&slots, pick.len(), 6);
+            for &i in &pick {
+                list.item(&slots, i);
+            }
+            list.plain("xyz");
+            let mut out = b"{".to_vec();
+            list.end(&mut out);
+            let mut items: Vec<String> =
+                pick.iter().map(|&i| format!("\"{}\"", texts[i])).collect();
+            items.push("\"xyz\"".into());
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                format!("{{[{}]", items.join(","))
+            );
+        }
+    }
+}

@@ -6,8 +6,8 @@
 //! operation hit an IEEE exception condition (invalid, overflow, division by zero).
 
 use super::build::{dst_elem, src_value};
-use super::values;
 use super::ids::RuleSet;
+use super::values;
 use crate::float::{FloatEnv, FloatType};
 use crate::isa::Insn;
 use crate::spec::float_modes::{self, FpMode};

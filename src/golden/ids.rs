@@ -200,3 +200,70 @@ pub(crate) fn write_names(out: &mut Vec<u8>, items: &[&str]) {
     }
     out.push(b']');
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden::values::Rng;
+
+    /// The list written from bit sets equals the sorted, unique strings (the string path), for
+    /// random sets of spec IDs and grid cells.
+    #[test]
+    fn bit_set_lists_equal_the_sorted_strings() {
+        let mut r = Rng::for_vector(11, 0, 0);
+        let (mut shape, mut vector) = (RuleSet::default(), RuleSet::default());
+        let mut list = ListBuf::default();
+        for round in 0..300 {
+            shape.clear();
+            vector.clear();
+            let mut expect: Vec<String> = Vec::new();
+            for _ in 0..r.below(40) {
+                let id = crate::spec::ALL_IDS[r.below(crate::spec::ALL_IDS.len())].0;
+                let set = if r.chance(1, 2) {
+                    &mut shape
+                } else {
+                    &mut vector
+                };
+                set.push(id);
+                expect.push(id.to_string());
+            }
+            for _ in 0..r.below(6) {
+                let g = &compare::GRIDS[r.below(compare::GRIDS.len())];
+                let (a, b) = (r.below(9), r.below(9));
+                vector.push_cell(g, a, b);
+                expect.push(format!("{}[{},{}]", g.id, CLASSES[a], CLASSES[b]));
+            }
+            expect.sort();
+            expect.dedup();
+            let mut out = Vec::new();
+            write_union(
+                &mut out,
+                &mut list,
+                shape.bits().unwrap(),
+                vector.bits().unwrap(),
+            );
+            let got: Vec<String> = serde_json::from_slice(&out).unwrap();
+            assert_eq!(got, expect, "round {round}");
+            let mut names = shape.names();
+            names.extend(vector.names());
+            names.sort_unstable();
+            names.dedup();
+            let mut out2 = Vec::new();
+            write_names(&mut out2, &names);
+            assert_eq!(out2, out);
+        }
+    }
+
+    #[test]
+    fn an_id_outside_the_table_takes_the_string_path() {
+        let mut s = RuleSet::default();
+        s.push("op.src0-not-null");
+        assert!(s.bits().is_some());
+        s.push("no.such-id");
+        s.push("no.such-id");
+        assert!(s.bits().is_none());
+        assert_eq!(s.names(), ["no.such-id", "op.src0-not-null"]);
+        s.clear();
+        assert!(s.bits().is_some_and(|b| b.count() == 0));
+    }
+}

@@ -418,3 +418,54 @@ impl ClassSet {
         list.end(out);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Value labels by rank with placed form labels equal the sorted union of the texts.
+    #[test]
+    fn class_lists_equal_the_sorted_union_of_texts() {
+        let mut r = Rng::for_vector(5, 6, 0);
+        let forms = [
+            "exec:16",
+            "pred:any2h",
+            "sat",
+            "region:scalar",
+            "f:+0/zero",
+            "ud:max",
+            "z",
+            "a",
+        ];
+        let mut set = ClassSet::default();
+        let mut list = super::super::format::fast::ListBuf::default();
+        for _ in 0..300 {
+            set.clear();
+            let mut expect: Vec<String> = Vec::new();
+            for _ in 0..r.below(30) {
+                let t = DataType::ALL[r.below(DataType::ALL.len())];
+                let (_, code) = value_code(t, &mut r);
+                set.insert(code);
+                expect.push(label(code).to_string());
+            }
+            let mut shape: Vec<String> = Vec::new();
+            for f in forms {
+                if r.chance(1, 2) {
+                    shape.push(f.to_string());
+                    expect.push(f.to_string());
+                }
+            }
+            expect.sort();
+            expect.dedup();
+            shape.sort();
+            let (ranks, placed) = place_labels(shape);
+            for k in ranks {
+                set.insert_rank(k);
+            }
+            let mut out = Vec::new();
+            set.write(&mut out, &mut list, &placed);
+            let got: Vec<String> = serde_json::from_slice(&out).unwrap();
+            assert_eq!(got, expect);
+        }
+    }
+}
