@@ -271,7 +271,7 @@ impl std::hash::Hasher for MulHasher {
         }
     }
     fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7cc1_b727_220a_95);
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
     fn write_u8(&mut self, x: u8) {
         self.write_u64(u64::from(x));
@@ -577,7 +577,7 @@ impl Work {
                 };
                 initial.push(("cr0", RegRef::Arf(c)));
             }
-            initial.sort_by(|a, b| a.0.cmp(&b.0));
+            initial.sort_by(|a, b| a.0.cmp(b.0));
             initial.dedup_by(|a, b| a.0 == b.0);
             let initial: Vec<RegRef> = initial.into_iter().map(|x| x.1).collect();
             let mut dsts: Vec<(&str, RegRef)> = Vec::new();
@@ -586,7 +586,7 @@ impl Work {
                     dsts.push((grf_name(d + q), RegRef::Grf(d + q)));
                 }
             }
-            dsts.sort_by(|a, b| a.0.cmp(&b.0));
+            dsts.sort_by(|a, b| a.0.cmp(b.0));
             // Merge the destination registers into the ARF registers (sorted once per task).
             let mut candidates = Vec::with_capacity(self.arf_sorted.len() + dsts.len());
             let mut di = dsts.iter().peekable();
