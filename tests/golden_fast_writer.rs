@@ -15,6 +15,11 @@ fn lines_agree_with_serde(cfg: &GenConfig, count: u64) -> usize {
     for line in text.lines() {
         let v: Vector = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
         assert_eq!(v.to_line(), line, "serde writes the vector otherwise");
+        // Rules and classes (written from bit sets of numbered IDs and labels) are in
+        // ascending order without repeats.
+        for list in [&v.rules, &v.classes] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?} in {line}");
+        }
         n += 1;
     }
     assert_eq!(n as u64, stats.written);

@@ -89,6 +89,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             b.inc(n);
         }
     };
+    let started = std::time::Instant::now();
     let stats = if want_cov {
         generate(&cfg, a.count, &mut out, |chunk| {
             for v in chunk.iter().flatten() {
@@ -103,6 +104,13 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     drop(out);
     if let Some(b) = bar {
         b.finish_and_clear();
+        // On a terminal (where the progress bar was): the generation throughput.
+        let secs = started.elapsed().as_secs_f64();
+        eprintln!(
+            "euref golden: {} vectors in {secs:.2} s ({:.0} k vectors/s)",
+            stats.written,
+            stats.written as f64 / secs.max(1e-9) / 1e3
+        );
     }
     if stats.skipped > 0 {
         eprintln!(

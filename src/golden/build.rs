@@ -8,14 +8,17 @@
 //! Determinism: vector `i` depends only on the seed and `i` (its shape on the seed, its opcode
 //! and its shape rank; its values on [`Rng::for_vector`]`(seed, i, ..)`).
 
-use super::format::{fast, AltKind, Vector};
+use super::bitset::BitSet;
+use super::format::fast::{self, ListBuf};
+use super::format::{AltKind, Vector};
+use super::ids::{self, RuleSet};
 use super::template::{self, Built, OpSel};
-use super::values::{self, float_class, LabelCode, Rng};
+use super::values::{self, float_class, ClassSet, PlacedLabel, Rng};
 use crate::asm::{print_insn, Dialect, PrintOptions};
 use crate::exec::{ExecOptions, Prepared};
 use crate::float::{FloatEnv, FloatType, Policy};
 use crate::isa::{Addr, Insn, Reg, Src};
-use crate::spec::compare::{self, GridCond, GridInfo, GridKind, CLASSES};
+use crate::spec::compare::{self, GridCond, GridKind};
 use crate::spec::{
     conversions, float_modes, CondMod, DataType, FpEffect, FpOps, MathFn, Opcode, Platform,
 };
@@ -124,10 +127,14 @@ struct Shape {
     b: Built,
     sel: OpSel,
     op_name: &'static str,
-    /// Validator rule IDs (applicable, specific), sorted.
+    /// Validator rule IDs (applicable, specific; with repeats, unordered).
     rules: Vec<&'static str>,
-    /// The form labels, sorted.
-    labels: Vec<String>,
+    /// The same as a bit set of [`ids`] (None: an ID outside the table).
+    rule_bits: Option<BitSet>,
+    /// The form labels that are value label texts, as label ranks.
+    label_ranks: Vec<u16>,
+    /// The other form labels, sorted and placed among the value labels.
+    labels: Vec<PlacedLabel>,
     /// `,"insn":"...","bytes":"..."` (empty when the instruction has an immediate, whose value
     /// changes both per vector).
     text: Vec<u8>,
@@ -146,16 +153,40 @@ struct Shape {
     acc: bool,
 }
 
-/// One ThreadState and the GRF registers written in it since it equalled its source.
+/// One ThreadState, the GRF registers written in it since it equalled its source, and the ARF
+/// bytes in which it may differ from that source.
 struct Slot {
     st: ThreadState,
     dirty: Vec<u8>,
+    arf_dirty: Span,
+}
+
+/// A byte range of the ARF (`lo..hi`; empty when `lo >= hi`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span(usize, usize);
+
+impl Span {
+    const EMPTY: Span = Span(usize::MAX, 0);
+    const ALL: Span = Span(0, usize::MAX);
+
+    fn union(self, o: Span) -> Span {
+        Span(self.0.min(o.0), self.1.max(o.1))
+    }
 }
 
 impl Slot {
-    /// Make the state equal `src` on the registers it has written and on `regs` (GRF), and on
-    /// the whole ARF (small); it then tracks `regs`.
-    fn reset_from(&mut self, src: &ThreadState, regs: &[u8]) {
+    fn new(st: &ThreadState) -> Slot {
+        Slot {
+            st: st.clone(),
+            dirty: Vec::new(),
+            arf_dirty: Span::EMPTY,
+        }
+    }
+
+    /// Make the state equal `src` on the GRF registers it has written and on `regs`, and on
+    /// the ARF where it may differ from its previous source or `src` from that source
+    /// (`moved`); it then tracks `regs`.
+    fn reset_from(&mut self, src: &ThreadState, regs: &[u8], moved: Span) {
         let (d, s) = (&mut self.st, src);
         for &n in self.dirty.iter().chain(regs) {
             let o = usize::from(n) * 32;
@@ -164,34 +195,53 @@ impl Slot {
             let w = o / 64;
             d.grf_undef[w] = (d.grf_undef[w] & !m) | (s.grf_undef[w] & m);
         }
-        d.arf.copy_from_slice(&s.arf);
-        d.arf_undef.copy_from_slice(&s.arf_undef);
+        // Whole dwords (the undefined masks are per dword).
+        let Span(lo, hi) = self.arf_dirty.union(moved);
+        let (lo, hi) = (lo / 4 * 4, hi.min(s.arf.len()).div_ceil(4) * 4);
+        if lo < hi && hi <= d.arf.len() && s.arf.len() == d.arf.len() {
+            d.arf[lo..hi].copy_from_slice(&s.arf[lo..hi]);
+            d.arf_undef[lo / 4..hi / 4].copy_from_slice(&s.arf_undef[lo / 4..hi / 4]);
+        } else if lo < hi {
+            d.arf.clone_from(&s.arf);
+            d.arf_undef.clone_from(&s.arf_undef);
+        }
         d.acc.clone_from_slice(&s.acc);
         d.events = Default::default();
         self.dirty.clear();
         self.dirty.extend_from_slice(regs);
+        self.arf_dirty = Span::EMPTY;
     }
 }
 
-/// The bytes of a register and, in `undef`, their undefined bits (as `conformance::regs::read`).
-fn reg_view<'a>(st: &'a ThreadState, r: RegRef, undef: &mut [u8; 64]) -> &'a [u8] {
+/// The bytes of a register and, in `undef`, their undefined bits (as `conformance::regs::read`),
+/// and whether any bit is undefined.
+#[inline]
+fn reg_view<'a>(st: &'a ThreadState, r: RegRef, undef: &mut [u8; 64]) -> (&'a [u8], bool) {
     match r {
         RegRef::Grf(n) => {
             let o = usize::from(n) * 32;
             let u = (st.grf_undef[o / 64] >> (o % 64)) as u32;
-            for (k, x) in undef[..32].iter_mut().enumerate() {
-                *x = if (u >> k) & 1 == 1 { 0xff } else { 0 };
+            if u == 0 {
+                undef[..32].fill(0);
+            } else {
+                for (k, x) in undef[..32].iter_mut().enumerate() {
+                    *x = if (u >> k) & 1 == 1 { 0xff } else { 0 };
+                }
             }
-            &st.grf[o..o + 32]
+            (&st.grf[o..o + 32], u != 0)
         }
         RegRef::Arf(i) => {
             let r = &st.layout.regs[i];
             let len = r.bytes.min(64);
-            for (k, x) in undef[..len].iter_mut().enumerate() {
-                let d = r.base / 4 + k / 4;
-                *x = ((st.arf_undef[d] | st.layout.read_undef[d]) >> (8 * (k % 4))) as u8;
+            let mut any = 0;
+            // (Registers start on a dword: one undefined mask per four bytes.)
+            for (j, x) in undef[..len].chunks_mut(4).enumerate() {
+                let d = r.base / 4 + j;
+                let m = st.arf_undef[d] | st.layout.read_undef[d];
+                any |= m;
+                x.copy_from_slice(&m.to_le_bytes()[..x.len()]);
             }
-            &st.arf[r.base..r.base + len]
+            (&st.arf[r.base..r.base + len], any != 0)
         }
     }
 }
@@ -207,45 +257,59 @@ struct Alt {
     rule: &'static str,
 }
 
-/// The IDs of compare grid cells (`cmp.g[+inf,NaN]`), built once.
-fn cell_id(g: &GridInfo, a: usize, b: usize) -> &'static str {
-    static CELLS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    let cells = CELLS.get_or_init(|| {
-        let mut v = Vec::with_capacity(compare::GRIDS.len() * 81);
-        for g in compare::GRIDS.iter() {
-            for x in CLASSES {
-                for y in CLASSES {
-                    v.push(format!("{}[{x},{y}]", g.id));
-                }
-            }
+/// A small multiplicative hasher (the keys of [`policy`]'s cache: a few integers).
+#[derive(Default)]
+struct MulHasher(u64);
+
+impl std::hash::Hasher for MulHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
         }
-        v
-    });
-    let gi = compare::GRIDS
-        .iter()
-        .position(|x| std::ptr::eq(x, g))
-        .unwrap_or(0);
-    &cells[gi * 81 + a * 9 + b]
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn write_isize(&mut self, x: isize) {
+        self.write_u64(x as u64);
+    }
 }
 
-/// `Policy::new(env, ft, ops).denorm_rule()`, remembered per thread (a handful of keys).
-fn denorm_rule(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Option<&'static str> {
-    type Key = (FloatEnv, FloatType, FpOps);
+/// `Policy::new(env, ft, ops)`, remembered per thread (a direct-mapped cache: the keys of a
+/// run are a few dozen cr0 values, types and operation classes).
+pub(crate) fn policy(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Policy {
+    use std::hash::{Hash, Hasher};
+    type Entry = Option<((FloatEnv, FloatType, FpOps), Policy)>;
+    const SLOTS: usize = 256;
     thread_local! {
-        static SEEN: std::cell::RefCell<Vec<(Key, Option<&'static str>)>> =
-            const { std::cell::RefCell::new(Vec::new()) };
+        static SEEN: std::cell::RefCell<Vec<Entry>> = std::cell::RefCell::new(vec![None; SLOTS]);
     }
+    let key = (*env, ft, ops);
+    let mut h = MulHasher::default();
+    key.hash(&mut h);
+    let slot = (h.finish() >> 56) as usize % SLOTS;
     SEEN.with(|c| {
         let mut c = c.borrow_mut();
-        let key = (*env, ft, ops);
-        if let Some(x) = c.iter().find(|x| x.0 == key) {
-            return x.1;
+        if let Some((k, pol)) = &c[slot] {
+            if *k == key {
+                return *pol;
+            }
         }
-        let id = Policy::new(env, ft, ops).denorm_rule();
-        if c.len() < 256 {
-            c.push((key, id));
-        }
-        id
+        let pol = Policy::new(env, ft, ops);
+        c[slot] = Some((key, pol));
+        pol
     })
 }
 
@@ -273,24 +337,10 @@ fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()> {
     Some(())
 }
 
-/// Note a label code once per vector.
-#[inline]
-fn push_code(codes: &mut Vec<LabelCode>, seen: &mut [u64], c: LabelCode) {
-    let (w, b) = (usize::from(c) / 64, c % 64);
-    if seen[w] >> b & 1 == 0 {
-        seen[w] |= 1 << b;
-        codes.push(c);
-    }
-}
-
 /// `"<register name>"`.
 fn reg_name(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
     match r {
-        RegRef::Grf(n) => {
-            out.extend_from_slice(b"\"r");
-            fast::uint(out, u64::from(n));
-            out.push(b'"');
-        }
+        RegRef::Grf(n) => fast::plain(out, grf_name(n)),
         RegRef::Arf(i) => fast::plain(out, &st.layout.regs[i].name),
     }
 }
@@ -306,37 +356,44 @@ pub struct Work {
     st: Slot,
     after: Slot,
     /// Per opcode of the selection: the rank of the cached shape and the shape.
-    shapes: Vec<Option<(u64, Option<Shape>)>>,
-    codes: Vec<LabelCode>,
-    rules: Vec<&'static str>,
+    shapes: Vec<Option<(u64, Option<Box<Shape>>)>>,
+    /// The value labels of the current vector.
+    classes: ClassSet,
+    /// The scratch buffer of the rules and classes lists.
+    list: ListBuf,
+    /// The rule IDs of the current vector (also used to number a shape's).
+    rules: RuleSet,
     alts: Vec<Alt>,
     arf_f: [Option<usize>; 2],
     arf_acc: [Option<usize>; 2],
     arf_cr0: Option<usize>,
+    /// The ARF bytes `set_arf` may write (flags, accumulators, cr0).
+    set_span: Span,
     /// The ARF registers a vector may change (all but ip and null), sorted by name.
     arf_sorted: Vec<(String, usize)>,
-    /// Label codes seen in the current vector (one bit per code).
-    seen: Vec<u64>,
 }
 
 impl Work {
     pub fn new(cfg: &GenConfig) -> Work {
-        let slot = || Slot {
-            st: cfg.base.clone(),
-            dirty: Vec::new(),
-        };
+        let slot = || Slot::new(&cfg.base);
         let ix = |n: &str| cfg.base.arf_index(n);
         Work {
             base: cfg.base.clone(),
             st: slot(),
             after: slot(),
             shapes: (0..cfg.ops.len()).map(|_| None).collect(),
-            codes: Vec::with_capacity(64),
-            rules: Vec::with_capacity(64),
+            classes: ClassSet::default(),
+            list: ListBuf::default(),
+            rules: RuleSet::default(),
             alts: Vec::new(),
             arf_f: [ix("f0"), ix("f1")],
             arf_acc: [ix("acc0"), ix("acc1")],
             arf_cr0: ix("cr0"),
+            set_span: [ix("f0"), ix("f1"), ix("acc0"), ix("acc1"), ix("cr0")]
+                .into_iter()
+                .flatten()
+                .map(|i| &cfg.base.layout.regs[i])
+                .fold(Span::EMPTY, |s, r| s.union(Span(r.base, r.base + r.bytes))),
             arf_sorted: {
                 let mut v: Vec<(String, usize)> = cfg
                     .base
@@ -350,7 +407,6 @@ impl Work {
                 v.sort();
                 v
             },
-            seen: vec![0; values::LABEL_CODES / 64],
         }
     }
 
@@ -373,7 +429,7 @@ impl Work {
         let ps = per_shape(cfg.ops[oi]);
         let (s, j) = (k / ps, k % ps);
         if !matches!(self.shapes[oi], Some((r, _)) if r == s) {
-            let sh = self.shape(cfg, oi, s, rejected);
+            let sh = self.shape(cfg, oi, s, rejected).map(Box::new);
             self.shapes[oi] = Some((s, sh));
         }
         let Some((_, Some(shape))) = self.shapes[oi].take() else {
@@ -431,18 +487,22 @@ impl Work {
         for attempt in first..ATTEMPTS {
             let mut r = Rng::for_vector(cfg.seed ^ SHAPE_SALT, at, attempt);
             let kk = s.wrapping_add(u64::from(attempt) * 7919);
-            let Some(b) = template::build(sel, kk, p, &cfg.types, &mut r) else {
+            let Some(mut b) = template::build(sel, kk, p, &cfg.types, &mut r) else {
                 continue;
             };
-            let Some(mut rules) = validated_rules(p, &b.insn, &b.region_rules) else {
+            let Some(rules) = validated_rules(p, &b.insn, &b.region_rules) else {
                 *rejected += 1;
                 continue;
             };
             let Ok(bytes) = crate::codec::encode(&b.insn, p) else {
                 continue;
             };
-            rules.sort_unstable();
-            rules.dedup();
+            self.rules.clear();
+            for &r in &rules {
+                self.rules.push(r);
+            }
+            let rule_bits = self.rules.bits().cloned();
+            self.rules.clear();
             let has_imm = b
                 .insn
                 .src
@@ -453,11 +513,12 @@ impl Work {
             if !has_imm {
                 insn_fields(&mut text, &b.insn, p, &bytes);
             }
-            let mut labels = b.labels.clone();
+            let mut labels = std::mem::take(&mut b.labels);
             labels.sort();
             labels.dedup();
+            let (label_ranks, labels) = values::place_labels(labels);
             let mut grf: Vec<u8> = Vec::new();
-            let mut initial: Vec<(String, RegRef)> = Vec::new();
+            let mut initial: Vec<(&str, RegRef)> = Vec::new();
             for &(n, c) in &b.src_regs {
                 for q in 0..c {
                     grf.push(n + q);
@@ -473,7 +534,7 @@ impl Work {
                         let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
                         for q in 0..cnt {
                             grf.push(n + q);
-                            initial.push((format!("r{}", n + q), RegRef::Grf(n + q)));
+                            initial.push((grf_name(n + q), RegRef::Grf(n + q)));
                         }
                     }
                 }
@@ -481,7 +542,7 @@ impl Work {
             if let Some((d, cnt)) = b.dst_regs {
                 for q in 0..cnt {
                     grf.push(d + q);
-                    initial.push((format!("r{}", d + q), RegRef::Grf(d + q)));
+                    initial.push((grf_name(d + q), RegRef::Grf(d + q)));
                 }
             }
             grf.sort_unstable();
@@ -502,35 +563,35 @@ impl Work {
                 let [Some(f0), Some(f1)] = self.arf_f else {
                     continue;
                 };
-                initial.push(("f0".into(), RegRef::Arf(f0)));
-                initial.push(("f1".into(), RegRef::Arf(f1)));
+                initial.push(("f0", RegRef::Arf(f0)));
+                initial.push(("f1", RegRef::Arf(f1)));
             }
             if acc {
                 for a in self.arf_acc.iter().flatten() {
-                    initial.push((names[*a].name.clone(), RegRef::Arf(*a)));
+                    initial.push((names[*a].name.as_str(), RegRef::Arf(*a)));
                 }
             }
             if float {
                 let Some(c) = self.arf_cr0 else {
                     continue;
                 };
-                initial.push(("cr0".into(), RegRef::Arf(c)));
+                initial.push(("cr0", RegRef::Arf(c)));
             }
-            initial.sort_by(|a, b| a.0.cmp(&b.0));
+            initial.sort_by(|a, b| a.0.cmp(b.0));
             initial.dedup_by(|a, b| a.0 == b.0);
             let initial: Vec<RegRef> = initial.into_iter().map(|x| x.1).collect();
-            let mut dsts: Vec<(String, RegRef)> = Vec::new();
+            let mut dsts: Vec<(&str, RegRef)> = Vec::new();
             if let Some((d, cnt)) = b.dst_regs {
                 for q in 0..cnt {
-                    dsts.push((format!("r{}", d + q), RegRef::Grf(d + q)));
+                    dsts.push((grf_name(d + q), RegRef::Grf(d + q)));
                 }
             }
-            dsts.sort_by(|a, b| a.0.cmp(&b.0));
+            dsts.sort_by(|a, b| a.0.cmp(b.0));
             // Merge the destination registers into the ARF registers (sorted once per task).
             let mut candidates = Vec::with_capacity(self.arf_sorted.len() + dsts.len());
             let mut di = dsts.iter().peekable();
             for (name, i) in &self.arf_sorted {
-                while let Some(d) = di.next_if(|d| d.0.as_str() < name.as_str()) {
+                while let Some(d) = di.next_if(|d| d.0 < name.as_str()) {
                     candidates.push(d.1);
                 }
                 candidates.push(RegRef::Arf(*i));
@@ -567,6 +628,8 @@ impl Work {
                 },
                 b,
                 rules,
+                rule_bits,
+                label_ranks,
                 labels,
                 text,
                 pre,
@@ -595,11 +658,9 @@ impl Work {
         let p = cfg.platform;
         let b = &shape.b;
         let mut insn = b.insn.clone();
-        for c in &self.codes {
-            self.seen[usize::from(*c) / 64] = 0;
-        }
-        self.codes.clear();
-        self.st.reset_from(&self.base, &shape.grf);
+        self.classes.clear();
+        // (The only ARF writes to `st` are those of `set_arf`, within `set_span`.)
+        self.st.reset_from(&self.base, &shape.grf, self.set_span);
         let st = &mut self.st.st;
         // Sources: whole registers of typed values.
         for s in insn.src.iter_mut() {
@@ -607,7 +668,7 @@ impl Work {
             match s {
                 Src::Imm(imm) => {
                     let (v, c) = values::value_code(imm.ty, r);
-                    push_code(&mut self.codes, &mut self.seen, c);
+                    self.classes.insert(c);
                     imm.bits = if imm.ty.bytes() == 2 {
                         v | (v << 16)
                     } else {
@@ -622,12 +683,7 @@ impl Work {
                         continue;
                     };
                     let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
-                    let sz = rs.ty.bytes() as usize;
-                    for o in (grf_base(n)..grf_base(n) + 32 * usize::from(cnt)).step_by(sz) {
-                        let (v, c) = values::value_code(rs.ty, r);
-                        push_code(&mut self.codes, &mut self.seen, c);
-                        st.write_grf(o, sz, v, false).ok()?;
-                    }
+                    fill_regs(st, n, cnt, rs.ty, r, Some(&mut self.classes))?;
                 }
             }
         }
@@ -661,11 +717,7 @@ impl Work {
         // Destination registers: random old contents (what the instruction must keep).
         if let Some((d, cnt)) = b.dst_regs {
             let dty = insn.dst.map(|d| d.ty).unwrap_or(DataType::UD);
-            let sz = dty.bytes() as usize;
-            for o in (grf_base(d)..grf_base(d) + 32 * usize::from(cnt)).step_by(sz) {
-                let (v, _) = values::value_code(dty, r);
-                st.write_grf(o, sz, v, false).ok()?;
-            }
+            fill_regs(st, d, cnt, dty, r, None)?;
         }
         if shape.uses_flags {
             for f in self.arf_f.into_iter().flatten() {
@@ -693,7 +745,9 @@ impl Work {
             set_arf(st, self.arf_cr0?, &b.cr0.to_le_bytes())?;
         }
         let opts = ExecOptions::default();
-        self.after.reset_from(&self.st.st, &shape.grf);
+        self.after
+            .reset_from(&self.st.st, &shape.grf, self.set_span);
+        self.after.arf_dirty = Span::ALL;
         let info = match &shape.pre {
             Some(pre) => crate::exec::step_prepared(&mut self.after.st, pre, &opts),
             None => crate::exec::step(&mut self.after.st, &insn),
@@ -718,6 +772,14 @@ impl Work {
         let env = FloatEnv::from_cr0(p, b.cr0).with_denorms(true);
         let denorm_sensitive = shape.float && env.cr0() != b.cr0;
         let (st, after) = (&self.st.st, &self.after.st);
+        // cr0.0 as `ThreadState::arf_dword("cr0", 0)` reads it (by index).
+        let cr0 = self
+            .arf_cr0
+            .map(|i| &st.layout.regs[i])
+            .filter(|r| r.bytes > 0)
+            .and_then(|r| st.arf.get(r.base..r.base + 4))
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let env = cr0.map_or_else(|| FloatEnv::new(p), |v| FloatEnv::from_cr0(p, v));
         self.rules.clear();
         self.alts.clear();
         exercised(
@@ -726,13 +788,10 @@ impl Work {
             after,
             info.enabled,
             denorm_sensitive,
-            p,
+            env,
             &mut self.rules,
             &mut self.alts,
         );
-        self.rules.sort_unstable();
-        self.rules.dedup();
-        values::sort_labels(&mut self.codes);
         // The line.
         out.extend_from_slice(b"{\"v\":1,\"id\":\"");
         out.extend_from_slice(p.name().as_bytes());
@@ -758,24 +817,26 @@ impl Work {
                 out.push(b',');
             }
             reg_name(out, st, *reg);
-            out.push(b':');
-            out.push(b'"');
-            let bytes = reg_view(st, *reg, &mut ub);
-            fast::hex_masked(out, bytes, ub.iter().copied());
+            out.extend_from_slice(b":\"");
+            reg_hex(out, st, *reg);
             out.push(b'"');
         }
         // Changed registers.
         let mut changed = 0u64;
         let mut with_undef = 0u64;
         let mut ua = [0u8; 64];
-        let arf_same = st.arf == after.arf && st.arf_undef == after.arf_undef;
+        // The ARF bytes that may differ: `lo..hi` (empty when the ARF is unchanged).
+        let (lo, hi) = differing_range(&st.arf, &after.arf, &st.arf_undef, &after.arf_undef);
+        self.after.arf_dirty = Span(lo, hi);
         for (i, reg) in shape.candidates.iter().enumerate() {
             // Quick checks: equal bytes and undefined flags.
             match *reg {
-                RegRef::Arf(_) if arf_same => continue,
                 RegRef::Arf(ix) => {
                     let r = &st.layout.regs[ix];
                     let (a, z) = (r.base, r.base + r.bytes);
+                    if z <= lo || a >= hi {
+                        continue;
+                    }
                     if st.arf[a..z] == after.arf[a..z]
                         && st.arf_undef[a / 4..z.div_ceil(4)]
                             == after.arf_undef[a / 4..z.div_ceil(4)]
@@ -793,31 +854,34 @@ impl Work {
                     }
                 }
             }
-            let x = reg_view(st, *reg, &mut ua);
-            let y = reg_view(after, *reg, &mut ub);
+            let (x, ux) = reg_view(st, *reg, &mut ua);
+            let (y, uy) = reg_view(after, *reg, &mut ub);
             let n = x.len();
-            let differ = ua[..n] != ub[..n]
-                || x.iter()
-                    .zip(y)
-                    .zip(&ua)
-                    .any(|((a, c), u)| (a ^ c) & !u != 0);
+            let differ = if !ux && !uy {
+                x != y
+            } else {
+                ua[..n] != ub[..n]
+                    || x.iter()
+                        .zip(y)
+                        .zip(&ua)
+                        .any(|((a, c), u)| (a ^ c) & !u != 0)
+            };
             if differ {
                 changed |= 1 << i;
-                if ub[..n].iter().any(|u| *u != 0) {
+                if uy {
                     with_undef |= 1 << i;
                 }
             }
         }
         out.extend_from_slice(b"},\"expected\":{");
         reg_entries(out, st, &shape.candidates, changed, |out, reg| {
-            let y = reg_view(after, reg, &mut ub);
-            fast::hex_masked(out, y, ub.iter().copied());
+            reg_hex(out, after, reg)
         });
         out.push(b'}');
         if with_undef != 0 {
             out.extend_from_slice(b",\"undefined\":{");
             reg_entries(out, st, &shape.candidates, with_undef, |out, reg| {
-                let n = reg_view(after, reg, &mut ub).len();
+                let n = reg_view(after, reg, &mut ub).0.len();
                 fast::hex(out, &ub[..n]);
             });
             out.push(b'}');
@@ -856,19 +920,53 @@ impl Work {
             }
             out.push(b']');
         }
-        // Rules: the shape's and the vector's, merged in order without repeats.
-        out.extend_from_slice(b",\"rules\":[");
-        merged_strings(out, shape.rules.iter().copied(), self.rules.iter().copied());
-        // Classes: the values' labels and the shape's, merged likewise.
-        out.extend_from_slice(b"],\"classes\":[");
-        merged_strings(
-            out,
-            shape.labels.iter().map(String::as_str),
-            self.codes.iter().map(|c| values::label(*c)),
-        );
-        out.extend_from_slice(b"]}\n");
+        // Rules: the shape's and the vector's, in order without repeats.
+        out.extend_from_slice(b",\"rules\":");
+        match (shape.rule_bits.as_ref(), self.rules.bits()) {
+            (Some(a), Some(b)) => ids::write_union(out, &mut self.list, a, b),
+            _ => {
+                let mut v = shape.rules.clone();
+                v.extend(self.rules.names());
+                v.sort_unstable();
+                v.dedup();
+                ids::write_names(out, &v);
+            }
+        }
+        // Classes: the values' labels and the shape's, likewise.
+        out.extend_from_slice(b",\"classes\":");
+        for &k in &shape.label_ranks {
+            self.classes.insert_rank(k);
+        }
+        self.classes.write(out, &mut self.list, &shape.labels);
+        out.extend_from_slice(b"}\n");
         Some(())
     }
+}
+
+/// The byte range outside which two ARF images (bytes and per-dword undefined masks) are
+/// equal, to 64-byte blocks (or-reductions of whole blocks, which the compiler vectorizes);
+/// empty when they are equal.
+fn differing_range(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> (usize, usize) {
+    const BLOCK: usize = 64;
+    let (mut lo, mut hi) = (usize::MAX, 0);
+    let mut note = |s: usize, e: usize| {
+        lo = lo.min(s);
+        hi = hi.max(e);
+    };
+    for (i, (x, y)) in a.chunks(BLOCK).zip(b.chunks(BLOCK)).enumerate() {
+        if x.iter().zip(y).fold(0, |d, (p, q)| d | (p ^ q)) != 0 {
+            note(i * BLOCK, i * BLOCK + BLOCK);
+        }
+    }
+    for (i, (x, y)) in ua.chunks(BLOCK / 4).zip(ub.chunks(BLOCK / 4)).enumerate() {
+        if x.iter().zip(y).fold(0, |d, (p, q)| d | (p ^ q)) != 0 {
+            note(i * BLOCK, i * BLOCK + BLOCK);
+        }
+    }
+    if a.len() != b.len() || ua.len() != ub.len() {
+        note(0, usize::MAX);
+    }
+    (lo.min(hi), hi)
 }
 
 /// `"<register>":"<value>"` for each of `regs` whose bit is set in `mask`, comma-separated;
@@ -882,10 +980,11 @@ fn reg_entries(
     mut value: impl FnMut(&mut Vec<u8>, RegRef),
 ) {
     let mut first = true;
-    for (i, reg) in regs.iter().enumerate() {
-        if mask >> i & 1 == 0 {
-            continue;
-        }
+    let mut m = mask;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let Some(reg) = regs.get(i) else { break };
         if !first {
             out.push(b',');
         }
@@ -894,45 +993,6 @@ fn reg_entries(
         out.extend_from_slice(b":\"");
         value(out, *reg);
         out.push(b'"');
-    }
-}
-
-/// The union of two ascending string lists as comma-separated JSON strings, in order, a string
-/// found in both written once.
-#[inline]
-fn merged_strings<'a>(
-    out: &mut Vec<u8>,
-    xs: impl Iterator<Item = &'a str>,
-    ys: impl Iterator<Item = &'a str>,
-) {
-    let (mut xs, mut ys) = (xs.peekable(), ys.peekable());
-    let mut first = true;
-    loop {
-        let s = match (xs.peek().copied(), ys.peek().copied()) {
-            (Some(x), Some(y)) if x == y => {
-                xs.next();
-                ys.next();
-                x
-            }
-            (Some(x), Some(y)) if x < y => {
-                xs.next();
-                x
-            }
-            (Some(x), None) => {
-                xs.next();
-                x
-            }
-            (_, Some(y)) => {
-                ys.next();
-                y
-            }
-            (None, None) => break,
-        };
-        if !first {
-            out.push(b',');
-        }
-        first = false;
-        fast::plain(out, s);
     }
 }
 
@@ -950,6 +1010,53 @@ fn insn_fields(out: &mut Vec<u8>, insn: &Insn, p: Platform, bytes: &[u8; 16]) {
     out.extend_from_slice(b",\"bytes\":\"");
     fast::hex(out, bytes);
     out.push(b'"');
+}
+
+/// Fill GRF registers `n..n + cnt` with random values of `ty` (element by element, as
+/// `write_grf` would, defined), noting their labels in `classes`.
+fn fill_regs(
+    st: &mut ThreadState,
+    n: u8,
+    cnt: u8,
+    ty: DataType,
+    r: &mut Rng,
+    mut classes: Option<&mut ClassSet>,
+) -> Option<()> {
+    let sz = (ty.bytes() as usize).clamp(1, 8);
+    let a = grf_base(n);
+    for reg in 0..usize::from(cnt) {
+        // Each value's 8 little-endian bytes at its offset (the next value overwrites the
+        // bytes beyond its size; the slack past 32 is dropped).
+        let mut buf = [0u8; 40];
+        let mut o = 0;
+        while o < 32 {
+            let (v, c) = values::value_code(ty, r);
+            if let Some(cl) = classes.as_deref_mut() {
+                cl.insert(c);
+            }
+            buf[o..o + 8].copy_from_slice(&v.to_le_bytes());
+            o += sz;
+        }
+        let o = a + 32 * reg;
+        st.grf.get_mut(o..o + 32)?.copy_from_slice(&buf[..32]);
+        *st.grf_undef.get_mut(o / 64)? &= !(0xffff_ffffu64 << (o % 64));
+    }
+    Some(())
+}
+
+/// The hex of register `r` in `st`, undefined bits as 0 (`reg_view` and `fast::hex_masked`).
+fn reg_hex(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
+    let mut ub = [0u8; 64];
+    match reg_view(st, r, &mut ub) {
+        (bytes, false) => fast::hex(out, bytes),
+        (bytes, true) => fast::hex_masked(out, bytes, ub.iter().copied()),
+    }
+}
+
+/// `r<n>`.
+fn grf_name(n: u8) -> &'static str {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    &NAMES.get_or_init(|| (0..=255).map(|n| format!("r{n}")).collect())[usize::from(n)]
 }
 
 fn grf_base(insn_reg: u8) -> usize {
@@ -1050,7 +1157,7 @@ fn grid_cond(c: CondMod) -> Option<GridCond> {
     })
 }
 
-fn push(rules: &mut Vec<&'static str>, id: &'static str) {
+fn push(rules: &mut RuleSet, id: &'static str) {
     rules.push(id);
 }
 
@@ -1063,10 +1170,11 @@ fn exercised(
     after: &ThreadState,
     enabled: u32,
     denorm_sensitive: bool,
-    p: Platform,
-    rules: &mut Vec<&'static str>,
+    env: FloatEnv,
+    rules: &mut RuleSet,
     alts: &mut Vec<Alt>,
 ) {
+    let p = env.platform;
     push(rules, insn.op.info().id);
     let nsrc = insn.num_srcs();
     let Some(dst) = insn.dst else { return };
@@ -1104,10 +1212,6 @@ fn exercised(
     let channels = &chbuf[..nch];
     let float = dst.ty.is_float() || sty.is_float();
     let ops = fp_ops_of(insn);
-    let env = before
-        .arf_dword("cr0", 0)
-        .map(|(v, _)| FloatEnv::from_cr0(p, v))
-        .unwrap_or_else(|| FloatEnv::new(p));
     let mut any_class = [false; 9];
     let mut out_class = [false; 9];
     for &c in channels {
@@ -1161,7 +1265,7 @@ fn exercised(
                         continue;
                     };
                     let (ca, cb) = (float_class(t0, a), float_class(t1, b));
-                    rules.push(cell_id(g, ca, cb));
+                    rules.push_cell(g, ca, cb);
                     if kind == GridKind::Cmpn {
                         let id = if insn.op == Opcode::Sel {
                             match (ca == values::NAN, cb == values::NAN) {
@@ -1210,7 +1314,7 @@ fn exercised(
             || out_class[values::NEG_DENORM]
             || out_class[values::POS_DENORM];
         if denorm {
-            if let Some(id) = denorm_rule(&env, ft, ops) {
+            if let Some(id) = policy(&env, ft, ops).denorm_rule() {
                 push(rules, id);
             }
         }
@@ -1390,7 +1494,7 @@ fn facts(
     alt: bool,
     any_class: &[bool; 9],
     p: Platform,
-    rules: &mut Vec<&'static str>,
+    rules: &mut RuleSet,
 ) {
     let mut add = |id: &'static str| {
         if super::fp_rows::mode_row_applies(id, p, fty, alt) {
@@ -1495,5 +1599,119 @@ fn facts(
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Outside the range, the images are equal; a difference anywhere is inside it.
+    #[test]
+    fn differing_range_covers_every_difference() {
+        let mut r = Rng::for_vector(1, 2, 0);
+        for _ in 0..500 {
+            let n = 4 * (1 + r.below(200));
+            let a: Vec<u8> = (0..n).map(|_| r.next() as u8).collect();
+            let ua: Vec<u32> = (0..n / 4).map(|_| r.next() as u32 & 0x11).collect();
+            let (mut b, mut ub) = (a.clone(), ua.clone());
+            for _ in 0..r.below(4) {
+                if r.chance(1, 2) {
+                    let i = r.below(n);
+                    b[i] ^= 1 << r.below(8);
+                } else {
+                    let i = r.below(n / 4);
+                    ub[i] ^= 1 << r.below(32);
+                }
+            }
+            let (lo, hi) = differing_range(&a, &b, &ua, &ub);
+            for i in 0..n {
+                if a[i] != b[i] || ua[i / 4] != ub[i / 4] {
+                    assert!(lo <= i && i < hi, "byte {i} outside {lo}..{hi}");
+                }
+            }
+            if a == b && ua == ub {
+                assert!(lo >= hi);
+            }
+        }
+    }
+
+    #[test]
+    fn cached_policies_equal_new_ones() {
+        let ops = [
+            FpOps::Arith,
+            FpOps::Math,
+            FpOps::Compare,
+            FpOps::Fused,
+            FpOps::RawMov,
+        ];
+        for p in Platform::ALL {
+            for cr0 in [0u32, 1, 0x10, 0x20, 0x31, 0xc0, 0x4f1, 0x400] {
+                let env = FloatEnv::from_cr0(p, cr0);
+                for ft in [FloatType::F, FloatType::Hf, FloatType::Df] {
+                    for o in ops {
+                        // Twice: built, then from the cache.
+                        for _ in 0..2 {
+                            assert_eq!(
+                                format!("{:?}", policy(&env, ft, o)),
+                                format!("{:?}", Policy::new(&env, ft, o))
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A slot reset with the spans the generator passes equals its source on the tracked GRF
+    /// registers and on the whole ARF.
+    #[test]
+    fn slot_resets_restore_the_source() {
+        let base = ThreadState::new(Platform::Skl);
+        let ix = |n: &str| base.arf_index(n);
+        let set: Vec<usize> = ["f0", "f1", "acc0", "acc1", "cr0"]
+            .into_iter()
+            .filter_map(ix)
+            .collect();
+        let span = set
+            .iter()
+            .map(|&i| &base.layout.regs[i])
+            .fold(Span::EMPTY, |s, r| s.union(Span(r.base, r.base + r.bytes)));
+        let (mut st, mut after) = (Slot::new(&base), Slot::new(&base));
+        let mut r = Rng::for_vector(9, 9, 0);
+        for _ in 0..200 {
+            let regs: Vec<u8> = (0..1 + r.below(4)).map(|_| r.below(128) as u8).collect();
+            st.reset_from(&base, &regs, span);
+            assert!(st.st.arf == base.arf && st.st.arf_undef == base.arf_undef);
+            for &n in &regs {
+                let o = usize::from(n) * 32;
+                assert_eq!(st.st.grf[o..o + 32], base.grf[o..o + 32]);
+            }
+            // As `assemble`: register fills and `set_arf` on `st` only.
+            for &n in &regs {
+                fill_regs(&mut st.st, n, 1, DataType::UD, &mut r, None).unwrap();
+            }
+            for &i in &set {
+                let bytes: Vec<u8> = (0..4).map(|_| r.next() as u8).collect();
+                set_arf(&mut st.st, i, &bytes).unwrap();
+            }
+            after.reset_from(&st.st, &regs, span);
+            after.arf_dirty = Span::ALL;
+            assert!(after.st.arf == st.st.arf && after.st.arf_undef == st.st.arf_undef);
+            for &n in &regs {
+                let o = usize::from(n) * 32;
+                assert_eq!(after.st.grf[o..o + 32], st.st.grf[o..o + 32]);
+            }
+            // Anything in `after`'s ARF may change (an executed instruction), then the range.
+            let k = r.below(after.st.arf.len());
+            after.st.arf[k] ^= 0x5a;
+            let (lo, hi) = differing_range(
+                &st.st.arf,
+                &after.st.arf,
+                &st.st.arf_undef,
+                &after.st.arf_undef,
+            );
+            after.arf_dirty = Span(lo, hi);
+        }
     }
 }

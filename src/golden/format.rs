@@ -115,22 +115,53 @@ pub mod fast {
         t
     };
 
+    /// The 8 hex digits of 4 bytes (`x`, byte 0 in the low bits) as the little-endian bytes
+    /// of a u64, byte 0's high digit first (all lanes at once: nibbles spread to bytes, then
+    /// `'0' + n`, plus `'a' - '0' - 10` where `n >= 10`).
+    #[inline(always)]
+    fn hex4(x: u32) -> u64 {
+        let v = u64::from(x);
+        let v = (v | (v << 16)) & 0x0000_ffff_0000_ffff;
+        let v = (v | (v << 8)) & 0x00ff_00ff_00ff_00ff;
+        let n = ((v >> 4) & 0x000f_000f_000f_000f) | ((v & 0x000f_000f_000f_000f) << 8);
+        let ge10 = ((n + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+        n + 0x3030_3030_3030_3030 + ge10 * 39
+    }
+
     /// Append the hex of `bytes` (byte 0 first, lower case).
     #[inline]
     pub fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
-        out.reserve(2 * bytes.len());
-        for b in bytes {
-            out.extend_from_slice(&HEX2[usize::from(*b)]);
+        let mut buf = [0u8; 128];
+        for block in bytes.chunks(64) {
+            let mut words = block.chunks_exact(4);
+            let mut n = 0;
+            for w in &mut words {
+                let x = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                buf[n..n + 8].copy_from_slice(&hex4(x).to_le_bytes());
+                n += 8;
+            }
+            for b in words.remainder() {
+                buf[n..n + 2].copy_from_slice(&HEX2[usize::from(*b)]);
+                n += 2;
+            }
+            out.extend_from_slice(&buf[..n]);
         }
     }
 
-    /// Append the hex of `bytes & !mask`, byte by byte.
+    /// Append the hex of `bytes & !mask`, byte by byte (as far as both go).
     #[inline]
     pub fn hex_masked(out: &mut Vec<u8>, bytes: &[u8], mask: impl Iterator<Item = u8>) {
-        out.reserve(2 * bytes.len());
+        let mut masked = [0u8; 64];
+        let mut n = 0;
         for (b, m) in bytes.iter().zip(mask) {
-            out.extend_from_slice(&HEX2[usize::from(*b & !m)]);
+            if n == masked.len() {
+                hex(out, &masked);
+                n = 0;
+            }
+            masked[n] = *b & !m;
+            n += 1;
         }
+        hex(out, &masked[..n]);
     }
 
     /// Append a decimal unsigned number.
@@ -182,8 +213,172 @@ pub mod fast {
         out.push(b'"');
     }
 
+    /// Width of a [`Slots`] slot.
+    const SLOT: usize = 64;
+
+    /// Strings that need no escaping pre-rendered as JSON list items (`,"text"`), each also in
+    /// a zero-padded fixed-width slot, so that a list is written by whole-slot copies into
+    /// room made once ([`Slots::room`]) instead of one sized copy per item.
+    pub struct Slots {
+        padded: Vec<[u8; SLOT]>,
+        json: Vec<u8>,
+        starts: Vec<u32>,
+        /// The room an item takes at most while being written.
+        max_room: usize,
+    }
+
+    impl Slots {
+        pub fn new<'a>(texts: impl IntoIterator<Item = &'a str>) -> Slots {
+            let (mut padded, mut json, mut starts) = (Vec::new(), Vec::new(), vec![0u32]);
+            let mut max_room = SLOT;
+            for t in texts {
+                let at = json.len();
+                json.push(b',');
+                plain(&mut json, t);
+                starts.push(json.len() as u32);
+                let mut slot = [0u8; SLOT];
+                let n = json.len() - at;
+                if n <= SLOT {
+                    slot[..n].copy_from_slice(&json[at..]);
+                }
+                max_room = max_room.max(n);
+                padded.push(slot);
+            }
+            Slots {
+                padded,
+                json,
+                starts,
+                max_room,
+            }
+        }
+
+        /// Bytes to make room for before writing `n` items with [`Slots::put`].
+        #[inline]
+        pub fn room(&self, n: usize) -> usize {
+            n * self.max_room
+        }
+
+        /// Write item `i` at `buf[pos..]` (with room for it); returns the position after it.
+        #[inline]
+        pub fn put(&self, buf: &mut [u8], pos: usize, i: usize) -> usize {
+            let (a, z) = (self.starts[i] as usize, self.starts[i + 1] as usize);
+            let n = z - a;
+            if n <= SLOT {
+                buf[pos..pos + SLOT].copy_from_slice(&self.padded[i]);
+            } else {
+                buf[pos..pos + n].copy_from_slice(&self.json[a..z]);
+            }
+            pos + n
+        }
+    }
+
+    /// A JSON list being written: items go into a reused scratch buffer (with room made once
+    /// per list, [`ListBuf::begin`]) by whole-slot copies, then to the output in one copy.
+    #[derive(Default)]
+    pub struct ListBuf {
+        buf: Vec<u8>,
+        pos: usize,
+    }
+
+    impl ListBuf {
+        /// Start a list of at most `items` items of `slots` and `extra` further bytes.
+        #[inline]
+        pub fn begin(&mut self, slots: &Slots, items: usize, extra: usize) {
+            let room = slots.room(items) + extra;
+            if self.buf.len() < room {
+                self.buf.resize(room, 0);
+            }
+            self.pos = 0;
+        }
+
+        /// Add item `i` of `slots`.
+        #[inline]
+        pub fn item(&mut self, slots: &Slots, i: usize) {
+            self.pos = slots.put(&mut self.buf, self.pos, i);
+        }
+
+        /// Add a string that needs no escaping (`s.len() + 3` bytes of the extra room).
+        #[inline]
+        pub fn plain(&mut self, s: &str) {
+            let (p, t) = (self.pos, s.as_bytes());
+            self.buf[p] = b',';
+            self.buf[p + 1] = b'"';
+            self.buf[p + 2..p + 2 + t.len()].copy_from_slice(t);
+            self.buf[p + 2 + t.len()] = b'"';
+            self.pos = p + t.len() + 3;
+        }
+
+        /// Append the list (`[...]`) to `out`.
+        #[inline]
+        pub fn end(&self, out: &mut Vec<u8>) {
+            out.push(b'[');
+            if self.pos > 1 {
+                out.extend_from_slice(&self.buf[1..self.pos]);
+            }
+            out.push(b']');
+        }
+    }
+
     /// Append a JSON number for an `f64` (serde_json's formatting).
     pub fn float(out: &mut Vec<u8>, x: f64) {
         let _ = serde_json::to_writer(&mut *out, &x);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fast;
+    use crate::golden::values::Rng;
+
+    fn naive_hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    #[test]
+    fn hex_writers_equal_the_plain_formatting() {
+        let mut r = Rng::for_vector(3, 4, 0);
+        for len in 0..140 {
+            let bytes: Vec<u8> = (0..len).map(|_| r.next() as u8).collect();
+            let mask: Vec<u8> = (0..len)
+                .map(|_| if r.chance(1, 3) { r.next() as u8 } else { 0 })
+                .collect();
+            let mut out = b"x".to_vec();
+            fast::hex(&mut out, &bytes);
+            assert_eq!(&out[1..], naive_hex(&bytes).as_bytes());
+            let mut out = Vec::new();
+            fast::hex_masked(&mut out, &bytes, mask.iter().copied());
+            let masked: Vec<u8> = bytes.iter().zip(&mask).map(|(b, m)| b & !m).collect();
+            assert_eq!(out, naive_hex(&masked).as_bytes());
+        }
+    }
+
+    #[test]
+    fn slot_lists_equal_joined_strings() {
+        let long = "l".repeat(100);
+        let texts = ["a", "bc", "", long.as_str(), "d:e/f"];
+        let slots = fast::Slots::new(texts);
+        let mut list = fast::ListBuf::default();
+        for pick in [
+            vec![],
+            vec![0],
+            vec![1, 3, 4],
+            vec![0, 1, 2, 3, 4],
+            vec![3, 3],
+        ] {
+            list.begin(&slots, pick.len(), 6);
+            for &i in &pick {
+                list.item(&slots, i);
+            }
+            list.plain("xyz");
+            let mut out = b"{".to_vec();
+            list.end(&mut out);
+            let mut items: Vec<String> =
+                pick.iter().map(|&i| format!("\"{}\"", texts[i])).collect();
+            items.push("\"xyz\"".into());
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                format!("{{[{}]", items.join(","))
+            );
+        }
     }
 }

@@ -6,8 +6,9 @@
 //! operation hit an IEEE exception condition (invalid, overflow, division by zero).
 
 use super::build::{dst_elem, src_value};
+use super::ids::RuleSet;
 use super::values;
-use crate::float::{FloatEnv, FloatType, Policy};
+use crate::float::{FloatEnv, FloatType};
 use crate::isa::Insn;
 use crate::spec::float_modes::{self, FpMode};
 use crate::spec::{DataType, FpOps, MathFn, Opcode, Platform};
@@ -62,16 +63,16 @@ pub(crate) fn mode_row_applies(id: &str, p: Platform, fty: DataType, alt: bool) 
 }
 
 /// Push the rows `v` exercises onto `rules`.
-pub(crate) fn tag(v: &FpVector, rules: &mut Vec<&'static str>) {
+pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
     let Some(ft) = FloatType::from_data_type(v.fty) else {
         return;
     };
-    let pol = Policy::new(v.env, ft, v.ops);
+    let pol = super::build::policy(v.env, ft, v.ops);
     let alt = pol.alt();
     let p = v.p;
     let fty = v.fty;
     let mut add = |id: &'static str| {
-        if mode_row_applies(id, p, fty, v.env.alt) && !rules.contains(&id) {
+        if mode_row_applies(id, p, fty, v.env.alt) {
             rules.push(id);
         }
     };
@@ -134,7 +135,15 @@ pub(crate) fn tag(v: &FpVector, rules: &mut Vec<&'static str>) {
     );
     if computes && !alt && elementwise {
         let exc = v.channels.iter().any(|&c| {
-            let ins: Vec<usize> = (0..nsrc).filter_map(|i| cls(i, c).map(|x| x.2)).collect();
+            let mut buf = [0usize; 3];
+            let mut n = 0;
+            for i in 0..nsrc.min(3) {
+                if let Some(x) = cls(i, c) {
+                    buf[n] = x.2;
+                    n += 1;
+                }
+            }
+            let ins = &buf[..n];
             let Some(r) = out(c) else { return false };
             let k = float_class(fty, r);
             (k == NAN && !ins.contains(&NAN))

@@ -4,10 +4,12 @@
 //! and `i` ([`values::Rng::for_vector`]); [`generate`] runs rayon over ordered chunks and
 //! streams, so memory does not grow with the count.
 
+mod bitset;
 pub mod build;
 pub mod coverage;
 pub mod format;
 mod fp_rows;
+mod ids;
 pub mod template;
 pub mod values;
 

@@ -212,6 +212,73 @@ fn pick_cycle<T: Copy>(xs: &[T], k: u64, mul: u64, add: u64) -> T {
     xs[((k % n + h.next() % n) % n) as usize]
 }
 
+/// The (destination, sources) type combinations of `op` with `nsrc` sources on `p` within
+/// `types` (empty: all), in the order of the opcode row, without repeats.
+fn type_pairs_uncached(
+    op: Opcode,
+    nsrc: usize,
+    p: Platform,
+    types: &[DataType],
+) -> Vec<(DataType, [DataType; 3])> {
+    let allowed = |t: DataType| types.is_empty() || types.contains(&t);
+    let mut pairs: Vec<(DataType, [DataType; 3])> = Vec::new();
+    for c in op.info().types.iter().filter(|c| c.gens.contains(p)) {
+        for d in scalar_types(p, c.dst) {
+            if !allowed(d) {
+                continue;
+            }
+            let srcs: Vec<DataType> = scalar_types(p, c.srcs[0]);
+            for s in srcs {
+                if op != Opcode::Mov && !allowed(s) {
+                    continue;
+                }
+                // Sources of one type (the combination's later sources accept it) keep the
+                // instruction within the mixed-type rules.
+                let ok = (1..nsrc).all(|i| c.srcs[i].contains(s));
+                if !ok {
+                    continue;
+                }
+                if !type_pair_ok(op, d, s, p) {
+                    continue;
+                }
+                if !pairs.iter().any(|(pd, ps)| *pd == d && ps[0] == s) {
+                    pairs.push((d, [s; 3]));
+                }
+            }
+        }
+    }
+    pairs
+}
+
+/// [`type_pairs_uncached`], remembered per thread (they depend only on the arguments).
+fn type_pairs(
+    op: Opcode,
+    nsrc: usize,
+    p: Platform,
+    types: &[DataType],
+) -> std::rc::Rc<[(DataType, [DataType; 3])]> {
+    type Key = (Opcode, usize, Platform, Vec<DataType>);
+    type Pairs = std::rc::Rc<[(DataType, [DataType; 3])]>;
+    thread_local! {
+        static SEEN: std::cell::RefCell<Vec<(Key, Pairs)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SEEN.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some((_, v)) = c
+            .iter()
+            .find(|(k, _)| k.0 == op && k.1 == nsrc && k.2 == p && k.3 == types)
+        {
+            return v.clone();
+        }
+        let v: Pairs = type_pairs_uncached(op, nsrc, p, types).into();
+        if c.len() < 1024 {
+            c.push(((op, nsrc, p, types.to_vec()), v.clone()));
+        }
+        v
+    })
+}
+
 /// Build the instruction for selection `sel`, rank `k`, on `p`; `types` restricts the data
 /// types. None when nothing fits (e.g. a type filter excluding every combination).
 pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -> Option<Built> {
@@ -248,32 +315,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         let t = pick_cycle(&ts, k, 17, 2);
         (t, [t; 3])
     } else {
-        let mut pairs: Vec<(DataType, [DataType; 3])> = Vec::new();
-        for c in info.types.iter().filter(|c| c.gens.contains(p)) {
-            for d in scalar_types(p, c.dst) {
-                if !allowed(d) {
-                    continue;
-                }
-                let srcs: Vec<DataType> = scalar_types(p, c.srcs[0]);
-                for s in srcs {
-                    if op != Opcode::Mov && !allowed(s) {
-                        continue;
-                    }
-                    // Sources of one type (the combination's later sources accept it) keep
-                    // the instruction within the mixed-type rules.
-                    let ok = (1..nsrc).all(|i| c.srcs[i].contains(s));
-                    if !ok {
-                        continue;
-                    }
-                    if !type_pair_ok(op, d, s, p) {
-                        continue;
-                    }
-                    if !pairs.iter().any(|(pd, ps)| *pd == d && ps[0] == s) {
-                        pairs.push((d, [s; 3]));
-                    }
-                }
-            }
-        }
+        let pairs = type_pairs(op, nsrc, p, types);
         if pairs.is_empty() {
             return None;
         }
@@ -294,7 +336,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             // Moves: every destination type in turn, then its sources (so that the few
             // conversions to a rare destination type, e.g. DF, come up as often as others).
             let mut dsts: Vec<DataType> = Vec::new();
-            for (d, _) in &pairs {
+            for (d, _) in pairs.iter() {
                 if !dsts.contains(d) {
                     dsts.push(*d);
                 }

@@ -22,6 +22,7 @@ impl Rng {
     }
 
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -31,11 +32,13 @@ impl Rng {
     }
 
     /// Uniform in `0..n` (`n` > 0; modulo bias is irrelevant here).
+    #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 
     /// True with probability `num/den`.
+    #[inline]
     pub fn chance(&mut self, num: u64, den: u64) -> bool {
         self.next() % den < num
     }
@@ -139,6 +142,7 @@ pub fn float_of_class(t: DataType, class: usize, r: &mut Rng) -> (u64, &'static 
 }
 
 /// [`float_of_class`] with the edge label as an index into [`FLOAT_EDGES`].
+#[inline(always)]
 pub fn float_of_class_edge(t: DataType, class: usize, r: &mut Rng) -> (u64, usize) {
     let (e, m) = float_format(t).unwrap_or((8, 23));
     let emax = (1u64 << e) - 1;
@@ -206,6 +210,7 @@ pub fn int_value(t: DataType, r: &mut Rng) -> (u64, &'static str) {
 }
 
 /// [`int_value`] with the label as an index into [`INT_EDGES`].
+#[inline(always)]
 pub fn int_value_edge(t: DataType, r: &mut Rng) -> (u64, usize) {
     let bits = t.bits();
     let mask = if bits >= 64 {
@@ -254,7 +259,7 @@ pub type LabelCode = u16;
 pub const LABEL_CODES: usize = 16 << 8;
 
 /// [`value`] with the label as a [`LabelCode`] (no allocation).
-#[inline]
+#[inline(always)]
 pub fn value_code(t: DataType, r: &mut Rng) -> (u64, LabelCode) {
     let ty = (t as u16) << 8;
     if t.is_float() {
@@ -268,14 +273,18 @@ pub fn value_code(t: DataType, r: &mut Rng) -> (u64, LabelCode) {
 }
 
 struct Labels {
-    text: Vec<String>,
+    text: &'static [String],
     /// Position of each code's text in the sorted order of all texts.
     rank: Vec<u16>,
+    /// The texts in that order.
+    sorted: Vec<&'static str>,
+    /// `,"<text>"` of each rank.
+    items: super::format::fast::Slots,
 }
 
-fn labels() -> &'static Labels {
-    static L: std::sync::OnceLock<Labels> = std::sync::OnceLock::new();
-    L.get_or_init(|| {
+fn label_texts() -> &'static [String] {
+    static T: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
         let mut text = vec![String::new(); LABEL_CODES];
         for t in DataType::ALL {
             let name = t.name().to_ascii_lowercase();
@@ -289,13 +298,29 @@ fn labels() -> &'static Labels {
                 text[ty | 0x90 | e] = format!("{name}:{edge}");
             }
         }
+        text
+    })
+}
+
+fn labels() -> &'static Labels {
+    static L: std::sync::OnceLock<Labels> = std::sync::OnceLock::new();
+    L.get_or_init(|| {
+        let text = label_texts();
         let mut order: Vec<usize> = (0..LABEL_CODES).collect();
         order.sort_by(|a, b| text[*a].cmp(&text[*b]));
         let mut rank = vec![0u16; LABEL_CODES];
+        let mut sorted = Vec::with_capacity(LABEL_CODES);
         for (i, c) in order.into_iter().enumerate() {
             rank[c] = i as u16;
+            sorted.push(text[c].as_str());
         }
-        Labels { text, rank }
+        let items = super::format::fast::Slots::new(sorted.iter().copied());
+        Labels {
+            text,
+            rank,
+            sorted,
+            items,
+        }
     })
 }
 
@@ -307,9 +332,140 @@ pub fn label(code: LabelCode) -> &'static str {
         .map_or("", String::as_str)
 }
 
-/// Sort label codes by their text (and drop repeats).
-pub fn sort_labels(codes: &mut Vec<LabelCode>) {
-    let rank = &labels().rank;
-    codes.sort_unstable_by_key(|c| rank[usize::from(*c)]);
-    codes.dedup();
+/// A form label of a shape placed among the value labels: the labels sort before the value
+/// label of rank `before` (and after the one before it).
+#[derive(Debug, Clone)]
+pub(crate) struct PlacedLabel {
+    pub before: u16,
+    pub text: String,
+}
+
+/// Place a shape's form labels (sorted, unique) among the value labels: those equal to a
+/// value label's text become that label's rank (in `ranks`), the others keep their text.
+pub(crate) fn place_labels(labels_sorted: Vec<String>) -> (Vec<u16>, Vec<PlacedLabel>) {
+    let sorted = &labels().sorted;
+    let (mut ranks, mut rest) = (Vec::new(), Vec::new());
+    for l in labels_sorted {
+        let at = sorted.partition_point(|t| *t < l.as_str());
+        if sorted.get(at).is_some_and(|t| *t == l.as_str()) {
+            ranks.push(at as u16);
+        } else {
+            rest.push(PlacedLabel {
+                before: at.min(usize::from(u16::MAX)) as u16,
+                text: l,
+            });
+        }
+    }
+    (ranks, rest)
+}
+
+/// The value labels of one vector: one bit per label rank (text order).
+pub(crate) struct ClassSet {
+    bits: super::bitset::BitSet,
+    rank: &'static [u16],
+}
+
+impl Default for ClassSet {
+    fn default() -> ClassSet {
+        ClassSet {
+            bits: super::bitset::BitSet::new(LABEL_CODES),
+            rank: &labels().rank,
+        }
+    }
+}
+
+impl ClassSet {
+    /// Add the label of `code`.
+    #[inline]
+    pub(crate) fn insert(&mut self, code: LabelCode) {
+        if let Some(&r) = self.rank.get(usize::from(code)) {
+            self.insert_rank(r);
+        }
+    }
+
+    /// Add the label of rank `r`.
+    #[inline]
+    pub(crate) fn insert_rank(&mut self, r: u16) {
+        self.bits.insert(usize::from(r));
+    }
+
+    /// Empty the set.
+    pub(crate) fn clear(&mut self) {
+        self.bits.clear();
+    }
+
+    /// Append the labels of the set and `extra` (placed form labels, sorted) as a JSON list
+    /// of strings in text order, through `list`.
+    pub(crate) fn write(
+        &self,
+        out: &mut Vec<u8>,
+        list: &mut super::format::fast::ListBuf,
+        extra: &[PlacedLabel],
+    ) {
+        let items = &labels().items;
+        let more: usize = extra.iter().map(|e| e.text.len() + 3).sum();
+        list.begin(items, self.bits.count(), more);
+        let mut extra = extra.iter().peekable();
+        self.bits.for_each(|r| {
+            while let Some(e) = extra.next_if(|e| usize::from(e.before) <= r) {
+                list.plain(&e.text);
+            }
+            list.item(items, r);
+        });
+        for e in extra {
+            list.plain(&e.text);
+        }
+        list.end(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Value labels by rank with placed form labels equal the sorted union of the texts.
+    #[test]
+    fn class_lists_equal_the_sorted_union_of_texts() {
+        let mut r = Rng::for_vector(5, 6, 0);
+        let forms = [
+            "exec:16",
+            "pred:any2h",
+            "sat",
+            "region:scalar",
+            "f:+0/zero",
+            "ud:max",
+            "z",
+            "a",
+        ];
+        let mut set = ClassSet::default();
+        let mut list = super::super::format::fast::ListBuf::default();
+        for _ in 0..300 {
+            set.clear();
+            let mut expect: Vec<String> = Vec::new();
+            for _ in 0..r.below(30) {
+                let t = DataType::ALL[r.below(DataType::ALL.len())];
+                let (_, code) = value_code(t, &mut r);
+                set.insert(code);
+                expect.push(label(code).to_string());
+            }
+            let mut shape: Vec<String> = Vec::new();
+            for f in forms {
+                if r.chance(1, 2) {
+                    shape.push(f.to_string());
+                    expect.push(f.to_string());
+                }
+            }
+            expect.sort();
+            expect.dedup();
+            shape.sort();
+            let (ranks, placed) = place_labels(shape);
+            for k in ranks {
+                set.insert_rank(k);
+            }
+            let mut out = Vec::new();
+            set.write(&mut out, &mut list, &placed);
+            let got: Vec<String> = serde_json::from_slice(&out).unwrap();
+            assert_eq!(got, expect);
+        }
+    }
 }

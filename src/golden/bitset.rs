@@ -1,0 +1,108 @@
+//! A bit set that knows its nonzero words (a summary bit per word), so that iterating, counting
+//! and clearing cost what the members cost, not the universe (the sets of spec IDs and value
+//! labels of one vector: a few dozen members among thousands).
+
+/// Members `0..64 * words`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BitSet {
+    words: Vec<u64>,
+    /// Bit `w % 64` of `summary[w / 64]`: word `w` may be nonzero.
+    summary: Vec<u64>,
+    /// Members (an upper bound after [`BitSet::union_with`]).
+    count: usize,
+}
+
+impl BitSet {
+    /// An empty set with room for `n` members.
+    pub(crate) fn new(n: usize) -> BitSet {
+        let words = n.div_ceil(64);
+        BitSet {
+            words: vec![0; words],
+            summary: vec![0; words.div_ceil(64)],
+            count: 0,
+        }
+    }
+
+    /// Add `i` (ignored beyond the room).
+    #[inline]
+    pub(crate) fn insert(&mut self, i: usize) {
+        let (w, b) = (i / 64, i % 64);
+        if let Some(x) = self.words.get_mut(w) {
+            if *x >> b & 1 == 0 {
+                *x |= 1 << b;
+                self.count += 1;
+                self.summary[w / 64] |= 1 << (w % 64);
+            }
+        }
+    }
+
+    /// Members.
+    #[inline]
+    pub(crate) fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Empty the set.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        for (s, sw) in self.summary.iter_mut().enumerate() {
+            let mut x = std::mem::take(sw);
+            while x != 0 {
+                self.words[s * 64 + x.trailing_zeros() as usize] = 0;
+                x &= x - 1;
+            }
+        }
+        self.count = 0;
+    }
+
+    /// Call `f` with each member of `self ∪ other` (same room), ascending.
+    #[inline]
+    pub(crate) fn for_each_union(&self, other: &BitSet, mut f: impl FnMut(usize)) {
+        for (s, (&sa, &sb)) in self.summary.iter().zip(&other.summary).enumerate() {
+            let mut ws = sa | sb;
+            while ws != 0 {
+                let w = s * 64 + ws.trailing_zeros() as usize;
+                ws &= ws - 1;
+                let mut x = self.words[w] | other.words[w];
+                while x != 0 {
+                    f(w * 64 + x.trailing_zeros() as usize);
+                    x &= x - 1;
+                }
+            }
+        }
+    }
+
+    /// Call `f` with each member, ascending.
+    #[inline]
+    pub(crate) fn for_each(&self, f: impl FnMut(usize)) {
+        self.for_each_union(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BitSet;
+
+    #[test]
+    fn members_union_and_clear() {
+        let mut a = BitSet::new(5000);
+        let mut b = BitSet::new(5000);
+        for i in [3, 64, 65, 4095, 4999, 3] {
+            a.insert(i);
+        }
+        a.insert(6000); // beyond the room: ignored
+        for i in [0, 64, 4096] {
+            b.insert(i);
+        }
+        assert_eq!(a.count(), 5);
+        let mut u = Vec::new();
+        a.for_each_union(&b, |i| u.push(i));
+        assert_eq!(u, [0, 3, 64, 65, 4095, 4096, 4999]);
+        a.clear();
+        assert_eq!(a.count(), 0);
+        let mut v = Vec::new();
+        a.for_each(|i| v.push(i));
+        assert!(v.is_empty());
+        assert_eq!(a, BitSet::new(5000));
+    }
+}

@@ -1,0 +1,269 @@
+//! Spec IDs as numbers for the vector writer: every row ID of spec/ (`spec::ALL_IDS`) and every
+//! compare grid cell (`cmp.g[+inf,NaN]`), numbered in name order. A vector's rules are then a
+//! bit set ([`RuleSet`]), united with its shape's and written in order by copying each ID's
+//! pre-rendered JSON string: no string sorting or comparison per vector. An ID outside the
+//! table (none is known) is kept as a string and the vector takes the string path.
+
+use super::bitset::BitSet;
+use super::format::fast::{self, ListBuf, Slots};
+use crate::spec::compare::{self, GridInfo, CLASSES};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// An ID's number: its rank in name order.
+pub(crate) type Id = u16;
+
+/// Every ID, its JSON string and its number.
+struct IdTable {
+    /// The names in order.
+    names: Vec<&'static str>,
+    /// `,"<id>"` of each ID.
+    items: Slots,
+    by_name: HashMap<&'static str, Id>,
+    /// The number of grid `g`'s cell `(a, b)` at `g * 81 + a * 9 + b`.
+    cells: Vec<Id>,
+}
+
+/// The names of the compare grid cells, grid by grid, `a * 9 + b` within a grid.
+fn cell_names() -> &'static [String] {
+    static CELLS: OnceLock<Vec<String>> = OnceLock::new();
+    CELLS.get_or_init(|| {
+        let mut v = Vec::with_capacity(compare::GRIDS.len() * 81);
+        for g in compare::GRIDS.iter() {
+            for x in CLASSES {
+                for y in CLASSES {
+                    v.push(format!("{}[{x},{y}]", g.id));
+                }
+            }
+        }
+        v
+    })
+}
+
+fn table() -> &'static IdTable {
+    static T: OnceLock<IdTable> = OnceLock::new();
+    T.get_or_init(|| {
+        let cells = cell_names();
+        let mut names: Vec<&'static str> = crate::spec::ALL_IDS.iter().map(|x| x.0).collect();
+        names.extend(cells.iter().map(String::as_str));
+        names.sort_unstable();
+        names.dedup();
+        // (Far fewer than 65536 IDs; a table that outgrew `Id` would keep the first ones.)
+        names.truncate(usize::from(Id::MAX));
+        let items = Slots::new(names.iter().copied());
+        let by_name: HashMap<&'static str, Id> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (*n, i as Id))
+            .collect();
+        let cells = cells
+            .iter()
+            .map(|c| by_name.get(c.as_str()).copied().unwrap_or(0))
+            .collect();
+        IdTable {
+            names,
+            items,
+            by_name,
+            cells,
+        }
+    })
+}
+
+/// An empty bit set over every ID.
+fn empty() -> BitSet {
+    BitSet::new(table().names.len())
+}
+
+/// A set of spec IDs: numbered ones as bits, any other as a string. `push` looks an ID up by
+/// its address first (a small per-set cache: the IDs are `'static` strings from a few hundred
+/// places), by its text the first time.
+pub(crate) struct RuleSet {
+    bits: BitSet,
+    /// IDs outside the table (expected empty).
+    pub(crate) unknown: Vec<&'static str>,
+    /// Open addressing: (address, length, number or [`NONE`]), address 0 = free.
+    cache: Vec<(usize, usize, u32)>,
+    cached: usize,
+}
+
+/// Cache entry of a string outside the table.
+const NONE: u32 = u32::MAX;
+/// Cache slots (a power of two; at most three quarters used).
+const CACHE: usize = 2048;
+
+impl Default for RuleSet {
+    fn default() -> RuleSet {
+        RuleSet {
+            bits: empty(),
+            unknown: Vec::new(),
+            cache: vec![(0, 0, 0); CACHE],
+            cached: 0,
+        }
+    }
+}
+
+impl RuleSet {
+    /// Add `id`.
+    #[inline]
+    pub(crate) fn push(&mut self, id: &'static str) {
+        match self.number(id) {
+            Some(i) => self.insert(i),
+            None => {
+                if !self.unknown.contains(&id) {
+                    self.unknown.push(id);
+                }
+            }
+        }
+    }
+
+    /// Add the cell `(a, b)` of grid `g` (`cmp.g[+inf,NaN]`).
+    #[inline]
+    pub(crate) fn push_cell(&mut self, g: &GridInfo, a: usize, b: usize) {
+        let gi = compare::GRIDS
+            .iter()
+            .position(|x| std::ptr::eq(x, g))
+            .unwrap_or(0);
+        if let Some(&i) = table().cells.get(gi * 81 + a * 9 + b) {
+            self.insert(i);
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, i: Id) {
+        self.bits.insert(usize::from(i));
+    }
+
+    /// The number of `id` (None: not in the table).
+    #[inline]
+    fn number(&mut self, id: &'static str) -> Option<Id> {
+        let (a, n) = (id.as_ptr() as usize, id.len());
+        let mut h = (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) & (CACHE - 1);
+        loop {
+            let (sa, sn, v) = self.cache[h];
+            if sa == a && sn == n {
+                return (v != NONE).then_some(v as Id);
+            }
+            if sa == 0 {
+                break;
+            }
+            h = (h + 1) & (CACHE - 1);
+        }
+        let v = table().by_name.get(id).copied();
+        if self.cached < CACHE * 3 / 4 && a != 0 {
+            self.cache[h] = (a, n, v.map_or(NONE, u32::from));
+            self.cached += 1;
+        }
+        v
+    }
+
+    /// Empty the set (keeps the cache).
+    pub(crate) fn clear(&mut self) {
+        self.bits.clear();
+        self.unknown.clear();
+    }
+
+    /// Every member's name, sorted.
+    pub(crate) fn names(&self) -> Vec<&'static str> {
+        let t = table();
+        let mut v: Vec<&'static str> = Vec::new();
+        self.bits.for_each(|i| v.push(t.names[i]));
+        v.extend(self.unknown.iter().copied());
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// The set as bits (for [`write_union`]), None when it holds an ID outside the table.
+    pub(crate) fn bits(&self) -> Option<&BitSet> {
+        self.unknown.is_empty().then_some(&self.bits)
+    }
+}
+
+/// Append the IDs of `a ∪ b` as a JSON list of strings in name order (`a` and `b`: bit sets
+/// of [`RuleSet::bits`]), through `list`.
+#[inline]
+pub(crate) fn write_union(out: &mut Vec<u8>, list: &mut ListBuf, a: &BitSet, b: &BitSet) {
+    let items = &table().items;
+    list.begin(items, a.count() + b.count(), 0);
+    a.for_each_union(b, |i| list.item(items, i));
+    list.end(out);
+}
+
+/// Append `items` (sorted, unique strings) as a JSON list of strings.
+pub(crate) fn write_names(out: &mut Vec<u8>, items: &[&str]) {
+    out.push(b'[');
+    for (i, s) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        fast::plain(out, s);
+    }
+    out.push(b']');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden::values::Rng;
+
+    /// The list written from bit sets equals the sorted, unique strings (the string path), for
+    /// random sets of spec IDs and grid cells.
+    #[test]
+    fn bit_set_lists_equal_the_sorted_strings() {
+        let mut r = Rng::for_vector(11, 0, 0);
+        let (mut shape, mut vector) = (RuleSet::default(), RuleSet::default());
+        let mut list = ListBuf::default();
+        for round in 0..300 {
+            shape.clear();
+            vector.clear();
+            let mut expect: Vec<String> = Vec::new();
+            for _ in 0..r.below(40) {
+                let id = crate::spec::ALL_IDS[r.below(crate::spec::ALL_IDS.len())].0;
+                let set = if r.chance(1, 2) {
+                    &mut shape
+                } else {
+                    &mut vector
+                };
+                set.push(id);
+                expect.push(id.to_string());
+            }
+            for _ in 0..r.below(6) {
+                let g = &compare::GRIDS[r.below(compare::GRIDS.len())];
+                let (a, b) = (r.below(9), r.below(9));
+                vector.push_cell(g, a, b);
+                expect.push(format!("{}[{},{}]", g.id, CLASSES[a], CLASSES[b]));
+            }
+            expect.sort();
+            expect.dedup();
+            let mut out = Vec::new();
+            write_union(
+                &mut out,
+                &mut list,
+                shape.bits().unwrap(),
+                vector.bits().unwrap(),
+            );
+            let got: Vec<String> = serde_json::from_slice(&out).unwrap();
+            assert_eq!(got, expect, "round {round}");
+            let mut names = shape.names();
+            names.extend(vector.names());
+            names.sort_unstable();
+            names.dedup();
+            let mut out2 = Vec::new();
+            write_names(&mut out2, &names);
+            assert_eq!(out2, out);
+        }
+    }
+
+    #[test]
+    fn an_id_outside_the_table_takes_the_string_path() {
+        let mut s = RuleSet::default();
+        s.push("op.src0-not-null");
+        assert!(s.bits().is_some());
+        s.push("no.such-id");
+        s.push("no.such-id");
+        assert!(s.bits().is_none());
+        assert_eq!(s.names(), ["no.such-id", "op.src0-not-null"]);
+        s.clear();
+        assert!(s.bits().is_some_and(|b| b.count() == 0));
+    }
+}
