@@ -19,3 +19,6 @@ pub mod spec;
 pub mod state;
 pub mod validate;
 pub mod values;
+
+#[cfg(test)]
+mod test_rng;

@@ -33,13 +33,11 @@ struct Run {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("euref-asm-stream-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    temp_file("asm-stream", name)
 }
 
 fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    path_str(p)
 }
 
 const SETTINGS: [(usize, usize); 6] = [

@@ -17,13 +17,11 @@ fn euref(args: &[&str], stdin: Option<&[u8]>) -> (i32, Vec<u8>, String) {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("euref-codec-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    temp_file("codec-cli", name)
 }
 
 fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    path_str(p)
 }
 
 fn expected_bytes(e: &Path) -> Vec<u8> {

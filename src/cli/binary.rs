@@ -615,13 +615,7 @@ mod tests {
     /// comments, other separators, odd digits and bad bytes mixed in, fed in random pieces.
     #[test]
     fn hex_fast_path_matches_bytewise_reader() {
-        let mut x = 0x1234_5678_9ABC_DEF1u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::test_rng::xorshift(0x1234_5678_9ABC_DEF1u64);
         let pieces: [&[u8]; 14] = [
             b"0a ",
             b"Ff ",

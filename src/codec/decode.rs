@@ -553,13 +553,7 @@ mod tests {
     /// their layout's reserved bits cleared, so that most reach the operand fields.
     #[test]
     fn static_decoders_agree_with_tables() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::test_rng::xorshift(0x9E37_79B9_7F4A_7C15u64);
         for p in Platform::ALL {
             let t = tabs(p);
             let ops: Vec<u8> = (0..128u8)

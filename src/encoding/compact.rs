@@ -435,13 +435,7 @@ mod tests {
 
     #[test]
     fn pre_placed_steps_match_field_steps() {
-        let mut x = 0x0DDB_1A5E_5BAD_5EEDu64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::test_rng::xorshift(0x0DDB_1A5E_5BAD_5EEDu64);
         let mut ok = 0;
         for p in Platform::ALL {
             let c = plans(p);

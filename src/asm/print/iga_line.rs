@@ -620,13 +620,7 @@ mod tests {
     /// options), with and without jump labels.
     #[test]
     fn line_printer_matches_general_printer() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::test_rng::xorshift(0x2545_F491_4F6C_DD1Du64);
         let mut n = 0;
         let mut text = super::super::TextBuf::new();
         let mut all = String::new();
