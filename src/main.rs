@@ -4,6 +4,10 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod cli;
+// The unit tests' random source, shared with the library's unit tests.
+#[cfg(test)]
+#[path = "test_rng.rs"]
+mod test_rng;
 
 /// euref: executable, spec-first reference model of the Intel GEN (Gen7-Gen9) EU ISA.
 #[derive(Parser, Debug)]
