@@ -478,14 +478,7 @@ fn dst(l: &mut Line, d: &Dst, i: &Insn) {
         return;
     }
     reg(l, d.addr, d.ty);
-    match pow2_code(d.hstride) {
-        Some(h) => l.put(&l.t.stride[h]),
-        None => {
-            l.b(b'<');
-            l.dec(d.hstride.into());
-            l.b(b'>');
-        }
-    }
+    stride(l, d.hstride);
     if i.access == AccessMode::Align16 && d.wrmask & 0xF != 0xF {
         l.b(b'.');
         for (b, c) in [b'x', b'y', b'z', b'w'].into_iter().enumerate() {
@@ -533,6 +526,19 @@ fn src(l: &mut Line, s: &Src, i: &Insn) {
     ty(l, r.ty);
 }
 
+/// A single stride `<n>`: the pre-rendered piece for 0 and powers of two, else the decimal.
+#[inline(always)]
+fn stride(l: &mut Line, n: u8) {
+    match pow2_code(n) {
+        Some(c) => l.put(&l.t.stride[c]),
+        None => {
+            l.b(b'<');
+            l.dec(n.into());
+            l.b(b'>');
+        }
+    }
+}
+
 /// `<v;w,h>` / `<w,h>` (VxH) in Align1, `<v>` + swizzle in Align16.
 #[inline(always)]
 fn region(l: &mut Line, r: &RegSrc, a16: bool) {
@@ -541,14 +547,7 @@ fn region(l: &mut Line, r: &RegSrc, a16: bool) {
         if g.is_vxh() {
             l.put(tok!("<VxH>"));
         } else {
-            match pow2_code(g.vstride) {
-                Some(v) => l.put(&l.t.stride[v]),
-                None => {
-                    l.b(b'<');
-                    l.dec(g.vstride.into());
-                    l.b(b'>');
-                }
-            }
+            stride(l, g.vstride);
         }
         swizzle(l, r.swizzle);
         return;
