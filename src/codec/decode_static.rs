@@ -37,8 +37,9 @@ pub(crate) fn decoder_for(l: &'static Layout) -> Option<DecodeFn> {
         .map(|&(_, f)| f)
 }
 
-/// The fields of one operand (dst, src0, src1, src2) as constants.
-trait Op {
+/// The fields of one operand (dst, src0, src1, src2) as constants (shared with the
+/// compile-time encoders, module `encode_static`).
+pub(super) trait Op {
     const REG_FILE: Fc;
     const REG_TYPE: Fc;
     const REG_NR: Fc;
@@ -60,10 +61,10 @@ trait Op {
 }
 
 /// Operand `dst`, `src0`, `src1`, `src2` of layout `L`.
-struct Dst_<L>(PhantomData<L>);
-struct Src0<L>(PhantomData<L>);
-struct Src1<L>(PhantomData<L>);
-struct Src2<L>(PhantomData<L>);
+pub(super) struct Dst_<L>(PhantomData<L>);
+pub(super) struct Src0<L>(PhantomData<L>);
+pub(super) struct Src1<L>(PhantomData<L>);
+pub(super) struct Src2<L>(PhantomData<L>);
 
 macro_rules! op_impl {
     ($ty:ident, $hf:ident, $($name:ident = $field:ident),*) => {

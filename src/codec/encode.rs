@@ -30,7 +30,7 @@ fn err<T>(field: &'static str, reason: &'static str, value: i64) -> R<T> {
 /// field is written once, so zeros need no write (the one overlap, Gen8+ UIP over the src1
 /// type bits, is written with [`put_signed`], which always writes).
 #[inline(always)]
-fn put(w: &mut u128, f: F, v: u64, name: &'static str) -> R<()> {
+pub(super) fn put(w: &mut u128, f: F, v: u64, name: &'static str) -> R<()> {
     if v == 0 {
         Ok(())
     } else if f.fits(v) {
@@ -71,13 +71,25 @@ fn file_of(t: &Tabs, m: &Map<File>, f: File, name: &'static str) -> R<u64> {
 }
 
 /// The operands as encoded: the instruction's own and the implicit ones.
-struct Ops {
-    dst: Option<Dst>,
-    src: [Option<Src>; 3],
+pub(crate) struct Ops {
+    pub dst: Option<Dst>,
+    pub src: [Option<Src>; 3],
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Words this thread's encodings took from the compile-time encoders (for the tests).
+    pub(super) static STATIC_WORDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Encode into a native word.
 pub fn encode_word(insn: &Insn, p: Platform) -> R<u128> {
+    encode_word_with(insn, p, true)
+}
+
+/// [`encode_word`], through the layout's compile-time encoder (module `encode_static`) when
+/// `fast` and it takes the instruction, else through the resolved tables only.
+pub(super) fn encode_word_with(insn: &Insn, p: Platform, fast: bool) -> R<u128> {
     // The fields `Insn::canonicalize` normalizes are either not written in the access mode
     // that makes them meaningless, or handled where they are written (EOT and descriptor
     // bit 31; three-source VertStride), so the instruction is used as given.
@@ -134,6 +146,13 @@ pub fn encode_word(insn: &Insn, p: Platform) -> R<u128> {
         .select(pw)
         .ok_or_else(|| EncodeError::new("layout", "not resolved", 0))?;
 
+    if let (Some(f), true) = (l.enc, fast) {
+        if let Some(w) = f(i, &ops, t, l, p, u64::from(num), kind) {
+            #[cfg(test)]
+            STATIC_WORDS.with(|n| n.set(n.get() + 1));
+            return Ok(w);
+        }
+    }
     let mut w = 0u128;
     header(&mut w, i, l, t, u64::from(num))?;
     match kind {
@@ -204,13 +223,13 @@ const SRC: [&str; 3] = ["src0", "src1", "src2"];
 const DESC_EOT: u32 = 0x8000_0000;
 
 /// End of thread: the EOT control or bit 31 of an immediate descriptor.
-fn eot(i: &Insn) -> bool {
+pub(super) fn eot(i: &Insn) -> bool {
     i.ctrl.eot
         || matches!(i.send, Some(SendInfo { desc: SendDesc::Imm(d), .. }) if d & DESC_EOT != 0)
 }
 
 /// An immediate descriptor with its EOT bit agreeing with the instruction's.
-fn imm_desc(i: &Insn, d: u32) -> u32 {
+pub(super) fn imm_desc(i: &Insn, d: u32) -> u32 {
     if eot(i) {
         d | DESC_EOT
     } else {

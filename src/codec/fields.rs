@@ -88,6 +88,8 @@ pub(crate) struct Lay {
     pub op: [OpFields; 4],
     /// The layout's compile-time decoder (module `decode_static`).
     pub dec: Option<super::decode_static::DecodeFn>,
+    /// The layout's compile-time encoder of common instructions (module `encode_static`).
+    pub enc: Option<super::encode_static::EncodeFn>,
 }
 
 /// The extended message descriptor's layout.
@@ -199,6 +201,7 @@ fn resolve(l: &'static Layout) -> Lay {
         ex_desc_addr_subreg: f("ex_desc_addr_subreg_nr"),
         op,
         dec: super::decode_static::decoder_for(l),
+        enc: super::encode_static::encoder_for(l),
     }
 }
 

@@ -31,6 +31,7 @@
 mod decode;
 mod decode_static;
 mod encode;
+mod encode_static;
 mod error;
 mod fields;
 mod implicit;
