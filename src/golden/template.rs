@@ -415,12 +415,12 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         }
         // Compares and selects: three of four vectors on float types (the grids).
         let (d, s) = if sweep.is_some() && !floats.is_empty() {
-            pick_cycle(&floats, k / 2, 11, 1)
+            pick_cycle(floats, k / 2, 11, 1)
         } else if matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel)
             && !floats.is_empty()
             && k % 4 != 0
         {
-            pick_cycle(&floats, k / 4 * 3 + k % 4, 11, 1)
+            pick_cycle(floats, k / 4 * 3 + k % 4, 11, 1)
         } else if op == Opcode::Mov {
             // Moves: every destination type in turn, then its sources (so that the few
             // conversions to a rare destination type, e.g. DF, come up as often as others).

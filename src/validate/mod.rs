@@ -171,7 +171,7 @@ mod tests {
                         let mut i = b.insn;
                         // One in four: a random exec size (often breaking a region rule).
                         if n % 8 == 1 {
-                            i.exec_size = 1 << (w >> 64) % 6;
+                            i.exec_size = 1 << ((w >> 64) % 6);
                         }
                         i
                     })

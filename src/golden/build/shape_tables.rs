@@ -236,7 +236,7 @@ mod tests {
     /// their numbers as a `RuleSet` gives them.
     #[test]
     fn listed_rules_are_the_specific_and_hinted_ones() {
-        let mut next = crate::test_rng::xorshift(0x5EED_0F_5A4E5u64);
+        let mut next = crate::test_rng::xorshift(0x05EE_D0F5_A4E5_u64);
         let mut set = RuleSet::default();
         for round in 0..2000 {
             let applicable = random_mask(&mut next);
@@ -268,7 +268,7 @@ mod tests {
     /// `place_into` (into fresh or reused buffers) is `values::place_labels` of the texts.
     #[test]
     fn placed_labels_are_those_of_place_labels() {
-        let mut next = crate::test_rng::xorshift(0x1ABE_15u64);
+        let mut next = crate::test_rng::xorshift(0x001A_BE15_u64);
         let (mut ranks, mut rest) = (Vec::new(), Vec::new());
         for _ in 0..2000 {
             let labels = FormLabels(next() & next() & ((1 << FORM_LABELS.len()) - 1));
@@ -285,7 +285,7 @@ mod tests {
     /// `Name` orders as `str` does (byte order), names longer than eight bytes included.
     #[test]
     fn names_order_as_strings() {
-        let mut next = crate::test_rng::xorshift(0x0A3E_5u64);
+        let mut next = crate::test_rng::xorshift(0x0000_A3E5_u64);
         let alphabet = b"\x01ar0129.z~";
         let word = |next: &mut dyn FnMut() -> u64| {
             let n = (next() % 12) as usize;
