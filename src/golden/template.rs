@@ -192,8 +192,9 @@ const PRED_LABELS: [u64; PRED_FORMS.len()] = label_bits("pred:", &PRED_FORMS);
 const REGION_LABELS: [u64; REGION_CLASSES.len()] = label_bits("region:", &REGION_CLASSES);
 const ROUND_LABELS: [u64; 4] = label_bits("round:", &["rtne", "ru", "rd", "rtz"]);
 
-/// The condition modifiers labelled `cmod:<name>` (all but none), and their labels.
-const CMODS: [CondMod; 8] = [
+/// Every condition modifier, none first (the templates pick from slices of it).
+const CMODS: [CondMod; 9] = [
+    CondMod::None,
     CondMod::Z,
     CondMod::Nz,
     CondMod::G,
@@ -203,14 +204,15 @@ const CMODS: [CondMod; 8] = [
     CondMod::O,
     CondMod::U,
 ];
+/// The labels `cmod:<name>` of [`CMODS`] (none for no modifier).
 const CMOD_LABELS: [u64; CMODS.len()] = {
-    let mut names = [""; CMODS.len()];
-    let mut i = 0;
+    let mut out = [0; CMODS.len()];
+    let mut i = 1;
     while i < CMODS.len() {
-        names[i] = cmod_name(CMODS[i]);
+        out[i] = form_sets::bit_of(&FORM_LABELS, "cmod:", cmod_name(CMODS[i]));
         i += 1;
     }
-    label_bits("cmod:", &names)
+    out
 };
 
 /// The label of condition modifier `c` (none for no modifier).
@@ -535,30 +537,13 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     let cmods: &[CondMod] = if !info.cmod || dword_mul {
         &[CondMod::None]
     } else if matches!(op, Opcode::Cmp | Opcode::Cmpn) {
-        &[
-            CondMod::Z,
-            CondMod::Nz,
-            CondMod::G,
-            CondMod::Ge,
-            CondMod::L,
-            CondMod::Le,
-        ]
+        // z, nz, g, ge, l, le.
+        &CMODS[1..7]
     } else if op == Opcode::Sel {
         &[CondMod::None, CondMod::L, CondMod::Ge]
     } else {
         // .o and .u (overflow, unordered) only for two-source float instructions.
-        const ALL: [CondMod; 9] = [
-            CondMod::None,
-            CondMod::Z,
-            CondMod::Nz,
-            CondMod::G,
-            CondMod::Ge,
-            CondMod::L,
-            CondMod::Le,
-            CondMod::O,
-            CondMod::U,
-        ];
-        &ALL[..if float && !three { 9 } else { 7 }]
+        &CMODS[..if float && !three { 9 } else { 7 }]
     };
     insn.cmod = pick_cycle(cmods, k, 1, 0);
     let mut cmod_rank = k / cmods.len() as u64;
@@ -962,5 +947,35 @@ pub const fn cmod_name(c: CondMod) -> &'static str {
         CondMod::Le => "le",
         CondMod::O => "o",
         CondMod::U => "u",
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::*;
+
+    fn texts(bits: u64) -> Vec<&'static str> {
+        FormLabels(bits).texts().collect()
+    }
+
+    /// The label lookups give the texts the forms are named by.
+    #[test]
+    fn form_label_lookups_name_their_forms() {
+        assert_eq!(cmod_label(CondMod::None), 0);
+        for c in &CMODS[1..] {
+            assert_eq!(texts(cmod_label(*c)), [format!("cmod:{}", cmod_name(*c))]);
+        }
+        for n in EXEC_SIZES {
+            assert_eq!(texts(exec_label(n)), [format!("exec:{n}")]);
+        }
+        for (f, b) in PRED_FORMS.iter().zip(PRED_LABELS) {
+            assert_eq!(texts(b), [format!("pred:{f}")]);
+        }
+        for (c, b) in REGION_CLASSES.iter().zip(REGION_LABELS) {
+            assert_eq!(texts(b), [format!("region:{c}")]);
+        }
+        assert_eq!(PRED_FORMS[PRED_NONE], "none");
+        assert_eq!(PRED_FORMS[PRED_F0_0], "f0.0");
+        assert_eq!(texts(label!("sat") | label!("accwr")), ["accwr", "sat"]);
     }
 }
