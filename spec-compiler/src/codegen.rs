@@ -5,6 +5,7 @@ use crate::model::{camel, const_name, Spec};
 use std::fmt::Write;
 
 mod codec_tables;
+mod rule_checks;
 mod seed_tables;
 
 fn q(s: &str) -> String {
@@ -544,39 +545,7 @@ pub fn rust(spec: &Spec) -> String {
         let _ = writeln!(o, "            {i} => {},", r.when_code);
     }
     o.push_str("            _ => false,\n        }\n    }\n");
-    // check_all: one straight-line block per rule (no dispatch on the rule number), so that
-    // the property accessors inline and common loads are shared between rules; monomorphized
-    // per platform, so that each rule's generation test is a constant.
-    let np = spec.platforms.names.len();
-    o.push_str("    /// Evaluate every rule that applies on `platform`; push each violated rule with the\n    /// source index it was violated for (None for instruction-level rules).\n    pub fn check_all<P: Props + ?Sized>(platform: Platform, p: &P, out: &mut Vec<(&'static RuleInfo, Option<usize>)>) {\n        match platform as u32 {\n");
-    for k in 0..np {
-        let _ = writeln!(o, "            {k} => check_on::<{k}, P>(p, out),");
-    }
-    o.push_str("            _ => {}\n        }\n    }\n");
-    o.push_str("    /// [`check_all`] for the platform numbered `PL`.\n    #[allow(unused_variables, clippy::all)]\n    fn check_on<const PL: u32, P: Props + ?Sized>(p: &P, out: &mut Vec<(&'static RuleInfo, Option<usize>)>) {\n");
-    let has_present = spec
-        .props
-        .iter()
-        .any(|p| p.scope == "src" && p.name == "present");
-    o.push_str("        let start = out.len();\n");
-    for (i, r) in spec
-        .rules
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| !r.foreach_src)
-    {
-        let _ = writeln!(o, "        if ({}u32 >> PL) & 1 != 0 {{\n            let s = 0usize;\n            if !({}) {{ out.push((&RULES[{i}], None)); }}\n        }}", r.row.gens, r.code);
-    }
-    // Per-source rules: one pass per present source (its fields are loaded once); the
-    // violations are put back in table order afterwards (only when there are any).
-    if has_present {
-        o.push_str("        let mut per_src = false;\n        for s in 0..3usize {\n            if !p.src_present(s) { continue; }\n");
-        for (i, r) in spec.rules.iter().enumerate().filter(|(_, r)| r.foreach_src) {
-            let _ = writeln!(o, "            if ({}u32 >> PL) & 1 != 0 && !({}) {{ out.push((&RULES[{i}], Some(s))); per_src = true; }}", r.row.gens, r.code);
-        }
-        o.push_str("        }\n        if per_src {\n            out[start..].sort_by_key(|(r, s)| (index_of(r), *s));\n        }\n");
-    }
-    o.push_str("    }\n");
+    rule_checks::check_fns(spec, &mut o);
     o.push_str("    /// The position of `r` in [`RULES`].\n    pub fn index_of(r: &RuleInfo) -> usize {\n        (r as *const RuleInfo as usize - RULES.as_ptr() as usize) / std::mem::size_of::<RuleInfo>()\n    }\n}\n\n");
 
     // ---------------------------------------------------------------- runtime

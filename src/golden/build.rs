@@ -12,13 +12,14 @@ use super::bitset::BitSet;
 use super::format::fast::{self, ListBuf};
 use super::format::{AltKind, Vector};
 use super::ids::{self, RuleSet};
-use super::template::{self, Built, OpSel};
+use super::template::{self, Built, OpSel, RegionRules};
 use super::values::{self, float_class, ClassSet, PlacedLabel, Rng};
 use crate::asm::{print_insn, Dialect, PrintOptions};
 use crate::exec::{ExecOptions, Prepared};
 use crate::float::{FloatEnv, FloatType, Policy};
 use crate::isa::{Addr, Insn, Reg, Src};
 use crate::spec::compare::{self, GridCond, GridKind};
+use crate::spec::rules::RuleMask;
 use crate::spec::{
     conversions, float_modes, CondMod, DataType, FpEffect, FpOps, MathFn, Opcode, Platform,
 };
@@ -95,23 +96,23 @@ thread_local! {
         std::cell::RefCell::new(crate::validate::Checker::new());
 }
 
+mod shape_buffers;
+mod shape_tables;
+
+use shape_buffers::Buffers;
+use shape_tables::Name;
+
 /// Validate a built instruction with spec/rules (`validate::Checker`): None when a rule is
-/// violated, else the IDs of the rules that apply to it (their `when` holds) and are specific
-/// to it (a non-empty `when`), plus those of `hints` (the template's region rules) that apply.
-fn validated_rules(p: Platform, insn: &Insn, hints: &[&'static str]) -> Option<Vec<&'static str>> {
+/// violated, else the rules that apply to it (their `when` holds) and are specific to it (a
+/// non-empty `when`), plus those of `hints` (the template's region rules) that apply.
+fn validated_rules(p: Platform, insn: &Insn, hints: RegionRules) -> Option<RuleMask> {
     CHECKER.with(|c| {
         let mut c = c.borrow_mut();
-        if c.check(p, insn).len() != 0 {
+        let mut applicable = RuleMask::default();
+        if c.check_collect(p, insn, &mut applicable).len() != 0 {
             return None;
         }
-        let mut app = Vec::new();
-        c.applicable(p, &mut app);
-        Some(
-            app.iter()
-                .filter(|r| !r.when.is_empty() || hints.contains(&r.id))
-                .map(|r| r.id)
-                .collect(),
-        )
+        Some(shape_tables::listed(&applicable, hints))
     })
 }
 
@@ -465,10 +466,14 @@ impl Work {
     }
 
     /// The shape of rank `s` of opcode `oi` (None: none could be built).
+    // (Not inlined: its cost shows apart in a profile.)
+    #[inline(never)]
     fn shape(&mut self, cfg: &GenConfig, oi: usize, s: u64, rejected: &mut u64) -> Option<Shape> {
         let nops = cfg.ops.len() as u64;
         let first = (oi as u64).wrapping_add(s.wrapping_mul(nops));
-        self.shape_from(cfg, oi, s, first, 0, rejected)
+        // The shape this one replaces: its buffers are reused.
+        let old = self.shapes[oi].take().and_then(|(_, sh)| sh);
+        self.shape_with(cfg, oi, s, (first, 0), rejected, Buffers::of(old))
     }
 
     /// A shape of rank `s` of opcode `oi`, from generators for index `at` and attempts from
@@ -482,43 +487,49 @@ impl Work {
         first: u32,
         rejected: &mut u64,
     ) -> Option<Shape> {
+        self.shape_with(cfg, oi, s, (at, first), rejected, Buffers::default())
+    }
+
+    /// [`Work::shape_from`] with generators for index `at` and attempts from `first` on, in
+    /// the buffers `buf`.
+    fn shape_with(
+        &mut self,
+        cfg: &GenConfig,
+        oi: usize,
+        s: u64,
+        (at, first): (u64, u32),
+        rejected: &mut u64,
+        mut buf: Buffers,
+    ) -> Option<Shape> {
         let p = cfg.platform;
         let sel = cfg.ops[oi];
         for attempt in first..ATTEMPTS {
+            buf.clear();
             let mut r = Rng::for_vector(cfg.seed ^ SHAPE_SALT, at, attempt);
             let kk = s.wrapping_add(u64::from(attempt) * 7919);
-            let Some(mut b) = template::build(sel, kk, p, &cfg.types, &mut r) else {
+            let Some(b) = template::build(sel, kk, p, &cfg.types, &mut r) else {
                 continue;
             };
-            let Some(rules) = validated_rules(p, &b.insn, &b.region_rules) else {
+            let Some(rules) = validated_rules(p, &b.insn, b.region_rules) else {
                 *rejected += 1;
                 continue;
             };
             let Ok(bytes) = crate::codec::encode(&b.insn, p) else {
                 continue;
             };
-            self.rules.clear();
-            for &r in &rules {
-                self.rules.push(r);
-            }
-            let rule_bits = self.rules.bits().cloned();
-            self.rules.clear();
+            let rule_bits = shape_tables::ids_and_numbers(&rules, &mut buf.rules);
             let has_imm = b
                 .insn
                 .src
                 .iter()
                 .flatten()
                 .any(|s| matches!(s, Src::Imm(_)));
-            let mut text = Vec::new();
             if !has_imm {
-                insn_fields(&mut text, &b.insn, p, &bytes);
+                insn_fields(&mut buf.text, &b.insn, p, &bytes);
             }
-            let mut labels = std::mem::take(&mut b.labels);
-            labels.sort();
-            labels.dedup();
-            let (label_ranks, labels) = values::place_labels(labels);
-            let mut grf: Vec<u8> = Vec::new();
-            let mut initial: Vec<(&str, RegRef)> = Vec::new();
+            shape_tables::place_into(b.labels, &mut buf.label_ranks, &mut buf.labels);
+            let grf = &mut buf.grf;
+            let mut initial: Vec<(Name, RegRef)> = Vec::with_capacity(16);
             for &(n, c) in &b.src_regs {
                 for q in 0..c {
                     grf.push(n + q);
@@ -534,7 +545,7 @@ impl Work {
                         let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
                         for q in 0..cnt {
                             grf.push(n + q);
-                            initial.push((grf_name(n + q), RegRef::Grf(n + q)));
+                            initial.push((Name::new(grf_name(n + q)), RegRef::Grf(n + q)));
                         }
                     }
                 }
@@ -542,7 +553,7 @@ impl Work {
             if let Some((d, cnt)) = b.dst_regs {
                 for q in 0..cnt {
                     grf.push(d + q);
-                    initial.push((grf_name(d + q), RegRef::Grf(d + q)));
+                    initial.push((Name::new(grf_name(d + q)), RegRef::Grf(d + q)));
                 }
             }
             grf.sort_unstable();
@@ -563,36 +574,39 @@ impl Work {
                 let [Some(f0), Some(f1)] = self.arf_f else {
                     continue;
                 };
-                initial.push(("f0", RegRef::Arf(f0)));
-                initial.push(("f1", RegRef::Arf(f1)));
+                initial.push((Name::new("f0"), RegRef::Arf(f0)));
+                initial.push((Name::new("f1"), RegRef::Arf(f1)));
             }
             if acc {
                 for a in self.arf_acc.iter().flatten() {
-                    initial.push((names[*a].name.as_str(), RegRef::Arf(*a)));
+                    initial.push((Name::new(names[*a].name.as_str()), RegRef::Arf(*a)));
                 }
             }
             if float {
                 let Some(c) = self.arf_cr0 else {
                     continue;
                 };
-                initial.push(("cr0", RegRef::Arf(c)));
+                initial.push((Name::new("cr0"), RegRef::Arf(c)));
             }
-            initial.sort_by(|a, b| a.0.cmp(b.0));
+            initial.sort_by(|a, b| a.0.cmp(&b.0));
             initial.dedup_by(|a, b| a.0 == b.0);
-            let initial: Vec<RegRef> = initial.into_iter().map(|x| x.1).collect();
-            let mut dsts: Vec<(&str, RegRef)> = Vec::new();
+            buf.initial.extend(initial.iter().map(|x| x.1));
+            let mut dsts: Vec<(Name, RegRef)> = Vec::with_capacity(8);
             if let Some((d, cnt)) = b.dst_regs {
                 for q in 0..cnt {
-                    dsts.push((grf_name(d + q), RegRef::Grf(d + q)));
+                    dsts.push((Name::new(grf_name(d + q)), RegRef::Grf(d + q)));
                 }
             }
-            dsts.sort_by(|a, b| a.0.cmp(b.0));
+            dsts.sort_by(|a, b| a.0.cmp(&b.0));
             // Merge the destination registers into the ARF registers (sorted once per task).
-            let mut candidates = Vec::with_capacity(self.arf_sorted.len() + dsts.len());
+            let candidates = &mut buf.candidates;
             let mut di = dsts.iter().peekable();
             for (name, i) in &self.arf_sorted {
-                while let Some(d) = di.next_if(|d| d.0 < name.as_str()) {
-                    candidates.push(d.1);
+                if di.peek().is_some() {
+                    let name = Name::new(name);
+                    while let Some(d) = di.next_if(|d| d.0 < name) {
+                        candidates.push(d.1);
+                    }
                 }
                 candidates.push(RegRef::Arf(*i));
             }
@@ -601,7 +615,7 @@ impl Work {
                 // (The changed-register masks are 64 bits; no platform has that many.)
                 continue;
             }
-            let mut dst = Vec::new();
+            let dst = &mut buf.dst;
             if let Some(d) = b.insn.dst {
                 if let Addr::Direct {
                     reg: Reg::Grf(n),
@@ -609,13 +623,13 @@ impl Work {
                 } = d.addr
                 {
                     dst.extend_from_slice(b",\"dst\":{\"reg\":\"r");
-                    fast::uint(&mut dst, u64::from(n));
+                    fast::uint(dst, u64::from(n));
                     dst.extend_from_slice(b"\",\"offset\":");
-                    fast::uint(&mut dst, u64::from(sub));
+                    fast::uint(dst, u64::from(sub));
                     dst.extend_from_slice(b",\"type\":\"");
-                    lower(&mut dst, d.ty.name());
+                    lower(dst, d.ty.name());
                     dst.extend_from_slice(b"\",\"stride\":");
-                    fast::uint(&mut dst, u64::from(d.hstride));
+                    fast::uint(dst, u64::from(d.hstride));
                     dst.push(b'}');
                 }
             }
@@ -627,16 +641,16 @@ impl Work {
                     OpSel::Math(_) => "math",
                 },
                 b,
-                rules,
+                rules: buf.rules,
                 rule_bits,
-                label_ranks,
-                labels,
-                text,
+                label_ranks: buf.label_ranks,
+                labels: buf.labels,
+                text: buf.text,
                 pre,
-                grf,
-                initial,
-                candidates,
-                dst,
+                grf: buf.grf,
+                initial: buf.initial,
+                candidates: buf.candidates,
+                dst: buf.dst,
                 float,
                 uses_flags,
                 acc,

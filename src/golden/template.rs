@@ -12,9 +12,14 @@
 //! opcode in turn, with different periods, so each value of each knob comes up for every
 //! opcode within a few hundred vectors.
 
+mod form_sets;
+
+pub use form_sets::{FormLabels, RegionRules, FORM_LABELS, REGION_RULES};
+
 use super::values::Rng;
 use crate::isa::{Dst, Flag, Imm, Insn, Reg, RegSrc, Region, Src, Swizzle};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, OpClass, Opcode, Platform, PredCtrl};
+use form_sets::{label, label_bits, region_rule};
 
 /// What to generate: an opcode, or one math function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,6 +180,61 @@ pub const PRED_FORMS: [&str; 8] = [
     "none", "f0.0", "-f0.0", "f0.1", "f1.0", "any4h", "all4h", "any2h",
 ];
 
+/// The ranks of [`PRED_FORMS`] (picked from as the forms are).
+const PRED_INDICES: [usize; PRED_FORMS.len()] = [0, 1, 2, 3, 4, 5, 6, 7];
+/// The unpredicated form and the plain `f0.0`, as ranks of [`PRED_FORMS`].
+const PRED_NONE: usize = form_sets::index_of(&PRED_FORMS, "none");
+const PRED_F0_0: usize = form_sets::index_of(&PRED_FORMS, "f0.0");
+
+/// The labels of [`PRED_FORMS`], [`REGION_CLASSES`] and of the rounding modes (cr0.0
+/// rounding-mode field values 0..=3).
+const PRED_LABELS: [u64; PRED_FORMS.len()] = label_bits("pred:", &PRED_FORMS);
+const REGION_LABELS: [u64; REGION_CLASSES.len()] = label_bits("region:", &REGION_CLASSES);
+const ROUND_LABELS: [u64; 4] = label_bits("round:", &["rtne", "ru", "rd", "rtz"]);
+
+/// Every condition modifier, none first (the templates pick from slices of it).
+const CMODS: [CondMod; 9] = [
+    CondMod::None,
+    CondMod::Z,
+    CondMod::Nz,
+    CondMod::G,
+    CondMod::Ge,
+    CondMod::L,
+    CondMod::Le,
+    CondMod::O,
+    CondMod::U,
+];
+/// The labels `cmod:<name>` of [`CMODS`] (none for no modifier).
+const CMOD_LABELS: [u64; CMODS.len()] = {
+    let mut out = [0; CMODS.len()];
+    let mut i = 1;
+    while i < CMODS.len() {
+        out[i] = form_sets::bit_of(&FORM_LABELS, "cmod:", cmod_name(CMODS[i]));
+        i += 1;
+    }
+    out
+};
+
+/// The label of condition modifier `c` (none for no modifier).
+fn cmod_label(c: CondMod) -> u64 {
+    CMODS
+        .iter()
+        .position(|&x| x == c)
+        .map_or(0, |i| CMOD_LABELS[i])
+}
+
+/// The execution sizes of the templates.
+const EXEC_SIZES: [u8; 5] = [1, 2, 4, 8, 16];
+
+/// The label of execution size `n` (one of [`EXEC_SIZES`]).
+fn exec_label(n: u8) -> u64 {
+    const LABELS: [u64; EXEC_SIZES.len()] = label_bits("exec:", &["1", "2", "4", "8", "16"]);
+    EXEC_SIZES
+        .iter()
+        .position(|&x| x == n)
+        .map_or(0, |i| LABELS[i])
+}
+
 /// A built instruction and the facts the vector builder needs.
 #[derive(Debug, Clone)]
 pub struct Built {
@@ -183,9 +243,9 @@ pub struct Built {
     pub src_regs: Vec<(u8, u8)>,
     pub dst_regs: Option<(u8, u8)>,
     /// Coverage labels of the form.
-    pub labels: Vec<String>,
-    /// Region rule IDs the operand shapes are subject to.
-    pub region_rules: Vec<&'static str>,
+    pub labels: FormLabels,
+    /// Region rules the operand shapes are subject to.
+    pub region_rules: RegionRules,
     /// cr0.0 value for float instructions.
     pub cr0: u32,
     /// Rank of the vector among those of its opcode with the same condition modifier.
@@ -207,9 +267,14 @@ fn exec_size_of(t: DataType) -> u32 {
 /// every value once, in an order rotated by a hash of the block and the knob (`mul`, `add`),
 /// so that knobs with equal periods do not move in lockstep.
 fn pick_cycle<T: Copy>(xs: &[T], k: u64, mul: u64, add: u64) -> T {
-    let n = xs.len() as u64;
+    xs[pick_index(xs.len(), k, mul, add)]
+}
+
+/// The position [`pick_cycle`] picks among `n` values.
+fn pick_index(n: usize, k: u64, mul: u64, add: u64) -> usize {
+    let n = n as u64;
     let mut h = Rng::for_vector(mul.wrapping_mul(131).wrapping_add(add), k / n, 0);
-    xs[((k % n + h.next() % n) % n) as usize]
+    ((k % n + h.next() % n) % n) as usize
 }
 
 /// The (destination, sources) type combinations of `op` with `nsrc` sources on `p` within
@@ -250,15 +315,45 @@ fn type_pairs_uncached(
     pairs
 }
 
+/// A (destination, sources) type combination.
+type TypePair = (DataType, [DataType; 3]);
+
+/// The type combinations of an opcode ([`type_pairs_uncached`]) and the views the templates
+/// pick from.
+struct TypePairs {
+    all: Vec<TypePair>,
+    /// Those with float sources, in order.
+    floats: Vec<TypePair>,
+    /// Per destination type, in order of first appearance: its combinations, in order.
+    by_dst: Vec<(DataType, Vec<TypePair>)>,
+}
+
+impl TypePairs {
+    fn new(all: Vec<TypePair>) -> TypePairs {
+        let floats = all
+            .iter()
+            .copied()
+            .filter(|(_, s)| s[0].is_float())
+            .collect();
+        let mut by_dst: Vec<(DataType, Vec<TypePair>)> = Vec::new();
+        for &pair in &all {
+            match by_dst.iter_mut().find(|(d, _)| *d == pair.0) {
+                Some((_, v)) => v.push(pair),
+                None => by_dst.push((pair.0, vec![pair])),
+            }
+        }
+        TypePairs {
+            all,
+            floats,
+            by_dst,
+        }
+    }
+}
+
 /// [`type_pairs_uncached`], remembered per thread (they depend only on the arguments).
-fn type_pairs(
-    op: Opcode,
-    nsrc: usize,
-    p: Platform,
-    types: &[DataType],
-) -> std::rc::Rc<[(DataType, [DataType; 3])]> {
+fn type_pairs(op: Opcode, nsrc: usize, p: Platform, types: &[DataType]) -> std::rc::Rc<TypePairs> {
     type Key = (Opcode, usize, Platform, Vec<DataType>);
-    type Pairs = std::rc::Rc<[(DataType, [DataType; 3])]>;
+    type Pairs = std::rc::Rc<TypePairs>;
     thread_local! {
         static SEEN: std::cell::RefCell<Vec<(Key, Pairs)>> =
             const { std::cell::RefCell::new(Vec::new()) };
@@ -271,7 +366,7 @@ fn type_pairs(
         {
             return v.clone();
         }
-        let v: Pairs = type_pairs_uncached(op, nsrc, p, types).into();
+        let v: Pairs = TypePairs::new(type_pairs_uncached(op, nsrc, p, types)).into();
         if c.len() < 1024 {
             c.push(((op, nsrc, p, types.to_vec()), v.clone()));
         }
@@ -315,42 +410,32 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         let t = pick_cycle(&ts, k, 17, 2);
         (t, [t; 3])
     } else {
-        let pairs = type_pairs(op, nsrc, p, types);
+        let tp = type_pairs(op, nsrc, p, types);
+        let (pairs, floats) = (&tp.all, &tp.floats);
         if pairs.is_empty() {
             return None;
         }
         // Compares and selects: three of four vectors on float types (the grids).
-        let floats: Vec<_> = pairs
-            .iter()
-            .copied()
-            .filter(|(_, s)| s[0].is_float())
-            .collect();
         let (d, s) = if sweep.is_some() && !floats.is_empty() {
-            pick_cycle(&floats, k / 2, 11, 1)
+            pick_cycle(floats, k / 2, 11, 1)
         } else if matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel)
             && !floats.is_empty()
             && k % 4 != 0
         {
-            pick_cycle(&floats, k / 4 * 3 + k % 4, 11, 1)
+            pick_cycle(floats, k / 4 * 3 + k % 4, 11, 1)
         } else if op == Opcode::Mov {
             // Moves: every destination type in turn, then its sources (so that the few
             // conversions to a rare destination type, e.g. DF, come up as often as others).
-            let mut dsts: Vec<DataType> = Vec::new();
-            for (d, _) in pairs.iter() {
-                if !dsts.contains(d) {
-                    dsts.push(*d);
-                }
-            }
-            let d = pick_cycle(&dsts, k, 11, 0);
-            let srcs: Vec<_> = pairs.iter().copied().filter(|x| x.0 == d).collect();
-            let kd = k / dsts.len() as u64;
+            let (d, srcs) = &tp.by_dst[pick_index(tp.by_dst.len(), k, 11, 0)];
+            let d = *d;
+            let kd = k / tp.by_dst.len() as u64;
             // One in three: a same-type (raw) move, when the type moves to itself.
             match srcs.iter().find(|x| x.1[0] == d) {
                 Some(same) if kd % 3 == 0 => *same,
-                _ => pick_cycle(&srcs, kd, 13, 4),
+                _ => pick_cycle(srcs, kd, 13, 4),
             }
         } else {
-            pick_cycle(&pairs, k, 11, 0)
+            pick_cycle(pairs, k, 11, 0)
         };
         (d, s)
     };
@@ -364,29 +449,27 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         && dty == st
         && matches!(st, DataType::F | DataType::D | DataType::UD)
         && pick_cycle(&[false, false, false, false, false, true], k, 23, 5);
-    let mut labels = Vec::new();
-    let mut region_rules: Vec<&'static str> = vec![
-        "region.width-legal",
-        "region.vstride-legal",
-        "region.hstride-legal",
-        "region.exec-size-times-elem-le-64",
-        "region.dst-hstride-legal",
-        "region.dst-hstride-nonzero",
-    ];
+    let mut labels = 0u64;
+    let mut region_rules = region_rule!("region.width-legal")
+        | region_rule!("region.vstride-legal")
+        | region_rule!("region.hstride-legal")
+        | region_rule!("region.exec-size-times-elem-le-64")
+        | region_rule!("region.dst-hstride-legal")
+        | region_rule!("region.dst-hstride-nonzero");
     // Destination stride: the execution type / destination size ratio when narrowing, 2 for
     // a byte destination that is not a raw move.
     let ex = exec_size_of(st).max(if op == Opcode::Math { 4 } else { 0 });
     // A raw byte move may keep a packed byte destination (every other vector of its pair).
     let packed_raw_byte = op == Opcode::Mov && st == dty && dty.bytes() == 1 && (k / 7) % 2 == 0;
     let mut dstride = if ex > dty.bytes() && !three && !packed_raw_byte {
-        region_rules.push("region.dst-stride-exec-ratio");
+        region_rules |= region_rule!("region.dst-stride-exec-ratio");
         ex / dty.bytes()
     } else {
         1
     };
     if dty.bytes() == 1 && !(op == Opcode::Mov && st == dty) {
         dstride = dstride.max(2);
-        region_rules.push("region.packed-byte-dst-raw-mov");
+        region_rules |= region_rule!("region.packed-byte-dst-raw-mov");
     }
     // Integer <-> HF conversions write dword-strided (special.int-hf-conversion-dword-dst).
     let int_hf = (dty == DataType::HF && st.is_int()) || (dty.is_int() && st == DataType::HF);
@@ -406,33 +489,40 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         && dty.bytes() <= 4
     {
         dstride = 2;
-        labels.push("dst:strided".to_string());
+        labels |= label!("dst:strided");
     }
     let elem = dty.bytes().max(st.bytes());
     let maxn = (64 / (elem * dstride.max(1)))
         .min(64 / (st.bytes()))
         .min(16);
-    let sizes: Vec<u8> = [1u8, 2, 4, 8, 16]
-        .into_iter()
-        .filter(|n| u32::from(*n) <= maxn)
-        .filter(|n| !(three || a16) || *n >= 4)
-        .filter(|n| !a16 || *n <= 8)
-        // Ivy Bridge: no compressed Align16 dword instructions (op.ivb-align16-no-compressed-dword).
-        .filter(|n| !(three && p == Platform::Ivb && u32::from(*n) * elem > 32))
-        .filter(|n| op != Opcode::Math || *n <= 8)
-        .collect();
+    let mut sizes = [0u8; EXEC_SIZES.len()];
+    let mut ns = 0;
+    for n in EXEC_SIZES {
+        if u32::from(n) <= maxn
+            && (!(three || a16) || n >= 4)
+            && (!a16 || n <= 8)
+            // Ivy Bridge: no compressed Align16 dword instructions
+            // (op.ivb-align16-no-compressed-dword).
+            && !(three && p == Platform::Ivb && u32::from(n) * elem > 32)
+            && (op != Opcode::Math || n <= 8)
+        {
+            sizes[ns] = n;
+            ns += 1;
+        }
+    }
+    let sizes = &sizes[..ns];
     if sizes.is_empty() {
         return None;
     }
     let n = match sweep {
         // A sweep writes eight cells of its grid.
         Some(_) if sizes.contains(&GRID_SWEEP_CHANNELS) => GRID_SWEEP_CHANNELS,
-        _ => pick_cycle(&sizes, k, 17, 2),
+        _ => pick_cycle(sizes, k, 17, 2),
     };
     let mut insn = Insn::new(op);
     insn.exec_size = n;
     insn.math = mfn;
-    labels.push(format!("exec:{n}"));
+    labels |= exec_label(n);
     // Registers: two per operand, in a random order from a random base.
     let base = 2 + r.below(80) as u8;
     let mut slots = [0u8, 2, 4, 6];
@@ -444,35 +534,18 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     // A dword integer multiply takes neither a condition modifier nor saturation
     // (op.mul-dword-no-sat-cmod).
     let dword_mul = op == Opcode::Mul && matches!(st, DataType::D | DataType::UD);
-    let cmods: Vec<CondMod> = if !info.cmod || dword_mul {
-        vec![CondMod::None]
+    let cmods: &[CondMod] = if !info.cmod || dword_mul {
+        &[CondMod::None]
     } else if matches!(op, Opcode::Cmp | Opcode::Cmpn) {
-        vec![
-            CondMod::Z,
-            CondMod::Nz,
-            CondMod::G,
-            CondMod::Ge,
-            CondMod::L,
-            CondMod::Le,
-        ]
+        // z, nz, g, ge, l, le.
+        &CMODS[1..7]
     } else if op == Opcode::Sel {
-        vec![CondMod::None, CondMod::L, CondMod::Ge]
+        &[CondMod::None, CondMod::L, CondMod::Ge]
     } else {
         // .o and .u (overflow, unordered) only for two-source float instructions.
-        let all = [
-            CondMod::None,
-            CondMod::Z,
-            CondMod::Nz,
-            CondMod::G,
-            CondMod::Ge,
-            CondMod::L,
-            CondMod::Le,
-            CondMod::O,
-            CondMod::U,
-        ];
-        all[..if float && !three { 9 } else { 7 }].to_vec()
+        &CMODS[..if float && !three { 9 } else { 7 }]
     };
-    insn.cmod = pick_cycle(&cmods, k, 1, 0);
+    insn.cmod = pick_cycle(cmods, k, 1, 0);
     let mut cmod_rank = k / cmods.len() as u64;
     // A sweep's rank counts the sweeps of its grid: the vector builder gives sweep `s` the
     // cells 8s .. 8s+7 (mod 81), so sweeps 0..=10 of a grid write all 81 cells.
@@ -481,7 +554,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         cmod_rank = s;
     }
     if insn.cmod != CondMod::None {
-        labels.push(format!("cmod:{}", cmod_name(insn.cmod)));
+        labels |= cmod_label(insn.cmod);
     }
     // Predication (sel without a condition modifier needs one).
     if info.pred {
@@ -490,19 +563,19 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         } else {
             &PRED_FORMS
         };
-        let mut f = pick_cycle(forms, k, 7, 3);
+        let mut f = pick_cycle(&PRED_INDICES[..forms.len()], k, 7, 3);
         if sweep.is_some() {
             // Every channel enabled: each writes its cell.
-            f = "none";
+            f = PRED_NONE;
         }
         // sel: predication or a condition modifier, not both (op.sel-pred-xor-cmod).
-        if op == Opcode::Sel && insn.cmod == CondMod::None && f == "none" {
-            f = "f0.0";
+        if op == Opcode::Sel && insn.cmod == CondMod::None && f == PRED_NONE {
+            f = PRED_F0_0;
         } else if op == Opcode::Sel && insn.cmod != CondMod::None {
-            f = "none";
+            f = PRED_NONE;
         }
-        apply_pred(&mut insn, f);
-        labels.push(format!("pred:{f}"));
+        apply_pred(&mut insn, PRED_FORMS[f]);
+        labels |= PRED_LABELS[f];
     }
     // Saturation.
     if info.sat
@@ -511,13 +584,13 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         && !matches!(op, Opcode::Cmp | Opcode::Cmpn)
     {
         insn.sat = true;
-        labels.push("sat".to_string());
+        labels |= label!("sat");
     }
     if three || a16 {
         insn.access = AccessMode::Align16;
     }
     if a16 {
-        labels.push("access:align16".to_string());
+        labels |= label!("access:align16");
     }
     // Destination.
     let dst_null = matches!(op, Opcode::Cmp | Opcode::Cmpn) && !int_hf && r.chance(1, 4);
@@ -553,10 +626,10 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         && pick_cycle(&[false, false, false, true], k, 19, 3)
     {
         insn.ctrl.acc_wr = true;
-        labels.push("accwr".to_string());
+        labels |= label!("accwr");
     }
     // Sources.
-    let mut src_regs = Vec::new();
+    let mut src_regs = Vec::with_capacity(nsrc);
     for i in 0..nsrc {
         let sreg = base + slots[i + 1];
         let srcmod = info.srcmod && r.chance(1, 5) && sweep.is_none();
@@ -580,21 +653,26 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
                 (sreg, bytes.div_ceil(32) as u8),
             )
         } else {
-            let mut classes: Vec<&str> = REGION_CLASSES.to_vec();
             let imm_ok = i + 1 == nsrc && nsrc == 2 && imm_type_ok(st, p) && op != Opcode::Math;
-            if !imm_ok {
-                classes.retain(|c| *c != "imm");
-            }
             // Float compares and selects: three of four vectors with per-channel regions, so
             // that their channels cover many grid cells.
-            if matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel) && st.is_float() && k % 4 != 1
-            {
-                classes.retain(|c| matches!(*c, "contiguous" | "strided" | "2d"));
+            let per_channel = matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel)
+                && st.is_float()
+                && k % 4 != 1;
+            let mut classes = [""; REGION_CLASSES.len()];
+            let mut nc = 0;
+            for c in REGION_CLASSES {
+                if (imm_ok || c != "imm")
+                    && (!per_channel || matches!(c, "contiguous" | "strided" | "2d"))
+                {
+                    classes[nc] = c;
+                    nc += 1;
+                }
             }
             let c = if sweep.is_some() {
                 "contiguous"
             } else {
-                pick_cycle(&classes, k, 5, i as u64 + 1)
+                pick_cycle(&classes[..nc], k, 5, i as u64 + 1)
             };
             match region_for(c, n, st) {
                 Some((_, _)) if c == "imm" => (Src::Imm(Imm::new(st, 0)), "imm", (0, 0)),
@@ -616,33 +694,35 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             if srcmod && !ud_mul {
                 if r.chance(1, 2) || !float {
                     rs.neg = true;
-                    labels.push("srcmod:neg".to_string());
+                    labels |= label!("srcmod:neg");
                 } else {
                     rs.abs = true;
-                    labels.push("srcmod:abs".to_string());
+                    labels |= label!("srcmod:abs");
                 }
             }
         }
-        labels.push(format!("region:{rclass}"));
-        match rclass {
+        labels |= REGION_CLASSES
+            .iter()
+            .position(|c| *c == rclass)
+            .map_or(0, |i| REGION_LABELS[i]);
+        region_rules |= match rclass {
             "scalar" => {
-                region_rules.push("region.width1-hstride0");
-                region_rules.push("region.strides0-width1");
-                if n == 1 {
-                    region_rules.push("region.exec1-width1-strides0");
-                }
+                region_rule!("region.width1-hstride0")
+                    | region_rule!("region.strides0-width1")
+                    | if n == 1 {
+                        region_rule!("region.exec1-width1-strides0")
+                    } else {
+                        0
+                    }
             }
-            "contiguous" | "strided" => region_rules.push("region.vstride-eq-width-hstride"),
-            "2d" => {
-                region_rules.push("region.width-le-exec");
-                region_rules.push("region.row-within-grf");
-            }
-            "row-repeat" => region_rules.push("region.width-le-exec"),
-            _ => {}
-        }
+            "contiguous" | "strided" => region_rule!("region.vstride-eq-width-hstride"),
+            "2d" => region_rule!("region.width-le-exec") | region_rule!("region.row-within-grf"),
+            "row-repeat" => region_rule!("region.width-le-exec"),
+            _ => 0,
+        };
         if three {
-            region_rules.push("region.align16-dst-hstride-1");
-            region_rules.push("region.align16-vstride-0-4");
+            region_rules |= region_rule!("region.align16-dst-hstride-1")
+                | region_rule!("region.align16-vstride-0-4");
         }
         let mut regs = regs;
         if op == Opcode::Pln && i == 1 && regs.1 > 0 {
@@ -672,21 +752,24 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         cr0 = field::CR0_0_FP_MODE.set(cr0, u32::from(alt));
         let env = crate::float::FloatEnv::from_cr0(p, cr0).with_denorms(keep);
         cr0 = env.cr0();
-        labels.push(format!(
-            "round:{}",
-            ["rtne", "ru", "rd", "rtz"][round as usize]
-        ));
-        labels.push(format!("fmode:{}", if alt { "alt" } else { "ieee" }));
-        labels.push(format!("denorm:{}", if keep { "keep" } else { "flush" }));
+        labels |= ROUND_LABELS[round as usize]
+            | if alt {
+                label!("fmode:alt")
+            } else {
+                label!("fmode:ieee")
+            }
+            | if keep {
+                label!("denorm:keep")
+            } else {
+                label!("denorm:flush")
+            };
     }
-    region_rules.sort_unstable();
-    region_rules.dedup();
     Some(Built {
         insn,
         src_regs,
         dst_regs,
-        labels,
-        region_rules,
+        labels: FormLabels(labels),
+        region_rules: RegionRules(region_rules),
         cr0,
         cmod_rank,
     })
@@ -726,22 +809,22 @@ fn vector_imm_mov(
     dst.hstride = 1;
     insn.dst = Some(dst);
     insn.src[0] = Some(Src::Imm(Imm::new(s, 0)));
-    let mut labels = vec![format!("exec:{n}"), "imm:vector".to_string()];
+    let mut labels = exec_label(n) | label!("imm:vector");
     let mut cr0 = 0;
     if d.is_float() {
-        labels.extend(["round:rtne", "fmode:ieee", "denorm:flush"].map(str::to_string));
+        labels |= label!("round:rtne") | label!("fmode:ieee") | label!("denorm:flush");
         cr0 = crate::float::FloatEnv::from_cr0(p, 0).cr0();
     }
     Some(Built {
         insn,
         src_regs: Vec::new(),
         dst_regs: Some((dreg, 1)),
-        labels,
-        region_rules: vec![
-            "region.dst-hstride-legal",
-            "region.dst-hstride-nonzero",
-            "region.exec-size-times-elem-le-64",
-        ],
+        labels: FormLabels(labels),
+        region_rules: RegionRules(
+            region_rule!("region.dst-hstride-legal")
+                | region_rule!("region.dst-hstride-nonzero")
+                | region_rule!("region.exec-size-times-elem-le-64"),
+        ),
         cr0,
         cmod_rank: k,
     })
@@ -853,7 +936,7 @@ fn apply_pred(insn: &mut Insn, f: &str) {
     insn.flag = flag;
 }
 
-pub fn cmod_name(c: CondMod) -> &'static str {
+pub const fn cmod_name(c: CondMod) -> &'static str {
     match c {
         CondMod::None => "none",
         CondMod::Z => "z",
@@ -864,5 +947,35 @@ pub fn cmod_name(c: CondMod) -> &'static str {
         CondMod::Le => "le",
         CondMod::O => "o",
         CondMod::U => "u",
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::*;
+
+    fn texts(bits: u64) -> Vec<&'static str> {
+        FormLabels(bits).texts().collect()
+    }
+
+    /// The label lookups give the texts the forms are named by.
+    #[test]
+    fn form_label_lookups_name_their_forms() {
+        assert_eq!(cmod_label(CondMod::None), 0);
+        for c in &CMODS[1..] {
+            assert_eq!(texts(cmod_label(*c)), [format!("cmod:{}", cmod_name(*c))]);
+        }
+        for n in EXEC_SIZES {
+            assert_eq!(texts(exec_label(n)), [format!("exec:{n}")]);
+        }
+        for (f, b) in PRED_FORMS.iter().zip(PRED_LABELS) {
+            assert_eq!(texts(b), [format!("pred:{f}")]);
+        }
+        for (c, b) in REGION_CLASSES.iter().zip(REGION_LABELS) {
+            assert_eq!(texts(b), [format!("region:{c}")]);
+        }
+        assert_eq!(PRED_FORMS[PRED_NONE], "none");
+        assert_eq!(PRED_FORMS[PRED_F0_0], "f0.0");
+        assert_eq!(texts(label!("sat") | label!("accwr")), ["accwr", "sat"]);
     }
 }

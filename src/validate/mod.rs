@@ -68,6 +68,26 @@ pub fn applicable_into<P: Props + ?Sized>(
     }
 }
 
+/// The rules of `mask` (bit `k`: rule `k` of [`rules::RULES`]), in table order, with their
+/// numbers.
+pub fn mask_rules(
+    mask: &rules::RuleMask,
+) -> impl Iterator<Item = (usize, &'static rules::RuleInfo)> + '_ {
+    mask.iter()
+        .enumerate()
+        .flat_map(|(w, &bits)| {
+            let mut b = bits;
+            std::iter::from_fn(move || {
+                (b != 0).then(|| {
+                    let k = w * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    k
+                })
+            })
+        })
+        .filter_map(|k| rules::RULES.get(k).map(|r| (k, r)))
+}
+
 /// A reusable validator: keeps its property record and result buffer between instructions,
 /// so that validating a stream allocates nothing after the first violation.
 #[derive(Debug, Default)]
@@ -96,6 +116,22 @@ impl Checker {
             .map(|&(rule, src)| Violation { rule, src })
     }
 
+    /// [`Checker::check`], also noting the rules that apply to `i` ([`applicable_rules`]) as
+    /// bits of `applicable` (set, not cleared): one evaluation of each rule's `when` for both.
+    pub fn check_collect(
+        &mut self,
+        platform: Platform,
+        i: &Insn,
+        applicable: &mut rules::RuleMask,
+    ) -> impl ExactSizeIterator<Item = Violation> + '_ {
+        props_into(platform, i, &mut self.props);
+        self.found.clear();
+        rules::check_collect(platform, &self.props, &mut self.found, applicable);
+        self.found
+            .iter()
+            .map(|&(rule, src)| Violation { rule, src })
+    }
+
     /// The rules that apply to the last instruction checked ([`applicable_rules`]), appended
     /// to `out`.
     pub fn applicable(&self, platform: Platform, out: &mut Vec<&'static rules::RuleInfo>) {
@@ -105,5 +141,81 @@ impl Checker {
     /// The property record of the last instruction checked.
     pub fn props(&self) -> &PropsRecord {
         &self.props
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::Platform;
+
+    /// `check_collect` (one pass) gives the violations of `check` and the rules of
+    /// `applicable_rules`, on every platform, for decoded random words (mostly invalid) and
+    /// the golden templates' instructions (valid by construction, mutated at random).
+    #[test]
+    fn check_collect_is_check_and_applicable() {
+        use crate::golden::{template, values::Rng};
+        let mut next = crate::test_rng::xorshift(0x0DDB_1A5E_5BAD_5EEDu64);
+        let (mut c, mut general) = (Checker::new(), Checker::new());
+        let (mut seen, mut with_violations) = (0, 0);
+        for p in Platform::ALL {
+            let ops = template::default_ops(p);
+            for n in 0..6000u64 {
+                let w = u128::from(next()) | u128::from(next()) << 64;
+                let insn = if n % 2 == 0 {
+                    crate::codec::decode_word(w, p).ok()
+                } else {
+                    let sel = ops[(w % ops.len() as u128) as usize];
+                    let mut r = Rng::for_vector(w as u64, n, 0);
+                    template::build(sel, n, p, &[], &mut r).map(|b| {
+                        let mut i = b.insn;
+                        // One in four: a random exec size (often breaking a region rule).
+                        if n % 8 == 1 {
+                            i.exec_size = 1 << ((w >> 64) % 6);
+                        }
+                        i
+                    })
+                };
+                let Some(i) = insn else { continue };
+                seen += 1;
+                let mut mask = rules::RuleMask::default();
+                let fast: Vec<_> = c
+                    .check_collect(p, &i, &mut mask)
+                    .map(|v| (rules::index_of(v.rule), v.src))
+                    .collect();
+                let slow: Vec<_> = general
+                    .check(p, &i)
+                    .map(|v| (rules::index_of(v.rule), v.src))
+                    .collect();
+                assert_eq!(fast, slow, "{p:?} {n} {w:#x}");
+                with_violations += usize::from(!slow.is_empty());
+                let from_mask: Vec<usize> = mask_rules(&mask).map(|(k, _)| k).collect();
+                let applicable: Vec<usize> = applicable_rules(p, &i)
+                    .into_iter()
+                    .map(rules::index_of)
+                    .collect();
+                assert_eq!(from_mask, applicable, "{p:?} {n} {w:#x}");
+            }
+        }
+        // (Both outcomes come up often.)
+        assert!(
+            with_violations > seen / 10 && with_violations < seen * 9 / 10,
+            "{with_violations} of {seen}"
+        );
+    }
+
+    #[test]
+    fn mask_rules_lists_set_bits_in_order() {
+        let last = rules::RULES.len() - 1;
+        let mut m = rules::RuleMask::default();
+        for k in [0, 5, 63, 64, last] {
+            m[k / 64] |= 1 << (k % 64);
+        }
+        let ks: Vec<usize> = mask_rules(&m).map(|(k, _)| k).collect();
+        assert_eq!(ks, [0, 5, 63, 64, last]);
+        assert!(std::ptr::eq(
+            mask_rules(&m).nth(2).map(|x| x.1).unwrap(),
+            &rules::RULES[63]
+        ));
     }
 }

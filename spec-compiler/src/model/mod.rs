@@ -79,6 +79,9 @@ pub struct RuleRow {
     pub code: String,
     /// Rust expression of the rule's `when` alone: true when the rule applies.
     pub when_code: String,
+    /// Rust expression of the rule's `check` (or `check_fn` call) alone: true when an
+    /// applicable rule holds.
+    pub check_code: String,
     pub foreach_src: bool,
 }
 

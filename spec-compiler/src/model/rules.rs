@@ -132,16 +132,14 @@ pub(super) fn load_rules(c: &mut Ctx, dir: &Path, v: &Vocabulary) -> Vec<RuleRow
                 }
             };
             let when_code = when.unwrap_or_else(|| "true".into());
-            let code = format!(
-                "(!({}) || ({}))",
-                when_code,
-                check.unwrap_or_else(|| "true".into())
-            );
+            let check_code = check.unwrap_or_else(|| "true".into());
+            let code = format!("(!({when_code}) || ({check_code}))");
             let row = c.row(r, &file, &S::new(off..off, String::new()), m);
             rules.push(RuleRow {
                 row,
                 code,
                 when_code,
+                check_code,
                 foreach_src,
             });
         }

@@ -1,0 +1,303 @@
+//! What the shape builder derives once from the generated tables: which of the rules that
+//! apply to an instruction a shape lists, the numbers of their IDs, and where each form label
+//! of the templates goes among the value labels.
+
+use super::super::bitset::BitSet;
+use super::super::ids::RuleSet;
+use super::super::template::{FormLabels, RegionRules, FORM_LABELS, REGION_RULES};
+use super::super::values::{self, PlacedLabel};
+use crate::spec::rules::{RuleMask, RULES};
+use std::sync::OnceLock;
+
+struct Tables {
+    /// The rules with a `when` (specific to the instructions they apply to).
+    specific: RuleMask,
+    /// The rules of each [`REGION_RULES`] ID.
+    region: Vec<RuleMask>,
+    /// The number of each rule's ID in the ID table (None: not in it).
+    numbers: Vec<Option<usize>>,
+    /// An empty set of ID numbers.
+    empty: BitSet,
+    /// Each [`FORM_LABELS`] label placed among the value labels: a value label's rank, or
+    /// the label itself.
+    placed: Vec<Result<u16, PlacedLabel>>,
+}
+
+fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let mask_of = |keep: &dyn Fn(&str, &str) -> bool| {
+            let mut m = RuleMask::default();
+            for (k, r) in RULES.iter().enumerate() {
+                if keep(r.id, r.when) {
+                    m[k / 64] |= 1 << (k % 64);
+                }
+            }
+            m
+        };
+        let mut set = RuleSet::default();
+        let numbers = RULES
+            .iter()
+            .map(|r| {
+                set.clear();
+                set.push(r.id);
+                let mut n = None;
+                if let Some(b) = set.bits() {
+                    b.for_each(|i| n = Some(i));
+                }
+                n
+            })
+            .collect();
+        set.clear();
+        Tables {
+            specific: mask_of(&|_, when| !when.is_empty()),
+            region: REGION_RULES
+                .iter()
+                .map(|id| mask_of(&|r, _| r == *id))
+                .collect(),
+            numbers,
+            empty: set.bits().cloned().unwrap_or_else(|| BitSet::new(0)),
+            placed: FORM_LABELS
+                .iter()
+                .map(|l| {
+                    let (ranks, mut rest) = values::place_labels(vec![l.to_string()]);
+                    match ranks.first() {
+                        Some(&r) => Ok(r),
+                        None => Err(rest.pop().unwrap_or(PlacedLabel {
+                            before: 0,
+                            text: l.to_string(),
+                        })),
+                    }
+                })
+                .collect(),
+        }
+    })
+}
+
+/// The rules of `applicable` a shape lists: those specific to the instruction (a non-empty
+/// `when`) and those of `hints` (the template's region rules).
+pub(super) fn listed(applicable: &RuleMask, hints: RegionRules) -> RuleMask {
+    let t = tables();
+    let mut keep = t.specific;
+    for_each_bit(&[hints.0], |i| {
+        if let Some(m) = t.region.get(i) {
+            for (k, w) in keep.iter_mut().zip(m) {
+                *k |= w;
+            }
+        }
+    });
+    let mut out = *applicable;
+    for (o, k) in out.iter_mut().zip(keep) {
+        *o &= k;
+    }
+    out
+}
+
+/// The IDs of the rules of `mask` in table order (appended to `ids`), and the set of their
+/// numbers (None when an ID is outside the ID table). Remembered per thread by mask: shapes
+/// list few distinct sets of rules.
+pub(super) fn ids_and_numbers(mask: &RuleMask, ids: &mut Vec<&'static str>) -> Option<BitSet> {
+    type Seen = ahash::AHashMap<RuleMask, (Vec<&'static str>, Option<BitSet>)>;
+    thread_local! {
+        static SEEN: std::cell::RefCell<Seen> = std::cell::RefCell::default();
+    }
+    SEEN.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some((v, bits)) = c.get(mask) {
+            ids.extend_from_slice(v);
+            return bits.clone();
+        }
+        let (v, bits) = ids_and_numbers_uncached(mask);
+        ids.extend_from_slice(&v);
+        // (Bounded: beyond it, sets are computed each time.)
+        if c.len() < 4096 {
+            c.insert(*mask, (v, bits.clone()));
+        }
+        bits
+    })
+}
+
+/// [`ids_and_numbers`], computed.
+fn ids_and_numbers_uncached(mask: &RuleMask) -> (Vec<&'static str>, Option<BitSet>) {
+    let t = tables();
+    let mut ids = Vec::with_capacity(mask.iter().map(|w| w.count_ones() as usize).sum());
+    let mut bits = t.empty.clone();
+    let mut known = true;
+    for_each_bit(mask, |k| {
+        if let Some(r) = RULES.get(k) {
+            ids.push(r.id);
+            match t.numbers.get(k).copied().flatten() {
+                Some(n) => bits.insert(n),
+                None => known = false,
+            }
+        }
+    });
+    (ids, known.then_some(bits))
+}
+
+/// Call `f` with the position of every set bit of `words` (bit `i % 64` of word `i / 64`), in
+/// order.
+fn for_each_bit(words: &[u64], mut f: impl FnMut(usize)) {
+    for (w, &bits) in words.iter().enumerate() {
+        let mut b = bits;
+        while b != 0 {
+            f(w * 64 + b.trailing_zeros() as usize);
+            b &= b - 1;
+        }
+    }
+}
+
+/// [`values::place_labels`] of the texts of `labels` (looked up per label), into `ranks` and
+/// `rest` (emptied first; the strings of `rest` are overwritten, not reallocated).
+pub(super) fn place_into(labels: FormLabels, ranks: &mut Vec<u16>, rest: &mut Vec<PlacedLabel>) {
+    let t = tables();
+    ranks.clear();
+    let mut n = 0;
+    for_each_bit(&[labels.0], |i| match t.placed.get(i) {
+        Some(Ok(r)) => ranks.push(*r),
+        Some(Err(l)) => {
+            match rest.get_mut(n) {
+                Some(x) => {
+                    x.before = l.before;
+                    x.text.clone_from(&l.text);
+                }
+                None => rest.push(l.clone()),
+            }
+            n += 1;
+        }
+        None => {}
+    });
+    rest.truncate(n);
+}
+
+/// The first eight bytes of `s` as a big-endian number (zeros past its end): names that
+/// differ there compare as these numbers do.
+fn name_head(s: &str) -> u64 {
+    let mut w = 0u64;
+    for i in 0..8 {
+        w = (w << 8) | u64::from(s.as_bytes().get(i).copied().unwrap_or(0));
+    }
+    w
+}
+
+/// A name with its [`name_head`], ordered as the name (byte order).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Name<'a> {
+    head: u64,
+    text: &'a str,
+}
+
+impl<'a> Name<'a> {
+    pub(super) fn new(text: &'a str) -> Name<'a> {
+        Name {
+            head: name_head(text),
+            text,
+        }
+    }
+}
+
+impl PartialEq for Name<'_> {
+    fn eq(&self, o: &Name) -> bool {
+        self.head == o.head && self.text == o.text
+    }
+}
+
+impl Eq for Name<'_> {}
+
+impl PartialOrd for Name<'_> {
+    fn partial_cmp(&self, o: &Name) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Name<'_> {
+    fn cmp(&self, o: &Name) -> std::cmp::Ordering {
+        self.head.cmp(&o.head).then_with(|| self.text.cmp(o.text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn random_mask(next: &mut impl FnMut() -> u64) -> RuleMask {
+        let mut m = RuleMask::default();
+        for w in m.iter_mut() {
+            *w = next() & next();
+        }
+        for k in RULES.len()..m.len() * 64 {
+            m[k / 64] &= !(1 << (k % 64));
+        }
+        m
+    }
+
+    /// `listed` and `ids_and_numbers` (cached or not) give the IDs the shape builder listed
+    /// before: the applicable rules with a `when` or among the hints, in table order, and
+    /// their numbers as a `RuleSet` gives them.
+    #[test]
+    fn listed_rules_are_the_specific_and_hinted_ones() {
+        let mut next = crate::test_rng::xorshift(0x05EE_D0F5_A4E5_u64);
+        let mut set = RuleSet::default();
+        for round in 0..2000 {
+            let applicable = random_mask(&mut next);
+            let hints = RegionRules(next() & next() & ((1 << REGION_RULES.len()) - 1));
+            let hint_ids: Vec<&str> = hints.ids().collect();
+            let expect: Vec<&str> = RULES
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| applicable[k / 64] >> (k % 64) & 1 == 1)
+                .filter(|(_, r)| !r.when.is_empty() || hint_ids.contains(&r.id))
+                .map(|(_, r)| r.id)
+                .collect();
+            let mask = listed(&applicable, hints);
+            // Twice: computed, then remembered.
+            for _ in 0..2 {
+                let mut ids = vec!["kept"];
+                let bits = ids_and_numbers(&mask, &mut ids);
+                assert_eq!(ids[0], "kept");
+                assert_eq!(ids[1..], expect[..], "round {round}");
+                set.clear();
+                for id in &expect {
+                    set.push(id);
+                }
+                assert_eq!(bits.as_ref(), set.bits(), "round {round}");
+            }
+        }
+    }
+
+    /// `place_into` (into fresh or reused buffers) is `values::place_labels` of the texts.
+    #[test]
+    fn placed_labels_are_those_of_place_labels() {
+        let mut next = crate::test_rng::xorshift(0x001A_BE15_u64);
+        let (mut ranks, mut rest) = (Vec::new(), Vec::new());
+        for _ in 0..2000 {
+            let labels = FormLabels(next() & next() & ((1 << FORM_LABELS.len()) - 1));
+            let texts: Vec<String> = labels.texts().map(str::to_string).collect();
+            let (r, l) = values::place_labels(texts);
+            place_into(labels, &mut ranks, &mut rest);
+            assert_eq!(ranks, r);
+            let got: Vec<(u16, &str)> = rest.iter().map(|x| (x.before, x.text.as_str())).collect();
+            let want: Vec<(u16, &str)> = l.iter().map(|x| (x.before, x.text.as_str())).collect();
+            assert_eq!(got, want);
+        }
+    }
+
+    /// `Name` orders as `str` does (byte order), names longer than eight bytes included.
+    #[test]
+    fn names_order_as_strings() {
+        let mut next = crate::test_rng::xorshift(0x0000_A3E5_u64);
+        let alphabet = b"\x01ar0129.z~";
+        let word = |next: &mut dyn FnMut() -> u64| {
+            let n = (next() % 12) as usize;
+            (0..n)
+                .map(|_| char::from(alphabet[(next() % alphabet.len() as u64) as usize]))
+                .collect::<String>()
+        };
+        for _ in 0..20000 {
+            let (a, b) = (word(&mut next), word(&mut next));
+            assert_eq!(Name::new(&a).cmp(&Name::new(&b)), a.cmp(&b), "{a:?} {b:?}");
+            assert_eq!(Name::new(&a) == Name::new(&b), a == b);
+            assert_eq!(Name::new(&a).cmp(&Name::new(&a)), std::cmp::Ordering::Equal);
+        }
+    }
+}
