@@ -875,7 +875,7 @@ impl Work {
                     }
                 }
                 RegRef::Grf(n) => {
-                    if grf_reg(st, n) == grf_reg(after, n) {
+                    if same_grf(st, after, n) {
                         continue;
                     }
                 }
@@ -1047,6 +1047,25 @@ fn grf_reg(st: &ThreadState, n: u8) -> Option<(&[u8; 32], u32)> {
     Some((bytes, (st.grf_undef.get(o / 64)? >> (o % 64)) as u32))
 }
 
+/// Whether GRF register `n` has the same bytes and undefined flags in `a` and `b` (as 64-bit
+/// words, no comparison call).
+#[inline]
+fn same_grf(a: &ThreadState, b: &ThreadState, n: u8) -> bool {
+    let words = |x: &[u8; 32]| -> [u64; 4] {
+        std::array::from_fn(|i| {
+            let b = &x[8 * i..8 * i + 8];
+            u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+        })
+    };
+    match (grf_reg(a, n), grf_reg(b, n)) {
+        (Some((x, ux)), Some((y, uy))) => {
+            let (x, y) = (words(x), words(y));
+            ux == uy && (0..4).fold(0, |d, i| d | (x[i] ^ y[i])) == 0
+        }
+        (x, y) => x == y,
+    }
+}
+
 /// `"<register>":"<value>"` for each of `regs` whose bit is set in `mask`, comma-separated;
 /// `value` writes a register's value text.
 #[inline]
@@ -1150,10 +1169,17 @@ fn fill_typed(regs: &mut [u8], ty: DataType, r: &mut Rng, mut note: impl FnMut(v
 /// The hex of register `r` in `st`, undefined bits as 0 (`reg_view` and `fast::hex_masked`;
 /// a GRF register without undefined bytes directly).
 fn reg_hex(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
-    if let RegRef::Grf(n) = r {
-        if let Some((bytes, 0)) = grf_reg(st, n) {
-            fast::hex32(out, bytes);
-            return;
+    match r {
+        RegRef::Grf(n) => {
+            if let Some((bytes, 0)) = grf_reg(st, n) {
+                fast::hex32(out, bytes);
+                return;
+            }
+        }
+        RegRef::Arf(i) => {
+            if arf_hex(out, st, i).is_some() {
+                return;
+            }
         }
     }
     let mut ub = [0u8; 64];
@@ -1161,6 +1187,25 @@ fn reg_hex(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
         (bytes, false) => fast::hex(out, bytes),
         (bytes, true) => fast::hex_masked(out, bytes, ub.iter().copied()),
     }
+}
+
+/// The hex of ARF register `i` (at most 64 bytes), undefined bits as 0, a dword at a time
+/// (None, nothing written: not in the layout).
+fn arf_hex(out: &mut Vec<u8>, st: &ThreadState, i: usize) -> Option<()> {
+    let r = st.layout.regs.get(i)?;
+    let len = r.bytes.min(64);
+    let bytes = st.arf.get(r.base..r.base + len)?;
+    let mut buf = [0u8; 64];
+    // (Registers start on a dword: one undefined mask per four bytes.)
+    for (j, (d, s)) in buf[..len].chunks_mut(4).zip(bytes.chunks(4)).enumerate() {
+        let w = r.base / 4 + j;
+        let m = (st.arf_undef.get(w)? | st.layout.read_undef.get(w)?).to_le_bytes();
+        for (k, x) in d.iter_mut().enumerate() {
+            *x = s[k] & !m[k];
+        }
+    }
+    fast::hex(out, &buf[..len]);
+    Some(())
 }
 
 /// `r<n>`.
@@ -1762,8 +1807,9 @@ mod tests {
         }
     }
 
-    /// `reg_hex` of a GRF register (direct when nothing is undefined) equals the general
-    /// path (`reg_view` and `hex_masked`) for random contents and undefined flags.
+    /// `reg_hex` of a GRF register (direct when nothing is undefined) and of an ARF register
+    /// (a dword at a time) equals the general path (`reg_view` and `hex_masked`) for random
+    /// contents and undefined flags.
     #[test]
     fn grf_hex_equals_the_general_path() {
         let mut r = Rng::for_vector(6, 6, 0);
@@ -1787,6 +1833,21 @@ mod tests {
                 let mut general = Vec::new();
                 fast::hex_masked(&mut general, bytes, ub.iter().copied());
                 assert_eq!(fast_out, general, "r{n}");
+            }
+            for w in st.arf_undef.iter_mut() {
+                *w = if r.chance(1, 3) { r.next() as u32 } else { 0 };
+            }
+            for x in st.arf.iter_mut() {
+                *x = r.next() as u8;
+            }
+            for i in 0..st.layout.regs.len() {
+                let mut fast_out = Vec::new();
+                reg_hex(&mut fast_out, &st, RegRef::Arf(i));
+                let mut ub = [0u8; 64];
+                let (bytes, _) = reg_view(&st, RegRef::Arf(i), &mut ub);
+                let mut general = Vec::new();
+                fast::hex_masked(&mut general, bytes, ub.iter().copied());
+                assert_eq!(fast_out, general, "{}", st.layout.regs[i].name);
             }
         }
     }
