@@ -1811,7 +1811,7 @@ mod tests {
     /// (a dword at a time) equals the general path (`reg_view` and `hex_masked`) for random
     /// contents and undefined flags.
     #[test]
-    fn grf_hex_equals_the_general_path() {
+    fn register_hex_equals_the_general_path() {
         let mut r = Rng::for_vector(6, 6, 0);
         let mut st = ThreadState::new(Platform::Skl);
         for _ in 0..300 {
@@ -1825,29 +1825,21 @@ mod tests {
                     0
                 };
             }
-            for n in 0..128u8 {
-                let mut fast_out = Vec::new();
-                reg_hex(&mut fast_out, &st, RegRef::Grf(n));
-                let mut ub = [0u8; 64];
-                let (bytes, _) = reg_view(&st, RegRef::Grf(n), &mut ub);
-                let mut general = Vec::new();
-                fast::hex_masked(&mut general, bytes, ub.iter().copied());
-                assert_eq!(fast_out, general, "r{n}");
-            }
             for w in st.arf_undef.iter_mut() {
                 *w = if r.chance(1, 3) { r.next() as u32 } else { 0 };
             }
             for x in st.arf.iter_mut() {
                 *x = r.next() as u8;
             }
-            for i in 0..st.layout.regs.len() {
+            let grf = (0..128u8).map(RegRef::Grf);
+            for reg in grf.chain((0..st.layout.regs.len()).map(RegRef::Arf)) {
                 let mut fast_out = Vec::new();
-                reg_hex(&mut fast_out, &st, RegRef::Arf(i));
+                reg_hex(&mut fast_out, &st, reg);
                 let mut ub = [0u8; 64];
-                let (bytes, _) = reg_view(&st, RegRef::Arf(i), &mut ub);
+                let (bytes, _) = reg_view(&st, reg, &mut ub);
                 let mut general = Vec::new();
                 fast::hex_masked(&mut general, bytes, ub.iter().copied());
-                assert_eq!(fast_out, general, "{}", st.layout.regs[i].name);
+                assert_eq!(fast_out, general, "{reg:?}");
             }
         }
     }
