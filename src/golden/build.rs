@@ -1137,6 +1137,8 @@ fn fill_regs(
 
 /// [`fill_typed`], compiled apart for float and integer types (the type test of
 /// `value_code` then folds away).
+// (The two branches are the same code on purpose: each is inlined under a known type test.)
+#[allow(clippy::if_same_then_else)]
 #[inline(always)]
 fn fill_values(regs: &mut [u8], ty: DataType, r: &mut Rng, note: impl FnMut(values::LabelCode)) {
     if ty.is_float() {
