@@ -12,8 +12,10 @@ use super::bitset::BitSet;
 use super::format::fast::{self, ListBuf};
 use super::format::{AltKind, Vector};
 use super::ids::{self, RuleSet};
+use super::operands::Operands;
+use super::regtext::{RegKeys, GRF_KEYS};
 use super::template::{self, Built, OpSel, RegionRules};
-use super::values::{self, float_class, ClassSet, PlacedLabel, Rng};
+use super::values::{self, float_class, ClassSet, LabelBatch, PlacedLabel, Rng};
 use crate::asm::{print_insn, Dialect, PrintOptions};
 use crate::exec::{ExecOptions, Prepared};
 use crate::float::{FloatEnv, FloatType, Policy};
@@ -123,6 +125,17 @@ enum RegRef {
     Arf(usize),
 }
 
+impl RegRef {
+    /// The index of its key in [`RegKeys`].
+    #[inline]
+    fn key(self) -> usize {
+        match self {
+            RegRef::Grf(n) => usize::from(n),
+            RegRef::Arf(i) => GRF_KEYS + i,
+        }
+    }
+}
+
 /// An instruction shape and everything about it that does not depend on the values.
 struct Shape {
     b: Built,
@@ -154,12 +167,13 @@ struct Shape {
     acc: bool,
 }
 
-/// One ThreadState, the GRF registers written in it since it equalled its source, and the ARF
-/// bytes in which it may differ from that source.
+/// One ThreadState, the GRF registers written in it since it equalled its source, the ARF
+/// bytes in which it may differ from that source, and whether its accumulator records may.
 struct Slot {
     st: ThreadState,
     dirty: Vec<u8>,
     arf_dirty: Span,
+    acc_dirty: bool,
 }
 
 /// A byte range of the ARF (`lo..hi`; empty when `lo >= hi`).
@@ -181,15 +195,19 @@ impl Slot {
             st: st.clone(),
             dirty: Vec::new(),
             arf_dirty: Span::EMPTY,
+            acc_dirty: false,
         }
     }
 
-    /// Make the state equal `src` on the GRF registers it has written and on `regs`, and on
-    /// the ARF where it may differ from its previous source or `src` from that source
-    /// (`moved`); it then tracks `regs`.
+    /// Make the state equal `src` on the GRF registers it has written and on `regs`, on the
+    /// ARF where it may differ from its previous source or `src` from that source (`moved`),
+    /// and on the accumulator records if they may differ (`acc_dirty`: `src`'s never change);
+    /// it then tracks `regs`.
     fn reset_from(&mut self, src: &ThreadState, regs: &[u8], moved: Span) {
         let (d, s) = (&mut self.st, src);
-        for &n in self.dirty.iter().chain(regs) {
+        // (Usually the same registers as last time: the vectors of one shape.)
+        let also: &[u8] = if self.dirty == regs { &[] } else { &self.dirty };
+        for &n in regs.iter().chain(also) {
             let o = usize::from(n) * 32;
             d.grf[o..o + 32].copy_from_slice(&s.grf[o..o + 32]);
             let m = 0xffff_ffffu64 << (o % 64);
@@ -206,11 +224,22 @@ impl Slot {
             d.arf.clone_from(&s.arf);
             d.arf_undef.clone_from(&s.arf_undef);
         }
-        d.acc.clone_from_slice(&s.acc);
+        if self.acc_dirty {
+            d.acc.clone_from_slice(&s.acc);
+        }
         d.events = Default::default();
         self.dirty.clear();
         self.dirty.extend_from_slice(regs);
         self.arf_dirty = Span::EMPTY;
+        self.acc_dirty = false;
+    }
+
+    /// [`set_arf`], noting the bytes (and accumulator records) it changes.
+    fn set_arf(&mut self, i: usize, bytes: &[u8]) -> Option<()> {
+        let r = self.st.layout.regs.get(i)?;
+        self.arf_dirty = self.arf_dirty.union(Span(r.base, r.base + bytes.len()));
+        self.acc_dirty |= r.info.name == "acc";
+        set_arf(&mut self.st, i, bytes)
     }
 }
 
@@ -240,7 +269,11 @@ fn reg_view<'a>(st: &'a ThreadState, r: RegRef, undef: &mut [u8; 64]) -> (&'a [u
                 let d = r.base / 4 + j;
                 let m = st.arf_undef[d] | st.layout.read_undef[d];
                 any |= m;
-                x.copy_from_slice(&m.to_le_bytes()[..x.len()]);
+                if let Ok(x) = <&mut [u8; 4]>::try_from(&mut *x) {
+                    *x = m.to_le_bytes();
+                } else {
+                    x.copy_from_slice(&m.to_le_bytes()[..x.len()]);
+                }
             }
             (&st.arf[r.base..r.base + len], any != 0)
         }
@@ -321,9 +354,11 @@ fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()> {
         return None;
     }
     let (base, is_acc, num) = (r.base, r.info.name == "acc", usize::from(r.num));
-    for (k, b) in bytes.iter().enumerate() {
-        let o = base + k;
-        st.arf[o] = *b;
+    st.arf[base..base + bytes.len()].copy_from_slice(bytes);
+    // (Whole dwords: their masks cleared at once; registers start on a dword.)
+    let whole = if base % 4 == 0 { bytes.len() / 4 } else { 0 };
+    st.arf_undef[base / 4..base / 4 + whole].fill(0);
+    for o in base + 4 * whole..base + bytes.len() {
         st.arf_undef[o / 4] &= !(0xff << (8 * (o % 4)));
     }
     if is_acc {
@@ -336,14 +371,6 @@ fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()> {
         }
     }
     Some(())
-}
-
-/// `"<register name>"`.
-fn reg_name(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
-    match r {
-        RegRef::Grf(n) => fast::plain(out, grf_name(n)),
-        RegRef::Arf(i) => fast::plain(out, &st.layout.regs[i].name),
-    }
 }
 
 fn lower(out: &mut Vec<u8>, s: &str) {
@@ -368,10 +395,12 @@ pub struct Work {
     arf_f: [Option<usize>; 2],
     arf_acc: [Option<usize>; 2],
     arf_cr0: Option<usize>,
-    /// The ARF bytes `set_arf` may write (flags, accumulators, cr0).
-    set_span: Span,
+    /// The ARF bytes `st` has changed (and since reverted) since `after` last followed it.
+    arf_moved: Span,
     /// The ARF registers a vector may change (all but ip and null), sorted by name.
     arf_sorted: Vec<(String, usize)>,
+    /// The registers' JSON keys.
+    keys: RegKeys,
 }
 
 impl Work {
@@ -390,11 +419,7 @@ impl Work {
             arf_f: [ix("f0"), ix("f1")],
             arf_acc: [ix("acc0"), ix("acc1")],
             arf_cr0: ix("cr0"),
-            set_span: [ix("f0"), ix("f1"), ix("acc0"), ix("acc1"), ix("cr0")]
-                .into_iter()
-                .flatten()
-                .map(|i| &cfg.base.layout.regs[i])
-                .fold(Span::EMPTY, |s, r| s.union(Span(r.base, r.base + r.bytes))),
+            arf_moved: Span::EMPTY,
             arf_sorted: {
                 let mut v: Vec<(String, usize)> = cfg
                     .base
@@ -408,6 +433,7 @@ impl Work {
                 v.sort();
                 v
             },
+            keys: RegKeys::new(&cfg.base),
         }
     }
 
@@ -673,8 +699,10 @@ impl Work {
         let b = &shape.b;
         let mut insn = b.insn.clone();
         self.classes.clear();
-        // (The only ARF writes to `st` are those of `set_arf`, within `set_span`.)
-        self.st.reset_from(&self.base, &shape.grf, self.set_span);
+        // (The only ARF writes to `st` are those of `Slot::set_arf`, which notes them; what
+        // the reset reverts and what this vector writes is where `after` must follow.)
+        self.arf_moved = self.arf_moved.union(self.st.arf_dirty);
+        self.st.reset_from(&self.base, &shape.grf, Span::EMPTY);
         let st = &mut self.st.st;
         // Sources: whole registers of typed values.
         for s in insn.src.iter_mut() {
@@ -742,7 +770,7 @@ impl Work {
                     3 => r.next() as u32,
                     _ => (r.next() | r.next()) as u32,
                 };
-                set_arf(st, f, &v.to_le_bytes())?;
+                self.st.set_arf(f, &v.to_le_bytes())?;
             }
         }
         // mac and AccWrEn forms: random accumulator contents (mac reads acc0/acc1 implicitly).
@@ -752,16 +780,19 @@ impl Work {
                 for c in bytes.chunks_mut(8) {
                     c.copy_from_slice(&r.next().to_le_bytes());
                 }
-                let _ = set_arf(st, a, &bytes);
+                let _ = self.st.set_arf(a, &bytes);
             }
         }
         if shape.float {
-            set_arf(st, self.arf_cr0?, &b.cr0.to_le_bytes())?;
+            self.st.set_arf(self.arf_cr0?, &b.cr0.to_le_bytes())?;
         }
         let opts = ExecOptions::default();
-        self.after
-            .reset_from(&self.st.st, &shape.grf, self.set_span);
+        let moved = self.arf_moved.union(self.st.arf_dirty);
+        self.after.reset_from(&self.st.st, &shape.grf, moved);
+        self.arf_moved = Span::EMPTY;
+        // (Anything may change in the execution.)
         self.after.arf_dirty = Span::ALL;
+        self.after.acc_dirty = true;
         let info = match &shape.pre {
             Some(pre) => crate::exec::step_prepared(&mut self.after.st, pre, &opts),
             None => crate::exec::step(&mut self.after.st, &insn),
@@ -830,8 +861,7 @@ impl Work {
             if i > 0 {
                 out.push(b',');
             }
-            reg_name(out, st, *reg);
-            out.extend_from_slice(b":\"");
+            self.keys.put(out, reg.key());
             reg_hex(out, st, *reg);
             out.push(b'"');
         }
@@ -859,11 +889,7 @@ impl Work {
                     }
                 }
                 RegRef::Grf(n) => {
-                    let o = usize::from(n) * 32;
-                    let m = 0xffff_ffffu64 << (o % 64);
-                    if st.grf[o..o + 32] == after.grf[o..o + 32]
-                        && st.grf_undef[o / 64] & m == after.grf_undef[o / 64] & m
-                    {
+                    if same_grf(st, after, n) {
                         continue;
                     }
                 }
@@ -888,16 +914,22 @@ impl Work {
             }
         }
         out.extend_from_slice(b"},\"expected\":{");
-        reg_entries(out, st, &shape.candidates, changed, |out, reg| {
+        reg_entries(out, &self.keys, &shape.candidates, changed, |out, reg| {
             reg_hex(out, after, reg)
         });
         out.push(b'}');
         if with_undef != 0 {
             out.extend_from_slice(b",\"undefined\":{");
-            reg_entries(out, st, &shape.candidates, with_undef, |out, reg| {
-                let n = reg_view(after, reg, &mut ub).0.len();
-                fast::hex(out, &ub[..n]);
-            });
+            reg_entries(
+                out,
+                &self.keys,
+                &shape.candidates,
+                with_undef,
+                |out, reg| {
+                    let n = reg_view(after, reg, &mut ub).0.len();
+                    fast::hex(out, &ub[..n]);
+                },
+            );
             out.push(b'}');
         }
         out.extend_from_slice(&shape.dst);
@@ -968,12 +1000,12 @@ fn differing_range(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> (usize, usize)
         hi = hi.max(e);
     };
     for (i, (x, y)) in a.chunks(BLOCK).zip(b.chunks(BLOCK)).enumerate() {
-        if x.iter().zip(y).fold(0, |d, (p, q)| d | (p ^ q)) != 0 {
+        if differ::<u8, BLOCK>(x, y) {
             note(i * BLOCK, i * BLOCK + BLOCK);
         }
     }
     for (i, (x, y)) in ua.chunks(BLOCK / 4).zip(ub.chunks(BLOCK / 4)).enumerate() {
-        if x.iter().zip(y).fold(0, |d, (p, q)| d | (p ^ q)) != 0 {
+        if differ::<u32, { BLOCK / 4 }>(x, y) {
             note(i * BLOCK, i * BLOCK + BLOCK);
         }
     }
@@ -983,12 +1015,77 @@ fn differing_range(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> (usize, usize)
     (lo.min(hi), hi)
 }
 
+/// Whether two blocks differ: for whole blocks, an or-reduction of the xor of their 64-bit
+/// words (straight-line code the compiler vectorizes); else element by element.
+#[inline(always)]
+fn differ<T: Copy + PartialEq, const N: usize>(x: &[T], y: &[T]) -> bool
+where
+    [T; N]: AsWords,
+{
+    match (<&[T; N]>::try_from(x), <&[T; N]>::try_from(y)) {
+        (Ok(x), Ok(y)) => {
+            let (a, b) = (x.words(), y.words());
+            (0..8).fold(0, |d, i| d | (a[i] ^ b[i])) != 0
+        }
+        _ => x != y,
+    }
+}
+
+/// A 64-byte block as eight little-endian 64-bit words.
+trait AsWords {
+    fn words(&self) -> [u64; 8];
+}
+
+impl AsWords for [u8; 64] {
+    #[inline(always)]
+    fn words(&self) -> [u64; 8] {
+        std::array::from_fn(|i| {
+            let b = &self[8 * i..8 * i + 8];
+            u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+        })
+    }
+}
+
+impl AsWords for [u32; 16] {
+    #[inline(always)]
+    fn words(&self) -> [u64; 8] {
+        std::array::from_fn(|i| u64::from(self[2 * i]) | u64::from(self[2 * i + 1]) << 32)
+    }
+}
+
+/// The 32 bytes of GRF register `n` and its 32 undefined flags.
+#[inline]
+fn grf_reg(st: &ThreadState, n: u8) -> Option<(&[u8; 32], u32)> {
+    let o = usize::from(n) * 32;
+    let bytes = st.grf.get(o..o + 32)?.try_into().ok()?;
+    Some((bytes, (st.grf_undef.get(o / 64)? >> (o % 64)) as u32))
+}
+
+/// Whether GRF register `n` has the same bytes and undefined flags in `a` and `b` (as 64-bit
+/// words, no comparison call).
+#[inline]
+fn same_grf(a: &ThreadState, b: &ThreadState, n: u8) -> bool {
+    let words = |x: &[u8; 32]| -> [u64; 4] {
+        std::array::from_fn(|i| {
+            let b = &x[8 * i..8 * i + 8];
+            u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+        })
+    };
+    match (grf_reg(a, n), grf_reg(b, n)) {
+        (Some((x, ux)), Some((y, uy))) => {
+            let (x, y) = (words(x), words(y));
+            ux == uy && (0..4).fold(0, |d, i| d | (x[i] ^ y[i])) == 0
+        }
+        (x, y) => x == y,
+    }
+}
+
 /// `"<register>":"<value>"` for each of `regs` whose bit is set in `mask`, comma-separated;
 /// `value` writes a register's value text.
 #[inline]
 fn reg_entries(
     out: &mut Vec<u8>,
-    st: &ThreadState,
+    keys: &RegKeys,
     regs: &[RegRef],
     mask: u64,
     mut value: impl FnMut(&mut Vec<u8>, RegRef),
@@ -1003,8 +1100,7 @@ fn reg_entries(
             out.push(b',');
         }
         first = false;
-        reg_name(out, st, *reg);
-        out.extend_from_slice(b":\"");
+        keys.put(out, reg.key());
         value(out, *reg);
         out.push(b'"');
     }
@@ -1034,37 +1130,98 @@ fn fill_regs(
     cnt: u8,
     ty: DataType,
     r: &mut Rng,
-    mut classes: Option<&mut ClassSet>,
+    classes: Option<&mut ClassSet>,
 ) -> Option<()> {
-    let sz = (ty.bytes() as usize).clamp(1, 8);
     let a = grf_base(n);
+    let regs = st.grf.get_mut(a..a + 32 * usize::from(cnt))?;
+    match classes {
+        Some(cl) => {
+            let mut batch = LabelBatch::default();
+            fill_values(regs, ty, r, |c| batch.note(c));
+            batch.flush(cl);
+        }
+        None => fill_values(regs, ty, r, |_| {}),
+    }
     for reg in 0..usize::from(cnt) {
+        let o = a + 32 * reg;
+        *st.grf_undef.get_mut(o / 64)? &= !(0xffff_ffffu64 << (o % 64));
+    }
+    Some(())
+}
+
+/// [`fill_typed`], compiled apart for float and integer types (the type test of
+/// `value_code` then folds away).
+// (The two branches are the same code on purpose: each is inlined under a known type test.)
+#[allow(clippy::if_same_then_else)]
+#[inline(always)]
+fn fill_values(regs: &mut [u8], ty: DataType, r: &mut Rng, note: impl FnMut(values::LabelCode)) {
+    if ty.is_float() {
+        fill_typed(regs, ty, r, note)
+    } else {
+        fill_typed(regs, ty, r, note)
+    }
+}
+
+/// Random values of `ty` over whole registers (`regs`: 32 bytes each), each value's label
+/// to `note`.
+#[inline(always)]
+fn fill_typed(regs: &mut [u8], ty: DataType, r: &mut Rng, mut note: impl FnMut(values::LabelCode)) {
+    let sz = (ty.bytes() as usize).clamp(1, 8);
+    for reg in regs.chunks_exact_mut(32) {
         // Each value's 8 little-endian bytes at its offset (the next value overwrites the
         // bytes beyond its size; the slack past 32 is dropped).
         let mut buf = [0u8; 40];
         let mut o = 0;
         while o < 32 {
             let (v, c) = values::value_code(ty, r);
-            if let Some(cl) = classes.as_deref_mut() {
-                cl.insert(c);
-            }
+            note(c);
             buf[o..o + 8].copy_from_slice(&v.to_le_bytes());
             o += sz;
         }
-        let o = a + 32 * reg;
-        st.grf.get_mut(o..o + 32)?.copy_from_slice(&buf[..32]);
-        *st.grf_undef.get_mut(o / 64)? &= !(0xffff_ffffu64 << (o % 64));
+        reg.copy_from_slice(&buf[..32]);
     }
-    Some(())
 }
 
-/// The hex of register `r` in `st`, undefined bits as 0 (`reg_view` and `fast::hex_masked`).
+/// The hex of register `r` in `st`, undefined bits as 0 (`reg_view` and `fast::hex_masked`;
+/// a GRF register without undefined bytes directly).
 fn reg_hex(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
+    match r {
+        RegRef::Grf(n) => {
+            if let Some((bytes, 0)) = grf_reg(st, n) {
+                fast::hex32(out, bytes);
+                return;
+            }
+        }
+        RegRef::Arf(i) => {
+            if arf_hex(out, st, i).is_some() {
+                return;
+            }
+        }
+    }
     let mut ub = [0u8; 64];
     match reg_view(st, r, &mut ub) {
         (bytes, false) => fast::hex(out, bytes),
         (bytes, true) => fast::hex_masked(out, bytes, ub.iter().copied()),
     }
+}
+
+/// The hex of ARF register `i` (at most 64 bytes), undefined bits as 0, a dword at a time
+/// (None, nothing written: not in the layout).
+fn arf_hex(out: &mut Vec<u8>, st: &ThreadState, i: usize) -> Option<()> {
+    let r = st.layout.regs.get(i)?;
+    let len = r.bytes.min(64);
+    let bytes = st.arf.get(r.base..r.base + len)?;
+    let mut buf = [0u8; 64];
+    // (Registers start on a dword: one undefined mask per four bytes.)
+    for (j, (d, s)) in buf[..len].chunks_mut(4).zip(bytes.chunks(4)).enumerate() {
+        let w = r.base / 4 + j;
+        let m = (st.arf_undef.get(w)? | st.layout.read_undef.get(w)?).to_le_bytes();
+        for (k, x) in d.iter_mut().enumerate() {
+            *x = s[k] & !m[k];
+        }
+    }
+    fast::hex(out, &buf[..len]);
+    Some(())
 }
 
 /// `r<n>`.
@@ -1226,20 +1383,21 @@ fn exercised(
     let channels = &chbuf[..nch];
     let float = dst.ty.is_float() || sty.is_float();
     let ops = fp_ops_of(insn);
+    let vals = Operands::read(insn, before, after, channels);
     let mut any_class = [false; 9];
     let mut out_class = [false; 9];
     for &c in channels {
         for i in 0..nsrc {
-            if let Some((t, v)) = src_value(insn, i, c, before) {
+            if let Some((t, v, class)) = vals.get(i, c) {
                 if t.is_float() {
-                    any_class[float_class(t, v)] = true;
+                    any_class[class] = true;
                 } else if dst.ty.is_float() {
                     // Integer to float: nothing class-specific.
                 }
                 // Float-to-integer special inputs.
                 if t.is_float() && !dst.ty.is_float() && insn.op == Opcode::Mov {
                     use crate::spec::conversions::SpecialInput as SI;
-                    let input = match float_class(t, v) {
+                    let input = match class {
                         values::NAN => Some(SI::Nan),
                         values::POS_INF => Some(SI::PosInf),
                         values::NEG_INF => Some(SI::NegInf),
@@ -1253,12 +1411,8 @@ fn exercised(
                 }
             }
         }
-        if dst.ty.is_float() {
-            if let Some((o, _)) = dst_elem(insn, c) {
-                if let Ok((v, false)) = after.read_grf(o, dst.ty.bytes() as usize) {
-                    out_class[float_class(dst.ty, v)] = true;
-                }
-            }
+        if let Some(v) = vals.out(c) {
+            out_class[float_class(dst.ty, v)] = true;
         }
     }
     // Compare grids and the compare-NaN rules.
@@ -1273,12 +1427,10 @@ fn exercised(
             if let Some(g) = compare::grid(kind, gc, p) {
                 push(rules, g.id);
                 for &c in channels {
-                    let (Some((t0, a)), Some((t1, b))) =
-                        (src_value(insn, 0, c, before), src_value(insn, 1, c, before))
+                    let (Some((_, _, ca)), Some((_, _, cb))) = (vals.get(0, c), vals.get(1, c))
                     else {
                         continue;
                     };
-                    let (ca, cb) = (float_class(t0, a), float_class(t1, b));
                     rules.push_cell(g, ca, cb);
                     if kind == GridKind::Cmpn {
                         let id = if insn.op == Opcode::Sel {
@@ -1365,12 +1517,11 @@ fn exercised(
             }
         }
         facts(
-            insn, before, channels, fty, ops, env.alt, &any_class, p, rules,
+            insn, &vals, channels, fty, ops, env.alt, &any_class, p, rules,
         );
         let fv = super::fp_rows::FpVector {
             insn,
-            before,
-            after,
+            vals: &vals,
             channels,
             fty,
             ops,
@@ -1400,10 +1551,7 @@ fn exercised(
             )
         {
             for &c in channels {
-                let Some((o, _)) = dst_elem(insn, c) else {
-                    continue;
-                };
-                let Ok((v, false)) = after.read_grf(o, dst.ty.bytes() as usize) else {
+                let (Some((o, _)), Some(v)) = (dst_elem(insn, c), vals.out(c)) else {
                     continue;
                 };
                 let cls = float_class(dst.ty, v);
@@ -1501,7 +1649,7 @@ pub fn dst_elem(insn: &Insn, c: u32) -> Option<(usize, usize)> {
 #[allow(clippy::too_many_arguments)]
 fn facts(
     insn: &Insn,
-    before: &ThreadState,
+    vals: &Operands,
     channels: &[u32],
     fty: DataType,
     ops: FpOps,
@@ -1515,8 +1663,7 @@ fn facts(
             rules.push(id);
         }
     };
-    let class =
-        |i: usize, c: u32| src_value(insn, i, c, before).map(|(t, v)| (float_class(t, v), t, v));
+    let class = |i: usize, c: u32| vals.get(i, c).map(|(t, v, k)| (k, t, v));
     let any = |f: &dyn Fn(u32) -> bool| channels.iter().any(|c| f(*c));
     let is =
         |i: usize, c: u32, cls: &[usize]| class(i, c).is_some_and(|(k, _, _)| cls.contains(&k));
@@ -1650,6 +1797,69 @@ mod tests {
         }
     }
 
+    /// `set_arf` (by index, whole dwords at once) equals `ThreadState::set_arf_bytes` on
+    /// random registers, lengths and undefined states.
+    #[test]
+    fn set_arf_equals_set_arf_bytes() {
+        let mut r = Rng::for_vector(4, 4, 0);
+        for p in Platform::ALL {
+            let base = ThreadState::new(p);
+            for _ in 0..300 {
+                let mut a = base.clone();
+                for w in a.arf_undef.iter_mut() {
+                    *w = r.next() as u32;
+                }
+                let mut b = a.clone();
+                let i = r.below(base.layout.regs.len());
+                let reg = &base.layout.regs[i];
+                let n = r.below(reg.bytes + 1);
+                let bytes: Vec<u8> = (0..n).map(|_| r.next() as u8).collect();
+                assert!(set_arf(&mut a, i, &bytes).is_some());
+                let name = reg.name.clone();
+                b.set_arf_bytes(&name, 0, &bytes).unwrap();
+                assert!(a.arf == b.arf && a.arf_undef == b.arf_undef, "{name} {n}");
+                assert!(a.acc == b.acc, "{name} {n}");
+            }
+        }
+    }
+
+    /// `reg_hex` of a GRF register (direct when nothing is undefined) and of an ARF register
+    /// (a dword at a time) equals the general path (`reg_view` and `hex_masked`) for random
+    /// contents and undefined flags.
+    #[test]
+    fn register_hex_equals_the_general_path() {
+        let mut r = Rng::for_vector(6, 6, 0);
+        let mut st = ThreadState::new(Platform::Skl);
+        for _ in 0..300 {
+            for x in st.grf.iter_mut() {
+                *x = r.next() as u8;
+            }
+            for w in st.grf_undef.iter_mut() {
+                *w = if r.chance(1, 3) {
+                    r.next() & r.next()
+                } else {
+                    0
+                };
+            }
+            for w in st.arf_undef.iter_mut() {
+                *w = if r.chance(1, 3) { r.next() as u32 } else { 0 };
+            }
+            for x in st.arf.iter_mut() {
+                *x = r.next() as u8;
+            }
+            let grf = (0..128u8).map(RegRef::Grf);
+            for reg in grf.chain((0..st.layout.regs.len()).map(RegRef::Arf)) {
+                let mut fast_out = Vec::new();
+                reg_hex(&mut fast_out, &st, reg);
+                let mut ub = [0u8; 64];
+                let (bytes, _) = reg_view(&st, reg, &mut ub);
+                let mut general = Vec::new();
+                fast::hex_masked(&mut general, bytes, ub.iter().copied());
+                assert_eq!(fast_out, general, "{reg:?}");
+            }
+        }
+    }
+
     #[test]
     fn cached_policies_equal_new_ones() {
         let ops = [
@@ -1677,48 +1887,64 @@ mod tests {
         }
     }
 
-    /// A slot reset with the spans the generator passes equals its source on the tracked GRF
-    /// registers and on the whole ARF.
+    /// Slot resets as `assemble` does them (the ARF bytes noted by `Slot::set_arf`, what
+    /// `after` must follow accumulated over attempts that stop early) make `st` equal the base
+    /// and `after` equal `st` on the tracked GRF registers, the whole ARF and the accumulator
+    /// records.
     #[test]
     fn slot_resets_restore_the_source() {
         let base = ThreadState::new(Platform::Skl);
-        let ix = |n: &str| base.arf_index(n);
         let set: Vec<usize> = ["f0", "f1", "acc0", "acc1", "cr0"]
             .into_iter()
-            .filter_map(ix)
+            .filter_map(|n| base.arf_index(n))
             .collect();
-        let span = set
-            .iter()
-            .map(|&i| &base.layout.regs[i])
-            .fold(Span::EMPTY, |s, r| s.union(Span(r.base, r.base + r.bytes)));
+        assert_eq!(set.len(), 5);
         let (mut st, mut after) = (Slot::new(&base), Slot::new(&base));
+        let mut moved = Span::EMPTY;
         let mut r = Rng::for_vector(9, 9, 0);
-        for _ in 0..200 {
+        let mut followed = 0;
+        for _ in 0..400 {
             let regs: Vec<u8> = (0..1 + r.below(4)).map(|_| r.below(128) as u8).collect();
-            st.reset_from(&base, &regs, span);
+            moved = moved.union(st.arf_dirty);
+            st.reset_from(&base, &regs, Span::EMPTY);
             assert!(st.st.arf == base.arf && st.st.arf_undef == base.arf_undef);
+            assert!(st.st.acc == base.acc);
             for &n in &regs {
                 let o = usize::from(n) * 32;
                 assert_eq!(st.st.grf[o..o + 32], base.grf[o..o + 32]);
             }
-            // As `assemble`: register fills and `set_arf` on `st` only.
+            // As `assemble`: register fills and `Slot::set_arf` on `st` only.
             for &n in &regs {
                 fill_regs(&mut st.st, n, 1, DataType::UD, &mut r, None).unwrap();
             }
             for &i in &set {
-                let bytes: Vec<u8> = (0..4).map(|_| r.next() as u8).collect();
-                set_arf(&mut st.st, i, &bytes).unwrap();
+                if r.chance(1, 2) {
+                    let bytes: Vec<u8> = (0..4).map(|_| r.next() as u8).collect();
+                    st.set_arf(i, &bytes).unwrap();
+                }
             }
-            after.reset_from(&st.st, &regs, span);
+            if r.chance(1, 4) {
+                // An attempt that stops before executing.
+                continue;
+            }
+            after.reset_from(&st.st, &regs, moved.union(st.arf_dirty));
+            moved = Span::EMPTY;
             after.arf_dirty = Span::ALL;
+            after.acc_dirty = true;
             assert!(after.st.arf == st.st.arf && after.st.arf_undef == st.st.arf_undef);
+            assert!(after.st.acc == st.st.acc);
             for &n in &regs {
                 let o = usize::from(n) * 32;
                 assert_eq!(after.st.grf[o..o + 32], st.st.grf[o..o + 32]);
             }
-            // Anything in `after`'s ARF may change (an executed instruction), then the range.
+            followed += 1;
+            // Anything in `after`'s ARF and accumulators may change (an executed
+            // instruction), then the range.
             let k = r.below(after.st.arf.len());
             after.st.arf[k] ^= 0x5a;
+            if let Some(a) = after.st.acc.first_mut() {
+                a.ext[r.below(16)] ^= 1;
+            }
             let (lo, hi) = differing_range(
                 &st.st.arf,
                 &after.st.arf,
@@ -1727,5 +1953,6 @@ mod tests {
             );
             after.arf_dirty = Span(lo, hi);
         }
+        assert!(followed > 200);
     }
 }

@@ -115,17 +115,28 @@ pub mod fast {
         t
     };
 
-    /// The 8 hex digits of 4 bytes (`x`, byte 0 in the low bits) as the little-endian bytes
-    /// of a u64, byte 0's high digit first (all lanes at once: nibbles spread to bytes, then
-    /// `'0' + n`, plus `'a' - '0' - 10` where `n >= 10`).
+    /// The hex digit of a nibble (`n < 16`), lower case.
     #[inline(always)]
-    fn hex4(x: u32) -> u64 {
-        let v = u64::from(x);
-        let v = (v | (v << 16)) & 0x0000_ffff_0000_ffff;
-        let v = (v | (v << 8)) & 0x00ff_00ff_00ff_00ff;
-        let n = ((v >> 4) & 0x000f_000f_000f_000f) | ((v & 0x000f_000f_000f_000f) << 8);
-        let ge10 = ((n + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
-        n + 0x3030_3030_3030_3030 + ge10 * 39
+    fn digit(n: u8) -> u8 {
+        n + b'0' + if n > 9 { b'a' - b'0' - 10 } else { 0 }
+    }
+
+    /// The hex of `N` bytes into `dst` (`dst.len() == 2 * N`), byte 0's high digit first:
+    /// branch-free byte arithmetic that the compiler vectorizes (SSE2: 16 bytes per step).
+    #[inline(always)]
+    fn hex_into<const N: usize>(dst: &mut [u8], src: &[u8; N]) {
+        for (d, &b) in dst.chunks_exact_mut(2).zip(src) {
+            d[0] = digit(b >> 4);
+            d[1] = digit(b & 15);
+        }
+    }
+
+    /// Append the hex of 32 bytes (a GRF register).
+    #[inline]
+    pub fn hex32(out: &mut Vec<u8>, bytes: &[u8; 32]) {
+        let mut buf = [0u8; 64];
+        hex_into(&mut buf, bytes);
+        out.extend_from_slice(&buf);
     }
 
     /// Append the hex of `bytes` (byte 0 first, lower case).
@@ -133,14 +144,15 @@ pub mod fast {
     pub fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
         let mut buf = [0u8; 128];
         for block in bytes.chunks(64) {
-            let mut words = block.chunks_exact(4);
+            let mut parts = block.chunks_exact(16);
             let mut n = 0;
-            for w in &mut words {
-                let x = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-                buf[n..n + 8].copy_from_slice(&hex4(x).to_le_bytes());
-                n += 8;
+            for p in &mut parts {
+                if let Ok(p) = <&[u8; 16]>::try_from(p) {
+                    hex_into(&mut buf[n..n + 32], p);
+                }
+                n += 32;
             }
-            for b in words.remainder() {
+            for b in parts.remainder() {
                 buf[n..n + 2].copy_from_slice(&HEX2[usize::from(*b)]);
                 n += 2;
             }
@@ -345,10 +357,31 @@ mod tests {
             let mut out = b"x".to_vec();
             fast::hex(&mut out, &bytes);
             assert_eq!(&out[1..], naive_hex(&bytes).as_bytes());
+            if let Ok(b32) = <&[u8; 32]>::try_from(&bytes[..]) {
+                let mut out = b"y".to_vec();
+                fast::hex32(&mut out, b32);
+                assert_eq!(&out[1..], naive_hex(&bytes).as_bytes());
+            }
             let mut out = Vec::new();
             fast::hex_masked(&mut out, &bytes, mask.iter().copied());
             let masked: Vec<u8> = bytes.iter().zip(&mask).map(|(b, m)| b & !m).collect();
             assert_eq!(out, naive_hex(&masked).as_bytes());
+        }
+    }
+
+    /// The vectorized 32-byte writer equals the plain formatting on random registers and on
+    /// every byte value in every position.
+    #[test]
+    fn hex32_equals_the_plain_formatting() {
+        let mut r = Rng::for_vector(3, 5, 0);
+        let mut inputs: Vec<[u8; 32]> = (0..2000)
+            .map(|_| std::array::from_fn(|_| r.next() as u8))
+            .collect();
+        inputs.extend((0..=255u8).map(|b| std::array::from_fn(|i| b.wrapping_add(i as u8))));
+        for bytes in inputs {
+            let mut out = b"z".to_vec();
+            fast::hex32(&mut out, &bytes);
+            assert_eq!(&out[1..], naive_hex(&bytes).as_bytes());
         }
     }
 

@@ -5,20 +5,19 @@
 //! `fp.tininess` only when a result is tiny and flushed, `fp.ieee.no-exceptions` only when an
 //! operation hit an IEEE exception condition (invalid, overflow, division by zero).
 
-use super::build::{dst_elem, src_value};
 use super::ids::RuleSet;
+use super::operands::Operands;
 use super::values;
 use crate::float::{FloatEnv, FloatType};
 use crate::isa::Insn;
 use crate::spec::float_modes::{self, FpMode};
 use crate::spec::{DataType, FpOps, MathFn, Opcode, Platform};
-use crate::state::ThreadState;
 
 /// What the vector builder knows about a float instruction and its execution.
 pub(crate) struct FpVector<'a> {
     pub insn: &'a Insn,
-    pub before: &'a ThreadState,
-    pub after: &'a ThreadState,
+    /// The operand values of the channels.
+    pub vals: &'a Operands,
     /// Enabled channels.
     pub channels: &'a [u32],
     /// The float type the operation computes in.
@@ -77,16 +76,12 @@ pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
         }
     };
     let insn = v.insn;
-    let cls =
-        |i: usize, c: u32| src_value(insn, i, c, v.before).map(|(t, b)| (t, b, float_class(t, b)));
+    let cls = |i: usize, c: u32| v.vals.get(i, c);
     let is = |i: usize, c: u32, set: &[usize]| cls(i, c).is_some_and(|(_, _, k)| set.contains(&k));
     let out = |c: u32| -> Option<u64> {
-        let d = insn.dst?;
-        let (o, s) = dst_elem(insn, c)?;
-        match v.after.read_grf(o, s) {
-            Ok((b, false)) if d.ty == fty => Some(b),
-            _ => None,
-        }
+        v.vals
+            .out(c)
+            .filter(|_| insn.dst.is_some_and(|d| d.ty == fty))
     };
     use values::*;
     let inf = [POS_INF, NEG_INF];
@@ -99,7 +94,7 @@ pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
     // delivers a nonzero F.
     if insn.op == Opcode::F16to32 {
         let kept = v.channels.iter().any(|&c| {
-            let hf_denorm = src_value(insn, 0, c, v.before).is_some_and(|(_, b)| {
+            let hf_denorm = cls(0, c).is_some_and(|(_, b, _)| {
                 float_class(DataType::HF, b & 0xffff) == values::POS_DENORM
                     || float_class(DataType::HF, b & 0xffff) == values::NEG_DENORM
             });

@@ -10,6 +10,8 @@ pub mod coverage;
 pub mod format;
 mod fp_rows;
 mod ids;
+mod operands;
+mod regtext;
 pub mod template;
 pub mod values;
 

@@ -374,6 +374,37 @@ impl Default for ClassSet {
     }
 }
 
+/// Label codes of one type noted cheaply while many values are drawn (a bit per code's low
+/// byte), then added to a [`ClassSet`] once each ([`LabelBatch::flush`]).
+#[derive(Default)]
+pub(crate) struct LabelBatch {
+    /// The type part of the codes (`type << 8`; the same for every code of a batch).
+    high: u16,
+    seen: [u64; 4],
+}
+
+impl LabelBatch {
+    /// Note `code` (of the batch's type).
+    #[inline(always)]
+    pub(crate) fn note(&mut self, code: LabelCode) {
+        self.high = code & 0xff00;
+        let low = usize::from(code & 0xff);
+        self.seen[low / 64] |= 1 << (low % 64);
+    }
+
+    /// Add the noted labels to `set`.
+    pub(crate) fn flush(&self, set: &mut ClassSet) {
+        for (w, &bits) in self.seen.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                let low = w * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                set.insert(self.high | low as u16);
+            }
+        }
+    }
+}
+
 impl ClassSet {
     /// Add the label of `code`.
     #[inline]
@@ -422,6 +453,32 @@ impl ClassSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Codes noted in a batch and flushed give the set that inserting them one by one gives.
+    #[test]
+    fn label_batches_equal_direct_inserts() {
+        let mut r = Rng::for_vector(8, 1, 0);
+        let (mut direct, mut batched) = (ClassSet::default(), ClassSet::default());
+        let mut list = super::super::format::fast::ListBuf::default();
+        for _ in 0..300 {
+            direct.clear();
+            batched.clear();
+            for _ in 0..r.below(4) {
+                let t = DataType::ALL[r.below(DataType::ALL.len())];
+                let mut batch = LabelBatch::default();
+                for _ in 0..r.below(40) {
+                    let (_, code) = value_code(t, &mut r);
+                    direct.insert(code);
+                    batch.note(code);
+                }
+                batch.flush(&mut batched);
+            }
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            direct.write(&mut a, &mut list, &[]);
+            batched.write(&mut b, &mut list, &[]);
+            assert_eq!(a, b);
+        }
+    }
 
     /// Value labels by rank with placed form labels equal the sorted union of the texts.
     #[test]
