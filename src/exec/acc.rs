@@ -14,15 +14,20 @@
 use crate::spec::registers::field::CR0_0_ACC_DISABLE;
 use crate::spec::{DataType, Platform};
 use crate::state::acc::{class_info, class_of};
-use crate::state::ThreadState;
+use crate::state::{field_of_dword, ControlDwords, ThreadState};
 
 /// Whether implicit accumulator writes happen: `Some(true)` yes, `Some(false)` no, `None` the
 /// cr0.0 accumulator disable bit is undefined (the accumulator becomes undefined).
 pub fn implicit_writes(st: &ThreadState, acc_wr: bool) -> Option<bool> {
+    implicit_writes_in(&st.control_dwords(), acc_wr)
+}
+
+/// [`implicit_writes`] from the control dwords of the state.
+pub fn implicit_writes_in(ctl: &ControlDwords, acc_wr: bool) -> Option<bool> {
     if !acc_wr {
         return Some(false);
     }
-    match st.field(&CR0_0_ACC_DISABLE) {
+    match field_of_dword(ctl.cr0_0, &CR0_0_ACC_DISABLE) {
         Some((v, false)) => Some(v == 0),
         _ => None,
     }

@@ -13,8 +13,8 @@
 
 use crate::isa::Flag;
 use crate::spec::registers::field::{CR0_0_VECTOR_MASK_ENABLE, SR0_2_DMASK, SR0_3_VMASK};
-use crate::spec::{feature, PredCtrl};
-use crate::state::ThreadState;
+use crate::spec::{feature, Platform, PredCtrl};
+use crate::state::{field_of_dword, ControlDwords, ThreadState};
 
 /// A channel mask with undefined bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -64,14 +64,25 @@ pub fn low(n: usize) -> u32 {
 /// feature.simd32-low16-exec-mask a SIMD32 instruction applies the low 16 mask bits to both
 /// halves.
 pub fn exec_mask(st: &ThreadState, no_mask: bool, chan_off: usize, n: usize) -> Enables {
+    exec_mask_in(&st.control_dwords(), st.platform(), no_mask, chan_off, n)
+}
+
+/// [`exec_mask`] from the control dwords of the state (read once per instruction).
+pub fn exec_mask_in(
+    ctl: &ControlDwords,
+    p: Platform,
+    no_mask: bool,
+    chan_off: usize,
+    n: usize,
+) -> Enables {
     if no_mask {
         return Enables::all(n);
     }
-    let (vme, vme_undef) = st.field(&CR0_0_VECTOR_MASK_ENABLE).unwrap_or((0, true));
-    let pick = |f| st.field(f).unwrap_or((0, true));
-    let (dm, dm_u) = pick(&SR0_2_DMASK);
-    let (vm, vm_u) = pick(&SR0_3_VMASK);
-    let low16 = n == 32 && feature::SIMD32_LOW16_EXEC_MASK.on(st.platform());
+    let pick = |d, f| field_of_dword(d, f).unwrap_or((0, true));
+    let (vme, vme_undef) = pick(ctl.cr0_0, &CR0_0_VECTOR_MASK_ENABLE);
+    let (dm, dm_u) = pick(ctl.sr0_2, &SR0_2_DMASK);
+    let (vm, vm_u) = pick(ctl.sr0_3, &SR0_3_VMASK);
+    let low16 = n == 32 && feature::SIMD32_LOW16_EXEC_MASK.on(p);
     if !vme_undef && !low16 {
         // The common case as bit operations: the selected mask rotated to the channel offset.
         let (m, u) = if vme == 1 { (vm, vm_u) } else { (dm, dm_u) };

@@ -16,8 +16,8 @@
 
 #![allow(clippy::needless_range_loop)] // channels index several parallel arrays
 
-use super::acc::{implicit_addr, implicit_writes};
-use super::alu::{enables, gather_raw, write_dst};
+use super::acc::{implicit_addr, implicit_writes_in};
+use super::alu::{enables_in, gather_raw, write_dst};
 use super::flags::{int_cond, FlagWriter};
 use super::mask::flag_base;
 use super::operand::{Plans, Space};
@@ -29,7 +29,7 @@ use crate::isa::{Dst, Insn};
 use crate::spec::compare::GridKind;
 use crate::spec::registers::field::CR0_0_FP_MODE;
 use crate::spec::{AccessMode, CondMod, DataType, FpOps, MathFn, Opcode, PredCtrl};
-use crate::state::ThreadState;
+use crate::state::{ControlDwords, ThreadState};
 
 fn unsupported(what: String) -> ExecError {
     ExecError::Unsupported { what }
@@ -37,8 +37,12 @@ fn unsupported(what: String) -> ExecError {
 
 /// The float environment of the thread (cr0.0), and whether its float fields are undefined.
 pub fn float_env(st: &ThreadState) -> (FloatEnv, bool) {
-    let p = st.platform();
-    let Some((v, u)) = st.field_dword(&CR0_0_FP_MODE) else {
+    float_env_in(&st.control_dwords(), st.platform())
+}
+
+/// [`float_env`] from the control dwords of the state (`p`: its platform).
+pub fn float_env_in(ctl: &ControlDwords, p: crate::spec::Platform) -> (FloatEnv, bool) {
+    let Some((v, u)) = ctl.cr0_0 else {
         return (FloatEnv::new(p), true);
     };
     let env = FloatEnv::from_cr0(p, v);
@@ -136,6 +140,7 @@ fn exec_float(tys: &[DataType]) -> Option<FloatType> {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn execute(
     st: &mut ThreadState,
+    ctl: &ControlDwords,
     insn: &Insn,
     n: usize,
     dst: &Dst,
@@ -166,9 +171,9 @@ pub(crate) fn execute(
             )))
         }
     };
-    let (env, env_undef) = float_env(st);
+    let (env, env_undef) = float_env_in(ctl, p);
     let dplan = &plans.dst;
-    let (em, pm) = enables(st, insn, n);
+    let (em, pm) = enables_in(st, ctl, insn, n);
     let sel_like = matches!(k, Kind::Sel | Kind::Csel);
     let mut en = if sel_like && insn.pred != PredCtrl::None && k == Kind::Sel {
         em
@@ -481,7 +486,7 @@ pub(crate) fn execute(
     let is_cmp = matches!(k, Kind::Cmp(_));
     let dst_ft = FloatType::from_data_type(dst.ty);
     let acc_dst = matches!(dplan.space, Space::Arf { acc: true });
-    let wr = implicit_writes(st, insn.ctrl.acc_wr);
+    let wr = implicit_writes_in(ctl, insn.ctrl.acc_wr);
     let flags_on = insn.cmod != CondMod::None && !sel_like;
     let fbase = flag_base(insn.flag) + usize::from(insn.chan_off);
     // The common case: same type, no saturation, flags or accumulator, a GRF destination, every

@@ -46,6 +46,9 @@ pub struct ArfLayout {
     /// Byte offsets of the flag registers f0, f1, ... by number (`None`: the platform lacks
     /// the register).
     flag_bases: [Option<usize>; 16],
+    /// Byte offsets of the dwords holding cr0.0, sr0.2 (DMask), sr0.3 (VMask) and the IP, as
+    /// `ThreadState::field_dword` locates their hot fields (`None`: the platform lacks it).
+    pub(crate) control: [Option<usize>; 4],
 }
 
 /// `name` ASCII lower-cased and packed little-endian into a u64 (`None`: longer than 8 bytes).
@@ -148,6 +151,7 @@ impl ArfLayout {
             hot_fields: Vec::new(),
             packed_names: Vec::new(),
             flag_bases: [None; 16],
+            control: [None; 4],
         };
         layout.packed_names = layout
             .regs
@@ -182,6 +186,13 @@ impl ArfLayout {
                 }
             }
         }
+        layout.control = [
+            &f::CR0_0_VECTOR_MASK_ENABLE,
+            &f::SR0_2_DMASK,
+            &f::SR0_3_VMASK,
+            &f::IP_0_IP,
+        ]
+        .map(|hot| layout.hot_field_offset(hot));
         layout
     }
 
