@@ -5,10 +5,14 @@
 //!   whenever they apply, and apply to ordinary normal operands;
 //! - `IntRead` reads integer elements as the sign/zero extension they are;
 //! - the one-bit-per-channel predicate equals the flag bits channel by channel;
-//! - `ArfLayout::by_name` finds what a case-insensitive scan of the names finds.
+//! - `ArfLayout::by_name` finds what a case-insensitive scan of the names finds;
+//! - the bit-mask predicate (every PredCtrl, Align16 replication) equals the channel-by-channel
+//!   definition (`predicate_by_channel`);
+//! - the control dwords read at once give the fields `ThreadState::field` gives, and
+//!   `advance_ip` is `set_ip(ip() + n)`.
 
 use euref::exec::convert::{int_value, IntRead};
-use euref::exec::mask::{flag_base, predicate};
+use euref::exec::mask::{exec_mask, exec_mask_in, flag_base, predicate, predicate_by_channel};
 use euref::float::{FloatEnv, FloatType, Policy};
 use euref::fp::Round;
 use euref::isa::Flag;
@@ -291,5 +295,107 @@ fn register_lookup_by_name_equals_a_scan() {
         }
         assert!(layout.by_name("ACC0").is_some());
         assert_eq!(st.arf_index("cr0"), scan("cr0"));
+    }
+}
+
+/// Random flag registers f0, f1 (value, undefined bits: none, a few or many).
+fn random_flags(r: &mut Rng, st: &mut ThreadState) {
+    let (x, u) = (r.next(), r.next());
+    let undef = match u & 3 {
+        0 => 0,
+        1 => u & r.next() & r.next(),
+        2 => u,
+        _ => u & r.next(),
+    };
+    st.set_flag(0, x as u32, undef as u32).expect("f0");
+    st.set_flag(1, (x >> 32) as u32, (undef >> 32) as u32).expect("f1");
+}
+
+#[test]
+fn predicate_masks_equal_the_channel_definition() {
+    let mut r = Rng(0x5eed_f1a9);
+    let mut checked = 0;
+    for p in [Platform::Ivb, Platform::Bdw, Platform::Skl] {
+        let mut st = ThreadState::new(p);
+        for _ in 0..4000 {
+            random_flags(&mut r, &mut st);
+            let u = r.next();
+            let flag = Flag {
+                reg: (u & 1) as u8,
+                sub: (u >> 1 & 1) as u8,
+            };
+            let n = [1usize, 2, 4, 8, 16, 32][(u >> 2) as usize % 6];
+            let chan_off = [0usize, 4, 8, 12, 16, 20, 24, 28][(u >> 5) as usize % 8];
+            let inv = u >> 8 & 1 == 1;
+            let a16 = match u >> 9 & 7 {
+                c @ 0..=3 => Some(c as u8),
+                _ => None,
+            };
+            for pred in PredCtrl::ALL {
+                let got = predicate(&st, pred, inv, flag, chan_off, n, a16);
+                let want = predicate_by_channel(&st, pred, inv, flag, chan_off, n, a16);
+                assert_eq!(got, want, "{pred:?} inv {inv} {flag:?} n {n} off {chan_off} {a16:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 3 * 4000 * PredCtrl::ALL.len());
+}
+
+#[test]
+fn control_dwords_give_the_fields_and_advance_ip_is_set_ip() {
+    use euref::exec::acc::{implicit_writes, implicit_writes_in};
+    use euref::spec::registers::field as f;
+    use euref::state::field_of_dword;
+    let mut r = Rng(0xc0_11ec7);
+    for p in Platform::ALL {
+        let mut st = ThreadState::new(p);
+        for _ in 0..300 {
+            for (name, dword) in [("cr0", 0), ("sr0", 2), ("sr0", 3), ("ip", 0)] {
+                let (v, u) = (r.next(), r.next());
+                st.set_arf_bytes(name, 4 * dword, &(v as u32).to_le_bytes())
+                    .expect(name);
+                // Mostly defined; sometimes a few undefined bits.
+                let undef = if u & 3 == 0 { (u >> 2) as u32 & (u >> 34) as u32 } else { 0 };
+                st.set_arf_undef_bits(name, dword, undef).expect(name);
+            }
+            let ctl = st.control_dwords();
+            for (fi, d) in [
+                (&f::CR0_0_FP_MODE, ctl.cr0_0),
+                (&f::CR0_0_ACC_DISABLE, ctl.cr0_0),
+                (&f::CR0_0_VECTOR_MASK_ENABLE, ctl.cr0_0),
+                (&f::CR0_0_ROUNDING_MODE, ctl.cr0_0),
+                (&f::SR0_2_DMASK, ctl.sr0_2),
+                (&f::SR0_3_VMASK, ctl.sr0_3),
+            ] {
+                assert_eq!(field_of_dword(d, fi), st.field(fi), "{p:?} {}", fi.name);
+            }
+            assert_eq!(ctl.cr0_0, st.field_dword(&f::CR0_0_FP_MODE), "{p:?}");
+            for acc_wr in [false, true] {
+                assert_eq!(implicit_writes_in(&ctl, acc_wr), implicit_writes(&st, acc_wr));
+            }
+            for (no_mask, n) in [(false, 8), (false, 16), (false, 32), (true, 16)] {
+                assert_eq!(
+                    exec_mask_in(&ctl, p, no_mask, 8, n),
+                    exec_mask(&st, no_mask, 8, n),
+                    "{p:?}"
+                );
+            }
+            let by = [8u32, 16, u32::MAX - 7][r.next() as usize % 3];
+            let mut want = st.clone();
+            if let Some(ip) = want.ip() {
+                want.set_ip(ip.wrapping_add(by));
+            }
+            st.advance_ip(by);
+            assert_eq!(st.ip(), want.ip(), "{p:?}");
+            assert!(st == want, "{p:?}: advance_ip changed more than the IP");
+        }
+        // An undefined IP stays undefined.
+        let mut st = ThreadState::new(p);
+        st.set_arf_undef_bits("ip", 0, u32::MAX).expect("ip");
+        let before = st.clone();
+        assert_eq!(st.ip(), None);
+        st.advance_ip(16);
+        assert!(st == before && st.ip().is_none(), "{p:?}");
     }
 }

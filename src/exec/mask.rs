@@ -176,24 +176,92 @@ pub fn predicate(
     let fl = flag_space(st);
     let base = flag_base(flag) + chan_off;
     let n = n.min(32);
+    let window = |x: u64| if base < 64 { (x >> base) as u32 } else { 0 };
+    let past = if base >= 64 {
+        u32::MAX
+    } else if base + 32 > 64 {
+        !low(64 - base)
+    } else {
+        0
+    };
+    // Flag bits base..base+32 (every bit any channel reads: the groups and Align16 groups of
+    // four end by then); bits past f1.1 are undefined.
+    let (wv, wu) = (window(fl.0), window(fl.1) | past);
     if pred == PredCtrl::Seq && a16_chan.is_none() {
-        // One flag bit per channel: the bits as a mask (bits past f1.1 are undefined).
-        let window = |x: u64| if base < 64 { (x >> base) as u32 } else { 0 };
-        let past = if base >= 64 {
-            u32::MAX
-        } else if base + 32 > 64 {
-            !low(64 - base)
-        } else {
-            0
-        };
+        // One flag bit per channel: the bits as a mask.
         let all = low(n);
-        let unknown = (window(fl.1) | past) & all;
-        let val = if inv { !window(fl.0) } else { window(fl.0) };
+        let unknown = wu & all;
+        let val = if inv { !wv } else { wv };
         return Enables {
             on: val & !unknown & all,
             unknown,
         };
     }
+    let mut e = Enables::default();
+    let mut put = |chans: u32, (v, u): (bool, bool)| {
+        if u {
+            e.unknown |= chans;
+        } else if v != inv {
+            e.on |= chans;
+        }
+    };
+    if let Some(c) = a16_chan {
+        for ch in 0..n {
+            let i = (ch & !3) + usize::from(c);
+            put(1 << ch, ((wv >> i) & 1 == 1, (wu >> i) & 1 == 1));
+        }
+        return e;
+    }
+    let (any, size) = match pred {
+        PredCtrl::None | PredCtrl::Seq => (true, 1),
+        PredCtrl::Anyv => (true, n.max(1)),
+        PredCtrl::Allv => (false, n.max(1)),
+        PredCtrl::Any2h => (true, 2),
+        PredCtrl::All2h => (false, 2),
+        PredCtrl::Any4h => (true, 4),
+        PredCtrl::All4h => (false, 4),
+        PredCtrl::Any8h => (true, 8),
+        PredCtrl::All8h => (false, 8),
+        PredCtrl::Any16h => (true, 16),
+        PredCtrl::All16h => (false, 16),
+        PredCtrl::Any32h => (true, 32),
+        PredCtrl::All32h => (false, 32),
+    };
+    for k in (0..n).step_by(size) {
+        let group = low(size) << k;
+        put(group & low(n), reduce_bits(wv, wu, group, any));
+    }
+    e
+}
+
+/// [`reduce`] over the bits `group` of 32-bit value and undefined windows.
+fn reduce_bits(v: u32, u: u32, group: u32, any: bool) -> (bool, bool) {
+    let defined = group & !u;
+    let decided = if any { v & defined } else { !v & defined };
+    if decided != 0 {
+        (any, false)
+    } else {
+        (!any, u & group != 0)
+    }
+}
+
+/// [`predicate`] evaluated channel by channel from its definition (the reference the bit-mask
+/// evaluation is tested against).
+pub fn predicate_by_channel(
+    st: &ThreadState,
+    pred: PredCtrl,
+    inv: bool,
+    flag: Flag,
+    chan_off: usize,
+    n: usize,
+    a16_chan: Option<u8>,
+) -> Enables {
+    if pred == PredCtrl::None {
+        return Enables::all(n);
+    }
+    let fl = flag_space(st);
+    let base = flag_base(flag) + chan_off;
+    let n = n.min(32);
     let mut per = [(false, false); 32];
     for (ch, slot) in per.iter_mut().enumerate().take(n) {
         let group = |any: bool, size: usize| reduce(fl, base + (ch / size) * size, size, any);
