@@ -4,7 +4,7 @@
 
 #![allow(clippy::needless_range_loop)] // channels index several parallel arrays
 
-use super::acc::{implicit_addr, implicit_writes_in};
+use super::acc::{implicit_writes_in, AccMap};
 use super::convert::{IntConv, IntRead};
 use super::flags::{int_cond, FlagWriter};
 use super::mask::{exec_mask_in, flag_base, predicate, Enables};
@@ -468,6 +468,8 @@ fn raw(
         }
     }
     let wr = implicit_writes_in(ctl, insn.ctrl.acc_wr);
+    let acc_map = (wr != Some(false) && !matches!(dplan.space, Space::Arf { acc: true }) && !quirk)
+        .then(|| AccMap::new(st, p, dplan.ty));
     for ch in 0..n {
         let m = 1u32 << ch;
         if en.maybe() & m == 0 {
@@ -481,10 +483,8 @@ fn raw(
         let bits = vals[k].bits[ch];
         let und = vals[k].undef & m != 0 || en.unknown & m != 0 || pick_unknown;
         write_dst(st, dplan, ch, bits, 0, und);
-        if wr != Some(false) && !matches!(dplan.space, Space::Arf { acc: true }) && !quirk {
-            if let Some(a) = implicit_addr(st, p, dplan.ty, usize::from(insn.chan_off), ch) {
-                st.acc_write(a, dplan.ty, 0, bits, und || wr.is_none());
-            }
+        if let Some(a) = acc_map.and_then(|am| am.addr(st, usize::from(insn.chan_off), ch)) {
+            st.acc_write(a, dplan.ty, 0, bits, und || wr.is_none());
         }
     }
     info.enabled = en.on;
@@ -575,8 +575,9 @@ fn integer(
     let reads_acc = matches!(op, Opcode::Mac | Opcode::Mach | Opcode::Sada2);
     if reads_acc {
         let mut mism = 0u32;
+        let acc_map = AccMap::new(st, p, class.ty);
         for ch in 0..n {
-            match implicit_addr(st, p, class.ty, chan_off, ch) {
+            match acc_map.addr(st, chan_off, ch) {
                 Some(a) => {
                     let r = st.acc_read(a, class.ty);
                     accv.x[ch] = r.exact;
@@ -701,6 +702,7 @@ fn integer(
     } else {
         class.ty
     };
+    let acc_map = write_acc.then(|| AccMap::new(st, p, acc_ty));
     let fbase = flag_base(insn.flag) + chan_off;
     let flags_on = insn.cmod != CondMod::None && !sel;
     let mut fw = if flags_on {
@@ -742,9 +744,9 @@ fn integer(
         if flags_on {
             fw.set(fbase + ch, flag, und || conv_und || flag_undef & m != 0);
         }
-        if write_acc {
+        if let Some(am) = acc_map {
             let forced = out.acc_forced;
-            if let Some(a) = implicit_addr(st, p, acc_ty, chan_off, ch) {
+            if let Some(a) = am.addr(st, chan_off, ch) {
                 let v = acc_res[ch];
                 let bits = v as u64;
                 st.acc_write(a, acc_ty, v, bits, und || (!forced && wr.is_none()));

@@ -16,7 +16,7 @@
 
 #![allow(clippy::needless_range_loop)] // channels index several parallel arrays
 
-use super::acc::{implicit_addr, implicit_writes_in};
+use super::acc::{implicit_writes_in, AccMap};
 use super::alu::{enables_in, gather_raw, write_dst};
 use super::flags::{int_cond, FlagWriter};
 use super::mask::flag_base;
@@ -227,16 +227,19 @@ pub(crate) fn execute(
         }
     }
     // One-source math functions ignore src1 (null or absent).
-    if let Kind::Math(f) = k {
-        if crate::math::func_row(f, exec_dt, p).is_some_and(|r| r.srcs < 2) {
-            vals[1].undef = 0;
-        }
+    let math_row = match k {
+        Kind::Math(f) => crate::math::func_row(f, exec_dt, p),
+        _ => None,
+    };
+    if math_row.is_some_and(|r| r.srcs < 2) {
+        vals[1].undef = 0;
     }
     // The implicit accumulator source of mac.
     let mut accv = Lanes::new();
     if k == Kind::Mac {
+        let acc_map = AccMap::new(st, p, exec_dt);
         for ch in 0..n {
-            match implicit_addr(st, p, exec_dt, usize::from(insn.chan_off), ch) {
+            match acc_map.addr(st, usize::from(insn.chan_off), ch) {
                 Some(a) => {
                     let r = st.acc_read(a, exec_dt);
                     accv.bits[ch] = r.bits;
@@ -461,7 +464,12 @@ pub(crate) fn execute(
                 if live >> ch & 1 == 0 {
                     continue;
                 }
-                let m = match crate::math::eval(f, exec_dt, a[ch], b[ch], &env) {
+                // (`env` is of platform `p`: the row is `eval`'s own.)
+                let m = match math_row {
+                    Some(row) => crate::math::eval_row(row, f, exec_dt, a[ch], b[ch], &env),
+                    None => crate::math::eval(f, exec_dt, a[ch], b[ch], &env),
+                };
+                let m = match m {
                     Ok(m) => m,
                     // INVM / RSQRTM (math.invm, math.rsqrtm): outside the early-out special
                     // cases the approximation and its acc2-acc9 extra bits are not publicly
@@ -553,6 +561,7 @@ pub(crate) fn execute(
     } else {
         FlagWriter::empty()
     };
+    let acc_map = (wr != Some(false) && !acc_dst && !is_cmp).then(|| AccMap::new(st, p, exec_dt));
     let all_ones = crate::state::mask_bits(dst.ty.bits());
     for ch in 0..n {
         let m = 1u32 << ch;
@@ -600,8 +609,8 @@ pub(crate) fn execute(
         if flags_on {
             fw.set(fbase + ch, flag, und);
         }
-        if wr != Some(false) && !acc_dst && !is_cmp {
-            if let Some(a) = implicit_addr(st, p, exec_dt, usize::from(insn.chan_off), ch) {
+        if let Some(am) = acc_map {
+            if let Some(a) = am.addr(st, usize::from(insn.chan_off), ch) {
                 // f32to16's HF result is not an execution-type value: the accumulator is
                 // left undefined.
                 let acc_und = und || wr.is_none() || k == Kind::F32to16;
