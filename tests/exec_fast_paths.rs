@@ -308,7 +308,8 @@ fn random_flags(r: &mut Rng, st: &mut ThreadState) {
         _ => u & r.next(),
     };
     st.set_flag(0, x as u32, undef as u32).expect("f0");
-    st.set_flag(1, (x >> 32) as u32, (undef >> 32) as u32).expect("f1");
+    st.set_flag(1, (x >> 32) as u32, (undef >> 32) as u32)
+        .expect("f1");
 }
 
 #[test]
@@ -334,7 +335,10 @@ fn predicate_masks_equal_the_channel_definition() {
             for pred in PredCtrl::ALL {
                 let got = predicate(&st, pred, inv, flag, chan_off, n, a16);
                 let want = predicate_by_channel(&st, pred, inv, flag, chan_off, n, a16);
-                assert_eq!(got, want, "{pred:?} inv {inv} {flag:?} n {n} off {chan_off} {a16:?}");
+                assert_eq!(
+                    got, want,
+                    "{pred:?} inv {inv} {flag:?} n {n} off {chan_off} {a16:?}"
+                );
                 checked += 1;
             }
         }
@@ -356,7 +360,11 @@ fn control_dwords_give_the_fields_and_advance_ip_is_set_ip() {
                 st.set_arf_bytes(name, 4 * dword, &(v as u32).to_le_bytes())
                     .expect(name);
                 // Mostly defined; sometimes a few undefined bits.
-                let undef = if u & 3 == 0 { (u >> 2) as u32 & (u >> 34) as u32 } else { 0 };
+                let undef = if u & 3 == 0 {
+                    (u >> 2) as u32 & (u >> 34) as u32
+                } else {
+                    0
+                };
                 st.set_arf_undef_bits(name, dword, undef).expect(name);
             }
             let ctl = st.control_dwords();
@@ -372,7 +380,10 @@ fn control_dwords_give_the_fields_and_advance_ip_is_set_ip() {
             }
             assert_eq!(ctl.cr0_0, st.field_dword(&f::CR0_0_FP_MODE), "{p:?}");
             for acc_wr in [false, true] {
-                assert_eq!(implicit_writes_in(&ctl, acc_wr), implicit_writes(&st, acc_wr));
+                assert_eq!(
+                    implicit_writes_in(&ctl, acc_wr),
+                    implicit_writes(&st, acc_wr)
+                );
             }
             for (no_mask, n) in [(false, 8), (false, 16), (false, 32), (true, 16)] {
                 assert_eq!(

@@ -414,9 +414,7 @@ pub(crate) fn execute(
     let (n, dst, srcs, tys) = (o.n, o.dst, &o.srcs[..o.nsrc], &o.tys[..o.nsrc]);
     match o.route {
         Route::Raw { quirk } => raw(st, &ctl, insn, n, plans, quirk, info),
-        Route::Float => {
-            super::ops_float::execute(st, &ctl, insn, n, dst, tys, plans, info, opts)
-        }
+        Route::Float => super::ops_float::execute(st, &ctl, insn, n, dst, tys, plans, info, opts),
         Route::Integer => integer(st, &ctl, insn, n, dst, srcs, tys, plans, info, opts),
         Route::DfPairs => super::ops_df_pairs::execute(st, insn, n, tys, plans, info),
     }
