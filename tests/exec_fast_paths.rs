@@ -7,12 +7,12 @@
 //! - the one-bit-per-channel predicate equals the flag bits channel by channel;
 //! - `ArfLayout::by_name` finds what a case-insensitive scan of the names finds;
 //! - the bit-mask predicate (every PredCtrl, Align16 replication) equals the channel-by-channel
-//!   definition (`predicate_by_channel`);
+//!   definition (`predicate_by_channel` below);
 //! - the control dwords read at once give the fields `ThreadState::field` gives, and
 //!   `advance_ip` is `set_ip(ip() + n)`.
 
 use euref::exec::convert::{int_value, IntRead};
-use euref::exec::mask::{exec_mask, exec_mask_in, flag_base, predicate, predicate_by_channel};
+use euref::exec::mask::{exec_mask, exec_mask_in, flag_base, flag_space, predicate, Enables};
 use euref::float::{FloatEnv, FloatType, Policy};
 use euref::fp::Round;
 use euref::isa::Flag;
@@ -310,6 +310,70 @@ fn random_flags(r: &mut Rng, st: &mut ThreadState) {
     st.set_flag(0, x as u32, undef as u32).expect("f0");
     st.set_flag(1, (x >> 32) as u32, (undef >> 32) as u32)
         .expect("f1");
+}
+
+/// The predicate of channels `0..n` channel by channel, from its definition (seed002
+/// §Predication): channel `ch` reads flag bit `base + ch` (sequential), bit `base + (ch & !3) + c`
+/// (Align16 replication of component `c`), or the OR (any) / AND (all) of the bits of its
+/// group (anyv/allv: all `n` channels; anyNh/allNh: groups of N from the channel's group start),
+/// where a bit past f1.1 or undefined is unknown and a defined bit equal to the OR/AND's
+/// absorbing value decides; the result is inverted with `inv`.
+fn predicate_by_channel(
+    st: &ThreadState,
+    pred: PredCtrl,
+    inv: bool,
+    flag: Flag,
+    chan_off: usize,
+    n: usize,
+    a16_chan: Option<u8>,
+) -> Enables {
+    let mut e = Enables { on: 0, unknown: 0 };
+    if pred == PredCtrl::None {
+        e.on = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
+        return e;
+    }
+    let (val, undef) = flag_space(st);
+    let base = flag_base(flag) + chan_off;
+    let bit = |i: usize| -> (bool, bool) {
+        if i >= 64 {
+            (false, true)
+        } else {
+            (val >> i & 1 == 1, undef >> i & 1 == 1)
+        }
+    };
+    let combine = |from: usize, len: usize, any: bool| -> (bool, bool) {
+        let bits: Vec<(bool, bool)> = (from..from + len).map(bit).collect();
+        if bits.iter().any(|&(v, u)| !u && v == any) {
+            (any, false)
+        } else {
+            (!any, bits.iter().any(|&(_, u)| u))
+        }
+    };
+    for ch in 0..n.min(32) {
+        let group = |size: usize, any: bool| combine(base + ch / size * size, size, any);
+        let (v, u) = match (a16_chan, pred) {
+            (Some(c), _) => bit(base + (ch & !3) + usize::from(c)),
+            (None, PredCtrl::Anyv) => combine(base, n, true),
+            (None, PredCtrl::Allv) => combine(base, n, false),
+            (None, PredCtrl::Any2h) => group(2, true),
+            (None, PredCtrl::All2h) => group(2, false),
+            (None, PredCtrl::Any4h) => group(4, true),
+            (None, PredCtrl::All4h) => group(4, false),
+            (None, PredCtrl::Any8h) => group(8, true),
+            (None, PredCtrl::All8h) => group(8, false),
+            (None, PredCtrl::Any16h) => group(16, true),
+            (None, PredCtrl::All16h) => group(16, false),
+            (None, PredCtrl::Any32h) => group(32, true),
+            (None, PredCtrl::All32h) => group(32, false),
+            (None, _) => bit(base + ch),
+        };
+        if u {
+            e.unknown |= 1 << ch;
+        } else if v != inv {
+            e.on |= 1 << ch;
+        }
+    }
+    e
 }
 
 #[test]

@@ -135,27 +135,6 @@ pub fn flag_base(f: Flag) -> usize {
     usize::from(f.reg) * 32 + usize::from(f.sub) * 16
 }
 
-fn bit(fl: (u64, u64), i: usize) -> (bool, bool) {
-    if i >= 64 {
-        return (false, true);
-    }
-    ((fl.0 >> i) & 1 == 1, (fl.1 >> i) & 1 == 1)
-}
-
-/// OR (`any`) or AND of flag bits `from..from+len`: (value, undefined).
-fn reduce(fl: (u64, u64), from: usize, len: usize, any: bool) -> (bool, bool) {
-    let mut unk = false;
-    for i in from..from + len {
-        let (v, u) = bit(fl, i);
-        if u {
-            unk = true;
-        } else if v == any {
-            return (any, false);
-        }
-    }
-    (!any, unk)
-}
-
 /// The predicate mask of channels `0..n` (seed002 §Predication; seed000 §1.1): PredCtrl
 /// `None` enables every channel; otherwise the flag bits from `flag_base(flag) + chan_off`
 /// combined per PredCtrl (sequential; Align16 replication of channel x/y/z/w within each group
@@ -234,7 +213,8 @@ pub fn predicate(
     e
 }
 
-/// [`reduce`] over the bits `group` of 32-bit value and undefined windows.
+/// OR (`any`) or AND of the flag bits `group` of 32-bit value and undefined windows: (value,
+/// undefined). A defined bit equal to `any` decides; otherwise undefined bits leave it unknown.
 fn reduce_bits(v: u32, u: u32, group: u32, any: bool) -> (bool, bool) {
     let defined = group & !u;
     let decided = if any { v & defined } else { !v & defined };
@@ -243,55 +223,4 @@ fn reduce_bits(v: u32, u: u32, group: u32, any: bool) -> (bool, bool) {
     } else {
         (!any, u & group != 0)
     }
-}
-
-/// [`predicate`] evaluated channel by channel from its definition (the reference the bit-mask
-/// evaluation is tested against).
-pub fn predicate_by_channel(
-    st: &ThreadState,
-    pred: PredCtrl,
-    inv: bool,
-    flag: Flag,
-    chan_off: usize,
-    n: usize,
-    a16_chan: Option<u8>,
-) -> Enables {
-    if pred == PredCtrl::None {
-        return Enables::all(n);
-    }
-    let fl = flag_space(st);
-    let base = flag_base(flag) + chan_off;
-    let n = n.min(32);
-    let mut per = [(false, false); 32];
-    for (ch, slot) in per.iter_mut().enumerate().take(n) {
-        let group = |any: bool, size: usize| reduce(fl, base + (ch / size) * size, size, any);
-        *slot = if let Some(c) = a16_chan {
-            bit(fl, base + (ch & !3) + usize::from(c))
-        } else {
-            match pred {
-                PredCtrl::None | PredCtrl::Seq => bit(fl, base + ch),
-                PredCtrl::Anyv => reduce(fl, base, n.max(1), true),
-                PredCtrl::Allv => reduce(fl, base, n.max(1), false),
-                PredCtrl::Any2h => group(true, 2),
-                PredCtrl::All2h => group(false, 2),
-                PredCtrl::Any4h => group(true, 4),
-                PredCtrl::All4h => group(false, 4),
-                PredCtrl::Any8h => group(true, 8),
-                PredCtrl::All8h => group(false, 8),
-                PredCtrl::Any16h => group(true, 16),
-                PredCtrl::All16h => group(false, 16),
-                PredCtrl::Any32h => group(true, 32),
-                PredCtrl::All32h => group(false, 32),
-            }
-        };
-    }
-    let mut e = Enables::default();
-    for (ch, (v, u)) in per.into_iter().enumerate().take(n) {
-        if u {
-            e.unknown |= 1 << ch;
-        } else if v != inv {
-            e.on |= 1 << ch;
-        }
-    }
-    e
 }

@@ -454,10 +454,7 @@ impl ThreadState {
 
     /// The register that flat ARF byte `o` belongs to.
     pub(crate) fn reg_of_flat(&self, o: usize) -> Option<usize> {
-        self.layout
-            .regs
-            .iter()
-            .position(|r| o >= r.base && o < r.base + r.bytes.div_ceil(4) * 4)
+        self.layout.reg_of_flat(o)
     }
 
     /// Write the low `size` bytes of `bits` at flat ARF offset `o` with per-bit undefined flags
