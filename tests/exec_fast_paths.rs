@@ -5,10 +5,14 @@
 //!   whenever they apply, and apply to ordinary normal operands;
 //! - `IntRead` reads integer elements as the sign/zero extension they are;
 //! - the one-bit-per-channel predicate equals the flag bits channel by channel;
-//! - `ArfLayout::by_name` finds what a case-insensitive scan of the names finds.
+//! - `ArfLayout::by_name` finds what a case-insensitive scan of the names finds;
+//! - the bit-mask predicate (every PredCtrl, Align16 replication) equals the channel-by-channel
+//!   definition (`predicate_by_channel` below);
+//! - the control dwords read at once give the fields `ThreadState::field` gives, and
+//!   `advance_ip` is `set_ip(ip() + n)`.
 
 use euref::exec::convert::{int_value, IntRead};
-use euref::exec::mask::{flag_base, predicate};
+use euref::exec::mask::{exec_mask, exec_mask_in, flag_base, flag_space, predicate, Enables};
 use euref::float::{FloatEnv, FloatType, Policy};
 use euref::fp::Round;
 use euref::isa::Flag;
@@ -291,5 +295,182 @@ fn register_lookup_by_name_equals_a_scan() {
         }
         assert!(layout.by_name("ACC0").is_some());
         assert_eq!(st.arf_index("cr0"), scan("cr0"));
+    }
+}
+
+/// Random flag registers f0, f1 (value, undefined bits: none, a few or many).
+fn random_flags(r: &mut Rng, st: &mut ThreadState) {
+    let (x, u) = (r.next(), r.next());
+    let undef = match u & 3 {
+        0 => 0,
+        1 => u & r.next() & r.next(),
+        2 => u,
+        _ => u & r.next(),
+    };
+    st.set_flag(0, x as u32, undef as u32).expect("f0");
+    st.set_flag(1, (x >> 32) as u32, (undef >> 32) as u32)
+        .expect("f1");
+}
+
+/// The predicate of channels `0..n` channel by channel, from its definition (seed002
+/// §Predication): channel `ch` reads flag bit `base + ch` (sequential), bit `base + (ch & !3) + c`
+/// (Align16 replication of component `c`), or the OR (any) / AND (all) of the bits of its
+/// group (anyv/allv: all `n` channels; anyNh/allNh: groups of N from the channel's group start),
+/// where a bit past f1.1 or undefined is unknown and a defined bit equal to the OR/AND's
+/// absorbing value decides; the result is inverted with `inv`.
+fn predicate_by_channel(
+    st: &ThreadState,
+    pred: PredCtrl,
+    inv: bool,
+    flag: Flag,
+    chan_off: usize,
+    n: usize,
+    a16_chan: Option<u8>,
+) -> Enables {
+    let mut e = Enables { on: 0, unknown: 0 };
+    if pred == PredCtrl::None {
+        e.on = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
+        return e;
+    }
+    let (val, undef) = flag_space(st);
+    let base = flag_base(flag) + chan_off;
+    let bit = |i: usize| -> (bool, bool) {
+        if i >= 64 {
+            (false, true)
+        } else {
+            (val >> i & 1 == 1, undef >> i & 1 == 1)
+        }
+    };
+    let combine = |from: usize, len: usize, any: bool| -> (bool, bool) {
+        let bits: Vec<(bool, bool)> = (from..from + len).map(bit).collect();
+        if bits.iter().any(|&(v, u)| !u && v == any) {
+            (any, false)
+        } else {
+            (!any, bits.iter().any(|&(_, u)| u))
+        }
+    };
+    for ch in 0..n.min(32) {
+        let group = |size: usize, any: bool| combine(base + ch / size * size, size, any);
+        let (v, u) = match (a16_chan, pred) {
+            (Some(c), _) => bit(base + (ch & !3) + usize::from(c)),
+            (None, PredCtrl::Anyv) => combine(base, n, true),
+            (None, PredCtrl::Allv) => combine(base, n, false),
+            (None, PredCtrl::Any2h) => group(2, true),
+            (None, PredCtrl::All2h) => group(2, false),
+            (None, PredCtrl::Any4h) => group(4, true),
+            (None, PredCtrl::All4h) => group(4, false),
+            (None, PredCtrl::Any8h) => group(8, true),
+            (None, PredCtrl::All8h) => group(8, false),
+            (None, PredCtrl::Any16h) => group(16, true),
+            (None, PredCtrl::All16h) => group(16, false),
+            (None, PredCtrl::Any32h) => group(32, true),
+            (None, PredCtrl::All32h) => group(32, false),
+            (None, _) => bit(base + ch),
+        };
+        if u {
+            e.unknown |= 1 << ch;
+        } else if v != inv {
+            e.on |= 1 << ch;
+        }
+    }
+    e
+}
+
+#[test]
+fn predicate_masks_equal_the_channel_definition() {
+    let mut r = Rng(0x5eed_f1a9);
+    let mut checked = 0;
+    for p in [Platform::Ivb, Platform::Bdw, Platform::Skl] {
+        let mut st = ThreadState::new(p);
+        for _ in 0..4000 {
+            random_flags(&mut r, &mut st);
+            let u = r.next();
+            let flag = Flag {
+                reg: (u & 1) as u8,
+                sub: (u >> 1 & 1) as u8,
+            };
+            let n = [1usize, 2, 4, 8, 16, 32][(u >> 2) as usize % 6];
+            let chan_off = [0usize, 4, 8, 12, 16, 20, 24, 28][(u >> 5) as usize % 8];
+            let inv = u >> 8 & 1 == 1;
+            let a16 = match u >> 9 & 7 {
+                c @ 0..=3 => Some(c as u8),
+                _ => None,
+            };
+            for pred in PredCtrl::ALL {
+                let got = predicate(&st, pred, inv, flag, chan_off, n, a16);
+                let want = predicate_by_channel(&st, pred, inv, flag, chan_off, n, a16);
+                assert_eq!(
+                    got, want,
+                    "{pred:?} inv {inv} {flag:?} n {n} off {chan_off} {a16:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 3 * 4000 * PredCtrl::ALL.len());
+}
+
+#[test]
+fn control_dwords_give_the_fields_and_advance_ip_is_set_ip() {
+    use euref::exec::acc::{implicit_writes, implicit_writes_in};
+    use euref::spec::registers::field as f;
+    use euref::state::field_of_dword;
+    let mut r = Rng(0xc0_11ec7);
+    for p in Platform::ALL {
+        let mut st = ThreadState::new(p);
+        for _ in 0..300 {
+            for (name, dword) in [("cr0", 0), ("sr0", 2), ("sr0", 3), ("ip", 0)] {
+                let (v, u) = (r.next(), r.next());
+                st.set_arf_bytes(name, 4 * dword, &(v as u32).to_le_bytes())
+                    .expect(name);
+                // Mostly defined; sometimes a few undefined bits.
+                let undef = if u & 3 == 0 {
+                    (u >> 2) as u32 & (u >> 34) as u32
+                } else {
+                    0
+                };
+                st.set_arf_undef_bits(name, dword, undef).expect(name);
+            }
+            let ctl = st.control_dwords();
+            for (fi, d) in [
+                (&f::CR0_0_FP_MODE, ctl.cr0_0),
+                (&f::CR0_0_ACC_DISABLE, ctl.cr0_0),
+                (&f::CR0_0_VECTOR_MASK_ENABLE, ctl.cr0_0),
+                (&f::CR0_0_ROUNDING_MODE, ctl.cr0_0),
+                (&f::SR0_2_DMASK, ctl.sr0_2),
+                (&f::SR0_3_VMASK, ctl.sr0_3),
+            ] {
+                assert_eq!(field_of_dword(d, fi), st.field(fi), "{p:?} {}", fi.name);
+            }
+            assert_eq!(ctl.cr0_0, st.field_dword(&f::CR0_0_FP_MODE), "{p:?}");
+            for acc_wr in [false, true] {
+                assert_eq!(
+                    implicit_writes_in(&ctl, acc_wr),
+                    implicit_writes(&st, acc_wr)
+                );
+            }
+            for (no_mask, n) in [(false, 8), (false, 16), (false, 32), (true, 16)] {
+                assert_eq!(
+                    exec_mask_in(&ctl, p, no_mask, 8, n),
+                    exec_mask(&st, no_mask, 8, n),
+                    "{p:?}"
+                );
+            }
+            let by = [8u32, 16, u32::MAX - 7][r.next() as usize % 3];
+            let mut want = st.clone();
+            if let Some(ip) = want.ip() {
+                want.set_ip(ip.wrapping_add(by));
+            }
+            st.advance_ip(by);
+            assert_eq!(st.ip(), want.ip(), "{p:?}");
+            assert!(st == want, "{p:?}: advance_ip changed more than the IP");
+        }
+        // An undefined IP stays undefined.
+        let mut st = ThreadState::new(p);
+        st.set_arf_undef_bits("ip", 0, u32::MAX).expect("ip");
+        let before = st.clone();
+        assert_eq!(st.ip(), None);
+        st.advance_ip(16);
+        assert!(st == before && st.ip().is_none(), "{p:?}");
     }
 }

@@ -624,6 +624,13 @@ fn prepared_instructions_execute_like_step() {
         "add (8) r[a0.1, 4]:d r[a0.3]<8;8,1>:d 3:d",
         "mul (8) acc0<1>:d r10<8;8,1>:d r11<8;8,1>:uw",
         "mach (8) r22<1>:d r10<8;8,1>:d r11<8;8,1>:d {AccWrEn}",
+        // The kept route, control registers and accumulator map on more paths: float with
+        // implicit accumulator writes, math, group predicates, condition modifiers, mac.
+        "add (16) r24:f r11:f r12:f {AccWrEn}",
+        "math.inv (8|M0) r26.0<1>:f r2.0<8;8,1>:f",
+        "(W&~f1.0.any4h) mov (8|M8) (sat)r27.0<1>:f -(abs)r2.0<8;8,1>:f",
+        "cmp.l.f1.0 (8) r28<1>:d r4<8;8,1>:d r14<8;8,1>:d",
+        "mac (8) r29<1>:d r10<8;8,1>:w r11<8;8,1>:w {AccWrEn}",
     ];
     let mut rng = Rng(5);
     for p in [Ivb, Skl] {

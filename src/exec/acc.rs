@@ -14,15 +14,20 @@
 use crate::spec::registers::field::CR0_0_ACC_DISABLE;
 use crate::spec::{DataType, Platform};
 use crate::state::acc::{class_info, class_of};
-use crate::state::ThreadState;
+use crate::state::{field_of_dword, ControlDwords, ThreadState};
 
 /// Whether implicit accumulator writes happen: `Some(true)` yes, `Some(false)` no, `None` the
 /// cr0.0 accumulator disable bit is undefined (the accumulator becomes undefined).
 pub fn implicit_writes(st: &ThreadState, acc_wr: bool) -> Option<bool> {
+    implicit_writes_in(&st.control_dwords(), acc_wr)
+}
+
+/// [`implicit_writes`] from the control dwords of the state.
+pub fn implicit_writes_in(ctl: &ControlDwords, acc_wr: bool) -> Option<bool> {
     if !acc_wr {
         return Some(false);
     }
-    match st.field(&CR0_0_ACC_DISABLE) {
+    match field_of_dword(ctl.cr0_0, &CR0_0_ACC_DISABLE) {
         Some((v, false)) => Some(v == 0),
         _ => None,
     }
@@ -37,14 +42,61 @@ pub fn implicit_addr(
     chan_off: usize,
     ch: usize,
 ) -> Option<usize> {
-    let row = class_of(p, t).and_then(class_info)?;
-    if row.channels == 0 || row.regs.is_empty() {
-        return None;
+    AccMap::new(st, p, t).addr(st, chan_off, ch)
+}
+
+/// Registers whose base [`AccMap`] keeps (the precision rows name at most two).
+const KEPT_REGS: usize = 4;
+
+/// The implicit accumulator elements of type `t` on a state's platform: the precision row's
+/// channels per register and the registers' flat ARF bases, looked up once for the channel
+/// loops ([`implicit_addr`] per channel).
+#[derive(Debug, Clone, Copy)]
+pub struct AccMap {
+    /// Channels per register (0: no accumulator precision).
+    per: usize,
+    /// Bytes per element.
+    size: usize,
+    /// The row's registers, in channel order.
+    regs: &'static [&'static str],
+    /// The flat ARF base of the first [`KEPT_REGS`] of them (`None`: not on the platform).
+    bases: [Option<usize>; KEPT_REGS],
+}
+
+impl AccMap {
+    pub fn new(st: &ThreadState, p: Platform, t: DataType) -> AccMap {
+        let row = class_of(p, t).and_then(class_info);
+        let (per, regs) = row.map_or((0, &[][..]), |r| (r.channels as usize, r.regs));
+        let mut bases = [None; KEPT_REGS];
+        for (b, reg) in bases.iter_mut().zip(regs) {
+            *b = reg_base(st, reg);
+        }
+        AccMap {
+            per,
+            size: t.bytes() as usize,
+            regs,
+            bases,
+        }
     }
-    let per = row.channels as usize;
-    let idx = chan_off + ch;
-    let reg = row.regs[(idx / per) % row.regs.len()];
-    let ri = st.arf_layout().by_name(reg)?;
-    let base = st.arf_layout().regs[ri].base;
-    Some(base + (idx % per) * t.bytes() as usize)
+
+    /// The flat ARF byte address of the element of channel `ch` with channel offset
+    /// `chan_off`: channel `(chan_off + ch) % per` of register `(chan_off + ch) / per` (cyclic).
+    #[inline]
+    pub fn addr(&self, st: &ThreadState, chan_off: usize, ch: usize) -> Option<usize> {
+        if self.per == 0 || self.regs.is_empty() {
+            return None;
+        }
+        let idx = chan_off + ch;
+        let k = (idx / self.per) % self.regs.len();
+        let base = match self.bases.get(k) {
+            Some(b) => (*b)?,
+            None => reg_base(st, self.regs[k])?,
+        };
+        Some(base + (idx % self.per) * self.size)
+    }
+}
+
+fn reg_base(st: &ThreadState, name: &str) -> Option<usize> {
+    let ri = st.arf_layout().by_name(name)?;
+    Some(st.arf_layout().regs[ri].base)
 }

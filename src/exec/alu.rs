@@ -4,10 +4,10 @@
 
 #![allow(clippy::needless_range_loop)] // channels index several parallel arrays
 
-use super::acc::{implicit_addr, implicit_writes};
+use super::acc::{implicit_writes_in, AccMap};
 use super::convert::{IntConv, IntRead};
 use super::flags::{int_cond, FlagWriter};
-use super::mask::{exec_mask, flag_base, predicate, Enables};
+use super::mask::{exec_mask_in, flag_base, predicate, Enables};
 use super::operand::{resolve_all, resolve_src, DstPlan, Plans, Space, SrcPlan};
 use super::ops_int::{self, ExecClass, Inputs, Vals};
 use super::region::MAX_CHANNELS;
@@ -17,7 +17,7 @@ use crate::isa::{Insn, Src};
 use crate::spec::runtime as rt;
 use crate::spec::{feature, AccessMode, CondMod, DataType, Opcode, PredCtrl};
 use crate::state::acc::{class_info, class_of};
-use crate::state::ThreadState;
+use crate::state::{ControlDwords, ThreadState};
 
 fn operand_err(operand: &str, msg: impl Into<String>) -> ExecError {
     ExecError::Operand {
@@ -169,8 +169,18 @@ pub(crate) fn clear_undef_range(gu: &mut [u64], start: usize, len: usize) {
 
 /// The execution mask and predicate of an instruction.
 pub(crate) fn enables(st: &ThreadState, insn: &Insn, n: usize) -> (Enables, Enables) {
+    enables_in(st, &st.control_dwords(), insn, n)
+}
+
+/// [`enables`] with the state's control dwords read beforehand.
+pub(crate) fn enables_in(
+    st: &ThreadState,
+    ctl: &ControlDwords,
+    insn: &Insn,
+    n: usize,
+) -> (Enables, Enables) {
     let chan_off = usize::from(insn.chan_off);
-    let em = exec_mask(st, insn.ctrl.no_mask, chan_off, n);
+    let em = exec_mask_in(ctl, st.platform(), insn.ctrl.no_mask, chan_off, n);
     let pm = predicate(
         st,
         insn.pred,
@@ -245,6 +255,41 @@ pub(crate) struct Operands<'a> {
     pub tys: [DataType; 3],
     pub nsrc: usize,
     pub route: Route,
+}
+
+/// What [`operands`] decides from the instruction and the platform, kept by
+/// [`super::Prepared`] so that a prepared instruction skips the decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shape {
+    n: usize,
+    tys: [DataType; 3],
+    nsrc: usize,
+    route: Route,
+}
+
+impl<'a> Operands<'a> {
+    /// The decision, to keep.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            n: self.n,
+            tys: self.tys,
+            nsrc: self.nsrc,
+            route: self.route,
+        }
+    }
+
+    /// The operands of `insn` with the decision `shape` that [`operands`] took for it (`None`
+    /// if `insn` has no destination, which such a decision excludes).
+    pub fn from_shape(insn: &'a Insn, shape: &Shape) -> Option<Operands<'a>> {
+        Some(Operands {
+            n: shape.n,
+            dst: insn.dst.as_ref()?,
+            srcs: [0, 1, 2].map(|k| insn.src[k].as_ref().unwrap_or(&NO_SRC)),
+            tys: shape.tys,
+            nsrc: shape.nsrc,
+            route: shape.route,
+        })
+    }
 }
 
 impl Operands<'_> {
@@ -350,8 +395,14 @@ pub(crate) fn execute(
     info: &mut StepInfo,
     opts: &ExecOptions,
     pre: Option<&Plans>,
+    shape: Option<&Shape>,
 ) -> Result<(), ExecError> {
-    let o = operands(st.platform(), insn)?;
+    let o = match shape.and_then(|sh| Operands::from_shape(insn, sh)) {
+        Some(o) => o,
+        None => operands(st.platform(), insn)?,
+    };
+    // Nothing below writes cr0 or sr0 before the last read of them: one read serves all.
+    let ctl = st.control_dwords();
     let fresh;
     let plans = match pre {
         Some(p) => p,
@@ -362,9 +413,9 @@ pub(crate) fn execute(
     };
     let (n, dst, srcs, tys) = (o.n, o.dst, &o.srcs[..o.nsrc], &o.tys[..o.nsrc]);
     match o.route {
-        Route::Raw { quirk } => raw(st, insn, n, plans, quirk, info),
-        Route::Float => super::ops_float::execute(st, insn, n, dst, tys, plans, info, opts),
-        Route::Integer => integer(st, insn, n, dst, srcs, tys, plans, info, opts),
+        Route::Raw { quirk } => raw(st, &ctl, insn, n, plans, quirk, info),
+        Route::Float => super::ops_float::execute(st, &ctl, insn, n, dst, tys, plans, info, opts),
+        Route::Integer => integer(st, &ctl, insn, n, dst, srcs, tys, plans, info, opts),
         Route::DfPairs => super::ops_df_pairs::execute(st, insn, n, tys, plans, info),
     }
 }
@@ -385,6 +436,7 @@ fn unsupported_reason(op: Opcode) -> &'static str {
 /// 32-bit units and each 32-bit channel moves one half of a DF.
 fn raw(
     st: &mut ThreadState,
+    ctl: &ControlDwords,
     insn: &Insn,
     n: usize,
     plans: &Plans,
@@ -404,7 +456,7 @@ fn raw(
             what: "a 64-bit immediate regioned in 32-bit channels".into(),
         });
     }
-    let (em, pm) = enables(st, insn, n);
+    let (em, pm) = enables_in(st, ctl, insn, n);
     let sel = insn.op == Opcode::Sel;
     let en = if sel { em } else { em.and(pm) };
     let mut vals = [Vals::empty(dplan.ty), Vals::empty(dplan.ty)];
@@ -413,7 +465,9 @@ fn raw(
             gather_bits(st, pl, n, &mut vals[k]);
         }
     }
-    let wr = implicit_writes(st, insn.ctrl.acc_wr);
+    let wr = implicit_writes_in(ctl, insn.ctrl.acc_wr);
+    let acc_map = (wr != Some(false) && !matches!(dplan.space, Space::Arf { acc: true }) && !quirk)
+        .then(|| AccMap::new(st, p, dplan.ty));
     for ch in 0..n {
         let m = 1u32 << ch;
         if en.maybe() & m == 0 {
@@ -427,10 +481,8 @@ fn raw(
         let bits = vals[k].bits[ch];
         let und = vals[k].undef & m != 0 || en.unknown & m != 0 || pick_unknown;
         write_dst(st, dplan, ch, bits, 0, und);
-        if wr != Some(false) && !matches!(dplan.space, Space::Arf { acc: true }) && !quirk {
-            if let Some(a) = implicit_addr(st, p, dplan.ty, usize::from(insn.chan_off), ch) {
-                st.acc_write(a, dplan.ty, 0, bits, und || wr.is_none());
-            }
+        if let Some(a) = acc_map.and_then(|am| am.addr(st, usize::from(insn.chan_off), ch)) {
+            st.acc_write(a, dplan.ty, 0, bits, und || wr.is_none());
         }
     }
     info.enabled = en.on;
@@ -441,6 +493,7 @@ fn raw(
 #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 fn integer(
     st: &mut ThreadState,
+    ctl: &ControlDwords,
     insn: &Insn,
     n: usize,
     dst: &crate::isa::Dst,
@@ -457,7 +510,7 @@ fn integer(
     let Some(class) = ExecClass::of(tys) else {
         return Err(operand_err("src0", "no source operand"));
     };
-    let (em, pm) = enables(st, insn, n);
+    let (em, pm) = enables_in(st, ctl, insn, n);
     let sel = op == Opcode::Sel;
     let mut en = if sel { em } else { em.and(pm) };
     // Align16 destination channel enables gate flags and accumulator updates too.
@@ -520,8 +573,9 @@ fn integer(
     let reads_acc = matches!(op, Opcode::Mac | Opcode::Mach | Opcode::Sada2);
     if reads_acc {
         let mut mism = 0u32;
+        let acc_map = AccMap::new(st, p, class.ty);
         for ch in 0..n {
-            match implicit_addr(st, p, class.ty, chan_off, ch) {
+            match acc_map.addr(st, chan_off, ch) {
                 Some(a) => {
                     let r = st.acc_read(a, class.ty);
                     accv.x[ch] = r.exact;
@@ -634,18 +688,19 @@ fn integer(
     };
     // An integer result for a float destination: converted by the float layer.
     let (fenv, fenv_undef) = if fdst.is_some() {
-        super::ops_float::float_env(st)
+        super::ops_float::float_env_in(ctl, p)
     } else {
         (crate::float::FloatEnv::new(p), false)
     };
     let acc_dst = matches!(dplan.space, Space::Arf { acc: true });
-    let wr = implicit_writes(st, insn.ctrl.acc_wr);
+    let wr = implicit_writes_in(ctl, insn.ctrl.acc_wr);
     let write_acc = (out.acc_forced || wr != Some(false)) && !acc_dst;
     let acc_ty = if out.acc_forced {
         DataType::UD
     } else {
         class.ty
     };
+    let acc_map = write_acc.then(|| AccMap::new(st, p, acc_ty));
     let fbase = flag_base(insn.flag) + chan_off;
     let flags_on = insn.cmod != CondMod::None && !sel;
     let mut fw = if flags_on {
@@ -687,9 +742,9 @@ fn integer(
         if flags_on {
             fw.set(fbase + ch, flag, und || conv_und || flag_undef & m != 0);
         }
-        if write_acc {
+        if let Some(am) = acc_map {
             let forced = out.acc_forced;
-            if let Some(a) = implicit_addr(st, p, acc_ty, chan_off, ch) {
+            if let Some(a) = am.addr(st, chan_off, ch) {
                 let v = acc_res[ch];
                 let bits = v as u64;
                 st.acc_write(a, acc_ty, v, bits, und || (!forced && wr.is_none()));

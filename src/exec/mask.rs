@@ -13,8 +13,8 @@
 
 use crate::isa::Flag;
 use crate::spec::registers::field::{CR0_0_VECTOR_MASK_ENABLE, SR0_2_DMASK, SR0_3_VMASK};
-use crate::spec::{feature, PredCtrl};
-use crate::state::ThreadState;
+use crate::spec::{feature, Platform, PredCtrl};
+use crate::state::{field_of_dword, ControlDwords, ThreadState};
 
 /// A channel mask with undefined bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -64,14 +64,25 @@ pub fn low(n: usize) -> u32 {
 /// feature.simd32-low16-exec-mask a SIMD32 instruction applies the low 16 mask bits to both
 /// halves.
 pub fn exec_mask(st: &ThreadState, no_mask: bool, chan_off: usize, n: usize) -> Enables {
+    exec_mask_in(&st.control_dwords(), st.platform(), no_mask, chan_off, n)
+}
+
+/// [`exec_mask`] from the control dwords of the state (read once per instruction).
+pub fn exec_mask_in(
+    ctl: &ControlDwords,
+    p: Platform,
+    no_mask: bool,
+    chan_off: usize,
+    n: usize,
+) -> Enables {
     if no_mask {
         return Enables::all(n);
     }
-    let (vme, vme_undef) = st.field(&CR0_0_VECTOR_MASK_ENABLE).unwrap_or((0, true));
-    let pick = |f| st.field(f).unwrap_or((0, true));
-    let (dm, dm_u) = pick(&SR0_2_DMASK);
-    let (vm, vm_u) = pick(&SR0_3_VMASK);
-    let low16 = n == 32 && feature::SIMD32_LOW16_EXEC_MASK.on(st.platform());
+    let pick = |d, f| field_of_dword(d, f).unwrap_or((0, true));
+    let (vme, vme_undef) = pick(ctl.cr0_0, &CR0_0_VECTOR_MASK_ENABLE);
+    let (dm, dm_u) = pick(ctl.sr0_2, &SR0_2_DMASK);
+    let (vm, vm_u) = pick(ctl.sr0_3, &SR0_3_VMASK);
+    let low16 = n == 32 && feature::SIMD32_LOW16_EXEC_MASK.on(p);
     if !vme_undef && !low16 {
         // The common case as bit operations: the selected mask rotated to the channel offset.
         let (m, u) = if vme == 1 { (vm, vm_u) } else { (dm, dm_u) };
@@ -124,27 +135,6 @@ pub fn flag_base(f: Flag) -> usize {
     usize::from(f.reg) * 32 + usize::from(f.sub) * 16
 }
 
-fn bit(fl: (u64, u64), i: usize) -> (bool, bool) {
-    if i >= 64 {
-        return (false, true);
-    }
-    ((fl.0 >> i) & 1 == 1, (fl.1 >> i) & 1 == 1)
-}
-
-/// OR (`any`) or AND of flag bits `from..from+len`: (value, undefined).
-fn reduce(fl: (u64, u64), from: usize, len: usize, any: bool) -> (bool, bool) {
-    let mut unk = false;
-    for i in from..from + len {
-        let (v, u) = bit(fl, i);
-        if u {
-            unk = true;
-        } else if v == any {
-            return (any, false);
-        }
-    }
-    (!any, unk)
-}
-
 /// The predicate mask of channels `0..n` (seed002 §Predication; seed000 §1.1): PredCtrl
 /// `None` enables every channel; otherwise the flag bits from `flag_base(flag) + chan_off`
 /// combined per PredCtrl (sequential; Align16 replication of channel x/y/z/w within each group
@@ -165,54 +155,72 @@ pub fn predicate(
     let fl = flag_space(st);
     let base = flag_base(flag) + chan_off;
     let n = n.min(32);
+    let window = |x: u64| if base < 64 { (x >> base) as u32 } else { 0 };
+    let past = if base >= 64 {
+        u32::MAX
+    } else if base + 32 > 64 {
+        !low(64 - base)
+    } else {
+        0
+    };
+    // Flag bits base..base+32 (every bit any channel reads: the groups and Align16 groups of
+    // four end by then); bits past f1.1 are undefined.
+    let (wv, wu) = (window(fl.0), window(fl.1) | past);
     if pred == PredCtrl::Seq && a16_chan.is_none() {
-        // One flag bit per channel: the bits as a mask (bits past f1.1 are undefined).
-        let window = |x: u64| if base < 64 { (x >> base) as u32 } else { 0 };
-        let past = if base >= 64 {
-            u32::MAX
-        } else if base + 32 > 64 {
-            !low(64 - base)
-        } else {
-            0
-        };
+        // One flag bit per channel: the bits as a mask.
         let all = low(n);
-        let unknown = (window(fl.1) | past) & all;
-        let val = if inv { !window(fl.0) } else { window(fl.0) };
+        let unknown = wu & all;
+        let val = if inv { !wv } else { wv };
         return Enables {
             on: val & !unknown & all,
             unknown,
         };
     }
-    let mut per = [(false, false); 32];
-    for (ch, slot) in per.iter_mut().enumerate().take(n) {
-        let group = |any: bool, size: usize| reduce(fl, base + (ch / size) * size, size, any);
-        *slot = if let Some(c) = a16_chan {
-            bit(fl, base + (ch & !3) + usize::from(c))
-        } else {
-            match pred {
-                PredCtrl::None | PredCtrl::Seq => bit(fl, base + ch),
-                PredCtrl::Anyv => reduce(fl, base, n.max(1), true),
-                PredCtrl::Allv => reduce(fl, base, n.max(1), false),
-                PredCtrl::Any2h => group(true, 2),
-                PredCtrl::All2h => group(false, 2),
-                PredCtrl::Any4h => group(true, 4),
-                PredCtrl::All4h => group(false, 4),
-                PredCtrl::Any8h => group(true, 8),
-                PredCtrl::All8h => group(false, 8),
-                PredCtrl::Any16h => group(true, 16),
-                PredCtrl::All16h => group(false, 16),
-                PredCtrl::Any32h => group(true, 32),
-                PredCtrl::All32h => group(false, 32),
-            }
-        };
-    }
     let mut e = Enables::default();
-    for (ch, (v, u)) in per.into_iter().enumerate().take(n) {
+    let mut put = |chans: u32, (v, u): (bool, bool)| {
         if u {
-            e.unknown |= 1 << ch;
+            e.unknown |= chans;
         } else if v != inv {
-            e.on |= 1 << ch;
+            e.on |= chans;
         }
+    };
+    if let Some(c) = a16_chan {
+        for ch in 0..n {
+            let i = (ch & !3) + usize::from(c);
+            put(1 << ch, ((wv >> i) & 1 == 1, (wu >> i) & 1 == 1));
+        }
+        return e;
+    }
+    let (any, size) = match pred {
+        PredCtrl::None | PredCtrl::Seq => (true, 1),
+        PredCtrl::Anyv => (true, n.max(1)),
+        PredCtrl::Allv => (false, n.max(1)),
+        PredCtrl::Any2h => (true, 2),
+        PredCtrl::All2h => (false, 2),
+        PredCtrl::Any4h => (true, 4),
+        PredCtrl::All4h => (false, 4),
+        PredCtrl::Any8h => (true, 8),
+        PredCtrl::All8h => (false, 8),
+        PredCtrl::Any16h => (true, 16),
+        PredCtrl::All16h => (false, 16),
+        PredCtrl::Any32h => (true, 32),
+        PredCtrl::All32h => (false, 32),
+    };
+    for k in (0..n).step_by(size) {
+        let group = low(size) << k;
+        put(group & low(n), reduce_bits(wv, wu, group, any));
     }
     e
+}
+
+/// OR (`any`) or AND of the flag bits `group` of 32-bit value and undefined windows: (value,
+/// undefined). A defined bit equal to `any` decides; otherwise undefined bits leave it unknown.
+fn reduce_bits(v: u32, u: u32, group: u32, any: bool) -> (bool, bool) {
+    let defined = group & !u;
+    let decided = if any { v & defined } else { !v & defined };
+    if decided != 0 {
+        (any, false)
+    } else {
+        (!any, u & group != 0)
+    }
 }

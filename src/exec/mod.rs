@@ -87,7 +87,7 @@ pub fn step_with(
     insn: &Insn,
     opts: &ExecOptions,
 ) -> Result<StepInfo, ExecError> {
-    run_one(st, insn, opts, None)
+    run_one(st, insn, opts, None, None)
 }
 
 /// An instruction with its operand addresses resolved once (when they do not depend on the
@@ -96,6 +96,8 @@ pub fn step_with(
 pub struct Prepared {
     pub insn: Insn,
     plans: Option<operand::Plans>,
+    /// The route and operand types (`None`: decided at each step, which reports the errors).
+    shape: Option<alu::Shape>,
 }
 
 impl Prepared {
@@ -103,14 +105,15 @@ impl Prepared {
     /// are used). Instructions whose operands cannot be resolved ahead are resolved at each
     /// step, which also reports their errors.
     pub fn new(st: &ThreadState, insn: Insn) -> Prepared {
-        let plans = if operand::state_independent(&insn) {
-            alu::operands(st.platform(), &insn).ok().and_then(|o| {
+        let ops = alu::operands(st.platform(), &insn).ok();
+        let shape = ops.as_ref().map(|o| o.shape());
+        let plans = match ops {
+            Some(o) if operand::state_independent(&insn) => {
                 operand::resolve_all(st, &insn, &o.srcs[..o.nsrc], o.n, o.esize_override()).ok()
-            })
-        } else {
-            None
+            }
+            _ => None,
         };
-        Prepared { insn, plans }
+        Prepared { insn, plans, shape }
     }
 }
 
@@ -120,7 +123,7 @@ pub fn step_prepared(
     pre: &Prepared,
     opts: &ExecOptions,
 ) -> Result<StepInfo, ExecError> {
-    run_one(st, &pre.insn, opts, pre.plans.as_ref())
+    run_one(st, &pre.insn, opts, pre.plans.as_ref(), pre.shape.as_ref())
 }
 
 fn run_one(
@@ -128,6 +131,7 @@ fn run_one(
     insn: &Insn,
     opts: &ExecOptions,
     plans: Option<&operand::Plans>,
+    shape: Option<&alu::Shape>,
 ) -> Result<StepInfo, ExecError> {
     let p = st.platform();
     let op = insn.op;
@@ -164,15 +168,13 @@ fn run_one(
             })
         }
         Opcode::Wait => wait(st, insn)?,
-        _ => alu::execute(st, insn, &mut info, opts, plans)?,
+        _ => alu::execute(st, insn, &mut info, opts, plans, shape)?,
     }
     let ev = st.take_events();
     info.jumped = ev.jumped;
     info.software_exception = ev.software_exception;
     if !info.jumped {
-        if let Some(ip) = st.ip() {
-            st.set_ip(ip.wrapping_add(if insn.ctrl.compacted { 8 } else { 16 }));
-        }
+        st.advance_ip(if insn.ctrl.compacted { 8 } else { 16 });
     }
     Ok(info)
 }

@@ -16,8 +16,8 @@
 
 #![allow(clippy::needless_range_loop)] // channels index several parallel arrays
 
-use super::acc::{implicit_addr, implicit_writes};
-use super::alu::{enables, gather_raw, write_dst};
+use super::acc::{implicit_writes_in, AccMap};
+use super::alu::{enables_in, gather_raw, write_dst};
 use super::flags::{int_cond, FlagWriter};
 use super::mask::flag_base;
 use super::operand::{Plans, Space};
@@ -29,7 +29,7 @@ use crate::isa::{Dst, Insn};
 use crate::spec::compare::GridKind;
 use crate::spec::registers::field::CR0_0_FP_MODE;
 use crate::spec::{AccessMode, CondMod, DataType, FpOps, MathFn, Opcode, PredCtrl};
-use crate::state::ThreadState;
+use crate::state::{ControlDwords, ThreadState};
 
 fn unsupported(what: String) -> ExecError {
     ExecError::Unsupported { what }
@@ -37,8 +37,12 @@ fn unsupported(what: String) -> ExecError {
 
 /// The float environment of the thread (cr0.0), and whether its float fields are undefined.
 pub fn float_env(st: &ThreadState) -> (FloatEnv, bool) {
-    let p = st.platform();
-    let Some((v, u)) = st.field_dword(&CR0_0_FP_MODE) else {
+    float_env_in(&st.control_dwords(), st.platform())
+}
+
+/// [`float_env`] from the control dwords of the state (`p`: its platform).
+pub fn float_env_in(ctl: &ControlDwords, p: crate::spec::Platform) -> (FloatEnv, bool) {
+    let Some((v, u)) = ctl.cr0_0 else {
         return (FloatEnv::new(p), true);
     };
     let env = FloatEnv::from_cr0(p, v);
@@ -136,6 +140,7 @@ fn exec_float(tys: &[DataType]) -> Option<FloatType> {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn execute(
     st: &mut ThreadState,
+    ctl: &ControlDwords,
     insn: &Insn,
     n: usize,
     dst: &Dst,
@@ -166,9 +171,9 @@ pub(crate) fn execute(
             )))
         }
     };
-    let (env, env_undef) = float_env(st);
+    let (env, env_undef) = float_env_in(ctl, p);
     let dplan = &plans.dst;
-    let (em, pm) = enables(st, insn, n);
+    let (em, pm) = enables_in(st, ctl, insn, n);
     let sel_like = matches!(k, Kind::Sel | Kind::Csel);
     let mut en = if sel_like && insn.pred != PredCtrl::None && k == Kind::Sel {
         em
@@ -222,16 +227,19 @@ pub(crate) fn execute(
         }
     }
     // One-source math functions ignore src1 (null or absent).
-    if let Kind::Math(f) = k {
-        if crate::math::func_row(f, exec_dt, p).is_some_and(|r| r.srcs < 2) {
-            vals[1].undef = 0;
-        }
+    let math_row = match k {
+        Kind::Math(f) => crate::math::func_row(f, exec_dt, p),
+        _ => None,
+    };
+    if math_row.is_some_and(|r| r.srcs < 2) {
+        vals[1].undef = 0;
     }
     // The implicit accumulator source of mac.
     let mut accv = Lanes::new();
     if k == Kind::Mac {
+        let acc_map = AccMap::new(st, p, exec_dt);
         for ch in 0..n {
-            match implicit_addr(st, p, exec_dt, usize::from(insn.chan_off), ch) {
+            match acc_map.addr(st, usize::from(insn.chan_off), ch) {
                 Some(a) => {
                     let r = st.acc_read(a, exec_dt);
                     accv.bits[ch] = r.bits;
@@ -456,7 +464,12 @@ pub(crate) fn execute(
                 if live >> ch & 1 == 0 {
                     continue;
                 }
-                let m = match crate::math::eval(f, exec_dt, a[ch], b[ch], &env) {
+                // (`env` is of platform `p`: the row is `eval`'s own.)
+                let m = match math_row {
+                    Some(row) => crate::math::eval_row(row, f, exec_dt, a[ch], b[ch], &env),
+                    None => crate::math::eval(f, exec_dt, a[ch], b[ch], &env),
+                };
+                let m = match m {
                     Ok(m) => m,
                     // INVM / RSQRTM (math.invm, math.rsqrtm): outside the early-out special
                     // cases the approximation and its acc2-acc9 extra bits are not publicly
@@ -481,7 +494,7 @@ pub(crate) fn execute(
     let is_cmp = matches!(k, Kind::Cmp(_));
     let dst_ft = FloatType::from_data_type(dst.ty);
     let acc_dst = matches!(dplan.space, Space::Arf { acc: true });
-    let wr = implicit_writes(st, insn.ctrl.acc_wr);
+    let wr = implicit_writes_in(ctl, insn.ctrl.acc_wr);
     let flags_on = insn.cmod != CondMod::None && !sel_like;
     let fbase = flag_base(insn.flag) + usize::from(insn.chan_off);
     // The common case: same type, no saturation, flags or accumulator, a GRF destination, every
@@ -548,6 +561,7 @@ pub(crate) fn execute(
     } else {
         FlagWriter::empty()
     };
+    let acc_map = (wr != Some(false) && !acc_dst && !is_cmp).then(|| AccMap::new(st, p, exec_dt));
     let all_ones = crate::state::mask_bits(dst.ty.bits());
     for ch in 0..n {
         let m = 1u32 << ch;
@@ -595,8 +609,8 @@ pub(crate) fn execute(
         if flags_on {
             fw.set(fbase + ch, flag, und);
         }
-        if wr != Some(false) && !acc_dst && !is_cmp {
-            if let Some(a) = implicit_addr(st, p, exec_dt, usize::from(insn.chan_off), ch) {
+        if let Some(am) = acc_map {
+            if let Some(a) = am.addr(st, usize::from(insn.chan_off), ch) {
                 // f32to16's HF result is not an execution-type value: the accumulator is
                 // left undefined.
                 let acc_und = und || wr.is_none() || k == Kind::F32to16;

@@ -173,6 +173,19 @@ pub fn eval(f: MathFn, ty: DataType, a: u64, b: u64, env: &FloatEnv) -> Result<M
             platform: env.platform,
         });
     };
+    eval_row(row, f, ty, a, b, env)
+}
+
+/// [`eval`] with the function's row (`func_row(f, ty, env.platform)`) looked up beforehand,
+/// for channel loops.
+pub fn eval_row(
+    row: &'static MathFuncInfo,
+    f: MathFn,
+    ty: DataType,
+    a: u64,
+    b: u64,
+    env: &FloatEnv,
+) -> Result<MathOut, MathError> {
     match f {
         MathFn::IntDivQuotient | MathFn::IntDivRemainder | MathFn::IntDivBoth => {
             Ok(int_div(f, ty, a, b, row))

@@ -46,6 +46,12 @@ pub struct ArfLayout {
     /// Byte offsets of the flag registers f0, f1, ... by number (`None`: the platform lacks
     /// the register).
     flag_bases: [Option<usize>; 16],
+    /// Byte offsets of the dwords holding cr0.0, sr0.2 (DMask), sr0.3 (VMask) and the IP, as
+    /// `ThreadState::field_dword` locates their hot fields (`None`: the platform lacks it).
+    pub(crate) control: [Option<usize>; 4],
+    /// Per dword of the flat storage: the index into `regs` of the register holding it (the
+    /// registers tile the storage in dwords).
+    dword_reg: Vec<u16>,
 }
 
 /// `name` ASCII lower-cased and packed little-endian into a u64 (`None`: longer than 8 bytes).
@@ -116,10 +122,12 @@ impl ArfLayout {
             }
         }
         let mut read_undef = vec![0u32; base / 4];
-        for r in &regs {
+        let mut dword_reg = vec![u16::MAX; base / 4];
+        for (i, r) in regs.iter().enumerate() {
             let dwords = r.bytes.div_ceil(4);
             for d in 0..dwords {
                 let slot = r.base / 4 + d;
+                dword_reg[slot] = u16::try_from(i).unwrap_or(u16::MAX);
                 let mut m = 0u32;
                 if r.info.regtype == 0 {
                     // arf.null: reads return undefined values.
@@ -148,6 +156,8 @@ impl ArfLayout {
             hot_fields: Vec::new(),
             packed_names: Vec::new(),
             flag_bases: [None; 16],
+            control: [None; 4],
+            dword_reg,
         };
         layout.packed_names = layout
             .regs
@@ -182,6 +192,13 @@ impl ArfLayout {
                 }
             }
         }
+        layout.control = [
+            &f::CR0_0_VECTOR_MASK_ENABLE,
+            &f::SR0_2_DMASK,
+            &f::SR0_3_VMASK,
+            &f::IP_0_IP,
+        ]
+        .map(|hot| layout.hot_field_offset(hot));
         layout
     }
 
@@ -199,6 +216,15 @@ impl ArfLayout {
     pub(crate) fn hot_field_offset(&self, f: &registers::FieldInfo) -> Option<usize> {
         let key = f as *const registers::FieldInfo as usize;
         self.hot_fields.iter().find(|h| h.0 == key).map(|h| h.1)
+    }
+
+    /// The register holding flat ARF byte `o`.
+    #[inline]
+    pub(crate) fn reg_of_flat(&self, o: usize) -> Option<usize> {
+        match self.dword_reg.get(o / 4) {
+            Some(&i) if i != u16::MAX => Some(usize::from(i)),
+            _ => None,
+        }
     }
 
     /// The byte offset of flag register `f<n>`.
@@ -253,5 +279,28 @@ impl ArfLayout {
     /// The register of the 8-bit RegNum (type in bits 7:4, number in bits 3:0).
     pub fn by_regnum(&self, regnum: u8) -> Option<usize> {
         self.find(regnum >> 4, regnum & 15)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn register_of_a_byte_is_the_scan_of_the_ranges() {
+        for p in Platform::ALL {
+            let l = ArfLayout::new(p);
+            let scan = |o: usize| {
+                l.regs
+                    .iter()
+                    .position(|r| o >= r.base && o < r.base + r.bytes.div_ceil(4) * 4)
+            };
+            let mut found = 0;
+            for o in 0..l.total + 64 {
+                assert_eq!(l.reg_of_flat(o), scan(o), "{p:?} byte {o}");
+                found += usize::from(scan(o).is_some());
+            }
+            assert_eq!(found, l.total, "{p:?}: the registers tile the storage");
+        }
     }
 }

@@ -74,6 +74,22 @@ pub struct ArfEvents {
     pub software_exception: bool,
 }
 
+/// The dwords of the control registers every instruction reads (cr0.0, sr0.2, sr0.3), each
+/// with its per-bit undefined mask (`None`: the platform lacks it), read at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ControlDwords {
+    pub cr0_0: Option<(u32, u32)>,
+    pub sr0_2: Option<(u32, u32)>,
+    pub sr0_3: Option<(u32, u32)>,
+}
+
+/// Field `f` of a dword read as [`ThreadState::field_dword`] reads it: the value and whether
+/// any of its bits is undefined (as [`ThreadState::field`]).
+#[inline]
+pub fn field_of_dword(dword: Option<(u32, u32)>, f: &FieldInfo) -> Option<(u32, bool)> {
+    dword.map(|(d, u)| (f.get(d), u & f.mask() != 0))
+}
+
 /// One EU thread's architectural state for one platform.
 #[derive(Clone)]
 pub struct ThreadState {
@@ -438,10 +454,7 @@ impl ThreadState {
 
     /// The register that flat ARF byte `o` belongs to.
     pub(crate) fn reg_of_flat(&self, o: usize) -> Option<usize> {
-        self.layout
-            .regs
-            .iter()
-            .position(|r| o >= r.base && o < r.base + r.bytes.div_ceil(4) * 4)
+        self.layout.reg_of_flat(o)
     }
 
     /// Write the low `size` bytes of `bits` at flat ARF offset `o` with per-bit undefined flags
@@ -606,6 +619,48 @@ impl ThreadState {
             self.arf[b + 2],
             self.arf[b + 3],
         ])
+    }
+
+    /// The dword at byte `b` of the ARF storage and its undefined bits.
+    #[inline]
+    fn dword_at(&self, b: usize) -> (u32, u32) {
+        (
+            self.arf_u32_at(b),
+            self.arf_undef[b / 4] | self.layout.read_undef[b / 4],
+        )
+    }
+
+    /// The control dwords (the same values [`Self::field_dword`] gives for the fields
+    /// `cr0.0.*`, `sr0.2.dmask` and `sr0.3.vmask`).
+    #[inline]
+    pub fn control_dwords(&self) -> ControlDwords {
+        let [cr0, sr2, sr3, _] = self.layout.control;
+        ControlDwords {
+            cr0_0: cr0.map(|b| self.dword_at(b)),
+            sr0_2: sr2.map(|b| self.dword_at(b)),
+            sr0_3: sr3.map(|b| self.dword_at(b)),
+        }
+    }
+
+    /// Advance the IP by `by` bytes when it is defined: `set_ip(ip() + by)` (wrapping), with one
+    /// access to its dword.
+    pub fn advance_ip(&mut self, by: u32) {
+        let f = &registers::field::IP_0_IP;
+        let Some(b) = self.layout.control[3] else {
+            // (Not reached: every platform has the IP; the general path decides.)
+            if let Some(ip) = self.ip() {
+                self.set_ip(ip.wrapping_add(by));
+            }
+            return;
+        };
+        let (d, u) = self.dword_at(b);
+        if u & f.mask() != 0 {
+            return;
+        }
+        let ip = f.get(d) << f.lo;
+        let nd = f.set(d, ip.wrapping_add(by) >> f.lo);
+        self.arf[b..b + 4].copy_from_slice(&nd.to_le_bytes());
+        self.arf_undef[b / 4] &= !f.mask();
     }
 
     /// The value of a field, `None` if absent or undefined.
