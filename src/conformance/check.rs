@@ -5,6 +5,7 @@
 
 use super::compare::{compare_view, plainly_equal, Outcome};
 use super::json::{compact_strings, push_string, Lexer};
+use super::lines::read_line_bytes;
 use super::runner::{RecvError, SimProcess};
 use super::view::{ResponseView, Spans, VectorView};
 use crate::golden::Vector;
@@ -13,6 +14,9 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::io::{BufRead, Write};
 use std::time::Duration;
+
+/// The hash of the summary's counts (long `rules` texts: foldhash reads 16 bytes a step).
+type FastHash = foldhash::fast::RandomState;
 
 /// The default number of requests in flight.
 pub const DEFAULT_WINDOW: usize = 256;
@@ -48,7 +52,7 @@ pub struct Summary {
     pub by_status: BTreeMap<String, u64>,
     pub restarts: u64,
     /// Not yet settled: pass/fail counts per raw `rules` array text.
-    by_rules_text: HashMap<String, [u64; 2], ahash::RandomState>,
+    by_rules_text: HashMap<String, [u64; 2], FastHash>,
 }
 
 impl Summary {
@@ -103,26 +107,23 @@ impl Summary {
     /// Spread the counts kept per `rules` text over the rules.
     pub fn settle(&mut self) {
         let texts = std::mem::take(&mut self.by_rules_text);
-        let mut counts: HashMap<Cow<str>, [u64; 2], ahash::RandomState> = HashMap::default();
-        let mut add = |r: Cow<'_, str>, c: &[u64; 2]| {
-            if r.contains('[') {
-                return;
-            }
-            match counts.get_mut(r.as_ref()) {
-                Some(e) => {
-                    e[0] += c[0];
-                    e[1] += c[1];
-                }
-                None => {
-                    counts.insert(Cow::Owned(r.into_owned()), *c);
-                }
-            }
-        };
+        // Counts per rule borrowed from the texts (or decoded), cells (`[`) included: they are
+        // left out once per rule when merging.
+        let mut counts: HashMap<Cow<str>, [u64; 2], FastHash> = HashMap::default();
+        fn add<'t>(
+            counts: &mut HashMap<Cow<'t, str>, [u64; 2], FastHash>,
+            r: Cow<'t, str>,
+            c: &[u64; 2],
+        ) {
+            let e = counts.entry(r).or_default();
+            e[0] += c[0];
+            e[1] += c[1];
+        }
         let mut rules = Vec::new();
         for (text, c) in &texts {
             if compact_strings(text, &mut rules) {
                 for r in &rules {
-                    add(Cow::Borrowed(r), c);
+                    add(&mut counts, Cow::Borrowed(r), c);
                 }
                 continue;
             }
@@ -134,7 +135,7 @@ impl Summary {
             });
             if read.is_ok() {
                 for r in decoded {
-                    add(r, c);
+                    add(&mut counts, r, c);
                 }
             } else {
                 // Not from a vector line: read as the report does.
@@ -147,6 +148,9 @@ impl Summary {
             }
         }
         for (r, c) in counts {
+            if r.contains('[') {
+                continue;
+            }
             match self.by_rule.get_mut(r.as_ref()) {
                 Some(x) => {
                     x[0] += c[0];
@@ -266,30 +270,10 @@ pub fn write_report_line(v: &VectorView, o: &Outcome, out: &mut Vec<u8>) {
 }
 
 /// Append the next line of `input` to `buf`, newline included (as `BufRead::read_line`, with
-/// the memchr crate's vectorised newline search): the number of bytes read, 0 at the end.
+/// [`read_line_bytes`]): the number of bytes read, 0 at the end.
 fn read_line(input: &mut impl BufRead, buf: &mut String) -> std::io::Result<usize> {
     let mut bytes = std::mem::take(buf).into_bytes();
-    let start = bytes.len();
-    loop {
-        let avail = match input.fill_buf() {
-            Ok(a) => a,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            break;
-        }
-        let (n, done) = match memchr::memchr(b'\n', avail) {
-            Some(i) => (i + 1, true),
-            None => (avail.len(), false),
-        };
-        bytes.extend_from_slice(&avail[..n]);
-        input.consume(n);
-        if done {
-            break;
-        }
-    }
-    let n = bytes.len() - start;
+    let n = read_line_bytes(input, &mut bytes)?;
     match String::from_utf8(bytes) {
         Ok(s) => {
             *buf = s;
