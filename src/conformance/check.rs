@@ -5,6 +5,7 @@
 
 use super::compare::{compare_view, plainly_equal, Outcome};
 use super::json::{compact_strings, push_string, Lexer};
+use super::known::KnownArrays;
 use super::lines::read_line_bytes;
 use super::runner::{RecvError, SimProcess};
 use super::view::{ResponseView, Spans, VectorView};
@@ -53,6 +54,8 @@ pub struct Summary {
     pub restarts: u64,
     /// Not yet settled: pass/fail counts per raw `rules` array text.
     by_rules_text: HashMap<String, [u64; 2], FastHash>,
+    /// Not yet settled: pass/fail counts per known `rules` array ([`Summary::take_known`]).
+    by_rules_id: Vec<[u64; 2]>,
 }
 
 impl Summary {
@@ -80,6 +83,12 @@ impl Summary {
 
     /// Count a checked vector.
     pub fn add_view(&mut self, v: &VectorView, status: &str) {
+        self.add_view_known(v, status, None);
+    }
+
+    /// [`Summary::add_view`] for a vector whose `rules` text is known array `rules_id`
+    /// (counted by number until [`Summary::take_known`]).
+    pub fn add_view_known(&mut self, v: &VectorView, status: &str, rules_id: Option<u32>) {
         let pass = status == "pass";
         self.total += 1;
         self.passed += u64::from(pass);
@@ -94,6 +103,14 @@ impl Summary {
             Some(c) => c[k] += 1,
             None => self.by_op.entry(v.op.to_string()).or_default()[k] += 1,
         }
+        if let Some(id) = rules_id {
+            let id = id as usize;
+            if self.by_rules_id.len() <= id {
+                self.by_rules_id.resize(id + 1, [0; 2]);
+            }
+            self.by_rules_id[id][k] += 1;
+            return;
+        }
         match self.by_rules_text.get_mut(v.rules_raw.as_ref()) {
             Some(c) => c[k] += 1,
             None => {
@@ -101,6 +118,19 @@ impl Summary {
                     .entry(v.rules_raw.to_string())
                     .or_default()[k] += 1
             }
+        }
+    }
+
+    /// Move the counts kept per known `rules` array to the counts per `rules` text.
+    pub fn take_known(&mut self, known: &KnownArrays) {
+        let ids = std::mem::take(&mut self.by_rules_id);
+        for (text, id) in known.texts() {
+            let Some(c) = ids.get(id as usize).filter(|c| c[0] + c[1] > 0) else {
+                continue;
+            };
+            let e = self.by_rules_text.entry(text.to_string()).or_default();
+            e[0] += c[0];
+            e[1] += c[1];
         }
     }
 
@@ -341,14 +371,16 @@ pub fn run(
     let mut out: Vec<u8> = Vec::with_capacity(1 << 16);
     let mut line_no = 0usize;
     let mut eof = false;
+    let mut known = KnownArrays::default();
     let mut record = |v: &VectorView,
+                      rules_id: Option<u32>,
                       o: Outcome,
                       summary: &mut Summary,
                       out: &mut Vec<u8>,
                       report: &mut dyn Write|
      -> Result<(), String> {
         write_report_line(v, &o, out);
-        summary.add_view(v, o.status());
+        summary.add_view_known(v, o.status(), rules_id);
         on_result(v, &o);
         if out.len() >= 1 << 15 {
             report.write_all(out).map_err(|e| format!("report: {e}"))?;
@@ -373,7 +405,7 @@ pub fn run(
                         Some(_) => (buf, true),
                     }
                 };
-                let (v, spans) = match VectorView::parse_spans(&line) {
+                let (v, spans) = match VectorView::parse_spans_known(&line, &mut known) {
                     Ok(x) => x,
                     Err(_) if !fresh => continue,
                     // Not in the fast reader's reach: serde decides (a vector it reads is
@@ -391,7 +423,7 @@ pub fn run(
                             let o = Outcome::BadVector {
                                 message: format!("line {line_no}: {e}"),
                             };
-                            record(&v, o, summary, &mut out, report)?;
+                            record(&v, None, o, summary, &mut out, report)?;
                             spare.push(line);
                             continue;
                         }
@@ -463,7 +495,7 @@ pub fn run(
             o,
             Outcome::Timeout { .. } | Outcome::Crash { .. } | Outcome::Garbage { .. }
         );
-        record(&v, o, summary, &mut out, report)?;
+        record(&v, spans.rules_id, o, summary, &mut out, report)?;
         drop(v);
         spare.push(head);
         if restart {
@@ -476,6 +508,7 @@ pub fn run(
         }
     }
     sim.kill();
+    summary.take_known(&known);
     summary.settle();
     report.write_all(&out).map_err(|e| format!("report: {e}"))?;
     report.flush().map_err(|e| format!("report: {e}"))?;

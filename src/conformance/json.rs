@@ -328,6 +328,39 @@ impl<'a> Lexer<'a> {
         })
     }
 
+    /// [`Lexer::string_array`], remembering what it read in `known` (in a plain text): its
+    /// raw text and its number in `known`. An array at the cursor that is a known text is
+    /// taken whole: its candidate end is the first `"]` (a known text is a whole array of
+    /// strings, so a known text that starts at the cursor is exactly what reading it would
+    /// consume).
+    pub fn string_array_known(
+        &mut self,
+        known: &mut super::known::KnownArrays,
+    ) -> Result<(&'a str, Option<u32>), JsonError> {
+        self.ws();
+        if !self.plain {
+            return self.string_array().map(|raw| (raw, None));
+        }
+        let (b, start) = (self.bytes(), self.pos);
+        if b.get(start) == Some(&b'[') && !known.is_empty() {
+            let mut i = start + 1;
+            while let Some(k) = memchr::memchr(b']', &b[i..]) {
+                let close = i + k;
+                if b[close - 1] == b'"' {
+                    let text = &self.src[start..=close];
+                    if let Some(id) = known.id(text) {
+                        self.pos = close + 1;
+                        return Ok((text, Some(id)));
+                    }
+                    break;
+                }
+                i = close + 1;
+            }
+        }
+        let raw = self.string_array()?;
+        Ok((raw, known.learn(raw)))
+    }
+
     /// An array of strings (checked, not decoded); its raw text.
     pub fn string_array(&mut self) -> Result<&'a str, JsonError> {
         self.ws();

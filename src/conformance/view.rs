@@ -6,6 +6,7 @@
 //! [`ResponseView::from_response`] view them.
 
 use super::json::{push_string, JsonError, Lexer};
+use super::known::KnownArrays;
 use super::protocol::Response;
 use crate::golden::{AltKind, Vector};
 use std::borrow::Cow;
@@ -170,6 +171,9 @@ pub struct Spans {
     rules: (u32, u32),
     /// The line is plain ([`super::json::is_plain`]).
     plain: bool,
+    /// The number of the `rules` text among the known arrays it was read with
+    /// ([`VectorView::parse_spans_known`]).
+    pub rules_id: Option<u32>,
 }
 
 impl<'a> VectorView<'a> {
@@ -219,6 +223,15 @@ impl<'a> VectorView<'a> {
 
     /// [`VectorView::parse`], and where the fields are.
     pub fn parse_spans(line: &'a str) -> Result<(VectorView<'a>, Spans), JsonError> {
+        Self::parse_spans_known(line, &mut KnownArrays::default())
+    }
+
+    /// [`VectorView::parse_spans`] with the `rules` arrays of earlier lines (`known`): a line
+    /// that repeats one has it taken whole.
+    pub fn parse_spans_known(
+        line: &'a str,
+        known: &mut KnownArrays,
+    ) -> Result<(VectorView<'a>, Spans), JsonError> {
         let mut sp = Spans::default();
         let span = |raw: &str| {
             let o = raw.as_ptr() as usize - line.as_ptr() as usize;
@@ -287,7 +300,8 @@ impl<'a> VectorView<'a> {
                     })?)
                 }
                 "rules" => {
-                    let r = string_array(l)?;
+                    let (r, id) = l.string_array_known(known)?;
+                    sp.rules_id = id;
                     sp.rules = span(r);
                     rules_raw = Some(r);
                 }
