@@ -632,6 +632,46 @@ mod tests {
     }
 
     #[test]
+    fn prepared_instructions_answer_as_fresh_ones_with_and_without_faults() {
+        // Each request three times (the instruction prepared once, then reused with other
+        // initial values), by its bytes and by its text, with every fault and none.
+        let mut reqs = Vec::new();
+        let cfg = crate::golden::GenConfig::new(Platform::Skl, 21);
+        crate::golden::generate(&cfg, 150, &mut std::io::sink(), |c| {
+            reqs.extend(c.iter().flatten().map(Request::from_vector));
+        })
+        .unwrap();
+        let faults = [
+            None,
+            Some(Fault::NoDenormFlush),
+            Some(Fault::CmpnNanSwap),
+            Some(Fault::RegionOffByOne),
+            Some(Fault::NoSat),
+        ];
+        let mut differ = 0;
+        for fault in faults {
+            let mut sim = Simulator::new(fault);
+            for round in 0..3 {
+                for (k, r) in reqs.iter().enumerate() {
+                    let mut req = r.clone();
+                    // Later rounds: another request's initial values, some by text.
+                    req.initial = reqs[(k + round * 7) % reqs.len()].initial.clone();
+                    if (k + round) % 3 == 0 {
+                        req.bytes.clear();
+                    }
+                    let want = format!("{}\n", execute(&req, fault).to_line());
+                    if fault.is_some() && round == 0 {
+                        differ +=
+                            usize::from(want != format!("{}\n", execute(&req, None).to_line()));
+                    }
+                    assert_eq!(fast(&mut sim, &req.to_line()), want, "{fault:?} {}", req.id);
+                }
+            }
+        }
+        assert!(reqs.len() > 100 && differ > 10, "{} {differ}", reqs.len());
+    }
+
+    #[test]
     fn initial_hex_of_any_form_is_written_as_the_plain_path_writes_it() {
         // Byte pairs made undefined (`xx`, `XX`), upper case, not hex, and odd lengths: the
         // fast GRF and ARF writers against `regs::write` (through `execute`).

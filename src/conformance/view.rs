@@ -571,4 +571,66 @@ mod tests {
             assert!(ResponseView::parse(bad).is_err(), "{bad}");
         }
     }
+
+    #[test]
+    fn known_rules_arrays_read_as_a_fresh_read_does() {
+        // Lines that share `rules` arrays (learned, then taken whole), and lines whose rules
+        // hold `]`, `"]`-like ends, blanks or escapes, or are not arrays of strings: with the
+        // arrays known from earlier lines each line reads as it reads alone.
+        let mut lines = Vec::new();
+        generate(
+            &GenConfig::new(Platform::Skl, 11),
+            300,
+            &mut std::io::sink(),
+            |c| {
+                lines.extend(c.iter().flatten().map(|v| v.to_line()));
+            },
+        )
+        .unwrap();
+        let base = lines[0].clone();
+        let rules_at = base.find("\"rules\":").unwrap() + "\"rules\":".len();
+        let end = rules_at + base[rules_at..].find(']').unwrap() + 1;
+        let with_rules = |r: &str| format!("{}{r}{}", &base[..rules_at], &base[end..]);
+        for r in [
+            r#"["a]","b"]"#,
+            r#"["a","]"]"#,
+            r#"["a","]","c"]"#,
+            r#"["]"]"#,
+            r#"["a"]"#,
+            r#"["a" ]"#,
+            r#"[ "a"]"#,
+            r#"["a\"]"]"#,
+            r#"["a",1]"#,
+            r#"["a","#,
+            r#"[]"#,
+        ] {
+            // Each twice: once learned, once known.
+            lines.push(with_rules(r));
+            lines.push(with_rules(r));
+            // A known array as a prefix of a longer one.
+            lines.push(with_rules(&r.replacen('[', r#"["a",1,"#, 1)));
+        }
+        let mut known = KnownArrays::default();
+        let (mut hits, mut errors) = (0, 0);
+        for line in &lines {
+            let before = known.len();
+            let fresh = VectorView::parse_spans(line);
+            let seen = VectorView::parse_spans_known(line, &mut known);
+            match (fresh, seen) {
+                (Ok((v, mut sp)), Ok((w, sw))) => {
+                    assert_eq!(v, w, "{line}");
+                    assert_eq!(sw.rules_id, known.id(&w.rules_raw), "{line}");
+                    hits += usize::from(known.len() == before && sw.rules_id.is_some());
+                    sp.rules_id = sw.rules_id;
+                    assert_eq!(sp, sw, "{line}");
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!(a, b, "{line}");
+                    errors += 1;
+                }
+                (a, b) => panic!("{line}: {a:?} {b:?}"),
+            }
+        }
+        assert!(hits > 150 && errors >= 4, "{hits} {errors}");
+    }
 }
