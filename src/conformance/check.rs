@@ -5,7 +5,7 @@
 
 use super::compare::{compare_view, plainly_equal, Outcome};
 use super::json::{compact_strings, push_string, Lexer};
-use super::known::KnownArrays;
+use super::known::{KnownFields, KnownTexts};
 use super::lines::read_line_bytes;
 use super::runner::{RecvError, SimProcess};
 use super::view::{ResponseView, Spans, VectorView};
@@ -122,7 +122,7 @@ impl Summary {
     }
 
     /// Move the counts kept per known `rules` array to the counts per `rules` text.
-    pub fn take_known(&mut self, known: &KnownArrays) {
+    pub fn take_known(&mut self, known: &KnownTexts) {
         let ids = std::mem::take(&mut self.by_rules_id);
         for (text, id) in known.texts() {
             let Some(c) = ids.get(id as usize).filter(|c| c[0] + c[1] > 0) else {
@@ -371,7 +371,7 @@ pub fn run(
     let mut out: Vec<u8> = Vec::with_capacity(1 << 16);
     let mut line_no = 0usize;
     let mut eof = false;
-    let mut known = KnownArrays::default();
+    let mut known = KnownFields::default();
     let mut record = |v: &VectorView,
                       rules_id: Option<u32>,
                       o: Outcome,
@@ -508,7 +508,7 @@ pub fn run(
         }
     }
     sim.kill();
-    summary.take_known(&known);
+    summary.take_known(&known.rules);
     summary.settle();
     report.write_all(&out).map_err(|e| format!("report: {e}"))?;
     report.flush().map_err(|e| format!("report: {e}"))?;
@@ -528,7 +528,7 @@ mod tests {
         })
         .unwrap();
         let (mut by_text, mut by_id) = (Summary::default(), Summary::default());
-        let mut known = KnownArrays::default();
+        let mut known = KnownFields::default();
         let mut ids = 0;
         for (k, line) in lines.iter().enumerate() {
             let status = ["pass", "fail", "pass", "timeout", "pass"][k % 5];
@@ -539,7 +539,7 @@ mod tests {
             ids += usize::from(id.is_some());
             by_id.add_view_known(&v, status, id);
         }
-        by_id.take_known(&known);
+        by_id.take_known(&known.rules);
         by_text.settle();
         by_id.settle();
         assert!(ids > 300 && by_text.failed() > 100, "{ids}");

@@ -1,30 +1,32 @@
-//! Arrays of strings already read whole, by their raw text: the vectors of one instruction
-//! shape repeat one `rules` array, so a vector line that repeats a known array has it
-//! recognised by one search for its end and one lookup instead of being read string by
-//! string ([`super::json::Lexer::string_array_known`]), and the summary counts it by its
-//! number ([`super::check::Summary::add_view_known`]).
+//! Field values already read whole, by their raw text: the vectors of one instruction shape
+//! repeat one `rules` array, one `dst` and usually one `alternatives` array, so a vector line
+//! that repeats a known value has it recognised by one search for its end and one lookup
+//! instead of being read piece by piece ([`super::json::Lexer::known_value`]), and the
+//! summary counts a known `rules` array by its number
+//! ([`super::check::Summary::add_view_known`]).
 
 use std::collections::HashMap;
 
-/// Texts kept at most (later ones are read in full each time; numbers stay valid).
+/// Texts kept at most per field (later ones are read in full each time; numbers stay
+/// valid).
 const CAP: usize = 1 << 14;
 
-/// Raw texts (with their brackets) of arrays of strings read whole from plain texts
+/// Raw texts of values of one field read whole (and found valid) in plain texts
 /// ([`super::json::is_plain`]), numbered from 0 in the order first seen.
 #[derive(Debug, Default)]
-pub struct KnownArrays {
+pub struct KnownTexts {
     ids: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
 }
 
-impl KnownArrays {
+impl KnownTexts {
     /// The number of a known text.
     pub fn id(&self, raw: &str) -> Option<u32> {
         self.ids.get(raw).copied()
     }
 
-    /// Remember `raw`, which was read whole as an array of strings in a plain text: its
-    /// number (`None` when the set is full).
-    pub(super) fn learn(&mut self, raw: &str) -> Option<u32> {
+    /// Remember `raw`, a whole value of the field read in a plain text: its number (`None`
+    /// when the set is full).
+    pub fn learn(&mut self, raw: &str) -> Option<u32> {
         if let Some(id) = self.id(raw) {
             return Some(id);
         }
@@ -48,4 +50,12 @@ impl KnownArrays {
     pub fn is_empty(&self) -> bool {
         self.ids.is_empty()
     }
+}
+
+/// The known values of the vector fields that repeat per instruction shape.
+#[derive(Debug, Default)]
+pub struct KnownFields {
+    pub rules: KnownTexts,
+    pub dst: KnownTexts,
+    pub alternatives: KnownTexts,
 }

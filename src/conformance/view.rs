@@ -6,7 +6,7 @@
 //! [`ResponseView::from_response`] view them.
 
 use super::json::{push_string, JsonError, Lexer};
-use super::known::KnownArrays;
+use super::known::KnownFields;
 use super::protocol::Response;
 use crate::golden::{AltKind, Vector};
 use std::borrow::Cow;
@@ -223,14 +223,15 @@ impl<'a> VectorView<'a> {
 
     /// [`VectorView::parse`], and where the fields are.
     pub fn parse_spans(line: &'a str) -> Result<(VectorView<'a>, Spans), JsonError> {
-        Self::parse_spans_known(line, &mut KnownArrays::default())
+        Self::parse_spans_known(line, &mut KnownFields::default())
     }
 
-    /// [`VectorView::parse_spans`] with the `rules` arrays of earlier lines (`known`): a line
-    /// that repeats one has it taken whole.
+    /// [`VectorView::parse_spans`] with the `rules`, `dst` and `alternatives` values of
+    /// earlier lines (`known`): a line that repeats one has it taken whole, and a known `dst`
+    /// or `alternatives` is left unread (`None`, empty; [`VectorView::reread`] reads them).
     pub fn parse_spans_known(
         line: &'a str,
-        known: &mut KnownArrays,
+        known: &mut KnownFields,
     ) -> Result<(VectorView<'a>, Spans), JsonError> {
         let mut sp = Spans::default();
         let span = |raw: &str| {
@@ -284,23 +285,38 @@ impl<'a> VectorView<'a> {
                         l.value()?;
                         dstv = None;
                         sp.dst = (0, 0);
+                    } else if let Some((text, _)) = l.known_value(&known.dst, None, b'}') {
+                        sp.dst = span(text);
+                        dstv = None;
                     } else {
                         let mut x = None;
-                        sp.dst = span(l.spanned(|l| dst(l).map(|d| x = Some(d)))?);
+                        let text = l.spanned(|l| dst(l).map(|d| x = Some(d)))?;
+                        if l.is_plain() {
+                            known.dst.learn(text);
+                        }
+                        sp.dst = span(text);
                         dstv = x;
                     }
                 }
                 "alternatives" => {
                     alternatives.clear();
-                    sp.alternatives = span(l.spanned(|l| {
-                        l.array(|l| {
-                            alternatives.push(alternative(l)?);
-                            Ok(())
-                        })
-                    })?)
+                    if let Some((text, _)) = l.known_value(&known.alternatives, Some(b'}'), b']') {
+                        sp.alternatives = span(text);
+                    } else {
+                        let text = l.spanned(|l| {
+                            l.array(|l| {
+                                alternatives.push(alternative(l)?);
+                                Ok(())
+                            })
+                        })?;
+                        if l.is_plain() {
+                            known.alternatives.learn(text);
+                        }
+                        sp.alternatives = span(text);
+                    }
                 }
                 "rules" => {
-                    let (r, id) = l.string_array_known(known)?;
+                    let (r, id) = l.string_array_known(&mut known.rules)?;
                     sp.rules_id = id;
                     sp.rules = span(r);
                     rules_raw = Some(r);
@@ -573,7 +589,7 @@ mod tests {
     }
 
     #[test]
-    fn known_rules_arrays_read_as_a_fresh_read_does() {
+    fn known_values_read_as_a_fresh_read_does() {
         // Lines that share `rules` arrays (learned, then taken whole), and lines whose rules
         // hold `]`, `"]`-like ends, blanks or escapes, or are not arrays of strings: with the
         // arrays known from earlier lines each line reads as it reads alone.
@@ -610,17 +626,45 @@ mod tests {
             // A known array as a prefix of a longer one.
             lines.push(with_rules(&r.replacen('[', r#"["a",1,"#, 1)));
         }
-        let mut known = KnownArrays::default();
-        let (mut hits, mut errors) = (0, 0);
+        // Objects with `}` or `}]` inside strings and after a known prefix.
+        for (from, to) in [
+            ("\"dst\":{", "\"dst\":{\"x\":\"}\","),
+            ("\"dst\":{", "\"dst\":{\"x\":\"}]\","),
+            ("\"stride\":1}", "\"stride\":1,\"x\":{}}"),
+            ("\"stride\":1}", "\"stride\":1,\"x\":[]}"),
+            ("\"stride\":1}", "\"stride\":\"1\"}"),
+            (
+                "\"alternatives\":[",
+                "\"alternatives\":[{\"kind\":\"x}]\"},",
+            ),
+            ("\"alternatives\":[", "\"alternatives\":[{}],\"y\":["),
+        ] {
+            for line in lines[..40].to_vec() {
+                if line.contains(from) {
+                    lines.push(line.replacen(from, to, 1));
+                }
+            }
+        }
+        let mut known = KnownFields::default();
+        let (mut hits, mut dst_hits, mut errors) = (0, 0, 0);
         for line in &lines {
-            let before = known.len();
+            let before = known.rules.len();
             let fresh = VectorView::parse_spans(line);
             let seen = VectorView::parse_spans_known(line, &mut known);
             match (fresh, seen) {
-                (Ok((v, mut sp)), Ok((w, sw))) => {
+                (Ok((v, mut sp)), Ok((mut w, sw))) => {
+                    // A known dst or alternatives is left unread.
+                    let text = |s: (u32, u32)| &line[s.0 as usize..s.1 as usize];
+                    if known.dst.id(text(sw.dst)).is_some() && w.dst.is_none() {
+                        w.dst = v.dst.clone();
+                        dst_hits += 1;
+                    }
+                    if known.alternatives.id(text(sw.alternatives)).is_some() {
+                        w.alternatives = v.alternatives.clone();
+                    }
                     assert_eq!(v, w, "{line}");
-                    assert_eq!(sw.rules_id, known.id(&w.rules_raw), "{line}");
-                    hits += usize::from(known.len() == before && sw.rules_id.is_some());
+                    assert_eq!(sw.rules_id, known.rules.id(&w.rules_raw), "{line}");
+                    hits += usize::from(known.rules.len() == before && sw.rules_id.is_some());
                     sp.rules_id = sw.rules_id;
                     assert_eq!(sp, sw, "{line}");
                 }
@@ -631,6 +675,9 @@ mod tests {
                 (a, b) => panic!("{line}: {a:?} {b:?}"),
             }
         }
-        assert!(hits > 150 && errors >= 4, "{hits} {errors}");
+        assert!(
+            hits > 150 && dst_hits > 150 && errors >= 4,
+            "{hits} {dst_hits} {errors}"
+        );
     }
 }
