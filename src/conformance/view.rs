@@ -639,11 +639,12 @@ mod tests {
             ),
             ("\"alternatives\":[", "\"alternatives\":[{}],\"y\":["),
         ] {
-            for line in lines[..40].to_vec() {
-                if line.contains(from) {
-                    lines.push(line.replacen(from, to, 1));
-                }
-            }
+            let changed: Vec<String> = lines[..40]
+                .iter()
+                .filter(|l| l.contains(from))
+                .map(|l| l.replacen(from, to, 1))
+                .collect();
+            lines.extend(changed);
         }
         let mut known = KnownFields::default();
         let (mut hits, mut dst_hits, mut errors) = (0, 0, 0);
