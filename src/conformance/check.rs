@@ -121,22 +121,26 @@ impl Summary {
         }
     }
 
-    /// Move the counts kept per known `rules` array to the counts per `rules` text.
+    /// Spread the counts kept per known `rules` array over the rules (the texts are read
+    /// from `known`, not copied).
     pub fn take_known(&mut self, known: &KnownTexts) {
         let ids = std::mem::take(&mut self.by_rules_id);
-        for (text, id) in known.texts() {
-            let Some(c) = ids.get(id as usize).filter(|c| c[0] + c[1] > 0) else {
-                continue;
-            };
-            let e = self.by_rules_text.entry(text.to_string()).or_default();
-            e[0] += c[0];
-            e[1] += c[1];
-        }
+        let counted = known.texts().filter_map(|(text, id)| {
+            ids.get(id as usize)
+                .filter(|c| c[0] + c[1] > 0)
+                .map(|c| (text, *c))
+        });
+        self.spread(counted);
     }
 
     /// Spread the counts kept per `rules` text over the rules.
     pub fn settle(&mut self) {
         let texts = std::mem::take(&mut self.by_rules_text);
+        self.spread(texts.iter().map(|(t, c)| (t.as_str(), *c)));
+    }
+
+    /// Add counts per `rules` text to the counts per rule.
+    fn spread<'t>(&mut self, texts: impl Iterator<Item = (&'t str, [u64; 2])>) {
         // Counts per rule borrowed from the texts (or decoded), cells (`[`) included: they are
         // left out once per rule when merging.
         let mut counts: HashMap<Cow<str>, [u64; 2], FastHash> = HashMap::default();
@@ -150,7 +154,8 @@ impl Summary {
             e[1] += c[1];
         }
         let mut rules = Vec::new();
-        for (text, c) in &texts {
+        for (text, c) in texts {
+            let c = &c;
             if compact_strings(text, &mut rules) {
                 for r in &rules {
                     add(&mut counts, Cow::Borrowed(r), c);
