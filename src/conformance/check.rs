@@ -5,6 +5,8 @@
 
 use super::compare::{compare_view, plainly_equal, Outcome};
 use super::json::{compact_strings, push_string, Lexer};
+use super::known::{KnownFields, KnownTexts};
+use super::lines::read_line_bytes;
 use super::runner::{RecvError, SimProcess};
 use super::view::{ResponseView, Spans, VectorView};
 use crate::golden::Vector;
@@ -13,6 +15,9 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::io::{BufRead, Write};
 use std::time::Duration;
+
+/// The hash of the summary's counts (long `rules` texts: foldhash reads 16 bytes a step).
+type FastHash = foldhash::fast::RandomState;
 
 /// The default number of requests in flight.
 pub const DEFAULT_WINDOW: usize = 256;
@@ -48,7 +53,9 @@ pub struct Summary {
     pub by_status: BTreeMap<String, u64>,
     pub restarts: u64,
     /// Not yet settled: pass/fail counts per raw `rules` array text.
-    by_rules_text: HashMap<String, [u64; 2], ahash::RandomState>,
+    by_rules_text: HashMap<String, [u64; 2], FastHash>,
+    /// Not yet settled: pass/fail counts per known `rules` array ([`Summary::take_known`]).
+    by_rules_id: Vec<[u64; 2]>,
 }
 
 impl Summary {
@@ -76,6 +83,12 @@ impl Summary {
 
     /// Count a checked vector.
     pub fn add_view(&mut self, v: &VectorView, status: &str) {
+        self.add_view_known(v, status, None);
+    }
+
+    /// [`Summary::add_view`] for a vector whose `rules` text is known array `rules_id`
+    /// (counted by number until [`Summary::take_known`]).
+    pub fn add_view_known(&mut self, v: &VectorView, status: &str, rules_id: Option<u32>) {
         let pass = status == "pass";
         self.total += 1;
         self.passed += u64::from(pass);
@@ -90,6 +103,14 @@ impl Summary {
             Some(c) => c[k] += 1,
             None => self.by_op.entry(v.op.to_string()).or_default()[k] += 1,
         }
+        if let Some(id) = rules_id {
+            let id = id as usize;
+            if self.by_rules_id.len() <= id {
+                self.by_rules_id.resize(id + 1, [0; 2]);
+            }
+            self.by_rules_id[id][k] += 1;
+            return;
+        }
         match self.by_rules_text.get_mut(v.rules_raw.as_ref()) {
             Some(c) => c[k] += 1,
             None => {
@@ -100,29 +121,44 @@ impl Summary {
         }
     }
 
+    /// Spread the counts kept per known `rules` array over the rules (the texts are read
+    /// from `known`, not copied).
+    pub fn take_known(&mut self, known: &KnownTexts) {
+        let ids = std::mem::take(&mut self.by_rules_id);
+        let counted = known.texts().filter_map(|(text, id)| {
+            ids.get(id as usize)
+                .filter(|c| c[0] + c[1] > 0)
+                .map(|c| (text, *c))
+        });
+        self.spread(counted);
+    }
+
     /// Spread the counts kept per `rules` text over the rules.
     pub fn settle(&mut self) {
         let texts = std::mem::take(&mut self.by_rules_text);
-        let mut counts: HashMap<Cow<str>, [u64; 2], ahash::RandomState> = HashMap::default();
-        let mut add = |r: Cow<'_, str>, c: &[u64; 2]| {
-            if r.contains('[') {
-                return;
-            }
-            match counts.get_mut(r.as_ref()) {
-                Some(e) => {
-                    e[0] += c[0];
-                    e[1] += c[1];
-                }
-                None => {
-                    counts.insert(Cow::Owned(r.into_owned()), *c);
-                }
-            }
-        };
+        self.spread(texts.iter().map(|(t, c)| (t.as_str(), *c)));
+    }
+
+    /// Add counts per `rules` text to the counts per rule.
+    fn spread<'t>(&mut self, texts: impl Iterator<Item = (&'t str, [u64; 2])>) {
+        // Counts per rule borrowed from the texts (or decoded), cells (`[`) included: they are
+        // left out once per rule when merging.
+        let mut counts: HashMap<Cow<str>, [u64; 2], FastHash> = HashMap::default();
+        fn add<'t>(
+            counts: &mut HashMap<Cow<'t, str>, [u64; 2], FastHash>,
+            r: Cow<'t, str>,
+            c: &[u64; 2],
+        ) {
+            let e = counts.entry(r).or_default();
+            e[0] += c[0];
+            e[1] += c[1];
+        }
         let mut rules = Vec::new();
-        for (text, c) in &texts {
+        for (text, c) in texts {
+            let c = &c;
             if compact_strings(text, &mut rules) {
                 for r in &rules {
-                    add(Cow::Borrowed(r), c);
+                    add(&mut counts, Cow::Borrowed(r), c);
                 }
                 continue;
             }
@@ -134,7 +170,7 @@ impl Summary {
             });
             if read.is_ok() {
                 for r in decoded {
-                    add(r, c);
+                    add(&mut counts, r, c);
                 }
             } else {
                 // Not from a vector line: read as the report does.
@@ -147,6 +183,9 @@ impl Summary {
             }
         }
         for (r, c) in counts {
+            if r.contains('[') {
+                continue;
+            }
             match self.by_rule.get_mut(r.as_ref()) {
                 Some(x) => {
                     x[0] += c[0];
@@ -266,30 +305,10 @@ pub fn write_report_line(v: &VectorView, o: &Outcome, out: &mut Vec<u8>) {
 }
 
 /// Append the next line of `input` to `buf`, newline included (as `BufRead::read_line`, with
-/// the memchr crate's vectorised newline search): the number of bytes read, 0 at the end.
+/// [`read_line_bytes`]): the number of bytes read, 0 at the end.
 fn read_line(input: &mut impl BufRead, buf: &mut String) -> std::io::Result<usize> {
     let mut bytes = std::mem::take(buf).into_bytes();
-    let start = bytes.len();
-    loop {
-        let avail = match input.fill_buf() {
-            Ok(a) => a,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            break;
-        }
-        let (n, done) = match memchr::memchr(b'\n', avail) {
-            Some(i) => (i + 1, true),
-            None => (avail.len(), false),
-        };
-        bytes.extend_from_slice(&avail[..n]);
-        input.consume(n);
-        if done {
-            break;
-        }
-    }
-    let n = bytes.len() - start;
+    let n = read_line_bytes(input, &mut bytes)?;
     match String::from_utf8(bytes) {
         Ok(s) => {
             *buf = s;
@@ -357,14 +376,16 @@ pub fn run(
     let mut out: Vec<u8> = Vec::with_capacity(1 << 16);
     let mut line_no = 0usize;
     let mut eof = false;
+    let mut known = KnownFields::default();
     let mut record = |v: &VectorView,
+                      rules_id: Option<u32>,
                       o: Outcome,
                       summary: &mut Summary,
                       out: &mut Vec<u8>,
                       report: &mut dyn Write|
      -> Result<(), String> {
         write_report_line(v, &o, out);
-        summary.add_view(v, o.status());
+        summary.add_view_known(v, o.status(), rules_id);
         on_result(v, &o);
         if out.len() >= 1 << 15 {
             report.write_all(out).map_err(|e| format!("report: {e}"))?;
@@ -389,7 +410,7 @@ pub fn run(
                         Some(_) => (buf, true),
                     }
                 };
-                let (v, spans) = match VectorView::parse_spans(&line) {
+                let (v, spans) = match VectorView::parse_spans_known(&line, &mut known) {
                     Ok(x) => x,
                     Err(_) if !fresh => continue,
                     // Not in the fast reader's reach: serde decides (a vector it reads is
@@ -407,7 +428,7 @@ pub fn run(
                             let o = Outcome::BadVector {
                                 message: format!("line {line_no}: {e}"),
                             };
-                            record(&v, o, summary, &mut out, report)?;
+                            record(&v, None, o, summary, &mut out, report)?;
                             spare.push(line);
                             continue;
                         }
@@ -479,7 +500,7 @@ pub fn run(
             o,
             Outcome::Timeout { .. } | Outcome::Crash { .. } | Outcome::Garbage { .. }
         );
-        record(&v, o, summary, &mut out, report)?;
+        record(&v, spans.rules_id, o, summary, &mut out, report)?;
         drop(v);
         spare.push(head);
         if restart {
@@ -492,6 +513,7 @@ pub fn run(
         }
     }
     sim.kill();
+    summary.take_known(&known.rules);
     summary.settle();
     report.write_all(&out).map_err(|e| format!("report: {e}"))?;
     report.flush().map_err(|e| format!("report: {e}"))?;
@@ -503,20 +525,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn counts_by_known_rules_arrays_settle_as_counts_by_text() {
+        let mut lines = Vec::new();
+        let cfg = crate::golden::GenConfig::new(crate::spec::Platform::Bdw, 4);
+        crate::golden::generate(&cfg, 400, &mut std::io::sink(), |c| {
+            lines.extend(c.iter().flatten().map(|v| v.to_line()));
+        })
+        .unwrap();
+        let (mut by_text, mut by_id) = (Summary::default(), Summary::default());
+        let mut known = KnownFields::default();
+        let mut ids = 0;
+        for (k, line) in lines.iter().enumerate() {
+            let status = ["pass", "fail", "pass", "timeout", "pass"][k % 5];
+            let (v, sp) = VectorView::parse_spans_known(line, &mut known).unwrap();
+            by_text.add_view(&v, status);
+            // Some counted by text in the same summary (as a line serde rewrote would be).
+            let id = sp.rules_id.filter(|_| k % 7 != 0);
+            ids += usize::from(id.is_some());
+            by_id.add_view_known(&v, status, id);
+        }
+        by_id.take_known(&known.rules);
+        by_text.settle();
+        by_id.settle();
+        assert!(ids > 300 && by_text.failed() > 100, "{ids}");
+        assert_eq!(by_id.by_rule, by_text.by_rule);
+        assert_eq!(by_id.table(), by_text.table());
+    }
+
+    #[test]
     fn lines_are_read_as_bufread_reads_them() {
-        let text: &[u8] = b"first\r\n\nsecond line that is longer than the buffer\nlast";
-        for cap in [1, 2, 3, 7, 64] {
-            let mut fast = std::io::BufReader::with_capacity(cap, text);
-            let mut std_reader = std::io::BufReader::with_capacity(cap, text);
-            loop {
-                let (mut a, mut b) = (String::from("x"), String::from("x"));
-                let n = read_line(&mut fast, &mut a).unwrap();
-                assert_eq!(n, std_reader.read_line(&mut b).unwrap());
-                assert_eq!(a, b);
-                if n == 0 {
-                    break;
-                }
-            }
+        // Line splitting is `read_line_bytes`'s (tested in `lines`); here: the text checks.
+        let text: &[u8] = "é\r\nlast".as_bytes();
+        let mut fast = std::io::BufReader::with_capacity(1, text);
+        let mut std_reader = std::io::BufReader::with_capacity(1, text);
+        for _ in 0..3 {
+            let (mut a, mut b) = (String::from("x"), String::from("x"));
+            let n = read_line(&mut fast, &mut a).unwrap();
+            assert_eq!(n, std_reader.read_line(&mut b).unwrap());
+            assert_eq!(a, b);
         }
         let bad: &[u8] = b"ok\n\xff\xfe\n";
         let mut fast = std::io::BufReader::new(bad);

@@ -328,6 +328,50 @@ impl<'a> Lexer<'a> {
         })
     }
 
+    /// In a plain text, the value at the cursor when it is one of `known`'s texts (taken
+    /// whole: the cursor moves past it) and its number. The candidate is the text up to the
+    /// first `last` byte preceded by `before` (when given): `"]` for an array of strings, `}]`
+    /// for an array of objects, `}` for an object of scalars. A known text is a whole valid
+    /// value, so a known text that starts at the cursor is exactly what reading the value
+    /// would consume.
+    pub fn known_value(
+        &mut self,
+        known: &super::known::KnownTexts,
+        before: Option<u8>,
+        last: u8,
+    ) -> Option<(&'a str, u32)> {
+        self.ws();
+        if !self.plain || known.is_empty() {
+            return None;
+        }
+        let (b, start) = (self.bytes(), self.pos);
+        let mut i = start + 1;
+        while let Some(k) = memchr::memchr(last, b.get(i..)?) {
+            let close = i + k;
+            if before.map_or(true, |c| b[close - 1] == c) {
+                let text = &self.src[start..=close];
+                let id = known.id(text)?;
+                self.pos = close + 1;
+                return Some((text, id));
+            }
+            i = close + 1;
+        }
+        None
+    }
+
+    /// [`Lexer::string_array`], taking a known text whole ([`Lexer::known_value`]) and
+    /// remembering what it read (in a plain text): its raw text and its number in `known`.
+    pub fn string_array_known(
+        &mut self,
+        known: &mut super::known::KnownTexts,
+    ) -> Result<(&'a str, Option<u32>), JsonError> {
+        if let Some((text, id)) = self.known_value(known, Some(b'"'), b']') {
+            return Ok((text, Some(id)));
+        }
+        let raw = self.string_array()?;
+        Ok((raw, self.plain.then(|| known.learn(raw)).flatten()))
+    }
+
     /// An array of strings (checked, not decoded); its raw text.
     pub fn string_array(&mut self) -> Result<&'a str, JsonError> {
         self.ws();
@@ -502,6 +546,24 @@ fn has_special<const QUOTE: bool>(b: &[u8]) -> bool {
     any(&last)
 }
 
+/// [`has_special`] with quotes, for short texts: eight bytes a step ([`special_bytes`]; a
+/// flagged byte means there is a special one), the rest padded with blanks.
+#[inline]
+fn has_special_short(b: &[u8]) -> bool {
+    let mut words = b.chunks_exact(8);
+    let mut hit = 0;
+    for w in &mut words {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        hit |= special_bytes(u64::from_le_bytes(word));
+    }
+    let rest = words.remainder();
+    let mut last = [b' '; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    hit |= special_bytes(u64::from_le_bytes(last));
+    hit != 0
+}
+
 /// Whether a text has no backslash and no byte below 0x20: then every string in it (when the
 /// text is valid JSON) is unescaped and ends at its next quote.
 pub fn is_plain(b: &[u8]) -> bool {
@@ -531,8 +593,14 @@ pub fn unquote(raw: &str) -> Result<Cow<'_, str>, JsonError> {
 
 /// Append `s` as a JSON string token.
 pub fn push_string(out: &mut Vec<u8>, s: &str) {
-    // (serde_json writes 0x7f as it is, too.)
-    if !has_special::<true>(s.as_bytes()) {
+    // (serde_json writes 0x7f as it is, too.) Names and ids are short: eight bytes a step.
+    let b = s.as_bytes();
+    let special = if b.len() <= 32 {
+        has_special_short(b)
+    } else {
+        has_special::<true>(b)
+    };
+    if !special {
         out.push(b'"');
         out.extend_from_slice(s.as_bytes());
         out.push(b'"');
@@ -762,8 +830,13 @@ mod tests {
     #[test]
     fn plain_and_push_string_agree_with_byte_checks_and_serde() {
         let mut r = Rng(3);
-        for _ in 0..20_000 {
-            let len = r.below(200);
+        for k in 0..20_000 {
+            // Half of them short (the eight-bytes-a-step check of `push_string`).
+            let len = if k % 2 == 0 {
+                r.below(40)
+            } else {
+                r.below(200)
+            };
             let s: String = (0..len)
                 .map(|_| match r.below(40) {
                     0 => '"',

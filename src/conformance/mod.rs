@@ -8,6 +8,8 @@ pub mod check;
 pub mod compare;
 pub mod inject;
 pub mod json;
+pub mod known;
+pub mod lines;
 pub mod protocol;
 pub mod regs;
 pub mod runner;

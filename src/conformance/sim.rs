@@ -12,12 +12,13 @@ use super::inject::Fault;
 use super::json::{push_string, Lexer};
 use super::protocol::{Request, Response};
 use super::regs;
+use crate::exec::{ExecOptions, Prepared};
 use crate::isa::Insn;
-use crate::spec::{Opcode, Platform};
+use crate::spec::Platform;
 use crate::state::ThreadState;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
-use std::io::{BufRead, Write};
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
 
 /// Execute one request on a fresh default state.
 pub fn execute(req: &Request, fault: Option<Fault>) -> Response {
@@ -89,7 +90,8 @@ struct RequestView<'a> {
 fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
     let mut l = Lexer::checked(line);
     let (mut id, mut gen, mut insn, mut bytes) = (None, None, None, None);
-    let mut initial = Vec::new();
+    // Room for a vector's registers at once (no regrowing while reading).
+    let mut initial = Vec::with_capacity(16);
     let mut report = None;
     l.object(|l, key| {
         match key.as_ref() {
@@ -105,7 +107,7 @@ fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
                 })?
             }
             "report" => {
-                let mut r = Vec::new();
+                let mut r = Vec::with_capacity(4);
                 l.array(|l| {
                     r.push(l.string()?);
                     Ok(())
@@ -177,24 +179,56 @@ fn decode_hex(hex: &str, out: &mut Vec<Option<u8>>) -> bool {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// A default state and the working copy restored from it.
+/// Prepared instructions kept per platform before the cache is emptied. Golden vectors repeat
+/// each instruction every few dozen vectors: on 100 000 Skylake vectors 1 024 entries (a few
+/// MB) hit 84 % of the time, 8 192 (about 30 MB) only 85 %.
+const PREPARED_CAP: usize = 1 << 10;
+
+/// A default state, the working copy restored from it, and the instructions already prepared
+/// for the platform (fault applied), by their encoding's hex text and by their IGA text.
 struct PlatformState {
     default: ThreadState,
     work: ThreadState,
+    by_bytes: HashMap<Box<str>, Prepared, foldhash::fast::RandomState>,
+    by_text: HashMap<Box<str>, Prepared, foldhash::fast::RandomState>,
 }
 
-impl PlatformState {
-    /// Restore the working state to the default (the float policy cache is kept: it is keyed
-    /// by what it was built for).
-    fn reset(&mut self) {
-        let (d, w) = (&self.default, &mut self.work);
-        w.grf.copy_from_slice(&d.grf);
-        w.grf_undef.copy_from_slice(&d.grf_undef);
-        w.arf.copy_from_slice(&d.arf);
-        w.arf_undef.copy_from_slice(&d.arf_undef);
-        w.acc.copy_from_slice(&d.acc);
-        w.events = d.events;
+/// Restore a working state to its platform's default (the float policy cache is kept: it is
+/// keyed by what it was built for).
+fn restore(w: &mut ThreadState, d: &ThreadState) {
+    w.grf.copy_from_slice(&d.grf);
+    w.grf_undef.copy_from_slice(&d.grf_undef);
+    w.arf.copy_from_slice(&d.arf);
+    w.arf_undef.copy_from_slice(&d.arf_undef);
+    w.acc.copy_from_slice(&d.acc);
+    w.events = d.events;
+}
+
+/// The instruction of a request: decoded from its bytes (hex, into the scratch buffers), or
+/// assembled from its text when there are none.
+fn instruction_of(
+    insn_text: &str,
+    bytes: &str,
+    p: Platform,
+    hex: &mut Vec<Option<u8>>,
+    raw: &mut Vec<u8>,
+) -> Result<Insn, String> {
+    if bytes.is_empty() {
+        return crate::asm::parse_insn(insn_text, crate::asm::Dialect::Iga, p)
+            .map_err(|e| format!("insn: {e}"));
     }
+    raw.clear();
+    let ok = decode_hex(bytes, hex) && hex.iter().all(Option::is_some) && {
+        raw.extend(hex.iter().flatten());
+        true
+    };
+    if !ok {
+        let e = regs::parse_hex_defined(bytes).err().unwrap_or_default();
+        return Err(format!("bytes: {e}"));
+    }
+    crate::codec::decode(raw, p)
+        .map(|(i, _)| i)
+        .map_err(|e| format!("bytes: {e}"))
 }
 
 /// `euref sim` with its reused state and buffers.
@@ -203,7 +237,6 @@ pub struct Simulator {
     states: Vec<Option<PlatformState>>,
     /// The last platform and the name it was parsed from.
     platform: Option<(Platform, String)>,
-    insn: Insn,
     hex: Vec<Option<u8>>,
     bytes: Vec<u8>,
 }
@@ -214,7 +247,6 @@ impl Simulator {
             fault,
             states: Vec::new(),
             platform: None,
-            insn: Insn::new(Opcode::Nop),
             hex: Vec::new(),
             bytes: Vec::new(),
         }
@@ -305,23 +337,6 @@ impl Simulator {
                 p
             }
         };
-        // The instruction.
-        if !bytes.is_empty() {
-            self.bytes.clear();
-            let ok = decode_hex(bytes, &mut self.hex) && self.hex.iter().all(Option::is_some) && {
-                self.bytes.extend(self.hex.iter().flatten());
-                true
-            };
-            if !ok {
-                let e = regs::parse_hex_defined(bytes).err().unwrap_or_default();
-                return Err(format!("bytes: {e}"));
-            }
-            crate::codec::decode_into(&self.bytes, p, &mut self.insn)
-                .map_err(|e| format!("bytes: {e}"))?;
-        } else {
-            self.insn = crate::asm::parse_insn(insn_text, crate::asm::Dialect::Iga, p)
-                .map_err(|e| format!("insn: {e}"))?;
-        }
         // The state.
         let i = p as usize;
         if self.states.len() <= i {
@@ -332,9 +347,32 @@ impl Simulator {
             PlatformState {
                 work: default.clone(),
                 default,
+                by_bytes: HashMap::default(),
+                by_text: HashMap::default(),
             }
         });
-        ps.reset();
+        // The instruction: prepared once per encoding (or text).
+        let (cache, key) = if bytes.is_empty() {
+            (&mut ps.by_text, insn_text)
+        } else {
+            (&mut ps.by_bytes, bytes)
+        };
+        if !cache.contains_key(key) {
+            let mut insn = instruction_of(insn_text, bytes, p, &mut self.hex, &mut self.bytes)?;
+            if let Some(f) = self.fault {
+                f.apply_insn(&mut insn);
+            }
+            if cache.len() >= PREPARED_CAP {
+                cache.clear();
+            }
+            cache.insert(key.into(), Prepared::new(&ps.default, insn));
+        }
+        let pre = if bytes.is_empty() {
+            &ps.by_text[insn_text]
+        } else {
+            &ps.by_bytes[bytes]
+        };
+        restore(&mut ps.work, &ps.default);
         let st = &mut ps.work;
         for (name, hex) in initial {
             let fast = match regs::grf_number(name) {
@@ -347,10 +385,9 @@ impl Simulator {
             }
         }
         if let Some(f) = self.fault {
-            f.apply_insn(&mut self.insn);
             f.apply_state(st);
         }
-        crate::exec::step(st, &self.insn).map_err(|e| e.to_string())?;
+        crate::exec::step_prepared(st, pre, &ExecOptions::default()).map_err(|e| e.to_string())?;
         if report.is_empty() {
             return Ok(());
         }
@@ -547,7 +584,7 @@ pub fn serve<R: std::io::Read>(
     let mut resp = Vec::with_capacity(1 << 16);
     loop {
         line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
+        if super::lines::read_line_bytes(input, &mut line)? == 0 {
             break;
         }
         if line.trim_ascii().is_empty() {
@@ -593,6 +630,46 @@ mod tests {
         })
         .unwrap();
         assert!(n > 500);
+    }
+
+    #[test]
+    fn prepared_instructions_answer_as_fresh_ones_with_and_without_faults() {
+        // Each request three times (the instruction prepared once, then reused with other
+        // initial values), by its bytes and by its text, with every fault and none.
+        let mut reqs = Vec::new();
+        let cfg = crate::golden::GenConfig::new(Platform::Skl, 21);
+        crate::golden::generate(&cfg, 150, &mut std::io::sink(), |c| {
+            reqs.extend(c.iter().flatten().map(Request::from_vector));
+        })
+        .unwrap();
+        let faults = [
+            None,
+            Some(Fault::NoDenormFlush),
+            Some(Fault::CmpnNanSwap),
+            Some(Fault::RegionOffByOne),
+            Some(Fault::NoSat),
+        ];
+        let mut differ = 0;
+        for fault in faults {
+            let mut sim = Simulator::new(fault);
+            for round in 0..3 {
+                for (k, r) in reqs.iter().enumerate() {
+                    let mut req = r.clone();
+                    // Later rounds: another request's initial values, some by text.
+                    req.initial = reqs[(k + round * 7) % reqs.len()].initial.clone();
+                    if (k + round) % 3 == 0 {
+                        req.bytes.clear();
+                    }
+                    let want = format!("{}\n", execute(&req, fault).to_line());
+                    if fault.is_some() && round == 0 {
+                        differ +=
+                            usize::from(want != format!("{}\n", execute(&req, None).to_line()));
+                    }
+                    assert_eq!(fast(&mut sim, &req.to_line()), want, "{fault:?} {}", req.id);
+                }
+            }
+        }
+        assert!(reqs.len() > 100 && differ > 10, "{} {differ}", reqs.len());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! [`ResponseView::from_response`] view them.
 
 use super::json::{push_string, JsonError, Lexer};
+use super::known::KnownFields;
 use super::protocol::Response;
 use crate::golden::{AltKind, Vector};
 use std::borrow::Cow;
@@ -170,6 +171,9 @@ pub struct Spans {
     rules: (u32, u32),
     /// The line is plain ([`super::json::is_plain`]).
     plain: bool,
+    /// The number of the `rules` text among the known arrays it was read with
+    /// ([`VectorView::parse_spans_known`]).
+    pub rules_id: Option<u32>,
 }
 
 impl<'a> VectorView<'a> {
@@ -219,6 +223,16 @@ impl<'a> VectorView<'a> {
 
     /// [`VectorView::parse`], and where the fields are.
     pub fn parse_spans(line: &'a str) -> Result<(VectorView<'a>, Spans), JsonError> {
+        Self::parse_spans_known(line, &mut KnownFields::default())
+    }
+
+    /// [`VectorView::parse_spans`] with the `rules`, `dst` and `alternatives` values of
+    /// earlier lines (`known`): a line that repeats one has it taken whole, and a known `dst`
+    /// or `alternatives` is left unread (`None`, empty; [`VectorView::reread`] reads them).
+    pub fn parse_spans_known(
+        line: &'a str,
+        known: &mut KnownFields,
+    ) -> Result<(VectorView<'a>, Spans), JsonError> {
         let mut sp = Spans::default();
         let span = |raw: &str| {
             let o = raw.as_ptr() as usize - line.as_ptr() as usize;
@@ -271,23 +285,39 @@ impl<'a> VectorView<'a> {
                         l.value()?;
                         dstv = None;
                         sp.dst = (0, 0);
+                    } else if let Some((text, _)) = l.known_value(&known.dst, None, b'}') {
+                        sp.dst = span(text);
+                        dstv = None;
                     } else {
                         let mut x = None;
-                        sp.dst = span(l.spanned(|l| dst(l).map(|d| x = Some(d)))?);
+                        let text = l.spanned(|l| dst(l).map(|d| x = Some(d)))?;
+                        if l.is_plain() {
+                            known.dst.learn(text);
+                        }
+                        sp.dst = span(text);
                         dstv = x;
                     }
                 }
                 "alternatives" => {
                     alternatives.clear();
-                    sp.alternatives = span(l.spanned(|l| {
-                        l.array(|l| {
-                            alternatives.push(alternative(l)?);
-                            Ok(())
-                        })
-                    })?)
+                    if let Some((text, _)) = l.known_value(&known.alternatives, Some(b'}'), b']') {
+                        sp.alternatives = span(text);
+                    } else {
+                        let text = l.spanned(|l| {
+                            l.array(|l| {
+                                alternatives.push(alternative(l)?);
+                                Ok(())
+                            })
+                        })?;
+                        if l.is_plain() {
+                            known.alternatives.learn(text);
+                        }
+                        sp.alternatives = span(text);
+                    }
                 }
                 "rules" => {
-                    let r = string_array(l)?;
+                    let (r, id) = l.string_array_known(&mut known.rules)?;
+                    sp.rules_id = id;
                     sp.rules = span(r);
                     rules_raw = Some(r);
                 }
@@ -556,5 +586,99 @@ mod tests {
             assert!(serde_json::from_str::<Response>(bad).is_err());
             assert!(ResponseView::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn known_values_read_as_a_fresh_read_does() {
+        // Lines that share `rules` arrays (learned, then taken whole), and lines whose rules
+        // hold `]`, `"]`-like ends, blanks or escapes, or are not arrays of strings: with the
+        // arrays known from earlier lines each line reads as it reads alone.
+        let mut lines = Vec::new();
+        generate(
+            &GenConfig::new(Platform::Skl, 11),
+            300,
+            &mut std::io::sink(),
+            |c| {
+                lines.extend(c.iter().flatten().map(|v| v.to_line()));
+            },
+        )
+        .unwrap();
+        let base = lines[0].clone();
+        let rules_at = base.find("\"rules\":").unwrap() + "\"rules\":".len();
+        let end = rules_at + base[rules_at..].find(']').unwrap() + 1;
+        let with_rules = |r: &str| format!("{}{r}{}", &base[..rules_at], &base[end..]);
+        for r in [
+            r#"["a]","b"]"#,
+            r#"["a","]"]"#,
+            r#"["a","]","c"]"#,
+            r#"["]"]"#,
+            r#"["a"]"#,
+            r#"["a" ]"#,
+            r#"[ "a"]"#,
+            r#"["a\"]"]"#,
+            r#"["a",1]"#,
+            r#"["a","#,
+            r#"[]"#,
+        ] {
+            // Each twice: once learned, once known.
+            lines.push(with_rules(r));
+            lines.push(with_rules(r));
+            // A known array as a prefix of a longer one.
+            lines.push(with_rules(&r.replacen('[', r#"["a",1,"#, 1)));
+        }
+        // Objects with `}` or `}]` inside strings and after a known prefix.
+        for (from, to) in [
+            ("\"dst\":{", "\"dst\":{\"x\":\"}\","),
+            ("\"dst\":{", "\"dst\":{\"x\":\"}]\","),
+            ("\"stride\":1}", "\"stride\":1,\"x\":{}}"),
+            ("\"stride\":1}", "\"stride\":1,\"x\":[]}"),
+            ("\"stride\":1}", "\"stride\":\"1\"}"),
+            (
+                "\"alternatives\":[",
+                "\"alternatives\":[{\"kind\":\"x}]\"},",
+            ),
+            ("\"alternatives\":[", "\"alternatives\":[{}],\"y\":["),
+        ] {
+            let changed: Vec<String> = lines[..40]
+                .iter()
+                .filter(|l| l.contains(from))
+                .map(|l| l.replacen(from, to, 1))
+                .collect();
+            lines.extend(changed);
+        }
+        let mut known = KnownFields::default();
+        let (mut hits, mut dst_hits, mut errors) = (0, 0, 0);
+        for line in &lines {
+            let before = known.rules.len();
+            let fresh = VectorView::parse_spans(line);
+            let seen = VectorView::parse_spans_known(line, &mut known);
+            match (fresh, seen) {
+                (Ok((v, mut sp)), Ok((mut w, sw))) => {
+                    // A known dst or alternatives is left unread.
+                    let text = |s: (u32, u32)| &line[s.0 as usize..s.1 as usize];
+                    if known.dst.id(text(sw.dst)).is_some() && w.dst.is_none() {
+                        w.dst = v.dst.clone();
+                        dst_hits += 1;
+                    }
+                    if known.alternatives.id(text(sw.alternatives)).is_some() {
+                        w.alternatives = v.alternatives.clone();
+                    }
+                    assert_eq!(v, w, "{line}");
+                    assert_eq!(sw.rules_id, known.rules.id(&w.rules_raw), "{line}");
+                    hits += usize::from(known.rules.len() == before && sw.rules_id.is_some());
+                    sp.rules_id = sw.rules_id;
+                    assert_eq!(sp, sw, "{line}");
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!(a, b, "{line}");
+                    errors += 1;
+                }
+                (a, b) => panic!("{line}: {a:?} {b:?}"),
+            }
+        }
+        assert!(
+            hits > 150 && dst_hits > 150 && errors >= 4,
+            "{hits} {dst_hits} {errors}"
+        );
     }
 }
