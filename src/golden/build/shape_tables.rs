@@ -97,7 +97,11 @@ pub(super) fn listed(applicable: &RuleMask, hints: RegionRules) -> RuleMask {
 /// numbers (None when an ID is outside the ID table). Remembered per thread by mask: shapes
 /// list few distinct sets of rules.
 pub(super) fn ids_and_numbers(mask: &RuleMask, ids: &mut Vec<&'static str>) -> Option<BitSet> {
-    type Seen = ahash::AHashMap<RuleMask, (Vec<&'static str>, Option<BitSet>)>;
+    type Seen = std::collections::HashMap<
+        RuleMask,
+        (Vec<&'static str>, Option<BitSet>),
+        foldhash::fast::RandomState,
+    >;
     thread_local! {
         static SEEN: std::cell::RefCell<Seen> = std::cell::RefCell::default();
     }
