@@ -3,8 +3,9 @@
 //! parses every line back) and checked per second against `euref sim` (a subprocess, requests
 //! pipelined). Goals (issue 7): >= 1 M/s generated, >= 200 k/s checked on a 2-core machine.
 //! Session 4: 36.5 k instructions per generated vector (48.9 k before; callgrind, one thread);
-//! 71 k/s at load average 12 (conformance/README.md, Performance). Session 5: 29.4 k per vector
-//! (the per-vector work without execution 21.7 k -> 16.9 k).
+//! 71 k/s at load average 12 (conformance/README.md, Performance). Session 5: 24.4 k per vector
+//! (shapes 6.4 k -> 2.7 k, the per-vector work without execution 21.7 k -> 16.9 k, execution
+//! 5.4 k -> 4.7 k).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use euref::conformance::check::{run, CheckOptions, Summary};
