@@ -17,6 +17,7 @@ use super::implicit::implied;
 use crate::isa::{
     Addr, Dst, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle, ThreadCtrl,
 };
+use crate::encoding::SelectValues;
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform};
 
 type R<T> = Result<T, EncodeError>;
@@ -102,49 +103,22 @@ pub(super) fn encode_word_with(insn: &Insn, p: Platform, fast: bool) -> R<u128> 
     let ops = operands(i, t, kind)?;
     let a16 = i.access == AccessMode::Align16;
 
-    // Preliminary word: the fields `select` chooses the layout with.
-    let b = &t.lays[t.base];
-    let mut pw = 0u128;
-    put(&mut pw, b.opcode, u64::from(num), "opcode")?;
-    put(
-        &mut pw,
-        b.access_mode,
-        enc(&t.access, i.access, "access")?,
-        "access",
-    )?;
-    if !matches!(kind, Kind::ThreeSrc | Kind::Sends | Kind::Branch) {
-        for (k, (s, name)) in ops.src.iter().zip(SRC).take(2).enumerate() {
-            if let Some(s) = s {
-                let f = src_file(s);
-                put(
-                    &mut pw,
-                    b.op[k + 1].reg_file,
-                    file_of(t, &t.file, f, name)?,
-                    name,
-                )?;
-                if let Src::Imm(im) = s {
-                    let te = im.ty.imm_enc(p).ok_or_else(|| {
-                        EncodeError::new(name, "immediate type does not exist on this platform", 0)
-                    })?;
-                    put(&mut pw, b.op[k + 1].reg_type, u64::from(te), name)?;
-                }
-            }
+    // The layout: from the values of the fields `select` reads, given directly when `fast`
+    // and writing them cannot fail, else written into the preliminary word (which the
+    // table-driven writers below read too).
+    let direct = if fast {
+        select_values(i, &ops, t, p, num, kind)
+    } else {
+        None
+    };
+    let (l, pw) = match direct {
+        Some(v) => (t.select_by(&v), None),
+        None => {
+            let pw = preliminary(i, &ops, t, p, num, kind)?;
+            (t.select(pw), Some(pw))
         }
-    }
-    if kind == Kind::Sends {
-        if let Some(s) = &i.send {
-            put(&mut pw, t.sel_desc, u64::from(is_a0(s.desc)), "send.desc")?;
-            put(
-                &mut pw,
-                t.sel_ex_desc,
-                u64::from(is_a0(s.ex_desc)),
-                "send.ex_desc",
-            )?;
-        }
-    }
-    let l = t
-        .select(pw)
-        .ok_or_else(|| EncodeError::new("layout", "not resolved", 0))?;
+    };
+    let l = l.ok_or_else(|| EncodeError::new("layout", "not resolved", 0))?;
 
     if let (Some(f), true) = (l.enc, fast) {
         if let Some(w) = f(i, &ops, t, l, p, u64::from(num), kind) {
@@ -153,6 +127,10 @@ pub(super) fn encode_word_with(insn: &Insn, p: Platform, fast: bool) -> R<u128> 
             return Ok(w);
         }
     }
+    let pw = match pw {
+        Some(pw) => pw,
+        None => preliminary(i, &ops, t, p, num, kind)?,
+    };
     let mut w = 0u128;
     header(&mut w, i, l, t, u64::from(num))?;
     match kind {
@@ -235,6 +213,102 @@ pub(super) fn imm_desc(i: &Insn, d: u32) -> u32 {
     } else {
         d
     }
+}
+
+/// The preliminary word: the fields `Tabs::select` chooses the layout with.
+fn preliminary(i: &Insn, ops: &Ops, t: &Tabs, p: Platform, num: u8, kind: Kind) -> R<u128> {
+    let b = &t.lays[t.base];
+    let mut pw = 0u128;
+    put(&mut pw, b.opcode, u64::from(num), "opcode")?;
+    put(
+        &mut pw,
+        b.access_mode,
+        enc(&t.access, i.access, "access")?,
+        "access",
+    )?;
+    if !matches!(kind, Kind::ThreeSrc | Kind::Sends | Kind::Branch) {
+        for (k, (s, name)) in ops.src.iter().zip(SRC).take(2).enumerate() {
+            if let Some(s) = s {
+                let f = src_file(s);
+                put(
+                    &mut pw,
+                    b.op[k + 1].reg_file,
+                    file_of(t, &t.file, f, name)?,
+                    name,
+                )?;
+                if let Src::Imm(im) = s {
+                    let te = im.ty.imm_enc(p).ok_or_else(|| {
+                        EncodeError::new(name, "immediate type does not exist on this platform", 0)
+                    })?;
+                    put(&mut pw, b.op[k + 1].reg_type, u64::from(te), name)?;
+                }
+            }
+        }
+    }
+    if kind == Kind::Sends {
+        if let Some(s) = &i.send {
+            put(&mut pw, t.sel_desc, u64::from(is_a0(s.desc)), "send.desc")?;
+            put(
+                &mut pw,
+                t.sel_ex_desc,
+                u64::from(is_a0(s.ex_desc)),
+                "send.ex_desc",
+            )?;
+        }
+    }
+    Ok(pw)
+}
+
+/// What [`preliminary`] writes into the fields `Tabs::select` reads, without the word;
+/// `None` where it would answer an error (the caller then runs it for that error).
+#[inline]
+pub(super) fn select_values(
+    i: &Insn,
+    ops: &Ops,
+    t: &Tabs,
+    p: Platform,
+    num: u8,
+    kind: Kind,
+) -> Option<SelectValues> {
+    let b = &t.lays[t.base];
+    let fits = |f: F, v: u64| v == 0 || f.fits(v);
+    let mut v = SelectValues {
+        opcode: u64::from(num),
+        access_mode: t.access.enc(i.access)?,
+        ..SelectValues::default()
+    };
+    if !fits(b.opcode, v.opcode) || !fits(b.access_mode, v.access_mode) {
+        return None;
+    }
+    if !matches!(kind, Kind::ThreeSrc | Kind::Sends | Kind::Branch) {
+        for (k, s) in ops.src.iter().take(2).enumerate() {
+            if let Some(s) = s {
+                let fe = t.file.enc(src_file(s))?;
+                let te = match s {
+                    Src::Imm(im) => u64::from(im.ty.imm_enc(p)?),
+                    Src::Reg(_) => 0,
+                };
+                if !fits(b.op[k + 1].reg_file, fe) || !fits(b.op[k + 1].reg_type, te) {
+                    return None;
+                }
+                if k == 0 {
+                    (v.src0_file, v.src0_type) = (fe, te);
+                } else {
+                    v.src1_file = fe;
+                }
+            }
+        }
+    }
+    if kind == Kind::Sends {
+        if let Some(s) = &i.send {
+            v.sel_desc = u64::from(is_a0(s.desc));
+            v.sel_ex = u64::from(is_a0(s.ex_desc));
+            if !fits(t.sel_desc, v.sel_desc) || !fits(t.sel_ex_desc, v.sel_ex) {
+                return None;
+            }
+        }
+    }
+    Some(v)
 }
 
 fn is_a0(d: SendDesc) -> bool {

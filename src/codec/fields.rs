@@ -643,7 +643,13 @@ impl Tabs {
     /// The layout of a native word ([`crate::encoding::layout_for`]'s).
     #[inline]
     pub fn select(&self, w: u128) -> Option<&Lay> {
-        let k = *self.by_info.get(self.set.select(w))?;
+        self.select_by(&w)
+    }
+
+    /// [`Tabs::select`] with the fields it reads given by `v`.
+    #[inline]
+    pub fn select_by<V: crate::encoding::SelectInput>(&self, v: &V) -> Option<&Lay> {
+        let k = *self.by_info.get(self.set.select_by(v))?;
         self.lays.get(k)
     }
 

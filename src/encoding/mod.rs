@@ -22,7 +22,7 @@ pub use compact::{compact, precompact, uncompact};
 pub use error::{EncodingError, ErrorKind};
 pub(crate) use field::F;
 pub use select::{check, is_compact, layout_for, operand_layout, Form, Operand};
-pub(crate) use select::{set as layout_set, Set as LayoutSet};
+pub(crate) use select::{set as layout_set, SelectInput, SelectValues, Set as LayoutSet};
 
 /// The 128-bit word of a native instruction from its 16 bytes in memory order.
 #[inline]

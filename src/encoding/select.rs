@@ -110,7 +110,7 @@ pub(crate) struct Set {
 }
 
 /// The fields [`Set::select`] reads, with fast accessors.
-struct Fast {
+pub(crate) struct Fast {
     opcode: F,
     access_mode: F,
     src0_file: F,
@@ -118,6 +118,93 @@ struct Fast {
     src0_type: F,
     sel_desc: F,
     sel_ex: F,
+}
+
+/// The values of the [`Fast`] fields [`Set::select_by`] reads.
+pub(crate) trait SelectInput {
+    fn opcode(&self, f: &Fast) -> u64;
+    fn access_mode(&self, f: &Fast) -> u64;
+    fn src0_file(&self, f: &Fast) -> u64;
+    fn src1_file(&self, f: &Fast) -> u64;
+    fn src0_type(&self, f: &Fast) -> u64;
+    fn sel_desc(&self, f: &Fast) -> u64;
+    fn sel_ex(&self, f: &Fast) -> u64;
+}
+
+/// A native word: the fields are read from it.
+impl SelectInput for u128 {
+    #[inline(always)]
+    fn opcode(&self, f: &Fast) -> u64 {
+        f.opcode.get(*self)
+    }
+    #[inline(always)]
+    fn access_mode(&self, f: &Fast) -> u64 {
+        f.access_mode.get(*self)
+    }
+    #[inline(always)]
+    fn src0_file(&self, f: &Fast) -> u64 {
+        f.src0_file.get(*self)
+    }
+    #[inline(always)]
+    fn src1_file(&self, f: &Fast) -> u64 {
+        f.src1_file.get(*self)
+    }
+    #[inline(always)]
+    fn src0_type(&self, f: &Fast) -> u64 {
+        f.src0_type.get(*self)
+    }
+    #[inline(always)]
+    fn sel_desc(&self, f: &Fast) -> u64 {
+        f.sel_desc.get(*self)
+    }
+    #[inline(always)]
+    fn sel_ex(&self, f: &Fast) -> u64 {
+        f.sel_ex.get(*self)
+    }
+}
+
+/// The values the fields [`Set::select`] reads would hold in a word (the encoder's, before
+/// it writes the word).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SelectValues {
+    pub opcode: u64,
+    pub access_mode: u64,
+    pub src0_file: u64,
+    pub src1_file: u64,
+    pub src0_type: u64,
+    pub sel_desc: u64,
+    pub sel_ex: u64,
+}
+
+impl SelectInput for SelectValues {
+    #[inline(always)]
+    fn opcode(&self, _: &Fast) -> u64 {
+        self.opcode
+    }
+    #[inline(always)]
+    fn access_mode(&self, _: &Fast) -> u64 {
+        self.access_mode
+    }
+    #[inline(always)]
+    fn src0_file(&self, _: &Fast) -> u64 {
+        self.src0_file
+    }
+    #[inline(always)]
+    fn src1_file(&self, _: &Fast) -> u64 {
+        self.src1_file
+    }
+    #[inline(always)]
+    fn src0_type(&self, _: &Fast) -> u64 {
+        self.src0_type
+    }
+    #[inline(always)]
+    fn sel_desc(&self, _: &Fast) -> u64 {
+        self.sel_desc
+    }
+    #[inline(always)]
+    fn sel_ex(&self, _: &Fast) -> u64 {
+        self.sel_ex
+    }
 }
 
 /// The first candidate whose `gens` contain `p` (candidate lists are never empty).
@@ -379,13 +466,6 @@ impl Set {
         self.form[(self.fast.opcode.get(word) & 0x7f) as usize]
     }
 
-    /// Whether the immediate-operand forms apply: a source register file is IMM.
-    #[inline]
-    pub fn has_imm(&self, word: u128) -> bool {
-        let f = &self.fast;
-        f.src0_file.get(word) == self.imm_file || f.src1_file.get(word) == self.imm_file
-    }
-
     /// Mesa's `has_immediate` (elk_eu_compact.c / brw_eu_compact.c): src0, else src1, is an
     /// immediate with a defined immediate type encoding.
     pub fn has_valid_imm(&self, word: u128) -> bool {
@@ -402,17 +482,25 @@ impl Set {
     /// Index (into `infos`) of the layout of a native word.
     #[inline]
     pub fn select(&self, word: u128) -> usize {
+        self.select_by(&word)
+    }
+
+    /// [`Set::select`] with the fields it reads given by `v` (a word, or the encoder's values
+    /// before the word exists: [`SelectValues`]).
+    #[inline]
+    pub fn select_by<V: SelectInput>(&self, v: &V) -> usize {
         let f = &self.fast;
-        let a = usize::from(f.access_mode.get(word) == self.align16);
-        match self.form(word) {
+        let imm = |x: u64| x == self.imm_file;
+        let a = usize::from(v.access_mode(f) == self.align16);
+        match self.form[(v.opcode(f) & 0x7f) as usize] {
             Form::ThreeSrc => self.three,
             Form::Branch => self.branch[a],
             Form::Dim => match self.dim {
-                Some(d) => d[usize::from(f.src0_file.get(word) == self.imm_file)][a],
+                Some(d) => d[usize::from(imm(v.src0_file(f)))][a],
                 None => self.alu[a],
             },
             Form::Send => {
-                if f.src1_file.get(word) == self.imm_file {
+                if imm(v.src1_file(f)) {
                     self.send[a]
                 } else {
                     self.send_reg[a]
@@ -420,26 +508,26 @@ impl Set {
             }
             Form::Sends => match self.sends {
                 Some(s) if f.sel_desc.is_some() && f.sel_ex.is_some() => {
-                    s[(f.sel_desc.get(word) & 1) as usize + 2 * (f.sel_ex.get(word) & 1) as usize]
+                    s[(v.sel_desc(f) & 1) as usize + 2 * (v.sel_ex(f) & 1) as usize]
                 }
                 _ => self.alu[a],
             },
             Form::Math => {
-                if self.has_imm(word) {
+                if imm(v.src0_file(f)) || imm(v.src1_file(f)) {
                     self.math_imm[a]
                 } else {
                     self.math[a]
                 }
             }
             Form::Alu | Form::Unknown => {
-                if f.src0_file.get(word) == self.imm_file {
+                if imm(v.src0_file(f)) {
                     if let Some(i64) = self.imm64 {
-                        if defined(self.imm64_types, f.src0_type.get(word)) {
+                        if defined(self.imm64_types, v.src0_type(f)) {
                             return i64[a];
                         }
                     }
                     self.imm[a]
-                } else if f.src1_file.get(word) == self.imm_file {
+                } else if imm(v.src1_file(f)) {
                     self.imm[a]
                 } else {
                     self.alu[a]
