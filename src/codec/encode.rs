@@ -216,7 +216,7 @@ pub(super) fn imm_desc(i: &Insn, d: u32) -> u32 {
 }
 
 /// The preliminary word: the fields `Tabs::select` chooses the layout with.
-fn preliminary(i: &Insn, ops: &Ops, t: &Tabs, p: Platform, num: u8, kind: Kind) -> R<u128> {
+pub(super) fn preliminary(i: &Insn, ops: &Ops, t: &Tabs, p: Platform, num: u8, kind: Kind) -> R<u128> {
     let b = &t.lays[t.base];
     let mut pw = 0u128;
     put(&mut pw, b.opcode, u64::from(num), "opcode")?;
@@ -328,7 +328,7 @@ fn src_file(s: &Src) -> File {
 }
 
 /// The operands to encode, with the model's constraints per instruction kind checked.
-fn operands(i: &Insn, t: &Tabs, kind: Kind) -> R<Ops> {
+pub(super) fn operands(i: &Insn, t: &Tabs, kind: Kind) -> R<Ops> {
     let (idst, isrc) = implied(i, t, kind);
     let info = i.op.info();
     let jumps = if kind == Kind::Branch {

@@ -377,7 +377,7 @@ fn send_desc<L: Fields>(w: &mut u128, i: &Insn, t: &Tabs) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::super::encode::{encode_word_with, STATIC_WORDS};
-    use super::super::fields::{Kind, Tabs};
+    use super::super::fields::{Kind, Lay, Tabs};
     use crate::codec::decode_word;
     use crate::isa::{Addr, Insn, Src};
     use crate::spec::{Opcode, Platform};
@@ -420,6 +420,32 @@ mod tests {
         }
     }
 
+    /// The layout chosen from the selector values given directly is the one the preliminary
+    /// word selects, and the word is written without error where they answer; `true` when
+    /// they answered.
+    fn direct_select_agrees(i: &Insn, p: Platform, t: &Tabs) -> bool {
+        use super::super::encode::{operands, preliminary, select_values};
+        let Some(num) = i.op.number(p) else {
+            return false;
+        };
+        let kind = t.kind(u64::from(num));
+        let Ok(ops) = operands(i, t, kind) else {
+            return false;
+        };
+        let Some(v) = select_values(i, &ops, t, p, num, kind) else {
+            return false;
+        };
+        let pw = preliminary(i, &ops, t, p, num, kind);
+        let pw = pw.unwrap_or_else(|e| panic!("{p:?} {i:?}: {e:?}"));
+        let (direct, word) = (t.select_by(&v), t.select(pw));
+        assert_eq!(
+            direct.map(|l| l as *const Lay),
+            word.map(|l| l as *const Lay),
+            "{p:?} {i:?}"
+        );
+        true
+    }
+
     /// The compile-time encoders agree with the table-driven encoder: same word or same
     /// error, on instructions decoded from random words (defined opcodes, reserved bits mostly
     /// cleared), as decoded and randomly changed.
@@ -432,7 +458,7 @@ mod tests {
             let ops: Vec<u8> = (0..128u8)
                 .filter(|&n| Opcode::from_number(p, n).is_some())
                 .collect();
-            let (mut ok, mut n_err, mut eligible) = (0, 0, 0);
+            let (mut ok, mut n_err, mut eligible, mut direct) = (0, 0, 0, 0);
             let before = STATIC_WORDS.with(|n| n.get());
             for k in 0..200_000 {
                 let mut w = u128::from(next()) | u128::from(next()) << 64;
@@ -447,6 +473,7 @@ mod tests {
                 if k % 2 == 1 {
                     mutate(&mut i, next());
                 }
+                direct += usize::from(direct_select_agrees(&i, p, t));
                 let fast = encode_word_with(&i, p, true);
                 let tables = encode_word_with(&i, p, false);
                 assert_eq!(fast, tables, "{p:?} {w:#034x} {i:?}");
@@ -461,6 +488,7 @@ mod tests {
             // the instructions they handle.
             let fast = STATIC_WORDS.with(|n| n.get()) - before;
             assert!(ok > 4000 && n_err > 1000, "{p:?}: {ok} ok, {n_err} errors");
+            assert!(direct > ok, "{p:?}: direct layout for {direct}, {ok} ok");
             assert!(
                 eligible > 1000 && fast * 10 > eligible * 9,
                 "{p:?}: {fast} of {eligible} words"
