@@ -14,10 +14,10 @@
 use super::error::EncodeError;
 use super::fields::{sext, tabs, File, Kind, Lay, Map, OpFields, Tabs, F};
 use super::implicit::implied;
+use crate::encoding::SelectValues;
 use crate::isa::{
     Addr, Dst, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle, ThreadCtrl,
 };
-use crate::encoding::SelectValues;
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform};
 
 type R<T> = Result<T, EncodeError>;
@@ -216,7 +216,14 @@ pub(super) fn imm_desc(i: &Insn, d: u32) -> u32 {
 }
 
 /// The preliminary word: the fields `Tabs::select` chooses the layout with.
-pub(super) fn preliminary(i: &Insn, ops: &Ops, t: &Tabs, p: Platform, num: u8, kind: Kind) -> R<u128> {
+pub(super) fn preliminary(
+    i: &Insn,
+    ops: &Ops,
+    t: &Tabs,
+    p: Platform,
+    num: u8,
+    kind: Kind,
+) -> R<u128> {
     let b = &t.lays[t.base];
     let mut pw = 0u128;
     put(&mut pw, b.opcode, u64::from(num), "opcode")?;
