@@ -1,8 +1,9 @@
 //! [`Insn`] -> native word.
 //!
 //! The layout is the one [`crate::encoding::layout_for`] chooses for the instruction's
-//! opcode, access mode and operand files: the encoder first writes those selector fields into
-//! a preliminary word, asks for the layout, then writes every field through that layout.
+//! opcode, access mode and operand files: the encoder first takes the values of those selector
+//! fields (given directly to `Tabs::select_by`, or written into a preliminary word where
+//! writing them could fail), asks for the layout, then writes every field through that layout.
 //! Whatever the model holds but a field cannot (a value missing from its table, a number too
 //! wide, two values for one field) is an [`EncodeError`]: `encode` succeeds only for
 //! instructions that decode back equal (up to [`Insn::canonicalize`] and
