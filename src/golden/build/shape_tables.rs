@@ -63,10 +63,7 @@ fn tables() -> &'static Tables {
                     let (ranks, mut rest) = values::place_labels(vec![l]);
                     match ranks.first() {
                         Some(&r) => Ok(r),
-                        None => Err(rest.pop().unwrap_or(PlacedLabel {
-                            before: 0,
-                            text: l,
-                        })),
+                        None => Err(rest.pop().unwrap_or(PlacedLabel { before: 0, text: l })),
                     }
                 })
                 .collect(),
