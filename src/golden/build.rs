@@ -22,9 +22,7 @@ use crate::float::{FloatEnv, FloatType, Policy};
 use crate::isa::{Addr, Insn, Reg, Src};
 use crate::spec::compare::{self, GridCond, GridKind};
 use crate::spec::rules::RuleMask;
-use crate::spec::{
-    conversions, float_modes, CondMod, DataType, FpEffect, FpOps, MathFn, Opcode, Platform,
-};
+use crate::spec::{conversions, CondMod, DataType, FpEffect, FpOps, MathFn, Opcode, Platform};
 use crate::state::ThreadState;
 
 /// What to generate.
@@ -176,6 +174,21 @@ struct Slot {
     acc_dirty: bool,
 }
 
+/// Copy the 32 bytes at `o` of `src` to `dst` as one fixed-size move (inlined; a slice
+/// `copy_from_slice` of unknown length calls `memcpy`).
+#[inline(always)]
+fn copy_grf(dst: &mut [u8], src: &[u8], o: usize) {
+    let from = src
+        .get(o..o + 32)
+        .and_then(|x| <&[u8; 32]>::try_from(x).ok());
+    let to = dst
+        .get_mut(o..o + 32)
+        .and_then(|x| <&mut [u8; 32]>::try_from(x).ok());
+    if let (Some(from), Some(to)) = (from, to) {
+        *to = *from;
+    }
+}
+
 /// A byte range of the ARF (`lo..hi`; empty when `lo >= hi`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Span(usize, usize);
@@ -209,7 +222,7 @@ impl Slot {
         let also: &[u8] = if self.dirty == regs { &[] } else { &self.dirty };
         for &n in regs.iter().chain(also) {
             let o = usize::from(n) * 32;
-            d.grf[o..o + 32].copy_from_slice(&s.grf[o..o + 32]);
+            copy_grf(&mut d.grf, &s.grf, o);
             let m = 0xffff_ffffu64 << (o % 64);
             let w = o / 64;
             d.grf_undef[w] = (d.grf_undef[w] & !m) | (s.grf_undef[w] & m);
@@ -990,29 +1003,43 @@ impl Work {
 }
 
 /// The byte range outside which two ARF images (bytes and per-dword undefined masks) are
-/// equal, to 64-byte blocks (or-reductions of whole blocks, which the compiler vectorizes);
-/// empty when they are equal.
+/// equal, to 64-byte blocks (from the first to the last differing block; or-reductions of
+/// whole blocks, which the compiler vectorizes); empty when they are equal. The blocks are
+/// scanned from the front to the first difference and from the back to the last, so the
+/// blocks between are not read.
 fn differing_range(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> (usize, usize) {
     const BLOCK: usize = 64;
-    let (mut lo, mut hi) = (usize::MAX, 0);
-    let mut note = |s: usize, e: usize| {
-        lo = lo.min(s);
-        hi = hi.max(e);
-    };
-    for (i, (x, y)) in a.chunks(BLOCK).zip(b.chunks(BLOCK)).enumerate() {
-        if differ::<u8, BLOCK>(x, y) {
-            note(i * BLOCK, i * BLOCK + BLOCK);
-        }
-    }
-    for (i, (x, y)) in ua.chunks(BLOCK / 4).zip(ub.chunks(BLOCK / 4)).enumerate() {
-        if differ::<u32, { BLOCK / 4 }>(x, y) {
-            note(i * BLOCK, i * BLOCK + BLOCK);
-        }
-    }
     if a.len() != b.len() || ua.len() != ub.len() {
-        note(0, usize::MAX);
+        return (0, usize::MAX);
     }
-    (lo.min(hi), hi)
+    let bytes = differing_blocks::<u8, BLOCK>(a, b);
+    // (The masks are usually equal: one `memcmp`.)
+    let undef = if ua == ub {
+        None
+    } else {
+        differing_blocks::<u32, { BLOCK / 4 }>(ua, ub)
+    };
+    match (bytes, undef) {
+        (None, None) => (0, 0),
+        (Some((f, l)), None) | (None, Some((f, l))) => (f * BLOCK, l * BLOCK + BLOCK),
+        (Some((f, l)), Some((g, m))) => (f.min(g) * BLOCK, l.max(m) * BLOCK + BLOCK),
+    }
+}
+
+/// The first and last `N`-element blocks in which `x` and `y` (of equal lengths) differ.
+#[inline(always)]
+fn differing_blocks<T: Copy + PartialEq, const N: usize>(x: &[T], y: &[T]) -> Option<(usize, usize)>
+where
+    [T; N]: AsWords,
+{
+    let n = x.len().div_ceil(N);
+    let block = |k: usize| {
+        let (s, e) = (k * N, ((k + 1) * N).min(x.len()));
+        differ::<T, N>(&x[s..e], &y[s..e])
+    };
+    let first = (0..n).find(|&k| block(k))?;
+    let last = (first + 1..n).rev().find(|&k| block(k)).unwrap_or(first);
+    Some((first, last))
 }
 
 /// Whether two blocks differ: for whole blocks, an or-reduction of the xor of their 64-bit
@@ -1484,7 +1511,7 @@ fn exercised(
                 push(rules, id);
             }
         }
-        let find = |e: FpEffect| float_modes::find(e, fty, ops, p).map(|r| r.id);
+        let find = |e: FpEffect| super::fp_rows::find_row(e, ft, ops, p).map(|r| r.id);
         if env.rounding != crate::fp::Round::Rtne
             && matches!(ops, FpOps::Arith | FpOps::Fused | FpOps::Conversion)
         {
@@ -1768,6 +1795,27 @@ mod tests {
     use super::*;
 
     /// Outside the range, the images are equal; a difference anywhere is inside it.
+    /// The range as the whole-image scan of session 5 computed it (every block of both
+    /// images, the union of the differing ones).
+    fn differing_range_scan(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> (usize, usize) {
+        const BLOCK: usize = 64;
+        let (mut lo, mut hi) = (usize::MAX, 0);
+        for (i, (x, y)) in a.chunks(BLOCK).zip(b.chunks(BLOCK)).enumerate() {
+            if x != y {
+                (lo, hi) = (lo.min(i * BLOCK), hi.max(i * BLOCK + BLOCK));
+            }
+        }
+        for (i, (x, y)) in ua.chunks(BLOCK / 4).zip(ub.chunks(BLOCK / 4)).enumerate() {
+            if x != y {
+                (lo, hi) = (lo.min(i * BLOCK), hi.max(i * BLOCK + BLOCK));
+            }
+        }
+        if a.len() != b.len() || ua.len() != ub.len() {
+            (lo, hi) = (0, usize::MAX);
+        }
+        (lo.min(hi), hi)
+    }
+
     #[test]
     fn differing_range_covers_every_difference() {
         let mut r = Rng::for_vector(1, 2, 0);
@@ -1786,6 +1834,7 @@ mod tests {
                 }
             }
             let (lo, hi) = differing_range(&a, &b, &ua, &ub);
+            assert_eq!((lo, hi), differing_range_scan(&a, &b, &ua, &ub));
             for i in 0..n {
                 if a[i] != b[i] || ua[i / 4] != ub[i / 4] {
                     assert!(lo <= i && i < hi, "byte {i} outside {lo}..{hi}");
@@ -1794,6 +1843,8 @@ mod tests {
             if a == b && ua == ub {
                 assert!(lo >= hi);
             }
+            let short = &b[..n - 4];
+            assert_eq!(differing_range(&a, short, &ua, &ub), (0, usize::MAX));
         }
     }
 

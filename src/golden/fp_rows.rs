@@ -11,7 +11,7 @@ use super::values;
 use crate::float::{FloatEnv, FloatType};
 use crate::isa::Insn;
 use crate::spec::float_modes::{self, FpMode};
-use crate::spec::{DataType, FpOps, MathFn, Opcode, Platform};
+use crate::spec::{DataType, FpEffect, FpOps, MathFn, Opcode, Platform, PLATFORM_COUNT};
 
 /// What the vector builder knows about a float instruction and its execution.
 pub(crate) struct FpVector<'a> {
@@ -44,6 +44,45 @@ fn min_normal(t: DataType) -> f64 {
         DataType::DF => f64::MIN_POSITIVE,
         _ => 2f64.powi(-126),
     }
+}
+
+/// [`float_modes::find`] for a float type, from a table made once per process (the same
+/// row: the table holds the first row each key finds).
+pub(crate) fn find_row(
+    effect: FpEffect,
+    ft: FloatType,
+    ops: FpOps,
+    p: Platform,
+) -> Option<&'static float_modes::FpRuleInfo> {
+    type Table = Vec<Option<&'static float_modes::FpRuleInfo>>;
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let index = |e: FpEffect, ft: FloatType, ops: FpOps, p: Platform| {
+        ((e as usize * FloatType::ALL.len() + ft as usize) * FpOps::ALL.len() + ops as usize)
+            * PLATFORM_COUNT
+            + p as usize
+    };
+    let t = TABLE.get_or_init(|| {
+        let mut t =
+            vec![
+                None;
+                FpEffect::ALL.len() * FloatType::ALL.len() * FpOps::ALL.len() * PLATFORM_COUNT
+            ];
+        for e in FpEffect::ALL {
+            for ft in FloatType::ALL {
+                for ops in FpOps::ALL {
+                    for p in Platform::ALL {
+                        if let Some(x) = t.get_mut(index(e, ft, ops, p)) {
+                            *x = float_modes::find(e, ft.data_type(), ops, p);
+                        }
+                    }
+                }
+            }
+        }
+        t
+    });
+    t.get(index(effect, ft, ops, p))
+        .copied()
+        .unwrap_or_else(|| float_modes::find(effect, ft.data_type(), ops, p))
 }
 
 /// Whether the float-mode row `id` exists on `p` for type `fty` and its mode (IEEE/ALT) is
@@ -417,4 +456,28 @@ pub(crate) fn special_pairs(
         }
     }
     w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `find_row` is `float_modes::find` for every key.
+    #[test]
+    fn found_rows_equal_the_table_scan() {
+        let mut found = 0;
+        for e in FpEffect::ALL {
+            for ft in FloatType::ALL {
+                for ops in FpOps::ALL {
+                    for p in Platform::ALL {
+                        let want = float_modes::find(e, ft.data_type(), ops, p);
+                        let got = find_row(e, ft, ops, p);
+                        assert_eq!(got.map(|r| r as *const _), want.map(|r| r as *const _));
+                        found += usize::from(got.is_some());
+                    }
+                }
+            }
+        }
+        assert!(found > 10, "{found}");
+    }
 }

@@ -334,20 +334,20 @@ pub fn label(code: LabelCode) -> &'static str {
 
 /// A form label of a shape placed among the value labels: the labels sort before the value
 /// label of rank `before` (and after the one before it).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct PlacedLabel {
     pub before: u16,
-    pub text: String,
+    pub text: &'static str,
 }
 
 /// Place a shape's form labels (sorted, unique) among the value labels: those equal to a
 /// value label's text become that label's rank (in `ranks`), the others keep their text.
-pub(crate) fn place_labels(labels_sorted: Vec<String>) -> (Vec<u16>, Vec<PlacedLabel>) {
+pub(crate) fn place_labels(labels_sorted: Vec<&'static str>) -> (Vec<u16>, Vec<PlacedLabel>) {
     let sorted = &labels().sorted;
     let (mut ranks, mut rest) = (Vec::new(), Vec::new());
     for l in labels_sorted {
-        let at = sorted.partition_point(|t| *t < l.as_str());
-        if sorted.get(at).is_some_and(|t| *t == l.as_str()) {
+        let at = sorted.partition_point(|t| *t < l);
+        if sorted.get(at).is_some_and(|t| *t == l) {
             ranks.push(at as u16);
         } else {
             rest.push(PlacedLabel {
@@ -439,12 +439,12 @@ impl ClassSet {
         let mut extra = extra.iter().peekable();
         self.bits.for_each(|r| {
             while let Some(e) = extra.next_if(|e| usize::from(e.before) <= r) {
-                list.plain(&e.text);
+                list.plain(e.text);
             }
             list.item(items, r);
         });
         for e in extra {
-            list.plain(&e.text);
+            list.plain(e.text);
         }
         list.end(out);
     }
@@ -505,10 +505,10 @@ mod tests {
                 set.insert(code);
                 expect.push(label(code).to_string());
             }
-            let mut shape: Vec<String> = Vec::new();
+            let mut shape: Vec<&'static str> = Vec::new();
             for f in forms {
                 if r.chance(1, 2) {
-                    shape.push(f.to_string());
+                    shape.push(f);
                     expect.push(f.to_string());
                 }
             }

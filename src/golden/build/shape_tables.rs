@@ -59,14 +59,11 @@ fn tables() -> &'static Tables {
             empty: set.bits().cloned().unwrap_or_else(|| BitSet::new(0)),
             placed: FORM_LABELS
                 .iter()
-                .map(|l| {
-                    let (ranks, mut rest) = values::place_labels(vec![l.to_string()]);
+                .map(|&l| {
+                    let (ranks, mut rest) = values::place_labels(vec![l]);
                     match ranks.first() {
                         Some(&r) => Ok(r),
-                        None => Err(rest.pop().unwrap_or(PlacedLabel {
-                            before: 0,
-                            text: l.to_string(),
-                        })),
+                        None => Err(rest.pop().unwrap_or(PlacedLabel { before: 0, text: l })),
                     }
                 })
                 .collect(),
@@ -152,26 +149,18 @@ fn for_each_bit(words: &[u64], mut f: impl FnMut(usize)) {
 }
 
 /// [`values::place_labels`] of the texts of `labels` (looked up per label), into `ranks` and
-/// `rest` (emptied first; the strings of `rest` are overwritten, not reallocated).
+/// `rest` (emptied first).
 pub(super) fn place_into(labels: FormLabels, ranks: &mut Vec<u16>, rest: &mut Vec<PlacedLabel>) {
     let t = tables();
     ranks.clear();
-    let mut n = 0;
+    rest.clear();
     for_each_bit(&[labels.0], |i| match t.placed.get(i) {
         Some(Ok(r)) => ranks.push(*r),
         Some(Err(l)) => {
-            match rest.get_mut(n) {
-                Some(x) => {
-                    x.before = l.before;
-                    x.text.clone_from(&l.text);
-                }
-                None => rest.push(l.clone()),
-            }
-            n += 1;
+            rest.push(*l);
         }
         None => {}
     });
-    rest.truncate(n);
 }
 
 /// The first eight bytes of `s` as a big-endian number (zeros past its end): names that
@@ -276,12 +265,12 @@ mod tests {
         let (mut ranks, mut rest) = (Vec::new(), Vec::new());
         for _ in 0..2000 {
             let labels = FormLabels(next() & next() & ((1 << FORM_LABELS.len()) - 1));
-            let texts: Vec<String> = labels.texts().map(str::to_string).collect();
+            let texts: Vec<&'static str> = labels.texts().collect();
             let (r, l) = values::place_labels(texts);
             place_into(labels, &mut ranks, &mut rest);
             assert_eq!(ranks, r);
-            let got: Vec<(u16, &str)> = rest.iter().map(|x| (x.before, x.text.as_str())).collect();
-            let want: Vec<(u16, &str)> = l.iter().map(|x| (x.before, x.text.as_str())).collect();
+            let got: Vec<(u16, &str)> = rest.iter().map(|x| (x.before, x.text)).collect();
+            let want: Vec<(u16, &str)> = l.iter().map(|x| (x.before, x.text)).collect();
             assert_eq!(got, want);
         }
     }
