@@ -120,46 +120,43 @@ pub(crate) struct Fast {
     sel_ex: F,
 }
 
-/// The values of the [`Fast`] fields [`Set::select_by`] reads.
-pub(crate) trait SelectInput {
-    fn opcode(&self, f: &Fast) -> u64;
-    fn access_mode(&self, f: &Fast) -> u64;
-    fn src0_file(&self, f: &Fast) -> u64;
-    fn src1_file(&self, f: &Fast) -> u64;
-    fn src0_type(&self, f: &Fast) -> u64;
-    fn sel_desc(&self, f: &Fast) -> u64;
-    fn sel_ex(&self, f: &Fast) -> u64;
+/// A field [`Set::select_by`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sel {
+    Opcode,
+    AccessMode,
+    Src0File,
+    Src1File,
+    Src0Type,
+    SelDesc,
+    SelEx,
 }
 
-/// A native word: the fields are read from it.
+impl Fast {
+    #[inline(always)]
+    fn field(&self, s: Sel) -> F {
+        match s {
+            Sel::Opcode => self.opcode,
+            Sel::AccessMode => self.access_mode,
+            Sel::Src0File => self.src0_file,
+            Sel::Src1File => self.src1_file,
+            Sel::Src0Type => self.src0_type,
+            Sel::SelDesc => self.sel_desc,
+            Sel::SelEx => self.sel_ex,
+        }
+    }
+}
+
+/// The values of the [`Fast`] fields [`Set::select_by`] reads.
+pub(crate) trait SelectInput {
+    fn value(&self, f: &Fast, s: Sel) -> u64;
+}
+
+/// A native word: the fields are read from it (only those the selection needs).
 impl SelectInput for u128 {
     #[inline(always)]
-    fn opcode(&self, f: &Fast) -> u64 {
-        f.opcode.get(*self)
-    }
-    #[inline(always)]
-    fn access_mode(&self, f: &Fast) -> u64 {
-        f.access_mode.get(*self)
-    }
-    #[inline(always)]
-    fn src0_file(&self, f: &Fast) -> u64 {
-        f.src0_file.get(*self)
-    }
-    #[inline(always)]
-    fn src1_file(&self, f: &Fast) -> u64 {
-        f.src1_file.get(*self)
-    }
-    #[inline(always)]
-    fn src0_type(&self, f: &Fast) -> u64 {
-        f.src0_type.get(*self)
-    }
-    #[inline(always)]
-    fn sel_desc(&self, f: &Fast) -> u64 {
-        f.sel_desc.get(*self)
-    }
-    #[inline(always)]
-    fn sel_ex(&self, f: &Fast) -> u64 {
-        f.sel_ex.get(*self)
+    fn value(&self, f: &Fast, s: Sel) -> u64 {
+        f.field(s).get(*self)
     }
 }
 
@@ -178,32 +175,16 @@ pub(crate) struct SelectValues {
 
 impl SelectInput for SelectValues {
     #[inline(always)]
-    fn opcode(&self, _: &Fast) -> u64 {
-        self.opcode
-    }
-    #[inline(always)]
-    fn access_mode(&self, _: &Fast) -> u64 {
-        self.access_mode
-    }
-    #[inline(always)]
-    fn src0_file(&self, _: &Fast) -> u64 {
-        self.src0_file
-    }
-    #[inline(always)]
-    fn src1_file(&self, _: &Fast) -> u64 {
-        self.src1_file
-    }
-    #[inline(always)]
-    fn src0_type(&self, _: &Fast) -> u64 {
-        self.src0_type
-    }
-    #[inline(always)]
-    fn sel_desc(&self, _: &Fast) -> u64 {
-        self.sel_desc
-    }
-    #[inline(always)]
-    fn sel_ex(&self, _: &Fast) -> u64 {
-        self.sel_ex
+    fn value(&self, _: &Fast, s: Sel) -> u64 {
+        match s {
+            Sel::Opcode => self.opcode,
+            Sel::AccessMode => self.access_mode,
+            Sel::Src0File => self.src0_file,
+            Sel::Src1File => self.src1_file,
+            Sel::Src0Type => self.src0_type,
+            Sel::SelDesc => self.sel_desc,
+            Sel::SelEx => self.sel_ex,
+        }
     }
 }
 
@@ -491,16 +472,16 @@ impl Set {
     pub fn select_by<V: SelectInput>(&self, v: &V) -> usize {
         let f = &self.fast;
         let imm = |x: u64| x == self.imm_file;
-        let a = usize::from(v.access_mode(f) == self.align16);
-        match self.form[(v.opcode(f) & 0x7f) as usize] {
+        let a = usize::from(v.value(f, Sel::AccessMode) == self.align16);
+        match self.form[(v.value(f, Sel::Opcode) & 0x7f) as usize] {
             Form::ThreeSrc => self.three,
             Form::Branch => self.branch[a],
             Form::Dim => match self.dim {
-                Some(d) => d[usize::from(imm(v.src0_file(f)))][a],
+                Some(d) => d[usize::from(imm(v.value(f, Sel::Src0File)))][a],
                 None => self.alu[a],
             },
             Form::Send => {
-                if imm(v.src1_file(f)) {
+                if imm(v.value(f, Sel::Src1File)) {
                     self.send[a]
                 } else {
                     self.send_reg[a]
@@ -508,26 +489,27 @@ impl Set {
             }
             Form::Sends => match self.sends {
                 Some(s) if f.sel_desc.is_some() && f.sel_ex.is_some() => {
-                    s[(v.sel_desc(f) & 1) as usize + 2 * (v.sel_ex(f) & 1) as usize]
+                    s[(v.value(f, Sel::SelDesc) & 1) as usize
+                        + 2 * (v.value(f, Sel::SelEx) & 1) as usize]
                 }
                 _ => self.alu[a],
             },
             Form::Math => {
-                if imm(v.src0_file(f)) || imm(v.src1_file(f)) {
+                if imm(v.value(f, Sel::Src0File)) || imm(v.value(f, Sel::Src1File)) {
                     self.math_imm[a]
                 } else {
                     self.math[a]
                 }
             }
             Form::Alu | Form::Unknown => {
-                if imm(v.src0_file(f)) {
+                if imm(v.value(f, Sel::Src0File)) {
                     if let Some(i64) = self.imm64 {
-                        if defined(self.imm64_types, v.src0_type(f)) {
+                        if defined(self.imm64_types, v.value(f, Sel::Src0Type)) {
                             return i64[a];
                         }
                     }
                     self.imm[a]
-                } else if imm(v.src1_file(f)) {
+                } else if imm(v.value(f, Sel::Src1File)) {
                     self.imm[a]
                 } else {
                     self.alu[a]
