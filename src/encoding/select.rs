@@ -128,8 +128,10 @@ pub(crate) enum Sel {
     Src0File,
     Src1File,
     Src0Type,
-    SelDesc,
-    SelEx,
+    /// Split send: `sel_reg32_desc`.
+    RegDesc,
+    /// Split send: `sel_reg32_ex_desc`.
+    RegExDesc,
 }
 
 impl Fast {
@@ -141,8 +143,8 @@ impl Fast {
             Sel::Src0File => self.src0_file,
             Sel::Src1File => self.src1_file,
             Sel::Src0Type => self.src0_type,
-            Sel::SelDesc => self.sel_desc,
-            Sel::SelEx => self.sel_ex,
+            Sel::RegDesc => self.sel_desc,
+            Sel::RegExDesc => self.sel_ex,
         }
     }
 }
@@ -182,8 +184,8 @@ impl SelectInput for SelectValues {
             Sel::Src0File => self.src0_file,
             Sel::Src1File => self.src1_file,
             Sel::Src0Type => self.src0_type,
-            Sel::SelDesc => self.sel_desc,
-            Sel::SelEx => self.sel_ex,
+            Sel::RegDesc => self.sel_desc,
+            Sel::RegExDesc => self.sel_ex,
         }
     }
 }
@@ -489,8 +491,8 @@ impl Set {
             }
             Form::Sends => match self.sends {
                 Some(s) if f.sel_desc.is_some() && f.sel_ex.is_some() => {
-                    s[(v.value(f, Sel::SelDesc) & 1) as usize
-                        + 2 * (v.value(f, Sel::SelEx) & 1) as usize]
+                    s[(v.value(f, Sel::RegDesc) & 1) as usize
+                        + 2 * (v.value(f, Sel::RegExDesc) & 1) as usize]
                 }
                 _ => self.alu[a],
             },
