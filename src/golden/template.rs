@@ -374,6 +374,37 @@ fn type_pairs(op: Opcode, nsrc: usize, p: Platform, types: &[DataType]) -> std::
     })
 }
 
+/// The types of math function `f` on `p` within `types` (empty: all): those of its rows, in
+/// order (repeats kept).
+fn math_types_uncached(f: MathFn, p: Platform, types: &[DataType]) -> Vec<DataType> {
+    crate::spec::math::FUNCS
+        .iter()
+        .filter(|m| m.func == f && m.gens.contains(p))
+        .flat_map(|m| scalar_types(p, m.types))
+        .filter(|t| types.is_empty() || types.contains(t))
+        .collect()
+}
+
+/// [`math_types_uncached`], remembered per thread (they depend only on the arguments).
+fn math_types(f: MathFn, p: Platform, types: &[DataType]) -> std::rc::Rc<[DataType]> {
+    type Key = (MathFn, Platform, Vec<DataType>);
+    thread_local! {
+        static SEEN: std::cell::RefCell<Vec<(Key, std::rc::Rc<[DataType]>)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SEEN.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some((_, v)) = c.iter().find(|(k, _)| k.0 == f && k.1 == p && k.2 == types) {
+            return v.clone();
+        }
+        let v: std::rc::Rc<[DataType]> = math_types_uncached(f, p, types).into();
+        if c.len() < 1024 {
+            c.push(((f, p, types.to_vec()), v.clone()));
+        }
+        v
+    })
+}
+
 /// Build the instruction for selection `sel`, rank `k`, on `p`; `types` restricts the data
 /// types. None when nothing fits (e.g. a type filter excluding every combination).
 pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -> Option<Built> {
@@ -398,12 +429,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
     // Type choice: a combination of the opcode row (math: the function's types).
     let (dty, sty): (DataType, [DataType; 3]) = if op == Opcode::Math {
         // Every type of the function's row (F and, on Gen9, HF; D and UD for the divisions).
-        let ts: Vec<DataType> = crate::spec::math::FUNCS
-            .iter()
-            .filter(|m| m.func == mfn && m.gens.contains(p))
-            .flat_map(|m| scalar_types(p, m.types))
-            .filter(|t| allowed(*t))
-            .collect();
+        let ts = math_types(mfn, p, types);
         if ts.is_empty() {
             return None;
         }

@@ -10,8 +10,17 @@ thread_local! {
         std::cell::RefCell::new(crate::validate::Checker::new());
 }
 
+mod regs;
+mod text;
+
+use regs::{Lists, RegOrder};
 use shape_buffers::Buffers;
-use shape_tables::Name;
+use std::sync::Arc;
+
+thread_local! {
+    /// Per-thread room of the register lists.
+    static LISTS: std::cell::RefCell<Lists> = std::cell::RefCell::default();
+}
 
 /// Validate a built instruction with spec/rules (`validate::Checker`): None when a rule is
 /// violated, else the rules that apply to it (their `when` holds) and are specific to it (a
@@ -27,6 +36,15 @@ pub(super) fn validated_rules(p: Platform, insn: &Insn, hints: RegionRules) -> O
     })
 }
 
+/// Append decimal `v` (one digit directly).
+fn small_uint(out: &mut Vec<u8>, v: u8) {
+    if v < 10 {
+        out.push(b'0' + v);
+    } else {
+        fast::uint(out, u64::from(v));
+    }
+}
+
 /// An instruction shape and everything about it that does not depend on the values.
 pub(super) struct Shape {
     pub(super) b: Built,
@@ -34,8 +52,9 @@ pub(super) struct Shape {
     pub(super) op_name: &'static str,
     /// Validator rule IDs (applicable, specific; with repeats, unordered).
     pub(super) rules: Vec<&'static str>,
-    /// The same as a bit set of [`ids`] (None: an ID outside the table).
-    pub(super) rule_bits: Option<BitSet>,
+    /// The same as a bit set of [`ids`] (None: an ID outside the table; shared by the shapes
+    /// with the same rules).
+    pub(super) rule_bits: Option<Arc<BitSet>>,
     /// The form labels that are value label texts, as label ranks.
     pub(super) label_ranks: Vec<u16>,
     /// The other form labels, sorted and placed among the value labels.
@@ -56,6 +75,13 @@ pub(super) struct Shape {
     pub(super) float: bool,
     pub(super) uses_flags: bool,
     pub(super) acc: bool,
+}
+
+impl Drop for Shape {
+    /// Its buffers go to the pool, for the next shape built on this thread.
+    fn drop(&mut self) {
+        Buffers::recycle(self);
+    }
 }
 
 impl Work {
@@ -87,7 +113,7 @@ impl Work {
         first: u32,
         rejected: &mut u64,
     ) -> Option<Shape> {
-        self.shape_with(cfg, oi, s, (at, first), rejected, Buffers::default())
+        self.shape_with(cfg, oi, s, (at, first), rejected, Buffers::of(None))
     }
 
     /// [`Work::shape_from`] with generators for index `at` and attempts from `first` on, in
@@ -125,92 +151,25 @@ impl Work {
                 .flatten()
                 .any(|s| matches!(s, Src::Imm(_)));
             if !has_imm {
-                insn_fields(&mut buf.text, &b.insn, p, &bytes);
+                text::insn_fields(&mut buf.text, &b.insn, p, &bytes);
             }
             shape_tables::place_into(b.labels, &mut buf.label_ranks, &mut buf.labels);
-            let grf = &mut buf.grf;
-            let mut initial: Vec<(Name, RegRef)> = Vec::with_capacity(16);
-            for &(n, c) in &b.src_regs {
-                for q in 0..c {
-                    grf.push(n + q);
-                }
-            }
-            // (Sources first, as they are filled in that order; every source register.)
-            for sr in b.insn.src.iter().flatten() {
-                if let Src::Reg(rs) = sr {
-                    if let Addr::Direct {
-                        reg: Reg::Grf(n), ..
-                    } = rs.addr
-                    {
-                        let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
-                        for q in 0..cnt {
-                            grf.push(n + q);
-                            initial.push((Name::new(grf_name(n + q)), RegRef::Grf(n + q)));
-                        }
-                    }
-                }
-            }
-            if let Some((d, cnt)) = b.dst_regs {
-                for q in 0..cnt {
-                    grf.push(d + q);
-                    initial.push((Name::new(grf_name(d + q)), RegRef::Grf(d + q)));
-                }
-            }
-            grf.sort_unstable();
-            grf.dedup();
-            if grf
-                .iter()
-                .any(|&n| usize::from(n) * 32 + 32 > self.base.grf.len())
-            {
-                continue;
-            }
             let uses_flags =
                 b.insn.pred != crate::spec::PredCtrl::None || b.insn.cmod != CondMod::None;
             let acc = b.insn.op == Opcode::Mac || b.insn.ctrl.acc_wr;
             let float = b.insn.dst.is_some_and(|d| d.ty.is_float())
                 || b.insn.src.iter().flatten().any(|s| s.ty().is_float());
-            let names = &self.base.layout.regs;
-            if uses_flags {
-                let [Some(f0), Some(f1)] = self.arf_f else {
-                    continue;
-                };
-                initial.push((Name::new("f0"), RegRef::Arf(f0)));
-                initial.push((Name::new("f1"), RegRef::Arf(f1)));
+            let arf = self.arf_sorted.iter().map(|x| x.1);
+            let order = RegOrder::of(p, &self.base.layout.regs, arf);
+            let lists = LISTS.with(|l| {
+                let mut l = l.borrow_mut();
+                l.clear();
+                self.reg_lists(&b, &order, &mut l, &mut buf, (uses_flags, acc, float))
+            });
+            if lists.is_none() {
+                continue;
             }
-            if acc {
-                for a in self.arf_acc.iter().flatten() {
-                    initial.push((Name::new(names[*a].name.as_str()), RegRef::Arf(*a)));
-                }
-            }
-            if float {
-                let Some(c) = self.arf_cr0 else {
-                    continue;
-                };
-                initial.push((Name::new("cr0"), RegRef::Arf(c)));
-            }
-            initial.sort_by(|a, b| a.0.cmp(&b.0));
-            initial.dedup_by(|a, b| a.0 == b.0);
-            buf.initial.extend(initial.iter().map(|x| x.1));
-            let mut dsts: Vec<(Name, RegRef)> = Vec::with_capacity(8);
-            if let Some((d, cnt)) = b.dst_regs {
-                for q in 0..cnt {
-                    dsts.push((Name::new(grf_name(d + q)), RegRef::Grf(d + q)));
-                }
-            }
-            dsts.sort_by(|a, b| a.0.cmp(&b.0));
-            // Merge the destination registers into the ARF registers (sorted once per task).
-            let candidates = &mut buf.candidates;
-            let mut di = dsts.iter().peekable();
-            for (name, i) in &self.arf_sorted {
-                if di.peek().is_some() {
-                    let name = Name::new(name);
-                    while let Some(d) = di.next_if(|d| d.0 < name) {
-                        candidates.push(d.1);
-                    }
-                }
-                candidates.push(RegRef::Arf(*i));
-            }
-            candidates.extend(di.map(|d| d.1));
+            let candidates = &buf.candidates;
             if candidates.len() > 64 {
                 // (The changed-register masks are 64 bits; no platform has that many.)
                 continue;
@@ -222,14 +181,14 @@ impl Work {
                     sub,
                 } = d.addr
                 {
-                    dst.extend_from_slice(b",\"dst\":{\"reg\":\"r");
-                    fast::uint(dst, u64::from(n));
+                    dst.extend_from_slice(b",\"dst\":{\"reg\":\"");
+                    dst.extend_from_slice(grf_name(n).as_bytes());
                     dst.extend_from_slice(b"\",\"offset\":");
-                    fast::uint(dst, u64::from(sub));
+                    small_uint(dst, sub);
                     dst.extend_from_slice(b",\"type\":\"");
                     lower(dst, d.ty.name());
                     dst.extend_from_slice(b"\",\"stride\":");
-                    fast::uint(dst, u64::from(d.hstride));
+                    small_uint(dst, d.hstride);
                     dst.push(b'}');
                 }
             }
@@ -257,5 +216,70 @@ impl Work {
             });
         }
         None
+    }
+
+    /// The registers of built instruction `b`: `grf` (sorted), `initial` and `candidates` (in
+    /// name order) of `buf`; None when a register is outside the GRF or one that the
+    /// instruction needs is not in the layout.
+    fn reg_lists(
+        &self,
+        b: &Built,
+        order: &RegOrder,
+        l: &mut Lists,
+        buf: &mut Buffers,
+        (uses_flags, acc, float): (bool, bool, bool),
+    ) -> Option<()> {
+        let grf = &mut buf.grf;
+        for &(n, c) in &b.src_regs {
+            for q in 0..c {
+                grf.push(n + q);
+            }
+        }
+        // (Sources first, as they are filled in that order; every source register.)
+        for sr in b.insn.src.iter().flatten() {
+            if let Src::Reg(rs) = sr {
+                if let Addr::Direct {
+                    reg: Reg::Grf(n), ..
+                } = rs.addr
+                {
+                    let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
+                    for q in 0..cnt {
+                        grf.push(n + q);
+                        l.grf(order, n + q);
+                    }
+                }
+            }
+        }
+        if let Some((d, cnt)) = b.dst_regs {
+            for q in 0..cnt {
+                grf.push(d + q);
+                l.grf(order, d + q);
+            }
+        }
+        grf.sort_unstable();
+        grf.dedup();
+        if grf
+            .iter()
+            .any(|&n| usize::from(n) * 32 + 32 > self.base.grf.len())
+        {
+            return None;
+        }
+        if uses_flags {
+            let [Some(f0), Some(f1)] = self.arf_f else {
+                return None;
+            };
+            l.flags(order, f0, f1);
+        }
+        if acc {
+            for a in self.arf_acc.iter().flatten() {
+                l.arf(order, *a);
+            }
+        }
+        if float {
+            l.cr0(order, self.arf_cr0?);
+        }
+        l.initial_into(&mut buf.initial);
+        l.candidates_into(order, b.dst_regs, &mut buf.candidates);
+        Some(())
     }
 }

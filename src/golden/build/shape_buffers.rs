@@ -1,9 +1,11 @@
-//! The buffers of a shape, reused by the shape that replaces it: mov, add and mul build a
-//! shape for every vector, so the shape's allocations would otherwise be a good part of its
-//! cost.
+//! The buffers of a shape, reused: by the shape that replaces it (mov, add and mul build a
+//! shape for every vector), and through a per-thread pool by the shapes of the next task (each
+//! task starts without shapes), so that a shape's allocations are not a good part of its cost.
 
 use super::super::values::PlacedLabel;
 use super::{RegRef, Shape};
+use std::cell::RefCell;
+use std::mem::take;
 
 /// A shape's vectors, empty (but `labels`, whose strings [`super::shape_tables::place_into`]
 /// overwrites).
@@ -19,40 +21,46 @@ pub(super) struct Buffers {
     pub(super) dst: Vec<u8>,
 }
 
+/// Buffers kept per thread at most (a task holds one shape per opcode).
+const POOL_MAX: usize = 256;
+
+thread_local! {
+    /// The buffers of the shapes dropped on this thread, emptied.
+    static POOL: RefCell<Vec<Buffers>> = const { RefCell::new(Vec::new()) };
+}
+
 impl Buffers {
-    /// The buffers of `old`, or new ones.
+    /// Buffers for a new shape: those of `old` (dropped), or of another shape dropped before,
+    /// or new ones.
     pub(super) fn of(old: Option<Box<Shape>>) -> Buffers {
-        let Some(old) = old else {
-            return Buffers::default();
+        drop(old);
+        POOL.try_with(|p| p.try_borrow_mut().ok()?.pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// The buffers of `s` (left empty), emptied, into the pool.
+    pub(super) fn recycle(s: &mut Shape) {
+        let mut b = Buffers {
+            rules: take(&mut s.rules),
+            label_ranks: take(&mut s.label_ranks),
+            labels: take(&mut s.labels),
+            text: take(&mut s.text),
+            grf: take(&mut s.grf),
+            initial: take(&mut s.initial),
+            candidates: take(&mut s.candidates),
+            dst: take(&mut s.dst),
         };
-        let Shape {
-            mut rules,
-            mut label_ranks,
-            labels,
-            mut text,
-            mut grf,
-            mut initial,
-            mut candidates,
-            mut dst,
-            ..
-        } = *old;
-        rules.clear();
-        label_ranks.clear();
-        text.clear();
-        grf.clear();
-        initial.clear();
-        candidates.clear();
-        dst.clear();
-        Buffers {
-            rules,
-            label_ranks,
-            labels,
-            text,
-            grf,
-            initial,
-            candidates,
-            dst,
-        }
+        b.clear();
+        // (At thread exit the pool may be gone: the buffers are then freed.)
+        let _ = POOL.try_with(|p| {
+            if let Ok(mut p) = p.try_borrow_mut() {
+                if p.len() < POOL_MAX {
+                    p.push(b);
+                }
+            }
+        });
     }
 
     /// Empty every buffer but `labels` (for another attempt).

@@ -7,7 +7,7 @@ use super::super::ids::RuleSet;
 use super::super::template::{FormLabels, RegionRules, FORM_LABELS, REGION_RULES};
 use super::super::values::{self, PlacedLabel};
 use crate::spec::rules::{RuleMask, RULES};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 struct Tables {
     /// The rules with a `when` (specific to the instructions they apply to).
@@ -91,12 +91,12 @@ pub(super) fn listed(applicable: &RuleMask, hints: RegionRules) -> RuleMask {
 }
 
 /// The IDs of the rules of `mask` in table order (appended to `ids`), and the set of their
-/// numbers (None when an ID is outside the ID table). Remembered per thread by mask: shapes
-/// list few distinct sets of rules.
-pub(super) fn ids_and_numbers(mask: &RuleMask, ids: &mut Vec<&'static str>) -> Option<BitSet> {
+/// numbers (None when an ID is outside the ID table; shared, not copied). Remembered per
+/// thread by mask: shapes list few distinct sets of rules.
+pub(super) fn ids_and_numbers(mask: &RuleMask, ids: &mut Vec<&'static str>) -> Option<Arc<BitSet>> {
     type Seen = std::collections::HashMap<
         RuleMask,
-        (Vec<&'static str>, Option<BitSet>),
+        (Vec<&'static str>, Option<Arc<BitSet>>),
         foldhash::fast::RandomState,
     >;
     thread_local! {
@@ -109,6 +109,7 @@ pub(super) fn ids_and_numbers(mask: &RuleMask, ids: &mut Vec<&'static str>) -> O
             return bits.clone();
         }
         let (v, bits) = ids_and_numbers_uncached(mask);
+        let bits = bits.map(Arc::new);
         ids.extend_from_slice(&v);
         // (Bounded: beyond it, sets are computed each time.)
         if c.len() < 4096 {
@@ -163,52 +164,6 @@ pub(super) fn place_into(labels: FormLabels, ranks: &mut Vec<u16>, rest: &mut Ve
     });
 }
 
-/// The first eight bytes of `s` as a big-endian number (zeros past its end): names that
-/// differ there compare as these numbers do.
-fn name_head(s: &str) -> u64 {
-    let mut w = 0u64;
-    for i in 0..8 {
-        w = (w << 8) | u64::from(s.as_bytes().get(i).copied().unwrap_or(0));
-    }
-    w
-}
-
-/// A name with its [`name_head`], ordered as the name (byte order).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Name<'a> {
-    head: u64,
-    text: &'a str,
-}
-
-impl<'a> Name<'a> {
-    pub(super) fn new(text: &'a str) -> Name<'a> {
-        Name {
-            head: name_head(text),
-            text,
-        }
-    }
-}
-
-impl PartialEq for Name<'_> {
-    fn eq(&self, o: &Name) -> bool {
-        self.head == o.head && self.text == o.text
-    }
-}
-
-impl Eq for Name<'_> {}
-
-impl PartialOrd for Name<'_> {
-    fn partial_cmp(&self, o: &Name) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
-impl Ord for Name<'_> {
-    fn cmp(&self, o: &Name) -> std::cmp::Ordering {
-        self.head.cmp(&o.head).then_with(|| self.text.cmp(o.text))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,7 +208,7 @@ mod tests {
                 for id in &expect {
                     set.push(id);
                 }
-                assert_eq!(bits.as_ref(), set.bits(), "round {round}");
+                assert_eq!(bits.as_deref(), set.bits(), "round {round}");
             }
         }
     }
@@ -272,25 +227,6 @@ mod tests {
             let got: Vec<(u16, &str)> = rest.iter().map(|x| (x.before, x.text)).collect();
             let want: Vec<(u16, &str)> = l.iter().map(|x| (x.before, x.text)).collect();
             assert_eq!(got, want);
-        }
-    }
-
-    /// `Name` orders as `str` does (byte order), names longer than eight bytes included.
-    #[test]
-    fn names_order_as_strings() {
-        let mut next = crate::test_rng::xorshift(0x0000_A3E5_u64);
-        let alphabet = b"\x01ar0129.z~";
-        let word = |next: &mut dyn FnMut() -> u64| {
-            let n = (next() % 12) as usize;
-            (0..n)
-                .map(|_| char::from(alphabet[(next() % alphabet.len() as u64) as usize]))
-                .collect::<String>()
-        };
-        for _ in 0..20000 {
-            let (a, b) = (word(&mut next), word(&mut next));
-            assert_eq!(Name::new(&a).cmp(&Name::new(&b)), a.cmp(&b), "{a:?} {b:?}");
-            assert_eq!(Name::new(&a) == Name::new(&b), a == b);
-            assert_eq!(Name::new(&a).cmp(&Name::new(&a)), std::cmp::Ordering::Equal);
         }
     }
 }
