@@ -221,35 +221,29 @@ pub(super) fn exercised(
     let float = dst.ty.is_float() || sty.is_float();
     let ops = fp_ops_of(insn);
     let vals = Operands::read(insn, before, after, channels);
-    let mut any_class = [false; 9];
-    let mut out_class = [false; 9];
-    for &c in channels {
-        for i in 0..nsrc {
-            if let Some((t, v, class)) = vals.get(i, c) {
-                if t.is_float() {
-                    any_class[class] = true;
-                } else if dst.ty.is_float() {
-                    // Integer to float: nothing class-specific.
-                }
-                // Float-to-integer special inputs.
-                if t.is_float() && !dst.ty.is_float() && insn.op == Opcode::Mov {
-                    use crate::spec::conversions::SpecialInput as SI;
-                    let input = match class {
-                        values::NAN => Some(SI::Nan),
-                        values::POS_INF => Some(SI::PosInf),
-                        values::NEG_INF => Some(SI::NegInf),
-                        values::NEG_ZERO | values::POS_ZERO => Some(SI::Zero),
-                        values::NEG_DENORM | values::POS_DENORM => Some(SI::Denorm),
-                        _ => overflow_input(t, v, dst.ty),
-                    };
-                    if let Some(x) = input.and_then(|x| conversions::special(x, t, dst.ty, p)) {
-                        push(rules, x.id);
-                    }
+    let in_classes = vals.float_classes(nsrc);
+    let any_class: [bool; 9] = std::array::from_fn(|k| in_classes >> k & 1 == 1);
+    let out_class: [bool; 9] = std::array::from_fn(|k| vals.out_classes() >> k & 1 == 1);
+    // Float-to-integer special inputs.
+    if insn.op == Opcode::Mov && !dst.ty.is_float() && in_classes != 0 {
+        for &c in channels {
+            for i in 0..nsrc {
+                let Some((t, v, class)) = vals.get(i, c).filter(|x| x.0.is_float()) else {
+                    continue;
+                };
+                use crate::spec::conversions::SpecialInput as SI;
+                let input = match class {
+                    values::NAN => Some(SI::Nan),
+                    values::POS_INF => Some(SI::PosInf),
+                    values::NEG_INF => Some(SI::NegInf),
+                    values::NEG_ZERO | values::POS_ZERO => Some(SI::Zero),
+                    values::NEG_DENORM | values::POS_DENORM => Some(SI::Denorm),
+                    _ => overflow_input(t, v, dst.ty),
+                };
+                if let Some(x) = input.and_then(|x| conversions::special(x, t, dst.ty, p)) {
+                    push(rules, x.id);
                 }
             }
-        }
-        if let Some(v) = vals.out(c) {
-            out_class[float_class(dst.ty, v)] = true;
         }
     }
     // Compare grids and the compare-NaN rules.
@@ -311,13 +305,15 @@ pub(super) fn exercised(
         sty
     };
     if let Some(ft) = FloatType::from_data_type(fty).filter(|_| float) {
+        let fv = crate::golden::fp_rows::FpVector::new(insn, &vals, channels, ft, ops, &env);
+        let pol = fv.pol;
         let denorm = denorm_sensitive
             || any_class[values::NEG_DENORM]
             || any_class[values::POS_DENORM]
             || out_class[values::NEG_DENORM]
             || out_class[values::POS_DENORM];
         if denorm {
-            if let Some(id) = policy(&env, ft, ops).denorm_rule() {
+            if let Some(id) = pol.denorm_rule() {
                 push(rules, id);
             }
         }
@@ -356,15 +352,6 @@ pub(super) fn exercised(
         facts(
             insn, &vals, channels, fty, ops, env.alt, &any_class, p, rules,
         );
-        let fv = crate::golden::fp_rows::FpVector {
-            insn,
-            vals: &vals,
-            channels,
-            fty,
-            ops,
-            env: &env,
-            p,
-        };
         crate::golden::fp_rows::tag(&fv, rules);
         // Alternatives, per enabled destination element.
         let any_nan = find(FpEffect::NanAny).filter(|_| {
@@ -416,7 +403,7 @@ pub(super) fn exercised(
                     }
                 }
                 if let Some(id) = fused {
-                    if cls != values::NAN && fused_product_overflows(insn, c, before) {
+                    if cls != values::NAN && fused_product_overflows(insn, c, &vals) {
                         push(rules, id);
                         alts.push(mk(AltKind::OverflowInf, id, None, None));
                     }
@@ -427,11 +414,11 @@ pub(super) fn exercised(
 }
 
 /// Whether a fused operation's intermediate product of channel `c` exceeds the F range.
-pub(super) fn fused_product_overflows(insn: &Insn, c: u32, st: &ThreadState) -> bool {
+pub(super) fn fused_product_overflows(insn: &Insn, c: u32, vals: &Operands) -> bool {
     let f = |i: usize| {
-        src_value(insn, i, c, st)
-            .filter(|(t, _)| *t == DataType::F)
-            .map(|(_, v)| f64::from(f32::from_bits(v as u32)))
+        vals.get(i, c)
+            .filter(|(t, _, _)| *t == DataType::F)
+            .map(|(_, v, _)| f64::from(f32::from_bits(v as u32)))
     };
     let (a, b) = match insn.op {
         Opcode::Mad => (f(1), f(2)),
