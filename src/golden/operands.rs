@@ -153,15 +153,9 @@ fn defined(st: &ThreadState, o: usize, size: usize) -> bool {
 }
 
 impl Operands {
-    /// The values of `channels` (`src_value` in `before`; the destination element in `after`
-    /// when it is a float and defined).
-    pub(crate) fn read(
-        insn: &Insn,
-        before: &ThreadState,
-        after: &ThreadState,
-        channels: &[u32],
-    ) -> Operands {
-        let mut o = Operands {
+    /// No values (to [`Operands::read`] into, in place: the set is large).
+    pub(crate) fn new() -> Operands {
+        Operands {
             ty: [DataType::UD; 3],
             bits: [[0; 3]; CHANNELS],
             class: [[0; 3]; CHANNELS],
@@ -170,7 +164,19 @@ impl Operands {
             out_ok: 0,
             classes: [0; 3],
             out_classes: 0,
-        };
+        }
+    }
+
+    /// Read into this set (made by [`Operands::new`]) the values of `channels` (`src_value`
+    /// in `before`; the destination element in `after` when it is a float and defined).
+    pub(crate) fn read(
+        &mut self,
+        insn: &Insn,
+        before: &ThreadState,
+        after: &ThreadState,
+        channels: &[u32],
+    ) {
+        let o = self;
         let srcs = [0, 1, 2].map(|i| SrcRead::of(insn, i, before));
         // The float format of each source's type and of the destination's, for the classes.
         let fmt = |t: DataType| values::float_format(t);
@@ -183,32 +189,40 @@ impl Operands {
             let (base, size) = dst_elem(insn, 0)?;
             Some((fmt(d.ty), base, usize::from(d.hstride.max(1)) * size, size))
         });
-        for &c in channels {
-            let ci = c as usize;
-            if ci >= CHANNELS {
-                continue;
+        // Source by source (the reading and the class format stay in registers).
+        let chans = channels
+            .iter()
+            .copied()
+            .filter(|&c| (c as usize) < CHANNELS);
+        for (i, s) in srcs.iter().enumerate() {
+            let f = fmts[i];
+            match s {
+                SrcRead::None => {}
+                SrcRead::Imm(t, v) => {
+                    for c in chans.clone() {
+                        o.note(i, c, *t, *v, f)
+                    }
+                }
+                SrcRead::Grf(g) => {
+                    let g = *g;
+                    for c in chans.clone() {
+                        if let Some(v) = g.read(c, before) {
+                            o.note(i, c, g.ty, v, f);
+                        }
+                    }
+                }
+                SrcRead::Other => {
+                    for c in chans.clone() {
+                        if let Some((t, v)) = src_value(insn, i, c, before) {
+                            o.note(i, c, t, v, f);
+                        }
+                    }
+                }
             }
-            for (i, s) in srcs.iter().enumerate() {
-                let (t, v) = match s {
-                    SrcRead::None => continue,
-                    SrcRead::Imm(t, v) => (*t, *v),
-                    SrcRead::Grf(g) => match g.read(c, before) {
-                        Some(v) => (g.ty, v),
-                        None => continue,
-                    },
-                    SrcRead::Other => match src_value(insn, i, c, before) {
-                        Some(x) => x,
-                        None => continue,
-                    },
-                };
-                let k = values::class_of_format(fmts[i], v);
-                o.ty[i] = t;
-                o.bits[ci][i] = v;
-                o.class[ci][i] = k as u8;
-                o.present[ci] |= 1 << i;
-                o.classes[i] |= 1 << k;
-            }
-            if let Some((f, base, step, size)) = dst {
+        }
+        if let Some((f, base, step, size)) = dst {
+            for c in chans {
+                let ci = c as usize;
                 let at = base + ci * step;
                 if let Some(v) = load(&after.grf, at, size).filter(|_| defined(after, at, size)) {
                     o.out[ci] = v;
@@ -217,7 +231,17 @@ impl Operands {
                 }
             }
         }
-        o
+    }
+
+    /// Note source `i`'s value `v` of type `t` (float format `f`) in channel `c` (< 32).
+    #[inline(always)]
+    fn note(&mut self, i: usize, c: u32, t: DataType, v: u64, f: Option<(u32, u32)>) {
+        let (ci, k) = (c as usize, values::class_of_format(f, v));
+        self.ty[i] = t;
+        self.bits[ci][i] = v;
+        self.class[ci][i] = k as u8;
+        self.present[ci] |= 1 << i;
+        self.classes[i] |= 1 << k;
     }
 
     /// Bit `k`: some source `0..n` of a float type has a value of float class `k`.
@@ -286,7 +310,8 @@ mod tests {
             let channels: Vec<u32> = (0..u32::from(insn.exec_size))
                 .filter(|_| r.chance(3, 4))
                 .collect();
-            let o = Operands::read(insn, &before, &after, &channels);
+            let mut o = Operands::new();
+            o.read(insn, &before, &after, &channels);
             for c in 0..40u32 {
                 let on = channels.contains(&c);
                 for i in 0..4 {

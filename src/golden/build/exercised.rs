@@ -15,49 +15,29 @@ pub(super) struct Alt {
     pub(super) rule: &'static str,
 }
 
-/// A small multiplicative hasher (the keys of [`policy`]'s cache: a few integers).
-#[derive(Default)]
-pub(super) struct MulHasher(u64);
-
-impl std::hash::Hasher for MulHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-    fn write_u8(&mut self, x: u8) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-    fn write_isize(&mut self, x: isize) {
-        self.write_u64(x as u64);
-    }
-}
-
 /// `Policy::new(env, ft, ops)`, remembered per thread (a direct-mapped cache: the keys of a
 /// run are a few dozen cr0 values, types and operation classes).
 pub(crate) fn policy(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Policy {
-    use std::hash::{Hash, Hasher};
-    type Entry = Option<((FloatEnv, FloatType, FpOps), Policy)>;
-    pub(super) const SLOTS: usize = 256;
+    const SLOTS: usize = 256;
     thread_local! {
-        static SEEN: std::cell::RefCell<Vec<Entry>> = std::cell::RefCell::new(vec![None; SLOTS]);
+        static SEEN: std::cell::RefCell<Vec<Option<(u64, Policy)>>> =
+            std::cell::RefCell::new(vec![None; SLOTS]);
     }
-    let key = (*env, ft, ops);
-    let mut h = MulHasher::default();
-    key.hash(&mut h);
-    let slot = (h.finish() >> 56) as usize % SLOTS;
+    // The key packed into one word (every field fits its bits: the denorm fields are cr0
+    // bits, the enums have a few values each; a new field of the environment fails here).
+    let FloatEnv {
+        platform,
+        rounding,
+        alt,
+        denorm_bits,
+    } = *env;
+    let key = u64::from(denorm_bits)
+        | (platform as u64) << 32
+        | (rounding as u64) << 40
+        | u64::from(alt) << 48
+        | (ft as u64) << 52
+        | (ops as u64) << 56;
+    let slot = (key.wrapping_mul(0x517c_c1b7_2722_0a95) >> 56) as usize % SLOTS;
     SEEN.with(|c| {
         let mut c = c.borrow_mut();
         if let Some((k, pol)) = &c[slot] {
@@ -220,7 +200,8 @@ pub(super) fn exercised(
     let channels = &chbuf[..nch];
     let float = dst.ty.is_float() || sty.is_float();
     let ops = fp_ops_of(insn);
-    let vals = Operands::read(insn, before, after, channels);
+    let mut vals = Operands::new();
+    vals.read(insn, before, after, channels);
     let in_classes = vals.float_classes(nsrc);
     let any_class: [bool; 9] = std::array::from_fn(|k| in_classes >> k & 1 == 1);
     let out_class: [bool; 9] = std::array::from_fn(|k| vals.out_classes() >> k & 1 == 1);
@@ -588,5 +569,37 @@ pub(super) fn facts(
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The remembered policies are `Policy::new`'s, for random cr0 values of every platform,
+    /// every float type and operation class, asked twice.
+    #[test]
+    fn remembered_policies_equal_new_ones() {
+        let mut r = Rng::for_vector(44, 0, 0);
+        let mut envs: Vec<FloatEnv> = Vec::new();
+        for p in Platform::ALL {
+            envs.push(FloatEnv::new(p));
+            for _ in 0..12 {
+                envs.push(FloatEnv::from_cr0(p, r.next() as u32));
+            }
+        }
+        for _ in 0..2 {
+            for env in &envs {
+                for ft in FloatType::ALL {
+                    for ops in FpOps::ALL {
+                        assert_eq!(
+                            format!("{:?}", policy(env, ft, ops)),
+                            format!("{:?}", Policy::new(env, ft, ops)),
+                            "{env:?} {ft:?} {ops:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
