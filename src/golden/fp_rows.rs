@@ -25,6 +25,32 @@ pub(crate) struct FpVector<'a> {
     pub ops: FpOps,
     pub env: &'a FloatEnv,
     pub p: Platform,
+    /// The float policy of `env` for `fty` and `ops` (`build::policy`).
+    pub pol: crate::float::Policy,
+}
+
+impl<'a> FpVector<'a> {
+    /// The facts of a float instruction computing in `ft` (`fty`), with its policy.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        insn: &'a Insn,
+        vals: &'a Operands,
+        channels: &'a [u32],
+        ft: FloatType,
+        ops: FpOps,
+        env: &'a FloatEnv,
+    ) -> FpVector<'a> {
+        FpVector {
+            insn,
+            vals,
+            channels,
+            fty: ft.data_type(),
+            ops,
+            env,
+            p: env.platform,
+            pol: super::build::policy(env, ft, ops),
+        }
+    }
 }
 
 /// The value of an F/HF/DF operand as an f64 (exact).
@@ -86,8 +112,34 @@ pub(crate) fn find_row(
 }
 
 /// Whether the float-mode row `id` exists on `p` for type `fty` and its mode (IEEE/ALT) is
-/// the one in force (`alt`).
-pub(crate) fn mode_row_applies(id: &str, p: Platform, fty: DataType, alt: bool) -> bool {
+/// the one in force (`alt`): [`mode_row_scan`], remembered per thread by the address of `id`
+/// (the IDs asked about are a few dozen `'static` literals).
+pub(crate) fn mode_row_applies(id: &'static str, p: Platform, fty: DataType, alt: bool) -> bool {
+    use std::cell::RefCell;
+    /// Cache slots (a power of two).
+    const SLOTS: usize = 512;
+    /// (address, length, platform/type/mode key + 1, answer); key 0: a free slot.
+    type Entry = (usize, usize, u32, bool);
+    thread_local! {
+        static SEEN: RefCell<[Entry; SLOTS]> = const { RefCell::new([(0, 0, 0, false); SLOTS]) };
+    }
+    let (a, n) = (id.as_ptr() as usize, id.len());
+    let key = ((p as u32 * 32 + fty as u32) * 2 + u32::from(alt)) + 1;
+    let h = ((a ^ (key as usize) << 40).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) & (SLOTS - 1);
+    SEEN.with(|c| {
+        let mut c = c.borrow_mut();
+        let e = &mut c[h];
+        if e.0 == a && e.1 == n && e.2 == key {
+            return e.3;
+        }
+        let yes = mode_row_scan(id, p, fty, alt);
+        *e = (a, n, key, yes);
+        yes
+    })
+}
+
+/// [`mode_row_applies`] by a scan of the rows.
+pub(crate) fn mode_row_scan(id: &str, p: Platform, fty: DataType, alt: bool) -> bool {
     float_modes::RULES.iter().any(|r| {
         r.id == id
             && r.gens.contains(p)
@@ -102,10 +154,10 @@ pub(crate) fn mode_row_applies(id: &str, p: Platform, fty: DataType, alt: bool) 
 
 /// Push the rows `v` exercises onto `rules`.
 pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
-    let Some(ft) = FloatType::from_data_type(v.fty) else {
+    if FloatType::from_data_type(v.fty).is_none() {
         return;
-    };
-    let pol = super::build::policy(v.env, ft, v.ops);
+    }
+    let pol = v.pol;
     let alt = pol.alt();
     let p = v.p;
     let fty = v.fty;
@@ -461,6 +513,35 @@ pub(crate) fn special_pairs(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The remembered answers are those of the scan, for every row ID (also at another
+    /// address, and for an ID of no row), platform, type and mode, asked twice.
+    #[test]
+    fn remembered_mode_rows_equal_the_scan() {
+        let mut ids: Vec<&'static str> = float_modes::RULES.iter().map(|r| r.id).collect();
+        let copies: Vec<&'static str> = ids
+            .iter()
+            .take(20)
+            .map(|id| &*Box::leak(id.to_string().into_boxed_str()))
+            .collect();
+        ids.extend(copies);
+        ids.push("fp.no-such-row");
+        let mut yes = 0;
+        for _ in 0..2 {
+            for &id in &ids {
+                for p in Platform::ALL {
+                    for t in DataType::ALL {
+                        for alt in [false, true] {
+                            let want = mode_row_scan(id, p, t, alt);
+                            assert_eq!(mode_row_applies(id, p, t, alt), want, "{id} {p:?} {t:?}");
+                            yes += usize::from(want);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(yes > 100);
+    }
 
     /// `find_row` is `float_modes::find` for every key.
     #[test]

@@ -4,8 +4,8 @@
 //! them many times per channel.
 
 use super::build::{dst_elem, src_value};
-use super::values::float_class;
-use crate::isa::Insn;
+use super::values;
+use crate::isa::{Addr, Insn, Reg, Src};
 use crate::spec::DataType;
 use crate::state::ThreadState;
 
@@ -24,49 +24,239 @@ pub(crate) struct Operands {
     out: [u64; CHANNELS],
     /// Bit `c`: `out[c]` holds a value.
     out_ok: u32,
+    /// Bit `k` of `classes[i]`: source `i` has a value of float class `k` in some channel.
+    classes: [u16; 3],
+    /// Bit `k`: some destination element (`out`) has float class `k`.
+    out_classes: u16,
+}
+
+/// How source `i`'s value of a channel is read: [`src_value`] taken apart once per
+/// instruction (the register, region and modifiers are the same in every channel).
+#[derive(Clone, Copy)]
+enum SrcRead {
+    /// No value (no source, or not a direct GRF register).
+    None,
+    /// The same bits in every channel.
+    Imm(DataType, u64),
+    /// The element of channel `c` at `base + e * size`, `e = (c / width) * vstride + (c %
+    /// width) * hstride` (a three-source operand: width 1, vstride 0 for a scalar, else 1);
+    /// the bits then `& and ^ xor` (the float `(abs)` and `-` modifiers). `size` is 1, 2, 4
+    /// or 8.
+    Grf(Region),
+    /// Any other element size: [`src_value`] per channel.
+    Other,
+}
+
+/// The element addressing and modifiers of a [`SrcRead::Grf`] source.
+#[derive(Clone, Copy)]
+struct Region {
+    ty: DataType,
+    base: usize,
+    size: usize,
+    width: u32,
+    vstride: u32,
+    hstride: u32,
+    and: u64,
+    xor: u64,
+}
+
+impl SrcRead {
+    /// The reading of source `i` (`st`: any state; an immediate reads none).
+    #[inline]
+    fn of(insn: &Insn, i: usize, st: &ThreadState) -> SrcRead {
+        match insn.src[i] {
+            None => SrcRead::None,
+            Some(Src::Imm(_)) => match src_value(insn, i, 0, st) {
+                Some((t, v)) => SrcRead::Imm(t, v),
+                None => SrcRead::None,
+            },
+            Some(Src::Reg(rs)) => {
+                let Addr::Direct {
+                    reg: Reg::Grf(n),
+                    sub,
+                } = rs.addr
+                else {
+                    return SrcRead::None;
+                };
+                let size = rs.ty.bytes() as usize;
+                if !matches!(size, 1 | 2 | 4 | 8) {
+                    return SrcRead::Other;
+                }
+                let (mut and, mut xor) = (u64::MAX, 0);
+                if rs.ty.is_float() {
+                    let sign = 1u64 << (rs.ty.bits() - 1);
+                    if rs.abs {
+                        and = !sign;
+                    }
+                    if rs.neg {
+                        xor = sign;
+                    }
+                }
+                let g = rs.region;
+                let (width, vstride, hstride) = if insn.is_three_src() {
+                    (1, u32::from(g.vstride != 0), 0)
+                } else {
+                    (
+                        u32::from(g.width.max(1)),
+                        u32::from(g.vstride),
+                        u32::from(g.hstride),
+                    )
+                };
+                SrcRead::Grf(Region {
+                    ty: rs.ty,
+                    // (32-byte GRF registers.)
+                    base: usize::from(n) * 32 + usize::from(sub),
+                    size,
+                    width,
+                    vstride,
+                    hstride,
+                    and,
+                    xor,
+                })
+            }
+        }
+    }
+}
+
+impl Region {
+    /// The type and value of channel `c` in `st` (`src_value`).
+    #[inline(always)]
+    fn read(&self, c: u32, st: &ThreadState) -> Option<u64> {
+        let e = (c / self.width) * self.vstride + (c % self.width) * self.hstride;
+        let o = self.base + (e * self.size as u32) as usize;
+        Some((load(&st.grf, o, self.size)? & self.and) ^ self.xor)
+    }
+}
+
+/// The little-endian bits of `size` (1, 2, 4 or 8) bytes at `o`, refused as `read_grf`
+/// refuses (misaligned, beyond the GRF).
+#[inline(always)]
+fn load(grf: &[u8], o: usize, size: usize) -> Option<u64> {
+    if o & (size - 1) != 0 {
+        return None;
+    }
+    let b = grf.get(o..o.checked_add(size)?)?;
+    Some(match *b {
+        [x] => u64::from(x),
+        [x, y] => u64::from(u16::from_le_bytes([x, y])),
+        [x, y, z, w] => u64::from(u32::from_le_bytes([x, y, z, w])),
+        _ => u64::from_le_bytes(b.try_into().ok()?),
+    })
+}
+
+/// Whether all `size` bytes at `o` are defined (after a successful [`load`]).
+#[inline(always)]
+fn defined(st: &ThreadState, o: usize, size: usize) -> bool {
+    st.grf_undef
+        .get(o / 64)
+        .is_some_and(|w| (w >> (o % 64)) & crate::state::low_mask(size) == 0)
 }
 
 impl Operands {
-    /// The values of `channels` (`src_value` in `before`; the destination element in `after`
-    /// when it is a float and defined).
-    pub(crate) fn read(
-        insn: &Insn,
-        before: &ThreadState,
-        after: &ThreadState,
-        channels: &[u32],
-    ) -> Operands {
-        let mut o = Operands {
+    /// No values (to [`Operands::read`] into, in place: the set is large).
+    pub(crate) fn new() -> Operands {
+        Operands {
             ty: [DataType::UD; 3],
             bits: [[0; 3]; CHANNELS],
             class: [[0; 3]; CHANNELS],
             present: [0; CHANNELS],
             out: [0; CHANNELS],
             out_ok: 0,
-        };
-        let dst_float = insn.dst.filter(|d| d.ty.is_float());
-        for &c in channels {
-            let ci = c as usize;
-            if ci >= CHANNELS {
-                continue;
-            }
-            for i in 0..3 {
-                if let Some((t, v)) = src_value(insn, i, c, before) {
-                    o.ty[i] = t;
-                    o.bits[ci][i] = v;
-                    o.class[ci][i] = float_class(t, v) as u8;
-                    o.present[ci] |= 1 << i;
+            classes: [0; 3],
+            out_classes: 0,
+        }
+    }
+
+    /// Read into this set (made by [`Operands::new`]) the values of `channels` (`src_value`
+    /// in `before`; the destination element in `after` when it is a float and defined).
+    pub(crate) fn read(
+        &mut self,
+        insn: &Insn,
+        before: &ThreadState,
+        after: &ThreadState,
+        channels: &[u32],
+    ) {
+        let o = self;
+        let srcs = [0, 1, 2].map(|i| SrcRead::of(insn, i, before));
+        // The float format of each source's type and of the destination's, for the classes.
+        let fmt = |t: DataType| values::float_format(t);
+        let fmts = [0, 1, 2].map(|i| match srcs[i] {
+            SrcRead::Imm(t, _) | SrcRead::Grf(Region { ty: t, .. }) => fmt(t),
+            _ => None,
+        });
+        // The destination element of channel c at `base + c * step` (`dst_elem`).
+        let dst = insn.dst.filter(|d| d.ty.is_float()).and_then(|d| {
+            let (base, size) = dst_elem(insn, 0)?;
+            Some((fmt(d.ty), base, usize::from(d.hstride.max(1)) * size, size))
+        });
+        // Source by source (the reading and the class format stay in registers).
+        let chans = channels
+            .iter()
+            .copied()
+            .filter(|&c| (c as usize) < CHANNELS);
+        for (i, s) in srcs.iter().enumerate() {
+            let f = fmts[i];
+            match s {
+                SrcRead::None => {}
+                SrcRead::Imm(t, v) => {
+                    for c in chans.clone() {
+                        o.note(i, c, *t, *v, f)
+                    }
                 }
-            }
-            if let Some(d) = dst_float {
-                if let Some((at, _)) = dst_elem(insn, c) {
-                    if let Ok((v, false)) = after.read_grf(at, d.ty.bytes() as usize) {
-                        o.out[ci] = v;
-                        o.out_ok |= 1 << ci;
+                SrcRead::Grf(g) => {
+                    let g = *g;
+                    for c in chans.clone() {
+                        if let Some(v) = g.read(c, before) {
+                            o.note(i, c, g.ty, v, f);
+                        }
+                    }
+                }
+                SrcRead::Other => {
+                    for c in chans.clone() {
+                        if let Some((t, v)) = src_value(insn, i, c, before) {
+                            o.note(i, c, t, v, f);
+                        }
                     }
                 }
             }
         }
-        o
+        if let Some((f, base, step, size)) = dst {
+            for c in chans {
+                let ci = c as usize;
+                let at = base + ci * step;
+                if let Some(v) = load(&after.grf, at, size).filter(|_| defined(after, at, size)) {
+                    o.out[ci] = v;
+                    o.out_ok |= 1 << ci;
+                    o.out_classes |= 1 << values::class_of_format(f, v);
+                }
+            }
+        }
+    }
+
+    /// Note source `i`'s value `v` of type `t` (float format `f`) in channel `c` (< 32).
+    #[inline(always)]
+    fn note(&mut self, i: usize, c: u32, t: DataType, v: u64, f: Option<(u32, u32)>) {
+        let (ci, k) = (c as usize, values::class_of_format(f, v));
+        self.ty[i] = t;
+        self.bits[ci][i] = v;
+        self.class[ci][i] = k as u8;
+        self.present[ci] |= 1 << i;
+        self.classes[i] |= 1 << k;
+    }
+
+    /// Bit `k`: some source `0..n` of a float type has a value of float class `k`.
+    #[inline]
+    pub(crate) fn float_classes(&self, n: usize) -> u16 {
+        (0..n.min(3))
+            .filter(|&i| self.ty[i].is_float())
+            .fold(0, |m, i| m | self.classes[i])
+    }
+
+    /// Bit `k`: some destination element ([`Operands::out`]) has float class `k` of the
+    /// destination type.
+    #[inline]
+    pub(crate) fn out_classes(&self) -> u16 {
+        self.out_classes
     }
 
     /// Source `i`'s type, value and float class in channel `c` (`src_value` and
@@ -89,6 +279,7 @@ impl Operands {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::golden::values::float_class;
     use crate::golden::values::Rng;
     use crate::golden::{template, GenConfig};
     use crate::spec::Platform;
@@ -119,7 +310,8 @@ mod tests {
             let channels: Vec<u32> = (0..u32::from(insn.exec_size))
                 .filter(|_| r.chance(3, 4))
                 .collect();
-            let o = Operands::read(insn, &before, &after, &channels);
+            let mut o = Operands::new();
+            o.read(insn, &before, &after, &channels);
             for c in 0..40u32 {
                 let on = channels.contains(&c);
                 for i in 0..4 {
@@ -138,6 +330,22 @@ mod tests {
                 assert_eq!(o.out(c), want, "{insn:?} dst channel {c}");
                 checked += 1;
             }
+            // The class sets are those of the values.
+            for n in 0..4 {
+                let o = &o;
+                let want = channels
+                    .iter()
+                    .flat_map(|&c| (0..n).filter_map(move |i| o.get(i, c)))
+                    .filter(|(t, _, _)| t.is_float())
+                    .fold(0u16, |m, (_, _, k)| m | 1 << k);
+                assert_eq!(o.float_classes(n), want, "{insn:?} sources 0..{n} classes");
+            }
+            let dty = insn.dst.map_or(DataType::F, |d| d.ty);
+            let want = channels
+                .iter()
+                .filter_map(|&c| o.out(c))
+                .fold(0u16, |m, v| m | 1 << float_class(dty, v));
+            assert_eq!(o.out_classes(), want, "{insn:?} dst classes");
         }
         assert!(checked > 4000);
     }

@@ -71,7 +71,14 @@ pub const NAN: usize = 8;
 
 /// The grid class (index into `spec::compare::CLASSES`) of float bits of type `t`.
 pub fn float_class(t: DataType, bits: u64) -> usize {
-    let Some((e, m)) = float_format(t) else {
+    class_of_format(float_format(t), bits)
+}
+
+/// [`float_class`] for a type of float format `format` (`float_format`; None: not a float,
+/// the class of every value is [`POS_FIN`]).
+#[inline]
+pub fn class_of_format(format: Option<(u32, u32)>, bits: u64) -> usize {
+    let Some((e, m)) = format else {
         return POS_FIN;
     };
     let neg = (bits >> (e + m)) & 1 == 1;

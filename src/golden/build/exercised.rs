@@ -15,49 +15,29 @@ pub(super) struct Alt {
     pub(super) rule: &'static str,
 }
 
-/// A small multiplicative hasher (the keys of [`policy`]'s cache: a few integers).
-#[derive(Default)]
-pub(super) struct MulHasher(u64);
-
-impl std::hash::Hasher for MulHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-    fn write_u8(&mut self, x: u8) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-    fn write_isize(&mut self, x: isize) {
-        self.write_u64(x as u64);
-    }
-}
-
 /// `Policy::new(env, ft, ops)`, remembered per thread (a direct-mapped cache: the keys of a
 /// run are a few dozen cr0 values, types and operation classes).
 pub(crate) fn policy(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Policy {
-    use std::hash::{Hash, Hasher};
-    type Entry = Option<((FloatEnv, FloatType, FpOps), Policy)>;
-    pub(super) const SLOTS: usize = 256;
+    const SLOTS: usize = 256;
     thread_local! {
-        static SEEN: std::cell::RefCell<Vec<Entry>> = std::cell::RefCell::new(vec![None; SLOTS]);
+        static SEEN: std::cell::RefCell<Vec<Option<(u64, Policy)>>> =
+            std::cell::RefCell::new(vec![None; SLOTS]);
     }
-    let key = (*env, ft, ops);
-    let mut h = MulHasher::default();
-    key.hash(&mut h);
-    let slot = (h.finish() >> 56) as usize % SLOTS;
+    // The key packed into one word (every field fits its bits: the denorm fields are cr0
+    // bits, the enums have a few values each; a new field of the environment fails here).
+    let FloatEnv {
+        platform,
+        rounding,
+        alt,
+        denorm_bits,
+    } = *env;
+    let key = u64::from(denorm_bits)
+        | (platform as u64) << 32
+        | (rounding as u64) << 40
+        | u64::from(alt) << 48
+        | (ft as u64) << 52
+        | (ops as u64) << 56;
+    let slot = (key.wrapping_mul(0x517c_c1b7_2722_0a95) >> 56) as usize % SLOTS;
     SEEN.with(|c| {
         let mut c = c.borrow_mut();
         if let Some((k, pol)) = &c[slot] {
@@ -220,36 +200,31 @@ pub(super) fn exercised(
     let channels = &chbuf[..nch];
     let float = dst.ty.is_float() || sty.is_float();
     let ops = fp_ops_of(insn);
-    let vals = Operands::read(insn, before, after, channels);
-    let mut any_class = [false; 9];
-    let mut out_class = [false; 9];
-    for &c in channels {
-        for i in 0..nsrc {
-            if let Some((t, v, class)) = vals.get(i, c) {
-                if t.is_float() {
-                    any_class[class] = true;
-                } else if dst.ty.is_float() {
-                    // Integer to float: nothing class-specific.
-                }
-                // Float-to-integer special inputs.
-                if t.is_float() && !dst.ty.is_float() && insn.op == Opcode::Mov {
-                    use crate::spec::conversions::SpecialInput as SI;
-                    let input = match class {
-                        values::NAN => Some(SI::Nan),
-                        values::POS_INF => Some(SI::PosInf),
-                        values::NEG_INF => Some(SI::NegInf),
-                        values::NEG_ZERO | values::POS_ZERO => Some(SI::Zero),
-                        values::NEG_DENORM | values::POS_DENORM => Some(SI::Denorm),
-                        _ => overflow_input(t, v, dst.ty),
-                    };
-                    if let Some(x) = input.and_then(|x| conversions::special(x, t, dst.ty, p)) {
-                        push(rules, x.id);
-                    }
+    let mut vals = Operands::new();
+    vals.read(insn, before, after, channels);
+    let in_classes = vals.float_classes(nsrc);
+    let any_class: [bool; 9] = std::array::from_fn(|k| in_classes >> k & 1 == 1);
+    let out_class: [bool; 9] = std::array::from_fn(|k| vals.out_classes() >> k & 1 == 1);
+    // Float-to-integer special inputs.
+    if insn.op == Opcode::Mov && !dst.ty.is_float() && in_classes != 0 {
+        for &c in channels {
+            for i in 0..nsrc {
+                let Some((t, v, class)) = vals.get(i, c).filter(|x| x.0.is_float()) else {
+                    continue;
+                };
+                use crate::spec::conversions::SpecialInput as SI;
+                let input = match class {
+                    values::NAN => Some(SI::Nan),
+                    values::POS_INF => Some(SI::PosInf),
+                    values::NEG_INF => Some(SI::NegInf),
+                    values::NEG_ZERO | values::POS_ZERO => Some(SI::Zero),
+                    values::NEG_DENORM | values::POS_DENORM => Some(SI::Denorm),
+                    _ => overflow_input(t, v, dst.ty),
+                };
+                if let Some(x) = input.and_then(|x| conversions::special(x, t, dst.ty, p)) {
+                    push(rules, x.id);
                 }
             }
-        }
-        if let Some(v) = vals.out(c) {
-            out_class[float_class(dst.ty, v)] = true;
         }
     }
     // Compare grids and the compare-NaN rules.
@@ -311,13 +286,15 @@ pub(super) fn exercised(
         sty
     };
     if let Some(ft) = FloatType::from_data_type(fty).filter(|_| float) {
+        let fv = crate::golden::fp_rows::FpVector::new(insn, &vals, channels, ft, ops, &env);
+        let pol = fv.pol;
         let denorm = denorm_sensitive
             || any_class[values::NEG_DENORM]
             || any_class[values::POS_DENORM]
             || out_class[values::NEG_DENORM]
             || out_class[values::POS_DENORM];
         if denorm {
-            if let Some(id) = policy(&env, ft, ops).denorm_rule() {
+            if let Some(id) = pol.denorm_rule() {
                 push(rules, id);
             }
         }
@@ -356,15 +333,6 @@ pub(super) fn exercised(
         facts(
             insn, &vals, channels, fty, ops, env.alt, &any_class, p, rules,
         );
-        let fv = crate::golden::fp_rows::FpVector {
-            insn,
-            vals: &vals,
-            channels,
-            fty,
-            ops,
-            env: &env,
-            p,
-        };
         crate::golden::fp_rows::tag(&fv, rules);
         // Alternatives, per enabled destination element.
         let any_nan = find(FpEffect::NanAny).filter(|_| {
@@ -416,7 +384,7 @@ pub(super) fn exercised(
                     }
                 }
                 if let Some(id) = fused {
-                    if cls != values::NAN && fused_product_overflows(insn, c, before) {
+                    if cls != values::NAN && fused_product_overflows(insn, c, &vals) {
                         push(rules, id);
                         alts.push(mk(AltKind::OverflowInf, id, None, None));
                     }
@@ -427,11 +395,11 @@ pub(super) fn exercised(
 }
 
 /// Whether a fused operation's intermediate product of channel `c` exceeds the F range.
-pub(super) fn fused_product_overflows(insn: &Insn, c: u32, st: &ThreadState) -> bool {
+pub(super) fn fused_product_overflows(insn: &Insn, c: u32, vals: &Operands) -> bool {
     let f = |i: usize| {
-        src_value(insn, i, c, st)
-            .filter(|(t, _)| *t == DataType::F)
-            .map(|(_, v)| f64::from(f32::from_bits(v as u32)))
+        vals.get(i, c)
+            .filter(|(t, _, _)| *t == DataType::F)
+            .map(|(_, v, _)| f64::from(f32::from_bits(v as u32)))
     };
     let (a, b) = match insn.op {
         Opcode::Mad => (f(1), f(2)),
@@ -601,5 +569,37 @@ pub(super) fn facts(
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The remembered policies are `Policy::new`'s, for random cr0 values of every platform,
+    /// every float type and operation class, asked twice.
+    #[test]
+    fn remembered_policies_equal_new_ones() {
+        let mut r = Rng::for_vector(44, 0, 0);
+        let mut envs: Vec<FloatEnv> = Vec::new();
+        for p in Platform::ALL {
+            envs.push(FloatEnv::new(p));
+            for _ in 0..12 {
+                envs.push(FloatEnv::from_cr0(p, r.next() as u32));
+            }
+        }
+        for _ in 0..2 {
+            for env in &envs {
+                for ft in FloatType::ALL {
+                    for ops in FpOps::ALL {
+                        assert_eq!(
+                            format!("{:?}", policy(env, ft, ops)),
+                            format!("{:?}", Policy::new(env, ft, ops)),
+                            "{env:?} {ft:?} {ops:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

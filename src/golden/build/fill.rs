@@ -30,10 +30,9 @@ pub(super) fn fill_regs(
     Some(())
 }
 
-/// [`fill_typed`], compiled apart for float and integer types (the type test of
-/// `value_code` then folds away).
-// (The two branches are the same code on purpose: each is inlined under a known type test.)
-#[allow(clippy::if_same_then_else)]
+/// [`fill_typed`], compiled apart for each register type (the type tests of `value_code`,
+/// the float format, the integer mask and the element size then fold away); other types
+/// take the general code.
 #[inline(always)]
 pub(super) fn fill_values(
     regs: &mut [u8],
@@ -41,11 +40,19 @@ pub(super) fn fill_values(
     r: &mut Rng,
     note: impl FnMut(values::LabelCode),
 ) {
-    if ty.is_float() {
-        fill_typed(regs, ty, r, note)
-    } else {
-        fill_typed(regs, ty, r, note)
+    // (A local copy of the generator, which then stays in registers.)
+    let mut local = r.clone();
+    let rl = &mut local;
+    macro_rules! for_const_type {
+        ($($t:ident),*) => {
+            match ty {
+                $(DataType::$t => fill_typed(regs, DataType::$t, rl, note),)*
+                _ => fill_typed(regs, ty, rl, note),
+            }
+        };
     }
+    for_const_type!(UB, B, UW, W, UD, D, UQ, Q, HF, F, DF);
+    *r = local;
 }
 
 /// Random values of `ty` over whole registers (`regs`: 32 bytes each), each value's label
@@ -58,6 +65,15 @@ pub(super) fn fill_typed(
     mut note: impl FnMut(values::LabelCode),
 ) {
     let sz = (ty.bytes() as usize).clamp(1, 8);
+    if 32 % sz == 0 {
+        // Each value's low `sz` bytes, little-endian, element after element.
+        for el in regs.chunks_exact_mut(sz) {
+            let (v, c) = values::value_code(ty, r);
+            note(c);
+            el.copy_from_slice(&v.to_le_bytes()[..sz]);
+        }
+        return;
+    }
     for reg in regs.chunks_exact_mut(32) {
         // Each value's 8 little-endian bytes at its offset (the next value overwrites the
         // bytes beyond its size; the slack past 32 is dropped).
@@ -75,4 +91,46 @@ pub(super) fn fill_typed(
 
 pub(super) fn grf_base(insn_reg: u8) -> usize {
     usize::from(insn_reg) * 32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whole registers of values drawn one by one (8 bytes written per value, the next value
+    /// overwriting the bytes beyond the size): the definition the per-type code follows.
+    fn fill_plain(regs: &mut [u8], ty: DataType, r: &mut Rng, codes: &mut Vec<values::LabelCode>) {
+        let sz = (ty.bytes() as usize).clamp(1, 8);
+        for reg in regs.chunks_exact_mut(32) {
+            let mut buf = [0u8; 40];
+            let mut o = 0;
+            while o < 32 {
+                let (v, c) = values::value_code(ty, r);
+                codes.push(c);
+                buf[o..o + 8].copy_from_slice(&v.to_le_bytes());
+                o += sz;
+            }
+            reg.copy_from_slice(&buf[..32]);
+        }
+    }
+
+    /// The per-type fills give the bytes, labels and generator state of the plain drawing,
+    /// for every type.
+    #[test]
+    fn typed_fills_equal_the_plain_drawing() {
+        let mut pick = Rng::for_vector(31, 2, 0);
+        for k in 0..600u64 {
+            let ty = DataType::ALL[k as usize % DataType::ALL.len()];
+            let cnt = 1 + pick.below(3);
+            let (mut a, mut b) = (vec![0u8; 32 * cnt], vec![0u8; 32 * cnt]);
+            let mut ra = Rng::for_vector(k, pick.next(), 0);
+            let mut rb = ra.clone();
+            let (mut ca, mut cb) = (Vec::new(), Vec::new());
+            fill_values(&mut a, ty, &mut ra, |c| ca.push(c));
+            fill_plain(&mut b, ty, &mut rb, &mut cb);
+            assert_eq!(a, b, "{ty:?}");
+            assert_eq!(ca, cb, "{ty:?}");
+            assert_eq!(ra.next(), rb.next(), "{ty:?}");
+        }
+    }
 }
