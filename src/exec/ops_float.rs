@@ -276,7 +276,9 @@ pub(crate) fn execute(
     let mut res = [0u64; MAX_CHANNELS];
     let mut out_flags = [crate::fp::Flags::NONE; MAX_CHANNELS];
     let mut cond = [false; MAX_CHANNELS];
-    let mut rem: [Option<u64>; MAX_CHANNELS] = [None; MAX_CHANNELS];
+    // INT DIV BOTH's remainders (channels with one in `rem_mask`).
+    let mut rem: Option<[u64; MAX_CHANNELS]> = None;
+    let mut rem_mask = 0u32;
     let mut undef: u32 = vals.iter().fold(accv.undef, |a, v| a | v.undef);
     if env_undef {
         undef = u32::MAX;
@@ -483,7 +485,10 @@ pub(crate) fn execute(
                     Err(e) => return Err(unsupported(format!("math: {e}"))),
                 };
                 undef |= u32::from(m.undefined) << ch;
-                rem[ch] = m.bits2;
+                if let Some(r) = m.bits2 {
+                    rem.get_or_insert([0; MAX_CHANNELS])[ch] = r;
+                    rem_mask |= 1 << ch;
+                }
                 res[ch] = m.bits;
             }
         }
@@ -597,7 +602,7 @@ pub(crate) fn execute(
             (cv.bits, fl)
         };
         write_dst(st, dplan, ch, bits, 0, und);
-        if let Some(r) = rem[ch] {
+        if let Some(r) = rem.as_ref().filter(|_| rem_mask & m != 0).map(|r| r[ch]) {
             // INT DIV BOTH: the remainder goes to the register after the destination.
             if dplan.space == Space::Grf {
                 let o = dplan.off[ch] as usize + st.grf_reg_bytes();

@@ -528,6 +528,32 @@ impl ThreadState {
         }
     }
 
+    /// Write the low `size` bytes of `bits` at flat ARF offset `o`, all undefined or all
+    /// defined, for a register with no field rows and no special behaviour (acc0/acc1): the
+    /// effect of [`Self::write_arf_flat`] on such a register.
+    pub(crate) fn write_arf_plain(&mut self, o: usize, size: usize, bits: u64, undef: bool) {
+        let u = if undef { u32::MAX } else { 0 };
+        if size == 4 && o % 4 == 0 && o + 4 <= self.arf.len() {
+            self.arf[o..o + 4].copy_from_slice(&(bits as u32).to_le_bytes());
+            if let Some(w) = self.arf_undef.get_mut(o / 4) {
+                *w = u;
+            }
+            return;
+        }
+        let le = bits.to_le_bytes();
+        for (i, b) in le.iter().enumerate().take(size.min(8)) {
+            let at = o + i;
+            let Some(x) = self.arf.get_mut(at) else {
+                return;
+            };
+            *x = *b;
+            if let Some(w) = self.arf_undef.get_mut(at / 4) {
+                let m = 0xffu32 << (8 * (at % 4));
+                *w = (*w & !m) | (u & m);
+            }
+        }
+    }
+
     /// One dword through the field table; special fields' side effects.
     #[allow(clippy::too_many_arguments)]
     fn store_fields(
@@ -624,10 +650,16 @@ impl ThreadState {
     /// The dword at byte `b` of the ARF storage and its undefined bits.
     #[inline]
     fn dword_at(&self, b: usize) -> (u32, u32) {
-        (
-            self.arf_u32_at(b),
-            self.arf_undef[b / 4] | self.layout.read_undef[b / 4],
-        )
+        let d = b / 4;
+        match (
+            self.arf.get(b..b + 4),
+            self.arf_undef.get(d),
+            self.layout.read_undef.get(d),
+        ) {
+            (Some(w), Some(u), Some(r)) => (u32::from_le_bytes([w[0], w[1], w[2], w[3]]), u | r),
+            // (Not reached: the layout's offsets lie in the storage.)
+            _ => (0, u32::MAX),
+        }
     }
 
     /// The control dwords (the same values [`Self::field_dword`] gives for the fields
@@ -789,13 +821,7 @@ impl ThreadState {
     #[inline]
     pub fn flag(&self, n: usize) -> Option<(u32, u32)> {
         let b = self.layout.flag_base(n)?;
-        let v = u32::from_le_bytes([
-            self.arf[b],
-            self.arf[b + 1],
-            self.arf[b + 2],
-            self.arf[b + 3],
-        ]);
-        Some((v, self.arf_undef[b / 4] | self.layout.read_undef[b / 4]))
+        Some(self.dword_at(b))
     }
 
     /// Set flag register `f<n>` (value and per-bit undefined mask).
