@@ -539,31 +539,23 @@ fn integer(
         if mismatch != 0 {
             violations.push(Violation::new(&rt::ACC_READ_TYPE_MISMATCH, mismatch));
         }
-        let read = IntRead::of(pl.ty);
-        for ch in 0..n {
-            let x = if acc_src {
-                v.x[ch]
-            } else {
-                read.value(v.bits[ch])
-            };
-            v.x[ch] = if logic {
-                if pl.abs {
-                    // (abs) is not a logic-instruction modifier: the result is not defined.
-                    v.undef |= 1 << ch;
-                }
-                if pl.neg {
-                    !x
-                } else {
-                    x
-                }
-            } else {
-                let y = if pl.abs { x.abs() } else { x };
-                if pl.neg {
-                    -y
-                } else {
-                    y
-                }
-            };
+        if !acc_src {
+            let read = IntRead::of(pl.ty);
+            for ch in 0..n {
+                v.x[ch] = read.value(v.bits[ch]);
+            }
+        }
+        if logic && pl.abs {
+            // (abs) is not a logic-instruction modifier: the result is not defined.
+            v.undef |= super::mask::low(n);
+        }
+        match (logic, pl.abs, pl.neg) {
+            (_, false, false) | (true, true, false) => {}
+            (true, _, true) => v.x[..n].iter_mut().for_each(|x| *x = !*x),
+            (false, abs, neg) => v.x[..n].iter_mut().for_each(|x| {
+                let y = if abs { x.abs() } else { *x };
+                *x = if neg { -y } else { y };
+            }),
         }
         v.neg = pl.neg && !logic;
         v.abs = pl.abs && !logic;

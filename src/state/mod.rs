@@ -309,6 +309,10 @@ impl ThreadState {
             4 => u64::from(u32::from_le_bytes([g[o], g[o + 1], g[o + 2], g[o + 3]])),
             2 => u64::from(u16::from_le_bytes([g[o], g[o + 1]])),
             1 => u64::from(g[o]),
+            8 => {
+                let w = &g[o..o + 8];
+                u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]])
+            }
             _ => g[o..o + size]
                 .iter()
                 .enumerate()
