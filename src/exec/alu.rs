@@ -8,7 +8,7 @@ use super::acc::{implicit_writes_in, AccMap};
 use super::convert::{IntConv, IntRead};
 use super::flags::{int_cond, FlagWriter};
 use super::mask::{exec_mask_in, flag_base, predicate, Enables};
-use super::operand::{resolve_all, resolve_src, DstPlan, Plans, Space, SrcPlan};
+use super::operand::{resolve_all_into, resolve_src, DstPlan, Plans, Space, SrcPlan};
 use super::ops_int::{self, ExecClass, Inputs, IntOut, Vals};
 use super::region::MAX_CHANNELS;
 use super::runtime::Violation;
@@ -403,11 +403,19 @@ pub(crate) fn execute(
     };
     // Nothing below writes cr0 or sr0 before the last read of them: one read serves all.
     let ctl = st.control_dwords();
-    let fresh;
+    let mut fresh;
     let plans = match pre {
         Some(p) => p,
         None => {
-            fresh = resolve_all(st, insn, &o.srcs[..o.nsrc], o.n, o.esize_override())?;
+            fresh = Plans::blank();
+            resolve_all_into(
+                st,
+                insn,
+                &o.srcs[..o.nsrc],
+                o.n,
+                o.esize_override(),
+                &mut fresh,
+            )?;
             &fresh
         }
     };

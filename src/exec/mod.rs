@@ -105,15 +105,25 @@ impl Prepared {
     /// are used). Instructions whose operands cannot be resolved ahead are resolved at each
     /// step, which also reports their errors.
     pub fn new(st: &ThreadState, insn: Insn) -> Prepared {
-        let ops = alu::operands(st.platform(), &insn).ok();
-        let shape = ops.as_ref().map(|o| o.shape());
-        let plans = match ops {
-            Some(o) if operand::state_independent(&insn) => {
-                operand::resolve_all(st, &insn, &o.srcs[..o.nsrc], o.n, o.esize_override()).ok()
-            }
-            _ => None,
+        let mut pre = Prepared {
+            insn,
+            plans: None,
+            shape: None,
         };
-        Prepared { insn, plans, shape }
+        let Ok(o) = alu::operands(st.platform(), &pre.insn) else {
+            return pre;
+        };
+        let shape = o.shape();
+        if operand::state_independent(&pre.insn) {
+            // The plans are filled where they are kept.
+            let mut plans = operand::Plans::blank();
+            let srcs = &o.srcs[..o.nsrc];
+            let ok =
+                operand::resolve_all_into(st, &pre.insn, srcs, o.n, o.esize_override(), &mut plans);
+            pre.plans = ok.is_ok().then_some(plans);
+        }
+        pre.shape = Some(shape);
+        pre
     }
 }
 

@@ -512,7 +512,8 @@ pub(crate) fn execute(
         && (wr == Some(false) || acc_dst)
         && dplan.space == Space::Grf
         && dplan.en_lo == dplan.en_hi
-        && !matches!(k, Kind::Math(_));
+        // (INT DIV BOTH's remainders are written by the general loop.)
+        && rem_mask == 0;
     if plain {
         let write = live & dplan.en_lo;
         let und_mask = undef | en.unknown;
