@@ -805,7 +805,17 @@ pub fn read_operand(
         .get(idx)
         .and_then(|s| s.as_ref())
         .ok_or_else(|| operand_err(&format!("src{idx}"), "absent"))?;
-    let plan = resolve_src(st, s, idx, insn.access, insn.is_three_src(), n, None)?;
+    let mut plan = SrcPlan::blank();
+    resolve_src(
+        st,
+        s,
+        idx,
+        insn.access,
+        insn.is_three_src(),
+        n,
+        None,
+        &mut plan,
+    )?;
     let mut v = Vals::empty(plan.ty);
     gather_bits(st, &plan, n, &mut v);
     Ok((v.bits, v.undef))

@@ -73,6 +73,11 @@ pub struct StepInfo {
     pub jumped: bool,
     /// The instruction raised a software exception (cr0.1).
     pub software_exception: bool,
+    /// Where the instruction wrote: every GRF byte, ARF byte, undefined flag and accumulator
+    /// record it changed lies in these GRF and ARF byte ranges. The IP advance that follows
+    /// an instruction that did not jump is not included (the `ip` register changes on every
+    /// step).
+    pub written: crate::state::Written,
 }
 
 /// Execute one instruction (lenient: runtime rule violations are reported in [`StepInfo`] and
@@ -153,6 +158,7 @@ fn run_one(
     }
     let mut info = StepInfo::default();
     let _ = st.take_events();
+    let _ = st.take_written();
     match op.info().class {
         OpClass::Flow => {
             return Err(ExecError::Unsupported {
@@ -181,6 +187,7 @@ fn run_one(
         _ => alu::execute(st, insn, &mut info, opts, plans, shape)?,
     }
     let ev = st.take_events();
+    info.written = st.take_written();
     info.jumped = ev.jumped;
     info.software_exception = ev.software_exception;
     if !info.jumped {

@@ -51,7 +51,7 @@ pub struct SrcPlan {
 }
 
 impl SrcPlan {
-    /// A plan to fill ([`resolve_src_into`]).
+    /// A plan to fill ([`resolve_src`]).
     pub fn blank() -> SrcPlan {
         SrcPlan {
             ty: DataType::UD,
@@ -83,7 +83,7 @@ pub struct DstPlan {
 }
 
 impl DstPlan {
-    /// A plan to fill ([`resolve_dst_into`]).
+    /// A plan to fill ([`resolve_dst`]).
     pub fn blank() -> DstPlan {
         DstPlan {
             ty: DataType::UD,
@@ -271,34 +271,10 @@ pub fn addr_size(p: Platform, t: DataType) -> usize {
     }
 }
 
-/// Resolve source `i` of an instruction with `n` channels.
+/// Resolve source `i` of an instruction with `n` channels into `plan` (every field is set;
+/// channels from `n` on keep their offsets: 0 in a [`SrcPlan::blank`]).
 #[allow(clippy::too_many_arguments)]
 pub fn resolve_src(
-    st: &ThreadState,
-    src: &Src,
-    idx: usize,
-    access: AccessMode,
-    three_src: bool,
-    n: usize,
-    esize_override: Option<usize>,
-) -> Result<SrcPlan, ExecError> {
-    let mut plan = SrcPlan::blank();
-    resolve_src_into(
-        st,
-        src,
-        idx,
-        access,
-        three_src,
-        n,
-        esize_override,
-        &mut plan,
-    )?;
-    Ok(plan)
-}
-
-/// [`resolve_src`] into `plan` (every field is set; channels from `n` on keep their offsets).
-#[allow(clippy::too_many_arguments)]
-pub fn resolve_src_into(
     st: &ThreadState,
     src: &Src,
     idx: usize,
@@ -424,21 +400,9 @@ pub fn resolve_src_into(
     }
 }
 
-/// Resolve the destination of an instruction with `n` channels.
+/// Resolve the destination of an instruction with `n` channels into `plan` (every field is
+/// set; channels from `n` on keep their offsets: 0 in a [`DstPlan::blank`]).
 pub fn resolve_dst(
-    st: &ThreadState,
-    d: &Dst,
-    access: AccessMode,
-    n: usize,
-    esize_override: Option<usize>,
-) -> Result<DstPlan, ExecError> {
-    let mut plan = DstPlan::blank();
-    resolve_dst_into(st, d, access, n, esize_override, &mut plan)?;
-    Ok(plan)
-}
-
-/// [`resolve_dst`] into `plan` (every field is set; channels from `n` on keep their offsets).
-pub fn resolve_dst_into(
     st: &ThreadState,
     d: &Dst,
     access: AccessMode,
@@ -541,10 +505,10 @@ pub fn resolve_all_into(
         .as_ref()
         .ok_or_else(|| operand_err("dst", "absent"))?;
     let three = insn.is_three_src();
-    resolve_dst_into(st, d, insn.access, n, esize_override, &mut plans.dst)?;
+    resolve_dst(st, d, insn.access, n, esize_override, &mut plans.dst)?;
     for (k, s) in srcs.iter().enumerate().take(3) {
         let slot = plans.srcs[k].get_or_insert_with(SrcPlan::blank);
-        resolve_src_into(st, s, k, insn.access, three, n, esize_override, slot)?;
+        resolve_src(st, s, k, insn.access, three, n, esize_override, slot)?;
     }
     Ok(())
 }

@@ -504,13 +504,7 @@ mod tests {
 
     #[test]
     fn normal_inputs_pass_unchanged_as_the_class_path_says() {
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x1234_5678_9abc_def1);
         for p in Platform::ALL {
             for ty in [FloatType::Hf, FloatType::F, FloatType::Df] {
                 for pol in policies(p, ty) {

@@ -234,13 +234,7 @@ mod tests {
 
     #[test]
     fn window_of_64_bits_is_the_bitwise_one() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..2000 {
             let mut acc = Acc::<SMALL_LIMBS> {
                 limb: [0; SMALL_LIMBS],
@@ -276,13 +270,7 @@ mod tests {
 
     #[test]
     fn early_exit_add_equals_full_add() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..20000 {
             let used = 1 + (next() % SMALL_LIMBS as u64) as usize;
             let mut a = Acc::<SMALL_LIMBS> {
