@@ -126,7 +126,14 @@ pub struct IntOut {
     pub arith: bool,
 }
 
+impl Default for IntOut {
+    fn default() -> Self {
+        IntOut::new()
+    }
+}
+
 impl IntOut {
+    /// Nothing computed yet: every result 0, none undefined.
     pub fn new() -> IntOut {
         IntOut {
             res: [0; MAX_CHANNELS],
