@@ -8,7 +8,7 @@ use super::acc::{implicit_writes_in, AccMap};
 use super::convert::{IntConv, IntRead};
 use super::flags::{int_cond, FlagWriter};
 use super::mask::{exec_mask_in, flag_base, predicate, Enables};
-use super::operand::{resolve_all_into, resolve_src, DstPlan, Plans, Space, SrcPlan};
+use super::operand::{resolve_all, resolve_src, DstPlan, Plans, Space, SrcPlan};
 use super::ops_int::{self, ExecClass, Inputs, IntOut, Vals};
 use super::region::MAX_CHANNELS;
 use super::runtime::Violation;
@@ -408,7 +408,7 @@ pub(crate) fn execute(
         Some(p) => p,
         None => {
             fresh = Plans::blank();
-            resolve_all_into(
+            resolve_all(
                 st,
                 insn,
                 &o.srcs[..o.nsrc],

@@ -123,8 +123,7 @@ impl Prepared {
             // The plans are filled where they are kept.
             let mut plans = operand::Plans::blank();
             let srcs = &o.srcs[..o.nsrc];
-            let ok =
-                operand::resolve_all_into(st, &pre.insn, srcs, o.n, o.esize_override(), &mut plans);
+            let ok = operand::resolve_all(st, &pre.insn, srcs, o.n, o.esize_override(), &mut plans);
             pre.plans = ok.is_ok().then_some(plans);
         }
         pre.shape = Some(shape);

@@ -468,7 +468,7 @@ pub struct Plans {
 }
 
 impl Plans {
-    /// Plans to fill ([`resolve_all_into`]).
+    /// Plans to fill ([`resolve_all`]).
     pub fn blank() -> Plans {
         Plans {
             dst: DstPlan::blank(),
@@ -477,22 +477,9 @@ impl Plans {
     }
 }
 
-/// Resolve the destination and the sources `srcs` of `insn` with `n` channels.
+/// Resolve the destination and the sources `srcs` of `insn` with `n` channels into `plans`
+/// (made by [`Plans::blank`]: the sources beyond `srcs` stay `None`).
 pub fn resolve_all(
-    st: &ThreadState,
-    insn: &crate::isa::Insn,
-    srcs: &[&Src],
-    n: usize,
-    esize_override: Option<usize>,
-) -> Result<Plans, ExecError> {
-    let mut plans = Plans::blank();
-    resolve_all_into(st, insn, srcs, n, esize_override, &mut plans)?;
-    Ok(plans)
-}
-
-/// [`resolve_all`] into `plans` (made by [`Plans::blank`]: the sources beyond `srcs` stay
-/// `None`).
-pub fn resolve_all_into(
     st: &ThreadState,
     insn: &crate::isa::Insn,
     srcs: &[&Src],
