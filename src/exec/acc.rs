@@ -97,6 +97,5 @@ impl AccMap {
 }
 
 fn reg_base(st: &ThreadState, name: &str) -> Option<usize> {
-    let ri = st.arf_layout().by_name(name)?;
-    Some(st.arf_layout().regs[ri].base)
+    st.arf_layout().base_of(name)
 }

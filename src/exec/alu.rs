@@ -9,7 +9,7 @@ use super::convert::{IntConv, IntRead};
 use super::flags::{int_cond, FlagWriter};
 use super::mask::{exec_mask_in, flag_base, predicate, Enables};
 use super::operand::{resolve_all, resolve_src, DstPlan, Plans, Space, SrcPlan};
-use super::ops_int::{self, ExecClass, Inputs, Vals};
+use super::ops_int::{self, ExecClass, Inputs, IntOut, Vals};
 use super::region::MAX_CHANNELS;
 use super::runtime::Violation;
 use super::{ExecError, ExecOptions, StepInfo};
@@ -403,11 +403,19 @@ pub(crate) fn execute(
     };
     // Nothing below writes cr0 or sr0 before the last read of them: one read serves all.
     let ctl = st.control_dwords();
-    let fresh;
+    let mut fresh;
     let plans = match pre {
         Some(p) => p,
         None => {
-            fresh = resolve_all(st, insn, &o.srcs[..o.nsrc], o.n, o.esize_override())?;
+            fresh = Plans::blank();
+            resolve_all(
+                st,
+                insn,
+                &o.srcs[..o.nsrc],
+                o.n,
+                o.esize_override(),
+                &mut fresh,
+            )?;
             &fresh
         }
     };
@@ -539,39 +547,32 @@ fn integer(
         if mismatch != 0 {
             violations.push(Violation::new(&rt::ACC_READ_TYPE_MISMATCH, mismatch));
         }
-        let read = IntRead::of(pl.ty);
-        for ch in 0..n {
-            let x = if acc_src {
-                v.x[ch]
-            } else {
-                read.value(v.bits[ch])
-            };
-            v.x[ch] = if logic {
-                if pl.abs {
-                    // (abs) is not a logic-instruction modifier: the result is not defined.
-                    v.undef |= 1 << ch;
-                }
-                if pl.neg {
-                    !x
-                } else {
-                    x
-                }
-            } else {
-                let y = if pl.abs { x.abs() } else { x };
-                if pl.neg {
-                    -y
-                } else {
-                    y
-                }
-            };
+        if !acc_src {
+            let read = IntRead::of(pl.ty);
+            for ch in 0..n {
+                v.x[ch] = read.value(v.bits[ch]);
+            }
+        }
+        if logic && pl.abs {
+            // (abs) is not a logic-instruction modifier: the result is not defined.
+            v.undef |= super::mask::low(n);
+        }
+        match (logic, pl.abs, pl.neg) {
+            (_, false, false) | (true, true, false) => {}
+            (true, _, true) => v.x[..n].iter_mut().for_each(|x| *x = !*x),
+            (false, abs, neg) => v.x[..n].iter_mut().for_each(|x| {
+                let y = if abs { x.abs() } else { *x };
+                *x = if neg { -y } else { y };
+            }),
         }
         v.neg = pl.neg && !logic;
         v.abs = pl.abs && !logic;
     }
     // The implicit accumulator source of mac, mach and sada2, read with the execution type.
-    let mut accv = Vals::empty(class.ty);
     let reads_acc = matches!(op, Opcode::Mac | Opcode::Mach | Opcode::Sada2);
+    let mut accv = None;
     if reads_acc {
+        let accv = accv.insert(Vals::empty(class.ty));
         let mut mism = 0u32;
         let acc_map = AccMap::new(st, p, class.ty);
         for ch in 0..n {
@@ -595,18 +596,22 @@ fn integer(
         }
     }
 
-    let out = ops_int::compute(&Inputs {
-        op,
-        p,
-        n,
-        s: &vals[..srcs.len()],
-        acc: reads_acc.then_some(&accv),
-        class,
-        cmod: insn.cmod,
-        pmask: pm,
-        predicated: insn.pred != PredCtrl::None,
-        dst_ty: dst.ty,
-    })?;
+    let mut out = IntOut::new();
+    ops_int::compute_into(
+        &Inputs {
+            op,
+            p,
+            n,
+            s: &vals[..srcs.len()],
+            acc: accv.as_ref(),
+            class,
+            cmod: insn.cmod,
+            pmask: pm,
+            predicated: insn.pred != PredCtrl::None,
+            dst_ty: dst.ty,
+        },
+        &mut out,
+    )?;
 
     // The execution precision: word results have 33 bits (wrapping; flags undefined, a
     // saturated result unpredictable), DWord results 64 bits (beyond: unpredictable), per the
@@ -615,8 +620,9 @@ fn integer(
         .and_then(class_info)
         .map(|r| r.bits)
         .filter(|b| *b > 0 && *b < 128);
-    let mut res = out.res;
-    let mut acc_res = out.acc.unwrap_or(out.res);
+    // The accumulator gets `out.acc` where the operation gives one, else the result: both
+    // are limited to the execution precision alike.
+    let (res, mut acc_res) = (&mut out.res, out.acc.as_mut());
     let mut undef = out.undef;
     let mut flag_undef = 0u32;
     let mut sat_undef = 0u32;
@@ -630,16 +636,20 @@ fn integer(
             };
             let mut word_over = 0u32;
             let mut dword_over = 0u32;
-            for ch in 0..n {
-                for v in [&mut res[ch], &mut acc_res[ch]] {
-                    if *v < lo || *v > hi {
-                        if bits < 64 {
-                            word_over |= 1 << ch;
-                            *v = crate::state::acc::wrap_signed(*v, bits);
-                        } else {
-                            dword_over |= 1 << ch;
-                        }
+            let mut limit = |v: &mut i128, ch: usize| {
+                if *v < lo || *v > hi {
+                    if bits < 64 {
+                        word_over |= 1 << ch;
+                        *v = crate::state::acc::wrap_signed(*v, bits);
+                    } else {
+                        dword_over |= 1 << ch;
                     }
+                }
+            };
+            for ch in 0..n {
+                limit(&mut res[ch], ch);
+                if let Some(a) = acc_res.as_deref_mut() {
+                    limit(&mut a[ch], ch);
                 }
             }
             let word_over = word_over & en.maybe();
@@ -745,7 +755,7 @@ fn integer(
         if let Some(am) = acc_map {
             let forced = out.acc_forced;
             if let Some(a) = am.addr(st, chan_off, ch) {
-                let v = acc_res[ch];
+                let v = acc_res.as_ref().map_or(res[ch], |r| r[ch]);
                 let bits = v as u64;
                 st.acc_write(a, acc_ty, v, bits, und || (!forced && wr.is_none()));
             }
@@ -795,7 +805,17 @@ pub fn read_operand(
         .get(idx)
         .and_then(|s| s.as_ref())
         .ok_or_else(|| operand_err(&format!("src{idx}"), "absent"))?;
-    let plan = resolve_src(st, s, idx, insn.access, insn.is_three_src(), n, None)?;
+    let mut plan = SrcPlan::blank();
+    resolve_src(
+        st,
+        s,
+        idx,
+        insn.access,
+        insn.is_three_src(),
+        n,
+        None,
+        &mut plan,
+    )?;
     let mut v = Vals::empty(plan.ty);
     gather_bits(st, &plan, n, &mut v);
     Ok((v.bits, v.undef))

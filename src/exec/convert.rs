@@ -75,7 +75,30 @@ pub struct IntConv {
 impl IntConv {
     /// The conversion from `exec` to `dst` on `p`, if it is an integer-to-integer conversion
     /// (`None` for conversions involving floats, which belong to the float layer).
+    #[inline]
     pub fn new(p: Platform, exec: DataType, dst: DataType) -> Option<IntConv> {
+        // Every platform's conversions between every pair of types, decided once.
+        static TABLE: std::sync::OnceLock<Vec<Option<IntConv>>> = std::sync::OnceLock::new();
+        let n = DataType::ALL.len();
+        let table = TABLE.get_or_init(|| {
+            let mut t = Vec::with_capacity(Platform::ALL.len() * n * n);
+            for p in Platform::ALL {
+                for e in DataType::ALL {
+                    for d in DataType::ALL {
+                        t.push(IntConv::from_row(p, e, d));
+                    }
+                }
+            }
+            t
+        });
+        match table.get((p as usize * n + exec as usize) * n + dst as usize) {
+            Some(c) => *c,
+            None => IntConv::from_row(p, exec, dst),
+        }
+    }
+
+    /// [`IntConv::new`] from the conversion table's row.
+    fn from_row(p: Platform, exec: DataType, dst: DataType) -> Option<IntConv> {
         let row = conversions::rule(exec, dst, p)?;
         match row.method {
             ConvMethod::Identity
@@ -111,6 +134,22 @@ impl IntConv {
         } else {
             let b = (v as u64) & self.mask;
             (b, self.read.value(b), over)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversion_table_is_the_rows() {
+        for p in Platform::ALL {
+            for e in DataType::ALL {
+                for d in DataType::ALL {
+                    assert_eq!(IntConv::new(p, e, d), IntConv::from_row(p, e, d));
+                }
+            }
         }
     }
 }

@@ -73,6 +73,11 @@ pub struct StepInfo {
     pub jumped: bool,
     /// The instruction raised a software exception (cr0.1).
     pub software_exception: bool,
+    /// Where the instruction wrote: every GRF byte, ARF byte, undefined flag and accumulator
+    /// record it changed lies in these GRF and ARF byte ranges. The IP advance that follows
+    /// an instruction that did not jump is not included (the `ip` register changes on every
+    /// step).
+    pub written: crate::state::Written,
 }
 
 /// Execute one instruction (lenient: runtime rule violations are reported in [`StepInfo`] and
@@ -105,15 +110,24 @@ impl Prepared {
     /// are used). Instructions whose operands cannot be resolved ahead are resolved at each
     /// step, which also reports their errors.
     pub fn new(st: &ThreadState, insn: Insn) -> Prepared {
-        let ops = alu::operands(st.platform(), &insn).ok();
-        let shape = ops.as_ref().map(|o| o.shape());
-        let plans = match ops {
-            Some(o) if operand::state_independent(&insn) => {
-                operand::resolve_all(st, &insn, &o.srcs[..o.nsrc], o.n, o.esize_override()).ok()
-            }
-            _ => None,
+        let mut pre = Prepared {
+            insn,
+            plans: None,
+            shape: None,
         };
-        Prepared { insn, plans, shape }
+        let Ok(o) = alu::operands(st.platform(), &pre.insn) else {
+            return pre;
+        };
+        let shape = o.shape();
+        if operand::state_independent(&pre.insn) {
+            // The plans are filled where they are kept.
+            let mut plans = operand::Plans::blank();
+            let srcs = &o.srcs[..o.nsrc];
+            let ok = operand::resolve_all(st, &pre.insn, srcs, o.n, o.esize_override(), &mut plans);
+            pre.plans = ok.is_ok().then_some(plans);
+        }
+        pre.shape = Some(shape);
+        pre
     }
 }
 
@@ -143,6 +157,7 @@ fn run_one(
     }
     let mut info = StepInfo::default();
     let _ = st.take_events();
+    let _ = st.take_written();
     match op.info().class {
         OpClass::Flow => {
             return Err(ExecError::Unsupported {
@@ -171,6 +186,7 @@ fn run_one(
         _ => alu::execute(st, insn, &mut info, opts, plans, shape)?,
     }
     let ev = st.take_events();
+    info.written = st.take_written();
     info.jumped = ev.jumped;
     info.software_exception = ev.software_exception;
     if !info.jumped {

@@ -50,6 +50,23 @@ pub struct SrcPlan {
     pub dwords_from: Option<u32>,
 }
 
+impl SrcPlan {
+    /// A plan to fill ([`resolve_src`]).
+    pub fn blank() -> SrcPlan {
+        SrcPlan {
+            ty: DataType::UD,
+            written: DataType::UD,
+            space: Space::Null,
+            off: [0; MAX_CHANNELS],
+            imm: [0; 8],
+            neg: false,
+            abs: false,
+            esize: 4,
+            dwords_from: None,
+        }
+    }
+}
+
 /// A resolved destination operand.
 #[derive(Debug, Clone)]
 pub struct DstPlan {
@@ -63,6 +80,21 @@ pub struct DstPlan {
     pub esize: usize,
     /// As [`SrcPlan::dwords_from`].
     pub dwords_from: Option<u32>,
+}
+
+impl DstPlan {
+    /// A plan to fill ([`resolve_dst`]).
+    pub fn blank() -> DstPlan {
+        DstPlan {
+            ty: DataType::UD,
+            space: Space::Null,
+            off: [0; MAX_CHANNELS],
+            en_lo: 0,
+            en_hi: 0,
+            esize: 4,
+            dwords_from: None,
+        }
+    }
 }
 
 /// `Some(base)` when a GRF plan of `esize`-byte elements addresses channels `0..n` as
@@ -239,7 +271,8 @@ pub fn addr_size(p: Platform, t: DataType) -> usize {
     }
 }
 
-/// Resolve source `i` of an instruction with `n` channels.
+/// Resolve source `i` of an instruction with `n` channels into `plan` (every field is set;
+/// channels from `n` on keep their offsets: 0 in a [`SrcPlan::blank`]).
 #[allow(clippy::too_many_arguments)]
 pub fn resolve_src(
     st: &ThreadState,
@@ -249,24 +282,22 @@ pub fn resolve_src(
     three_src: bool,
     n: usize,
     esize_override: Option<usize>,
-) -> Result<SrcPlan, ExecError> {
+    plan: &mut SrcPlan,
+) -> Result<(), ExecError> {
     let what = ["src0", "src1", "src2"].get(idx).copied().unwrap_or("src");
     let p = st.platform();
     match src {
         Src::Imm(im) => {
             let els =
                 decode_imm(p, im.ty, im.bits).map_err(|e| operand_err(what, e.to_string()))?;
-            let mut plan = SrcPlan {
-                ty: els.ty(),
-                written: im.ty,
-                space: Space::Imm,
-                off: [0; MAX_CHANNELS],
-                imm: [0; 8],
-                neg: false,
-                abs: false,
-                esize: els.ty().bytes() as usize,
-                dwords_from: None,
-            };
+            plan.ty = els.ty();
+            plan.written = im.ty;
+            plan.space = Space::Imm;
+            plan.neg = false;
+            plan.abs = false;
+            plan.esize = els.ty().bytes() as usize;
+            plan.dwords_from = None;
+            plan.imm = [0; 8];
             for (k, v) in els.as_slice().iter().enumerate() {
                 plan.imm[k] = *v;
             }
@@ -276,7 +307,7 @@ pub fn resolve_src(
                 // regions (seed002 §Immediate Operands); channels beyond it repeat it.
                 plan.off[ch] = (ch % len) as u32;
             }
-            Ok(plan)
+            Ok(())
         }
         Src::Reg(r) => {
             if r.ty.is_vector() {
@@ -354,33 +385,31 @@ pub fn resolve_src(
                     }
                 }
             }
-            let mut plan = SrcPlan {
-                ty: r.ty,
-                written: r.ty,
-                space,
-                off: [0; MAX_CHANNELS],
-                imm: [0; 8],
-                neg: r.neg,
-                abs: r.abs,
-                esize,
-                dwords_from: None,
-            };
+            plan.ty = r.ty;
+            plan.written = r.ty;
+            plan.space = space;
+            plan.imm = [0; 8];
+            plan.neg = r.neg;
+            plan.abs = r.abs;
+            plan.esize = esize;
             let b = if abs_addr { 0 } else { base };
             place(what, space, &rel, b, span, esize, n, &mut plan.off)?;
             plan.dwords_from = consecutive_dwords(space, esize, &plan.off, n);
-            Ok(plan)
+            Ok(())
         }
     }
 }
 
-/// Resolve the destination of an instruction with `n` channels.
+/// Resolve the destination of an instruction with `n` channels into `plan` (every field is
+/// set; channels from `n` on keep their offsets: 0 in a [`DstPlan::blank`]).
 pub fn resolve_dst(
     st: &ThreadState,
     d: &Dst,
     access: AccessMode,
     n: usize,
     esize_override: Option<usize>,
-) -> Result<DstPlan, ExecError> {
+    plan: &mut DstPlan,
+) -> Result<(), ExecError> {
     let what = "dst";
     let p = st.platform();
     if d.ty.is_vector() {
@@ -407,18 +436,14 @@ pub fn resolve_dst(
             }
         }
     }
-    let mut plan = DstPlan {
-        ty: d.ty,
-        space,
-        off: [0; MAX_CHANNELS],
-        en_lo,
-        en_hi,
-        esize,
-        dwords_from: None,
-    };
+    plan.ty = d.ty;
+    plan.space = space;
+    plan.en_lo = en_lo;
+    plan.en_hi = en_hi;
+    plan.esize = esize;
     place(what, space, &rel, base, span, esize, n, &mut plan.off)?;
     plan.dwords_from = consecutive_dwords(space, esize, &plan.off, n);
-    Ok(plan)
+    Ok(())
 }
 
 /// The Align1 region of `r` as a [`Region1`] (for callers that evaluate regions directly).
@@ -442,33 +467,37 @@ pub struct Plans {
     pub srcs: [Option<SrcPlan>; 3],
 }
 
-/// Resolve the destination and the sources `srcs` of `insn` with `n` channels.
+impl Plans {
+    /// Plans to fill ([`resolve_all`]).
+    pub fn blank() -> Plans {
+        Plans {
+            dst: DstPlan::blank(),
+            srcs: [None, None, None],
+        }
+    }
+}
+
+/// Resolve the destination and the sources `srcs` of `insn` with `n` channels into `plans`
+/// (made by [`Plans::blank`]: the sources beyond `srcs` stay `None`).
 pub fn resolve_all(
     st: &ThreadState,
     insn: &crate::isa::Insn,
     srcs: &[&Src],
     n: usize,
     esize_override: Option<usize>,
-) -> Result<Plans, ExecError> {
+    plans: &mut Plans,
+) -> Result<(), ExecError> {
     let d = insn
         .dst
         .as_ref()
         .ok_or_else(|| operand_err("dst", "absent"))?;
     let three = insn.is_three_src();
-    let dst = resolve_dst(st, d, insn.access, n, esize_override)?;
-    let mut out: [Option<SrcPlan>; 3] = [None, None, None];
+    resolve_dst(st, d, insn.access, n, esize_override, &mut plans.dst)?;
     for (k, s) in srcs.iter().enumerate().take(3) {
-        out[k] = Some(resolve_src(
-            st,
-            s,
-            k,
-            insn.access,
-            three,
-            n,
-            esize_override,
-        )?);
+        let slot = plans.srcs[k].get_or_insert_with(SrcPlan::blank);
+        resolve_src(st, s, k, insn.access, three, n, esize_override, slot)?;
     }
-    Ok(Plans { dst, srcs: out })
+    Ok(())
 }
 
 /// Whether the operand addresses of `insn` depend only on the instruction and the platform

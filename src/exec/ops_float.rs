@@ -46,9 +46,16 @@ pub fn float_env_in(ctl: &ControlDwords, p: crate::spec::Platform) -> (FloatEnv,
         return (FloatEnv::new(p), true);
     };
     let env = FloatEnv::from_cr0(p, v);
-    // The fields FloatEnv reads: rounding, ALT mode, the platform's denorm-mode bits.
-    let used = FloatEnv::from_cr0(p, u32::MAX).cr0() | CR0_0_FP_MODE.mask();
-    (env, u & used != 0)
+    (env, u & env_fields(p) != 0)
+}
+
+/// The cr0.0 bits [`FloatEnv`] reads on `p`: rounding, ALT mode, the platform's denorm-mode
+/// bits.
+fn env_fields(p: crate::spec::Platform) -> u32 {
+    static USED: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    let of = |p| FloatEnv::from_cr0(p, u32::MAX).cr0() | CR0_0_FP_MODE.mask();
+    let used = USED.get_or_init(|| crate::spec::Platform::ALL.iter().map(|p| of(*p)).collect());
+    used.get(p as usize).copied().unwrap_or_else(|| of(p))
 }
 
 /// How one opcode computes.
@@ -276,7 +283,9 @@ pub(crate) fn execute(
     let mut res = [0u64; MAX_CHANNELS];
     let mut out_flags = [crate::fp::Flags::NONE; MAX_CHANNELS];
     let mut cond = [false; MAX_CHANNELS];
-    let mut rem: [Option<u64>; MAX_CHANNELS] = [None; MAX_CHANNELS];
+    // INT DIV BOTH's remainders (channels with one in `rem_mask`).
+    let mut rem: Option<[u64; MAX_CHANNELS]> = None;
+    let mut rem_mask = 0u32;
     let mut undef: u32 = vals.iter().fold(accv.undef, |a, v| a | v.undef);
     if env_undef {
         undef = u32::MAX;
@@ -483,7 +492,10 @@ pub(crate) fn execute(
                     Err(e) => return Err(unsupported(format!("math: {e}"))),
                 };
                 undef |= u32::from(m.undefined) << ch;
-                rem[ch] = m.bits2;
+                if let Some(r) = m.bits2 {
+                    rem.get_or_insert([0; MAX_CHANNELS])[ch] = r;
+                    rem_mask |= 1 << ch;
+                }
                 res[ch] = m.bits;
             }
         }
@@ -507,7 +519,8 @@ pub(crate) fn execute(
         && (wr == Some(false) || acc_dst)
         && dplan.space == Space::Grf
         && dplan.en_lo == dplan.en_hi
-        && !matches!(k, Kind::Math(_));
+        // (INT DIV BOTH's remainders are written by the general loop.)
+        && rem_mask == 0;
     if plain {
         let write = live & dplan.en_lo;
         let und_mask = undef | en.unknown;
@@ -522,12 +535,16 @@ pub(crate) fn execute(
         };
         if let Some(b) = contiguous {
             // Every channel, consecutive defined dwords: one slice.
+            st.mark_grf(b, 4 * n);
             for (ch, w) in st.grf[b..b + 4 * n].chunks_exact_mut(4).enumerate() {
                 w.copy_from_slice(&(res[ch] as u32).to_le_bytes());
             }
             super::alu::clear_undef_range(&mut st.grf_undef, b, 4 * n);
         } else if dplan.esize == 4 {
             // Dword elements, written out.
+            for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+                st.mark_grf(dplan.off[ch] as usize, 4);
+            }
             let (g, gu) = (&mut st.grf, &mut st.grf_undef);
             for ch in 0..n {
                 let m = 1u32 << ch;
@@ -597,7 +614,7 @@ pub(crate) fn execute(
             (cv.bits, fl)
         };
         write_dst(st, dplan, ch, bits, 0, und);
-        if let Some(r) = rem[ch] {
+        if let Some(r) = rem.as_ref().filter(|_| rem_mask & m != 0).map(|r| r[ch]) {
             // INT DIV BOTH: the remainder goes to the register after the destination.
             if dplan.space == Space::Grf {
                 let o = dplan.off[ch] as usize + st.grf_reg_bytes();
@@ -705,5 +722,39 @@ pub(crate) fn flag_of(
             float::cond_flag(cm, f, &o)
         }
         None => int_cond(cm, super::convert::int_value(dt, bits), false).unwrap_or(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::registers::field::CR0_0_ROUNDING_MODE;
+    use crate::spec::Platform;
+
+    #[test]
+    fn float_fields_of_cr0_per_platform() {
+        for p in Platform::ALL {
+            let used = env_fields(p);
+            assert_eq!(
+                used,
+                FloatEnv::from_cr0(p, u32::MAX).cr0() | CR0_0_FP_MODE.mask()
+            );
+            assert_eq!(
+                used & CR0_0_ROUNDING_MODE.mask(),
+                CR0_0_ROUNDING_MODE.mask()
+            );
+            // An undefined bit outside these fields leaves the environment defined.
+            let ctl = ControlDwords {
+                cr0_0: Some((0, !used)),
+                sr0_2: None,
+                sr0_3: None,
+            };
+            assert!(!float_env_in(&ctl, p).1);
+            let ctl = ControlDwords {
+                cr0_0: Some((0, CR0_0_FP_MODE.mask())),
+                ..ctl
+            };
+            assert!(float_env_in(&ctl, p).1);
+        }
     }
 }

@@ -126,8 +126,15 @@ pub struct IntOut {
     pub arith: bool,
 }
 
+impl Default for IntOut {
+    fn default() -> Self {
+        IntOut::new()
+    }
+}
+
 impl IntOut {
-    fn new() -> IntOut {
+    /// Nothing computed yet: every result 0, none undefined.
+    pub fn new() -> IntOut {
         IntOut {
             res: [0; MAX_CHANNELS],
             undef: 0,
@@ -217,6 +224,13 @@ pub struct Inputs<'a> {
 
 /// Compute an integer operation for channels `0..n`.
 pub fn compute(i: &Inputs) -> Result<IntOut, ExecError> {
+    let mut o = IntOut::new();
+    compute_into(i, &mut o)?;
+    Ok(o)
+}
+
+/// [`compute`] into `o` (as [`IntOut::new`] made it), without moving the result.
+pub fn compute_into(i: &Inputs, o: &mut IntOut) -> Result<(), ExecError> {
     use Opcode::*;
     let n = i.n;
     let s = i.s;
@@ -227,7 +241,6 @@ pub fn compute(i: &Inputs) -> Result<IntOut, ExecError> {
             msg: format!("{} needs source {k}", i.op.name()),
         })
     };
-    let mut o = IntOut::new();
     let mut und = 0u32;
     for v in s {
         und |= v.undef;
@@ -515,5 +528,5 @@ pub fn compute(i: &Inputs) -> Result<IntOut, ExecError> {
         }
     }
     o.undef = und & super::mask::low(n);
-    Ok(o)
+    Ok(())
 }

@@ -58,9 +58,15 @@ pub fn align1_src(
         r.hstride as i64,
         elem as i64,
     );
-    for (ch, o) in out.iter_mut().enumerate().take(n) {
-        let (row, col) = ((ch / w) as i64, (ch % w) as i64);
-        *o = (row * vs + col * hs) * e;
+    // Row `ch / w`, column `ch % w`, stepped without dividing.
+    let (mut row, mut col) = (0i64, 0usize);
+    for o in out.iter_mut().take(n) {
+        *o = (row * vs + col as i64 * hs) * e;
+        col += 1;
+        if col == w {
+            col = 0;
+            row += 1;
+        }
     }
     Ok(())
 }

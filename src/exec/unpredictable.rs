@@ -45,7 +45,8 @@ pub fn mark(
     if what.dst {
         if let Some(d) = insn.dst.as_ref() {
             let ops = alu::operands(st.platform(), insn)?;
-            let plan = operand::resolve_dst(st, d, insn.access, ops.n, ops.esize_override())?;
+            let mut plan = operand::DstPlan::blank();
+            operand::resolve_dst(st, d, insn.access, ops.n, ops.esize_override(), &mut plan)?;
             for ch in 0..ops.n {
                 if info.enabled >> ch & 1 == 1 {
                     alu::write_dst(st, &plan, ch, 0, 0, true);

@@ -336,6 +336,19 @@ impl Policy {
     pub fn input(&self, x: u64, rules: &mut Applied) -> u64 {
         let ty = self.ty;
         let x = x & ty.mask();
+        let mag = x & !ty.sign();
+        let min = smallest_normal(ty);
+        if mag.wrapping_sub(min) <= ty.max_finite() - min {
+            // A normal number: neither the ALT input mapping nor denormal handling applies.
+            return x;
+        }
+        self.input_by_class(x, rules)
+    }
+
+    /// [`Self::input`] decided by the class of `x` (the general path).
+    fn input_by_class(&self, x: u64, rules: &mut Applied) -> u64 {
+        let ty = self.ty;
+        let x = x & ty.mask();
         let class = ty.fmt().classify(x);
         if self.alt {
             match class {
@@ -461,4 +474,68 @@ pub(crate) fn plain_f32(x: u32) -> bool {
 /// The encoding of the smallest normal magnitude.
 pub(crate) const fn smallest_normal(ty: FloatType) -> u64 {
     1u64 << ty.fmt().frac_bits()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every policy the environments of `p` give (cr0 rounding, ALT and denorm bits) for `ty`.
+    fn policies(p: Platform, ty: FloatType) -> Vec<Policy> {
+        let mut out = Vec::new();
+        for cr0 in [
+            0u32,
+            u32::MAX,
+            0x0000_0001,
+            0x0000_0030,
+            0x0000_00c0,
+            0x0000_04f1,
+        ] {
+            let env = FloatEnv::from_cr0(p, cr0);
+            for ops in FpOps::ALL {
+                let pol = Policy::new(&env, ty, ops);
+                if !out.contains(&pol) {
+                    out.push(pol);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn normal_inputs_pass_unchanged_as_the_class_path_says() {
+        let mut next = crate::test_rng::xorshift(0x1234_5678_9abc_def1);
+        for p in Platform::ALL {
+            for ty in [FloatType::Hf, FloatType::F, FloatType::Df] {
+                for pol in policies(p, ty) {
+                    let mut check = |x: u64| {
+                        let (mut r1, mut r2) = (Applied::NONE, Applied::NONE);
+                        let a = pol.input(x, &mut r1);
+                        let b = pol.input_by_class(x, &mut r2);
+                        assert!(a == b && r1 == r2, "{p:?} {ty:?} {x:#x}: {a:#x} {b:#x}");
+                    };
+                    if ty == FloatType::Hf {
+                        (0..=0xffffu64).for_each(&mut check);
+                    } else {
+                        let (min, max, sign) = (smallest_normal(ty), ty.max_finite(), ty.sign());
+                        for x in [
+                            0,
+                            1,
+                            min - 1,
+                            min,
+                            min + 1,
+                            max - 1,
+                            max,
+                            max + 1,
+                            ty.mask(),
+                        ] {
+                            check(x);
+                            check(x | sign);
+                        }
+                        (0..2000).for_each(|_| check(next()));
+                    }
+                }
+            }
+        }
+    }
 }

@@ -11,14 +11,17 @@ use super::round::{inf, invalid, nan_result, round_pack_u64, zero, Round};
 /// 2*(EMIN - 2*FRAC_BITS) to 2*EMAX plus the significand bits and the carries of a few terms).
 const LIMBS: usize = 72;
 
-/// A two's-complement fixed-point integer of `LIMBS` 64-bit limbs (bit 0 of limb 0 has weight
-/// `2^base`).
-struct Acc {
-    limb: [u64; LIMBS],
+/// Limbs enough for HF and F products (F: 11 limbs), so that their accumulator is small.
+const SMALL_LIMBS: usize = 12;
+
+/// A two's-complement fixed-point integer of `N` 64-bit limbs, of which `used` are significant
+/// (bit 0 of limb 0 has weight `2^base`).
+struct Acc<const N: usize> {
+    limb: [u64; N],
     used: usize,
 }
 
-impl Acc {
+impl<const N: usize> Acc<N> {
     /// Add (`neg` false) or subtract `m * 2^pos`.
     fn add(&mut self, m: u128, pos: u32, neg: bool) {
         let (l, s) = ((pos / 64) as usize, pos % 64);
@@ -29,12 +32,35 @@ impl Acc {
         ];
         let mut carry = neg; // subtraction: add the complement plus one
         for (i, x) in self.limb.iter_mut().enumerate().take(self.used).skip(l) {
-            let p = parts.get(i - l).copied().unwrap_or(0);
+            let k = i - l;
+            if k >= parts.len() && carry == neg {
+                // Past the addend (0, or all ones when subtracting): with no carry (adding) or
+                // a carry (subtracting) every higher limb stays as it is.
+                break;
+            }
+            let p = parts.get(k).copied().unwrap_or(0);
             let p = if neg { !p } else { p };
             let (s1, c1) = x.overflowing_add(p);
             let (s2, c2) = s1.overflowing_add(u64::from(carry));
             *x = s2;
             carry = c1 || c2;
+        }
+    }
+
+    /// The 64 bits from bit `lo_bit` up (bits below bit 0 are 0): bit `k` of the result is
+    /// bit `lo_bit + k` of the accumulator.
+    fn bits64(&self, lo_bit: i32) -> u64 {
+        if lo_bit < 0 {
+            // Only limb 0's low bits are in the window.
+            let sh = lo_bit.unsigned_abs();
+            return if sh >= 64 { 0 } else { self.limb[0] << sh };
+        }
+        let (w, s) = ((lo_bit / 64) as usize, lo_bit % 64);
+        let at = |i: usize| if i < self.used { self.limb[i] } else { 0 };
+        if s == 0 {
+            at(w)
+        } else {
+            (at(w) >> s) | (at(w + 1) << (64 - s))
         }
     }
 }
@@ -83,10 +109,19 @@ pub fn sum_of_products<F: Format>(terms: &[(u64, u64)], rm: Round) -> FpResult {
     }
     let b0 = base::<F>();
     let top = 2 * F::EMAX + 2 * F::PREC as i32 + 8 - b0;
-    let mut acc = Acc {
-        limb: [0; LIMBS],
-        used: ((top as usize) / 64 + 1).min(LIMBS),
-    };
+    let used = ((top as usize) / 64 + 1).min(LIMBS);
+    if used <= SMALL_LIMBS {
+        exact_sum::<F, SMALL_LIMBS>(terms, rm, used)
+    } else {
+        exact_sum::<F, LIMBS>(terms, rm, used)
+    }
+}
+
+/// The finite part of [`sum_of_products`]: the exact sum in an accumulator of `N` limbs
+/// (`used` of them significant), rounded once.
+fn exact_sum<F: Format, const N: usize>(terms: &[(u64, u64)], rm: Round, used: usize) -> FpResult {
+    let b0 = base::<F>();
+    let mut acc = Acc::<N> { limb: [0; N], used };
     let mut all_neg_zero = true;
     let mut any_neg_zero = false;
     let mut any_nonzero = false;
@@ -130,17 +165,7 @@ pub fn sum_of_products<F: Format>(terms: &[(u64, u64)], rm: Round) -> FpResult {
     let lz = acc.limb[hi].leading_zeros();
     let msb = hi as i32 * 64 + 63 - lz as i32; // bit index of the leading one
     let lo_bit = msb - 63; // bit index of x's bit 0 (may be negative)
-    let bit = |i: i32| -> u64 {
-        if i < 0 {
-            0
-        } else {
-            (acc.limb[(i / 64) as usize] >> (i % 64)) & 1
-        }
-    };
-    let mut x = 0u64;
-    for k in 0..64 {
-        x |= bit(lo_bit + k) << k;
-    }
+    let x = acc.bits64(lo_bit);
     let sticky = lo_bit > 0 && {
         let full = (lo_bit / 64) as usize;
         acc.limb[..full].iter().any(|&l| l != 0)
@@ -193,6 +218,81 @@ mod tests {
         let t = [(1u64, d(0.5))];
         assert_eq!(sum_of_products::<F64>(&t, Round::Rtne).bits, 0);
         assert_eq!(sum_of_products::<F64>(&t, Round::Ru).bits, 1);
+    }
+
+    /// Bit `lo + k` for k in 0..64, one bit at a time (the definition of `Acc::bits64`).
+    fn bits64_by_bits<const N: usize>(acc: &Acc<N>, lo: i32) -> u64 {
+        let mut x = 0u64;
+        for k in 0..64 {
+            let i = lo + k;
+            if i >= 0 && ((i / 64) as usize) < acc.used {
+                x |= ((acc.limb[(i / 64) as usize] >> (i % 64)) & 1) << k;
+            }
+        }
+        x
+    }
+
+    #[test]
+    fn window_of_64_bits_is_the_bitwise_one() {
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..2000 {
+            let mut acc = Acc::<SMALL_LIMBS> {
+                limb: [0; SMALL_LIMBS],
+                used: 1 + (next() % SMALL_LIMBS as u64) as usize,
+            };
+            for l in acc.limb.iter_mut().take(acc.used) {
+                *l = next();
+            }
+            for lo in -70..(64 * acc.used as i32) {
+                assert_eq!(acc.bits64(lo), bits64_by_bits(&acc, lo), "lo {lo}");
+            }
+        }
+    }
+
+    /// `Acc::add` without the early exit: every limb up to `used` takes the addend and carry.
+    fn add_every_limb<const N: usize>(acc: &mut Acc<N>, m: u128, pos: u32, neg: bool) {
+        let (l, s) = ((pos / 64) as usize, pos % 64);
+        let parts = [
+            (m << s) as u64,
+            ((m << s) >> 64) as u64,
+            if s == 0 { 0 } else { (m >> (128 - s)) as u64 },
+        ];
+        let mut carry = neg;
+        for (i, x) in acc.limb.iter_mut().enumerate().take(acc.used).skip(l) {
+            let p = parts.get(i - l).copied().unwrap_or(0);
+            let p = if neg { !p } else { p };
+            let (s1, c1) = x.overflowing_add(p);
+            let (s2, c2) = s1.overflowing_add(u64::from(carry));
+            *x = s2;
+            carry = c1 || c2;
+        }
+    }
+
+    #[test]
+    fn early_exit_add_equals_full_add() {
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d);
+        for _ in 0..20000 {
+            let used = 1 + (next() % SMALL_LIMBS as u64) as usize;
+            let mut a = Acc::<SMALL_LIMBS> {
+                limb: [0; SMALL_LIMBS],
+                used,
+            };
+            for l in a.limb.iter_mut().take(used) {
+                // Runs of all-zero and all-one limbs exercise the carry chains.
+                *l = match next() % 4 {
+                    0 => 0,
+                    1 => u64::MAX,
+                    _ => next(),
+                };
+            }
+            let mut b = Acc::<SMALL_LIMBS> { limb: a.limb, used };
+            let m = u128::from(next()) << (next() % 64) | u128::from(next() % 2);
+            let pos = (next() % (64 * used as u64)) as u32;
+            let neg = next() % 2 == 1;
+            a.add(m, pos, neg);
+            add_every_limb(&mut b, m, pos, neg);
+            assert_eq!(a.limb, b.limb, "m {m:#x} pos {pos} neg {neg}");
+        }
     }
 
     #[test]

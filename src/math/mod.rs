@@ -157,7 +157,33 @@ pub enum MathError {
 }
 
 /// The `[[func]]` row of `f` for `ty` on `p`.
+#[inline]
 pub fn func_row(f: MathFn, ty: DataType, p: Platform) -> Option<&'static MathFuncInfo> {
+    // The search for every function, type and platform, done once.
+    type Table = Vec<Option<&'static MathFuncInfo>>;
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let key = |f: MathFn, ty: DataType, p: Platform| {
+        (f as usize * DataType::ALL.len() + ty as usize) * PLATFORM_COUNT + p as usize
+    };
+    let t = TABLE.get_or_init(|| {
+        let mut t: Table = vec![None; MathFn::ALL.len() * DataType::ALL.len() * PLATFORM_COUNT];
+        for f in MathFn::ALL {
+            for ty in DataType::ALL {
+                for p in Platform::ALL {
+                    t[key(f, ty, p)] = func_row_scan(f, ty, p);
+                }
+            }
+        }
+        t
+    });
+    match t.get(key(f, ty, p)) {
+        Some(r) => *r,
+        None => func_row_scan(f, ty, p),
+    }
+}
+
+/// [`func_row`] by a search of the rows.
+fn func_row_scan(f: MathFn, ty: DataType, p: Platform) -> Option<&'static MathFuncInfo> {
     FUNCS
         .iter()
         .find(|r| r.func == f && r.types.contains(ty) && r.gens.contains(p))
@@ -604,4 +630,21 @@ pub fn accurate_path_f32(f: MathFn, a: u32, b: u32) -> Option<u32> {
         _ => return None,
     };
     Some(r as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn function_row_table_is_the_search() {
+        let id = |r: Option<&'static MathFuncInfo>| r.map(|r| r as *const MathFuncInfo);
+        for f in MathFn::ALL {
+            for ty in DataType::ALL {
+                for p in Platform::ALL {
+                    assert_eq!(id(func_row(f, ty, p)), id(func_row_scan(f, ty, p)));
+                }
+            }
+        }
+    }
 }

@@ -16,7 +16,24 @@ use crate::spec::{DataType, Platform};
 pub const NO_CLASS: u8 = u8::MAX;
 
 /// The precision row (index into `registers::ACC_PRECISION`) of type `t` on `p`.
+#[inline]
 pub fn class_of(p: Platform, t: DataType) -> Option<u8> {
+    // The rows' lookup for every platform and type, done once.
+    static TABLE: std::sync::OnceLock<Vec<Option<u8>>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        Platform::ALL
+            .iter()
+            .flat_map(|p| DataType::ALL.iter().map(|t| class_lookup(*p, *t)))
+            .collect()
+    });
+    table
+        .get(p as usize * DataType::ALL.len() + t as usize)
+        .copied()
+        .unwrap_or_else(|| class_lookup(p, t))
+}
+
+/// [`class_of`] by a search of the precision rows.
+fn class_lookup(p: Platform, t: DataType) -> Option<u8> {
     let row = registers::acc_precision(p, t)?;
     registers::ACC_PRECISION
         .iter()
@@ -162,8 +179,8 @@ impl ThreadState {
         } else {
             (bits, 0, undefined)
         };
-        let u = if undef { u64::MAX } else { 0 };
-        self.write_arf_flat(o, size, vis, u);
+        // acc0/acc1 have no field rows: the bytes are stored as they are.
+        self.write_arf_plain(o, size, vis, undef);
         if let Some(a) = self.acc.get_mut(n) {
             a.set_class(w, words_per_channel(c).min(size / 2).max(1), c, ext);
         }
@@ -220,3 +237,17 @@ impl ThreadState {
 }
 
 use super::ThreadState;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_table_is_the_row_search() {
+        for p in Platform::ALL {
+            for t in DataType::ALL {
+                assert_eq!(class_of(p, t), class_lookup(p, t), "{p:?} {t:?}");
+            }
+        }
+    }
+}

@@ -531,6 +531,7 @@ fn load_arf(st: &mut ThreadState, i: usize, v: &Value, path: &str) -> Result<(),
                 "expected a hex byte string, a number, {\"type\", \"values\"} or fields by name",
             ),
         };
+    st.mark_arf(reg.base, reg.bytes);
     for (o, b, u) in &bytes.items {
         let at = reg.base + o;
         st.arf[at] = *b;
@@ -587,6 +588,7 @@ fn load_fields(
         if v.is_null() {
             let i = st.arf_index(&reg.name).unwrap_or(0);
             let b = st.layout.regs[i].base / 4 + f.dword as usize;
+            st.mark_arf(4 * b, 4);
             st.arf_undef[b] |= f.mask();
             continue;
         }

@@ -52,6 +52,9 @@ pub struct ArfLayout {
     /// Per dword of the flat storage: the index into `regs` of the register holding it (the
     /// registers tile the storage in dwords).
     dword_reg: Vec<u16>,
+    /// The byte offsets of `acc0` and `acc1` (the implicit accumulator registers every
+    /// accumulator write locates by name), as [`Self::by_name`] finds them.
+    acc_bases: [Option<usize>; 2],
 }
 
 /// `name` ASCII lower-cased and packed little-endian into a u64 (`None`: longer than 8 bytes).
@@ -158,6 +161,7 @@ impl ArfLayout {
             flag_bases: [None; 16],
             control: [None; 4],
             dword_reg,
+            acc_bases: [None; 2],
         };
         layout.packed_names = layout
             .regs
@@ -199,7 +203,18 @@ impl ArfLayout {
             &f::IP_0_IP,
         ]
         .map(|hot| layout.hot_field_offset(hot));
+        layout.acc_bases = ["acc0", "acc1"].map(|n| layout.by_name(n).map(|i| layout.regs[i].base));
         layout
+    }
+
+    /// The byte offset of the register written `name` (as [`Self::by_name`] finds it).
+    #[inline]
+    pub fn base_of(&self, name: &str) -> Option<usize> {
+        match name {
+            "acc0" => self.acc_bases[0],
+            "acc1" => self.acc_bases[1],
+            _ => self.by_name(name).map(|i| self.regs[i].base),
+        }
     }
 
     /// The byte offset of the dword holding field `f` in register `i`, if the register has
@@ -285,6 +300,20 @@ impl ArfLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base_of_is_the_base_of_by_name() {
+        for p in Platform::ALL {
+            let l = ArfLayout::new(p);
+            for r in &l.regs {
+                assert_eq!(l.base_of(&r.name), Some(r.base), "{p:?} {}", r.name);
+            }
+            for name in ["acc0", "acc1", "acc2", "ACC0", "nope"] {
+                let want = l.by_name(name).map(|i| l.regs[i].base);
+                assert_eq!(l.base_of(name), want, "{p:?} {name}");
+            }
+        }
+    }
 
     #[test]
     fn register_of_a_byte_is_the_scan_of_the_ranges() {

@@ -74,6 +74,60 @@ pub struct ArfEvents {
     pub software_exception: bool,
 }
 
+/// Where writes to a state went since the last [`ThreadState::take_written`]: every GRF byte
+/// and every ARF byte, undefined flag or accumulator record a write may have changed lies in
+/// the GRF bytes `grf` or in the flat ARF bytes `arf`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Written {
+    /// GRF byte range `start..end` (`start >= end`: none); [`Written::grf_regs`] gives the
+    /// registers.
+    pub grf: (usize, usize),
+    /// Flat ARF byte range `start..end` (`start >= end`: none; see
+    /// [`ThreadState::arf_layout`] for the registers).
+    pub arf: (usize, usize),
+}
+
+impl Default for Written {
+    fn default() -> Self {
+        Written::NONE
+    }
+}
+
+impl Written {
+    /// Nothing written.
+    pub const NONE: Written = Written {
+        grf: (usize::MAX, 0),
+        arf: (usize::MAX, 0),
+    };
+
+    /// The GRF registers written (`reg_bytes`: [`ThreadState::grf_reg_bytes`]), as a range of
+    /// register numbers (empty: none).
+    pub fn grf_regs(&self, reg_bytes: usize) -> std::ops::Range<usize> {
+        let rb = reg_bytes.max(1);
+        if self.grf.0 >= self.grf.1 {
+            return 0..0;
+        }
+        self.grf.0 / rb..self.grf.1.div_ceil(rb)
+    }
+
+    /// Whether flat ARF byte range `start..end` overlaps the written ARF bytes.
+    pub fn arf_overlaps(&self, start: usize, end: usize) -> bool {
+        start < self.arf.1 && self.arf.0 < end && start < end
+    }
+
+    #[inline(always)]
+    fn add_arf(&mut self, start: usize, end: usize) {
+        self.arf.0 = self.arf.0.min(start);
+        self.arf.1 = self.arf.1.max(end);
+    }
+
+    #[inline(always)]
+    fn add_grf(&mut self, start: usize, end: usize) {
+        self.grf.0 = self.grf.0.min(start);
+        self.grf.1 = self.grf.1.max(end);
+    }
+}
+
 /// The dwords of the control registers every instruction reads (cr0.0, sr0.2, sr0.3), each
 /// with its per-bit undefined mask (`None`: the platform lacks it), read at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +162,8 @@ pub struct ThreadState {
     /// Extended precision of each accumulator register (indexed by its number).
     pub(crate) acc: Vec<AccExt>,
     pub(crate) events: ArfEvents,
+    /// Where writes went (see [`Written`]).
+    written: Written,
 }
 
 impl PartialEq for ThreadState {
@@ -195,6 +251,7 @@ impl ThreadState {
             acc: vec![AccExt::default(); acc_count],
             layout,
             events: ArfEvents::default(),
+            written: Written::NONE,
         }
     }
 
@@ -202,6 +259,7 @@ impl ThreadState {
         if let Some(i) = self.layout.by_name(name) {
             let r = &self.layout.regs[i];
             let (b, n) = (r.base, r.bytes);
+            self.mark_arf(b, n);
             self.arf[b..b + n].fill(0);
             self.arf_undef[b / 4..(b + n).div_ceil(4)].fill(0);
         }
@@ -224,6 +282,24 @@ impl ThreadState {
     /// The ARF layout (register names, sizes).
     pub fn arf_layout(&self) -> &ArfLayout {
         &self.layout
+    }
+
+    /// Take (and clear) the record of where writes went since the last call (or since the
+    /// state was made).
+    pub fn take_written(&mut self) -> Written {
+        std::mem::replace(&mut self.written, Written::NONE)
+    }
+
+    /// Record a write to GRF bytes `o..o + len`.
+    #[inline(always)]
+    pub(crate) fn mark_grf(&mut self, o: usize, len: usize) {
+        self.written.add_grf(o, o + len);
+    }
+
+    /// Record a write to flat ARF bytes `o..o + len`.
+    #[inline(always)]
+    pub(crate) fn mark_arf(&mut self, o: usize, len: usize) {
+        self.written.add_arf(o, o + len);
     }
 
     /// Take (and clear) the side effects recorded by special-field writes.
@@ -309,6 +385,10 @@ impl ThreadState {
             4 => u64::from(u32::from_le_bytes([g[o], g[o + 1], g[o + 2], g[o + 3]])),
             2 => u64::from(u16::from_le_bytes([g[o], g[o + 1]])),
             1 => u64::from(g[o]),
+            8 => {
+                let w = &g[o..o + 8];
+                u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]])
+            }
             _ => g[o..o + size]
                 .iter()
                 .enumerate()
@@ -335,6 +415,7 @@ impl ThreadState {
 
     #[inline(always)]
     pub(crate) fn write_grf_unchecked(&mut self, o: usize, size: usize, bits: u64, undef: bool) {
+        self.mark_grf(o, size);
         let le = bits.to_le_bytes();
         match size {
             4 => self.grf[o..o + 4].copy_from_slice(&le[..4]),
@@ -371,6 +452,7 @@ impl ThreadState {
 
     /// Mark GRF bytes `o..o+len` undefined (their values are kept).
     pub fn set_grf_undefined(&mut self, o: usize, len: usize) {
+        self.mark_grf(o, len);
         for b in o..o.saturating_add(len).min(self.grf.len()) {
             self.grf_undef[b / 64] |= 1 << (b % 64);
         }
@@ -439,6 +521,7 @@ impl ThreadState {
         if let Some(f) = field("tm0", "tm_event", p) {
             let b = self.layout.regs[ri].base + 4 * f.dword as usize;
             if b + 4 <= self.arf.len() {
+                self.mark_arf(b, 4);
                 let mut d = u32::from_le_bytes([
                     self.arf[b],
                     self.arf[b + 1],
@@ -478,6 +561,7 @@ impl ThreadState {
         }
         let first = o / 4;
         let last = (o + size - 1) / 4;
+        self.mark_arf(4 * first, 4 * (last + 1 - first));
         for d in first..=last {
             let mut be = 0u32;
             let mut nv = 0u32;
@@ -525,6 +609,33 @@ impl ThreadState {
             }
             self.arf[b..b + 4].copy_from_slice(&v.to_le_bytes());
             self.arf_undef[d] = u;
+        }
+    }
+
+    /// Write the low `size` bytes of `bits` at flat ARF offset `o`, all undefined or all
+    /// defined, for a register with no field rows and no special behaviour (acc0/acc1): the
+    /// effect of [`Self::write_arf_flat`] on such a register.
+    pub(crate) fn write_arf_plain(&mut self, o: usize, size: usize, bits: u64, undef: bool) {
+        self.mark_arf(o, size);
+        let u = if undef { u32::MAX } else { 0 };
+        if size == 4 && o % 4 == 0 && o + 4 <= self.arf.len() {
+            self.arf[o..o + 4].copy_from_slice(&(bits as u32).to_le_bytes());
+            if let Some(w) = self.arf_undef.get_mut(o / 4) {
+                *w = u;
+            }
+            return;
+        }
+        let le = bits.to_le_bytes();
+        for (i, b) in le.iter().enumerate().take(size.min(8)) {
+            let at = o + i;
+            let Some(x) = self.arf.get_mut(at) else {
+                return;
+            };
+            *x = *b;
+            if let Some(w) = self.arf_undef.get_mut(at / 4) {
+                let m = 0xffu32 << (8 * (at % 4));
+                *w = (*w & !m) | (u & m);
+            }
         }
     }
 
@@ -624,10 +735,16 @@ impl ThreadState {
     /// The dword at byte `b` of the ARF storage and its undefined bits.
     #[inline]
     fn dword_at(&self, b: usize) -> (u32, u32) {
-        (
-            self.arf_u32_at(b),
-            self.arf_undef[b / 4] | self.layout.read_undef[b / 4],
-        )
+        let d = b / 4;
+        match (
+            self.arf.get(b..b + 4),
+            self.arf_undef.get(d),
+            self.layout.read_undef.get(d),
+        ) {
+            (Some(w), Some(u), Some(r)) => (u32::from_le_bytes([w[0], w[1], w[2], w[3]]), u | r),
+            // (Not reached: the layout's offsets lie in the storage.)
+            _ => (0, u32::MAX),
+        }
     }
 
     /// The control dwords (the same values [`Self::field_dword`] gives for the fields
@@ -659,6 +776,7 @@ impl ThreadState {
         }
         let ip = f.get(d) << f.lo;
         let nd = f.set(d, ip.wrapping_add(by) >> f.lo);
+        self.mark_arf(b, 4);
         self.arf[b..b + 4].copy_from_slice(&nd.to_le_bytes());
         self.arf_undef[b / 4] &= !f.mask();
     }
@@ -681,6 +799,7 @@ impl ThreadState {
             return Err(StateError::NoRegister(format!("{}.{}", f.reg, f.dword)));
         };
         let nd = f.set(self.arf_u32_at(b), v);
+        self.mark_arf(b, 4);
         self.arf[b..b + 4].copy_from_slice(&nd.to_le_bytes());
         self.arf_undef[b / 4] &= !f.mask();
         Ok(())
@@ -713,9 +832,12 @@ impl ThreadState {
             });
         }
         let base = r.base;
+        let r_bytes = r.bytes;
         let is_acc = r.info.name == "acc";
         let num = usize::from(r.num);
         let (start, end) = (base + off, base + off + bytes.len());
+        // (The accumulator records of the whole register may change.)
+        self.mark_arf(base, r_bytes);
         self.arf[start..end].copy_from_slice(bytes);
         // The bytes' undefined flags, cleared a dword at a time.
         let mut o = start;
@@ -749,7 +871,9 @@ impl ThreadState {
             .ok_or_else(|| StateError::NoRegister(name.to_string()))?;
         let r = &self.layout.regs[i];
         let base = r.base;
-        for o in base + off..base + (off + len).min(r.bytes) {
+        let end = base + (off + len).min(r.bytes);
+        self.mark_arf(base + off, end.saturating_sub(base + off));
+        for o in base + off..end {
             self.arf_undef[o / 4] |= 0xff << (8 * (o % 4));
         }
         Ok(())
@@ -769,7 +893,9 @@ impl ThreadState {
         if 4 * dword >= r.bytes {
             return Err(StateError::NoRegister(format!("{name} dword {dword}")));
         }
-        self.arf_undef[r.base / 4 + dword] = bits;
+        let d = r.base / 4 + dword;
+        self.mark_arf(4 * d, 4);
+        self.arf_undef[d] = bits;
         Ok(())
     }
 
@@ -789,13 +915,7 @@ impl ThreadState {
     #[inline]
     pub fn flag(&self, n: usize) -> Option<(u32, u32)> {
         let b = self.layout.flag_base(n)?;
-        let v = u32::from_le_bytes([
-            self.arf[b],
-            self.arf[b + 1],
-            self.arf[b + 2],
-            self.arf[b + 3],
-        ]);
-        Some((v, self.arf_undef[b / 4] | self.layout.read_undef[b / 4]))
+        Some(self.dword_at(b))
     }
 
     /// Set flag register `f<n>` (value and per-bit undefined mask).
@@ -804,6 +924,7 @@ impl ThreadState {
             .layout
             .flag_base(n)
             .ok_or_else(|| StateError::NoRegister(format!("f{n}")))?;
+        self.mark_arf(b, 4);
         self.arf[b..b + 4].copy_from_slice(&v.to_le_bytes());
         self.arf_undef[b / 4] = undef;
         Ok(())
