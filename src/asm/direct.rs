@@ -152,12 +152,9 @@ impl Parser<'_> {
             ([h @ (0 | 1 | 2 | 4), ..], 1, _) => h,
             _ => return None,
         };
-        let ty = q.ty.or(k.ty)?;
+        let (ty, addr) = q.typed_addr(k)?;
         let dst = Dst {
-            addr: Addr::Direct {
-                reg: q.reg,
-                sub: sub_bytes(q.sub, ty)?,
-            },
+            addr,
             ty,
             hstride,
             wrmask: 0xF,
@@ -176,12 +173,9 @@ impl Parser<'_> {
             (_, 0, _) => Region::SCALAR,
             _ => return None,
         };
-        let ty = q.ty.or(k.ty)?;
+        let (ty, addr) = q.typed_addr(k)?;
         let src = RegSrc {
-            addr: Addr::Direct {
-                reg: q.reg,
-                sub: sub_bytes(q.sub, ty)?,
-            },
+            addr,
             ty,
             region,
             swizzle: Swizzle::XYZW,
@@ -274,6 +268,16 @@ impl Parser<'_> {
 }
 
 impl QuickReg {
+    /// The operand's type (written, or `k`'s default) and its address, when the subregister
+    /// is within the register (as `operand::sub_bytes` accepts it).
+    #[inline(always)]
+    fn typed_addr(&self, k: &Known) -> Option<(DataType, Addr)> {
+        let ty = self.ty.or(k.ty)?;
+        let b = u64::from(self.sub.unwrap_or(0)) * u64::from(ty.bytes().max(1));
+        let sub = u8::try_from(b).ok().filter(|b| *b <= 31)?;
+        Some((ty, Addr::Direct { reg: self.reg, sub }))
+    }
+
     /// The raw operand the general path reads (position and modifiers left to the caller).
     pub(crate) fn raw(&self, at: usize) -> super::operand::RawReg {
         super::operand::RawReg {
@@ -290,12 +294,4 @@ impl QuickReg {
             ty: self.ty,
         }
     }
-}
-
-/// The subregister's byte offset, when it is within the register (as `operand::sub_bytes`
-/// accepts it).
-#[inline]
-fn sub_bytes(sub: Option<u32>, ty: DataType) -> Option<u8> {
-    let b = u64::from(sub.unwrap_or(0)) * u64::from(ty.bytes().max(1));
-    (b <= 31).then_some(b as u8)
 }
