@@ -172,6 +172,19 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// When one space and then a token other than `not` follow, skip the space: whether it
+    /// did (what [`Cursor::skip_blank`] does there).
+    #[inline]
+    pub fn space_then_token(&mut self, not: u8) -> bool {
+        match self.rest() {
+            [b' ', b, ..] if CLASS[*b as usize] & BLANK == 0 && *b != b'/' && *b != not => {
+                self.pos += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
     #[inline(never)]
     fn skip_blank_slow(&mut self) -> PResult<()> {
         const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
@@ -263,6 +276,14 @@ impl<'a> Cursor<'a> {
     /// packed into an integer as `names::pack` packs them, in the same pass.
     #[inline]
     pub fn word_key(&mut self) -> (&'a [u8], Option<u128>) {
+        let (w, key) = self.peek_word_key();
+        self.pos += w.len();
+        (w, key)
+    }
+
+    /// [`Cursor::word_key`] without moving.
+    #[inline]
+    fn peek_word_key(&self) -> (&'a [u8], Option<u128>) {
         let rest = self.rest();
         let mut k = [0u8; 16];
         let mut n = 0;
@@ -275,7 +296,6 @@ impl<'a> Cursor<'a> {
             }
             n += 1;
         }
-        self.pos += n;
         let key = (n <= 16).then(|| u128::from_be_bytes(k));
         (&rest[..n], key)
     }
@@ -284,8 +304,16 @@ impl<'a> Cursor<'a> {
     /// bytes packed as `names::pack` packs them, in the same pass.
     #[inline]
     pub fn ident_key(&mut self) -> (&'a [u8], Option<u128>) {
+        let (name, key) = self.peek_ident_key();
+        self.pos += name.len();
+        (name, key)
+    }
+
+    /// [`Cursor::ident_key`] without moving.
+    #[inline]
+    pub fn peek_ident_key(&self) -> (&'a [u8], Option<u128>) {
         match self.peek() {
-            Some(b) if CLASS[b as usize] & ALPHA != 0 || b == b'_' => self.word_key(),
+            Some(b) if CLASS[b as usize] & ALPHA != 0 || b == b'_' => self.peek_word_key(),
             _ => (&[], None),
         }
     }
@@ -427,16 +455,23 @@ impl<'a> Cursor<'a> {
         Ok(v)
     }
 
+    /// The value of each byte as a hexadecimal digit (above 15: not a digit), lowercase
+    /// only when [`Cursor::lower_hex_only`].
+    #[inline]
+    pub fn hex_table(&self) -> &'static [u8; 256] {
+        if self.lower_hex_only {
+            &HEX_LOWER
+        } else {
+            &HEX_ANY
+        }
+    }
+
     /// The hexadecimal digits at `at` bytes past the cursor (lowercase only when
     /// [`Cursor::lower_hex_only`], as [`Cursor::uint`] reads them): their value and count, or
     /// None when there are none or more than `max` (at most 16).
     #[inline]
     pub fn hex_digits(&self, at: usize, max: usize) -> Option<(u64, usize)> {
-        let digit = if self.lower_hex_only {
-            &HEX_LOWER
-        } else {
-            &HEX_ANY
-        };
+        let digit = self.hex_table();
         let s = self.rest().get(at..)?;
         let mut v = 0u64;
         let mut n = 0;

@@ -33,6 +33,7 @@
 //!   region, `.x` predicate).
 
 mod cursor;
+mod direct;
 mod error;
 mod names;
 mod operand;
@@ -147,7 +148,8 @@ impl DialectMarks {
 /// The dialect signs of `src` (byte searches: a few passes at memory speed).
 pub fn dialect_marks(src: &[u8]) -> DialectMarks {
     use memchr::memmem::find;
-    let mesa = mesa_word(src) || type_after_region(src);
+    let (upper, semicolon_blank) = pair_marks(src);
+    let mesa = upper || mesa_word(src, semicolon_blank);
     let iga = !mesa
         && (memchr::memchr_iter(b'|', src).any(|i| {
             matches!(src.get(i + 1), Some(b'M' | b'm'))
@@ -158,34 +160,55 @@ pub fn dialect_marks(src: &[u8]) -> DialectMarks {
 }
 
 /// Whether `src` has `align1`, `JIP:` or `MsgDesc`, or a line ending in `;` (before trailing
-/// ASCII whitespace): one search for their rarest bytes (`g`, `J`, `;`) in every dialect.
-fn mesa_word(src: &[u8]) -> bool {
+/// ASCII whitespace): one search for the rarest bytes of the words (`g`, `J`), and the line
+/// ends checked where [`pair_marks`] finds a `;` followed by whitespace.
+fn mesa_word(src: &[u8], semicolon_blank: bool) -> bool {
     let at = |i: usize, before: usize, word: &[u8]| {
         i.checked_sub(before)
             .and_then(|s| src.get(s..s + word.len()))
             .is_some_and(|w| w == word)
     };
-    memchr::memchr3_iter(b'g', b'J', b';', src).any(|i| match src[i] {
-        b'g' => at(i, 3, b"align1") || at(i, 2, b"MsgDesc"),
-        b'J' => at(i, 0, b"JIP:"),
-        _ => src[i + 1..]
+    let line_end = |i: usize| {
+        src[i + 1..]
             .iter()
             .take_while(|&&b| b != b'\n')
-            .all(u8::is_ascii_whitespace),
-    })
+            .all(u8::is_ascii_whitespace)
+    };
+    memchr::memchr2_iter(b'g', b'J', src).any(|i| match src[i] {
+        b'g' => at(i, 3, b"align1") || at(i, 2, b"MsgDesc"),
+        _ => at(i, 0, b"JIP:"),
+    }) || ((semicolon_blank || src.last() == Some(&b';'))
+        && memchr::memchr_iter(b';', src).any(line_end))
 }
 
-/// Whether an uppercase letter follows a `>` (Mesa's `<1>F`). Blocks of 64 byte pairs
-/// without an early exit, which the compiler turns into vector compares.
-fn type_after_region(src: &[u8]) -> bool {
-    let (Some(a), Some(b)) = (src.get(..src.len().saturating_sub(1)), src.get(1..)) else {
-        return false;
-    };
-    a.chunks(64).zip(b.chunks(64)).any(|(x, y)| {
-        x.iter().zip(y).fold(0u8, |acc, (&p, &q)| {
-            acc | u8::from(p == b'>' && q.is_ascii_uppercase())
-        }) != 0
-    })
+/// Whether an uppercase letter follows a `>` (Mesa's `<1>F`), and whether a control byte or
+/// whitespace follows a `;` (a candidate line end for [`mesa_word`]). Blocks of 64 byte
+/// pairs (fixed-size arrays, no early exit inside), which the compiler turns into vector
+/// compares.
+fn pair_marks(src: &[u8]) -> (bool, bool) {
+    // Byte arithmetic without branches; `q <= b' '` is a superset of ASCII whitespace (the
+    // candidates are checked by `mesa_word`).
+    #[inline(always)]
+    fn pair(p: u8, q: u8) -> u8 {
+        let upper = u8::from(p == b'>') & u8::from(q.wrapping_sub(b'A') < 26);
+        let blank = u8::from(p == b';') & u8::from(q <= b' ');
+        upper | (blank << 1)
+    }
+    let mut m = 0u8;
+    let mut rest = src;
+    while let Some(w) = rest.first_chunk::<65>() {
+        m |= w[..64]
+            .iter()
+            .zip(&w[1..])
+            .fold(0, |acc, (&p, &q)| acc | pair(p, q));
+        if m & 1 != 0 {
+            // A sign of Mesa's syntax: the line ends are not needed.
+            return (true, false);
+        }
+        rest = &rest[64..];
+    }
+    m |= rest.windows(2).fold(0, |acc, w| acc | pair(w[0], w[1]));
+    (m & 1 != 0, m & 2 != 0)
 }
 
 /// Whether assembly text defines a label (`NAME:` starting a line, other than the `JIP:` /
@@ -268,4 +291,63 @@ pub fn write_insn_bytes(out: &mut Vec<u8>, insn: &Insn, o: &PrintOptions) {
 /// Print a program, one instruction per line, with `LABELn:` lines at branch targets.
 pub fn print_program(insns: &[Insn], o: &PrintOptions) -> String {
     print::program(insns, o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dialect_marks;
+    use crate::golden::values::Rng;
+
+    /// The signs of Mesa's syntax, looked for the plain way.
+    fn mesa_reference(src: &[u8]) -> bool {
+        let has = |w: &[u8]| src.windows(w.len()).any(|x| x == w);
+        has(b"align1")
+            || has(b"MsgDesc")
+            || has(b"JIP:")
+            || src
+                .windows(2)
+                .any(|w| w[0] == b'>' && w[1].is_ascii_uppercase())
+            || src
+                .split(|&b| b == b'\n')
+                .any(|l| l.trim_ascii_end().last() == Some(&b';'))
+    }
+
+    #[test]
+    fn dialect_marks_find_what_a_plain_search_finds() {
+        const PIECES: &[&[u8]] = &[
+            b"align1",
+            b"MsgDesc",
+            b"JIP:",
+            b";",
+            b">",
+            b"F",
+            b"f",
+            b" ",
+            b"\t",
+            b"\n",
+            b"\r",
+            b"<8;8,1>",
+            b"g",
+            b"J",
+            b"x",
+            b"add (8|M0) r1.0<1>:f r2.0<8;8,1>:f r3.0<8;8,1>:f",
+        ];
+        let mut rng = Rng::for_vector(7, 0, 0);
+        let mut mesa = 0;
+        for _ in 0..20_000 {
+            let mut s = Vec::new();
+            for _ in 0..rng.below(40) {
+                s.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+            }
+            let want = mesa_reference(&s);
+            assert_eq!(
+                dialect_marks(&s).mesa,
+                want,
+                "{}",
+                String::from_utf8_lossy(&s)
+            );
+            mesa += usize::from(want);
+        }
+        assert!((1_000..19_000).contains(&mesa), "{mesa}");
+    }
 }

@@ -15,18 +15,91 @@ use std::sync::OnceLock;
 /// The opcode whose name (case-insensitive) packs (see [`pack`]) to `k`.
 #[inline]
 pub(crate) fn opcode_key(k: u128) -> Option<Opcode> {
-    // Names packed into integers (lowercase bytes, first byte highest) and sorted: a
-    // binary search over integers instead of strings.
-    static TABLE: OnceLock<Vec<(u128, Opcode)>> = OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        let mut v: Vec<_> = Opcode::ALL
+    let t = opcode_table();
+    match &t.hash {
+        Some(h) => h.get(k),
+        None => opcode_search(t, k),
+    }
+}
+
+/// The opcodes by the packed keys of their names.
+struct OpcodeTable {
+    /// Sorted by key.
+    sorted: Vec<(u128, Opcode)>,
+    /// A perfect hash of the keys, when one was found.
+    hash: Option<PerfectHash>,
+}
+
+fn opcode_table() -> &'static OpcodeTable {
+    static TABLE: OnceLock<OpcodeTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        // Names packed into integers (lowercase bytes, first byte highest) and sorted: a
+        // binary search over integers instead of strings.
+        let mut sorted: Vec<_> = Opcode::ALL
             .iter()
             .filter_map(|o| Some((pack(o.name().as_bytes())?, *o)))
             .collect();
-        v.sort_by_key(|e| e.0);
-        v
-    });
-    t.binary_search_by_key(&k, |e| e.0).ok().map(|i| t[i].1)
+        sorted.sort_by_key(|e| e.0);
+        let hash = PerfectHash::find(&sorted);
+        OpcodeTable { sorted, hash }
+    })
+}
+
+/// [`opcode_key`] by binary search.
+fn opcode_search(t: &OpcodeTable, k: u128) -> Option<Opcode> {
+    let s = &t.sorted;
+    s.binary_search_by_key(&k, |e| e.0).ok().map(|i| s[i].1)
+}
+
+/// A multiplicative hash of the opcode keys without collisions, searched for once at start-up
+/// (deterministically: the same multiplier every run).
+struct PerfectHash {
+    mul: u64,
+    /// Index + 1 into `keys` of the key hashing to each slot (0: none).
+    slots: Box<[u8; HASH_SLOTS]>,
+    keys: Vec<(u128, Opcode)>,
+}
+
+const HASH_SLOTS: usize = 1024;
+
+impl PerfectHash {
+    #[inline]
+    fn slot(k: u128, mul: u64) -> usize {
+        let x = (k as u64) ^ ((k >> 64) as u64);
+        (x.wrapping_mul(mul) >> 54) as usize & (HASH_SLOTS - 1)
+    }
+
+    fn find(keys: &[(u128, Opcode)]) -> Option<PerfectHash> {
+        if keys.len() >= u8::MAX as usize {
+            return None;
+        }
+        let mut mul: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..10_000 {
+            let mut slots = Box::new([0u8; HASH_SLOTS]);
+            let free = keys.iter().enumerate().all(|(i, &(k, _))| {
+                let s = &mut slots[Self::slot(k, mul)];
+                let was = *s;
+                *s = i as u8 + 1;
+                was == 0
+            });
+            if free {
+                let keys = keys.to_vec();
+                return Some(PerfectHash { mul, slots, keys });
+            }
+            mul = mul
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407)
+                | 1;
+        }
+        None
+    }
+
+    #[inline]
+    fn get(&self, k: u128) -> Option<Opcode> {
+        let i = usize::from(self.slots[Self::slot(k, self.mul)]);
+        let &(key, op) = self.keys.get(i.checked_sub(1)?)?;
+        (key == k).then_some(op)
+    }
 }
 
 /// `s` lowercased and packed into an integer, first byte highest, zero-padded (None when
@@ -47,9 +120,17 @@ pub(crate) fn pack(s: &[u8]) -> Option<u128> {
 /// The data type spelled `name` (case-insensitive: `ud`, `UD`).
 #[inline]
 pub(crate) fn data_type(name: &[u8]) -> Option<DataType> {
+    type_in(type_table(), name)
+}
+
+/// The data types by the slot of their names ([`type_in`]).
+pub(crate) type TypeTable = [Option<DataType>; TYPE_SLOTS];
+
+/// The table of [`data_type`] (for callers that keep it at hand).
+pub(crate) fn type_table() -> &'static TypeTable {
     // Every type name has one or two letters (spec/types): a table indexed by them.
-    static TABLE: OnceLock<[Option<DataType>; TYPE_SLOTS]> = OnceLock::new();
-    let t = TABLE.get_or_init(|| {
+    static TABLE: OnceLock<TypeTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
         let mut t = [None; TYPE_SLOTS];
         for d in DataType::ALL {
             if let Some(k) = type_slot(d.name().as_bytes()) {
@@ -57,14 +138,19 @@ pub(crate) fn data_type(name: &[u8]) -> Option<DataType> {
             }
         }
         t
-    });
+    })
+}
+
+/// [`data_type`] in its table `t`.
+#[inline(always)]
+pub(crate) fn type_in(t: &TypeTable, name: &[u8]) -> Option<DataType> {
     t[type_slot(name)?]
 }
 
 const TYPE_SLOTS: usize = 32 * 32;
 
 /// The slot of a one- or two-letter name in `data_type`'s table (case-insensitive).
-#[inline]
+#[inline(always)]
 fn type_slot(name: &[u8]) -> Option<usize> {
     let l = |b: u8| (b.is_ascii_alphabetic()).then_some(((b | 0x20) - b'a' + 1) as usize);
     match name {
@@ -235,4 +321,37 @@ pub(crate) fn sfid(name: &[u8]) -> Option<u8> {
         }
     }
     std::str::from_utf8(name).ok().and_then(sfid_from_name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden::values::Rng;
+
+    /// The perfect hash answers as the binary search: for every opcode name, in any case, and
+    /// for other words.
+    #[test]
+    fn opcode_hash_is_the_search() {
+        let t = opcode_table();
+        let h = t.hash.as_ref().expect("a perfect hash of the opcode names");
+        let mut keys: Vec<u128> = t.sorted.iter().map(|e| e.0).collect();
+        for o in Opcode::ALL {
+            keys.push(pack(o.name().to_ascii_uppercase().as_bytes()).unwrap_or(0));
+        }
+        let mut rng = Rng::for_vector(3, 0, 0);
+        for _ in 0..200_000 {
+            let n = 1 + rng.below(8);
+            let w: Vec<u8> = (0..n)
+                .map(|_| b"abcdefghijlmnoprstuvwxyz"[rng.below(24)])
+                .collect();
+            keys.push(pack(&w).unwrap_or(0));
+        }
+        let mut found = 0;
+        for k in keys {
+            let want = opcode_search(t, k);
+            assert_eq!(h.get(k), want, "{k:x}");
+            found += usize::from(want.is_some());
+        }
+        assert!(found >= Opcode::ALL.len(), "{found}");
+    }
 }

@@ -6,7 +6,7 @@
 use super::cursor::{PResult, Pos};
 use super::error::show;
 use super::names;
-use super::parse::Parser;
+use super::parse::{Parser, Pending};
 use super::Dialect;
 use crate::isa::{arf_lookup, arf_regnum, Addr, Dst, Imm, Reg, RegSrc, Region, Src, Swizzle};
 use crate::spec::DataType;
@@ -78,6 +78,7 @@ impl RawReg {
 
 impl<'a> Parser<'a> {
     /// Whether the cursor is at the end of an instruction's operand list.
+    #[inline]
     pub(crate) fn at_operands_end(&mut self) -> PResult<bool> {
         self.c.skip_blank()?;
         Ok(matches!(
@@ -87,7 +88,17 @@ impl<'a> Parser<'a> {
     }
 
     /// Skip blanks and an optional `,` between operands.
+    #[inline]
     pub(crate) fn operand_sep(&mut self) -> PResult<()> {
+        // IGA's separator: one space, then the operand.
+        if self.c.space_then_token(b',') {
+            return Ok(());
+        }
+        self.operand_sep_general()
+    }
+
+    /// [`Parser::operand_sep`] without its quick path.
+    fn operand_sep_general(&mut self) -> PResult<()> {
         self.c.skip_blank()?;
         if self.c.peek() == Some(b',') {
             self.c.bump();
@@ -390,91 +401,13 @@ impl<'a> Parser<'a> {
         }))
     }
 
-    /// The common register operand `gN[.S][<a[,;]b,c>](TYPE|:type)` (`g` or `r`, or `null`;
-    /// no blanks inside, decimal numbers, no swizzle) read in one pass over the bytes: the
+    /// The common register operand read in one pass ([`Parser::quick_parts`]): the raw
     /// operand and its length, exactly as [`Parser::reg_operand`]'s general path would read it
-    /// (`pos`, `neg` and `abs` left for the caller). `None` for anything else (other registers,
-    /// swizzles, blanks, out-of-range or malformed numbers, unknown types): the general path
-    /// then reads it and reports the errors.
+    /// (`pos`, `neg` and `abs` left for the caller).
     #[inline]
     pub(crate) fn quick_reg(&self) -> Option<(RawReg, usize)> {
-        let s = self.c.rest();
-        let at = |i: usize| s.get(i).copied().unwrap_or(0);
-        // A decimal number of 1-3 digits at `i` (not `0x`): its value and end.
-        let dec = |i: usize| -> Option<(u32, usize)> {
-            let (v, j) = self.c.dec_digits(i, 3)?;
-            (!matches!(at(j), b'x' | b'X')).then_some((v as u32, j))
-        };
-        let (reg, mut i) = if matches!(at(0), b'r' | b'g' | b'R' | b'G') {
-            let (nr, i) = dec(1)?;
-            (Reg::Grf(u8::try_from(nr).ok()?), i)
-        } else if s.starts_with(b"null") && !at(4).is_ascii_lowercase() {
-            // The general path reads the lowercase run `null` as the ARF name (not numbered).
-            (Reg::Arf(self.null_reg?), 4)
-        } else {
-            return None;
-        };
-        let mut sub = None;
-        if at(i) == b'.' {
-            let (v, j) = dec(i + 1)?;
-            if v > 255 {
-                return None;
-            }
-            sub = Some(v);
-            i = j;
-        }
-        let mut region = None;
-        if at(i) == b'<' {
-            let rpos = Pos(self.c.offset() + i);
-            let mut v = [0u8; 3];
-            let mut n = 0;
-            i += 1;
-            loop {
-                let (x, j) = dec(i)?;
-                if n == 3 || x > 64 {
-                    return None;
-                }
-                v[n] = x as u8;
-                n += 1;
-                i = j + 1;
-                match at(j) {
-                    b'>' => break,
-                    b',' | b';' => {}
-                    _ => return None,
-                }
-            }
-            region = Some(RawRegion {
-                n: n as u8,
-                v,
-                pos: rpos,
-            });
-        }
-        // A swizzle or write mask follows: the general path.
-        if at(i) == b'.' || (region.is_some() && matches!(at(i), b'x' | b'y' | b'z' | b'w')) {
-            return None;
-        }
-        let mut ty = None;
-        let t0 = if at(i) == b':' { i + 1 } else { i };
-        if t0 > i || at(i).is_ascii_uppercase() {
-            let mut j = t0;
-            while at(j).is_ascii_alphabetic() {
-                j += 1;
-            }
-            ty = Some(names::data_type(s.get(t0..j)?)?);
-            i = j;
-        }
-        Some((
-            RawReg {
-                pos: Pos(0),
-                neg: false,
-                abs: false,
-                base: RawBase::Direct(reg, sub),
-                region,
-                swz: None,
-                ty,
-            },
-            i,
-        ))
+        let q = self.quick_parts()?;
+        Some((q.raw(self.c.offset()), q.len))
     }
 
     /// A destination operand (register, no modifiers).
@@ -489,37 +422,10 @@ impl<'a> Parser<'a> {
 
     /// A source operand: `[-|~][(abs)]register...` or an immediate.
     pub(crate) fn src_raw(&mut self) -> PResult<RawSrc> {
-        self.c.skip_blank()?;
-        let pos = self.c.pos();
-        if let Some((val, ty, n)) = self.quick_imm() {
-            self.c.advance(n);
-            return Ok(RawSrc::Imm {
-                pos,
-                val,
-                ty: Some(ty),
-            });
-        }
-        if self.at_number() {
-            let val = self.number()?;
-            let ty = self.type_suffix()?;
-            return Ok(RawSrc::Imm { pos, val, ty });
-        }
-        let mut neg = false;
-        if matches!(self.c.peek(), Some(b'-') | Some(b'~')) {
-            self.c.bump();
-            neg = true;
-        }
-        let mut abs = false;
-        if self.c.starts_with_ci(b"(abs)") {
-            for _ in 0..5 {
-                self.c.bump();
-            }
-            abs = true;
-        }
-        match self.reg_operand(pos, neg, abs)? {
-            Some(r) => Ok(RawSrc::Reg(r)),
-            None => Err(self.c.expected("a source operand (register or immediate)")),
-        }
+        let (mut slot, mut pd) = (None, Pending::default());
+        self.src_into(&mut slot, &mut pd, 0, None)?;
+        let [raw, ..] = pd.srcs;
+        raw.ok_or_else(|| self.c.err("internal: no raw source"))
     }
 
     /// The common typed immediate `[-]DIGITS:type` / `[-]0xHEX:type` (or Mesa's `1D`, `0x1fUD`)
@@ -775,7 +681,7 @@ pub(crate) fn make_dst(r: &RawReg, ctx: &OpCtx) -> PResult<Dst> {
     })
 }
 
-fn check_region(g: Region, pos: Pos) -> PResult<Region> {
+pub(crate) fn check_region(g: Region, pos: Pos) -> PResult<Region> {
     let vs_ok = matches!(g.vstride, 0 | 1 | 2 | 4 | 8 | 16 | 32) || g.vstride == Region::VXH;
     if !vs_ok {
         return Err(pos.err(format!(

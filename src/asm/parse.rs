@@ -3,11 +3,12 @@
 //! options; label resolution.
 
 use super::cursor::{Cursor, PResult, Pos};
+use super::direct::Known;
 use super::error::show;
 use super::names;
 use super::operand::{make_dst, make_src, OpCtx, RawNum, RawReg, RawSrc};
 use super::{Dialect, Program};
-use crate::isa::{arf_regnum, sfid_from_name, Flag, Insn, Region, SendDesc};
+use crate::isa::{arf_regnum, sfid_from_name, Flag, Insn, Region, SendDesc, Src};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, OpClass, Opcode, Platform, PredCtrl};
 use std::collections::HashMap;
 
@@ -24,6 +25,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) last_sfid: (&'a [u8], u8),
     /// The RegNum of `null`.
     pub(crate) null_reg: Option<u8>,
+    /// The data types by name (`names::type_table`).
+    pub(crate) types: &'static names::TypeTable,
 }
 
 struct Fixup<'a> {
@@ -51,6 +54,9 @@ pub(crate) struct Pending {
     pub(crate) desc: Option<(SendDesc, Pos)>,
     pub(crate) ex_desc: Option<(SendDesc, Pos)>,
     pub(crate) sfid: Option<u8>,
+    /// The sources (bit k: src k) read in their final form without a region: their region
+    /// is the default one, set by `finish` once the access mode is known.
+    pub(crate) default_regions: u8,
 }
 
 /// A channel offset and the position of its `M` (or option).
@@ -63,6 +69,15 @@ pub fn jump_unit(p: Platform) -> i32 {
         16
     } else {
         2
+    }
+}
+
+/// What the opcode decides about the conversion of `insn`'s operands (see `Parser::finish`).
+pub(crate) fn known(insn: &Insn) -> Known {
+    let send = insn.is_send();
+    Known {
+        ty: send.then_some(DataType::UD),
+        imm: !send,
     }
 }
 
@@ -84,6 +99,7 @@ impl<'a> Parser<'a> {
             allow_labels,
             last_sfid: (&[], 0),
             null_reg: arf_regnum(b"null", 0),
+            types: names::type_table(),
         }
     }
 
@@ -108,7 +124,7 @@ impl<'a> Parser<'a> {
             return Err(self.c.expected("an instruction"));
         }
         let mut insn = Insn::new(Opcode::Nop);
-        self.insn(0, &mut insn)?;
+        self.insn(0, &mut insn, None)?;
         self.statement_end()?;
         self.c.skip_space()?;
         if !self.c.is_eof() {
@@ -129,12 +145,14 @@ impl<'a> Parser<'a> {
             if self.c.is_eof() {
                 return Ok(true);
             }
-            if self.label_defs(index)? {
+            // The mnemonic, read once: a label definition if `:` follows.
+            let word = self.mnemonic_ahead();
+            if word.is_none() && self.label_defs(index)? {
                 continue;
             }
             let line = self.c.line();
             let mut insn = Insn::new(Opcode::Nop);
-            self.insn(index, &mut insn)?;
+            self.insn(index, &mut insn, word)?;
             self.statement_end()?;
             if !f(&insn, line) {
                 return Ok(false);
@@ -154,7 +172,7 @@ impl<'a> Parser<'a> {
         let Some(slot) = prog.insns.last_mut() else {
             return Err(self.c.err("internal: no instruction slot"));
         };
-        self.insn(index, slot)?;
+        self.insn(index, slot, None)?;
         prog.lines.push(line);
         self.statement_end()
     }
@@ -189,7 +207,17 @@ impl<'a> Parser<'a> {
         Ok(false)
     }
 
+    #[inline]
     fn statement_end(&mut self) -> PResult<()> {
+        // The common end: the line's.
+        if self.c.at_eol() {
+            return Ok(());
+        }
+        self.statement_end_general()
+    }
+
+    /// [`Parser::statement_end`] without its quick path.
+    fn statement_end_general(&mut self) -> PResult<()> {
         self.c.skip_blank()?;
         self.c.eat(b';');
         self.c.skip_blank()?;
@@ -234,15 +262,35 @@ impl<'a> Parser<'a> {
 
     // ------------------------------------------------------------------ instruction
 
-    /// One instruction into `insn` (a fresh `Insn::new(Opcode::Nop)`).
-    fn insn(&mut self, index: usize, insn: &mut Insn) -> PResult<()> {
+    /// The identifier at the cursor and its key (`Cursor::ident_key`), without moving, when
+    /// it is no label definition (no `:` follows it).
+    #[inline]
+    fn mnemonic_ahead(&self) -> Option<(&'a [u8], Option<u128>)> {
+        let (name, key) = self.c.peek_ident_key();
+        (!name.is_empty() && self.c.peek_at(name.len()) != Some(b':')).then_some((name, key))
+    }
+
+    /// One instruction into `insn` (a fresh `Insn::new(Opcode::Nop)`); `word`: its mnemonic
+    /// and key as [`Parser::mnemonic_ahead`] read them at the cursor.
+    fn insn(
+        &mut self,
+        index: usize,
+        insn: &mut Insn,
+        word: Option<(&'a [u8], Option<u128>)>,
+    ) -> PResult<()> {
         let mut pd = Pending::default();
-        if self.c.peek() == Some(b'(') {
+        if word.is_none() && self.c.peek() == Some(b'(') {
             self.pred_group(insn, &mut pd)?;
             self.c.skip_blank()?;
         }
         let mpos = self.c.pos();
-        let (name, key) = self.c.ident_key();
+        let (name, key) = match word {
+            Some((name, key)) => {
+                self.c.advance(name.len());
+                (name, key)
+            }
+            None => self.c.ident_key(),
+        };
         if name.is_empty() {
             return Err(self.c.expected("an instruction mnemonic"));
         }
@@ -475,10 +523,23 @@ impl<'a> Parser<'a> {
     /// errors).
     #[inline]
     pub(crate) fn quick_exec_size(&self) -> Option<(u8, Option<ChanOff>, usize)> {
-        let s = self.c.rest();
-        let at = |i: usize| s.get(i).copied().unwrap_or(0);
+        // A fixed window (the general path reads the last bytes of the input); every index
+        // below stays under 8, the mask only spares the bounds checks.
+        let w: &[u8; 16] = self.c.rest().first_chunk()?;
+        let at = |i: usize| w[i & 15];
+        let digit = |i: usize| at(i).wrapping_sub(b'0');
         // One or two decimal digits at `i`: the value and the end.
-        let dec = |i: usize| self.c.dec_digits(i, 2).map(|(v, j)| (v as u8, j));
+        let dec = |i: usize| {
+            if digit(i) > 9 {
+                None
+            } else if digit(i + 1) > 9 {
+                Some((digit(i), i + 1))
+            } else if digit(i + 2) > 9 {
+                Some((digit(i) * 10 + digit(i + 1), i + 2))
+            } else {
+                None
+            }
+        };
         if at(0) != b'(' {
             return None;
         }
@@ -500,7 +561,18 @@ impl<'a> Parser<'a> {
     }
 
     /// IGA's `(sat)` and `(cm)fN.M` before the destination.
+    #[inline]
     pub(crate) fn pre_dst_mods(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+        self.c.skip_blank()?;
+        if self.c.peek() != Some(b'(') {
+            return Ok(());
+        }
+        self.pre_dst_mods_general(insn, pd)
+    }
+
+    /// [`Parser::pre_dst_mods`] once a `(` follows.
+    #[inline(never)]
+    fn pre_dst_mods_general(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
         loop {
             self.c.skip_blank()?;
             if self.c.peek() != Some(b'(')
@@ -559,7 +631,8 @@ impl<'a> Parser<'a> {
             _ if op.info().class == OpClass::Send => self.send_operands(insn, pd),
             _ => {
                 self.pre_dst_mods(insn, pd)?;
-                pd.dst = Some(self.dst_raw()?);
+                let k = known(insn);
+                self.dst_into(&mut insn.dst, &mut pd.dst, &k)?;
                 let required = if op == Opcode::Math {
                     1
                 } else {
@@ -580,7 +653,7 @@ impl<'a> Parser<'a> {
                             i
                         )));
                     }
-                    pd.srcs[i] = Some(self.src_raw()?);
+                    self.src_into(&mut insn.src[i], pd, i, Some(&k))?;
                 }
                 if !self.at_operands_end()? {
                     return Err(self.c.err(format!(
@@ -709,19 +782,31 @@ impl<'a> Parser<'a> {
             }
             insn.chan_off = insn.exec_size;
         }
-        // Operands.
+        // Operands: those not read in their final form (module `direct`).
         let send = insn.is_send();
-        let ctx = OpCtx {
-            mesa: self.d == Dialect::Mesa,
-            default_region: self.default_region(insn),
-            default_type: if send { Some(DataType::UD) } else { None },
-        };
-        if let Some(d) = &pd.dst {
-            insn.dst = Some(make_dst(d, &ctx)?);
+        if pd.dst.is_some() || pd.srcs.iter().any(Option::is_some) {
+            let ctx = OpCtx {
+                mesa: self.d == Dialect::Mesa,
+                default_region: self.default_region(insn),
+                default_type: if send { Some(DataType::UD) } else { None },
+            };
+            if let Some(d) = &pd.dst {
+                insn.dst = Some(make_dst(d, &ctx)?);
+            }
+            for (slot, raw) in insn.src.iter_mut().zip(pd.srcs.iter()) {
+                if let Some(r) = raw {
+                    *slot = Some(make_src(r, &ctx)?);
+                }
+            }
         }
-        for (slot, raw) in insn.src.iter_mut().zip(pd.srcs.iter()) {
-            if let Some(r) = raw {
-                *slot = Some(make_src(r, &ctx)?);
+        if pd.default_regions != 0 {
+            let region = self.default_region(insn);
+            for (k, s) in insn.src.iter_mut().enumerate() {
+                if let Some(Src::Reg(r)) = s {
+                    if pd.default_regions >> k & 1 != 0 {
+                        r.region = region;
+                    }
+                }
             }
         }
         if send {

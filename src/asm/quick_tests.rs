@@ -31,6 +31,10 @@ fn inputs(seeds: &[&str], n: usize) -> Vec<Vec<u8>> {
         }
         out.push(s);
     }
+    // The quick readers look at a window of 32 bytes: the rest of a line follows.
+    for s in &mut out {
+        s.extend_from_slice(b"\n                                ");
+    }
     out
 }
 
@@ -177,4 +181,68 @@ fn quick_execution_sizes_are_the_general_path() {
         assert_eq!(g.c.offset(), len, "{shown}");
         true
     });
+}
+
+/// The operands `direct` reads in their final form are what `finish` makes of the raw ones.
+#[test]
+fn direct_operands_are_the_converted_raw_ones() {
+    use super::direct::Known;
+    use super::operand::{make_dst, make_src, OpCtx};
+    use crate::isa::Region;
+    use crate::spec::DataType;
+    let seeds: Vec<&str> = REGS.iter().chain(IMMS).copied().collect();
+    let knowns = [
+        (
+            Known {
+                ty: None,
+                imm: true,
+            },
+            Region::CONTIG8,
+        ),
+        (
+            Known {
+                ty: Some(DataType::UD),
+                imm: false,
+            },
+            Region::SCALAR,
+        ),
+    ];
+    for (k, default_region) in knowns {
+        each_input(&seeds, 2_000, |s, d, shown| {
+            let ctx = OpCtx {
+                mesa: d == Dialect::Mesa,
+                default_region,
+                default_type: k.ty,
+            };
+            let mut hit = false;
+            // As a source (its default region set as `finish` sets it).
+            let (mut slot, mut pd) = (None, Pending::default());
+            let mut q = parser(s, d);
+            if q.src_into(&mut slot, &mut pd, 1, Some(&k)).is_ok() {
+                if let (Some(crate::isa::Src::Reg(r)), 2) = (&mut slot, pd.default_regions) {
+                    r.region = default_region;
+                }
+                if let Some(got) = slot {
+                    let mut g = parser(s, d);
+                    let want = g.src_raw().ok().map(|r| make_src(&r, &ctx).ok());
+                    assert_eq!(want, Some(Some(got)), "{shown}");
+                    assert_eq!(g.c.offset(), q.c.offset(), "{shown}");
+                    hit = true;
+                }
+            }
+            // As a destination.
+            let (mut slot, mut raw) = (None, None);
+            let mut q = parser(s, d);
+            if q.dst_into(&mut slot, &mut raw, &k).is_ok() {
+                if let Some(got) = slot {
+                    let mut g = parser(s, d);
+                    let want = g.dst_raw().ok().map(|r| make_dst(&r, &ctx).ok());
+                    assert_eq!(want, Some(Some(got)), "{shown}");
+                    assert_eq!(g.c.offset(), q.c.offset(), "{shown}");
+                    hit = true;
+                }
+            }
+            hit
+        });
+    }
 }

@@ -15,13 +15,13 @@ impl Parser<'_> {
     pub(crate) fn send_operands(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
         let split = insn.is_split_send();
         self.pre_dst_mods(insn, pd)?;
-        pd.dst = Some(self.dst_raw()?);
+        let k = super::parse::known(insn);
+        self.dst_into(&mut insn.dst, &mut pd.dst, &k)?;
         self.operand_sep()?;
-        let s0 = self.src_raw()?;
-        pd.srcs[0] = Some(s0);
+        self.src_into(&mut insn.src[0], pd, 0, Some(&k))?;
         if split {
             self.operand_sep()?;
-            pd.srcs[1] = Some(self.src_raw()?);
+            self.src_into(&mut insn.src[1], pd, 1, Some(&k))?;
         }
         for s in pd.srcs.iter().flatten() {
             if let RawSrc::Imm { pos, .. } = s {
@@ -59,12 +59,24 @@ impl Parser<'_> {
     /// length, as [`Parser::desc_operand`]'s general path reads it.
     #[inline]
     pub(crate) fn quick_desc(&self) -> Option<(u32, usize)> {
-        if !self.c.starts_with_ci(b"0x") {
+        // A fixed window (the general path reads the last bytes of the input).
+        let w: &[u8; 16] = self.c.rest().first_chunk()?;
+        if w[0] != b'0' || !matches!(w[1], b'x' | b'X') {
             return None;
         }
-        let (v, n) = self.c.hex_digits(2, 8)?;
-        let next = self.c.peek_at(2 + n).unwrap_or(0);
-        (next != b':' && !next.is_ascii_uppercase()).then_some((v as u32, 2 + n))
+        let digit = self.c.hex_table();
+        let (mut v, mut n) = (0u32, 0);
+        // Up to 8 digits, and the byte after them (a ninth digit: the general path).
+        while n < 9 {
+            let d = digit[usize::from(w[2 + n])];
+            if d > 15 {
+                break;
+            }
+            v = v << 4 | u32::from(d);
+            n += 1;
+        }
+        let next = w[2 + n.min(8)];
+        (n > 0 && n <= 8 && next != b':' && !next.is_ascii_uppercase()).then_some((v, 2 + n))
     }
 
     /// [`Parser::desc_operand`] without its quick path (the cursor after the blanks).

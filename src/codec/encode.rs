@@ -78,6 +78,14 @@ pub(crate) struct Ops {
     pub src: [Option<Src>; 3],
 }
 
+impl Ops {
+    /// No operands (what [`operands`] fills).
+    pub(crate) const NONE: Ops = Ops {
+        dst: None,
+        src: [None; 3],
+    };
+}
+
 #[cfg(test)]
 thread_local! {
     /// Words this thread's encodings took from the compile-time encoders (for the tests).
@@ -101,7 +109,8 @@ pub(super) fn encode_word_with(insn: &Insn, p: Platform, fast: bool) -> R<u128> 
         return err("opcode", "does not exist on this platform", 0);
     };
     let kind = t.kind(u64::from(num));
-    let ops = operands(i, t, kind)?;
+    let mut ops = Ops::NONE;
+    operands(i, t, kind, &mut ops)?;
     let a16 = i.access == AccessMode::Align16;
 
     // The layout: from the values of the fields `select` reads, given directly when `fast`
@@ -335,8 +344,9 @@ fn src_file(s: &Src) -> File {
     }
 }
 
-/// The operands to encode, with the model's constraints per instruction kind checked.
-pub(super) fn operands(i: &Insn, t: &Tabs, kind: Kind) -> R<Ops> {
+/// The operands to encode into `ops` (given as [`Ops::NONE`]), with the model's constraints
+/// per instruction kind checked.
+pub(super) fn operands(i: &Insn, t: &Tabs, kind: Kind, ops: &mut Ops) -> R<()> {
     let (idst, isrc) = implied(i, t, kind);
     let info = i.op.info();
     let jumps = if kind == Kind::Branch {
@@ -408,17 +418,17 @@ pub(super) fn operands(i: &Insn, t: &Tabs, kind: Kind) -> R<Ops> {
             0,
         );
     }
-    let mut src = isrc;
+    let src = &mut ops.src;
     for k in 0..3 {
         let mine = k < nsrc || (kind == Kind::Jmpi && k == 1);
         match (&i.src[k], mine) {
             (Some(s), true) => src[k] = Some(*s),
-            (None, true) if src[k].is_some() => {} // implicit (enc.implicit.math-src1)
+            (None, true) if isrc[k].is_some() => src[k] = isrc[k], // implicit (enc.implicit.math-src1)
             (None, true) => return err(SRC[k], "is required by this opcode", 0),
             (Some(_), false) => {
                 return err(SRC[k], "is not encodable for this opcode", 0);
             }
-            (None, false) => {}
+            (None, false) => src[k] = isrc[k],
         }
     }
     if kind == Kind::Jump {
@@ -456,10 +466,8 @@ pub(super) fn operands(i: &Insn, t: &Tabs, kind: Kind) -> R<Ops> {
             }
         }
     }
-    Ok(Ops {
-        dst: if has_dst { i.dst } else { idst },
-        src,
-    })
+    ops.dst = if has_dst { i.dst } else { idst };
+    Ok(())
 }
 
 fn header(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs, num: u64) -> R<()> {

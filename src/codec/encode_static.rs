@@ -429,9 +429,10 @@ mod tests {
             return false;
         };
         let kind = t.kind(u64::from(num));
-        let Ok(ops) = operands(i, t, kind) else {
+        let mut ops = super::super::encode::Ops::NONE;
+        if operands(i, t, kind, &mut ops).is_err() {
             return false;
-        };
+        }
         let Some(v) = select_values(i, &ops, t, p, num, kind) else {
             return false;
         };
