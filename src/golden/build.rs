@@ -143,8 +143,6 @@ pub struct Work {
     list: ListBuf,
     /// The rule IDs of the current vector (also used to number a shape's).
     rules: RuleSet,
-    /// Scratch: the current vector's rule numbers.
-    rule_ids: Vec<u32>,
     alts: Vec<Alt>,
     arf_f: [Option<usize>; 2],
     arf_acc: [Option<usize>; 2],
@@ -180,7 +178,6 @@ impl Work {
             classes: ClassSet::default(),
             list: ListBuf::default(),
             rules: RuleSet::default(),
-            rule_ids: Vec::new(),
             alts: Vec::new(),
             arf_f: [ix("f0"), ix("f1")],
             arf_acc: [ix("acc0"), ix("acc1")],
@@ -241,13 +238,13 @@ impl Work {
         let Some((_, Some(shape))) = self.shapes[oi].take() else {
             return false;
         };
-        let mut text = std::mem::take(&mut self.texts[oi]);
+        let text = std::mem::take(&mut self.texts[oi]);
         let mut ok = false;
         for attempt in 0..ATTEMPTS {
             let mut r = Rng::for_vector(cfg.seed, index, attempt);
             let mark = out.len();
             if self
-                .assemble(cfg, index, (&shape, &mut text), j, &mut r, out)
+                .assemble(cfg, index, (&shape, &text), j, &mut r, out)
                 .is_some()
             {
                 ok = true;
@@ -264,11 +261,11 @@ impl Work {
                 let Some(shape) = self.shape_from(cfg, oi, s, index, first, &mut n) else {
                     break;
                 };
-                let mut text = ShapeText::new(&self.base, &shape);
+                let text = ShapeText::new(&self.base, &shape);
                 let mut r = Rng::for_vector(cfg.seed, index, ATTEMPTS + first);
                 let mark = out.len();
                 if self
-                    .assemble(cfg, index, (&shape, &mut text), j, &mut r, out)
+                    .assemble(cfg, index, (&shape, &text), j, &mut r, out)
                     .is_some()
                 {
                     return true;
@@ -287,7 +284,7 @@ impl Work {
         &mut self,
         cfg: &GenConfig,
         index: u64,
-        (shape, text): (&Shape, &mut ShapeText),
+        (shape, text): (&Shape, &ShapeText),
         j: u64,
         r: &mut Rng,
         out: &mut Vec<u8>,
@@ -563,7 +560,7 @@ impl Work {
         // Rules: the shape's and the vector's, in order without repeats.
         out.extend_from_slice(b",\"rules\":");
         match (shape.rule_bits.as_ref(), self.rules.bits()) {
-            (Some(a), Some(b)) if text.listed => text.write_rules(out, a, b, &mut self.rule_ids),
+            (Some(a), Some(b)) if text.listed => text.rules.write_with(out, a, b),
             (Some(a), Some(b)) => ids::write_union(out, &mut self.list, a, b),
             _ => {
                 let mut v = shape.rules.clone();

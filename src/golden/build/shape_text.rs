@@ -23,11 +23,6 @@ pub(super) struct ShapeText {
     pub(super) grf_candidates: u64,
     /// Per ARF block: the ARF registers among the candidates with a byte in it.
     pub(super) block_candidates: Vec<u64>,
-    /// The rule list last written (`last_list`) and the vector's rules outside the shape's it
-    /// was written with (`last_own`; None: no list written yet): the vectors of a shape often
-    /// have the same rules.
-    last_own: Option<Vec<u32>>,
-    last_list: Vec<u8>,
 }
 
 impl ShapeText {
@@ -49,7 +44,6 @@ impl ShapeText {
         }
         self.listed = false;
         self.rules.clear();
-        self.last_own = None;
         if let (Some(bits), true) = (&shape.rule_bits, shared) {
             self.rules.set(bits);
             self.listed = true;
@@ -72,35 +66,6 @@ impl ShapeText {
                     }
                 }
             }
-        }
-    }
-
-    /// Append the rules list of a vector of the shape (`own`: the shape's rules, `listed`;
-    /// `more`: the vector's), through `scratch`.
-    pub(super) fn write_rules(
-        &mut self,
-        out: &mut Vec<u8>,
-        own: &BitSet,
-        more: &BitSet,
-        scratch: &mut Vec<u32>,
-    ) {
-        scratch.clear();
-        more.for_each(|i| {
-            if !own.contains(i) {
-                scratch.push(i as u32);
-            }
-        });
-        if self.last_own.as_ref() == Some(scratch) {
-            out.extend_from_slice(&self.last_list);
-            return;
-        }
-        let at = out.len();
-        self.rules.write_with(out, own, more);
-        self.last_list.clear();
-        self.last_list.extend_from_slice(&out[at..]);
-        match &mut self.last_own {
-            Some(v) => std::mem::swap(v, scratch),
-            None => self.last_own = Some(std::mem::take(scratch)),
         }
     }
 
