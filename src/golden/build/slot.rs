@@ -228,7 +228,8 @@ pub(super) fn differing_blocks(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> Bl
 /// the block size), and all the blocks from `lim` on when anything from there differs
 /// (compared at once: usually nothing does). All when `lim` is beyond the ARF.
 pub(super) fn changed_blocks(a: &ThreadState, b: &ThreadState, lim: usize) -> Blocks {
-    fn split(s: &ThreadState, lim: usize) -> Option<((&[u8], &[u8]), (&[u32], &[u32]))> {
+    type Halves<'a, T> = (&'a [T], &'a [T]);
+    fn split(s: &ThreadState, lim: usize) -> Option<(Halves<'_, u8>, Halves<'_, u32>)> {
         Some((
             s.arf.split_at_checked(lim)?,
             s.arf_undef.split_at_checked(lim / 4)?,
