@@ -89,15 +89,17 @@ pub fn generate_lines(
     let mut start = 0;
     while start < count {
         let end = (start + chunk).min(count);
-        let written = std::thread::scope(|s| {
-            let gen = (end < count).then(|| s.spawn(|| fill(&mut next, end)));
+        // (The next chunk is a job of the pool, so no thread waits to be scheduled for it;
+        // this thread writes meanwhile.)
+        let written = rayon::in_place_scope(|s| {
+            if end < count {
+                let (fill, next) = (&fill, &mut next);
+                s.spawn(move |_| fill(next, end));
+            }
             let written = write_chunk(out, &cur, &mut stats);
             if written.is_ok() {
                 let parts: Vec<&[u8]> = cur.iter().map(|o| o.buf.as_slice()).collect();
                 on_chunk(start, end - start, &parts);
-            }
-            if let Some(Err(e)) = gen.map(|g| g.join()) {
-                std::panic::resume_unwind(e);
             }
             written
         });
