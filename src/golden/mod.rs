@@ -21,16 +21,15 @@ pub use format::{AltKind, Alternative, DstInfo, Vector};
 use rayon::prelude::*;
 use std::io::Write;
 
-/// Vectors per chunk at least: the lines of one chunk are held in memory before they are
-/// written (memory bound), generated in [`TASKS`] parallel tasks of [`task_len`] vectors.
+/// Vectors per chunk, about: the lines of a chunk are held in memory until written (two
+/// chunks at a time: one written while the next is generated), generated in parallel tasks
+/// of [`task_len`] vectors.
 pub const CHUNK: u64 = 16_384;
 
 /// Vectors per parallel task at least (each task takes a generation state from a pool shared
-/// by the run, so states, shapes and buffers live as long as the run).
-pub const TASK: u64 = 2_048;
-
-/// Tasks per chunk.
-const TASKS: u64 = CHUNK / TASK;
+/// by the run, so states, shapes and buffers live as long as the run; small tasks keep both
+/// cores busy to the end of a chunk).
+pub const TASK: u64 = 512;
 
 /// Vectors per task: [`TASK`] rounded up to whole shape spans (`PER_SHAPE` vectors of every
 /// opcode of the selection), so that no shape is split between two tasks (built twice).
@@ -70,7 +69,7 @@ pub fn generate_lines(
     mut on_chunk: impl FnMut(u64, u64, &[&[u8]]),
 ) -> std::io::Result<GenStats> {
     let task = task_len(cfg);
-    let chunk = task * TASKS;
+    let chunk = task * (CHUNK / task).max(1);
     let pool = WorkPool::default();
     let fill = |tasks: &mut Vec<TaskOut>, start: u64| {
         let end = (start + chunk).min(count);
