@@ -36,6 +36,14 @@ impl BitSet {
         }
     }
 
+    /// Whether `i` is a member.
+    #[inline]
+    pub(crate) fn contains(&self, i: usize) -> bool {
+        self.words
+            .get(i / 64)
+            .is_some_and(|x| x >> (i % 64) & 1 == 1)
+    }
+
     /// Members.
     #[inline]
     pub(crate) fn count(&self) -> usize {
@@ -95,6 +103,7 @@ mod tests {
             b.insert(i);
         }
         assert_eq!(a.count(), 5);
+        assert!(a.contains(64) && a.contains(4999) && !a.contains(66) && !a.contains(6000));
         let mut u = Vec::new();
         a.for_each_union(&b, |i| u.push(i));
         assert_eq!(u, [0, 3, 64, 65, 4095, 4096, 4999]);

@@ -96,14 +96,16 @@ mod fill;
 mod shape;
 mod shape_buffers;
 mod shape_tables;
+mod shape_text;
 mod slot;
 
-use emit::{grf_name, insn_fields, lower, reg_entries, reg_hex, reg_view};
+use emit::{grf_name, insn_fields, lower, reg_entries, reg_hex, reg_view, same_arf};
 pub(crate) use exercised::{dst_elem, policy, src_value};
 use exercised::{exercised, src_offset, Alt};
 use fill::{fill_regs, grf_base};
 use shape::Shape;
-use slot::{differing_range, grf_reg, same_grf, Slot, Span};
+use shape_text::{ShapeText, INITIAL};
+use slot::{changed_blocks, grf_reg, same_grf, Blocks, Slot};
 
 /// A register of a vector: GRF `r<n>` or ARF register `i` of the layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,6 +133,10 @@ pub struct Work {
     after: Slot,
     /// Per opcode of the selection: the rank of the cached shape and the shape.
     shapes: Vec<Option<(u64, Option<Box<Shape>>)>>,
+    /// Per opcode of the selection: the constant text of its cached shape.
+    texts: Vec<ShapeText>,
+    /// `{"v":1,"id":"<gen>-<seed hex>-`.
+    id_head: Vec<u8>,
     /// The value labels of the current vector.
     classes: ClassSet,
     /// The scratch buffer of the rules and classes lists.
@@ -141,8 +147,10 @@ pub struct Work {
     arf_f: [Option<usize>; 2],
     arf_acc: [Option<usize>; 2],
     arf_cr0: Option<usize>,
-    /// The ARF bytes `st` has changed (and since reverted) since `after` last followed it.
-    arf_moved: Span,
+    /// The ARF blocks `st` has changed (and since reverted) since `after` last followed it.
+    arf_moved: Blocks,
+    /// The ARF bytes that hold every register that may change (`..arf_limit`, whole blocks).
+    arf_limit: usize,
     /// The ARF registers a vector may change (all but ip and null), sorted by name.
     arf_sorted: Vec<(String, usize)>,
     /// The registers' JSON keys.
@@ -158,6 +166,15 @@ impl Work {
             st: slot(),
             after: slot(),
             shapes: (0..cfg.ops.len()).map(|_| None).collect(),
+            texts: (0..cfg.ops.len()).map(|_| ShapeText::default()).collect(),
+            id_head: {
+                let mut h = b"{\"v\":1,\"id\":\"".to_vec();
+                h.extend_from_slice(cfg.platform.name().as_bytes());
+                h.push(b'-');
+                fast::uint_hex(&mut h, cfg.seed);
+                h.push(b'-');
+                h
+            },
             classes: ClassSet::default(),
             list: ListBuf::default(),
             rules: RuleSet::default(),
@@ -165,7 +182,17 @@ impl Work {
             arf_f: [ix("f0"), ix("f1")],
             arf_acc: [ix("acc0"), ix("acc1")],
             arf_cr0: ix("cr0"),
-            arf_moved: Span::EMPTY,
+            arf_moved: Blocks::EMPTY,
+            arf_limit: {
+                // (The registers of `arf_sorted`.)
+                (cfg.base.layout.regs.iter())
+                    .filter(|x| x.name != "ip" && x.name != "null" && x.bytes <= 64)
+                    .map(|x| x.base + x.bytes)
+                    .max()
+                    .unwrap_or(0)
+                    .div_ceil(Blocks::BYTES)
+                    * Blocks::BYTES
+            },
             arf_sorted: {
                 let mut v: Vec<(String, usize)> = cfg
                     .base
@@ -203,22 +230,30 @@ impl Work {
         let (s, j) = (k / ps, k % ps);
         if !matches!(self.shapes[oi], Some((r, _)) if r == s) {
             let sh = self.shape(cfg, oi, s, rejected).map(Box::new);
+            if let Some(sh) = &sh {
+                self.texts[oi].set(&self.base, sh, ps > 1);
+            }
             self.shapes[oi] = Some((s, sh));
         }
         let Some((_, Some(shape))) = self.shapes[oi].take() else {
             return false;
         };
+        let text = std::mem::take(&mut self.texts[oi]);
         let mut ok = false;
         for attempt in 0..ATTEMPTS {
             let mut r = Rng::for_vector(cfg.seed, index, attempt);
             let mark = out.len();
-            if self.assemble(cfg, index, &shape, j, &mut r, out).is_some() {
+            if self
+                .assemble(cfg, index, (&shape, &text), j, &mut r, out)
+                .is_some()
+            {
                 ok = true;
                 break;
             }
             out.truncate(mark);
         }
         self.shapes[oi] = Some((s, Some(shape)));
+        self.texts[oi] = text;
         if !ok {
             // Values the engine refuses on every attempt (rare): a shape of this vector's own.
             let mut n = 0;
@@ -226,9 +261,13 @@ impl Work {
                 let Some(shape) = self.shape_from(cfg, oi, s, index, first, &mut n) else {
                     break;
                 };
+                let text = ShapeText::new(&self.base, &shape);
                 let mut r = Rng::for_vector(cfg.seed, index, ATTEMPTS + first);
                 let mark = out.len();
-                if self.assemble(cfg, index, &shape, j, &mut r, out).is_some() {
+                if self
+                    .assemble(cfg, index, (&shape, &text), j, &mut r, out)
+                    .is_some()
+                {
                     return true;
                 }
                 out.truncate(mark);
@@ -239,12 +278,13 @@ impl Work {
 }
 
 impl Work {
-    /// One vector of `shape` (`j`: its rank within the shape) with the values of `r`.
+    /// One vector of `shape` (`j`: its rank within the shape, `text`: its constant text) with
+    /// the values of `r`.
     fn assemble(
         &mut self,
         cfg: &GenConfig,
         index: u64,
-        shape: &Shape,
+        (shape, text): (&Shape, &ShapeText),
         j: u64,
         r: &mut Rng,
         out: &mut Vec<u8>,
@@ -256,7 +296,7 @@ impl Work {
         // (The only ARF writes to `st` are those of `Slot::set_arf`, which notes them; what
         // the reset reverts and what this vector writes is where `after` must follow.)
         self.arf_moved = self.arf_moved.union(self.st.arf_dirty);
-        self.st.reset_from(&self.base, &shape.grf, Span::EMPTY);
+        self.st.reset_from(&self.base, &shape.grf, Blocks::EMPTY);
         let st = &mut self.st.st;
         // Sources: whole registers of typed values.
         for s in insn.src.iter_mut() {
@@ -343,9 +383,9 @@ impl Work {
         let opts = ExecOptions::default();
         let moved = self.arf_moved.union(self.st.arf_dirty);
         self.after.reset_from(&self.st.st, &shape.grf, moved);
-        self.arf_moved = Span::EMPTY;
+        self.arf_moved = Blocks::EMPTY;
         // (Anything may change in the execution.)
-        self.after.arf_dirty = Span::ALL;
+        self.after.arf_dirty = Blocks::ALL;
         self.after.acc_dirty = true;
         let info = match &shape.pre {
             Some(pre) => crate::exec::step_prepared(&mut self.after.st, pre, &opts),
@@ -392,25 +432,15 @@ impl Work {
             &mut self.alts,
         );
         // The line.
-        out.extend_from_slice(b"{\"v\":1,\"id\":\"");
-        out.extend_from_slice(p.name().as_bytes());
-        out.push(b'-');
-        fast::uint_hex(out, cfg.seed);
-        out.push(b'-');
+        out.extend_from_slice(&self.id_head);
         fast::uint(out, index);
-        out.extend_from_slice(b"\",\"gen\":\"");
-        out.extend_from_slice(p.name().as_bytes());
-        out.extend_from_slice(b"\",\"op\":\"");
-        out.extend_from_slice(shape.op_name.as_bytes());
-        out.push(b'"');
-        if shape.pre.is_some() {
-            out.extend_from_slice(&shape.text);
-        } else {
+        out.extend_from_slice(&text.head);
+        if !text.whole {
             let bytes = crate::codec::encode(&insn, p).ok()?;
             insn_fields(out, &insn, p, &bytes);
+            out.extend_from_slice(INITIAL);
         }
         let mut ub = [0u8; 64];
-        out.extend_from_slice(b",\"initial\":{");
         for (i, reg) in shape.initial.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
@@ -423,22 +453,29 @@ impl Work {
         let mut changed = 0u64;
         let mut with_undef = 0u64;
         let mut ua = [0u8; 64];
-        // The ARF bytes that may differ: `lo..hi` (empty when the ARF is unchanged).
-        let (lo, hi) = differing_range(&st.arf, &after.arf, &st.arf_undef, &after.arf_undef);
-        self.after.arf_dirty = Span(lo, hi);
-        for (i, reg) in shape.candidates.iter().enumerate() {
+        // The ARF blocks that differ (one by one where the registers that may change are).
+        let moved = changed_blocks(st, after, self.arf_limit);
+        self.after.arf_dirty = moved;
+        // The candidates that may have changed: the destination registers and the ARF
+        // registers in the blocks that differ.
+        let mut maybe = text.grf_candidates;
+        let mut blocks = moved.0;
+        while blocks != 0 {
+            let k = blocks.trailing_zeros() as usize;
+            blocks &= blocks - 1;
+            // (No candidate lies in a block past the table.)
+            maybe |= text.block_candidates.get(k).copied().unwrap_or(0);
+        }
+        while maybe != 0 {
+            let i = maybe.trailing_zeros() as usize;
+            maybe &= maybe - 1;
+            let Some(reg) = shape.candidates.get(i) else {
+                break;
+            };
             // Quick checks: equal bytes and undefined flags.
             match *reg {
                 RegRef::Arf(ix) => {
-                    let r = &st.layout.regs[ix];
-                    let (a, z) = (r.base, r.base + r.bytes);
-                    if z <= lo || a >= hi {
-                        continue;
-                    }
-                    if st.arf[a..z] == after.arf[a..z]
-                        && st.arf_undef[a / 4..z.div_ceil(4)]
-                            == after.arf_undef[a / 4..z.div_ceil(4)]
-                    {
+                    if same_arf(st, after, ix) {
                         continue;
                     }
                 }
@@ -523,6 +560,7 @@ impl Work {
         // Rules: the shape's and the vector's, in order without repeats.
         out.extend_from_slice(b",\"rules\":");
         match (shape.rule_bits.as_ref(), self.rules.bits()) {
+            (Some(a), Some(b)) if text.listed => text.rules.write_with(out, a, b),
             (Some(a), Some(b)) => ids::write_union(out, &mut self.list, a, b),
             _ => {
                 let mut v = shape.rules.clone();
@@ -545,36 +583,36 @@ impl Work {
 
 #[cfg(test)]
 mod tests {
-    use super::slot::set_arf;
+    use super::slot::{differing_blocks, set_arf};
     use super::*;
 
-    /// Outside the range, the images are equal; a difference anywhere is inside it.
-    /// The range as the whole-image scan of session 5 computed it (every block of both
-    /// images, the union of the differing ones).
-    fn differing_range_scan(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> (usize, usize) {
-        const BLOCK: usize = 64;
-        let (mut lo, mut hi) = (usize::MAX, 0);
-        for (i, (x, y)) in a.chunks(BLOCK).zip(b.chunks(BLOCK)).enumerate() {
-            if x != y {
-                (lo, hi) = (lo.min(i * BLOCK), hi.max(i * BLOCK + BLOCK));
-            }
-        }
-        for (i, (x, y)) in ua.chunks(BLOCK / 4).zip(ub.chunks(BLOCK / 4)).enumerate() {
-            if x != y {
-                (lo, hi) = (lo.min(i * BLOCK), hi.max(i * BLOCK + BLOCK));
-            }
-        }
+    /// The differing blocks as a plain scan finds them (every block of both images, bytes and
+    /// masks compared element by element).
+    fn differing_blocks_scan(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> Blocks {
         if a.len() != b.len() || ua.len() != ub.len() {
-            (lo, hi) = (0, usize::MAX);
+            return Blocks::ALL;
         }
-        (lo.min(hi), hi)
+        let mut m = Blocks::EMPTY;
+        for i in 0..a.len() {
+            if a[i] != b[i] {
+                m = m.union(Blocks::block(i / 64));
+            }
+        }
+        for i in 0..ua.len() {
+            if ua[i] != ub[i] {
+                m = m.union(Blocks::block(i * 4 / 64));
+            }
+        }
+        m
     }
 
+    /// Every difference is in a block of the set, every block of the set has one, for random
+    /// images (up to 80 blocks: the last bit stands for the blocks from 63 on) and changes.
     #[test]
-    fn differing_range_covers_every_difference() {
+    fn differing_blocks_are_those_with_a_difference() {
         let mut r = Rng::for_vector(1, 2, 0);
         for _ in 0..500 {
-            let n = 4 * (1 + r.below(200));
+            let n = 4 * (1 + r.below(1280));
             let a: Vec<u8> = (0..n).map(|_| r.next() as u8).collect();
             let ua: Vec<u32> = (0..n / 4).map(|_| r.next() as u32 & 0x11).collect();
             let (mut b, mut ub) = (a.clone(), ua.clone());
@@ -587,18 +625,70 @@ mod tests {
                     ub[i] ^= 1 << r.below(32);
                 }
             }
-            let (lo, hi) = differing_range(&a, &b, &ua, &ub);
-            assert_eq!((lo, hi), differing_range_scan(&a, &b, &ua, &ub));
+            let m = differing_blocks(&a, &b, &ua, &ub);
+            assert_eq!(m, differing_blocks_scan(&a, &b, &ua, &ub));
             for i in 0..n {
                 if a[i] != b[i] || ua[i / 4] != ub[i / 4] {
-                    assert!(lo <= i && i < hi, "byte {i} outside {lo}..{hi}");
+                    assert!(m.meets(Blocks::of(i, i + 1)), "byte {i} outside {m:?}");
                 }
             }
             if a == b && ua == ub {
-                assert!(lo >= hi);
+                assert_eq!(m, Blocks::EMPTY);
             }
             let short = &b[..n - 4];
-            assert_eq!(differing_range(&a, short, &ua, &ub), (0, usize::MAX));
+            assert_eq!(differing_blocks(&a, short, &ua, &ub), Blocks::ALL);
+        }
+    }
+
+    /// `changed_blocks` holds every block with a difference: those before the limit one by
+    /// one, the rest at once.
+    #[test]
+    fn changed_blocks_cover_every_difference() {
+        let mut r = Rng::for_vector(1, 4, 0);
+        let a = ThreadState::new(Platform::Skl);
+        let n = a.arf.len();
+        for _ in 0..500 {
+            let lim = 64 * r.below(n / 64 + 2);
+            let mut b = a.clone();
+            for _ in 0..r.below(3) {
+                let i = r.below(n);
+                if r.chance(1, 2) {
+                    b.arf[i] ^= 1 << r.below(8);
+                } else {
+                    b.arf_undef[i / 4] ^= 1 << r.below(32);
+                }
+            }
+            let m = changed_blocks(&a, &b, lim);
+            if lim > n {
+                assert_eq!(m, Blocks::ALL);
+                continue;
+            }
+            let exact = differing_blocks(&a.arf, &b.arf, &a.arf_undef, &b.arf_undef);
+            let rest = Blocks::of(lim, usize::MAX);
+            assert_eq!(m.0 & !rest.0, exact.0 & !rest.0, "lim {lim}");
+            assert_eq!(m.meets(rest), exact.meets(rest), "lim {lim}");
+        }
+    }
+
+    /// `Blocks::of` holds exactly the blocks of the bytes of the range, and `ranges` gives
+    /// them back as byte ranges.
+    #[test]
+    fn block_sets_of_byte_ranges() {
+        let mut r = Rng::for_vector(1, 3, 0);
+        for _ in 0..2000 {
+            let (lo, len) = (r.below(5000), r.below(300));
+            let m = Blocks::of(lo, lo + len);
+            let want = (lo..lo + len).fold(Blocks::EMPTY, |m, i| m.union(Blocks::block(i / 64)));
+            assert_eq!(m, want, "{lo}+{len}");
+            let total = r.below(6000);
+            let mut covered = vec![false; total];
+            for (o, e) in m.ranges(total) {
+                assert!(o < e && e <= total);
+                covered[o..e].iter_mut().for_each(|c| *c = true);
+            }
+            for (i, c) in covered.iter().enumerate() {
+                assert_eq!(*c, m.meets(Blocks::block(i / 64)), "byte {i} of {total}");
+            }
         }
     }
 
@@ -692,7 +782,7 @@ mod tests {
         }
     }
 
-    /// Slot resets as `assemble` does them (the ARF bytes noted by `Slot::set_arf`, what
+    /// Slot resets as `assemble` does them (the ARF blocks noted by `Slot::set_arf`, what
     /// `after` must follow accumulated over attempts that stop early) make `st` equal the base
     /// and `after` equal `st` on the tracked GRF registers, the whole ARF and the accumulator
     /// records.
@@ -705,13 +795,13 @@ mod tests {
             .collect();
         assert_eq!(set.len(), 5);
         let (mut st, mut after) = (Slot::new(&base), Slot::new(&base));
-        let mut moved = Span::EMPTY;
+        let mut moved = Blocks::EMPTY;
         let mut r = Rng::for_vector(9, 9, 0);
         let mut followed = 0;
         for _ in 0..400 {
             let regs: Vec<u8> = (0..1 + r.below(4)).map(|_| r.below(128) as u8).collect();
             moved = moved.union(st.arf_dirty);
-            st.reset_from(&base, &regs, Span::EMPTY);
+            st.reset_from(&base, &regs, Blocks::EMPTY);
             assert!(st.st.arf == base.arf && st.st.arf_undef == base.arf_undef);
             assert!(st.st.acc == base.acc);
             for &n in &regs {
@@ -733,8 +823,8 @@ mod tests {
                 continue;
             }
             after.reset_from(&st.st, &regs, moved.union(st.arf_dirty));
-            moved = Span::EMPTY;
-            after.arf_dirty = Span::ALL;
+            moved = Blocks::EMPTY;
+            after.arf_dirty = Blocks::ALL;
             after.acc_dirty = true;
             assert!(after.st.arf == st.st.arf && after.st.arf_undef == st.st.arf_undef);
             assert!(after.st.acc == st.st.acc);
@@ -744,19 +834,18 @@ mod tests {
             }
             followed += 1;
             // Anything in `after`'s ARF and accumulators may change (an executed
-            // instruction), then the range.
+            // instruction), then the blocks that differ.
             let k = r.below(after.st.arf.len());
             after.st.arf[k] ^= 0x5a;
             if let Some(a) = after.st.acc.first_mut() {
                 a.ext[r.below(16)] ^= 1;
             }
-            let (lo, hi) = differing_range(
+            after.arf_dirty = differing_blocks(
                 &st.st.arf,
                 &after.st.arf,
                 &st.st.arf_undef,
                 &after.st.arf_undef,
             );
-            after.arf_dirty = Span(lo, hi);
         }
         assert!(followed > 200);
     }

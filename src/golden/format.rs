@@ -131,6 +131,21 @@ pub mod fast {
         }
     }
 
+    /// The hex of the 4 bytes of `x` (little-endian: its low byte first): the bytes spread
+    /// to every other byte of a 64-bit word, the nibbles split, and the digits made by word
+    /// arithmetic (no byte can carry into the next).
+    #[inline(always)]
+    pub fn hex4(x: u32) -> [u8; 8] {
+        const LOW: u64 = 0x000f_000f_000f_000f;
+        let v = u64::from(x);
+        let v = (v | v << 16) & 0x0000_ffff_0000_ffff;
+        let v = (v | v << 8) & 0x00ff_00ff_00ff_00ff;
+        // Byte 2i: the high nibble of byte i; byte 2i + 1: its low nibble.
+        let n = (v >> 4 & LOW) | (v & LOW) << 8;
+        let letters = (n + 0x0606_0606_0606_0606) >> 4 & 0x0101_0101_0101_0101;
+        (n + 0x3030_3030_3030_3030 + letters * u64::from(b'a' - b'0' - 10)).to_le_bytes()
+    }
+
     /// Append the hex of 32 bytes (a GRF register).
     #[inline]
     pub fn hex32(out: &mut Vec<u8>, bytes: &[u8; 32]) {
@@ -176,20 +191,35 @@ pub mod fast {
         hex(out, &masked[..n]);
     }
 
-    /// Append a decimal unsigned number.
+    /// `"00"` to `"99"`.
+    static DEC2: [[u8; 2]; 100] = {
+        let mut t = [[0u8; 2]; 100];
+        let mut i = 0;
+        while i < 100 {
+            t[i] = [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8];
+            i += 1;
+        }
+        t
+    };
+
+    /// Append a decimal unsigned number: its digits written two at a time into a fixed-size
+    /// buffer, appended by one fixed-size copy (then cut to their count).
     #[inline]
     pub fn uint(out: &mut Vec<u8>, mut v: u64) {
+        let n = v.checked_ilog10().unwrap_or(0) as usize + 1;
         let mut buf = [0u8; 20];
-        let mut i = buf.len();
-        loop {
-            i -= 1;
-            buf[i] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
+        let mut i = n;
+        while i >= 2 {
+            i -= 2;
+            buf[i..i + 2].copy_from_slice(&DEC2[(v % 100) as usize]);
+            v /= 100;
         }
-        out.extend_from_slice(&buf[i..]);
+        if i == 1 {
+            buf[0] = b'0' + v as u8;
+        }
+        let at = out.len();
+        out.extend_from_slice(&buf);
+        out.truncate(at + n);
     }
 
     /// Append a lower-case hex unsigned number (no prefix).
@@ -232,7 +262,8 @@ pub mod fast {
     /// a zero-padded fixed-width slot, so that a list is written by whole-slot copies into
     /// room made once ([`Slots::room`]) instead of one sized copy per item.
     pub struct Slots {
-        padded: Vec<[u8; SLOT]>,
+        /// Each item in a slot, with its length (longer than a slot: only in `json`).
+        padded: Vec<([u8; SLOT], usize)>,
         json: Vec<u8>,
         starts: Vec<u32>,
         /// The room an item takes at most while being written.
@@ -254,7 +285,7 @@ pub mod fast {
                     slot[..n].copy_from_slice(&json[at..]);
                 }
                 max_room = max_room.max(n);
-                padded.push(slot);
+                padded.push((slot, n));
             }
             Slots {
                 padded,
@@ -273,14 +304,31 @@ pub mod fast {
         /// Write item `i` at `buf[pos..]` (with room for it); returns the position after it.
         #[inline]
         pub fn put(&self, buf: &mut [u8], pos: usize, i: usize) -> usize {
-            let (a, z) = (self.starts[i] as usize, self.starts[i + 1] as usize);
-            let n = z - a;
-            if n <= SLOT {
-                buf[pos..pos + SLOT].copy_from_slice(&self.padded[i]);
+            let (slot, n) = &self.padded[i];
+            if *n <= SLOT {
+                buf[pos..pos + SLOT].copy_from_slice(slot);
             } else {
-                buf[pos..pos + n].copy_from_slice(&self.json[a..z]);
+                buf[pos..pos + n].copy_from_slice(self.long(i));
             }
             pos + n
+        }
+
+        /// Append item `i` to `out`.
+        #[inline]
+        pub fn append(&self, out: &mut Vec<u8>, i: usize) {
+            let (slot, n) = &self.padded[i];
+            if *n <= SLOT {
+                let at = out.len();
+                out.extend_from_slice(slot);
+                out.truncate(at + n);
+            } else {
+                out.extend_from_slice(self.long(i));
+            }
+        }
+
+        /// Item `i` from the joined text.
+        fn long(&self, i: usize) -> &[u8] {
+            &self.json[self.starts[i] as usize..self.starts[i + 1] as usize]
         }
     }
 
@@ -385,6 +433,41 @@ mod tests {
         }
     }
 
+    /// The word-arithmetic hex of a dword and the two-digits-at-a-time decimal writer equal
+    /// the plain formatting.
+    #[test]
+    fn hex4_and_uint_equal_the_plain_formatting() {
+        let mut r = Rng::for_vector(3, 6, 0);
+        let mut words: Vec<u32> = (0..5000).map(|_| r.next() as u32).collect();
+        words.extend((0..=255u32).map(|b| b * 0x0101_0101));
+        words.extend([0, u32::MAX, 0x0123_4567, 0x89ab_cdef]);
+        for x in words {
+            let got = fast::hex4(x);
+            assert_eq!(&got[..], naive_hex(&x.to_le_bytes()).as_bytes(), "{x:#x}");
+        }
+        let mut nums: Vec<u64> = (0..5000).map(|_| r.next() >> r.below(64)).collect();
+        nums.extend([
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            101,
+            999,
+            1000,
+            u64::MAX,
+            u64::MAX / 10,
+        ]);
+        nums.extend((0..20).map(|k| 10u64.pow(k)));
+        nums.extend((1..20).map(|k| 10u64.pow(k) - 1));
+        for v in nums {
+            let mut out = b"q".to_vec();
+            fast::uint(&mut out, v);
+            assert_eq!(out, format!("q{v}").as_bytes());
+        }
+    }
+
     #[test]
     fn slot_lists_equal_joined_strings() {
         let long = "l".repeat(100);
@@ -405,6 +488,12 @@ mod tests {
             list.plain("xyz");
             let mut out = b"{".to_vec();
             list.end(&mut out);
+            let mut appended = Vec::new();
+            for &i in &pick {
+                slots.append(&mut appended, i);
+            }
+            let joined: Vec<String> = pick.iter().map(|&i| format!(",\"{}\"", texts[i])).collect();
+            assert_eq!(appended, joined.concat().as_bytes());
             let mut items: Vec<String> =
                 pick.iter().map(|&i| format!("\"{}\"", texts[i])).collect();
             items.push("\"xyz\"".into());

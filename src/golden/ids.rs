@@ -189,6 +189,65 @@ pub(crate) fn write_union(out: &mut Vec<u8>, list: &mut ListBuf, a: &BitSet, b: 
     list.end(out);
 }
 
+/// A set of numbered IDs rendered once as JSON list items (`,"<id>"` each, in order), into
+/// which another set is merged when written ([`RuleList::write_with`]): the list of a shape's
+/// rules, written with each vector's by copying the runs of the shape's items between the
+/// vector's own, so that the cost follows the vector's rules, not the union's.
+#[derive(Default)]
+pub(crate) struct RuleList {
+    /// The items.
+    json: Vec<u8>,
+    /// Each item's number and its start in `json`.
+    at: Vec<(u32, u32)>,
+}
+
+impl RuleList {
+    /// Make the list `bits`'s members.
+    pub(crate) fn set(&mut self, bits: &BitSet) {
+        self.clear();
+        let items = &table().items;
+        bits.for_each(|i| {
+            self.at.push((i as u32, self.json.len() as u32));
+            items.append(&mut self.json, i);
+        });
+    }
+
+    /// Make the list empty.
+    pub(crate) fn clear(&mut self) {
+        self.json.clear();
+        self.at.clear();
+    }
+
+    /// Append the IDs of `own ∪ more` as a JSON list of strings in name order; `own` must be
+    /// the set the list was made from ([`RuleList::set`]).
+    #[inline]
+    pub(crate) fn write_with(&self, out: &mut Vec<u8>, own: &BitSet, more: &BitSet) {
+        let items = &table().items;
+        let mark = out.len();
+        let (mut k, mut from) = (0, 0);
+        more.for_each(|i| {
+            if own.contains(i) {
+                return;
+            }
+            // The shape's items before `i`, then `i`.
+            while self.at.get(k).is_some_and(|x| (x.0 as usize) < i) {
+                k += 1;
+            }
+            let to = self.at.get(k).map_or(self.json.len(), |x| x.1 as usize);
+            out.extend_from_slice(&self.json[from..to]);
+            from = to;
+            items.append(out, i);
+        });
+        out.extend_from_slice(&self.json[from..]);
+        // (The first item's comma becomes the bracket.)
+        match out.get_mut(mark) {
+            Some(c) => *c = b'[',
+            None => out.push(b'['),
+        }
+        out.push(b']');
+    }
+}
+
 /// Append `items` (sorted, unique strings) as a JSON list of strings.
 pub(crate) fn write_names(out: &mut Vec<u8>, items: &[&str]) {
     out.push(b'[');
@@ -251,6 +310,41 @@ mod tests {
             let mut out2 = Vec::new();
             write_names(&mut out2, &names);
             assert_eq!(out2, out);
+        }
+    }
+
+    /// A shape's list merged with a vector's set equals the union written from bit sets, for
+    /// random sets (empty ones, disjoint, overlapping, equal).
+    #[test]
+    fn merged_rule_lists_equal_the_union() {
+        let mut r = Rng::for_vector(12, 0, 0);
+        let (mut shape, mut vector) = (RuleSet::default(), RuleSet::default());
+        let (mut list, mut own) = (ListBuf::default(), RuleList::default());
+        let n = table().names.len();
+        for round in 0..600 {
+            shape.clear();
+            vector.clear();
+            for _ in 0..r.below(40) {
+                shape.insert(r.below(n) as Id);
+            }
+            for _ in 0..r.below(12) {
+                let i = if r.chance(1, 3) {
+                    // Often one of the shape's.
+                    let mut v = Vec::new();
+                    shape.bits.for_each(|x| v.push(x));
+                    v.get(r.below(v.len().max(1))).copied().unwrap_or(0)
+                } else {
+                    r.below(n)
+                };
+                vector.insert(i as Id);
+            }
+            let (a, b) = (shape.bits().unwrap(), vector.bits().unwrap());
+            let mut expect = b"x".to_vec();
+            write_union(&mut expect, &mut list, a, b);
+            own.set(a);
+            let mut got = b"x".to_vec();
+            own.write_with(&mut got, a, b);
+            assert_eq!(got, expect, "round {round}");
         }
     }
 

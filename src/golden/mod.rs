@@ -21,13 +21,22 @@ pub use format::{AltKind, Alternative, DstInfo, Vector};
 use rayon::prelude::*;
 use std::io::Write;
 
-/// Vectors per chunk: the lines of one chunk are held in memory before they are written
-/// (memory bound), generated in [`TASK`]-sized parallel tasks.
+/// Vectors per chunk, about: the lines of a chunk are held in memory until written (two
+/// chunks at a time: one written while the next is generated), generated in parallel tasks
+/// of [`task_len`] vectors.
 pub const CHUNK: u64 = 16_384;
 
-/// Vectors per parallel task (each task builds its own shapes and reuses its own states and
-/// buffers).
-pub const TASK: u64 = 2_048;
+/// Vectors per parallel task at least (each task takes a generation state from a pool shared
+/// by the run, so states, shapes and buffers live as long as the run; small tasks keep both
+/// cores busy to the end of a chunk).
+pub const TASK: u64 = 512;
+
+/// Vectors per task: [`TASK`] rounded up to whole shape spans (`PER_SHAPE` vectors of every
+/// opcode of the selection), so that no shape is split between two tasks (built twice).
+pub fn task_len(cfg: &GenConfig) -> u64 {
+    let span = build::PER_SHAPE * (cfg.ops.len().max(1) as u64);
+    TASK.div_ceil(span) * span
+}
 
 /// Statistics of a run.
 #[derive(Debug, Clone, Default)]
@@ -51,50 +60,103 @@ struct TaskOut {
 /// Generate vectors `0..count` to `out`, one JSON line each, in index order, calling
 /// `on_chunk(first index, chunk length, parts)` after each chunk is written (progress; the
 /// chunk's lines are the concatenation of `parts`). This is the fast path: vectors exist only
-/// as their lines.
+/// as their lines. A chunk is written (and `on_chunk` called, on the calling thread) while the
+/// next one is generated.
 pub fn generate_lines(
     cfg: &GenConfig,
     count: u64,
     out: &mut dyn Write,
     mut on_chunk: impl FnMut(u64, u64, &[&[u8]]),
 ) -> std::io::Result<GenStats> {
+    let task = task_len(cfg);
+    let chunk = task * (CHUNK / task).max(1);
+    let pool = WorkPool::default();
+    let fill = |tasks: &mut Vec<TaskOut>, start: u64| {
+        let end = (start + chunk).min(count);
+        let n = (end - start).div_ceil(task) as usize;
+        tasks.resize_with(n, TaskOut::default);
+        tasks.par_iter_mut().enumerate().for_each(|(t, o)| {
+            let a = start + t as u64 * task;
+            pool.run(cfg, |w| o.fill(w, cfg, a..(a + task).min(end)));
+        });
+    };
     let mut stats = GenStats::default();
-    let mut tasks: Vec<TaskOut> = Vec::new();
+    let (mut cur, mut next) = (Vec::new(), Vec::new());
+    if count > 0 {
+        fill(&mut cur, 0);
+    }
     let mut start = 0;
     while start < count {
-        let end = (start + CHUNK).min(count);
-        let n = (end - start).div_ceil(TASK) as usize;
-        if tasks.len() < n {
-            tasks.resize_with(n, TaskOut::default);
-        }
-        tasks[..n].par_iter_mut().enumerate().for_each(|(t, o)| {
-            o.buf.clear();
-            o.skipped.clear();
-            o.written = 0;
-            o.rejected = 0;
-            let a = start + t as u64 * TASK;
-            let b = (a + TASK).min(end);
-            let mut w = build::Work::new(cfg);
-            for i in a..b {
-                if w.line(cfg, i, &mut o.buf, &mut o.rejected) {
-                    o.written += 1;
-                } else {
-                    o.skipped.push(i);
-                }
+        let end = (start + chunk).min(count);
+        // (The next chunk is a job of the pool, so no thread waits to be scheduled for it;
+        // this thread writes meanwhile.)
+        let written = rayon::in_place_scope(|s| {
+            if end < count {
+                let (fill, next) = (&fill, &mut next);
+                s.spawn(move |_| fill(next, end));
             }
+            let written = write_chunk(out, &cur, &mut stats);
+            if written.is_ok() {
+                let parts: Vec<&[u8]> = cur.iter().map(|o| o.buf.as_slice()).collect();
+                on_chunk(start, end - start, &parts);
+            }
+            written
         });
-        for o in &tasks[..n] {
-            out.write_all(&o.buf)?;
-            stats.written += o.written;
-            stats.skipped += o.skipped.len() as u64;
-            stats.rejected += o.rejected;
-        }
-        let parts: Vec<&[u8]> = tasks[..n].iter().map(|o| o.buf.as_slice()).collect();
-        on_chunk(start, end - start, &parts);
+        written?;
+        std::mem::swap(&mut cur, &mut next);
         start = end;
     }
     out.flush()?;
     Ok(stats)
+}
+
+/// Write the lines of a chunk's tasks and add up their statistics.
+fn write_chunk(
+    out: &mut dyn Write,
+    tasks: &[TaskOut],
+    stats: &mut GenStats,
+) -> std::io::Result<()> {
+    for o in tasks {
+        out.write_all(&o.buf)?;
+        stats.written += o.written;
+        stats.skipped += o.skipped.len() as u64;
+        stats.rejected += o.rejected;
+    }
+    Ok(())
+}
+
+impl TaskOut {
+    /// The lines of vectors `range`, generated with `w`.
+    fn fill(&mut self, w: &mut build::Work, cfg: &GenConfig, range: std::ops::Range<u64>) {
+        self.buf.clear();
+        self.skipped.clear();
+        self.written = 0;
+        self.rejected = 0;
+        for i in range {
+            if w.line(cfg, i, &mut self.buf, &mut self.rejected) {
+                self.written += 1;
+            } else {
+                self.skipped.push(i);
+            }
+        }
+    }
+}
+
+/// The generation states of a run: a task takes one (or makes one) and gives it back, so a
+/// run makes about as many as it has threads. (Vector `i` does not depend on the state that
+/// builds it: a state only caches what the seed and the index determine.)
+#[derive(Default)]
+struct WorkPool(std::sync::Mutex<Vec<build::Work>>);
+
+impl WorkPool {
+    fn run(&self, cfg: &GenConfig, f: impl FnOnce(&mut build::Work)) {
+        let taken = self.0.lock().ok().and_then(|mut v| v.pop());
+        let mut w = taken.unwrap_or_else(|| build::Work::new(cfg));
+        f(&mut w);
+        if let Ok(mut v) = self.0.lock() {
+            v.push(w);
+        }
+    }
 }
 
 /// Generate vectors `0..count` to `out` as [`generate_lines`] does; `on_chunk` sees each

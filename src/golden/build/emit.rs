@@ -91,19 +91,24 @@ pub(super) fn insn_fields(out: &mut Vec<u8>, insn: &Insn, p: Platform, bytes: &[
 }
 
 /// The hex of register `r` in `st`, undefined bits as 0 (`reg_view` and `fast::hex_masked`;
-/// a GRF register without undefined bytes directly).
+/// a GRF register without undefined bytes directly, inline).
+#[inline]
 pub(super) fn reg_hex(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
-    match r {
-        RegRef::Grf(n) => {
-            if let Some((bytes, 0)) = grf_reg(st, n) {
-                fast::hex32(out, bytes);
-                return;
-            }
+    if let RegRef::Grf(n) = r {
+        if let Some((bytes, 0)) = grf_reg(st, n) {
+            fast::hex32(out, bytes);
+            return;
         }
-        RegRef::Arf(i) => {
-            if arf_hex(out, st, i).is_some() {
-                return;
-            }
+    }
+    reg_hex_other(out, st, r);
+}
+
+/// [`reg_hex`] of an ARF register or a GRF register with undefined bytes.
+#[inline(never)]
+fn reg_hex_other(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
+    if let RegRef::Arf(i) = r {
+        if arf_hex(out, st, i).is_some() {
+            return;
         }
     }
     let mut ub = [0u8; 64];
@@ -114,22 +119,44 @@ pub(super) fn reg_hex(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
 }
 
 /// The hex of ARF register `i` (at most 64 bytes), undefined bits as 0, a dword at a time
-/// (None, nothing written: not in the layout).
+/// ([`fast::hex4`]; None, nothing written: not in the layout or not whole dwords).
+#[inline]
 pub(super) fn arf_hex(out: &mut Vec<u8>, st: &ThreadState, i: usize) -> Option<()> {
     let r = st.layout.regs.get(i)?;
     let len = r.bytes.min(64);
-    let bytes = st.arf.get(r.base..r.base + len)?;
-    let mut buf = [0u8; 64];
     // (Registers start on a dword: one undefined mask per four bytes.)
-    for (j, (d, s)) in buf[..len].chunks_mut(4).zip(bytes.chunks(4)).enumerate() {
-        let w = r.base / 4 + j;
-        let m = (st.arf_undef.get(w)? | st.layout.read_undef.get(w)?).to_le_bytes();
-        for (k, x) in d.iter_mut().enumerate() {
-            *x = s[k] & !m[k];
-        }
+    if r.base % 4 != 0 || len % 4 != 0 {
+        return None;
     }
-    fast::hex(out, &buf[..len]);
+    let (d0, n) = (r.base / 4, len / 4);
+    let bytes = st.arf.get(r.base..r.base + len)?;
+    let undef = st.arf_undef.get(d0..d0 + n)?;
+    let fixed = st.layout.read_undef.get(d0..d0 + n)?;
+    for ((b, u), f) in bytes.chunks_exact(4).zip(undef).zip(fixed) {
+        let x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & !(u | f);
+        out.extend_from_slice(&fast::hex4(x));
+    }
     Some(())
+}
+
+/// Whether ARF register `i` surely has the same bytes and undefined flags in `a` and `b` (a
+/// dword at a time; registers start on a dword). False: they may differ.
+#[inline]
+pub(super) fn same_arf(a: &ThreadState, b: &ThreadState, i: usize) -> bool {
+    let Some(r) = a.layout.regs.get(i) else {
+        return false;
+    };
+    let (lo, hi) = (r.base / 4, (r.base + r.bytes).div_ceil(4));
+    let (Some(x), Some(y), Some(ux), Some(uy)) = (
+        a.arf.get(lo * 4..hi * 4),
+        b.arf.get(lo * 4..hi * 4),
+        a.arf_undef.get(lo..hi),
+        b.arf_undef.get(lo..hi),
+    ) else {
+        return false;
+    };
+    let dword = |s: &[u8], k: usize| s.get(4 * k..4 * k + 4).map(|d| [d[0], d[1], d[2], d[3]]);
+    (0..hi - lo).all(|k| dword(x, k) == dword(y, k) && ux.get(k) == uy.get(k))
 }
 
 /// `r<n>`.

@@ -1,0 +1,81 @@
+//! The text of a vector line that is the same for every vector of a shape, rendered once per
+//! shape: the fields from `gen` to the opening of `initial` (the `insn` and `bytes` fields
+//! included when they do not change per vector) and the shape's rule list, into which each
+//! vector's own rules are merged ([`ids::RuleList`]); and which of the shape's registers
+//! that may change lie in which ARF block.
+
+use super::*;
+
+/// A shape's constant line text.
+#[derive(Default)]
+pub(super) struct ShapeText {
+    /// `","gen":"<gen>","op":"<op>"`, then, for a shape without an immediate (whose `insn`
+    /// and `bytes` are the same for all its vectors), `,"insn":...,"bytes":...,"initial":{`.
+    pub(super) head: Vec<u8>,
+    /// The `insn` and `bytes` fields and `,"initial":{` are in `head`.
+    pub(super) whole: bool,
+    /// The shape's rules, when they are all numbered and the shape has several vectors (else
+    /// empty, and the vectors write the union of the bit sets).
+    pub(super) rules: ids::RuleList,
+    /// `rules` holds the shape's rules.
+    pub(super) listed: bool,
+    /// The GRF registers among the shape's candidates (bit `i`: candidate `i`).
+    pub(super) grf_candidates: u64,
+    /// Per ARF block: the ARF registers among the candidates with a byte in it.
+    pub(super) block_candidates: Vec<u64>,
+}
+
+impl ShapeText {
+    /// Render `shape`'s text into `self` (buffers reused; `base`: the states' platform and
+    /// layout); its rule list only if it is `shared` by several vectors.
+    pub(super) fn set(&mut self, base: &ThreadState, shape: &Shape, shared: bool) {
+        let p = base.platform();
+        let h = &mut self.head;
+        h.clear();
+        h.extend_from_slice(b"\",\"gen\":\"");
+        h.extend_from_slice(p.name().as_bytes());
+        h.extend_from_slice(b"\",\"op\":\"");
+        h.extend_from_slice(shape.op_name.as_bytes());
+        h.push(b'"');
+        self.whole = shape.pre.is_some();
+        if self.whole {
+            h.extend_from_slice(&shape.text);
+            h.extend_from_slice(INITIAL);
+        }
+        self.listed = false;
+        self.rules.clear();
+        if let (Some(bits), true) = (&shape.rule_bits, shared) {
+            self.rules.set(bits);
+            self.listed = true;
+        }
+        self.grf_candidates = 0;
+        self.block_candidates.clear();
+        for (i, reg) in shape.candidates.iter().enumerate().take(64) {
+            match *reg {
+                RegRef::Grf(_) => self.grf_candidates |= 1 << i,
+                RegRef::Arf(ix) => {
+                    let Some(r) = base.layout.regs.get(ix) else {
+                        continue;
+                    };
+                    for (k, _) in Blocks::of(r.base, r.base + r.bytes).ranges(usize::MAX) {
+                        let k = k / Blocks::BYTES;
+                        if self.block_candidates.len() <= k {
+                            self.block_candidates.resize(k + 1, 0);
+                        }
+                        self.block_candidates[k] |= 1 << i;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `shape`'s text, new, for one vector.
+    pub(super) fn new(base: &ThreadState, shape: &Shape) -> ShapeText {
+        let mut t = ShapeText::default();
+        t.set(base, shape, false);
+        t
+    }
+}
+
+/// The opening of the `initial` object.
+pub(super) const INITIAL: &[u8] = b",\"initial\":{";
