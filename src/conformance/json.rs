@@ -361,15 +361,104 @@ impl<'a> Lexer<'a> {
 
     /// [`Lexer::string_array`], taking a known text whole ([`Lexer::known_value`]) and
     /// remembering what it read (in a plain text): its raw text and its number in `known`.
+    /// An array learned from a compact text has its strings recorded in `sets`.
     pub fn string_array_known(
         &mut self,
         known: &mut super::known::KnownTexts,
+        sets: &mut super::known::RuleSets,
     ) -> Result<(&'a str, Option<u32>), JsonError> {
         if let Some((text, id)) = self.known_value(known, Some(b'"'), b']') {
             return Ok((text, Some(id)));
         }
+        self.ws();
+        let start = self.pos;
+        if self.plain {
+            sets.spans.clear();
+            let spans = &mut sets.spans;
+            if let Some(end) = compact_array_end(self.bytes(), start, |s, e| {
+                spans.push((s - start, e - start))
+            }) {
+                self.pos = end;
+                let raw = &self.src[start..end];
+                let id = known.learn(raw);
+                if let Some(id) = id {
+                    sets.record(id, raw);
+                }
+                return Ok((raw, id));
+            }
+        }
         let raw = self.string_array()?;
         Ok((raw, self.plain.then(|| known.learn(raw)).flatten()))
+    }
+
+    /// Consume `text` when the input continues with it (no blanks skipped).
+    #[inline]
+    pub fn lit(&mut self, text: &[u8]) -> bool {
+        let hit = self.bytes()[self.pos..].starts_with(text);
+        if hit {
+            self.pos += text.len();
+        }
+        hit
+    }
+
+    /// Move the cursor `n` bytes on (past a value known to be there).
+    pub(super) fn skip_bytes(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.src.len());
+    }
+
+    /// The cursor's byte offset.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// Whether the whole text has been read (no blanks skipped).
+    pub fn at_end(&self) -> bool {
+        self.pos == self.src.len()
+    }
+
+    /// In a plain text, an object of strings written without blanks (`{"a":"x","b":"y"}`,
+    /// `{}`) at the cursor: `f` sees each key and value (borrowed) and the cursor moves past
+    /// it. `false` (the cursor unmoved; `f` may have seen a part): something else is there,
+    /// to be read by [`Lexer::string_map`], which reads such an object the same.
+    #[inline]
+    pub fn compact_map(&mut self, mut f: impl FnMut(&'a str, &'a str)) -> bool {
+        if !self.plain {
+            return false;
+        }
+        let b = self.bytes();
+        let mut i = self.pos;
+        if b.get(i) != Some(&b'{') {
+            return false;
+        }
+        i += 1;
+        if b.get(i) == Some(&b'}') {
+            self.pos = i + 1;
+            return true;
+        }
+        loop {
+            // `"key":"value"`
+            if b.get(i) != Some(&b'"') {
+                return false;
+            }
+            let Some(ke) = next_quote(b, i + 1) else {
+                return false;
+            };
+            if b.get(ke + 1) != Some(&b':') || b.get(ke + 2) != Some(&b'"') {
+                return false;
+            }
+            let Some(ve) = next_quote(b, ke + 3) else {
+                return false;
+            };
+            f(&self.src[i + 1..ke], &self.src[ke + 3..ve]);
+            match b.get(ve + 1) {
+                Some(b',') => i = ve + 2,
+                Some(b'}') => {
+                    self.pos = ve + 2;
+                    return true;
+                }
+                _ => return false,
+            }
+        }
     }
 
     /// An array of strings (checked, not decoded); its raw text.
@@ -568,6 +657,45 @@ fn has_special_short(b: &[u8]) -> bool {
 /// text is valid JSON) is unescaped and ends at its next quote.
 pub fn is_plain(b: &[u8]) -> bool {
     !has_special::<false>(b)
+}
+
+/// Whether every byte of `b` is ASCII and `b` [`is_plain`]: one branch-free pass (a signed
+/// compare catches both the bytes below 0x20 and those from 0x80 on), which the compiler turns
+/// into vector compares.
+pub fn is_plain_ascii(b: &[u8]) -> bool {
+    let special = |c: u8| ((c as i8) < 0x20) | (c == b'\\');
+    let any = |block: &[u8; 64]| block.iter().fold(false, |a, &c| a | special(c));
+    let mut blocks = b.chunks_exact(64);
+    for block in &mut blocks {
+        if any(block.try_into().unwrap_or(&[b' '; 64])) {
+            return false;
+        }
+    }
+    let rest = blocks.remainder();
+    let mut last = [b' '; 64];
+    last[..rest.len()].copy_from_slice(rest);
+    !any(&last)
+}
+
+/// `bytes` as a `String` when they are ASCII and plain ([`is_plain_ascii`]): without a second
+/// UTF-8 validation pass. `Err` gives the bytes back unchanged.
+pub fn plain_ascii_string(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
+    if !is_plain_ascii(&bytes) {
+        return Err(bytes);
+    }
+    // SAFETY: every byte is below 0x80 (checked just above): ASCII is valid UTF-8. This saves
+    // `String::from_utf8`'s validation pass over each 1.5 kB vector line of `euref check`.
+    Ok(unsafe { String::from_utf8_unchecked(bytes) })
+}
+
+/// `b` as text when it is ASCII and plain ([`is_plain_ascii`]).
+pub fn plain_ascii_str(b: &[u8]) -> Option<&str> {
+    if !is_plain_ascii(b) {
+        return None;
+    }
+    // SAFETY: every byte is below 0x80 (checked just above): ASCII is valid UTF-8 (one pass
+    // over each request line of `euref sim` instead of two).
+    Some(unsafe { std::str::from_utf8_unchecked(b) })
 }
 
 /// The value of a string token with escapes (at byte `at`).

@@ -9,7 +9,7 @@
 //! request), kept as the reference the fast path is tested against.
 
 use super::inject::Fault;
-use super::json::{push_string, Lexer};
+use super::json::{plain_ascii_str, push_string, Lexer};
 use super::protocol::{Request, Response};
 use super::regs;
 use crate::exec::{ExecOptions, Prepared};
@@ -130,6 +130,75 @@ fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
         initial,
         report: report.ok_or_else(|| missing("report"))?,
     })
+}
+
+/// Registers of a request read by [`parse_request_layout`] at most (more: the general reader).
+const LAYOUT_REGS: usize = 24;
+
+/// A request in the layout `euref check` writes, borrowed from the line.
+struct LayoutRequest<'a> {
+    id_raw: &'a str,
+    gen: &'a str,
+    insn: &'a str,
+    bytes: &'a str,
+    initial: [(&'a str, &'a str); LAYOUT_REGS],
+    n_initial: usize,
+    report: [&'a str; LAYOUT_REGS],
+    n_report: usize,
+}
+
+/// A request line that is ASCII and plain ([`super::json::plain_ascii_str`]) and written as
+/// `euref check` writes it (`{"id":..,"gen":..,"insn":..,"bytes":..,"initial":{..},"report":[..]}`,
+/// no blanks), read key after key. `None`: anything else (the general reader, which reads
+/// such a line the same, decides).
+fn parse_request_layout(line: &str) -> Option<LayoutRequest<'_>> {
+    fn body(raw: &str) -> &str {
+        &raw[1..raw.len() - 1]
+    }
+    let mut l = Lexer::with_plain(line, true);
+    let mut r = LayoutRequest {
+        id_raw: "",
+        gen: "",
+        insn: "",
+        bytes: "",
+        initial: [("", ""); LAYOUT_REGS],
+        n_initial: 0,
+        report: [""; LAYOUT_REGS],
+        n_report: 0,
+    };
+    l.lit(b"{\"id\":").then_some(())?;
+    r.id_raw = l.raw_string().ok()?;
+    l.lit(b",\"gen\":").then_some(())?;
+    r.gen = body(l.raw_string().ok()?);
+    l.lit(b",\"insn\":").then_some(())?;
+    r.insn = body(l.raw_string().ok()?);
+    l.lit(b",\"bytes\":").then_some(())?;
+    r.bytes = body(l.raw_string().ok()?);
+    l.lit(b",\"initial\":").then_some(())?;
+    let mut room = true;
+    let read = l.compact_map(|k, v| match r.initial.get_mut(r.n_initial) {
+        Some(slot) => {
+            *slot = (k, v);
+            r.n_initial += 1;
+        }
+        None => room = false,
+    });
+    if !(read && room) {
+        return None;
+    }
+    l.lit(b",\"report\":[").then_some(())?;
+    if !l.lit(b"]") {
+        loop {
+            let name = body(l.raw_string().ok()?);
+            *r.report.get_mut(r.n_report)? = name;
+            r.n_report += 1;
+            if l.lit(b"]") {
+                break;
+            }
+            l.lit(b",").then_some(())?;
+        }
+    }
+    (l.lit(b"}") && l.at_end()).then_some(r)
 }
 
 /// Hex digit values; 0xff: not a digit.
@@ -255,6 +324,14 @@ impl Simulator {
     /// Answer one request line (without its newline): the response line, newline included,
     /// is appended to `out`.
     pub fn handle(&mut self, line: &[u8], out: &mut Vec<u8>) {
+        if let Some(req) = plain_ascii_str(line).and_then(parse_request_layout) {
+            let initial = req.initial[..req.n_initial].iter().copied();
+            let report = &req.report[..req.n_report];
+            self.respond(
+                req.id_raw, req.gen, req.insn, req.bytes, initial, report, out,
+            );
+            return;
+        }
         let fast = std::str::from_utf8(line)
             .ok()
             .and_then(|s| parse_request(s).ok());
@@ -377,7 +454,10 @@ impl Simulator {
         for (name, hex) in initial {
             let fast = match regs::grf_number(name) {
                 Some(n) => write_grf_hex(st, n, hex.as_bytes()),
-                None => decode_hex(hex, &mut self.hex) && write_reg(st, name, &self.hex).is_ok(),
+                None => {
+                    write_arf_hex(st, name, hex.as_bytes())
+                        || (decode_hex(hex, &mut self.hex) && write_reg(st, name, &self.hex).is_ok())
+                }
             };
             if !fast {
                 let bytes = regs::parse_hex(hex).map_err(|e| format!("initial.{name}: {e}"))?;
@@ -458,6 +538,23 @@ fn write_reg(st: &mut ThreadState, name: &str, bytes: &[Option<u8>]) -> Result<(
         k += n;
     }
     Ok(())
+}
+
+/// Write ARF register `name` from hex text whose every byte is a hex pair (at most 64 bytes)
+/// at once, as [`regs::write`] does; false (nothing written) for anything else.
+fn write_arf_hex(st: &mut ThreadState, name: &str, hex: &[u8]) -> bool {
+    let mut buf = [0u8; 64];
+    let n = hex.len() / 2;
+    if hex.len() % 2 != 0 || n > buf.len() || name == "null" {
+        return false;
+    }
+    let mut bad = 0u8;
+    for (d, p) in buf.iter_mut().zip(hex.chunks_exact(2)) {
+        let (h, l) = (NIBBLE[usize::from(p[0])], NIBBLE[usize::from(p[1])]);
+        bad |= h | l;
+        *d = h << 4 | l;
+    }
+    bad < 16 && st.set_arf_bytes(name, 0, &buf[..n]).is_ok()
 }
 
 /// Write GRF register `n` from hex text (as [`regs::write`] does); false on anything wrong.

@@ -67,6 +67,10 @@ fn map_into<'a>(
     out: &mut Vec<(Cow<'a, str>, Cow<'a, str>)>,
 ) -> Result<(), JsonError> {
     out.clear();
+    if l.compact_map(|k, v| out.push((Cow::Borrowed(k), Cow::Borrowed(v)))) {
+        return Ok(());
+    }
+    out.clear();
     l.string_map(|k, v| {
         out.push((k, v));
         Ok(())
@@ -157,6 +161,167 @@ fn string_array<'a>(l: &mut Lexer<'a>) -> Result<&'a str, JsonError> {
     l.string_array()
 }
 
+/// Where `raw` (a part of `line`) lies in it.
+fn span_in(line: &str, raw: &str) -> (u32, u32) {
+    let o = raw.as_ptr() as usize - line.as_ptr() as usize;
+    (o as u32, (o + raw.len()) as u32)
+}
+
+/// The `dst` value: its span (empty for `null`) and, unless it is known, its view.
+fn read_dst<'a>(
+    l: &mut Lexer<'a>,
+    line: &'a str,
+    known: &mut KnownFields,
+) -> Result<((u32, u32), Option<DstView<'a>>), JsonError> {
+    if l.peek() == Some(b'n') {
+        l.value()?;
+        return Ok(((0, 0), None));
+    }
+    if let Some((text, _)) = l.known_value(&known.dst, None, b'}') {
+        return Ok((span_in(line, text), None));
+    }
+    let mut x = None;
+    let text = l.spanned(|l| dst(l).map(|d| x = Some(d)))?;
+    if l.is_plain() {
+        known.dst.learn(text);
+    }
+    Ok((span_in(line, text), x))
+}
+
+/// The `alternatives` value: its span and, unless it is known, its views (into `out`).
+fn read_alternatives<'a>(
+    l: &mut Lexer<'a>,
+    line: &'a str,
+    known: &mut KnownFields,
+    out: &mut Vec<AltView<'a>>,
+) -> Result<(u32, u32), JsonError> {
+    out.clear();
+    if let Some((text, _)) = l.known_value(&known.alternatives, Some(b'}'), b']') {
+        return Ok(span_in(line, text));
+    }
+    let text = l.spanned(|l| {
+        l.array(|l| {
+            out.push(alternative(l)?);
+            Ok(())
+        })
+    })?;
+    if l.is_plain() {
+        known.alternatives.learn(text);
+    }
+    Ok(span_in(line, text))
+}
+
+/// A string value read whole (plain text): its body and the span of its token.
+fn spanned_body<'a>(l: &mut Lexer<'a>, line: &'a str) -> Option<(&'a str, (u32, u32))> {
+    let raw = l.raw_string().ok()?;
+    Some((&raw[1..raw.len() - 1], span_in(line, raw)))
+}
+
+/// A compact object of strings (plain text) into `out`; its span.
+fn compact_pairs<'a>(
+    l: &mut Lexer<'a>,
+    line: &'a str,
+    out: &mut Vec<(Cow<'a, str>, Cow<'a, str>)>,
+) -> Option<(u32, u32)> {
+    let at = l.offset();
+    let ok = l.compact_map(|k, v| out.push((Cow::Borrowed(k), Cow::Borrowed(v))));
+    ok.then(|| span_in(line, &line[at..l.offset()]))
+}
+
+/// A vector line in `euref golden`'s layout, ASCII and plain ([`super::json::is_plain_ascii`]):
+/// `{"v":..,"id":..,"gen":..,"op":..,"insn":..,"bytes":..,"initial":{..},"expected":{..}`, then
+/// `"undefined"`, `"dst"`, `"alternatives"` when present, `"rules":[..],"classes":[..]}`, without
+/// blanks, each value read as [`VectorView::parse_object`] reads it. `None`: the line is
+/// something else (read it with [`VectorView::parse_object`], which gives the same result for
+/// a line this reader takes).
+fn layout<'a>(line: &'a str, known: &mut KnownFields) -> Option<(VectorView<'a>, Spans)> {
+    let mut sp = Spans {
+        plain: true,
+        ..Spans::default()
+    };
+    let mut l = Lexer::with_plain(line, true);
+    let key = |l: &mut Lexer<'a>, k: &[u8]| l.lit(k).then_some(());
+    key(&mut l, b"{\"v\":")?;
+    l.u32().ok()?;
+    key(&mut l, b",\"id\":")?;
+    let (id, s) = spanned_body(&mut l, line)?;
+    sp.id = s;
+    key(&mut l, b",\"gen\":")?;
+    let (gen, _) = spanned_body(&mut l, line)?;
+    key(&mut l, b",\"op\":")?;
+    let (op, s) = spanned_body(&mut l, line)?;
+    sp.op = s;
+    key(&mut l, b",\"insn\":")?;
+    let (insn, s) = spanned_body(&mut l, line)?;
+    sp.insn = s;
+    key(&mut l, b",\"bytes\":")?;
+    let (bytes, _) = spanned_body(&mut l, line)?;
+    key(&mut l, b",\"initial\":")?;
+    let at = l.offset();
+    if !l.compact_map(|_, _| ()) {
+        return None;
+    }
+    let initial_raw = &line[at..l.offset()];
+    key(&mut l, b",\"expected\":")?;
+    let mut expected = Vec::with_capacity(4);
+    sp.expected = compact_pairs(&mut l, line, &mut expected)?;
+    let mut undefined = Vec::new();
+    if l.lit(b",\"undefined\":") {
+        sp.undefined = compact_pairs(&mut l, line, &mut undefined)?;
+    }
+    let mut dstv = None;
+    if l.lit(b",\"dst\":") {
+        (sp.dst, dstv) = read_dst(&mut l, line, known).ok()?;
+    }
+    let mut alternatives = Vec::new();
+    if l.lit(b",\"alternatives\":") {
+        sp.alternatives = read_alternatives(&mut l, line, known, &mut alternatives).ok()?;
+    }
+    key(&mut l, b",\"rules\":")?;
+    // The arrays last seen with this encoding first: a known text (a whole valid value) that
+    // the line continues with is the value, as `string_array_known` would find it.
+    let rest = &line.as_bytes()[l.offset()..];
+    let guess = known
+        .shape_rules(bytes)
+        .find(|(_, t)| rest.starts_with(t.as_bytes()))
+        .map(|(id, t)| (id, t.len()));
+    let (rules_raw, id_rules) = match guess {
+        Some((id, n)) => {
+            let at = l.offset();
+            l.skip_bytes(n);
+            (&line[at..at + n], Some(id))
+        }
+        None => l
+            .string_array_known(&mut known.rules, &mut known.rule_sets)
+            .ok()?,
+    };
+    if let Some(id) = id_rules {
+        known.note_shape_rules(bytes, id);
+    }
+    sp.rules_id = id_rules;
+    sp.rules = span_in(line, rules_raw);
+    key(&mut l, b",\"classes\":")?;
+    l.string_array().ok()?;
+    key(&mut l, b"}")?;
+    if !l.at_end() {
+        return None;
+    }
+    let v = VectorView {
+        id: Cow::Borrowed(id),
+        gen: Cow::Borrowed(gen),
+        op: Cow::Borrowed(op),
+        insn: Cow::Borrowed(insn),
+        bytes: Cow::Borrowed(bytes),
+        initial_raw: Cow::Borrowed(initial_raw),
+        expected,
+        undefined,
+        dst: dstv,
+        alternatives,
+        rules_raw: Cow::Borrowed(rules_raw),
+    };
+    Some((v, sp))
+}
+
 /// Where the fields the comparison needs lie in a vector line already read whole, so that
 /// the line need not be read whole again when its response arrives ([`VectorView::reread`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -233,15 +398,42 @@ impl<'a> VectorView<'a> {
         line: &'a str,
         known: &mut KnownFields,
     ) -> Result<(VectorView<'a>, Spans), JsonError> {
-        let mut sp = Spans::default();
-        let span = |raw: &str| {
-            let o = raw.as_ptr() as usize - line.as_ptr() as usize;
-            (o as u32, (o + raw.len()) as u32)
-        };
+        Self::parse_spans_hinted(line, known, None)
+    }
+
+    /// [`VectorView::parse_spans_known`] for a line already found ASCII and plain
+    /// (`Some(true)`, [`super::json::is_plain_ascii`]) or not (`Some(false)`), or not checked
+    /// (`None`). An ASCII plain line written as `euref golden` writes it (its keys in order,
+    /// no blanks) is read key after key ([`layout`]); any other line, or one that reader does
+    /// not take, is read as an object with its keys in any order.
+    pub fn parse_spans_hinted(
+        line: &'a str,
+        known: &mut KnownFields,
+        plain_ascii: Option<bool>,
+    ) -> Result<(VectorView<'a>, Spans), JsonError> {
         if line.len() > u32::MAX as usize {
             return Err("line too long".into());
         }
-        let mut l = Lexer::checked(line);
+        if plain_ascii == Some(true) {
+            if let Some(x) = layout(line, known) {
+                return Ok(x);
+            }
+        }
+        let l = match plain_ascii {
+            Some(true) => Lexer::with_plain(line, true),
+            _ => Lexer::checked(line),
+        };
+        Self::parse_object(line, l, known)
+    }
+
+    /// Read a vector line as an object with its keys in any order.
+    fn parse_object(
+        line: &'a str,
+        mut l: Lexer<'a>,
+        known: &mut KnownFields,
+    ) -> Result<(VectorView<'a>, Spans), JsonError> {
+        let mut sp = Spans::default();
+        let span = |raw: &str| span_in(line, raw);
         sp.plain = l.is_plain();
         let (mut v, mut id, mut gen, mut op, mut insn, mut bytes) =
             (false, None, None, None, None, None);
@@ -280,43 +472,12 @@ impl<'a> VectorView<'a> {
                     expected = Some(e);
                 }
                 "undefined" => sp.undefined = span(l.spanned(|l| map_into(l, &mut undefined))?),
-                "dst" => {
-                    if l.peek() == Some(b'n') {
-                        l.value()?;
-                        dstv = None;
-                        sp.dst = (0, 0);
-                    } else if let Some((text, _)) = l.known_value(&known.dst, None, b'}') {
-                        sp.dst = span(text);
-                        dstv = None;
-                    } else {
-                        let mut x = None;
-                        let text = l.spanned(|l| dst(l).map(|d| x = Some(d)))?;
-                        if l.is_plain() {
-                            known.dst.learn(text);
-                        }
-                        sp.dst = span(text);
-                        dstv = x;
-                    }
-                }
+                "dst" => (sp.dst, dstv) = read_dst(l, line, known)?,
                 "alternatives" => {
-                    alternatives.clear();
-                    if let Some((text, _)) = l.known_value(&known.alternatives, Some(b'}'), b']') {
-                        sp.alternatives = span(text);
-                    } else {
-                        let text = l.spanned(|l| {
-                            l.array(|l| {
-                                alternatives.push(alternative(l)?);
-                                Ok(())
-                            })
-                        })?;
-                        if l.is_plain() {
-                            known.alternatives.learn(text);
-                        }
-                        sp.alternatives = span(text);
-                    }
+                    sp.alternatives = read_alternatives(l, line, known, &mut alternatives)?
                 }
                 "rules" => {
-                    let (r, id) = l.string_array_known(&mut known.rules)?;
+                    let (r, id) = l.string_array_known(&mut known.rules, &mut known.rule_sets)?;
                     sp.rules_id = id;
                     sp.rules = span(r);
                     rules_raw = Some(r);
