@@ -4,7 +4,7 @@
 //! again.
 
 use super::compare::{compare_view, plainly_equal, Outcome};
-use super::json::{compact_strings, is_plain_ascii, plain_ascii_string, push_string, Lexer};
+use super::json::{compact_strings, plain_ascii_string, push_string, Lexer};
 use super::known::KnownFields;
 use super::lines::read_line_bytes;
 use super::runner::{RecvError, SimProcess};
@@ -344,17 +344,17 @@ fn read_line(input: &mut impl BufRead, buf: &mut String) -> std::io::Result<(usi
         Some(b) => b.strip_suffix(b"\r").unwrap_or(b),
         None => &bytes,
     };
-    let checked = if bytes.len() == n && is_plain_ascii(body) {
-        plain_ascii_string(bytes).map(|s| (s, true))
-    } else {
-        Err(bytes)
-    };
-    let bytes = match checked {
-        Ok((s, plain)) => {
-            *buf = s;
-            return Ok((n, plain));
+    let body = body.len();
+    let bytes = if bytes.len() == n {
+        match plain_ascii_string(bytes, body) {
+            Ok(s) => {
+                *buf = s;
+                return Ok((n, true));
+            }
+            Err(bytes) => bytes,
         }
-        Err(bytes) => bytes,
+    } else {
+        bytes
     };
     match String::from_utf8(bytes) {
         Ok(s) => {

@@ -677,10 +677,12 @@ pub fn is_plain_ascii(b: &[u8]) -> bool {
     !any(&last)
 }
 
-/// `bytes` as a `String` when they are ASCII and plain ([`is_plain_ascii`]): without a second
-/// UTF-8 validation pass. `Err` gives the bytes back unchanged.
-pub fn plain_ascii_string(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
-    if !is_plain_ascii(&bytes) {
+/// `bytes` as a `String` when they are ASCII and their first `body` bytes plain
+/// ([`is_plain_ascii`]; a line and its line end): without a second UTF-8 validation pass.
+/// `Err` gives the bytes back unchanged.
+pub fn plain_ascii_string(bytes: Vec<u8>, body: usize) -> Result<String, Vec<u8>> {
+    let (head, end) = bytes.split_at(body.min(bytes.len()));
+    if !(is_plain_ascii(head) && end.is_ascii()) {
         return Err(bytes);
     }
     // SAFETY: every byte is below 0x80 (checked just above): ASCII is valid UTF-8. This saves
