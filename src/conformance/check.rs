@@ -8,7 +8,7 @@ use super::json::{compact_strings, plain_ascii_string, push_string, Lexer};
 use super::known::KnownFields;
 use super::lines::read_line_bytes;
 use super::runner::{RecvError, SimProcess};
-use super::view::{ResponseView, Spans, VectorView};
+use super::view::{write_request_from, ResponseView, Spans, VectorView};
 use crate::golden::Vector;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -487,7 +487,7 @@ pub fn run(
                     spare.push(line);
                     continue;
                 }
-                v.write_request(&mut batch);
+                write_request_from(&line, &spans, &v, &mut batch);
                 drop(v);
                 flight.push_back((line, spans));
             }
@@ -506,10 +506,7 @@ pub fn run(
         }
         let v = VectorView::reread(&head, &spans, false).map_err(|e| format!("vector {e}"))?;
         let o = match sim.recv_line(opts.timeout) {
-            Ok(line) => match std::str::from_utf8(line)
-                .map_err(|e| e.to_string())
-                .and_then(ResponseView::parse)
-            {
+            Ok(line) => match ResponseView::parse_bytes(line) {
                 Ok(r) if r.id == v.id => {
                     if plainly_equal(&v, &r) {
                         Outcome::Pass

@@ -394,7 +394,10 @@ impl<'a> Lexer<'a> {
     /// Consume `text` when the input continues with it (no blanks skipped).
     #[inline]
     pub fn lit(&mut self, text: &[u8]) -> bool {
-        let hit = self.bytes()[self.pos..].starts_with(text);
+        // Byte by byte (the keys are short: no `memcmp` call).
+        let b = self.bytes();
+        let hit = b.len() - self.pos >= text.len()
+            && text.iter().zip(&b[self.pos..]).all(|(x, y)| x == y);
         if hit {
             self.pos += text.len();
         }

@@ -70,7 +70,8 @@ impl KnownTexts {
 }
 
 /// The rules of known `rules` arrays, numbered: per array (by its number in the
-/// [`KnownTexts`]) the numbers of its strings in order, duplicates included.
+/// [`KnownTexts`]) the numbers of its strings in order, duplicates included, grid cells (`[`)
+/// left out (the summary does not count them per rule).
 #[derive(Debug, Default)]
 pub struct RuleSets {
     names: Vec<Box<str>>,
@@ -95,6 +96,10 @@ impl RuleSets {
         let mut m = Vec::with_capacity(self.spans.len());
         for &(s, e) in &self.spans {
             let name = &text[s..e];
+            // Grid cells are not counted per rule.
+            if name.contains('[') {
+                continue;
+            }
             let n = match self.index.get(name) {
                 Some(&n) => n,
                 None => {

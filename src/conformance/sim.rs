@@ -133,9 +133,10 @@ fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
 }
 
 /// Registers of a request read by [`parse_request_layout`] at most (more: the general reader).
-const LAYOUT_REGS: usize = 24;
+const LAYOUT_REGS: usize = 16;
 
 /// A request in the layout `euref check` writes, borrowed from the line.
+#[derive(Default)]
 struct LayoutRequest<'a> {
     id_raw: &'a str,
     gen: &'a str,
@@ -149,23 +150,13 @@ struct LayoutRequest<'a> {
 
 /// A request line that is ASCII and plain ([`super::json::plain_ascii_str`]) and written as
 /// `euref check` writes it (`{"id":..,"gen":..,"insn":..,"bytes":..,"initial":{..},"report":[..]}`,
-/// no blanks), read key after key. `None`: anything else (the general reader, which reads
-/// such a line the same, decides).
-fn parse_request_layout(line: &str) -> Option<LayoutRequest<'_>> {
+/// no blanks), read key after key into `r`. `None`: anything else (the general reader, which
+/// reads such a line the same, decides).
+fn parse_request_layout<'a>(line: &'a str, r: &mut LayoutRequest<'a>) -> Option<()> {
     fn body(raw: &str) -> &str {
         &raw[1..raw.len() - 1]
     }
     let mut l = Lexer::with_plain(line, true);
-    let mut r = LayoutRequest {
-        id_raw: "",
-        gen: "",
-        insn: "",
-        bytes: "",
-        initial: [("", ""); LAYOUT_REGS],
-        n_initial: 0,
-        report: [""; LAYOUT_REGS],
-        n_report: 0,
-    };
     l.lit(b"{\"id\":").then_some(())?;
     r.id_raw = l.raw_string().ok()?;
     l.lit(b",\"gen\":").then_some(())?;
@@ -198,7 +189,7 @@ fn parse_request_layout(line: &str) -> Option<LayoutRequest<'_>> {
             l.lit(b",").then_some(())?;
         }
     }
-    (l.lit(b"}") && l.at_end()).then_some(r)
+    (l.lit(b"}") && l.at_end()).then_some(())
 }
 
 /// Hex digit values; 0xff: not a digit.
@@ -324,7 +315,8 @@ impl Simulator {
     /// Answer one request line (without its newline): the response line, newline included,
     /// is appended to `out`.
     pub fn handle(&mut self, line: &[u8], out: &mut Vec<u8>) {
-        if let Some(req) = plain_ascii_str(line).and_then(parse_request_layout) {
+        let mut req = LayoutRequest::default();
+        if plain_ascii_str(line).is_some_and(|t| parse_request_layout(t, &mut req).is_some()) {
             let initial = req.initial[..req.n_initial].iter().copied();
             let report = &req.report[..req.n_report];
             self.respond(

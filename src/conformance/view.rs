@@ -243,14 +243,18 @@ fn layout<'a>(line: &'a str, known: &mut KnownFields) -> Option<(VectorView<'a>,
     let key = |l: &mut Lexer<'a>, k: &[u8]| l.lit(k).then_some(());
     key(&mut l, b"{\"v\":")?;
     l.u32().ok()?;
-    key(&mut l, b",\"id\":")?;
+    key(&mut l, b",")?;
+    let head = l.offset();
+    key(&mut l, b"\"id\":")?;
     let (id, s) = spanned_body(&mut l, line)?;
     sp.id = s;
     key(&mut l, b",\"gen\":")?;
     let (gen, _) = spanned_body(&mut l, line)?;
+    let head = span_in(line, &line[head..l.offset()]);
     key(&mut l, b",\"op\":")?;
     let (op, s) = spanned_body(&mut l, line)?;
     sp.op = s;
+    let tail = l.offset();
     key(&mut l, b",\"insn\":")?;
     let (insn, s) = spanned_body(&mut l, line)?;
     sp.insn = s;
@@ -262,6 +266,7 @@ fn layout<'a>(line: &'a str, known: &mut KnownFields) -> Option<(VectorView<'a>,
         return None;
     }
     let initial_raw = &line[at..l.offset()];
+    sp.request = Some((head, span_in(line, &line[tail..l.offset()])));
     key(&mut l, b",\"expected\":")?;
     let mut expected = Vec::with_capacity(4);
     sp.expected = compact_pairs(&mut l, line, &mut expected)?;
@@ -339,6 +344,34 @@ pub struct Spans {
     /// The number of the `rules` text among the known arrays it was read with
     /// ([`VectorView::parse_spans_known`]).
     pub rules_id: Option<u32>,
+    /// A line read in the golden layout: the text from `"id"` to the end of the `gen` value,
+    /// and from `,"insn"` to the end of the `initial` value, which the request repeats
+    /// ([`write_request_from`]).
+    request: Option<((u32, u32), (u32, u32))>,
+}
+
+/// Append the request line for the vector `v` read from `line` with `spans` (as
+/// [`VectorView::write_request`] writes it): in the golden layout (ASCII, plain: no string
+/// needs escaping), the parts the request repeats are copied from the line.
+pub fn write_request_from(line: &str, spans: &Spans, v: &VectorView, out: &mut Vec<u8>) {
+    let Some((head, tail)) = spans.request else {
+        v.write_request(out);
+        return;
+    };
+    let part = |s: (u32, u32)| &line.as_bytes()[s.0 as usize..s.1 as usize];
+    out.push(b'{');
+    out.extend_from_slice(part(head));
+    out.extend_from_slice(part(tail));
+    out.extend_from_slice(b",\"report\":[");
+    for (k, (name, _)) in v.expected.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        out.push(b'"');
+        out.extend_from_slice(name.as_bytes());
+        out.push(b'"');
+    }
+    out.extend_from_slice(b"]}\n");
 }
 
 impl<'a> VectorView<'a> {
@@ -371,11 +404,16 @@ impl<'a> VectorView<'a> {
                 Ok(())
             })?;
         }
+        // A string token of a plain line has no escapes: its body is between the quotes.
+        let body = |s: (u32, u32)| match spans.plain && s.1 >= s.0 + 2 {
+            true => Ok(Cow::Borrowed(&line[s.0 as usize + 1..s.1 as usize - 1])),
+            false => part(s).string(),
+        };
         Ok(VectorView {
-            id: part(spans.id).string()?,
+            id: body(spans.id)?,
             gen: Cow::Borrowed(""),
-            op: part(spans.op).string()?,
-            insn: part(spans.insn).string()?,
+            op: body(spans.op)?,
+            insn: body(spans.insn)?,
             bytes: Cow::Borrowed(""),
             initial_raw: Cow::Borrowed("{}"),
             expected,
@@ -599,6 +637,35 @@ impl<'a> VectorView<'a> {
 }
 
 impl<'a> ResponseView<'a> {
+    /// Read a response line from its bytes: one written as `euref sim` writes it
+    /// (`{"id":..,"final":{..}}` or `{"id":..}`, ASCII, plain, no blanks) key after key, any
+    /// other as [`ResponseView::parse`] reads it (which reads those the same).
+    pub fn parse_bytes(line: &'a [u8]) -> Result<ResponseView<'a>, JsonError> {
+        if let Some(r) = super::json::plain_ascii_str(line).and_then(Self::layout) {
+            return Ok(r);
+        }
+        std::str::from_utf8(line)
+            .map_err(|e| e.to_string())
+            .and_then(ResponseView::parse)
+    }
+
+    fn layout(line: &'a str) -> Option<ResponseView<'a>> {
+        let mut l = Lexer::with_plain(line, true);
+        l.lit(b"{\"id\":").then_some(())?;
+        let raw = l.raw_string().ok()?;
+        let mut fin = Vec::new();
+        if l.lit(b",\"final\":")
+            && !l.compact_map(|k, v| fin.push((Cow::Borrowed(k), Cow::Borrowed(v))))
+        {
+            return None;
+        }
+        (l.lit(b"}") && l.at_end()).then(|| ResponseView {
+            id: Cow::Borrowed(&raw[1..raw.len() - 1]),
+            fin,
+            error: None,
+        })
+    }
+
     /// Read a response line (the same fields serde requires of a [`Response`]).
     pub fn parse(line: &'a str) -> Result<ResponseView<'a>, JsonError> {
         let mut l = Lexer::checked(line);
