@@ -344,19 +344,12 @@ impl<'a> Lexer<'a> {
         if !self.plain || known.is_empty() {
             return None;
         }
-        let (b, start) = (self.bytes(), self.pos);
-        let mut i = start + 1;
-        while let Some(k) = memchr::memchr(last, b.get(i..)?) {
-            let close = i + k;
-            if before.map_or(true, |c| b[close - 1] == c) {
-                let text = &self.src[start..=close];
-                let id = known.id(text)?;
-                self.pos = close + 1;
-                return Some((text, id));
-            }
-            i = close + 1;
-        }
-        None
+        let start = self.pos;
+        let close = candidate_end(self.bytes(), start, before, last)?;
+        let text = &self.src[start..=close];
+        let id = known.id(text)?;
+        self.pos = close + 1;
+        Some((text, id))
     }
 
     /// [`Lexer::string_array`], taking a known text whole ([`Lexer::known_value`]) and
@@ -393,13 +386,15 @@ impl<'a> Lexer<'a> {
 
     /// Consume `text` when the input continues with it (no blanks skipped).
     #[inline]
-    pub fn lit(&mut self, text: &[u8]) -> bool {
-        // Byte by byte (the keys are short: no `memcmp` call).
-        let b = self.bytes();
-        let hit = b.len() - self.pos >= text.len()
-            && text.iter().zip(&b[self.pos..]).all(|(x, y)| x == y);
+    pub fn lit<const N: usize>(&mut self, text: &[u8; N]) -> bool {
+        // A comparison of N bytes known at compile time (inline, no `memcmp` call).
+        let hit = self
+            .bytes()
+            .get(self.pos..self.pos + N)
+            .and_then(|c| <&[u8; N]>::try_from(c).ok())
+            == Some(text);
         if hit {
-            self.pos += text.len();
+            self.pos += N;
         }
         hit
     }
@@ -501,6 +496,20 @@ impl<'a> Lexer<'a> {
         }
         Ok(&self.src[start..self.pos])
     }
+}
+
+/// Where [`Lexer::known_value`]'s candidate at `start` ends: the first `last` byte after
+/// `start` preceded by `before` (when given).
+pub(super) fn candidate_end(b: &[u8], start: usize, before: Option<u8>, last: u8) -> Option<usize> {
+    let mut i = start + 1;
+    while let Some(k) = memchr::memchr(last, b.get(i..)?) {
+        let close = i + k;
+        if before.map_or(true, |c| b[close - 1] == c) {
+            return Some(close);
+        }
+        i = close + 1;
+    }
+    None
 }
 
 /// The quote positions of a text from some byte on, found eight bytes at a time (each quote

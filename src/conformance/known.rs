@@ -70,8 +70,7 @@ impl KnownTexts {
 }
 
 /// The rules of known `rules` arrays, numbered: per array (by its number in the
-/// [`KnownTexts`]) the numbers of its strings in order, duplicates included, grid cells (`[`)
-/// left out (the summary does not count them per rule).
+/// [`KnownTexts`]) the numbers of its strings in order, duplicates included.
 #[derive(Debug, Default)]
 pub struct RuleSets {
     names: Vec<Box<str>>,
@@ -96,10 +95,6 @@ impl RuleSets {
         let mut m = Vec::with_capacity(self.spans.len());
         for &(s, e) in &self.spans {
             let name = &text[s..e];
-            // Grid cells are not counted per rule.
-            if name.contains('[') {
-                continue;
-            }
             let n = match self.index.get(name) {
                 Some(&n) => n,
                 None => {
@@ -133,6 +128,24 @@ impl RuleSets {
 /// Known `rules` arrays tried first per instruction encoding (most recent first).
 const SHAPE_WAYS: usize = 4;
 
+/// No known text.
+const NONE: u32 = u32::MAX;
+
+/// The known values last read with one instruction encoding.
+#[derive(Debug, Clone, Copy)]
+struct ShapeValues {
+    rules: [u32; SHAPE_WAYS],
+    dst: u32,
+    alternatives: u32,
+}
+
+/// A field whose values repeat per instruction shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShapeField {
+    Dst,
+    Alternatives,
+}
+
 /// The known values of the vector fields that repeat per instruction shape.
 #[derive(Debug, Default)]
 pub struct KnownFields {
@@ -140,8 +153,8 @@ pub struct KnownFields {
     pub rule_sets: RuleSets,
     pub dst: KnownTexts,
     pub alternatives: KnownTexts,
-    /// Per `bytes` text: the known `rules` arrays last read with it.
-    by_shape: HashMap<Box<str>, [u32; SHAPE_WAYS], FastHash>,
+    /// Per `bytes` text: the known values last read with it.
+    by_shape: HashMap<Box<str>, ShapeValues, FastHash>,
 }
 
 impl KnownFields {
@@ -150,24 +163,55 @@ impl KnownFields {
         self.by_shape
             .get(bytes)
             .into_iter()
-            .flatten()
-            .filter_map(|&id| Some((id, self.rules.text(id)?)))
+            .flat_map(|s| s.rules)
+            .filter_map(|id| Some((id, self.rules.text(id)?)))
+    }
+
+    /// The known `field` value last read with encoding `bytes`.
+    pub fn shape_value(&self, bytes: &str, field: ShapeField) -> Option<&str> {
+        let s = self.by_shape.get(bytes)?;
+        match field {
+            ShapeField::Dst => self.dst.text(s.dst),
+            ShapeField::Alternatives => self.alternatives.text(s.alternatives),
+        }
+    }
+
+    fn shape_mut(&mut self, bytes: &str) -> Option<&mut ShapeValues> {
+        if !self.by_shape.contains_key(bytes) {
+            if self.by_shape.len() >= CAP {
+                return None;
+            }
+            let blank = ShapeValues {
+                rules: [NONE; SHAPE_WAYS],
+                dst: NONE,
+                alternatives: NONE,
+            };
+            self.by_shape.insert(bytes.into(), blank);
+        }
+        self.by_shape.get_mut(bytes)
     }
 
     /// Note that encoding `bytes` came with known `rules` array `id`.
     pub fn note_shape_rules(&mut self, bytes: &str, id: u32) {
-        match self.by_shape.get_mut(bytes) {
-            Some(ways) => {
-                let at = ways.iter().position(|&w| w == id).unwrap_or(SHAPE_WAYS - 1);
-                ways.copy_within(0..at, 1);
-                ways[0] = id;
-            }
-            None => {
-                if self.by_shape.len() < CAP {
-                    let mut ways = [u32::MAX; SHAPE_WAYS];
-                    ways[0] = id;
-                    self.by_shape.insert(bytes.into(), ways);
-                }
+        if let Some(s) = self.shape_mut(bytes) {
+            let ways = &mut s.rules;
+            let at = ways.iter().position(|&w| w == id).unwrap_or(SHAPE_WAYS - 1);
+            ways.copy_within(0..at, 1);
+            ways[0] = id;
+        }
+    }
+
+    /// Note that encoding `bytes` came with the known `field` value `text` (when known).
+    pub fn note_shape_value(&mut self, bytes: &str, field: ShapeField, text: &str) {
+        let known = match field {
+            ShapeField::Dst => &self.dst,
+            ShapeField::Alternatives => &self.alternatives,
+        };
+        let Some(id) = known.id(text) else { return };
+        if let Some(s) = self.shape_mut(bytes) {
+            match field {
+                ShapeField::Dst => s.dst = id,
+                ShapeField::Alternatives => s.alternatives = id,
             }
         }
     }

@@ -5,8 +5,8 @@
 //! `protocol::Response`) remain the format's definition; [`VectorView::from_vector`] and
 //! [`ResponseView::from_response`] view them.
 
-use super::json::{push_string, JsonError, Lexer};
-use super::known::KnownFields;
+use super::json::{candidate_end, push_string, JsonError, Lexer};
+use super::known::{KnownFields, ShapeField};
 use super::protocol::Response;
 use crate::golden::{AltKind, Vector};
 use std::borrow::Cow;
@@ -211,6 +211,37 @@ fn read_alternatives<'a>(
     Ok(span_in(line, text))
 }
 
+/// The text of a span of `line`.
+fn text_of(line: &str, s: (u32, u32)) -> &str {
+    &line[s.0 as usize..s.1 as usize]
+}
+
+/// The known `field` value last read with encoding `bytes`, when the line continues with it
+/// and [`Lexer::known_value`] would take it whole there (its candidate ends where the text
+/// does): the cursor moves past it. Its span.
+fn shape_guess(
+    l: &mut Lexer<'_>,
+    line: &str,
+    known: &KnownFields,
+    bytes: &str,
+    field: ShapeField,
+) -> Option<(u32, u32)> {
+    let t = known.shape_value(bytes, field)?.as_bytes();
+    let at = l.offset();
+    if !line.as_bytes()[at..].starts_with(t) {
+        return None;
+    }
+    let (before, last) = match field {
+        ShapeField::Dst => (None, b'}'),
+        ShapeField::Alternatives => (Some(b'}'), b']'),
+    };
+    if candidate_end(t, 0, before, last)? != t.len() - 1 {
+        return None;
+    }
+    l.skip_bytes(t.len());
+    Some((at as u32, (at + t.len()) as u32))
+}
+
 /// A string value read whole (plain text): its body and the span of its token.
 fn spanned_body<'a>(l: &mut Lexer<'a>, line: &'a str) -> Option<(&'a str, (u32, u32))> {
     let raw = l.raw_string().ok()?;
@@ -240,34 +271,33 @@ fn layout<'a>(line: &'a str, known: &mut KnownFields) -> Option<(VectorView<'a>,
         ..Spans::default()
     };
     let mut l = Lexer::with_plain(line, true);
-    let key = |l: &mut Lexer<'a>, k: &[u8]| l.lit(k).then_some(());
-    key(&mut l, b"{\"v\":")?;
+    l.lit(b"{\"v\":").then_some(())?;
     l.u32().ok()?;
-    key(&mut l, b",")?;
+    l.lit(b",").then_some(())?;
     let head = l.offset();
-    key(&mut l, b"\"id\":")?;
+    l.lit(b"\"id\":").then_some(())?;
     let (id, s) = spanned_body(&mut l, line)?;
     sp.id = s;
-    key(&mut l, b",\"gen\":")?;
+    l.lit(b",\"gen\":").then_some(())?;
     let (gen, _) = spanned_body(&mut l, line)?;
     let head = span_in(line, &line[head..l.offset()]);
-    key(&mut l, b",\"op\":")?;
+    l.lit(b",\"op\":").then_some(())?;
     let (op, s) = spanned_body(&mut l, line)?;
     sp.op = s;
     let tail = l.offset();
-    key(&mut l, b",\"insn\":")?;
+    l.lit(b",\"insn\":").then_some(())?;
     let (insn, s) = spanned_body(&mut l, line)?;
     sp.insn = s;
-    key(&mut l, b",\"bytes\":")?;
+    l.lit(b",\"bytes\":").then_some(())?;
     let (bytes, _) = spanned_body(&mut l, line)?;
-    key(&mut l, b",\"initial\":")?;
+    l.lit(b",\"initial\":").then_some(())?;
     let at = l.offset();
     if !l.compact_map(|_, _| ()) {
         return None;
     }
     let initial_raw = &line[at..l.offset()];
     sp.request = Some((head, span_in(line, &line[tail..l.offset()])));
-    key(&mut l, b",\"expected\":")?;
+    l.lit(b",\"expected\":").then_some(())?;
     let mut expected = Vec::with_capacity(4);
     sp.expected = compact_pairs(&mut l, line, &mut expected)?;
     let mut undefined = Vec::new();
@@ -276,13 +306,29 @@ fn layout<'a>(line: &'a str, known: &mut KnownFields) -> Option<(VectorView<'a>,
     }
     let mut dstv = None;
     if l.lit(b",\"dst\":") {
-        (sp.dst, dstv) = read_dst(&mut l, line, known).ok()?;
+        sp.dst = match shape_guess(&mut l, line, known, bytes, ShapeField::Dst) {
+            Some(s) => s,
+            None => {
+                let (s, d) = read_dst(&mut l, line, known).ok()?;
+                dstv = d;
+                known.note_shape_value(bytes, ShapeField::Dst, text_of(line, s));
+                s
+            }
+        };
     }
     let mut alternatives = Vec::new();
     if l.lit(b",\"alternatives\":") {
-        sp.alternatives = read_alternatives(&mut l, line, known, &mut alternatives).ok()?;
+        let f = ShapeField::Alternatives;
+        sp.alternatives = match shape_guess(&mut l, line, known, bytes, f) {
+            Some(s) => s,
+            None => {
+                let s = read_alternatives(&mut l, line, known, &mut alternatives).ok()?;
+                known.note_shape_value(bytes, f, text_of(line, s));
+                s
+            }
+        };
     }
-    key(&mut l, b",\"rules\":")?;
+    l.lit(b",\"rules\":").then_some(())?;
     // The arrays last seen with this encoding first: a known text (a whole valid value) that
     // the line continues with is the value, as `string_array_known` would find it.
     let rest = &line.as_bytes()[l.offset()..];
@@ -305,9 +351,9 @@ fn layout<'a>(line: &'a str, known: &mut KnownFields) -> Option<(VectorView<'a>,
     }
     sp.rules_id = id_rules;
     sp.rules = span_in(line, rules_raw);
-    key(&mut l, b",\"classes\":")?;
+    l.lit(b",\"classes\":").then_some(())?;
     l.string_array().ok()?;
-    key(&mut l, b"}")?;
+    l.lit(b"}").then_some(())?;
     if !l.at_end() {
         return None;
     }
