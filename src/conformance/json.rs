@@ -970,6 +970,76 @@ mod tests {
     }
 
     #[test]
+    fn plain_ascii_is_the_byte_check_and_keeps_the_text() {
+        let mut r = Rng(5);
+        let mut taken = 0;
+        for k in 0..20_000 {
+            let len = if k % 2 == 0 {
+                r.below(70)
+            } else {
+                r.below(300)
+            };
+            let s: String = (0..len)
+                .map(|_| match r.below(60) {
+                    0 => '\\',
+                    1 => char::from(r.below(0x20) as u8),
+                    2 => '\u{7f}',
+                    3 => 'é',
+                    _ => char::from(b' ' + r.below(95) as u8),
+                })
+                .collect();
+            let b = s.as_bytes();
+            let want = b.iter().all(|&c| (0x20..0x80).contains(&c) && c != b'\\');
+            assert_eq!(is_plain_ascii(b), want, "{s:?}");
+            assert_eq!(plain_ascii_str(b), want.then_some(s.as_str()));
+            let body = r.below(b.len() + 1);
+            let got = plain_ascii_string(b.to_vec(), body);
+            let body_ok = b[..body]
+                .iter()
+                .all(|&c| (0x20..0x80).contains(&c) && c != b'\\');
+            match got {
+                Ok(t) => {
+                    assert!(body_ok && s.is_ascii(), "{s:?}");
+                    assert_eq!(t, s);
+                    taken += 1;
+                }
+                Err(v) => {
+                    assert!(!(body_ok && s.is_ascii()), "{s:?}");
+                    assert_eq!(v, b);
+                }
+            }
+        }
+        assert!(taken > 3_000 && taken < 17_000, "{taken}");
+    }
+
+    #[test]
+    fn compact_maps_read_as_string_maps() {
+        let mut r = Rng(9);
+        let mut compact = 0;
+        for _ in 0..20_000 {
+            let t = random_text(&mut r);
+            for plain in [true, false] {
+                let mut l = Lexer::with_plain(&t, plain && is_plain(t.as_bytes()));
+                let mut got = Vec::new();
+                if l.compact_map(|k, v| got.push((k.to_string(), v.to_string()))) {
+                    compact += 1;
+                    let mut g = Lexer::new(&t);
+                    let mut want = Vec::new();
+                    g.string_map(|k, v| {
+                        want.push((k.into_owned(), v.into_owned()));
+                        Ok(())
+                    })
+                    .unwrap();
+                    assert_eq!((got, l.offset()), (want, g.offset()), "{t:?}");
+                } else {
+                    assert_eq!(l.offset(), 0);
+                }
+            }
+        }
+        assert!(compact > 1_000, "{compact}");
+    }
+
+    #[test]
     fn plain_and_push_string_agree_with_byte_checks_and_serde() {
         let mut r = Rng(3);
         for k in 0..20_000 {

@@ -153,47 +153,50 @@ pub struct KnownFields {
     pub rule_sets: RuleSets,
     pub dst: KnownTexts,
     pub alternatives: KnownTexts,
-    /// Per `bytes` text: the known values last read with it.
-    by_shape: HashMap<Box<str>, ShapeValues, FastHash>,
+    /// Per hash of a `bytes` text ([`KnownFields::shape_key`]): the known values last read
+    /// with it (a guess: a value is taken only where the line continues with its text).
+    by_shape: HashMap<u64, ShapeValues, FastHash>,
+    hasher: FastHash,
 }
 
 impl KnownFields {
-    /// The known `rules` arrays last read with encoding `bytes` (most recent first).
-    pub fn shape_rules(&self, bytes: &str) -> impl Iterator<Item = (u32, &str)> {
+    /// The key of an instruction encoding's `bytes` text.
+    pub fn shape_key(&self, bytes: &str) -> u64 {
+        self.hasher.hash_one(bytes)
+    }
+
+    /// The known `rules` arrays last read with encoding `shape` (most recent first).
+    pub fn shape_rules(&self, shape: u64) -> impl Iterator<Item = (u32, &str)> {
         self.by_shape
-            .get(bytes)
+            .get(&shape)
             .into_iter()
             .flat_map(|s| s.rules)
             .filter_map(|id| Some((id, self.rules.text(id)?)))
     }
 
-    /// The known `field` value last read with encoding `bytes`.
-    pub fn shape_value(&self, bytes: &str, field: ShapeField) -> Option<&str> {
-        let s = self.by_shape.get(bytes)?;
+    /// The known `field` value last read with encoding `shape`.
+    pub fn shape_value(&self, shape: u64, field: ShapeField) -> Option<&str> {
+        let s = self.by_shape.get(&shape)?;
         match field {
             ShapeField::Dst => self.dst.text(s.dst),
             ShapeField::Alternatives => self.alternatives.text(s.alternatives),
         }
     }
 
-    fn shape_mut(&mut self, bytes: &str) -> Option<&mut ShapeValues> {
-        if !self.by_shape.contains_key(bytes) {
-            if self.by_shape.len() >= CAP {
-                return None;
-            }
-            let blank = ShapeValues {
-                rules: [NONE; SHAPE_WAYS],
-                dst: NONE,
-                alternatives: NONE,
-            };
-            self.by_shape.insert(bytes.into(), blank);
+    fn shape_mut(&mut self, shape: u64) -> Option<&mut ShapeValues> {
+        if self.by_shape.len() >= CAP && !self.by_shape.contains_key(&shape) {
+            return None;
         }
-        self.by_shape.get_mut(bytes)
+        Some(self.by_shape.entry(shape).or_insert(ShapeValues {
+            rules: [NONE; SHAPE_WAYS],
+            dst: NONE,
+            alternatives: NONE,
+        }))
     }
 
-    /// Note that encoding `bytes` came with known `rules` array `id`.
-    pub fn note_shape_rules(&mut self, bytes: &str, id: u32) {
-        if let Some(s) = self.shape_mut(bytes) {
+    /// Note that encoding `shape` came with known `rules` array `id`.
+    pub fn note_shape_rules(&mut self, shape: u64, id: u32) {
+        if let Some(s) = self.shape_mut(shape) {
             let ways = &mut s.rules;
             let at = ways.iter().position(|&w| w == id).unwrap_or(SHAPE_WAYS - 1);
             ways.copy_within(0..at, 1);
@@ -201,14 +204,9 @@ impl KnownFields {
         }
     }
 
-    /// Note that encoding `bytes` came with the known `field` value `text` (when known).
-    pub fn note_shape_value(&mut self, bytes: &str, field: ShapeField, text: &str) {
-        let known = match field {
-            ShapeField::Dst => &self.dst,
-            ShapeField::Alternatives => &self.alternatives,
-        };
-        let Some(id) = known.id(text) else { return };
-        if let Some(s) = self.shape_mut(bytes) {
+    /// Note that encoding `shape` came with known `field` value number `id`.
+    pub fn note_shape_value(&mut self, shape: u64, field: ShapeField, id: u32) {
+        if let Some(s) = self.shape_mut(shape) {
             match field {
                 ShapeField::Dst => s.dst = id,
                 ShapeField::Alternatives => s.alternatives = id,

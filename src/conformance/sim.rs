@@ -448,7 +448,8 @@ impl Simulator {
                 Some(n) => write_grf_hex(st, n, hex.as_bytes()),
                 None => {
                     write_arf_hex(st, name, hex.as_bytes())
-                        || (decode_hex(hex, &mut self.hex) && write_reg(st, name, &self.hex).is_ok())
+                        || (decode_hex(hex, &mut self.hex)
+                            && write_reg(st, name, &self.hex).is_ok())
                 }
             };
             if !fast {
@@ -796,6 +797,58 @@ mod tests {
         })
         .unwrap();
         assert!(n > 250 && errors > 30 && errors < n - 100, "{n} {errors}");
+    }
+
+    #[test]
+    fn requests_in_the_checker_layout_answer_as_the_plain_path() {
+        // Requests as `euref check` writes them (read key after key) and changed ones: more
+        // registers than the layout reader keeps, blanks, keys moved, non-ASCII text, an
+        // escape; each answered as `execute` answers the request serde reads.
+        let mut reqs = Vec::new();
+        let cfg = crate::golden::GenConfig::new(Platform::Skl, 17);
+        crate::golden::generate(&cfg, 200, &mut std::io::sink(), |c| {
+            reqs.extend(c.iter().flatten().map(Request::from_vector));
+        })
+        .unwrap();
+        let mut sim = Simulator::new(None);
+        let mut lines = Vec::new();
+        for (k, r) in reqs.iter().enumerate() {
+            let line = r.to_line();
+            let changed = match k % 8 {
+                0 => {
+                    let mut many = r.clone();
+                    for n in 100..100 + LAYOUT_REGS as u32 {
+                        many.initial.insert(format!("r{n}"), "01".repeat(32));
+                    }
+                    many.to_line()
+                }
+                1 => {
+                    let mut many = r.clone();
+                    many.report = (0..=LAYOUT_REGS).map(|n| format!("r{n}")).collect();
+                    many.to_line()
+                }
+                2 => line.replacen("\"report\":[", "\"report\": [", 1),
+                3 => line.replacen("{\"id\":", "{\"x\":0,\"id\":", 1),
+                4 => line.replacen("\"insn\":\"", "\"insn\":\"é", 1),
+                5 => line.replacen("\"insn\":\"", "\"insn\":\"\\u0028", 1),
+                6 => format!("{line} "),
+                _ => line.replacen("\"report\":[", "\"report\":[\"r3\"],\"r\":[", 1),
+            };
+            lines.push(line);
+            lines.push(changed);
+        }
+        for line in &lines {
+            let req: Request = serde_json::from_str(line).unwrap();
+            let want = format!("{}\n", execute(&req, None).to_line());
+            assert_eq!(fast(&mut sim, line), want, "{line}");
+        }
+        let mut r = LayoutRequest::default();
+        let read = lines
+            .iter()
+            .filter(|l| parse_request_layout(l, &mut LayoutRequest::default()).is_some())
+            .count();
+        assert!(read > reqs.len() && read < lines.len() - 50, "{read}");
+        assert!(parse_request_layout(&lines[0], &mut r).is_some() && r.n_report > 0);
     }
 
     #[test]
