@@ -632,7 +632,13 @@ fn next_quote(b: &[u8], from: usize) -> Option<usize> {
 /// as a branch-free fold over 64-byte blocks, which the compiler turns into vector compares.
 #[inline]
 fn has_special<const QUOTE: bool>(b: &[u8]) -> bool {
-    let special = |c: u8| (c < 0x20) | (c == b'\\') | (QUOTE & (c == b'"'));
+    any_byte(b, |c| (c < 0x20) | (c == b'\\') | (QUOTE & (c == b'"')))
+}
+
+/// Whether some byte of `b` is `special` (a blank is not): a branch-free fold over 64-byte
+/// blocks, which the compiler turns into vector compares.
+#[inline(always)]
+fn any_byte(b: &[u8], special: impl Fn(u8) -> bool) -> bool {
     let any = |block: &[u8; 64]| block.iter().fold(false, |a, &c| a | special(c));
     let mut blocks = b.chunks_exact(64);
     for block in &mut blocks {
@@ -675,18 +681,7 @@ pub fn is_plain(b: &[u8]) -> bool {
 /// compare catches both the bytes below 0x20 and those from 0x80 on), which the compiler turns
 /// into vector compares.
 pub fn is_plain_ascii(b: &[u8]) -> bool {
-    let special = |c: u8| ((c as i8) < 0x20) | (c == b'\\');
-    let any = |block: &[u8; 64]| block.iter().fold(false, |a, &c| a | special(c));
-    let mut blocks = b.chunks_exact(64);
-    for block in &mut blocks {
-        if any(block.try_into().unwrap_or(&[b' '; 64])) {
-            return false;
-        }
-    }
-    let rest = blocks.remainder();
-    let mut last = [b' '; 64];
-    last[..rest.len()].copy_from_slice(rest);
-    !any(&last)
+    !any_byte(b, |c| ((c as i8) < 0x20) | (c == b'\\'))
 }
 
 /// `bytes` as a `String` when they are ASCII and their first `body` bytes plain
@@ -827,6 +822,27 @@ mod tests {
         fn below(&mut self, n: usize) -> usize {
             (self.next() % n as u64) as usize
         }
+    }
+
+    /// `len` characters: one in `one_in` a backslash, a control character, DEL, `é` or a
+    /// quote (in equal parts), the others from `common`.
+    fn random_string(
+        r: &mut Rng,
+        len: usize,
+        one_in: usize,
+        common: std::ops::RangeInclusive<u8>,
+    ) -> String {
+        let span = usize::from(common.end() - common.start()) + 1;
+        (0..len)
+            .map(|_| match r.below(one_in) {
+                0 => '\\',
+                1 => char::from(r.below(0x20) as u8),
+                2 => '\u{7f}',
+                3 => 'é',
+                4 => '"',
+                _ => char::from(common.start() + r.below(span) as u8),
+            })
+            .collect()
     }
 
     /// A random text made of JSON fragments: mostly valid objects of strings and string
@@ -979,15 +995,7 @@ mod tests {
             } else {
                 r.below(300)
             };
-            let s: String = (0..len)
-                .map(|_| match r.below(60) {
-                    0 => '\\',
-                    1 => char::from(r.below(0x20) as u8),
-                    2 => '\u{7f}',
-                    3 => 'é',
-                    _ => char::from(b' ' + r.below(95) as u8),
-                })
-                .collect();
+            let s = random_string(&mut r, len, 60, b' '..=b'~');
             let b = s.as_bytes();
             let want = b.iter().all(|&c| (0x20..0x80).contains(&c) && c != b'\\');
             assert_eq!(is_plain_ascii(b), want, "{s:?}");
@@ -1049,16 +1057,7 @@ mod tests {
             } else {
                 r.below(200)
             };
-            let s: String = (0..len)
-                .map(|_| match r.below(40) {
-                    0 => '"',
-                    1 => '\\',
-                    2 => char::from(r.below(0x20) as u8),
-                    3 => '\u{7f}',
-                    4 => 'é',
-                    _ => char::from(b'a' + r.below(26) as u8),
-                })
-                .collect();
+            let s = random_string(&mut r, len, 40, b'a'..=b'z');
             let b = s.as_bytes();
             assert_eq!(
                 is_plain(b),
