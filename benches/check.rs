@@ -94,7 +94,7 @@ fn bench(c: &mut Criterion) {
                 write_report_line(&v, &o, &mut report);
                 s.add_view_known(&v, o.status(), spans.rules_id);
             }
-            s.take_known(&known.rules);
+            s.take_known(&known);
             s.settle();
             assert_eq!(s.passed, lines.len() as u64);
         })

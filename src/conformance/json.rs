@@ -344,32 +344,119 @@ impl<'a> Lexer<'a> {
         if !self.plain || known.is_empty() {
             return None;
         }
-        let (b, start) = (self.bytes(), self.pos);
-        let mut i = start + 1;
-        while let Some(k) = memchr::memchr(last, b.get(i..)?) {
-            let close = i + k;
-            if before.map_or(true, |c| b[close - 1] == c) {
-                let text = &self.src[start..=close];
-                let id = known.id(text)?;
-                self.pos = close + 1;
-                return Some((text, id));
-            }
-            i = close + 1;
-        }
-        None
+        let start = self.pos;
+        let close = candidate_end(self.bytes(), start, before, last)?;
+        let text = &self.src[start..=close];
+        let id = known.id(text)?;
+        self.pos = close + 1;
+        Some((text, id))
     }
 
     /// [`Lexer::string_array`], taking a known text whole ([`Lexer::known_value`]) and
     /// remembering what it read (in a plain text): its raw text and its number in `known`.
+    /// An array learned from a compact text has its strings recorded in `sets`.
     pub fn string_array_known(
         &mut self,
         known: &mut super::known::KnownTexts,
+        sets: &mut super::known::RuleSets,
     ) -> Result<(&'a str, Option<u32>), JsonError> {
         if let Some((text, id)) = self.known_value(known, Some(b'"'), b']') {
             return Ok((text, Some(id)));
         }
+        self.ws();
+        let start = self.pos;
+        if self.plain {
+            sets.spans.clear();
+            let spans = &mut sets.spans;
+            if let Some(end) = compact_array_end(self.bytes(), start, |s, e| {
+                spans.push((s - start, e - start))
+            }) {
+                self.pos = end;
+                let raw = &self.src[start..end];
+                let id = known.learn(raw);
+                if let Some(id) = id {
+                    sets.record(id, raw);
+                }
+                return Ok((raw, id));
+            }
+        }
         let raw = self.string_array()?;
         Ok((raw, self.plain.then(|| known.learn(raw)).flatten()))
+    }
+
+    /// Consume `text` when the input continues with it (no blanks skipped).
+    #[inline]
+    pub fn lit<const N: usize>(&mut self, text: &[u8; N]) -> bool {
+        // A comparison of N bytes known at compile time (inline, no `memcmp` call).
+        let hit = self
+            .bytes()
+            .get(self.pos..self.pos + N)
+            .and_then(|c| <&[u8; N]>::try_from(c).ok())
+            == Some(text);
+        if hit {
+            self.pos += N;
+        }
+        hit
+    }
+
+    /// Move the cursor `n` bytes on (past a value known to be there).
+    pub(super) fn skip_bytes(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.src.len());
+    }
+
+    /// The cursor's byte offset.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// Whether the whole text has been read (no blanks skipped).
+    pub fn at_end(&self) -> bool {
+        self.pos == self.src.len()
+    }
+
+    /// In a plain text, an object of strings written without blanks (`{"a":"x","b":"y"}`,
+    /// `{}`) at the cursor: `f` sees each key and value (borrowed) and the cursor moves past
+    /// it. `false` (the cursor unmoved; `f` may have seen a part): something else is there,
+    /// to be read by [`Lexer::string_map`], which reads such an object the same.
+    #[inline]
+    pub fn compact_map(&mut self, mut f: impl FnMut(&'a str, &'a str)) -> bool {
+        if !self.plain {
+            return false;
+        }
+        let b = self.bytes();
+        let mut i = self.pos;
+        if b.get(i) != Some(&b'{') {
+            return false;
+        }
+        i += 1;
+        if b.get(i) == Some(&b'}') {
+            self.pos = i + 1;
+            return true;
+        }
+        loop {
+            // `"key":"value"`
+            if b.get(i) != Some(&b'"') {
+                return false;
+            }
+            let Some(ke) = next_quote(b, i + 1) else {
+                return false;
+            };
+            if b.get(ke + 1) != Some(&b':') || b.get(ke + 2) != Some(&b'"') {
+                return false;
+            }
+            let Some(ve) = next_quote(b, ke + 3) else {
+                return false;
+            };
+            f(&self.src[i + 1..ke], &self.src[ke + 3..ve]);
+            match b.get(ve + 1) {
+                Some(b',') => i = ve + 2,
+                Some(b'}') => {
+                    self.pos = ve + 2;
+                    return true;
+                }
+                _ => return false,
+            }
+        }
     }
 
     /// An array of strings (checked, not decoded); its raw text.
@@ -409,6 +496,20 @@ impl<'a> Lexer<'a> {
         }
         Ok(&self.src[start..self.pos])
     }
+}
+
+/// Where [`Lexer::known_value`]'s candidate at `start` ends: the first `last` byte after
+/// `start` preceded by `before` (when given).
+pub(super) fn candidate_end(b: &[u8], start: usize, before: Option<u8>, last: u8) -> Option<usize> {
+    let mut i = start + 1;
+    while let Some(k) = memchr::memchr(last, b.get(i..)?) {
+        let close = i + k;
+        if before.map_or(true, |c| b[close - 1] == c) {
+            return Some(close);
+        }
+        i = close + 1;
+    }
+    None
 }
 
 /// The quote positions of a text from some byte on, found eight bytes at a time (each quote
@@ -531,7 +632,13 @@ fn next_quote(b: &[u8], from: usize) -> Option<usize> {
 /// as a branch-free fold over 64-byte blocks, which the compiler turns into vector compares.
 #[inline]
 fn has_special<const QUOTE: bool>(b: &[u8]) -> bool {
-    let special = |c: u8| (c < 0x20) | (c == b'\\') | (QUOTE & (c == b'"'));
+    any_byte(b, |c| (c < 0x20) | (c == b'\\') | (QUOTE & (c == b'"')))
+}
+
+/// Whether some byte of `b` is `special` (a blank is not): a branch-free fold over 64-byte
+/// blocks, which the compiler turns into vector compares.
+#[inline(always)]
+fn any_byte(b: &[u8], special: impl Fn(u8) -> bool) -> bool {
     let any = |block: &[u8; 64]| block.iter().fold(false, |a, &c| a | special(c));
     let mut blocks = b.chunks_exact(64);
     for block in &mut blocks {
@@ -568,6 +675,36 @@ fn has_special_short(b: &[u8]) -> bool {
 /// text is valid JSON) is unescaped and ends at its next quote.
 pub fn is_plain(b: &[u8]) -> bool {
     !has_special::<false>(b)
+}
+
+/// Whether every byte of `b` is ASCII and `b` [`is_plain`]: one branch-free pass (a signed
+/// compare catches both the bytes below 0x20 and those from 0x80 on), which the compiler turns
+/// into vector compares.
+pub fn is_plain_ascii(b: &[u8]) -> bool {
+    !any_byte(b, |c| ((c as i8) < 0x20) | (c == b'\\'))
+}
+
+/// `bytes` as a `String` when they are ASCII and their first `body` bytes plain
+/// ([`is_plain_ascii`]; a line and its line end): without a second UTF-8 validation pass.
+/// `Err` gives the bytes back unchanged.
+pub fn plain_ascii_string(bytes: Vec<u8>, body: usize) -> Result<String, Vec<u8>> {
+    let (head, end) = bytes.split_at(body.min(bytes.len()));
+    if !(is_plain_ascii(head) && end.is_ascii()) {
+        return Err(bytes);
+    }
+    // SAFETY: every byte is below 0x80 (checked just above): ASCII is valid UTF-8. This saves
+    // `String::from_utf8`'s validation pass over each 1.5 kB vector line of `euref check`.
+    Ok(unsafe { String::from_utf8_unchecked(bytes) })
+}
+
+/// `b` as text when it is ASCII and plain ([`is_plain_ascii`]).
+pub fn plain_ascii_str(b: &[u8]) -> Option<&str> {
+    if !is_plain_ascii(b) {
+        return None;
+    }
+    // SAFETY: every byte is below 0x80 (checked just above): ASCII is valid UTF-8 (one pass
+    // over each request line of `euref sim` instead of two).
+    Some(unsafe { std::str::from_utf8_unchecked(b) })
 }
 
 /// The value of a string token with escapes (at byte `at`).
@@ -685,6 +822,27 @@ mod tests {
         fn below(&mut self, n: usize) -> usize {
             (self.next() % n as u64) as usize
         }
+    }
+
+    /// `len` characters: one in `one_in` a backslash, a control character, DEL, `é` or a
+    /// quote (in equal parts), the others from `common`.
+    fn random_string(
+        r: &mut Rng,
+        len: usize,
+        one_in: usize,
+        common: std::ops::RangeInclusive<u8>,
+    ) -> String {
+        let span = usize::from(common.end() - common.start()) + 1;
+        (0..len)
+            .map(|_| match r.below(one_in) {
+                0 => '\\',
+                1 => char::from(r.below(0x20) as u8),
+                2 => '\u{7f}',
+                3 => 'é',
+                4 => '"',
+                _ => char::from(common.start() + r.below(span) as u8),
+            })
+            .collect()
     }
 
     /// A random text made of JSON fragments: mostly valid objects of strings and string
@@ -828,6 +986,68 @@ mod tests {
     }
 
     #[test]
+    fn plain_ascii_is_the_byte_check_and_keeps_the_text() {
+        let mut r = Rng(5);
+        let mut taken = 0;
+        for k in 0..20_000 {
+            let len = if k % 2 == 0 {
+                r.below(70)
+            } else {
+                r.below(300)
+            };
+            let s = random_string(&mut r, len, 60, b' '..=b'~');
+            let b = s.as_bytes();
+            let want = b.iter().all(|&c| (0x20..0x80).contains(&c) && c != b'\\');
+            assert_eq!(is_plain_ascii(b), want, "{s:?}");
+            assert_eq!(plain_ascii_str(b), want.then_some(s.as_str()));
+            let body = r.below(b.len() + 1);
+            let got = plain_ascii_string(b.to_vec(), body);
+            let body_ok = b[..body]
+                .iter()
+                .all(|&c| (0x20..0x80).contains(&c) && c != b'\\');
+            match got {
+                Ok(t) => {
+                    assert!(body_ok && s.is_ascii(), "{s:?}");
+                    assert_eq!(t, s);
+                    taken += 1;
+                }
+                Err(v) => {
+                    assert!(!(body_ok && s.is_ascii()), "{s:?}");
+                    assert_eq!(v, b);
+                }
+            }
+        }
+        assert!(taken > 3_000 && taken < 17_000, "{taken}");
+    }
+
+    #[test]
+    fn compact_maps_read_as_string_maps() {
+        let mut r = Rng(9);
+        let mut compact = 0;
+        for _ in 0..20_000 {
+            let t = random_text(&mut r);
+            for plain in [true, false] {
+                let mut l = Lexer::with_plain(&t, plain && is_plain(t.as_bytes()));
+                let mut got = Vec::new();
+                if l.compact_map(|k, v| got.push((k.to_string(), v.to_string()))) {
+                    compact += 1;
+                    let mut g = Lexer::new(&t);
+                    let mut want = Vec::new();
+                    g.string_map(|k, v| {
+                        want.push((k.into_owned(), v.into_owned()));
+                        Ok(())
+                    })
+                    .unwrap();
+                    assert_eq!((got, l.offset()), (want, g.offset()), "{t:?}");
+                } else {
+                    assert_eq!(l.offset(), 0);
+                }
+            }
+        }
+        assert!(compact > 1_000, "{compact}");
+    }
+
+    #[test]
     fn plain_and_push_string_agree_with_byte_checks_and_serde() {
         let mut r = Rng(3);
         for k in 0..20_000 {
@@ -837,16 +1057,7 @@ mod tests {
             } else {
                 r.below(200)
             };
-            let s: String = (0..len)
-                .map(|_| match r.below(40) {
-                    0 => '"',
-                    1 => '\\',
-                    2 => char::from(r.below(0x20) as u8),
-                    3 => '\u{7f}',
-                    4 => 'é',
-                    _ => char::from(b'a' + r.below(26) as u8),
-                })
-                .collect();
+            let s = random_string(&mut r, len, 40, b'a'..=b'z');
             let b = s.as_bytes();
             assert_eq!(
                 is_plain(b),

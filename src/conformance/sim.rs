@@ -9,7 +9,7 @@
 //! request), kept as the reference the fast path is tested against.
 
 use super::inject::Fault;
-use super::json::{push_string, Lexer};
+use super::json::{plain_ascii_str, push_string, Lexer};
 use super::protocol::{Request, Response};
 use super::regs;
 use crate::exec::{ExecOptions, Prepared};
@@ -130,6 +130,66 @@ fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
         initial,
         report: report.ok_or_else(|| missing("report"))?,
     })
+}
+
+/// Registers of a request read by [`parse_request_layout`] at most (more: the general reader).
+const LAYOUT_REGS: usize = 16;
+
+/// A request in the layout `euref check` writes, borrowed from the line.
+#[derive(Default)]
+struct LayoutRequest<'a> {
+    id_raw: &'a str,
+    gen: &'a str,
+    insn: &'a str,
+    bytes: &'a str,
+    initial: [(&'a str, &'a str); LAYOUT_REGS],
+    n_initial: usize,
+    report: [&'a str; LAYOUT_REGS],
+    n_report: usize,
+}
+
+/// A request line that is ASCII and plain ([`super::json::plain_ascii_str`]) and written as
+/// `euref check` writes it (`{"id":..,"gen":..,"insn":..,"bytes":..,"initial":{..},"report":[..]}`,
+/// no blanks), read key after key into `r`. `None`: anything else (the general reader, which
+/// reads such a line the same, decides).
+fn parse_request_layout<'a>(line: &'a str, r: &mut LayoutRequest<'a>) -> Option<()> {
+    fn body(raw: &str) -> &str {
+        &raw[1..raw.len() - 1]
+    }
+    let mut l = Lexer::with_plain(line, true);
+    l.lit(b"{\"id\":").then_some(())?;
+    r.id_raw = l.raw_string().ok()?;
+    l.lit(b",\"gen\":").then_some(())?;
+    r.gen = body(l.raw_string().ok()?);
+    l.lit(b",\"insn\":").then_some(())?;
+    r.insn = body(l.raw_string().ok()?);
+    l.lit(b",\"bytes\":").then_some(())?;
+    r.bytes = body(l.raw_string().ok()?);
+    l.lit(b",\"initial\":").then_some(())?;
+    let mut room = true;
+    let read = l.compact_map(|k, v| match r.initial.get_mut(r.n_initial) {
+        Some(slot) => {
+            *slot = (k, v);
+            r.n_initial += 1;
+        }
+        None => room = false,
+    });
+    if !(read && room) {
+        return None;
+    }
+    l.lit(b",\"report\":[").then_some(())?;
+    if !l.lit(b"]") {
+        loop {
+            let name = body(l.raw_string().ok()?);
+            *r.report.get_mut(r.n_report)? = name;
+            r.n_report += 1;
+            if l.lit(b"]") {
+                break;
+            }
+            l.lit(b",").then_some(())?;
+        }
+    }
+    (l.lit(b"}") && l.at_end()).then_some(())
 }
 
 /// Hex digit values; 0xff: not a digit.
@@ -255,6 +315,15 @@ impl Simulator {
     /// Answer one request line (without its newline): the response line, newline included,
     /// is appended to `out`.
     pub fn handle(&mut self, line: &[u8], out: &mut Vec<u8>) {
+        let mut req = LayoutRequest::default();
+        if plain_ascii_str(line).is_some_and(|t| parse_request_layout(t, &mut req).is_some()) {
+            let initial = req.initial[..req.n_initial].iter().copied();
+            let report = &req.report[..req.n_report];
+            self.respond(
+                req.id_raw, req.gen, req.insn, req.bytes, initial, report, out,
+            );
+            return;
+        }
         let fast = std::str::from_utf8(line)
             .ok()
             .and_then(|s| parse_request(s).ok());
@@ -377,7 +446,11 @@ impl Simulator {
         for (name, hex) in initial {
             let fast = match regs::grf_number(name) {
                 Some(n) => write_grf_hex(st, n, hex.as_bytes()),
-                None => decode_hex(hex, &mut self.hex) && write_reg(st, name, &self.hex).is_ok(),
+                None => {
+                    write_arf_hex(st, name, hex.as_bytes())
+                        || (decode_hex(hex, &mut self.hex)
+                            && write_reg(st, name, &self.hex).is_ok())
+                }
             };
             if !fast {
                 let bytes = regs::parse_hex(hex).map_err(|e| format!("initial.{name}: {e}"))?;
@@ -458,6 +531,23 @@ fn write_reg(st: &mut ThreadState, name: &str, bytes: &[Option<u8>]) -> Result<(
         k += n;
     }
     Ok(())
+}
+
+/// Write ARF register `name` from hex text whose every byte is a hex pair (at most 64 bytes)
+/// at once, as [`regs::write`] does; false (nothing written) for anything else.
+fn write_arf_hex(st: &mut ThreadState, name: &str, hex: &[u8]) -> bool {
+    let mut buf = [0u8; 64];
+    let n = hex.len() / 2;
+    if hex.len() % 2 != 0 || n > buf.len() || name == "null" {
+        return false;
+    }
+    let mut bad = 0u8;
+    for (d, p) in buf.iter_mut().zip(hex.chunks_exact(2)) {
+        let (h, l) = (NIBBLE[usize::from(p[0])], NIBBLE[usize::from(p[1])]);
+        bad |= h | l;
+        *d = h << 4 | l;
+    }
+    bad < 16 && st.set_arf_bytes(name, 0, &buf[..n]).is_ok()
 }
 
 /// Write GRF register `n` from hex text (as [`regs::write`] does); false on anything wrong.
@@ -707,6 +797,58 @@ mod tests {
         })
         .unwrap();
         assert!(n > 250 && errors > 30 && errors < n - 100, "{n} {errors}");
+    }
+
+    #[test]
+    fn requests_in_the_checker_layout_answer_as_the_plain_path() {
+        // Requests as `euref check` writes them (read key after key) and changed ones: more
+        // registers than the layout reader keeps, blanks, keys moved, non-ASCII text, an
+        // escape; each answered as `execute` answers the request serde reads.
+        let mut reqs = Vec::new();
+        let cfg = crate::golden::GenConfig::new(Platform::Skl, 17);
+        crate::golden::generate(&cfg, 200, &mut std::io::sink(), |c| {
+            reqs.extend(c.iter().flatten().map(Request::from_vector));
+        })
+        .unwrap();
+        let mut sim = Simulator::new(None);
+        let mut lines = Vec::new();
+        for (k, r) in reqs.iter().enumerate() {
+            let line = r.to_line();
+            let changed = match k % 8 {
+                0 => {
+                    let mut many = r.clone();
+                    for n in 100..100 + LAYOUT_REGS as u32 {
+                        many.initial.insert(format!("r{n}"), "01".repeat(32));
+                    }
+                    many.to_line()
+                }
+                1 => {
+                    let mut many = r.clone();
+                    many.report = (0..=LAYOUT_REGS).map(|n| format!("r{n}")).collect();
+                    many.to_line()
+                }
+                2 => line.replacen("\"report\":[", "\"report\": [", 1),
+                3 => line.replacen("{\"id\":", "{\"x\":0,\"id\":", 1),
+                4 => line.replacen("\"insn\":\"", "\"insn\":\"é", 1),
+                5 => line.replacen("\"insn\":\"", "\"insn\":\"\\u0028", 1),
+                6 => format!("{line} "),
+                _ => line.replacen("\"report\":[", "\"report\":[\"r3\"],\"r\":[", 1),
+            };
+            lines.push(line);
+            lines.push(changed);
+        }
+        for line in &lines {
+            let req: Request = serde_json::from_str(line).unwrap();
+            let want = format!("{}\n", execute(&req, None).to_line());
+            assert_eq!(fast(&mut sim, line), want, "{line}");
+        }
+        let mut r = LayoutRequest::default();
+        let read = lines
+            .iter()
+            .filter(|l| parse_request_layout(l, &mut LayoutRequest::default()).is_some())
+            .count();
+        assert!(read > reqs.len() && read < lines.len() - 50, "{read}");
+        assert!(parse_request_layout(&lines[0], &mut r).is_some() && r.n_report > 0);
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //! `protocol::Response`) remain the format's definition; [`VectorView::from_vector`] and
 //! [`ResponseView::from_response`] view them.
 
-use super::json::{push_string, JsonError, Lexer};
-use super::known::KnownFields;
+use super::json::{candidate_end, push_string, JsonError, Lexer};
+use super::known::{KnownFields, ShapeField};
 use super::protocol::Response;
 use crate::golden::{AltKind, Vector};
 use std::borrow::Cow;
@@ -66,6 +66,10 @@ fn map_into<'a>(
     l: &mut Lexer<'a>,
     out: &mut Vec<(Cow<'a, str>, Cow<'a, str>)>,
 ) -> Result<(), JsonError> {
+    out.clear();
+    if l.compact_map(|k, v| out.push((Cow::Borrowed(k), Cow::Borrowed(v)))) {
+        return Ok(());
+    }
     out.clear();
     l.string_map(|k, v| {
         out.push((k, v));
@@ -157,6 +161,225 @@ fn string_array<'a>(l: &mut Lexer<'a>) -> Result<&'a str, JsonError> {
     l.string_array()
 }
 
+/// Where `raw` (a part of `line`) lies in it.
+fn span_in(line: &str, raw: &str) -> (u32, u32) {
+    let o = raw.as_ptr() as usize - line.as_ptr() as usize;
+    (o as u32, (o + raw.len()) as u32)
+}
+
+/// The `dst` value: its span (empty for `null`), unless it was known its view, and its
+/// number among the known values.
+#[allow(clippy::type_complexity)]
+fn read_dst<'a>(
+    l: &mut Lexer<'a>,
+    line: &'a str,
+    known: &mut KnownFields,
+) -> Result<((u32, u32), Option<DstView<'a>>, Option<u32>), JsonError> {
+    if l.peek() == Some(b'n') {
+        l.value()?;
+        return Ok(((0, 0), None, None));
+    }
+    if let Some((text, id)) = l.known_value(&known.dst, None, b'}') {
+        return Ok((span_in(line, text), None, Some(id)));
+    }
+    let mut x = None;
+    let text = l.spanned(|l| dst(l).map(|d| x = Some(d)))?;
+    let id = if l.is_plain() {
+        known.dst.learn(text)
+    } else {
+        None
+    };
+    Ok((span_in(line, text), x, id))
+}
+
+/// The `alternatives` value: its span and its number among the known values; unless it was
+/// known, its views (into `out`).
+fn read_alternatives<'a>(
+    l: &mut Lexer<'a>,
+    line: &'a str,
+    known: &mut KnownFields,
+    out: &mut Vec<AltView<'a>>,
+) -> Result<((u32, u32), Option<u32>), JsonError> {
+    out.clear();
+    if let Some((text, id)) = l.known_value(&known.alternatives, Some(b'}'), b']') {
+        return Ok((span_in(line, text), Some(id)));
+    }
+    let text = l.spanned(|l| {
+        l.array(|l| {
+            out.push(alternative(l)?);
+            Ok(())
+        })
+    })?;
+    let id = if l.is_plain() {
+        known.alternatives.learn(text)
+    } else {
+        None
+    };
+    Ok((span_in(line, text), id))
+}
+
+/// The known `field` value last read with encoding `bytes`, when the line continues with it
+/// and [`Lexer::known_value`] would take it whole there (its candidate ends where the text
+/// does): the cursor moves past it. Its span.
+fn shape_guess(
+    l: &mut Lexer<'_>,
+    line: &str,
+    known: &KnownFields,
+    shape: u64,
+    field: ShapeField,
+) -> Option<(u32, u32)> {
+    let t = known.shape_value(shape, field)?.as_bytes();
+    let at = l.offset();
+    if !line.as_bytes()[at..].starts_with(t) {
+        return None;
+    }
+    let (before, last) = match field {
+        ShapeField::Dst => (None, b'}'),
+        ShapeField::Alternatives => (Some(b'}'), b']'),
+    };
+    if candidate_end(t, 0, before, last)? != t.len() - 1 {
+        return None;
+    }
+    l.skip_bytes(t.len());
+    Some((at as u32, (at + t.len()) as u32))
+}
+
+/// A string value read whole (plain text): its body and the span of its token.
+fn spanned_body<'a>(l: &mut Lexer<'a>, line: &'a str) -> Option<(&'a str, (u32, u32))> {
+    let raw = l.raw_string().ok()?;
+    Some((&raw[1..raw.len() - 1], span_in(line, raw)))
+}
+
+/// A compact object of strings (plain text) into `out`; its span.
+fn compact_pairs<'a>(
+    l: &mut Lexer<'a>,
+    line: &'a str,
+    out: &mut Vec<(Cow<'a, str>, Cow<'a, str>)>,
+) -> Option<(u32, u32)> {
+    let at = l.offset();
+    let ok = l.compact_map(|k, v| out.push((Cow::Borrowed(k), Cow::Borrowed(v))));
+    ok.then(|| span_in(line, &line[at..l.offset()]))
+}
+
+/// A vector line in `euref golden`'s layout, ASCII and plain ([`super::json::is_plain_ascii`]):
+/// `{"v":..,"id":..,"gen":..,"op":..,"insn":..,"bytes":..,"initial":{..},"expected":{..}`, then
+/// `"undefined"`, `"dst"`, `"alternatives"` when present, `"rules":[..],"classes":[..]}`, without
+/// blanks, each value read as [`VectorView::parse_object`] reads it. `None`: the line is
+/// something else (read it with [`VectorView::parse_object`], which gives the same result for
+/// a line this reader takes).
+fn layout<'a>(line: &'a str, known: &mut KnownFields) -> Option<(VectorView<'a>, Spans)> {
+    let mut sp = Spans {
+        plain: true,
+        ..Spans::default()
+    };
+    let mut l = Lexer::with_plain(line, true);
+    l.lit(b"{\"v\":").then_some(())?;
+    l.u32().ok()?;
+    l.lit(b",").then_some(())?;
+    let head = l.offset();
+    l.lit(b"\"id\":").then_some(())?;
+    let (id, s) = spanned_body(&mut l, line)?;
+    sp.id = s;
+    l.lit(b",\"gen\":").then_some(())?;
+    let (gen, _) = spanned_body(&mut l, line)?;
+    let head = span_in(line, &line[head..l.offset()]);
+    l.lit(b",\"op\":").then_some(())?;
+    let (op, s) = spanned_body(&mut l, line)?;
+    sp.op = s;
+    let tail = l.offset();
+    l.lit(b",\"insn\":").then_some(())?;
+    let (insn, s) = spanned_body(&mut l, line)?;
+    sp.insn = s;
+    l.lit(b",\"bytes\":").then_some(())?;
+    let (bytes, _) = spanned_body(&mut l, line)?;
+    let shape = known.shape_key(bytes);
+    l.lit(b",\"initial\":").then_some(())?;
+    let at = l.offset();
+    if !l.compact_map(|_, _| ()) {
+        return None;
+    }
+    let initial_raw = &line[at..l.offset()];
+    sp.request = Some((head, span_in(line, &line[tail..l.offset()])));
+    l.lit(b",\"expected\":").then_some(())?;
+    let mut expected = Vec::with_capacity(4);
+    sp.expected = compact_pairs(&mut l, line, &mut expected)?;
+    let mut undefined = Vec::new();
+    if l.lit(b",\"undefined\":") {
+        sp.undefined = compact_pairs(&mut l, line, &mut undefined)?;
+    }
+    let mut dstv = None;
+    if l.lit(b",\"dst\":") {
+        sp.dst = match shape_guess(&mut l, line, known, shape, ShapeField::Dst) {
+            Some(s) => s,
+            None => {
+                let (s, d, id) = read_dst(&mut l, line, known).ok()?;
+                dstv = d;
+                if let Some(id) = id {
+                    known.note_shape_value(shape, ShapeField::Dst, id);
+                }
+                s
+            }
+        };
+    }
+    let mut alternatives = Vec::new();
+    if l.lit(b",\"alternatives\":") {
+        let f = ShapeField::Alternatives;
+        sp.alternatives = match shape_guess(&mut l, line, known, shape, f) {
+            Some(s) => s,
+            None => {
+                let (s, id) = read_alternatives(&mut l, line, known, &mut alternatives).ok()?;
+                if let Some(id) = id {
+                    known.note_shape_value(shape, f, id);
+                }
+                s
+            }
+        };
+    }
+    l.lit(b",\"rules\":").then_some(())?;
+    // The arrays last seen with this encoding first: a known text (a whole valid value) that
+    // the line continues with is the value, as `string_array_known` would find it.
+    let rest = &line.as_bytes()[l.offset()..];
+    let guess = known
+        .shape_rules(shape)
+        .find(|(_, t)| rest.starts_with(t.as_bytes()))
+        .map(|(id, t)| (id, t.len()));
+    let (rules_raw, id_rules) = match guess {
+        Some((id, n)) => {
+            let at = l.offset();
+            l.skip_bytes(n);
+            (&line[at..at + n], Some(id))
+        }
+        None => l
+            .string_array_known(&mut known.rules, &mut known.rule_sets)
+            .ok()?,
+    };
+    if let Some(id) = id_rules {
+        known.note_shape_rules(shape, id);
+    }
+    sp.rules_id = id_rules;
+    sp.rules = span_in(line, rules_raw);
+    l.lit(b",\"classes\":").then_some(())?;
+    l.string_array().ok()?;
+    l.lit(b"}").then_some(())?;
+    if !l.at_end() {
+        return None;
+    }
+    let v = VectorView {
+        id: Cow::Borrowed(id),
+        gen: Cow::Borrowed(gen),
+        op: Cow::Borrowed(op),
+        insn: Cow::Borrowed(insn),
+        bytes: Cow::Borrowed(bytes),
+        initial_raw: Cow::Borrowed(initial_raw),
+        expected,
+        undefined,
+        dst: dstv,
+        alternatives,
+        rules_raw: Cow::Borrowed(rules_raw),
+    };
+    Some((v, sp))
+}
+
 /// Where the fields the comparison needs lie in a vector line already read whole, so that
 /// the line need not be read whole again when its response arrives ([`VectorView::reread`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -174,6 +397,34 @@ pub struct Spans {
     /// The number of the `rules` text among the known arrays it was read with
     /// ([`VectorView::parse_spans_known`]).
     pub rules_id: Option<u32>,
+    /// A line read in the golden layout: the text from `"id"` to the end of the `gen` value,
+    /// and from `,"insn"` to the end of the `initial` value, which the request repeats
+    /// ([`write_request_from`]).
+    request: Option<((u32, u32), (u32, u32))>,
+}
+
+/// Append the request line for the vector `v` read from `line` with `spans` (as
+/// [`VectorView::write_request`] writes it): in the golden layout (ASCII, plain: no string
+/// needs escaping), the parts the request repeats are copied from the line.
+pub fn write_request_from(line: &str, spans: &Spans, v: &VectorView, out: &mut Vec<u8>) {
+    let Some((head, tail)) = spans.request else {
+        v.write_request(out);
+        return;
+    };
+    let part = |s: (u32, u32)| &line.as_bytes()[s.0 as usize..s.1 as usize];
+    out.push(b'{');
+    out.extend_from_slice(part(head));
+    out.extend_from_slice(part(tail));
+    out.extend_from_slice(b",\"report\":[");
+    for (k, (name, _)) in v.expected.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        out.push(b'"');
+        out.extend_from_slice(name.as_bytes());
+        out.push(b'"');
+    }
+    out.extend_from_slice(b"]}\n");
 }
 
 impl<'a> VectorView<'a> {
@@ -206,11 +457,16 @@ impl<'a> VectorView<'a> {
                 Ok(())
             })?;
         }
+        // A string token of a plain line has no escapes: its body is between the quotes.
+        let body = |s: (u32, u32)| match spans.plain && s.1 >= s.0 + 2 {
+            true => Ok(Cow::Borrowed(&line[s.0 as usize + 1..s.1 as usize - 1])),
+            false => part(s).string(),
+        };
         Ok(VectorView {
-            id: part(spans.id).string()?,
+            id: body(spans.id)?,
             gen: Cow::Borrowed(""),
-            op: part(spans.op).string()?,
-            insn: part(spans.insn).string()?,
+            op: body(spans.op)?,
+            insn: body(spans.insn)?,
             bytes: Cow::Borrowed(""),
             initial_raw: Cow::Borrowed("{}"),
             expected,
@@ -233,15 +489,42 @@ impl<'a> VectorView<'a> {
         line: &'a str,
         known: &mut KnownFields,
     ) -> Result<(VectorView<'a>, Spans), JsonError> {
-        let mut sp = Spans::default();
-        let span = |raw: &str| {
-            let o = raw.as_ptr() as usize - line.as_ptr() as usize;
-            (o as u32, (o + raw.len()) as u32)
-        };
+        Self::parse_spans_hinted(line, known, None)
+    }
+
+    /// [`VectorView::parse_spans_known`] for a line already found ASCII and plain
+    /// (`Some(true)`, [`super::json::is_plain_ascii`]) or not (`Some(false)`), or not checked
+    /// (`None`). An ASCII plain line written as `euref golden` writes it (its keys in order,
+    /// no blanks) is read key after key ([`layout`]); any other line, or one that reader does
+    /// not take, is read as an object with its keys in any order.
+    pub fn parse_spans_hinted(
+        line: &'a str,
+        known: &mut KnownFields,
+        plain_ascii: Option<bool>,
+    ) -> Result<(VectorView<'a>, Spans), JsonError> {
         if line.len() > u32::MAX as usize {
             return Err("line too long".into());
         }
-        let mut l = Lexer::checked(line);
+        if plain_ascii == Some(true) {
+            if let Some(x) = layout(line, known) {
+                return Ok(x);
+            }
+        }
+        let l = match plain_ascii {
+            Some(true) => Lexer::with_plain(line, true),
+            _ => Lexer::checked(line),
+        };
+        Self::parse_object(line, l, known)
+    }
+
+    /// Read a vector line as an object with its keys in any order.
+    fn parse_object(
+        line: &'a str,
+        mut l: Lexer<'a>,
+        known: &mut KnownFields,
+    ) -> Result<(VectorView<'a>, Spans), JsonError> {
+        let mut sp = Spans::default();
+        let span = |raw: &str| span_in(line, raw);
         sp.plain = l.is_plain();
         let (mut v, mut id, mut gen, mut op, mut insn, mut bytes) =
             (false, None, None, None, None, None);
@@ -280,43 +563,12 @@ impl<'a> VectorView<'a> {
                     expected = Some(e);
                 }
                 "undefined" => sp.undefined = span(l.spanned(|l| map_into(l, &mut undefined))?),
-                "dst" => {
-                    if l.peek() == Some(b'n') {
-                        l.value()?;
-                        dstv = None;
-                        sp.dst = (0, 0);
-                    } else if let Some((text, _)) = l.known_value(&known.dst, None, b'}') {
-                        sp.dst = span(text);
-                        dstv = None;
-                    } else {
-                        let mut x = None;
-                        let text = l.spanned(|l| dst(l).map(|d| x = Some(d)))?;
-                        if l.is_plain() {
-                            known.dst.learn(text);
-                        }
-                        sp.dst = span(text);
-                        dstv = x;
-                    }
-                }
+                "dst" => (sp.dst, dstv, _) = read_dst(l, line, known)?,
                 "alternatives" => {
-                    alternatives.clear();
-                    if let Some((text, _)) = l.known_value(&known.alternatives, Some(b'}'), b']') {
-                        sp.alternatives = span(text);
-                    } else {
-                        let text = l.spanned(|l| {
-                            l.array(|l| {
-                                alternatives.push(alternative(l)?);
-                                Ok(())
-                            })
-                        })?;
-                        if l.is_plain() {
-                            known.alternatives.learn(text);
-                        }
-                        sp.alternatives = span(text);
-                    }
+                    sp.alternatives = read_alternatives(l, line, known, &mut alternatives)?.0
                 }
                 "rules" => {
-                    let (r, id) = l.string_array_known(&mut known.rules)?;
+                    let (r, id) = l.string_array_known(&mut known.rules, &mut known.rule_sets)?;
                     sp.rules_id = id;
                     sp.rules = span(r);
                     rules_raw = Some(r);
@@ -438,6 +690,35 @@ impl<'a> VectorView<'a> {
 }
 
 impl<'a> ResponseView<'a> {
+    /// Read a response line from its bytes: one written as `euref sim` writes it
+    /// (`{"id":..,"final":{..}}` or `{"id":..}`, ASCII, plain, no blanks) key after key, any
+    /// other as [`ResponseView::parse`] reads it (which reads those the same).
+    pub fn parse_bytes(line: &'a [u8]) -> Result<ResponseView<'a>, JsonError> {
+        if let Some(r) = super::json::plain_ascii_str(line).and_then(Self::layout) {
+            return Ok(r);
+        }
+        std::str::from_utf8(line)
+            .map_err(|e| e.to_string())
+            .and_then(ResponseView::parse)
+    }
+
+    fn layout(line: &'a str) -> Option<ResponseView<'a>> {
+        let mut l = Lexer::with_plain(line, true);
+        l.lit(b"{\"id\":").then_some(())?;
+        let raw = l.raw_string().ok()?;
+        let mut fin = Vec::new();
+        if l.lit(b",\"final\":")
+            && !l.compact_map(|k, v| fin.push((Cow::Borrowed(k), Cow::Borrowed(v))))
+        {
+            return None;
+        }
+        (l.lit(b"}") && l.at_end()).then(|| ResponseView {
+            id: Cow::Borrowed(&raw[1..raw.len() - 1]),
+            fin,
+            error: None,
+        })
+    }
+
     /// Read a response line (the same fields serde requires of a [`Response`]).
     pub fn parse(line: &'a str) -> Result<ResponseView<'a>, JsonError> {
         let mut l = Lexer::checked(line);
@@ -538,6 +819,91 @@ mod tests {
             .unwrap();
         }
         assert!(n > 1500 && alts > 100, "{n} vectors, {alts} alternatives");
+    }
+
+    #[test]
+    fn lines_in_the_golden_layout_read_as_objects_read() {
+        // Golden lines (taken by `layout`) and changed ones (keys moved, blanks, escapes,
+        // missing or extra keys, `null` dst, non-ASCII): read with the layout hint and without,
+        // each reader with its own known values, they give the same views, spans and requests.
+        let mut lines = Vec::new();
+        for p in [Platform::Ivb, Platform::Skl] {
+            generate(&GenConfig::new(p, 13), 700, &mut std::io::sink(), |c| {
+                lines.extend(c.iter().flatten().map(|v| v.to_line()));
+            })
+            .unwrap();
+        }
+        let n = lines.len();
+        for k in 0..n / 3 {
+            let l = &lines[k * 3];
+            let changed = match k % 10 {
+                0 => l
+                    .replacen("{\"v\":1,", "{", 1)
+                    .replacen("}", ",\"v\":1}", 1),
+                1 => l.replacen("\"op\":", "\"op\": ", 1),
+                2 => l.replacen("\"id\":\"", "\"id\":\"\\u0041", 1),
+                3 => l.replacen(",\"classes\":", ",\"x\":[1,{}],\"classes\":", 1),
+                4 => l.replacen("\"dst\":{", "\"dst\":null,\"y\":{", 1),
+                5 => l.replacen("\"insn\":\"", "\"insn\":\"é", 1),
+                6 => format!("{l} "),
+                7 => l.replacen("\"initial\":{\"", "\"initial\":{ \"", 1),
+                8 => l.replacen("\"expected\":{", "\"expected\":{\"r1\":\"00\",", 1),
+                _ => l.replacen(",\"classes\":[", ",\"classes\":[\"a\"],\"z\":[", 1),
+            };
+            lines.push(changed);
+        }
+        let (mut fast, mut general) = (KnownFields::default(), KnownFields::default());
+        let (mut taken, mut errors) = (0, 0);
+        for line in &lines {
+            let hint = crate::conformance::json::is_plain_ascii(line.as_bytes());
+            let a = VectorView::parse_spans_hinted(line, &mut fast, Some(hint));
+            let b = VectorView::parse_spans_hinted(line, &mut general, None);
+            match (a, b) {
+                (Ok((v, mut sv)), Ok((w, sw))) => {
+                    assert_eq!(v, w, "{line}");
+                    let (mut req_a, mut req_b) = (Vec::new(), Vec::new());
+                    write_request_from(line, &sv, &v, &mut req_a);
+                    w.write_request(&mut req_b);
+                    assert_eq!(req_a, req_b, "{line}");
+                    taken += usize::from(sv.request.is_some());
+                    sv.request = None;
+                    assert_eq!(sv, sw, "{line}");
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!(a, b, "{line}");
+                    errors += 1;
+                }
+                (a, b) => panic!("{line}: {a:?} {b:?}"),
+            }
+        }
+        assert!(taken > n * 9 / 10 && taken < lines.len() - 200, "{taken}");
+        assert!(errors > 20, "{errors}");
+    }
+
+    #[test]
+    fn responses_in_the_sim_layout_read_as_parse_reads_them() {
+        let id = "\"id\":\"skl-1-2\"";
+        let hex = "00ff".repeat(16);
+        for line in [
+            format!("{{{id},\"final\":{{\"f0\":\"0100\",\"r10\":\"{hex}\"}}}}"),
+            format!("{{{id}}}"),
+            format!("{{{id},\"final\":{{}}}}"),
+            format!("{{{id},\"final\":{{ \"r1\":\"00\"}}}}"),
+            format!("{{{id},\"final\":{{\"r1\":\"00\"}},\"error\":null}}"),
+            format!("{{{id},\"error\":\"bad\"}}"),
+            format!("{{{id},\"final\":{{\"r1\":\"é\"}}}}"),
+            format!("{{{id},\"final\":{{\"r1\":\"00\"}}}} "),
+            format!("{{{id},\"final\":{{\"r1\":\"00\"}}}}x"),
+            format!("{{{id},\"final\":{{\"r1\":0}}}}"),
+            format!("{{{id},\"final\":{{\"r1\":\"a\\\"b\"}}}}"),
+            "{\"final\":{}}".to_string(),
+            "{\"id\":\"a".to_string(),
+        ] {
+            let fast = ResponseView::parse_bytes(line.as_bytes());
+            let general = ResponseView::parse(&line);
+            assert_eq!(fast, general, "{line}");
+        }
+        assert!(ResponseView::parse_bytes(b"{\"id\":\"\xff\"}").is_err());
     }
 
     #[test]
