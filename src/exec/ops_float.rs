@@ -86,6 +86,14 @@ enum Kind {
     Madm,
 }
 
+/// Whether `op` reads its sources by GRF address rather than through their regions (line:
+/// src0's scalars; pln: src0's scalars and src1's register layout, spec/opcodes.toml
+/// opcode.line and opcode.pln): an immediate or ARF source makes the step an operand error,
+/// whatever the values.
+pub fn reads_grf_sources(op: Opcode) -> bool {
+    matches!(op, Opcode::Line | Opcode::Pln)
+}
+
 fn kind(insn: &Insn) -> Option<Kind> {
     Some(match insn.op {
         Opcode::Mov => Kind::Mov,

@@ -679,7 +679,12 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
                 (sreg, bytes.div_ceil(32) as u8),
             )
         } else {
-            let imm_ok = i + 1 == nsrc && nsrc == 2 && imm_type_ok(st, p) && op != Opcode::Math;
+            // (Not for line and pln, which the engine cannot execute with an immediate.)
+            let imm_ok = i + 1 == nsrc
+                && nsrc == 2
+                && imm_type_ok(st, p)
+                && op != Opcode::Math
+                && !crate::exec::ops_float::reads_grf_sources(op);
             // Float compares and selects: three of four vectors with per-channel regions, so
             // that their channels cover many grid cells.
             let per_channel = matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Sel)
@@ -1003,5 +1008,43 @@ mod label_tests {
         assert_eq!(PRED_FORMS[PRED_NONE], "none");
         assert_eq!(PRED_FORMS[PRED_F0_0], "f0.0");
         assert_eq!(texts(label!("sat") | label!("accwr")), ["accwr", "sat"]);
+    }
+}
+
+#[cfg(test)]
+mod grf_source_tests {
+    use super::*;
+    use crate::state::ThreadState;
+
+    /// line and pln forms have GRF sources only (the engine reads them by register), so
+    /// every form executes; other two-source float forms still get immediates.
+    #[test]
+    fn line_and_pln_forms_execute() {
+        for p in Platform::ALL {
+            let mut imms = 0;
+            for op in [Opcode::Line, Opcode::Pln, Opcode::Add] {
+                let mut r = Rng::for_vector(9, op as u64, 0);
+                for k in 0..400 {
+                    let Some(b) = build(OpSel::Op(op), k, p, &[], &mut r) else {
+                        continue;
+                    };
+                    let imm = b
+                        .insn
+                        .src
+                        .iter()
+                        .flatten()
+                        .any(|s| matches!(s, Src::Imm(_)));
+                    if op == Opcode::Add {
+                        imms += usize::from(imm);
+                        continue;
+                    }
+                    assert!(!imm, "{p:?} {op:?} form {k} has an immediate source");
+                    let mut st = ThreadState::new(p);
+                    let res = crate::exec::step(&mut st, &b.insn);
+                    assert!(res.is_ok(), "{p:?} {op:?} form {k}: {res:?}");
+                }
+            }
+            assert!(imms > 0, "{p:?}: no add form had an immediate");
+        }
     }
 }
