@@ -15,7 +15,7 @@ use super::ids::{self, RuleSet};
 use super::operands::Operands;
 use super::regtext::{RegKeys, GRF_KEYS};
 use super::template::{self, Built, OpSel, RegionRules};
-use super::values::{self, float_class, ClassSet, LabelBatch, PlacedLabel, Rng};
+use super::values::{self, float_class, ClassSet, PlacedLabel, Rng};
 use crate::asm::{print_insn, Dialect, PrintOptions};
 use crate::exec::{ExecOptions, Prepared};
 use crate::float::{FloatEnv, FloatType, Policy};

@@ -24,11 +24,32 @@ impl Rng {
     #[allow(clippy::should_implement_trait)]
     #[inline]
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
+        self.0 = self.0.wrapping_add(Rng::STEP);
+        Rng::mix(self.0)
+    }
+
+    /// What [`Rng::next`] adds to the state: the `k`-th output from state `s` is
+    /// `mix(s + k * STEP)` (so outputs can be computed ahead, independently).
+    pub(crate) const STEP: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    /// The output of state `z`.
+    #[inline(always)]
+    pub(crate) fn mix(mut z: u64) -> u64 {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
+    }
+
+    /// The state (see [`Rng::STEP`]).
+    #[inline]
+    pub(crate) fn state(&self) -> u64 {
+        self.0
+    }
+
+    /// The generator of state `s`.
+    #[inline]
+    pub(crate) fn from_state(s: u64) -> Rng {
+        Rng(s)
     }
 
     /// Uniform in `0..n` (`n` > 0; modulo bias is irrelevant here).
@@ -381,37 +402,6 @@ impl Default for ClassSet {
     }
 }
 
-/// Label codes of one type noted cheaply while many values are drawn (a bit per code's low
-/// byte), then added to a [`ClassSet`] once each ([`LabelBatch::flush`]).
-#[derive(Default)]
-pub(crate) struct LabelBatch {
-    /// The type part of the codes (`type << 8`; the same for every code of a batch).
-    high: u16,
-    seen: [u64; 4],
-}
-
-impl LabelBatch {
-    /// Note `code` (of the batch's type).
-    #[inline(always)]
-    pub(crate) fn note(&mut self, code: LabelCode) {
-        self.high = code & 0xff00;
-        let low = usize::from(code & 0xff);
-        self.seen[low / 64] |= 1 << (low % 64);
-    }
-
-    /// Add the noted labels to `set`.
-    pub(crate) fn flush(&self, set: &mut ClassSet) {
-        for (w, &bits) in self.seen.iter().enumerate() {
-            let mut b = bits;
-            while b != 0 {
-                let low = w * 64 + b.trailing_zeros() as usize;
-                b &= b - 1;
-                set.insert(self.high | low as u16);
-            }
-        }
-    }
-}
-
 impl ClassSet {
     /// Add the label of `code`.
     #[inline]
@@ -460,32 +450,6 @@ impl ClassSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Codes noted in a batch and flushed give the set that inserting them one by one gives.
-    #[test]
-    fn label_batches_equal_direct_inserts() {
-        let mut r = Rng::for_vector(8, 1, 0);
-        let (mut direct, mut batched) = (ClassSet::default(), ClassSet::default());
-        let mut list = super::super::format::fast::ListBuf::default();
-        for _ in 0..300 {
-            direct.clear();
-            batched.clear();
-            for _ in 0..r.below(4) {
-                let t = DataType::ALL[r.below(DataType::ALL.len())];
-                let mut batch = LabelBatch::default();
-                for _ in 0..r.below(40) {
-                    let (_, code) = value_code(t, &mut r);
-                    direct.insert(code);
-                    batch.note(code);
-                }
-                batch.flush(&mut batched);
-            }
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            direct.write(&mut a, &mut list, &[]);
-            batched.write(&mut b, &mut list, &[]);
-            assert_eq!(a, b);
-        }
-    }
 
     /// Value labels by rank with placed form labels equal the sorted union of the texts.
     #[test]
