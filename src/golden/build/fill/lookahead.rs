@@ -18,6 +18,7 @@
 
 use crate::golden::values::{float_format, Rng};
 use crate::spec::DataType;
+use std::cell::RefCell;
 
 /// Outputs kept ahead at most.
 const CAP: usize = 64;
@@ -26,6 +27,8 @@ const BUF: usize = CAP + 4;
 
 /// How the values of one type are drawn from the generator's outputs.
 trait Draws {
+    /// Bytes per value.
+    const SIZE: usize;
     /// Outputs computed ahead per value still to draw, times 16 (about the mean used).
     const AHEAD16: usize;
     /// The first choice of a value starting at output `x`.
@@ -37,12 +40,41 @@ trait Draws {
     fn label(bit: u32) -> u8;
 }
 
-/// Fill `out` (elements of `sz` bytes, little-endian) with values of `D` from `r`, then call
-/// `note` once with the low byte of each label code drawn.
+/// Generator outputs computed ahead, each with the first choice of a value starting there.
+struct Ahead {
+    x: [u64; BUF],
+    c: [u8; BUF],
+}
+
+thread_local! {
+    /// The thread's outputs computed ahead (a buffer kept from run to run, so that no run
+    /// clears it: what a run reads before it writes is ignored, see the module text).
+    static AHEAD: RefCell<Ahead> = const {
+        RefCell::new(Ahead {
+            x: [0; BUF],
+            c: [0; BUF],
+        })
+    };
+}
+
+/// Fill `out` (elements of `D::SIZE` bytes, little-endian) with values of `D` from `r`, then call
+/// `note` once with the low byte of each label code drawn. False (nothing drawn) if the
+/// thread's buffer is in use (a run never calls another, so never).
 #[inline(always)]
-fn fill_run<D: Draws>(out: &mut [u8], sz: usize, r: &mut Rng, mut note: impl FnMut(u8)) {
-    let mut x = [0u64; BUF];
-    let mut c = [0u8; BUF];
+fn fill_run<D: Draws>(out: &mut [u8], r: &mut Rng, note: impl FnMut(u8)) -> bool {
+    AHEAD.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut ahead) => {
+            fill_run_in::<D>(&mut ahead, out, r, note);
+            true
+        }
+        Err(_) => false,
+    })
+}
+
+#[inline(always)]
+fn fill_run_in<D: Draws>(ahead: &mut Ahead, out: &mut [u8], r: &mut Rng, mut note: impl FnMut(u8)) {
+    let sz = D::SIZE;
+    let Ahead { x, c } = ahead;
     // The state of the last output computed; `x[..have]` computed, `x[..p]` used.
     let mut s = r.state();
     let (mut have, mut p, mut need) = (0usize, 0usize, 1usize);
@@ -61,7 +93,7 @@ fn fill_run<D: Draws>(out: &mut [u8], sz: usize, r: &mut Rng, mut note: impl FnM
         while i < count {
             // (`p <= have <= CAP`; the bound lets the reads go unchecked.)
             let q = p.min(CAP);
-            let (v, l, n) = D::draw(&x, &c, q);
+            let (v, l, n) = D::draw(x, c, q);
             if q + n > have {
                 need = q + n;
                 break;
@@ -78,8 +110,12 @@ fn fill_run<D: Draws>(out: &mut [u8], sz: usize, r: &mut Rng, mut note: impl FnM
         }
         // Keep the outputs not used yet (fewer than 4) at the front.
         let q = p.min(CAP);
-        x.copy_within(q..q + 4, 0);
-        c.copy_within(q..q + 4, 0);
+        let (kx, kc) = (
+            [x[q], x[q + 1], x[q + 2], x[q + 3]],
+            [c[q], c[q + 1], c[q + 2], c[q + 3]],
+        );
+        x[..4].copy_from_slice(&kx);
+        c[..4].copy_from_slice(&kc);
         have -= q;
         need -= q;
         p = 0;
@@ -93,26 +129,26 @@ fn fill_run<D: Draws>(out: &mut [u8], sz: usize, r: &mut Rng, mut note: impl FnM
 
 /// Fill `out` with values of `ty` from `r`, as [`values::value_code`] draws them one by one
 /// (element after element, the low bytes of each), calling `note` once with the low byte of
-/// each label code drawn. False (nothing drawn) for a type without a lookahead drawing.
+/// each label code drawn. False (nothing drawn) for a type without a lookahead drawing (or
+/// without the thread's buffer).
 ///
 /// [`values::value_code`]: crate::golden::values::value_code
 #[inline(always)]
 pub(super) fn fill(out: &mut [u8], ty: DataType, r: &mut Rng, note: impl FnMut(u8)) -> bool {
     match (float_format(ty), ty.bits(), ty.is_signed()) {
-        (Some((5, 10)), 16, _) => fill_run::<Float<5, 10>>(out, 2, r, note),
-        (Some((8, 23)), 32, _) => fill_run::<Float<8, 23>>(out, 4, r, note),
-        (Some((11, 52)), 64, _) => fill_run::<Float<11, 52>>(out, 8, r, note),
-        (None, 8, false) => fill_run::<Int<8, false>>(out, 1, r, note),
-        (None, 8, true) => fill_run::<Int<8, true>>(out, 1, r, note),
-        (None, 16, false) => fill_run::<Int<16, false>>(out, 2, r, note),
-        (None, 16, true) => fill_run::<Int<16, true>>(out, 2, r, note),
-        (None, 32, false) => fill_run::<Int<32, false>>(out, 4, r, note),
-        (None, 32, true) => fill_run::<Int<32, true>>(out, 4, r, note),
-        (None, 64, false) => fill_run::<Int<64, false>>(out, 8, r, note),
-        (None, 64, true) => fill_run::<Int<64, true>>(out, 8, r, note),
-        _ => return false,
+        (Some((5, 10)), 16, _) => fill_run::<Float<5, 10>>(out, r, note),
+        (Some((8, 23)), 32, _) => fill_run::<Float<8, 23>>(out, r, note),
+        (Some((11, 52)), 64, _) => fill_run::<Float<11, 52>>(out, r, note),
+        (None, 8, false) => fill_run::<Int<8, false>>(out, r, note),
+        (None, 8, true) => fill_run::<Int<8, true>>(out, r, note),
+        (None, 16, false) => fill_run::<Int<16, false>>(out, r, note),
+        (None, 16, true) => fill_run::<Int<16, true>>(out, r, note),
+        (None, 32, false) => fill_run::<Int<32, false>>(out, r, note),
+        (None, 32, true) => fill_run::<Int<32, true>>(out, r, note),
+        (None, 64, false) => fill_run::<Int<64, false>>(out, r, note),
+        (None, 64, true) => fill_run::<Int<64, true>>(out, r, note),
+        _ => false,
     }
-    true
 }
 
 /// Floats of `E` exponent and `M` mantissa bits (`values::float_of_class_edge` after a class
@@ -161,14 +197,16 @@ const fn float_step(a: usize, b: usize, k: usize) -> (usize, usize) {
 }
 
 /// [`float_step`] of every choice: recipe | (outputs used - 1) << 5, at `(a * 8 + b) * 16 + k`.
+/// (Every `k` below 16: a choice read past the outputs computed may be any, even one of an
+/// integer run, `x % 10`.)
 const FLOAT_STEPS: [u8; 16 * 8 * 16] = {
     let mut t = [0u8; 16 * 8 * 16];
     let mut a = 0;
-    while a < 9 {
+    while a < 16 {
         let mut b = 0;
         while b < 8 {
             let mut k = 0;
-            while k < 9 {
+            while k < 16 {
                 let (rec, n) = float_step(a, b, k);
                 t[(a * 8 + b) * 16 + k] = (rec | (n - 1) << 5) as u8;
                 k += 1;
@@ -317,6 +355,7 @@ impl<const E: u32, const M: u32> Float<E, M> {
 }
 
 impl<const E: u32, const M: u32> Draws for Float<E, M> {
+    const SIZE: usize = (1 + E + M) as usize / 8;
     const AHEAD16: usize = 34;
 
     #[inline(always)]
@@ -343,6 +382,7 @@ impl<const E: u32, const M: u32> Draws for Float<E, M> {
         (v, 1 << rec, usize::from(step >> 5) + 1)
     }
 
+    #[inline(always)]
     fn label(bit: u32) -> u8 {
         Self::RECIPES[bit as usize % 32].label
     }
@@ -403,6 +443,7 @@ impl<const BITS: u32, const SIGNED: bool> Int<BITS, SIGNED> {
 }
 
 impl<const BITS: u32, const SIGNED: bool> Draws for Int<BITS, SIGNED> {
+    const SIZE: usize = BITS as usize / 8;
     const AHEAD16: usize = 24;
 
     #[inline(always)]
@@ -417,6 +458,7 @@ impl<const BITS: u32, const SIGNED: bool> Draws for Int<BITS, SIGNED> {
         (v, 1 << k, 1 + usize::from(k >= 5))
     }
 
+    #[inline(always)]
     fn label(bit: u32) -> u8 {
         Self::TABLE.label[bit as usize % 16]
     }
