@@ -105,6 +105,36 @@ macro_rules! rule {
 }
 pub(crate) use rule;
 
+/// The [`Rule`] of a row of a spec table (`$rows`, of row type `$ty` with an `id`), the
+/// table's rules numbered the first time this use site runs (a row found by its address; a
+/// row of another table by its ID).
+macro_rules! row_rule {
+    ($ty:ty, $rows:expr, $row:expr) => {{
+        static RULES: std::sync::OnceLock<Vec<$crate::golden::ids::Rule>> =
+            std::sync::OnceLock::new();
+        let rows: &'static [$ty] = &$rows;
+        let row: &$ty = $row;
+        let rules = RULES.get_or_init(|| {
+            rows.iter()
+                .map(|r| $crate::golden::ids::Rule::new(r.id))
+                .collect()
+        });
+        $crate::golden::ids::row_index(rows, row)
+            .and_then(|i| rules.get(i).copied())
+            .unwrap_or_else(|| $crate::golden::ids::Rule::new(row.id))
+    }};
+}
+pub(crate) use row_rule;
+
+/// The index of `row` in `rows` by its address (None: not one of them).
+#[inline]
+pub(crate) fn row_index<T>(rows: &[T], row: &T) -> Option<usize> {
+    let size = std::mem::size_of::<T>();
+    let at = (row as *const T as usize).wrapping_sub(rows.as_ptr() as usize);
+    let i = at.checked_div(size)?;
+    rows.get(i).filter(|r| std::ptr::eq(*r, row)).map(|_| i)
+}
+
 /// A set of spec IDs: numbered ones as bits, any other as a string. `push` looks an ID up by
 /// its address first (a small per-set cache: the IDs are `'static` strings from a few hundred
 /// places), by its text the first time; `push_rule` adds an ID looked up before.
@@ -168,10 +198,7 @@ impl RuleSet {
     /// Add the cell `(a, b)` of grid `g` (`cmp.g[+inf,NaN]`).
     #[inline]
     pub(crate) fn push_cell(&mut self, g: &GridInfo, a: usize, b: usize) {
-        let gi = compare::GRIDS
-            .iter()
-            .position(|x| std::ptr::eq(x, g))
-            .unwrap_or(0);
+        let gi = row_index(&compare::GRIDS, g).unwrap_or(0);
         if let Some(&i) = table().cells.get(gi * 81 + a * 9 + b) {
             self.insert(i);
         }
@@ -399,6 +426,36 @@ mod tests {
             own.write_with(&mut got, a, b);
             assert_eq!(got, expect, "round {round}");
         }
+    }
+
+    /// A table row's rule is its ID's, found by the row's address; a row outside the table
+    /// (or of a zero-sized type) by its ID.
+    #[test]
+    fn row_rules_are_the_rows_ids() {
+        use crate::spec::conversions::{self, ConversionInfo};
+        for c in conversions::CONVERSIONS.iter() {
+            let r = row_rule!(ConversionInfo, conversions::CONVERSIONS, c);
+            assert_eq!(r, Rule::new(c.id));
+            assert!(r.number.is_some(), "{}", c.id);
+            assert_eq!(r.name(), c.id);
+        }
+        for (i, g) in compare::GRIDS.iter().enumerate() {
+            assert_eq!(row_index(&compare::GRIDS, g), Some(i));
+            let r = row_rule!(GridInfo, compare::GRIDS[..2], g);
+            assert_eq!(r, Rule::new(g.id));
+            assert_eq!(row_index(&compare::GRIDS[..2], g).is_some(), i < 2);
+        }
+        let (rows, other) = ([1u32, 2, 3], [2u32]);
+        assert_eq!(row_index(&rows, &rows[2]), Some(2));
+        assert_eq!(row_index(&rows, &other[0]), None);
+        assert_eq!(row_index(&[(), ()], &()), None);
+        // The literal rules are the IDs'.
+        assert_eq!(rule!("fp.ieee.default"), Rule::new("fp.ieee.default"));
+        assert!(rule!("fp.ieee.default").number.is_some());
+        let mut s = RuleSet::default();
+        s.push_rule(rule!("op.src0-not-null"));
+        s.push_rule(Rule::new("no.such-id"));
+        assert_eq!(s.names(), ["no.such-id", "op.src0-not-null"]);
     }
 
     #[test]

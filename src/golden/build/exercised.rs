@@ -4,7 +4,11 @@
 
 use super::*;
 use crate::golden::fp_rows::{mode_row, ModeRow};
-use crate::golden::ids::{rule, Rule};
+use crate::golden::ids::{row_rule, rule};
+use crate::spec::compare::GridInfo;
+use crate::spec::conversions::{ConversionInfo, SaturationInfo, SpecialInfo};
+use crate::spec::math::MathFuncInfo;
+use crate::spec::OpcodeInfo;
 
 /// An allowed alternative (written as `format::Alternative`).
 pub(super) struct Alt {
@@ -147,21 +151,6 @@ pub(super) fn grid_cond(c: CondMod) -> Option<GridCond> {
     })
 }
 
-/// The rule of each opcode (`OpcodeInfo::id`), by `Opcode as usize`.
-fn opcode_rule(op: Opcode) -> Option<Rule> {
-    static RULES: std::sync::OnceLock<Vec<Option<Rule>>> = std::sync::OnceLock::new();
-    let t = RULES.get_or_init(|| {
-        let mut t = vec![None; Opcode::ALL.len()];
-        for o in Opcode::ALL {
-            if let Some(x) = t.get_mut(o as usize) {
-                *x = Some(Rule::new(o.info().id));
-            }
-        }
-        t
-    });
-    t.get(op as usize).copied().flatten()
-}
-
 /// The spec IDs the instruction exercises on these values, and the alternatives its results
 /// allow.
 #[allow(clippy::too_many_arguments)]
@@ -176,22 +165,23 @@ pub(super) fn exercised(
     alts: &mut Vec<Alt>,
 ) {
     let p = env.platform;
-    match opcode_rule(insn.op) {
-        Some(r) => rules.push_rule(r),
-        None => rules.push(insn.op.info().id),
-    }
+    rules.push_rule(row_rule!(
+        OpcodeInfo,
+        crate::spec::OPCODE_INFO,
+        insn.op.info()
+    ));
     let nsrc = insn.num_srcs();
     let Some(dst) = insn.dst else { return };
     let sty = insn.src[0].map_or(dst.ty, |s| s.ty());
     if insn.op == Opcode::Math {
         if let Some(f) = template::math_row(insn.math, dst.ty, p) {
-            rules.push(f.id);
+            rules.push_rule(row_rule!(MathFuncInfo, crate::spec::math::FUNCS, f));
         }
     }
     // Conversion to the destination type.
     if insn.op == Opcode::Mov || (sty != dst.ty && !matches!(insn.op, Opcode::Cmp | Opcode::Cmpn)) {
         if let Some(c) = conversions::rule(sty, dst.ty, p) {
-            rules.push(c.id);
+            rules.push_rule(row_rule!(ConversionInfo, conversions::CONVERSIONS, c));
         }
     }
     if insn.sat {
@@ -199,7 +189,7 @@ pub(super) fn exercised(
             .iter()
             .find(|s| s.types.contains(dst.ty) && s.gens.contains(p))
         {
-            rules.push(s.id);
+            rules.push_rule(row_rule!(SaturationInfo, conversions::SATURATIONS, s));
         }
         if dst.ty.is_float() {
             rules.push_rule(rule!("fp.sat.zero-sign"));
@@ -243,7 +233,7 @@ pub(super) fn exercised(
                     _ => overflow_input(t, v, dst.ty),
                 };
                 if let Some(x) = input.and_then(|x| conversions::special(x, t, dst.ty, p)) {
-                    rules.push(x.id);
+                    rules.push_rule(row_rule!(SpecialInfo, conversions::SPECIALS, x));
                 }
             }
         }
@@ -258,7 +248,7 @@ pub(super) fn exercised(
         };
         if let (Some(kind), Some(gc)) = (kind, grid_cond(insn.cmod)) {
             if let Some(g) = compare::grid(kind, gc, p) {
-                rules.push(g.id);
+                rules.push_rule(row_rule!(GridInfo, compare::GRIDS, g));
                 for &c in channels {
                     let (Some((_, _, ca)), Some((_, _, cb))) = (vals.get(0, c), vals.get(1, c))
                     else {
@@ -562,7 +552,9 @@ pub(super) fn facts(
                 Opcode::Rndd | Opcode::Rndu | Opcode::Rnde | Opcode::Rndz => {
                     add(mode_row!("fp.round.rnd-insns"))
                 }
-                Opcode::Add | Opcode::Mul | Opcode::Mad => add(mode_row!("fp.ieee.correctly-rounded")),
+                Opcode::Add | Opcode::Mul | Opcode::Mad => {
+                    add(mode_row!("fp.ieee.correctly-rounded"))
+                }
                 _ => {}
             }
             if insn.op == Opcode::Add {
