@@ -5,7 +5,7 @@
 //! `fp.tininess` only when a result is tiny and flushed, `fp.ieee.no-exceptions` only when an
 //! operation hit an IEEE exception condition (invalid, overflow, division by zero).
 
-use super::ids::RuleSet;
+use super::ids::{Rule, RuleSet};
 use super::operands::Operands;
 use super::values;
 use crate::float::{FloatEnv, FloatType};
@@ -22,6 +22,7 @@ pub(crate) struct FpVector<'a> {
     pub channels: &'a [u32],
     /// The float type the operation computes in.
     pub fty: DataType,
+    pub ft: FloatType,
     pub ops: FpOps,
     pub env: &'a FloatEnv,
     pub p: Platform,
@@ -45,6 +46,7 @@ impl<'a> FpVector<'a> {
             vals,
             channels,
             fty: ft.data_type(),
+            ft,
             ops,
             env,
             p: env.platform,
@@ -72,6 +74,34 @@ fn min_normal(t: DataType) -> f64 {
     }
 }
 
+/// The index of a [`find_row`] key in its tables.
+fn row_index(e: FpEffect, ft: FloatType, ops: FpOps, p: Platform) -> usize {
+    ((e as usize * FloatType::ALL.len() + ft as usize) * FpOps::ALL.len() + ops as usize)
+        * PLATFORM_COUNT
+        + p as usize
+}
+
+/// Keys of [`find_row`].
+const ROW_KEYS: usize =
+    FpEffect::ALL.len() * FloatType::ALL.len() * FpOps::ALL.len() * PLATFORM_COUNT;
+
+/// A table of every [`find_row`] key's `f(row)`.
+fn row_table<T: Clone>(f: impl Fn(Option<&'static float_modes::FpRuleInfo>) -> T) -> Vec<T> {
+    let mut t = vec![f(None); ROW_KEYS];
+    for e in FpEffect::ALL {
+        for ft in FloatType::ALL {
+            for ops in FpOps::ALL {
+                for p in Platform::ALL {
+                    if let Some(x) = t.get_mut(row_index(e, ft, ops, p)) {
+                        *x = f(float_modes::find(e, ft.data_type(), ops, p));
+                    }
+                }
+            }
+        }
+    }
+    t
+}
+
 /// [`float_modes::find`] for a float type, from a table made once per process (the same
 /// row: the table holds the first row each key finds).
 pub(crate) fn find_row(
@@ -82,63 +112,78 @@ pub(crate) fn find_row(
 ) -> Option<&'static float_modes::FpRuleInfo> {
     type Table = Vec<Option<&'static float_modes::FpRuleInfo>>;
     static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
-    let index = |e: FpEffect, ft: FloatType, ops: FpOps, p: Platform| {
-        ((e as usize * FloatType::ALL.len() + ft as usize) * FpOps::ALL.len() + ops as usize)
-            * PLATFORM_COUNT
-            + p as usize
-    };
-    let t = TABLE.get_or_init(|| {
-        let mut t =
-            vec![
-                None;
-                FpEffect::ALL.len() * FloatType::ALL.len() * FpOps::ALL.len() * PLATFORM_COUNT
-            ];
-        for e in FpEffect::ALL {
-            for ft in FloatType::ALL {
-                for ops in FpOps::ALL {
-                    for p in Platform::ALL {
-                        if let Some(x) = t.get_mut(index(e, ft, ops, p)) {
-                            *x = float_modes::find(e, ft.data_type(), ops, p);
-                        }
-                    }
-                }
-            }
-        }
-        t
-    });
-    t.get(index(effect, ft, ops, p))
+    let t = TABLE.get_or_init(|| row_table(|r| r));
+    t.get(row_index(effect, ft, ops, p))
         .copied()
         .unwrap_or_else(|| float_modes::find(effect, ft.data_type(), ops, p))
 }
 
-/// Whether the float-mode row `id` exists on `p` for type `fty` and its mode (IEEE/ALT) is
-/// the one in force (`alt`): [`mode_row_scan`], remembered per thread by the address of `id`
-/// (the IDs asked about are a few dozen `'static` literals).
-pub(crate) fn mode_row_applies(id: &'static str, p: Platform, fty: DataType, alt: bool) -> bool {
-    use std::cell::RefCell;
-    /// Cache slots (a power of two).
-    const SLOTS: usize = 512;
-    /// (address, length, platform/type/mode key + 1, answer); key 0: a free slot.
-    type Entry = (usize, usize, u32, bool);
-    thread_local! {
-        static SEEN: RefCell<[Entry; SLOTS]> = const { RefCell::new([(0, 0, 0, false); SLOTS]) };
+/// The rule of [`find_row`]'s row (its ID, numbered once per process).
+pub(crate) fn find_rule(effect: FpEffect, ft: FloatType, ops: FpOps, p: Platform) -> Option<Rule> {
+    static TABLE: std::sync::OnceLock<Vec<Option<Rule>>> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| row_table(|r| r.map(|r| Rule::new(r.id))));
+    match t.get(row_index(effect, ft, ops, p)) {
+        Some(r) => *r,
+        None => find_row(effect, ft, ops, p).map(|r| Rule::new(r.id)),
     }
-    let (a, n) = (id.as_ptr() as usize, id.len());
-    let key = ((p as u32 * 32 + fty as u32) * 2 + u32::from(alt)) + 1;
-    let h = ((a ^ (key as usize) << 40).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) & (SLOTS - 1);
-    SEEN.with(|c| {
-        let mut c = c.borrow_mut();
-        let e = &mut c[h];
-        if e.0 == a && e.1 == n && e.2 == key {
-            return e.3;
-        }
-        let yes = mode_row_scan(id, p, fty, alt);
-        *e = (a, n, key, yes);
-        yes
-    })
 }
 
-/// [`mode_row_applies`] by a scan of the rows.
+/// A float-mode row ID with where it applies: bit [`ModeRow::bit`] of `applies` for each
+/// platform, float type and mode (IEEE/ALT) for which [`mode_row_scan`] holds. [`mode_row!`]
+/// makes one per use site.
+pub(crate) struct ModeRow {
+    pub(crate) rule: Rule,
+    applies: u64,
+}
+
+impl ModeRow {
+    /// The row `id` (looked up in every platform, float type and mode).
+    pub(crate) fn new(id: &'static str) -> ModeRow {
+        let mut applies = 0;
+        for p in Platform::ALL {
+            for ft in FloatType::ALL {
+                for alt in [false, true] {
+                    if mode_row_scan(id, p, ft.data_type(), alt) {
+                        applies |= 1 << ModeRow::bit(p, ft, alt);
+                    }
+                }
+            }
+        }
+        ModeRow {
+            rule: Rule::new(id),
+            applies,
+        }
+    }
+
+    /// The bit of platform `p`, float type `ft` and mode `alt`.
+    #[inline]
+    fn bit(p: Platform, ft: FloatType, alt: bool) -> usize {
+        (p as usize * FloatType::ALL.len() + ft as usize) * 2 + usize::from(alt)
+    }
+
+    /// Whether the row exists on `p` for type `ft` and its mode (IEEE/ALT) is the one in
+    /// force (`alt`).
+    #[inline]
+    pub(crate) fn applies(&self, p: Platform, ft: FloatType, alt: bool) -> bool {
+        self.applies >> ModeRow::bit(p, ft, alt) & 1 == 1
+    }
+}
+
+// (Every platform, float type and mode has its bit.)
+const _: () = assert!(PLATFORM_COUNT * FloatType::ALL.len() * 2 <= 64);
+
+/// The [`ModeRow`] of a literal row ID, made the first time this use site runs.
+macro_rules! mode_row {
+    ($id:literal) => {{
+        static ROW: std::sync::OnceLock<$crate::golden::fp_rows::ModeRow> =
+            std::sync::OnceLock::new();
+        ROW.get_or_init(|| $crate::golden::fp_rows::ModeRow::new($id))
+    }};
+}
+pub(crate) use mode_row;
+
+/// Whether the float-mode row `id` exists on `p` for type `fty` and its mode (IEEE/ALT) is
+/// the one in force (`alt`), by a scan of the rows.
 pub(crate) fn mode_row_scan(id: &str, p: Platform, fty: DataType, alt: bool) -> bool {
     float_modes::RULES.iter().any(|r| {
         r.id == id
@@ -154,16 +199,13 @@ pub(crate) fn mode_row_scan(id: &str, p: Platform, fty: DataType, alt: bool) -> 
 
 /// Push the rows `v` exercises onto `rules`.
 pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
-    if FloatType::from_data_type(v.fty).is_none() {
-        return;
-    }
     let pol = v.pol;
     let alt = pol.alt();
     let p = v.p;
     let fty = v.fty;
-    let mut add = |id: &'static str| {
-        if mode_row_applies(id, p, fty, v.env.alt) {
-            rules.push(id);
+    let mut add = |r: &ModeRow| {
+        if r.applies(p, v.ft, v.env.alt) {
+            rules.push_rule(r.rule);
         }
     };
     let insn = v.insn;
@@ -192,16 +234,16 @@ pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
             hf_denorm && out(c).is_some_and(|r| r & 0x7fff_ffff != 0)
         });
         if kept {
-            add("fp.ieee.denorm.hf-to-f");
+            add(mode_row!("fp.ieee.denorm.hf-to-f"));
         }
     }
     // frc: every F frc vector delivers src0 - floor(src0).
     if insn.op == Opcode::Frc {
-        add("fp.frc.definition");
+        add(mode_row!("fp.frc.definition"));
     }
     // IEEE mode (cr0.0 bit 0 clear): the operation follows IEEE-754 where nothing else is said.
     if !v.env.alt && computes {
-        add("fp.ieee.default");
+        add(mode_row!("fp.ieee.default"));
     }
     // No exceptions: an invalid operation (NaN from non-NaN operands) or an overflow or
     // division by zero (inf from finite operands) only delivers its value (and flags).
@@ -236,7 +278,7 @@ pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
                 || (inf.contains(&k) && !ins.iter().any(|x| inf.contains(x) || *x == NAN))
         });
         if exc {
-            add("fp.ieee.no-exceptions");
+            add(mode_row!("fp.ieee.no-exceptions"));
         }
     }
     // Tininess: a tiny result (exact value well inside the denormal range, so tiny in every
@@ -266,9 +308,9 @@ pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
             tiny && out(c).is_some_and(|r| zero.contains(&float_class(fty, r)))
         });
         if tiny {
-            add("fp.tininess");
+            add(mode_row!("fp.tininess"));
             if alt {
-                add("fp.alt.result-denorm-to-zero");
+                add(mode_row!("fp.alt.result-denorm-to-zero"));
             }
         }
     }
@@ -278,7 +320,7 @@ pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
             (0..nsrc).any(|i| is(i, c, &[NAN, POS_INF, NEG_INF, POS_DENORM, NEG_DENORM]))
         });
         if special {
-            add("fp.alt.f-only");
+            add(mode_row!("fp.alt.f-only"));
         }
     }
     if !(alt && computes && elementwise) {
@@ -305,10 +347,10 @@ pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
         let zero_times = (is(0, c, &zero) && is(1, c, &[NAN, POS_INF, NEG_INF]))
             || (is(1, c, &zero) && is(0, c, &[NAN, POS_INF, NEG_INF]));
         match insn.op {
-            Opcode::Add if opposite_inf => add("fp.alt.dismissed.inf-minus-inf"),
-            Opcode::Mul if zero_times => add("fp.alt.dismissed.times-zero"),
+            Opcode::Add if opposite_inf => add(mode_row!("fp.alt.dismissed.inf-minus-inf")),
+            Opcode::Mul if zero_times => add(mode_row!("fp.alt.dismissed.times-zero")),
             Opcode::Math if matches!(f, MathFn::Inv | MathFn::Rsq) && is(0, c, &inf) => {
-                add("fp.alt.dismissed.rcp-of-inf")
+                add(mode_row!("fp.alt.dismissed.rcp-of-inf"))
             }
             _ => {}
         }
@@ -341,10 +383,10 @@ pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
         }
     }
     if never_nan {
-        add("fp.alt.result-never-nan");
+        add(mode_row!("fp.alt.result-never-nan"));
     }
     if inf_to_fmax {
-        add("fp.alt.result-inf-to-fmax");
+        add(mode_row!("fp.alt.result-inf-to-fmax"));
     }
 }
 
@@ -514,10 +556,10 @@ pub(crate) fn special_pairs(
 mod tests {
     use super::*;
 
-    /// The remembered answers are those of the scan, for every row ID (also at another
-    /// address, and for an ID of no row), platform, type and mode, asked twice.
+    /// The rows' answers are those of the scan, for every row ID (also at another address,
+    /// and for an ID of no row), platform, float type and mode; their rules are the IDs.
     #[test]
-    fn remembered_mode_rows_equal_the_scan() {
+    fn mode_rows_equal_the_scan() {
         let mut ids: Vec<&'static str> = float_modes::RULES.iter().map(|r| r.id).collect();
         let copies: Vec<&'static str> = ids
             .iter()
@@ -526,21 +568,27 @@ mod tests {
             .collect();
         ids.extend(copies);
         ids.push("fp.no-such-row");
-        let mut yes = 0;
-        for _ in 0..2 {
-            for &id in &ids {
-                for p in Platform::ALL {
-                    for t in DataType::ALL {
-                        for alt in [false, true] {
-                            let want = mode_row_scan(id, p, t, alt);
-                            assert_eq!(mode_row_applies(id, p, t, alt), want, "{id} {p:?} {t:?}");
-                            yes += usize::from(want);
-                        }
+        let (mut yes, mut no) = (0, 0);
+        for &id in &ids {
+            let row = ModeRow::new(id);
+            assert_eq!(row.rule, Rule::new(id));
+            for p in Platform::ALL {
+                for ft in FloatType::ALL {
+                    for alt in [false, true] {
+                        let want = mode_row_scan(id, p, ft.data_type(), alt);
+                        assert_eq!(row.applies(p, ft, alt), want, "{id} {p:?} {ft:?} {alt}");
+                        yes += usize::from(want);
+                        no += usize::from(!want);
                     }
                 }
             }
         }
-        assert!(yes > 100);
+        assert!(yes > 100 && no > 100, "{yes} {no}");
+        // A use site's row is the one made for its ID.
+        let row = mode_row!("fp.ieee.default");
+        assert_eq!(row.rule, Rule::new("fp.ieee.default"));
+        assert!(row.applies(Platform::Skl, FloatType::F, false));
+        assert!(!row.applies(Platform::Skl, FloatType::F, true));
     }
 
     /// `find_row` is `float_modes::find` for every key.
@@ -554,6 +602,9 @@ mod tests {
                         let want = float_modes::find(e, ft.data_type(), ops, p);
                         let got = find_row(e, ft, ops, p);
                         assert_eq!(got.map(|r| r as *const _), want.map(|r| r as *const _));
+                        let rule = find_rule(e, ft, ops, p);
+                        assert_eq!(rule, want.map(|r| Rule::new(r.id)));
+                        assert_eq!(rule.map(Rule::name), want.map(|r| r.id));
                         found += usize::from(got.is_some());
                     }
                 }

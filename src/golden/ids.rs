@@ -74,29 +74,101 @@ fn empty() -> BitSet {
     BitSet::new(table().names.len())
 }
 
+/// A spec ID with its number (None: outside the table), looked up once: what
+/// [`RuleSet::push_rule`] adds without a lookup. [`rule!`] makes one per use site.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rule {
+    name: &'static str,
+    number: Option<Id>,
+}
+
+impl Rule {
+    /// `name` with its number.
+    pub(crate) fn new(name: &'static str) -> Rule {
+        Rule {
+            name,
+            number: table().by_name.get(name).copied(),
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        self.name
+    }
+}
+
+/// The [`Rule`] of a literal spec ID, looked up the first time this use site runs.
+macro_rules! rule {
+    ($id:literal) => {{
+        static RULE: std::sync::OnceLock<$crate::golden::ids::Rule> = std::sync::OnceLock::new();
+        *RULE.get_or_init(|| $crate::golden::ids::Rule::new($id))
+    }};
+}
+pub(crate) use rule;
+
+/// The [`Rule`] of a row of a spec table (`$rows`, of row type `$ty` with an `id`), the
+/// table's rules numbered the first time this use site runs (a row found by its address; a
+/// row of another table by its ID).
+macro_rules! row_rule {
+    ($ty:ty, $rows:expr, $row:expr) => {{
+        static RULES: std::sync::OnceLock<Vec<$crate::golden::ids::Rule>> =
+            std::sync::OnceLock::new();
+        let rows: &'static [$ty] = &$rows;
+        let row: &$ty = $row;
+        let rules = RULES.get_or_init(|| {
+            rows.iter()
+                .map(|r| $crate::golden::ids::Rule::new(r.id))
+                .collect()
+        });
+        $crate::golden::ids::row_index(rows, row)
+            .and_then(|i| rules.get(i).copied())
+            .unwrap_or_else(|| $crate::golden::ids::Rule::new(row.id))
+    }};
+}
+pub(crate) use row_rule;
+
+/// The index of `row` in `rows` by its address (None: not one of them).
+#[inline]
+pub(crate) fn row_index<T>(rows: &[T], row: &T) -> Option<usize> {
+    let size = std::mem::size_of::<T>();
+    let at = (row as *const T as usize).wrapping_sub(rows.as_ptr() as usize);
+    let i = at.checked_div(size)?;
+    rows.get(i).filter(|r| std::ptr::eq(*r, row)).map(|_| i)
+}
+
 /// A set of spec IDs: numbered ones as bits, any other as a string. `push` looks an ID up by
 /// its address first (a small per-set cache: the IDs are `'static` strings from a few hundred
-/// places), by its text the first time.
+/// places), by its text the first time; `push_rule` adds an ID looked up before.
 pub(crate) struct RuleSet {
     bits: BitSet,
     /// IDs outside the table (expected empty).
     pub(crate) unknown: Vec<&'static str>,
-    /// Open addressing: (address, length, number or [`NONE`]), address 0 = free.
-    cache: Vec<(usize, usize, u32)>,
+    /// Open addressing: the key (address and length, [`key`]; 0 = free) and the number or
+    /// [`NONE`], in two arrays (the probe reads the keys only).
+    keys: Vec<u64>,
+    numbers: Vec<u32>,
     cached: usize,
 }
 
 /// Cache entry of a string outside the table.
 const NONE: u32 = u32::MAX;
 /// Cache slots (a power of two; at most three quarters used).
-const CACHE: usize = 2048;
+const CACHE: usize = 1024;
+
+/// The cache key of a `'static` string: its address with its length in the top 16 bits
+/// (user-space addresses have 48 bits; a longer string or a higher address is not cached).
+#[inline]
+fn key(id: &str) -> Option<u64> {
+    let (a, n) = (id.as_ptr() as u64, id.len() as u64);
+    (a != 0 && a >> 48 == 0 && n >> 16 == 0).then_some(a | n << 48)
+}
 
 impl Default for RuleSet {
     fn default() -> RuleSet {
         RuleSet {
             bits: empty(),
             unknown: Vec::new(),
-            cache: vec![(0, 0, 0); CACHE],
+            keys: vec![0; CACHE],
+            numbers: vec![0; CACHE],
             cached: 0,
         }
     }
@@ -106,11 +178,18 @@ impl RuleSet {
     /// Add `id`.
     #[inline]
     pub(crate) fn push(&mut self, id: &'static str) {
-        match self.number(id) {
+        let number = self.number(id);
+        self.push_rule(Rule { name: id, number });
+    }
+
+    /// Add `r`.
+    #[inline]
+    pub(crate) fn push_rule(&mut self, r: Rule) {
+        match r.number {
             Some(i) => self.insert(i),
             None => {
-                if !self.unknown.contains(&id) {
-                    self.unknown.push(id);
+                if !self.unknown.contains(&r.name) {
+                    self.unknown.push(r.name);
                 }
             }
         }
@@ -119,10 +198,7 @@ impl RuleSet {
     /// Add the cell `(a, b)` of grid `g` (`cmp.g[+inf,NaN]`).
     #[inline]
     pub(crate) fn push_cell(&mut self, g: &GridInfo, a: usize, b: usize) {
-        let gi = compare::GRIDS
-            .iter()
-            .position(|x| std::ptr::eq(x, g))
-            .unwrap_or(0);
+        let gi = row_index(&compare::GRIDS, g).unwrap_or(0);
         if let Some(&i) = table().cells.get(gi * 81 + a * 9 + b) {
             self.insert(i);
         }
@@ -136,21 +212,25 @@ impl RuleSet {
     /// The number of `id` (None: not in the table).
     #[inline]
     fn number(&mut self, id: &'static str) -> Option<Id> {
-        let (a, n) = (id.as_ptr() as usize, id.len());
-        let mut h = (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) & (CACHE - 1);
+        let Some(k) = key(id) else {
+            return table().by_name.get(id).copied();
+        };
+        let mut h = (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (CACHE - 1);
         loop {
-            let (sa, sn, v) = self.cache[h];
-            if sa == a && sn == n {
+            let sk = self.keys[h];
+            if sk == k {
+                let v = self.numbers[h];
                 return (v != NONE).then_some(v as Id);
             }
-            if sa == 0 {
+            if sk == 0 {
                 break;
             }
             h = (h + 1) & (CACHE - 1);
         }
         let v = table().by_name.get(id).copied();
-        if self.cached < CACHE * 3 / 4 && a != 0 {
-            self.cache[h] = (a, n, v.map_or(NONE, u32::from));
+        if self.cached < CACHE * 3 / 4 {
+            self.keys[h] = k;
+            self.numbers[h] = v.map_or(NONE, u32::from);
             self.cached += 1;
         }
         v
@@ -346,6 +426,36 @@ mod tests {
             own.write_with(&mut got, a, b);
             assert_eq!(got, expect, "round {round}");
         }
+    }
+
+    /// A table row's rule is its ID's, found by the row's address; a row outside the table
+    /// (or of a zero-sized type) by its ID.
+    #[test]
+    fn row_rules_are_the_rows_ids() {
+        use crate::spec::conversions::{self, ConversionInfo};
+        for c in conversions::CONVERSIONS.iter() {
+            let r = row_rule!(ConversionInfo, conversions::CONVERSIONS, c);
+            assert_eq!(r, Rule::new(c.id));
+            assert!(r.number.is_some(), "{}", c.id);
+            assert_eq!(r.name(), c.id);
+        }
+        for (i, g) in compare::GRIDS.iter().enumerate() {
+            assert_eq!(row_index(&compare::GRIDS, g), Some(i));
+            let r = row_rule!(GridInfo, compare::GRIDS[..2], g);
+            assert_eq!(r, Rule::new(g.id));
+            assert_eq!(row_index(&compare::GRIDS[..2], g).is_some(), i < 2);
+        }
+        let (rows, other) = ([1u32, 2, 3], [2u32]);
+        assert_eq!(row_index(&rows, &rows[2]), Some(2));
+        assert_eq!(row_index(&rows, &other[0]), None);
+        assert_eq!(row_index(&[(), ()], &()), None);
+        // The literal rules are the IDs'.
+        assert_eq!(rule!("fp.ieee.default"), Rule::new("fp.ieee.default"));
+        assert!(rule!("fp.ieee.default").number.is_some());
+        let mut s = RuleSet::default();
+        s.push_rule(rule!("op.src0-not-null"));
+        s.push_rule(Rule::new("no.such-id"));
+        assert_eq!(s.names(), ["no.such-id", "op.src0-not-null"]);
     }
 
     #[test]

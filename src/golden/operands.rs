@@ -41,9 +41,9 @@ enum SrcRead {
     /// The element of channel `c` at `base + e * size`, `e = (c / width) * vstride + (c %
     /// width) * hstride` (a three-source operand: width 1, vstride 0 for a scalar, else 1);
     /// the bits then `& and ^ xor` (the float `(abs)` and `-` modifiers). `size` is 1, 2, 4
-    /// or 8.
+    /// or 8, `width` a power of two.
     Grf(Region),
-    /// Any other element size: [`src_value`] per channel.
+    /// Any other element size or width: [`src_value`] per channel.
     Other,
 }
 
@@ -53,7 +53,8 @@ struct Region {
     ty: DataType,
     base: usize,
     size: usize,
-    width: u32,
+    /// The width's log2 (a power of two; any other width reads as [`SrcRead::Other`]).
+    wshift: u32,
     vstride: u32,
     hstride: u32,
     and: u64,
@@ -102,12 +103,15 @@ impl SrcRead {
                         u32::from(g.hstride),
                     )
                 };
+                if !width.is_power_of_two() {
+                    return SrcRead::Other;
+                }
                 SrcRead::Grf(Region {
                     ty: rs.ty,
                     // (32-byte GRF registers.)
                     base: usize::from(n) * 32 + usize::from(sub),
                     size,
-                    width,
+                    wshift: width.trailing_zeros(),
                     vstride,
                     hstride,
                     and,
@@ -122,7 +126,8 @@ impl Region {
     /// The type and value of channel `c` in `st` (`src_value`).
     #[inline(always)]
     fn read(&self, c: u32, st: &ThreadState) -> Option<u64> {
-        let e = (c / self.width) * self.vstride + (c % self.width) * self.hstride;
+        let (row, col) = (c >> self.wshift, c & ((1 << self.wshift) - 1));
+        let e = row * self.vstride + col * self.hstride;
         let o = self.base + (e * self.size as u32) as usize;
         Some((load(&st.grf, o, self.size)? & self.and) ^ self.xor)
     }
@@ -135,6 +140,11 @@ fn load(grf: &[u8], o: usize, size: usize) -> Option<u64> {
     if o & (size - 1) != 0 {
         return None;
     }
+    // (Mostly eight bytes read at once, the element's kept.)
+    if let Some(b) = o.checked_add(8).and_then(|e| grf.get(o..e)) {
+        let v = u64::from_le_bytes(b.try_into().ok()?);
+        return Some(v & (u64::MAX >> (64 - 8 * size.min(8))));
+    }
     let b = grf.get(o..o.checked_add(size)?)?;
     Some(match *b {
         [x] => u64::from(x),
@@ -142,6 +152,82 @@ fn load(grf: &[u8], o: usize, size: usize) -> Option<u64> {
         [x, y, z, w] => u64::from(u32::from_le_bytes([x, y, z, w])),
         _ => u64::from_le_bytes(b.try_into().ok()?),
     })
+}
+
+/// The float classes of a type without branches: the class of bits `v` is `table[i]`, `i`
+/// made of the sign bit, whether the exponent field is all ones and zero, and whether the
+/// mantissa is zero (`values::class_of_format`, which branches on the values).
+#[derive(Clone, Copy)]
+struct Classify {
+    /// The mantissa width and the sign bit (0 for a type without a float format).
+    man_bits: u32,
+    sign_bit: u32,
+    exp_mask: u64,
+    man_mask: u64,
+    table: &'static [u8; 16],
+}
+
+/// The class of each [`Classify`] index of a float format.
+const FLOAT_CLASSES: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        let (neg, exp_ones, exp_zero, man_zero) = (i & 1 != 0, i & 2 != 0, i & 4 != 0, i & 8 != 0);
+        let (n, p) = if exp_ones {
+            if man_zero {
+                (values::NEG_INF, values::POS_INF)
+            } else {
+                (values::NAN, values::NAN)
+            }
+        } else if exp_zero {
+            if man_zero {
+                (values::NEG_ZERO, values::POS_ZERO)
+            } else {
+                (values::NEG_DENORM, values::POS_DENORM)
+            }
+        } else {
+            (values::NEG_FIN, values::POS_FIN)
+        };
+        t[i] = if neg { n as u8 } else { p as u8 };
+        i += 1;
+    }
+    t
+};
+
+/// The class of every value of a type without a float format.
+const NOT_FLOAT: [u8; 16] = [values::POS_FIN as u8; 16];
+
+impl Classify {
+    /// The classes of type `t`'s values.
+    fn of(t: DataType) -> Classify {
+        match values::float_format(t) {
+            Some((e, m)) => Classify {
+                man_bits: m,
+                sign_bit: e + m,
+                exp_mask: (1 << e) - 1,
+                man_mask: (1 << m) - 1,
+                table: &FLOAT_CLASSES,
+            },
+            None => Classify {
+                man_bits: 0,
+                sign_bit: 0,
+                exp_mask: 0,
+                man_mask: 0,
+                table: &NOT_FLOAT,
+            },
+        }
+    }
+
+    /// The float class of `v` (`values::float_class`).
+    #[inline(always)]
+    fn class(&self, v: u64) -> u8 {
+        let exp = (v >> self.man_bits) & self.exp_mask;
+        let i = (v >> self.sign_bit & 1) as usize
+            | usize::from(exp == self.exp_mask) << 1
+            | usize::from(exp == 0) << 2
+            | usize::from(v & self.man_mask == 0) << 3;
+        self.table[i]
+    }
 }
 
 /// Whether all `size` bytes at `o` are defined (after a successful [`load`]).
@@ -178,16 +264,21 @@ impl Operands {
     ) {
         let o = self;
         let srcs = [0, 1, 2].map(|i| SrcRead::of(insn, i, before));
-        // The float format of each source's type and of the destination's, for the classes.
-        let fmt = |t: DataType| values::float_format(t);
+        // The classes of each source's type and of the destination's.
         let fmts = [0, 1, 2].map(|i| match srcs[i] {
-            SrcRead::Imm(t, _) | SrcRead::Grf(Region { ty: t, .. }) => fmt(t),
-            _ => None,
+            SrcRead::Imm(t, _) | SrcRead::Grf(Region { ty: t, .. }) => Classify::of(t),
+            SrcRead::Other => Classify::of(insn.src[i].map_or(DataType::UD, |s| s.ty())),
+            SrcRead::None => Classify::of(DataType::UD),
         });
         // The destination element of channel c at `base + c * step` (`dst_elem`).
         let dst = insn.dst.filter(|d| d.ty.is_float()).and_then(|d| {
             let (base, size) = dst_elem(insn, 0)?;
-            Some((fmt(d.ty), base, usize::from(d.hstride.max(1)) * size, size))
+            Some((
+                Classify::of(d.ty),
+                base,
+                usize::from(d.hstride.max(1)) * size,
+                size,
+            ))
         });
         // Source by source (the reading and the class format stay in registers).
         let chans = channels
@@ -227,19 +318,19 @@ impl Operands {
                 if let Some(v) = load(&after.grf, at, size).filter(|_| defined(after, at, size)) {
                     o.out[ci] = v;
                     o.out_ok |= 1 << ci;
-                    o.out_classes |= 1 << values::class_of_format(f, v);
+                    o.out_classes |= 1 << f.class(v);
                 }
             }
         }
     }
 
-    /// Note source `i`'s value `v` of type `t` (float format `f`) in channel `c` (< 32).
+    /// Note source `i`'s value `v` of type `t` (classes `f`) in channel `c` (< 32).
     #[inline(always)]
-    fn note(&mut self, i: usize, c: u32, t: DataType, v: u64, f: Option<(u32, u32)>) {
-        let (ci, k) = (c as usize, values::class_of_format(f, v));
+    fn note(&mut self, i: usize, c: u32, t: DataType, v: u64, f: Classify) {
+        let (ci, k) = (c as usize, f.class(v));
         self.ty[i] = t;
         self.bits[ci][i] = v;
-        self.class[ci][i] = k as u8;
+        self.class[ci][i] = k;
         self.present[ci] |= 1 << i;
         self.classes[i] |= 1 << k;
     }
@@ -283,6 +374,38 @@ mod tests {
     use crate::golden::values::Rng;
     use crate::golden::{template, GenConfig};
     use crate::spec::Platform;
+
+    /// The branch-free classes are `float_class`'s, for every type, on random bits and on
+    /// bits made of each sign, exponent edge and mantissa edge.
+    #[test]
+    fn classes_equal_float_class() {
+        let mut r = Rng::for_vector(22, 0, 0);
+        let mut seen = [0u32; 9];
+        for t in DataType::ALL {
+            let f = Classify::of(t);
+            let mut check = |v: u64| {
+                let want = float_class(t, v);
+                assert_eq!(usize::from(f.class(v)), want, "{t:?} {v:#x}");
+                seen[want] += 1;
+            };
+            for _ in 0..2000 {
+                check(r.next());
+            }
+            let Some((e, m)) = values::float_format(t) else {
+                continue;
+            };
+            for neg in [0, 1u64] {
+                for exp in [0, 1, (1u64 << e) - 2, (1 << e) - 1] {
+                    for man in [0, 1, 1 << (m - 1), (1u64 << m) - 1] {
+                        let v = neg << (e + m) | exp << m | man;
+                        check(v);
+                        check(v | r.next() << (e + m + 1).min(63));
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n >= 4), "{seen:?}");
+    }
 
     /// The read values equal `src_value` and the destination reads, for random float and
     /// integer instructions with random register contents.

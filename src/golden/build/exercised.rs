@@ -3,6 +3,12 @@
 //! overflow to infinity), from the operands read before and after execution.
 
 use super::*;
+use crate::golden::fp_rows::{mode_row, ModeRow};
+use crate::golden::ids::{row_rule, rule};
+use crate::spec::compare::GridInfo;
+use crate::spec::conversions::{ConversionInfo, SaturationInfo, SpecialInfo};
+use crate::spec::math::MathFuncInfo;
+use crate::spec::OpcodeInfo;
 
 /// An allowed alternative (written as `format::Alternative`).
 pub(super) struct Alt {
@@ -145,10 +151,6 @@ pub(super) fn grid_cond(c: CondMod) -> Option<GridCond> {
     })
 }
 
-pub(super) fn push(rules: &mut RuleSet, id: &'static str) {
-    rules.push(id);
-}
-
 /// The spec IDs the instruction exercises on these values, and the alternatives its results
 /// allow.
 #[allow(clippy::too_many_arguments)]
@@ -163,19 +165,23 @@ pub(super) fn exercised(
     alts: &mut Vec<Alt>,
 ) {
     let p = env.platform;
-    push(rules, insn.op.info().id);
+    rules.push_rule(row_rule!(
+        OpcodeInfo,
+        crate::spec::OPCODE_INFO,
+        insn.op.info()
+    ));
     let nsrc = insn.num_srcs();
     let Some(dst) = insn.dst else { return };
     let sty = insn.src[0].map_or(dst.ty, |s| s.ty());
     if insn.op == Opcode::Math {
         if let Some(f) = template::math_row(insn.math, dst.ty, p) {
-            push(rules, f.id);
+            rules.push_rule(row_rule!(MathFuncInfo, crate::spec::math::FUNCS, f));
         }
     }
     // Conversion to the destination type.
     if insn.op == Opcode::Mov || (sty != dst.ty && !matches!(insn.op, Opcode::Cmp | Opcode::Cmpn)) {
         if let Some(c) = conversions::rule(sty, dst.ty, p) {
-            push(rules, c.id);
+            rules.push_rule(row_rule!(ConversionInfo, conversions::CONVERSIONS, c));
         }
     }
     if insn.sat {
@@ -183,11 +189,17 @@ pub(super) fn exercised(
             .iter()
             .find(|s| s.types.contains(dst.ty) && s.gens.contains(p))
         {
-            push(rules, s.id);
+            rules.push_rule(row_rule!(SaturationInfo, conversions::SATURATIONS, s));
         }
         if dst.ty.is_float() {
-            push(rules, "fp.sat.zero-sign");
+            rules.push_rule(rule!("fp.sat.zero-sign"));
         }
+    }
+    // The rest is about float operands and results: an instruction with neither a float
+    // destination nor a float source 0 exercises nothing on its values (its operands are not
+    // read).
+    if !dst.ty.is_float() && !sty.is_float() {
+        return;
     }
     let mut chbuf = [0u32; 32];
     let mut nch = 0;
@@ -198,7 +210,6 @@ pub(super) fn exercised(
         }
     }
     let channels = &chbuf[..nch];
-    let float = dst.ty.is_float() || sty.is_float();
     let ops = fp_ops_of(insn);
     let mut vals = Operands::new();
     vals.read(insn, before, after, channels);
@@ -222,13 +233,13 @@ pub(super) fn exercised(
                     _ => overflow_input(t, v, dst.ty),
                 };
                 if let Some(x) = input.and_then(|x| conversions::special(x, t, dst.ty, p)) {
-                    push(rules, x.id);
+                    rules.push_rule(row_rule!(SpecialInfo, conversions::SPECIALS, x));
                 }
             }
         }
     }
     // Compare grids and the compare-NaN rules.
-    if float && sty.is_float() {
+    if sty.is_float() {
         let kind = match insn.op {
             Opcode::Cmp => Some(GridKind::Cmp),
             Opcode::Cmpn => Some(GridKind::Cmpn),
@@ -237,7 +248,7 @@ pub(super) fn exercised(
         };
         if let (Some(kind), Some(gc)) = (kind, grid_cond(insn.cmod)) {
             if let Some(g) = compare::grid(kind, gc, p) {
-                push(rules, g.id);
+                rules.push_rule(row_rule!(GridInfo, compare::GRIDS, g));
                 for &c in channels {
                     let (Some((_, _, ca)), Some((_, _, cb))) = (vals.get(0, c), vals.get(1, c))
                     else {
@@ -245,38 +256,35 @@ pub(super) fn exercised(
                     };
                     rules.push_cell(g, ca, cb);
                     if kind == GridKind::Cmpn {
-                        let id = if insn.op == Opcode::Sel {
+                        let r = if insn.op == Opcode::Sel {
                             match (ca == values::NAN, cb == values::NAN) {
-                                (true, true) => "cmpn.rule.minmax-two-nan",
-                                (false, false) => "cmpn.rule.no-nan-as-cmp",
-                                _ => "cmpn.rule.minmax-one-nan",
+                                (true, true) => rule!("cmpn.rule.minmax-two-nan"),
+                                (false, false) => rule!("cmpn.rule.no-nan-as-cmp"),
+                                _ => rule!("cmpn.rule.minmax-one-nan"),
                             }
                         } else {
                             match (ca == values::NAN, cb == values::NAN, gc == GridCond::Nz) {
-                                (_, true, false) => "cmpn.rule.src1-nan",
-                                (true, false, false) => "cmpn.rule.src0-nan",
-                                (_, true, true) => "cmpn.rule.ne-src1-nan",
-                                (true, false, true) => "cmpn.rule.ne-src0-nan",
-                                _ => "cmpn.rule.no-nan-as-cmp",
+                                (_, true, false) => rule!("cmpn.rule.src1-nan"),
+                                (true, false, false) => rule!("cmpn.rule.src0-nan"),
+                                (_, true, true) => rule!("cmpn.rule.ne-src1-nan"),
+                                (true, false, true) => rule!("cmpn.rule.ne-src0-nan"),
+                                _ => rule!("cmpn.rule.no-nan-as-cmp"),
                             }
                         };
-                        push(rules, id);
+                        rules.push_rule(r);
                     }
                 }
                 if insn.op == Opcode::Sel {
-                    push(rules, "cmpn.rule.minmax-by-sel");
-                    push(rules, "cmpn.rule.sel-flags-untouched");
+                    rules.push_rule(rule!("cmpn.rule.minmax-by-sel"));
+                    rules.push_rule(rule!("cmpn.rule.sel-flags-untouched"));
                 }
             }
         } else if insn.cmod != CondMod::None {
-            push(
-                rules,
-                match insn.cmod {
-                    CondMod::O => "fp.cmod.overflow",
-                    CondMod::U => "fp.cmod.unordered",
-                    _ => "fp.cmod.result",
-                },
-            );
+            rules.push_rule(match insn.cmod {
+                CondMod::O => rule!("fp.cmod.overflow"),
+                CondMod::U => rule!("fp.cmod.unordered"),
+                _ => rule!("fp.cmod.result"),
+            });
         }
     }
     // Float modes.
@@ -285,7 +293,7 @@ pub(super) fn exercised(
     } else {
         sty
     };
-    if let Some(ft) = FloatType::from_data_type(fty).filter(|_| float) {
+    if let Some(ft) = FloatType::from_data_type(fty) {
         let fv = crate::golden::fp_rows::FpVector::new(insn, &vals, channels, ft, ops, &env);
         let pol = fv.pol;
         let denorm = denorm_sensitive
@@ -295,26 +303,26 @@ pub(super) fn exercised(
             || out_class[values::POS_DENORM];
         if denorm {
             if let Some(id) = pol.denorm_rule() {
-                push(rules, id);
+                rules.push(id);
             }
         }
-        let find = |e: FpEffect| crate::golden::fp_rows::find_row(e, ft, ops, p).map(|r| r.id);
+        let find = |e: FpEffect| crate::golden::fp_rows::find_rule(e, ft, ops, p);
         if env.rounding != crate::fp::Round::Rtne
             && matches!(ops, FpOps::Arith | FpOps::Fused | FpOps::Conversion)
         {
-            if let Some(id) = find(FpEffect::RoundCr0) {
-                push(rules, id);
+            if let Some(r) = find(FpEffect::RoundCr0) {
+                rules.push_rule(r);
             }
         }
         if any_class[values::NAN] && ops != FpOps::RawMov {
             for e in [FpEffect::NanPropagates, FpEffect::NanAny] {
-                if let Some(id) = find(e) {
-                    push(rules, id);
+                if let Some(r) = find(e) {
+                    rules.push_rule(r);
                 }
             }
         }
         if env.alt && fty == DataType::F {
-            push(rules, "fp.mode.cr0-select");
+            rules.push_rule(rule!("fp.mode.cr0-select"));
             let inf = any_class[values::POS_INF] || any_class[values::NEG_INF];
             let den = any_class[values::POS_DENORM] || any_class[values::NEG_DENORM];
             for (cond, e) in [
@@ -324,14 +332,14 @@ pub(super) fn exercised(
                 (ops == FpOps::Math, FpEffect::AltMathAbs),
             ] {
                 if cond {
-                    if let Some(id) = find(e) {
-                        push(rules, id);
+                    if let Some(r) = find(e) {
+                        rules.push_rule(r);
                     }
                 }
             }
         }
         facts(
-            insn, &vals, channels, fty, ops, env.alt, &any_class, p, rules,
+            insn, &vals, channels, ft, ops, env.alt, &any_class, p, rules,
         );
         crate::golden::fp_rows::tag(&fv, rules);
         // Alternatives, per enabled destination element.
@@ -370,8 +378,8 @@ pub(super) fn exercised(
                     rule,
                 };
                 if cls == values::NAN {
-                    if let Some(id) = any_nan {
-                        alts.push(mk(AltKind::AnyNan, id, None, None));
+                    if let Some(r) = any_nan {
+                        alts.push(mk(AltKind::AnyNan, r.name(), None, None));
                     }
                 } else if let Some(f) = math {
                     if insn.math != MathFn::None {
@@ -383,10 +391,10 @@ pub(super) fn exercised(
                         ));
                     }
                 }
-                if let Some(id) = fused {
+                if let Some(r) = fused {
                     if cls != values::NAN && fused_product_overflows(insn, c, &vals) {
-                        push(rules, id);
-                        alts.push(mk(AltKind::OverflowInf, id, None, None));
+                        rules.push_rule(r);
+                        alts.push(mk(AltKind::OverflowInf, r.name(), None, None));
                     }
                 }
             }
@@ -454,22 +462,22 @@ pub fn dst_elem(insn: &Insn, c: u32) -> Option<(usize, usize)> {
 
 /// The behavioural float-mode rows (IEEE special cases, exact operations, compare and math
 /// special inputs) the channels' values exercise. A row is named only when it exists on `p`
-/// for the type and its mode (IEEE/ALT) is the one in force.
+/// for the type `ft` and its mode (IEEE/ALT) is the one in force.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn facts(
     insn: &Insn,
     vals: &Operands,
     channels: &[u32],
-    fty: DataType,
+    ft: FloatType,
     ops: FpOps,
     alt: bool,
     any_class: &[bool; 9],
     p: Platform,
     rules: &mut RuleSet,
 ) {
-    let mut add = |id: &'static str| {
-        if crate::golden::fp_rows::mode_row_applies(id, p, fty, alt) {
-            rules.push(id);
+    let mut add = |r: &ModeRow| {
+        if r.applies(p, ft, alt) {
+            rules.push_rule(r.rule);
         }
     };
     let class = |i: usize, c: u32| vals.get(i, c).map(|(t, v, k)| (k, t, v));
@@ -489,62 +497,64 @@ pub(super) fn facts(
         FpOps::Compare => {
             if nan_in {
                 add(if insn.op == Opcode::Cmpn {
-                    "fp.ieee.cmpn-nan"
+                    mode_row!("fp.ieee.cmpn-nan")
                 } else {
-                    "fp.ieee.compare-nan"
+                    mode_row!("fp.ieee.compare-nan")
                 });
-                add("fp.ieee.nan-unordered");
+                add(mode_row!("fp.ieee.nan-unordered"));
             }
             if any_class[POS_INF] || any_class[NEG_INF] {
-                add("fp.ieee.compare-inf-exact");
+                add(mode_row!("fp.ieee.compare-inf-exact"));
             }
         }
-        FpOps::Minmax if nan_in => add("fp.ieee.minmax-nan"),
+        FpOps::Minmax if nan_in => add(mode_row!("fp.ieee.minmax-nan")),
         FpOps::RawMov => {
-            add("fp.ieee.raw-mov-exact");
-            add("fp.alt.raw-mov");
+            add(mode_row!("fp.ieee.raw-mov-exact"));
+            add(mode_row!("fp.alt.raw-mov"));
             if any_class[NEG_DENORM] || any_class[POS_DENORM] {
-                add("fp.ieee.denorm.raw-mov");
+                add(mode_row!("fp.ieee.denorm.raw-mov"));
             }
         }
         FpOps::Conversion | FpOps::HfToF => {
-            add("fp.ieee.conversions");
+            add(mode_row!("fp.ieee.conversions"));
             if ops == FpOps::HfToF && (any_class[NEG_DENORM] || any_class[POS_DENORM]) {
-                add("fp.ieee.denorm.hf-to-f");
+                add(mode_row!("fp.ieee.denorm.hf-to-f"));
             }
         }
         FpOps::Math => {
-            add("fp.round.math-model");
+            add(mode_row!("fp.round.math-model"));
             let f = insn.math;
             if f == MathFn::Fdiv {
-                add("fp.ieee.divide-two-step");
+                add(mode_row!("fp.ieee.divide-two-step"));
                 if any(&|c| is(0, c, &inf) && is(1, c, &inf)) {
-                    add("fp.ieee.inf-div-inf");
+                    add(mode_row!("fp.ieee.inf-div-inf"));
                 }
             }
             if f == MathFn::Inv && any(&|c| is(0, c, &inf)) {
-                add("fp.ieee.inv-of-inf");
+                add(mode_row!("fp.ieee.inv-of-inf"));
             }
             if matches!(f, MathFn::Inv | MathFn::Rsq | MathFn::Sqrt) && any(&|c| is(0, c, &zero)) {
-                add("fp.ieee.inv-rsq-sqrt-of-zero");
+                add(mode_row!("fp.ieee.inv-rsq-sqrt-of-zero"));
             }
             if matches!(f, MathFn::Rsq | MathFn::Sqrt)
                 && any(&|c| is(0, c, &[NEG_FIN, NEG_INF, NEG_DENORM]))
             {
-                add("fp.ieee.rsq-sqrt-of-negative");
+                add(mode_row!("fp.ieee.rsq-sqrt-of-negative"));
             }
             if f == MathFn::Log
                 && any(&|c| is(0, c, &[NEG_FIN, NEG_INF, NEG_DENORM, NEG_ZERO, POS_ZERO]))
             {
-                add("fp.ieee.log-of-zero-negative");
+                add(mode_row!("fp.ieee.log-of-zero-negative"));
             }
         }
         FpOps::Arith | FpOps::Fused => {
             match insn.op {
                 Opcode::Rndd | Opcode::Rndu | Opcode::Rnde | Opcode::Rndz => {
-                    add("fp.round.rnd-insns")
+                    add(mode_row!("fp.round.rnd-insns"))
                 }
-                Opcode::Add | Opcode::Mul | Opcode::Mad => add("fp.ieee.correctly-rounded"),
+                Opcode::Add | Opcode::Mul | Opcode::Mad => {
+                    add(mode_row!("fp.ieee.correctly-rounded"))
+                }
                 _ => {}
             }
             if insn.op == Opcode::Add {
@@ -552,19 +562,19 @@ pub(super) fn facts(
                     is(0, c, &[POS_INF]) && is(1, c, &[NEG_INF])
                         || is(0, c, &[NEG_INF]) && is(1, c, &[POS_INF])
                 }) {
-                    add("fp.ieee.inf-minus-inf");
+                    add(mode_row!("fp.ieee.inf-minus-inf"));
                 }
                 if any(&|c| is(1, c, &zero) && !is(0, c, &[NAN])) {
-                    add("fp.ieee.add-zero");
+                    add(mode_row!("fp.ieee.add-zero"));
                 }
             }
             if insn.op == Opcode::Mul {
                 if any(&|c| is(0, c, &zero) && is(1, c, &inf) || is(0, c, &inf) && is(1, c, &zero))
                 {
-                    add("fp.ieee.zero-times-inf");
+                    add(mode_row!("fp.ieee.zero-times-inf"));
                 }
                 if any(&|c| one(0, c) || one(1, c)) {
-                    add("fp.ieee.mul-by-one");
+                    add(mode_row!("fp.ieee.mul-by-one"));
                 }
             }
         }
