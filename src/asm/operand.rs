@@ -94,6 +94,10 @@ impl<'a> Parser<'a> {
         if self.c.space_then_token(b',') {
             return Ok(());
         }
+        // Mesa's columns: a run of spaces, then the operand.
+        if self.c.spaces_then_token(b',') {
+            return Ok(());
+        }
         self.operand_sep_general()
     }
 
