@@ -410,7 +410,20 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skip blanks, comments and newlines.
+    #[inline]
     pub fn skip_space(&mut self) -> PResult<()> {
+        // The common case: a line end, then a token.
+        if let [b'\n', b, ..] = self.rest() {
+            if CLASS[*b as usize] & BLANK == 0 && !matches!(*b, b'/' | b'\n') {
+                self.newline();
+                return Ok(());
+            }
+        }
+        self.skip_space_general()
+    }
+
+    /// [`Cursor::skip_space`] without its quick path.
+    fn skip_space_general(&mut self) -> PResult<()> {
         loop {
             self.skip_blank()?;
             if self.peek() == Some(b'\n') {
@@ -695,4 +708,66 @@ const fn hex_table(upper: bool) -> [u8; 256] {
         i += 1;
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cursor;
+    use crate::golden::values::Rng;
+
+    /// Random texts of word bytes, blanks, punctuation and bytes above 0x7F.
+    fn texts() -> Vec<Vec<u8>> {
+        const BYTES: &[u8] = b"aZz_09AMsg \n\t;{}<>,.:/\x7f\x80\xc1\xdf\xfa@[`";
+        let mut rng = Rng::for_vector(0x5EED, 0, 0);
+        (0..50_000)
+            .map(|k| {
+                // One text in four of word bytes only (words of 16 bytes and more).
+                let bytes = if k % 4 == 0 { &BYTES[..10] } else { BYTES };
+                let n = rng.below(40);
+                (0..n).map(|_| bytes[rng.below(bytes.len())]).collect()
+            })
+            .collect()
+    }
+
+    /// The word key read eight bytes at a time is the one read byte by byte.
+    #[test]
+    fn word_keys_eight_bytes_at_a_time_are_the_bytewise_ones() {
+        let mut long = 0;
+        for t in texts() {
+            for at in 0..t.len().min(4) {
+                let mut c = Cursor::new(&t);
+                c.pos = at;
+                let want = c.peek_word_key_bytewise();
+                assert_eq!(c.peek_word_key(), want, "{t:?} {at}");
+                assert_eq!(c.word_len_at(0), want.0.len(), "{t:?} {at}");
+                long += usize::from(want.0.len() >= 16);
+            }
+        }
+        assert!(long > 1_000, "{long}");
+    }
+
+    /// `skip_to_any`, `spaces_at` and `spaces_then_token` find what a plain search finds.
+    #[test]
+    fn byte_searches_are_the_plain_ones() {
+        for t in texts() {
+            let mut c = Cursor::new(&t);
+            c.skip_to_any(b'\n', b'{', b';');
+            let want = t.iter().position(|b| b"\n{;".contains(b)).unwrap_or(t.len());
+            assert_eq!(c.pos, want, "{t:?}");
+            let c = Cursor::new(&t);
+            let spaces = t.iter().take_while(|&&b| b == b' ').count();
+            assert_eq!(c.spaces_at(0), spaces, "{t:?}");
+            // Where it skips, `skip_blank` stops at the same byte.
+            let mut q = Cursor::new(&t);
+            if q.spaces_then_token(b',') {
+                let mut g = Cursor::new(&t);
+                assert!(g.skip_blank().is_ok());
+                assert_eq!((q.pos, g.peek() == Some(b',')), (g.pos, false), "{t:?}");
+            }
+            let mut q = Cursor::new(&t);
+            let mut g = Cursor::new(&t);
+            let (a, b) = (q.skip_space().is_ok(), g.skip_space_general().is_ok());
+            assert_eq!((a, q.pos, q.line), (b, g.pos, g.line), "{t:?}");
+        }
+    }
 }

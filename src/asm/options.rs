@@ -60,7 +60,7 @@ impl<'a> Parser<'a> {
     }
 
     /// [`Parser::options`] without its memo.
-    fn options_general(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+    pub(crate) fn options_general(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
         self.c.bump();
         loop {
             self.c.skip_blank()?;
@@ -164,6 +164,17 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+impl<'a> OptionsMemo<'a> {
+    pub(crate) fn text(&self) -> &'a [u8] {
+        self.text
+    }
+
+    pub(crate) fn text_is_empty(&self) -> bool {
+        self.text.is_empty()
     }
 }
 

@@ -133,7 +133,7 @@ impl Parser<'_> {
     /// Mesa's message description: the shared function's name, then `MsgDesc: ...` up to the
     /// options (possibly on the next line).
     #[inline]
-    fn msg_description(&mut self) -> PResult<u8> {
+    pub(crate) fn msg_description(&mut self) -> PResult<u8> {
         match self.quick_msg_description() {
             Some(sfid) => Ok(sfid),
             None => self.msg_description_general(),
@@ -153,7 +153,11 @@ impl Parser<'_> {
         loop {
             let n = self.c.word_len_at(e);
             let word = rest.get(e..e + n)?;
-            if n == 0 || word.get(..7).is_some_and(|w| w.eq_ignore_ascii_case(b"MsgDesc")) {
+            if n == 0
+                || (n >= 7
+                    && matches!(word[0], b'm' | b'M')
+                    && word[..7].eq_ignore_ascii_case(b"MsgDesc"))
+            {
                 return None;
             }
             e += n;
@@ -185,7 +189,7 @@ impl Parser<'_> {
 
     /// [`Parser::msg_description`] without its quick path.
     #[inline(never)]
-    fn msg_description_general(&mut self) -> PResult<u8> {
+    pub(crate) fn msg_description_general(&mut self) -> PResult<u8> {
         self.c.skip_space()?;
         let p = self.c.pos();
         // The name's words joined by single spaces: borrowed from the input while they are
