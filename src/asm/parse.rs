@@ -5,9 +5,9 @@
 use super::cursor::{Cursor, PResult, Pos};
 use super::direct::Known;
 use super::error::show;
-use super::options::{OptionsMemo, MEMO_SLOTS};
 use super::names;
 use super::operand::{make_dst, make_src, OpCtx, RawNum, RawReg, RawSrc};
+use super::options::{OptionsMemo, MEMO_SLOTS};
 use super::{Dialect, Program};
 use crate::isa::{arf_regnum, sfid_from_name, Flag, Insn, Region, SendDesc, Src};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, OpClass, Opcode, Platform, PredCtrl};

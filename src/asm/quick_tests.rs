@@ -357,12 +357,26 @@ fn remembered_options_are_the_general_path() {
         let mut g = parser(s, Dialect::Mesa);
         let (mut gi, mut gpd) = (Insn::new(Opcode::Add), Pending::default());
         state(&mut gi, &mut gpd);
-        let want = g.options_general(&mut gi, &mut gpd).map_err(|e| format!("{e:?}"));
+        let want = g
+            .options_general(&mut gi, &mut gpd)
+            .map_err(|e| format!("{e:?}"));
         assert_eq!(got, want, "{shown}");
         if want.is_ok() {
             assert_eq!(
-                (qi.ctrl, qpd.access, qpd.chan_off, qpd.sec_half, qp.c.offset()),
-                (gi.ctrl, gpd.access, gpd.chan_off, gpd.sec_half, g.c.offset()),
+                (
+                    qi.ctrl,
+                    qpd.access,
+                    qpd.chan_off,
+                    qpd.sec_half,
+                    qp.c.offset()
+                ),
+                (
+                    gi.ctrl,
+                    gpd.access,
+                    gpd.chan_off,
+                    gpd.sec_half,
+                    g.c.offset()
+                ),
                 "{shown}"
             );
         }

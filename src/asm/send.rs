@@ -149,6 +149,19 @@ impl Parser<'_> {
         let nl = usize::from(self.c.peek() == Some(b'\n'));
         let s = nl + self.c.spaces_at(nl);
         let rest = self.c.rest();
+        // The name of the previous description again (its words were checked then).
+        let last = self.last_sfid.0;
+        if !last.is_empty() && rest.get(s..).is_some_and(|r| r.starts_with(last)) {
+            let e = s + last.len();
+            if rest.get(e..e + 8) == Some(b" MsgDesc") {
+                if nl == 1 {
+                    self.c.newline();
+                }
+                self.c.advance(e + 8 - nl);
+                self.c.skip_to_any(b'\n', b'{', b';');
+                return Some(self.last_sfid.1);
+            }
+        }
         let mut e = s;
         loop {
             let n = self.c.word_len_at(e);
