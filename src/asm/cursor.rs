@@ -185,6 +185,20 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// When spaces and then a token other than `not` follow, skip the spaces: whether it
+    /// did (what [`Cursor::skip_blank`] does there).
+    #[inline]
+    pub fn spaces_then_token(&mut self, not: u8) -> bool {
+        let n = self.spaces_at(0);
+        match self.rest().get(n) {
+            Some(&b) if n > 0 && CLASS[b as usize] & BLANK == 0 && b != b'/' && b != not => {
+                self.pos += n;
+                true
+            }
+            _ => false,
+        }
+    }
+
     #[inline(never)]
     fn skip_blank_slow(&mut self) -> PResult<()> {
         const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
@@ -241,9 +255,57 @@ impl<'a> Cursor<'a> {
     }
 
     /// Advance to the next `a`, `b` or `c` (or the end of the input).
+    #[inline]
     pub fn skip_to_any(&mut self, a: u8, b: u8, c: u8) {
         let rest = self.rest();
-        self.pos += memchr::memchr3(a, b, c, rest).unwrap_or(rest.len());
+        // The next 32 bytes sixteen at a time (Mesa's message descriptions end within them),
+        // then a vectorized search.
+        let mut i = 0;
+        while let Some(chunk) = rest.get(i..).and_then(<[u8]>::first_chunk::<16>) {
+            let x = u128::from_le_bytes(*chunk);
+            let hit =
+                zero_bytes(x ^ splat(a)) | zero_bytes(x ^ splat(b)) | zero_bytes(x ^ splat(c));
+            if hit != 0 {
+                self.pos += i + (hit.trailing_zeros() / 8) as usize;
+                return;
+            }
+            i += 16;
+            if i == 32 {
+                break;
+            }
+        }
+        let rest = &rest[i..];
+        self.pos += i + memchr::memchr3(a, b, c, rest).unwrap_or(rest.len());
+    }
+
+    /// The number of spaces (only ` `) at `at` bytes past the cursor.
+    #[inline]
+    pub fn spaces_at(&self, at: usize) -> usize {
+        let rest = self.rest().get(at..).unwrap_or(&[]);
+        let mut n = 0;
+        while let Some(chunk) = rest.get(n..).and_then(<[u8]>::first_chunk::<16>) {
+            let x = u128::from_le_bytes(*chunk) ^ splat(b' ');
+            if x != 0 {
+                return n + (x.trailing_zeros() / 8) as usize;
+            }
+            n += 16;
+        }
+        n + rest[n..].iter().take_while(|&&b| b == b' ').count()
+    }
+
+    /// The length of the run of word bytes `[A-Za-z0-9_]` at `at` bytes past the cursor.
+    #[inline]
+    pub fn word_len_at(&self, at: usize) -> usize {
+        let rest = self.rest().get(at..).unwrap_or(&[]);
+        if let Some(w) = rest.first_chunk::<16>() {
+            let n = word_bytes16(w).0;
+            if n < 16 {
+                return n;
+            }
+        }
+        rest.iter()
+            .position(|&b| CLASS[b as usize] & WORD == 0)
+            .unwrap_or(rest.len())
     }
 
     /// Advance `n` bytes on the current line (the caller has looked at them: no newline).
@@ -284,6 +346,22 @@ impl<'a> Cursor<'a> {
     /// [`Cursor::word_key`] without moving.
     #[inline]
     fn peek_word_key(&self) -> (&'a [u8], Option<u128>) {
+        let rest = self.rest();
+        if let Some(w) = rest.first_chunk::<16>() {
+            let (n, lower) = word_bytes16(w);
+            if n < 16 {
+                // The bytes after the word are cleared (`names::pack`'s zeros).
+                let keep = u128::MAX.checked_shl(128 - 8 * n as u32).unwrap_or(0);
+                return (&rest[..n], Some(u128::from_be_bytes(lower) & keep));
+            }
+        }
+        self.peek_word_key_bytewise()
+    }
+
+    /// [`Cursor::peek_word_key`] one byte at a time (words of 16 bytes or more, and the end
+    /// of the input).
+    #[inline(never)]
+    fn peek_word_key_bytewise(&self) -> (&'a [u8], Option<u128>) {
         let rest = self.rest();
         let mut k = [0u8; 16];
         let mut n = 0;
@@ -333,7 +411,20 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skip blanks, comments and newlines.
+    #[inline]
     pub fn skip_space(&mut self) -> PResult<()> {
+        // The common case: a line end, then a token.
+        if let [b'\n', b, ..] = self.rest() {
+            if CLASS[*b as usize] & BLANK == 0 && !matches!(*b, b'/' | b'\n') {
+                self.newline();
+                return Ok(());
+            }
+        }
+        self.skip_space_general()
+    }
+
+    /// [`Cursor::skip_space`] without its quick path.
+    fn skip_space_general(&mut self) -> PResult<()> {
         loop {
             self.skip_blank()?;
             if self.peek() == Some(b'\n') {
@@ -517,6 +608,67 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// `b` in every byte (of 16; the 8-byte words take the low half).
+#[inline(always)]
+const fn splat(b: u8) -> u128 {
+    u128::from_ne_bytes([b; 16])
+}
+
+/// [`splat`] in 8 bytes.
+#[inline(always)]
+const fn splat8(b: u8) -> u64 {
+    splat(b) as u64
+}
+
+/// The high bit of each zero byte of `x` set, and possibly of bytes above the lowest zero
+/// byte (a borrow): exact up to and including the lowest zero byte, which is what the
+/// callers look for.
+#[inline(always)]
+const fn zero_bytes(x: u128) -> u128 {
+    x.wrapping_sub(splat(1)) & !x & splat(0x80)
+}
+
+/// Which of 8 bytes (little-endian) are word bytes `[A-Za-z0-9_]` (the high bit of each
+/// such byte), and the bytes with ASCII letters lowercased. Byte-wise sums that never carry
+/// out of their byte: exact for every byte.
+#[inline(always)]
+const fn word_bytes8(x: u64) -> (u64, u64) {
+    const H: u64 = splat8(0x80);
+    let ascii = !x & H;
+    let x7 = x & splat8(0x7F);
+    // The high bit of each byte of `v` (at most 0x7F) within `lo..=hi`.
+    const fn within(v: u64, lo: u8, hi: u8) -> u64 {
+        v.wrapping_add(splat8(0x80 - lo)) & !v.wrapping_add(splat8(0x7F - hi)) & H
+    }
+    let alpha = within(x7 | splat8(0x20), b'a', b'z') & ascii;
+    let digit = within(x7, b'0', b'9');
+    let under = !((x7 ^ splat8(b'_')).wrapping_add(splat8(0x7F))) & H;
+    ((alpha | digit | under) & ascii, x | alpha >> 2)
+}
+
+/// The number of word bytes `[A-Za-z0-9_]` that 16 bytes start with (16: all are), and the
+/// bytes with ASCII letters lowercased.
+#[inline(always)]
+fn word_bytes16(w: &[u8; 16]) -> (usize, [u8; 16]) {
+    let (lo, hi) = w.split_at(8);
+    let (mut a, mut b) = ([0u8; 8], [0u8; 8]);
+    a.copy_from_slice(lo);
+    b.copy_from_slice(hi);
+    let (wa, la) = word_bytes8(u64::from_le_bytes(a));
+    let (wb, lb) = word_bytes8(u64::from_le_bytes(b));
+    let other = |m: u64| !m & splat8(0x80);
+    let n = if other(wa) != 0 {
+        other(wa).trailing_zeros() / 8
+    } else {
+        // 64 trailing zeros when all are word bytes: 16.
+        8 + other(wb).trailing_zeros() / 8
+    };
+    let mut lower = [0u8; 16];
+    lower[..8].copy_from_slice(&la.to_le_bytes());
+    lower[8..].copy_from_slice(&lb.to_le_bytes());
+    (n as usize, lower)
+}
+
 /// Character classes of [`Cursor`]: blanks skipped between tokens, letters, word bytes.
 const BLANK: u8 = 1;
 const ALPHA: u8 = 2;
@@ -563,4 +715,69 @@ const fn hex_table(upper: bool) -> [u8; 256] {
         i += 1;
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cursor;
+    use crate::golden::values::Rng;
+
+    /// Random texts of word bytes, blanks, punctuation and bytes above 0x7F.
+    fn texts() -> Vec<Vec<u8>> {
+        const BYTES: &[u8] = b"aZz_09AMsg \n\t;{}<>,.:/\x7f\x80\xc1\xdf\xfa@[`";
+        let mut rng = Rng::for_vector(0x5EED, 0, 0);
+        (0..50_000)
+            .map(|k| {
+                // One text in four of word bytes only (words of 16 bytes and more).
+                let bytes = if k % 4 == 0 { &BYTES[..10] } else { BYTES };
+                let n = rng.below(40);
+                (0..n).map(|_| bytes[rng.below(bytes.len())]).collect()
+            })
+            .collect()
+    }
+
+    /// The word key read eight bytes at a time is the one read byte by byte.
+    #[test]
+    fn word_keys_eight_bytes_at_a_time_are_the_bytewise_ones() {
+        let mut long = 0;
+        for t in texts() {
+            for at in 0..t.len().min(4) {
+                let mut c = Cursor::new(&t);
+                c.pos = at;
+                let want = c.peek_word_key_bytewise();
+                assert_eq!(c.peek_word_key(), want, "{t:?} {at}");
+                assert_eq!(c.word_len_at(0), want.0.len(), "{t:?} {at}");
+                long += usize::from(want.0.len() >= 16);
+            }
+        }
+        assert!(long > 1_000, "{long}");
+    }
+
+    /// `skip_to_any`, `spaces_at` and `spaces_then_token` find what a plain search finds.
+    #[test]
+    fn byte_searches_are_the_plain_ones() {
+        for t in texts() {
+            let mut c = Cursor::new(&t);
+            c.skip_to_any(b'\n', b'{', b';');
+            let want = t
+                .iter()
+                .position(|b| b"\n{;".contains(b))
+                .unwrap_or(t.len());
+            assert_eq!(c.pos, want, "{t:?}");
+            let c = Cursor::new(&t);
+            let spaces = t.iter().take_while(|&&b| b == b' ').count();
+            assert_eq!(c.spaces_at(0), spaces, "{t:?}");
+            // Where it skips, `skip_blank` stops at the same byte.
+            let mut q = Cursor::new(&t);
+            if q.spaces_then_token(b',') {
+                let mut g = Cursor::new(&t);
+                assert!(g.skip_blank().is_ok());
+                assert_eq!((q.pos, g.peek() == Some(b',')), (g.pos, false), "{t:?}");
+            }
+            let mut q = Cursor::new(&t);
+            let mut g = Cursor::new(&t);
+            let (a, b) = (q.skip_space().is_ok(), g.skip_space_general().is_ok());
+            assert_eq!((a, q.pos, q.line), (b, g.pos, g.line), "{t:?}");
+        }
+    }
 }

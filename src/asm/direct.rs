@@ -7,7 +7,7 @@
 
 use super::cursor::{PResult, Pos};
 use super::names;
-use super::operand::{check_region, imm_bits, RawBase, RawRegion, RawSrc};
+use super::operand::{imm_bits, region_valid, RawBase, RawRegion, RawSrc};
 use super::parse::{Parser, Pending};
 use super::Dialect;
 use crate::isa::{Addr, Dst, Imm, Reg, RegSrc, Region, Src, Swizzle};
@@ -169,7 +169,7 @@ impl Parser<'_> {
     fn quick_src(&self, neg: bool, abs: bool, k: &Known) -> Option<(RegSrc, usize, bool)> {
         let q = self.quick_parts()?;
         let region = match q.region {
-            ([v, w, h], 3, _) => check_region(Region::new(v, w, h), Pos(0)).ok()?,
+            ([v, w, h], 3, _) => Some(Region::new(v, w, h)).filter(|&g| region_valid(g))?,
             (_, 0, _) => Region::SCALAR,
             _ => return None,
         };
@@ -245,7 +245,7 @@ impl Parser<'_> {
             neg = true;
         }
         let mut abs = false;
-        if self.c.starts_with_ci(b"(abs)") {
+        if self.c.peek() == Some(b'(') && self.c.starts_with_ci(b"(abs)") {
             self.c.advance(5);
             abs = true;
         }

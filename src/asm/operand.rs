@@ -94,6 +94,10 @@ impl<'a> Parser<'a> {
         if self.c.space_then_token(b',') {
             return Ok(());
         }
+        // Mesa's columns: a run of spaces, then the operand.
+        if self.c.spaces_then_token(b',') {
+            return Ok(());
+        }
         self.operand_sep_general()
     }
 
@@ -682,6 +686,9 @@ pub(crate) fn make_dst(r: &RawReg, ctx: &OpCtx) -> PResult<Dst> {
 }
 
 pub(crate) fn check_region(g: Region, pos: Pos) -> PResult<Region> {
+    if region_valid(g) {
+        return Ok(g);
+    }
     let vs_ok = matches!(g.vstride, 0 | 1 | 2 | 4 | 8 | 16 | 32) || g.vstride == Region::VXH;
     if !vs_ok {
         return Err(pos.err(format!(
@@ -702,6 +709,14 @@ pub(crate) fn check_region(g: Region, pos: Pos) -> PResult<Region> {
         )));
     }
     Ok(g)
+}
+
+/// Whether [`check_region`] accepts `g`.
+#[inline(always)]
+pub(crate) fn region_valid(g: Region) -> bool {
+    (matches!(g.vstride, 0 | 1 | 2 | 4 | 8 | 16 | 32) || g.vstride == Region::VXH)
+        && matches!(g.width, 1 | 2 | 4 | 8 | 16)
+        && matches!(g.hstride, 0 | 1 | 2 | 4)
 }
 
 /// Build a source.

@@ -7,9 +7,60 @@ use super::parse::{Parser, Pending};
 use crate::isa::{Controls, Insn, ThreadCtrl};
 use crate::spec::AccessMode;
 
-impl Parser<'_> {
-    /// `{ opt opt, opt }`.
+/// An options block read from the state before any option (the same few blocks repeat in a
+/// listing): its text from `{` to `}` (one line, no comment) and what it set.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct OptionsMemo<'a> {
+    text: &'a [u8],
+    ctrl: Controls,
+    access: Option<AccessMode>,
+    /// The channel offset and the offset of its option from the `{`.
+    chan_off: Option<(u8, usize)>,
+    sec_half: bool,
+}
+
+impl<'a> Parser<'a> {
+    /// `{ opt opt, opt }`: when no option was given before (by the execution size or the
+    /// mnemonic) and the text is that of [`Parser::options_memo`], what it set; else read.
+    #[inline]
     pub(crate) fn options(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
+        let fresh = insn.ctrl == Controls::default()
+            && pd.access.is_none()
+            && pd.chan_off.is_none()
+            && !pd.sec_half;
+        if !fresh {
+            return self.options_general(insn, pd);
+        }
+        let start = self.c.offset();
+        let Some(slot) = memo_slot(self.c.rest()) else {
+            return self.options_general(insn, pd);
+        };
+        let m = self.options_memo[slot];
+        if !m.text.is_empty() && self.c.rest().starts_with(m.text) {
+            insn.ctrl = m.ctrl;
+            pd.access = m.access;
+            pd.chan_off = m.chan_off.map(|(o, at)| (o, Pos(start + at)));
+            pd.sec_half = m.sec_half;
+            self.c.advance(m.text.len());
+            return Ok(());
+        }
+        self.options_general(insn, pd)?;
+        let text = self.c.slice(start, self.c.offset());
+        // Text with no other `}` (no comment, no line end) reads the same wherever it is.
+        if text.last() == Some(&b'}') && !text.iter().any(|&b| b == b'/' || b == b'\n') {
+            self.options_memo[slot] = OptionsMemo {
+                text,
+                ctrl: insn.ctrl,
+                access: pd.access,
+                chan_off: pd.chan_off.map(|(o, p)| (o, p.0 - start)),
+                sec_half: pd.sec_half,
+            };
+        }
+        Ok(())
+    }
+
+    /// [`Parser::options`] without its memo.
+    pub(crate) fn options_general(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
         self.c.bump();
         loop {
             self.c.skip_blank()?;
@@ -114,6 +165,31 @@ impl Parser<'_> {
         }
         Ok(())
     }
+}
+
+#[cfg(test)]
+impl<'a> OptionsMemo<'a> {
+    pub(crate) fn text(&self) -> &'a [u8] {
+        self.text
+    }
+
+    pub(crate) fn text_is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+}
+
+/// Slots of [`Parser::options_memo`].
+pub(crate) const MEMO_SLOTS: usize = 8;
+
+/// The slot of [`Parser::options_memo`] for the options block that starts `rest`: a hash of
+/// its bytes 5-12 (where Mesa's blocks differ: `{ align1 1Q }`, `{ align1 1H EOT }`); None
+/// when fewer than 16 bytes are left.
+fn memo_slot(rest: &[u8]) -> Option<usize> {
+    let w: &[u8; 16] = rest.first_chunk()?;
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&w[5..13]);
+    let x = u64::from_le_bytes(b);
+    Some((x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 61) as usize)
 }
 
 /// Channel-offset options: Mesa `1Q`..`4Q`, `1H` `2H`, `1N`..`8N`; PRM `Q1`.., `H1` `H2`,

@@ -7,6 +7,7 @@ use super::direct::Known;
 use super::error::show;
 use super::names;
 use super::operand::{make_dst, make_src, OpCtx, RawNum, RawReg, RawSrc};
+use super::options::{OptionsMemo, MEMO_SLOTS};
 use super::{Dialect, Program};
 use crate::isa::{arf_regnum, sfid_from_name, Flag, Insn, Region, SendDesc, Src};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, OpClass, Opcode, Platform, PredCtrl};
@@ -27,6 +28,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) null_reg: Option<u8>,
     /// The data types by name (`names::type_table`).
     pub(crate) types: &'static names::TypeTable,
+    /// Options blocks and what they set, by `options::memo_slot` (`Parser::options`).
+    pub(crate) options_memo: [OptionsMemo<'a>; MEMO_SLOTS],
 }
 
 struct Fixup<'a> {
@@ -100,6 +103,7 @@ impl<'a> Parser<'a> {
             last_sfid: (&[], 0),
             null_reg: arf_regnum(b"null", 0),
             types: names::type_table(),
+            options_memo: [OptionsMemo::default(); MEMO_SLOTS],
         }
     }
 
@@ -211,6 +215,11 @@ impl<'a> Parser<'a> {
     fn statement_end(&mut self) -> PResult<()> {
         // The common end: the line's.
         if self.c.at_eol() {
+            return Ok(());
+        }
+        // Mesa's: `;` ends the line.
+        if self.c.rest().starts_with(b";\n") {
+            self.c.advance(1);
             return Ok(());
         }
         self.statement_end_general()

@@ -13,12 +13,17 @@ const ALPHABET: &[u8] = b"rgnul0123456789.<>;,:xXabcdefABCDEFUDWVQHvwyz-+|Mm() \
 
 /// The seeds, then random mutations of them (bytes replaced, inserted, removed, cut).
 fn inputs(seeds: &[&str], n: usize) -> Vec<Vec<u8>> {
+    inputs_from(seeds, n, ALPHABET)
+}
+
+/// [`inputs`] with the bytes of `alphabet` inserted.
+fn inputs_from(seeds: &[&str], n: usize, alphabet: &[u8]) -> Vec<Vec<u8>> {
     let mut rng = Rng::for_vector(0x9E37_79B9_7F4A_7C15, 0, 0);
     let mut out: Vec<Vec<u8>> = seeds.iter().map(|s| s.as_bytes().to_vec()).collect();
     for _ in 0..n {
         let mut s = seeds[rng.below(seeds.len())].as_bytes().to_vec();
         for _ in 0..1 + rng.below(3) {
-            let b = ALPHABET[rng.below(ALPHABET.len())];
+            let b = alphabet[rng.below(alphabet.len())];
             let at = rng.below(s.len() + 1);
             match rng.below(4) {
                 0 if at < s.len() => s[at] = b,
@@ -245,4 +250,139 @@ fn direct_operands_are_the_converted_raw_ones() {
             hit
         });
     }
+}
+
+const MSG_DESCS: &[&str] = &[
+    "\n                            urb MsgDesc: mlen 5 rlen 0 { align1 1Q };",
+    "\n                            sampler MsgDesc: mlen 4 rlen 4 { align1 1Q };",
+    "\n                            dp data 1 MsgDesc: mlen 2 rlen 0 { align1 1H };",
+    "\n                            pixel interp MsgDesc: mlen 1 rlen 2 { align1 1Q };",
+    "\n                            thread_spawner MsgDesc: mlen 1 rlen 0 { align1 1Q EOT };",
+    " urb MsgDesc: mlen 1 rlen 1 ;",
+    "\n   render  MsgDesc: mlen 1 rlen 1 {",
+    "\n   render\tMsgDesc: mlen 1 rlen 1 {",
+    "\n   msgdesc MsgDesc: x {",
+    "\n   urb msgdescx MsgDesc: x {",
+    "\n   bogus MsgDesc: x {",
+    "\n   sfid3 MsgDesc: x {",
+    "\n   urb MsgDesc",
+    "\n   URB MsgDesc: /* c */ {",
+    "\n   urb\n MsgDesc: {",
+];
+
+/// Mesa's message descriptions read by the quick path are read the same by the general path:
+/// same SFID, end and line, with the remembered name empty or set by an earlier description.
+#[test]
+fn quick_message_descriptions_are_the_general_path() {
+    let mut hits = 0;
+    let mut cached = 0;
+    for s in inputs_from(MSG_DESCS, 40_000, b"urbsampler MsgDesc:mlen 1{};\n\t/*dp") {
+        let shown = String::from_utf8_lossy(&s);
+        for warm in [false, true] {
+            let mut q = parser(&s, Dialect::Mesa);
+            let mut g = parser(&s, Dialect::Mesa);
+            if warm {
+                // The name of the previous description, remembered by both.
+                let urb: &[u8] = b"\nurb MsgDesc {";
+                let mut w = parser(urb, Dialect::Mesa);
+                assert!(w.quick_msg_description().is_some());
+                q.last_sfid = w.last_sfid;
+                g.last_sfid = w.last_sfid;
+            }
+            let Some(sfid) = q.quick_msg_description() else {
+                assert_eq!(q.c.offset(), 0, "{shown}");
+                continue;
+            };
+            let want = g.msg_description_general();
+            assert_eq!(want.ok(), Some(sfid), "{shown}");
+            assert_eq!(
+                (g.c.offset(), g.c.line(), g.last_sfid),
+                (q.c.offset(), q.c.line(), q.last_sfid),
+                "{shown}"
+            );
+            hits += 1;
+            cached += usize::from(warm && q.last_sfid.0 == b"urb");
+        }
+    }
+    assert!(hits > 10_000 && cached > 2_000, "{hits} {cached}");
+}
+
+const OPTIONS: &[&str] = &[
+    "{ align1 1Q };",
+    "{ align1 1H };",
+    "{ align1 1Q EOT };",
+    "{ align1 WE_all 1N };",
+    "{ align16 2Q }",
+    "{ align1 1N switch };",
+    "{ align1 2Q AccWrEnable }",
+    "{ Align16, NoMask, Q2, SecHalf }",
+    "{ align1 align16 }",
+    "{ 1Q 2Q }",
+    "{ switch atomic }",
+    "{ align1 /* x */ 1Q }",
+    "{ Compacted }",
+    "{ align1 1Q",
+];
+
+/// Options blocks read through the memo (`Parser::options`) set what the general path sets,
+/// or fail with its error, from the state before any option and from others; a block is read
+/// after others whose memo slots it may share.
+#[test]
+fn remembered_options_are_the_general_path() {
+    use super::options::{OptionsMemo, MEMO_SLOTS};
+    // Mutated blocks, each followed by a seed (the blocks that repeat).
+    let texts: Vec<Vec<u8>> = inputs_from(OPTIONS, 30_000, b"align16 1QHN2EOTWE_all{},/* ")
+        .into_iter()
+        .enumerate()
+        .flat_map(|(k, t)| [t, OPTIONS[k % OPTIONS.len()].as_bytes().to_vec()])
+        .collect();
+    let mut memo = [OptionsMemo::default(); MEMO_SLOTS];
+    let mut remembered = 0;
+    for (k, s) in texts.iter().enumerate() {
+        let shown = String::from_utf8_lossy(s);
+        // Before the options: nothing (mostly), or a channel offset or a control already set.
+        let state = |insn: &mut Insn, pd: &mut Pending| match k % 8 {
+            6 => pd.chan_off = Some((8, Pos(0))),
+            7 => insn.ctrl.eot = true,
+            _ => {}
+        };
+        let mut qp = parser(s, Dialect::Mesa);
+        qp.options_memo = memo;
+        let hit = memo
+            .iter()
+            .any(|m| !m.text_is_empty() && s.starts_with(m.text()));
+        let (mut qi, mut qpd) = (Insn::new(Opcode::Add), Pending::default());
+        state(&mut qi, &mut qpd);
+        let got = qp.options(&mut qi, &mut qpd).map_err(|e| format!("{e:?}"));
+        let mut g = parser(s, Dialect::Mesa);
+        let (mut gi, mut gpd) = (Insn::new(Opcode::Add), Pending::default());
+        state(&mut gi, &mut gpd);
+        let want = g
+            .options_general(&mut gi, &mut gpd)
+            .map_err(|e| format!("{e:?}"));
+        assert_eq!(got, want, "{shown}");
+        if want.is_ok() {
+            assert_eq!(
+                (
+                    qi.ctrl,
+                    qpd.access,
+                    qpd.chan_off,
+                    qpd.sec_half,
+                    qp.c.offset()
+                ),
+                (
+                    gi.ctrl,
+                    gpd.access,
+                    gpd.chan_off,
+                    gpd.sec_half,
+                    g.c.offset()
+                ),
+                "{shown}"
+            );
+        }
+        remembered += usize::from(hit && k % 8 < 6);
+        // The memo of this parser (its texts borrowed from `texts`) is the next one's.
+        memo = qp.options_memo;
+    }
+    assert!(remembered > 4_000, "{remembered}");
 }

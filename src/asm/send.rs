@@ -132,7 +132,77 @@ impl Parser<'_> {
 
     /// Mesa's message description: the shared function's name, then `MsgDesc: ...` up to the
     /// options (possibly on the next line).
-    fn msg_description(&mut self) -> PResult<u8> {
+    #[inline]
+    pub(crate) fn msg_description(&mut self) -> PResult<u8> {
+        match self.quick_msg_description() {
+            Some(sfid) => Ok(sfid),
+            None => self.msg_description_general(),
+        }
+    }
+
+    /// [`Parser::msg_description`] in its common form, an optional line end, spaces, then a
+    /// name of words joined by single spaces (at most 64 bytes, no word starting with
+    /// `MsgDesc`) and ` MsgDesc`, read as the general path reads it: the SFID, the cursor at
+    /// the options; None (cursor unmoved) for anything else, unknown names included.
+    #[inline]
+    pub(crate) fn quick_msg_description(&mut self) -> Option<u8> {
+        let nl = usize::from(self.c.peek() == Some(b'\n'));
+        let s = nl + self.c.spaces_at(nl);
+        let rest = self.c.rest();
+        // The name of the previous description again (its words were checked then).
+        let last = self.last_sfid.0;
+        if !last.is_empty() && rest.get(s..).is_some_and(|r| r.starts_with(last)) {
+            let e = s + last.len();
+            if rest.get(e..e + 8) == Some(b" MsgDesc") {
+                if nl == 1 {
+                    self.c.newline();
+                }
+                self.c.advance(e + 8 - nl);
+                self.c.skip_to_any(b'\n', b'{', b';');
+                return Some(self.last_sfid.1);
+            }
+        }
+        let mut e = s;
+        loop {
+            let n = self.c.word_len_at(e);
+            let word = rest.get(e..e + n)?;
+            if n == 0
+                || (n >= 7
+                    && matches!(word[0], b'm' | b'M')
+                    && word[..7].eq_ignore_ascii_case(b"MsgDesc"))
+            {
+                return None;
+            }
+            e += n;
+            match rest.get(e..e + 8)? {
+                b" MsgDesc" => break,
+                [b' ', ..] => e += 1,
+                _ => return None,
+            }
+        }
+        let n = e - s;
+        let name = &rest[s..e];
+        if n > 64 {
+            return None;
+        }
+        let sfid = if name == self.last_sfid.0 {
+            self.last_sfid.1
+        } else {
+            let f = names::sfid(name)?;
+            self.last_sfid = (name, f);
+            f
+        };
+        if nl == 1 {
+            self.c.newline();
+        }
+        self.c.advance(s - nl + n + 8);
+        self.c.skip_to_any(b'\n', b'{', b';');
+        Some(sfid)
+    }
+
+    /// [`Parser::msg_description`] without its quick path.
+    #[inline(never)]
+    pub(crate) fn msg_description_general(&mut self) -> PResult<u8> {
         self.c.skip_space()?;
         let p = self.c.pos();
         // The name's words joined by single spaces: borrowed from the input while they are
