@@ -432,28 +432,22 @@ impl ClassSet {
         self.bits.clear();
     }
 
-    /// Append the labels of the set and `extra` (placed form labels, sorted) as a JSON list
-    /// of strings in text order, through `list`.
-    pub(crate) fn write(
-        &self,
-        out: &mut Vec<u8>,
-        list: &mut super::format::fast::ListBuf,
-        extra: &[PlacedLabel],
-    ) {
+    /// Write the labels of the set and `extra` (placed form labels, sorted) as a JSON list
+    /// of strings in text order.
+    pub(crate) fn write(&self, out: &mut super::format::fast::Cursor<'_>, extra: &[PlacedLabel]) {
         let items = &labels().items;
-        let more: usize = extra.iter().map(|e| e.text.len() + 3).sum();
-        list.begin(items, self.bits.count(), more);
+        let list = out.list_start();
         let mut extra = extra.iter().peekable();
         self.bits.for_each(|r| {
             while let Some(e) = extra.next_if(|e| usize::from(e.before) <= r) {
-                list.plain(e.text);
+                out.list_plain(e.text);
             }
-            list.item(items, r);
+            items.put(out, r);
         });
         for e in extra {
-            list.plain(e.text);
+            out.list_plain(e.text);
         }
-        list.end(out);
+        out.list_end(list);
     }
 }
 
@@ -461,12 +455,18 @@ impl ClassSet {
 mod tests {
     use super::*;
 
+    /// The list `set.write` writes.
+    fn written(set: &ClassSet, extra: &[PlacedLabel]) -> Vec<u8> {
+        let mut out = super::super::format::fast::Lines::default();
+        out.write(|c| set.write(c, extra));
+        out.as_bytes().to_vec()
+    }
+
     /// Codes noted in a batch and flushed give the set that inserting them one by one gives.
     #[test]
     fn label_batches_equal_direct_inserts() {
         let mut r = Rng::for_vector(8, 1, 0);
         let (mut direct, mut batched) = (ClassSet::default(), ClassSet::default());
-        let mut list = super::super::format::fast::ListBuf::default();
         for _ in 0..300 {
             direct.clear();
             batched.clear();
@@ -480,10 +480,7 @@ mod tests {
                 }
                 batch.flush(&mut batched);
             }
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            direct.write(&mut a, &mut list, &[]);
-            batched.write(&mut b, &mut list, &[]);
-            assert_eq!(a, b);
+            assert_eq!(written(&direct, &[]), written(&batched, &[]));
         }
     }
 
@@ -502,7 +499,6 @@ mod tests {
             "a",
         ];
         let mut set = ClassSet::default();
-        let mut list = super::super::format::fast::ListBuf::default();
         for _ in 0..300 {
             set.clear();
             let mut expect: Vec<String> = Vec::new();
@@ -526,8 +522,7 @@ mod tests {
             for k in ranks {
                 set.insert_rank(k);
             }
-            let mut out = Vec::new();
-            set.write(&mut out, &mut list, &placed);
+            let out = written(&set, &placed);
             let got: Vec<String> = serde_json::from_slice(&out).unwrap();
             assert_eq!(got, expect);
         }
