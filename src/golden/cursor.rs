@@ -413,11 +413,8 @@ pub(crate) fn append(out: &mut Vec<u8>, room: usize, mut f: impl FnMut(&mut Curs
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::golden::format::tests::naive_hex;
     use crate::golden::values::Rng;
-
-    fn naive_hex(bytes: &[u8]) -> String {
-        bytes.iter().map(|b| format!("{b:02x}")).collect()
-    }
 
     /// Writes into room too small write nothing after the one that did not fit, and the
     /// line is written again into more room: the text equals what fits at once.
@@ -443,7 +440,7 @@ mod tests {
                 }
                 c.put(b"\n");
             });
-            assert!(calls >= 1 && calls <= 3, "{calls}");
+            assert!((1..=3).contains(&calls), "{calls}");
             want.extend_from_slice(&text);
             want.push(b'\n');
             assert_eq!(lines.as_bytes(), &want[..]);

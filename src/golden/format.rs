@@ -249,11 +249,12 @@ pub mod fast {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::fast;
     use crate::golden::values::Rng;
 
-    fn naive_hex(bytes: &[u8]) -> String {
+    /// Hex by `format!` (the reference of the hex writers).
+    pub(crate) fn naive_hex(bytes: &[u8]) -> String {
         bytes.iter().map(|b| format!("{b:02x}")).collect()
     }
 
