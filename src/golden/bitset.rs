@@ -46,6 +46,7 @@ impl BitSet {
 
     /// Members.
     #[inline]
+    #[allow(dead_code, reason = "the list writers no longer size their room by it")]
     pub(crate) fn count(&self) -> usize {
         self.count
     }

@@ -9,7 +9,7 @@
 //! and its shape rank; its values on [`Rng::for_vector`]`(seed, i, ..)`).
 
 use super::bitset::BitSet;
-use super::format::fast::{self, ListBuf};
+use super::format::fast::{self, Lines};
 use super::format::{AltKind, Vector};
 use super::ids::{self, RuleSet};
 use super::operands::Operands;
@@ -83,11 +83,12 @@ pub fn vector(cfg: &GenConfig, index: u64) -> Option<Vector> {
 /// (a template shape that broke a rule of spec/rules; the next attempt builds another).
 pub fn vector_counted(cfg: &GenConfig, index: u64, rejected: &mut u32) -> Option<Vector> {
     let mut w = Work::new(cfg);
-    let mut line = Vec::new();
+    let mut line = Lines::default();
     let mut n = 0u64;
     let ok = w.line(cfg, index, &mut line, &mut n);
     *rejected += n as u32;
-    ok.then(|| serde_json::from_slice(&line).ok()).flatten()
+    ok.then(|| serde_json::from_slice(line.as_bytes()).ok())
+        .flatten()
 }
 
 mod emit;
@@ -99,7 +100,7 @@ mod shape_tables;
 mod shape_text;
 mod slot;
 
-use emit::{grf_name, insn_fields, lower, reg_entries, reg_hex, reg_view, same_arf};
+use emit::{alternatives, grf_name, lower, reg_entries, reg_entry, reg_view, same_arf};
 pub(crate) use exercised::{dst_elem, policy, src_value};
 use exercised::{exercised, src_offset, Alt};
 use fill::{fill_regs, grf_base};
@@ -139,8 +140,10 @@ pub struct Work {
     id_head: Vec<u8>,
     /// The value labels of the current vector.
     classes: ClassSet,
-    /// The scratch buffer of the rules and classes lists.
-    list: ListBuf,
+    /// The `insn` and `bytes` fields of a vector with an immediate.
+    insn_text: Vec<u8>,
+    /// The texts of the alternatives' error bounds.
+    floats: fast::FloatTexts,
     /// The rule IDs of the current vector (also used to number a shape's).
     rules: RuleSet,
     alts: Vec<Alt>,
@@ -176,7 +179,8 @@ impl Work {
                 h
             },
             classes: ClassSet::default(),
-            list: ListBuf::default(),
+            insn_text: Vec::new(),
+            floats: fast::FloatTexts::default(),
             rules: RuleSet::default(),
             alts: Vec::new(),
             arf_f: [ix("f0"), ix("f1")],
@@ -217,7 +221,7 @@ impl Work {
         &mut self,
         cfg: &GenConfig,
         index: u64,
-        out: &mut Vec<u8>,
+        out: &mut Lines,
         rejected: &mut u64,
     ) -> bool {
         if cfg.ops.is_empty() {
@@ -287,7 +291,7 @@ impl Work {
         (shape, text): (&Shape, &ShapeText),
         j: u64,
         r: &mut Rng,
-        out: &mut Vec<u8>,
+        out: &mut Lines,
     ) -> Option<()> {
         let p = cfg.platform;
         let b = &shape.b;
@@ -432,23 +436,25 @@ impl Work {
             &mut self.alts,
         );
         // The line.
-        out.extend_from_slice(&self.id_head);
-        fast::uint(out, index);
-        out.extend_from_slice(&text.head);
         if !text.whole {
             let bytes = crate::codec::encode(&insn, p).ok()?;
-            insn_fields(out, &insn, p, &bytes);
-            out.extend_from_slice(INITIAL);
+            self.insn_text.clear();
+            shape::text::insn_fields(&mut self.insn_text, &insn, p, &bytes);
+            self.insn_text.extend_from_slice(INITIAL);
         }
-        let mut ub = [0u8; 64];
-        for (i, reg) in shape.initial.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
+        let (keys, id_head, insn_text) = (&self.keys, &self.id_head, &self.insn_text);
+        out.write(|c| {
+            c.bytes(id_head);
+            c.uint(index);
+            c.bytes(&text.head);
+            if !text.whole {
+                c.bytes(insn_text);
             }
-            self.keys.put(out, reg.key());
-            reg_hex(out, st, *reg);
-            out.push(b'"');
-        }
+            for (i, reg) in shape.initial.iter().enumerate() {
+                reg_entry(c, keys, st, *reg, i == 0);
+            }
+        });
+        let mut ub = [0u8; 64];
         // Changed registers.
         let mut changed = 0u64;
         let mut with_undef = 0u64;
@@ -504,79 +510,50 @@ impl Work {
                 }
             }
         }
-        out.extend_from_slice(b"},\"expected\":{");
-        reg_entries(out, &self.keys, &shape.candidates, changed, |out, reg| {
-            reg_hex(out, after, reg)
-        });
-        out.push(b'}');
-        if with_undef != 0 {
-            out.extend_from_slice(b",\"undefined\":{");
-            reg_entries(
-                out,
-                &self.keys,
-                &shape.candidates,
-                with_undef,
-                |out, reg| {
-                    let n = reg_view(after, reg, &mut ub).0.len();
-                    fast::hex(out, &ub[..n]);
-                },
-            );
-            out.push(b'}');
-        }
-        out.extend_from_slice(&shape.dst);
-        if !self.alts.is_empty() {
-            out.extend_from_slice(b",\"alternatives\":[");
-            for (i, a) in self.alts.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                out.extend_from_slice(b"{\"kind\":\"");
-                out.extend_from_slice(match a.kind {
-                    AltKind::AnyNan => b"any_nan".as_slice(),
-                    AltKind::Ulps => b"ulps",
-                    AltKind::OverflowInf => b"overflow_inf",
-                });
-                out.extend_from_slice(b"\",\"reg\":\"r");
-                fast::uint(out, u64::from(a.reg));
-                out.extend_from_slice(b"\",\"offset\":");
-                fast::uint(out, u64::from(a.offset));
-                out.extend_from_slice(b",\"type\":\"");
-                lower(out, a.ty.name());
-                out.push(b'"');
-                if let Some(u) = a.ulps {
-                    out.extend_from_slice(b",\"ulps\":");
-                    fast::float(out, u);
-                }
-                if let Some(u) = a.abs {
-                    out.extend_from_slice(b",\"abs\":");
-                    fast::float(out, u);
-                }
-                out.extend_from_slice(b",\"rule\":");
-                fast::plain(out, a.rule);
-                out.push(b'}');
-            }
-            out.push(b']');
-        }
-        // Rules: the shape's and the vector's, in order without repeats.
-        out.extend_from_slice(b",\"rules\":");
-        match (shape.rule_bits.as_ref(), self.rules.bits()) {
-            (Some(a), Some(b)) if text.listed => text.rules.write_with(out, a, b),
-            (Some(a), Some(b)) => ids::write_union(out, &mut self.list, a, b),
-            _ => {
-                let mut v = shape.rules.clone();
-                v.extend(self.rules.names());
-                v.sort_unstable();
-                v.dedup();
-                ids::write_names(out, &v);
-            }
-        }
-        // Classes: the values' labels and the shape's, likewise.
-        out.extend_from_slice(b",\"classes\":");
+        let keys = &self.keys;
+        let (rules, classes, floats) = (&self.rules, &mut self.classes, &mut self.floats);
         for &k in &shape.label_ranks {
-            self.classes.insert_rank(k);
+            classes.insert_rank(k);
         }
-        self.classes.write(out, &mut self.list, &shape.labels);
-        out.extend_from_slice(b"}\n");
+        out.write(|c| {
+            c.put(b"},\"expected\":{");
+            reg_entries(c, &shape.candidates, changed, |c, reg, first| {
+                reg_entry(c, keys, after, reg, first)
+            });
+            c.byte(b'}');
+            if with_undef != 0 {
+                c.put(b",\"undefined\":{");
+                reg_entries(c, &shape.candidates, with_undef, |c, reg, first| {
+                    if !first {
+                        c.byte(b',');
+                    }
+                    keys.put(c, reg.key());
+                    let n = reg_view(after, reg, &mut ub).0.len();
+                    c.hex(&ub[..n]);
+                    c.byte(b'"');
+                });
+                c.byte(b'}');
+            }
+            c.bytes(&shape.dst);
+            alternatives(c, &self.alts, floats);
+            // Rules: the shape's and the vector's, in order without repeats.
+            c.put(b",\"rules\":");
+            match (shape.rule_bits.as_ref(), rules.bits()) {
+                (Some(a), Some(b)) if text.listed => text.rules.write_with(c, a, b),
+                (Some(a), Some(b)) => ids::write_union(c, a, b),
+                _ => {
+                    let mut v = shape.rules.clone();
+                    v.extend(rules.names());
+                    v.sort_unstable();
+                    v.dedup();
+                    ids::write_names(c, &v);
+                }
+            }
+            // Classes: the values' labels and the shape's, likewise.
+            c.put(b",\"classes\":");
+            classes.write(c, &shape.labels);
+            c.put(b"}\n");
+        });
         Some(())
     }
 }
@@ -744,13 +721,14 @@ mod tests {
             }
             let grf = (0..128u8).map(RegRef::Grf);
             for reg in grf.chain((0..st.layout.regs.len()).map(RegRef::Arf)) {
-                let mut fast_out = Vec::new();
-                reg_hex(&mut fast_out, &st, reg);
+                let mut fast_out = Lines::default();
+                fast_out.write(|c| emit::reg_hex(c, &st, reg));
                 let mut ub = [0u8; 64];
                 let (bytes, _) = reg_view(&st, reg, &mut ub);
-                let mut general = Vec::new();
-                fast::hex_masked(&mut general, bytes, ub.iter().copied());
-                assert_eq!(fast_out, general, "{reg:?}");
+                let general: String = (bytes.iter().zip(ub))
+                    .map(|(b, u)| format!("{:02x}", b & !u))
+                    .collect();
+                assert_eq!(fast_out.as_bytes(), general.as_bytes(), "{reg:?}");
             }
         }
     }

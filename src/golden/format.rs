@@ -102,6 +102,9 @@ impl Vector {
 /// and formatting of [`Vector::to_line`] (serde_json), so that a line parses to the same
 /// [`Vector`] and serde writes it back byte for byte (tested).
 pub mod fast {
+    pub(crate) use super::super::cursor::append;
+    pub use super::super::cursor::{Cursor, FloatTexts, Lines};
+
     const HEX: &[u8; 16] = b"0123456789abcdef";
 
     /// Two hex digits per byte value (also `euref sim`'s register writer).
@@ -124,7 +127,7 @@ pub mod fast {
     /// The hex of `N` bytes into `dst` (`dst.len() == 2 * N`), byte 0's high digit first:
     /// branch-free byte arithmetic that the compiler vectorizes (SSE2: 16 bytes per step).
     #[inline(always)]
-    fn hex_into<const N: usize>(dst: &mut [u8], src: &[u8; N]) {
+    pub(crate) fn hex_into<const N: usize>(dst: &mut [u8], src: &[u8; N]) {
         for (d, &b) in dst.chunks_exact_mut(2).zip(src) {
             d[0] = digit(b >> 4);
             d[1] = digit(b & 15);
@@ -146,53 +149,13 @@ pub mod fast {
         (n + 0x3030_3030_3030_3030 + letters * u64::from(b'a' - b'0' - 10)).to_le_bytes()
     }
 
-    /// Append the hex of 32 bytes (a GRF register).
-    #[inline]
-    pub fn hex32(out: &mut Vec<u8>, bytes: &[u8; 32]) {
-        let mut buf = [0u8; 64];
-        hex_into(&mut buf, bytes);
-        out.extend_from_slice(&buf);
-    }
-
-    /// Append the hex of `bytes` (byte 0 first, lower case).
-    #[inline]
+    /// Append the hex of `bytes` (byte 0 first, lower case; [`Cursor::hex`]).
     pub fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
-        let mut buf = [0u8; 128];
-        for block in bytes.chunks(64) {
-            let mut parts = block.chunks_exact(16);
-            let mut n = 0;
-            for p in &mut parts {
-                if let Ok(p) = <&[u8; 16]>::try_from(p) {
-                    hex_into(&mut buf[n..n + 32], p);
-                }
-                n += 32;
-            }
-            for b in parts.remainder() {
-                buf[n..n + 2].copy_from_slice(&HEX2[usize::from(*b)]);
-                n += 2;
-            }
-            out.extend_from_slice(&buf[..n]);
-        }
-    }
-
-    /// Append the hex of `bytes & !mask`, byte by byte (as far as both go).
-    #[inline]
-    pub fn hex_masked(out: &mut Vec<u8>, bytes: &[u8], mask: impl Iterator<Item = u8>) {
-        let mut masked = [0u8; 64];
-        let mut n = 0;
-        for (b, m) in bytes.iter().zip(mask) {
-            if n == masked.len() {
-                hex(out, &masked);
-                n = 0;
-            }
-            masked[n] = *b & !m;
-            n += 1;
-        }
-        hex(out, &masked[..n]);
+        append(out, 2 * bytes.len(), |c| c.hex(bytes));
     }
 
     /// `"00"` to `"99"`.
-    static DEC2: [[u8; 2]; 100] = {
+    pub(crate) static DEC2: [[u8; 2]; 100] = {
         let mut t = [[0u8; 2]; 100];
         let mut i = 0;
         while i < 100 {
@@ -202,24 +165,9 @@ pub mod fast {
         t
     };
 
-    /// Append a decimal unsigned number: its digits written two at a time into a fixed-size
-    /// buffer, appended by one fixed-size copy (then cut to their count).
-    #[inline]
-    pub fn uint(out: &mut Vec<u8>, mut v: u64) {
-        let n = v.checked_ilog10().unwrap_or(0) as usize + 1;
-        let mut buf = [0u8; 20];
-        let mut i = n;
-        while i >= 2 {
-            i -= 2;
-            buf[i..i + 2].copy_from_slice(&DEC2[(v % 100) as usize]);
-            v /= 100;
-        }
-        if i == 1 {
-            buf[0] = b'0' + v as u8;
-        }
-        let at = out.len();
-        out.extend_from_slice(&buf);
-        out.truncate(at + n);
+    /// Append a decimal unsigned number ([`Cursor::uint`]).
+    pub fn uint(out: &mut Vec<u8>, v: u64) {
+        append(out, 20, |c| c.uint(v));
     }
 
     /// Append a lower-case hex unsigned number (no prefix).
@@ -230,222 +178,97 @@ pub mod fast {
         }
     }
 
-    /// Append a JSON string (quoted, escaped as serde_json does).
-    #[inline]
-    pub fn string(out: &mut Vec<u8>, s: &str) {
-        out.push(b'"');
-        if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-            out.extend_from_slice(s.as_bytes());
-        } else {
-            let mut v = Vec::new();
-            // serde_json's escaping of the rare special characters.
-            let _ = serde_json::to_writer(&mut v, s);
-            out.extend_from_slice(&v[1..v.len() - 1]);
-        }
-        out.push(b'"');
-    }
-
     /// Append a JSON string known to need no escaping (spec IDs, labels, register names).
-    #[inline]
     pub fn plain(out: &mut Vec<u8>, s: &str) {
-        debug_assert!(s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\'));
-        out.reserve(s.len() + 2);
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
+        append(out, s.len() + 2, |c| c.plain(s));
     }
 
-    /// Width of a [`Slots`] slot.
+    /// Width of a [`Slots`] item copy.
     const SLOT: usize = 64;
 
-    /// Strings that need no escaping pre-rendered as JSON list items (`,"text"`), each also in
-    /// a zero-padded fixed-width slot, so that a list is written by whole-slot copies into
-    /// room made once ([`Slots::room`]) instead of one sized copy per item.
+    /// Strings that need no escaping pre-rendered as JSON list items (`,"text"`), one after
+    /// the other (then `SLOT` zero bytes), so that an item is written by one fixed-width copy
+    /// of the text from its start ([`Cursor::padded`]; the next write overwrites the rest)
+    /// instead of a sized copy; the texts of neighbouring items share cache lines.
     pub struct Slots {
-        /// Each item in a slot, with its length (longer than a slot: only in `json`).
-        padded: Vec<([u8; SLOT], usize)>,
         json: Vec<u8>,
-        starts: Vec<u32>,
-        /// The room an item takes at most while being written.
-        max_room: usize,
+        /// The start and length of each item in `json`.
+        items: Vec<(u32, u32)>,
     }
 
     impl Slots {
         pub fn new<'a>(texts: impl IntoIterator<Item = &'a str>) -> Slots {
-            let (mut padded, mut json, mut starts) = (Vec::new(), Vec::new(), vec![0u32]);
-            let mut max_room = SLOT;
+            let (mut json, mut items) = (Vec::new(), Vec::new());
             for t in texts {
                 let at = json.len();
                 json.push(b',');
                 plain(&mut json, t);
-                starts.push(json.len() as u32);
-                let mut slot = [0u8; SLOT];
-                let n = json.len() - at;
-                if n <= SLOT {
-                    slot[..n].copy_from_slice(&json[at..]);
+                items.push((at as u32, (json.len() - at) as u32));
+            }
+            json.resize(json.len() + SLOT, 0);
+            Slots { json, items }
+        }
+
+        /// The text of item `i` (empty: no such item).
+        #[inline(always)]
+        fn range(&self, i: usize) -> (usize, usize) {
+            self.items
+                .get(i)
+                .map_or((0, 0), |&(a, n)| (a as usize, a as usize + n as usize))
+        }
+
+        /// Write item `i` (nothing: no such item).
+        #[inline(always)]
+        pub fn put(&self, c: &mut Cursor<'_>, i: usize) {
+            let (a, b) = self.range(i);
+            // (Most items fit in half a slot: fewer bytes read, fewer cache lines.)
+            if b - a <= SLOT / 2 {
+                if let Some(s) = self
+                    .json
+                    .get(a..)
+                    .and_then(|s| s.first_chunk::<{ SLOT / 2 }>())
+                {
+                    c.padded(s, b - a);
                 }
-                max_room = max_room.max(n);
-                padded.push((slot, n));
-            }
-            Slots {
-                padded,
-                json,
-                starts,
-                max_room,
-            }
-        }
-
-        /// Bytes to make room for before writing `n` items with [`Slots::put`].
-        #[inline]
-        pub fn room(&self, n: usize) -> usize {
-            n * self.max_room
-        }
-
-        /// Write item `i` at `buf[pos..]` (with room for it); returns the position after it.
-        #[inline]
-        pub fn put(&self, buf: &mut [u8], pos: usize, i: usize) -> usize {
-            let (slot, n) = &self.padded[i];
-            if *n <= SLOT {
-                buf[pos..pos + SLOT].copy_from_slice(slot);
+            } else if b - a <= SLOT {
+                if let Some(s) = self.json.get(a..).and_then(|s| s.first_chunk::<SLOT>()) {
+                    c.padded(s, b - a);
+                }
             } else {
-                buf[pos..pos + n].copy_from_slice(self.long(i));
+                c.bytes(self.json.get(a..b).unwrap_or_default());
             }
-            pos + n
         }
 
         /// Append item `i` to `out`.
         #[inline]
         pub fn append(&self, out: &mut Vec<u8>, i: usize) {
-            let (slot, n) = &self.padded[i];
-            if *n <= SLOT {
-                let at = out.len();
-                out.extend_from_slice(slot);
-                out.truncate(at + n);
-            } else {
-                out.extend_from_slice(self.long(i));
-            }
+            let (a, b) = self.range(i);
+            out.extend_from_slice(self.json.get(a..b).unwrap_or_default());
         }
-
-        /// Item `i` from the joined text.
-        fn long(&self, i: usize) -> &[u8] {
-            &self.json[self.starts[i] as usize..self.starts[i + 1] as usize]
-        }
-    }
-
-    /// A JSON list being written: items go into a reused scratch buffer (with room made once
-    /// per list, [`ListBuf::begin`]) by whole-slot copies, then to the output in one copy.
-    #[derive(Default)]
-    pub struct ListBuf {
-        buf: Vec<u8>,
-        pos: usize,
-    }
-
-    impl ListBuf {
-        /// Start a list of at most `items` items of `slots` and `extra` further bytes.
-        #[inline]
-        pub fn begin(&mut self, slots: &Slots, items: usize, extra: usize) {
-            let room = slots.room(items) + extra;
-            if self.buf.len() < room {
-                self.buf.resize(room, 0);
-            }
-            self.pos = 0;
-        }
-
-        /// Add item `i` of `slots`.
-        #[inline]
-        pub fn item(&mut self, slots: &Slots, i: usize) {
-            self.pos = slots.put(&mut self.buf, self.pos, i);
-        }
-
-        /// Add a string that needs no escaping (`s.len() + 3` bytes of the extra room).
-        #[inline]
-        pub fn plain(&mut self, s: &str) {
-            let (p, t) = (self.pos, s.as_bytes());
-            self.buf[p] = b',';
-            self.buf[p + 1] = b'"';
-            self.buf[p + 2..p + 2 + t.len()].copy_from_slice(t);
-            self.buf[p + 2 + t.len()] = b'"';
-            self.pos = p + t.len() + 3;
-        }
-
-        /// Append the list (`[...]`) to `out`.
-        #[inline]
-        pub fn end(&self, out: &mut Vec<u8>) {
-            out.push(b'[');
-            if self.pos > 1 {
-                out.extend_from_slice(&self.buf[1..self.pos]);
-            }
-            out.push(b']');
-        }
-    }
-
-    /// Append a JSON number for an `f64` (serde_json's formatting).
-    pub fn float(out: &mut Vec<u8>, x: f64) {
-        let _ = serde_json::to_writer(&mut *out, &x);
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::fast;
     use crate::golden::values::Rng;
 
-    fn naive_hex(bytes: &[u8]) -> String {
+    /// Hex by `format!` (the reference of the hex writers).
+    pub(crate) fn naive_hex(bytes: &[u8]) -> String {
         bytes.iter().map(|b| format!("{b:02x}")).collect()
     }
 
+    /// The appending writers (hex, decimal, plain strings) equal the plain formatting.
     #[test]
-    fn hex_writers_equal_the_plain_formatting() {
+    fn appending_writers_equal_the_plain_formatting() {
         let mut r = Rng::for_vector(3, 4, 0);
         for len in 0..140 {
             let bytes: Vec<u8> = (0..len).map(|_| r.next() as u8).collect();
-            let mask: Vec<u8> = (0..len)
-                .map(|_| if r.chance(1, 3) { r.next() as u8 } else { 0 })
-                .collect();
             let mut out = b"x".to_vec();
             fast::hex(&mut out, &bytes);
             assert_eq!(&out[1..], naive_hex(&bytes).as_bytes());
-            if let Ok(b32) = <&[u8; 32]>::try_from(&bytes[..]) {
-                let mut out = b"y".to_vec();
-                fast::hex32(&mut out, b32);
-                assert_eq!(&out[1..], naive_hex(&bytes).as_bytes());
-            }
-            let mut out = Vec::new();
-            fast::hex_masked(&mut out, &bytes, mask.iter().copied());
-            let masked: Vec<u8> = bytes.iter().zip(&mask).map(|(b, m)| b & !m).collect();
-            assert_eq!(out, naive_hex(&masked).as_bytes());
         }
-    }
-
-    /// The vectorized 32-byte writer equals the plain formatting on random registers and on
-    /// every byte value in every position.
-    #[test]
-    fn hex32_equals_the_plain_formatting() {
-        let mut r = Rng::for_vector(3, 5, 0);
-        let mut inputs: Vec<[u8; 32]> = (0..2000)
-            .map(|_| std::array::from_fn(|_| r.next() as u8))
-            .collect();
-        inputs.extend((0..=255u8).map(|b| std::array::from_fn(|i| b.wrapping_add(i as u8))));
-        for bytes in inputs {
-            let mut out = b"z".to_vec();
-            fast::hex32(&mut out, &bytes);
-            assert_eq!(&out[1..], naive_hex(&bytes).as_bytes());
-        }
-    }
-
-    /// The word-arithmetic hex of a dword and the two-digits-at-a-time decimal writer equal
-    /// the plain formatting.
-    #[test]
-    fn hex4_and_uint_equal_the_plain_formatting() {
-        let mut r = Rng::for_vector(3, 6, 0);
-        let mut words: Vec<u32> = (0..5000).map(|_| r.next() as u32).collect();
-        words.extend((0..=255u32).map(|b| b * 0x0101_0101));
-        words.extend([0, u32::MAX, 0x0123_4567, 0x89ab_cdef]);
-        for x in words {
-            let got = fast::hex4(x);
-            assert_eq!(&got[..], naive_hex(&x.to_le_bytes()).as_bytes(), "{x:#x}");
-        }
-        let mut nums: Vec<u64> = (0..5000).map(|_| r.next() >> r.below(64)).collect();
+        let mut nums: Vec<u64> = (0..3000).map(|_| r.next() >> r.below(64)).collect();
         nums.extend([
             0,
             1,
@@ -459,35 +282,58 @@ mod tests {
             u64::MAX,
             u64::MAX / 10,
         ]);
-        nums.extend((0..20).map(|k| 10u64.pow(k)));
-        nums.extend((1..20).map(|k| 10u64.pow(k) - 1));
         for v in nums {
             let mut out = b"q".to_vec();
             fast::uint(&mut out, v);
             assert_eq!(out, format!("q{v}").as_bytes());
+            let mut out = b"h".to_vec();
+            fast::uint_hex(&mut out, v);
+            assert_eq!(out, format!("h{v:x}").as_bytes());
+        }
+        let mut out = b"p".to_vec();
+        fast::plain(&mut out, "op.src0-not-null");
+        assert_eq!(out, b"p\"op.src0-not-null\"");
+    }
+
+    /// The word-arithmetic hex of a dword equals the plain formatting.
+    #[test]
+    fn hex4_equals_the_plain_formatting() {
+        let mut r = Rng::for_vector(3, 6, 0);
+        let mut words: Vec<u32> = (0..5000).map(|_| r.next() as u32).collect();
+        words.extend((0..=255u32).map(|b| b * 0x0101_0101));
+        words.extend([0, u32::MAX, 0x0123_4567, 0x89ab_cdef]);
+        for x in words {
+            let got = fast::hex4(x);
+            assert_eq!(&got[..], naive_hex(&x.to_le_bytes()).as_bytes(), "{x:#x}");
         }
     }
 
+    /// Slot items written by fixed-width copies (and the long ones by sized copies) equal the
+    /// joined strings, at the end of the room too (the line is written again).
     #[test]
     fn slot_lists_equal_joined_strings() {
         let long = "l".repeat(100);
         let texts = ["a", "bc", "", long.as_str(), "d:e/f"];
         let slots = fast::Slots::new(texts);
-        let mut list = fast::ListBuf::default();
         for pick in [
             vec![],
             vec![0],
             vec![1, 3, 4],
             vec![0, 1, 2, 3, 4],
             vec![3, 3],
+            vec![4; 1000],
         ] {
-            list.begin(&slots, pick.len(), 6);
-            for &i in &pick {
-                list.item(&slots, i);
-            }
-            list.plain("xyz");
-            let mut out = b"{".to_vec();
-            list.end(&mut out);
+            let mut out = fast::Lines::default();
+            out.write(|c| {
+                c.byte(b'{');
+                let list = c.list_start();
+                for &i in &pick {
+                    slots.put(c, i);
+                }
+                slots.put(c, 99); // no such item
+                c.list_plain("xyz");
+                c.list_end(list);
+            });
             let mut appended = Vec::new();
             for &i in &pick {
                 slots.append(&mut appended, i);
@@ -498,7 +344,7 @@ mod tests {
                 pick.iter().map(|&i| format!("\"{}\"", texts[i])).collect();
             items.push("\"xyz\"".into());
             assert_eq!(
-                String::from_utf8(out).unwrap(),
+                String::from_utf8(out.as_bytes().to_vec()).unwrap(),
                 format!("{{[{}]", items.join(","))
             );
         }

@@ -5,7 +5,7 @@
 //! table (none is known) is kept as a string and the vector takes the string path.
 
 use super::bitset::BitSet;
-use super::format::fast::{self, ListBuf, Slots};
+use super::format::fast::{Cursor, Slots};
 use crate::spec::compare::{self, GridInfo, CLASSES};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -259,14 +259,14 @@ impl RuleSet {
     }
 }
 
-/// Append the IDs of `a ∪ b` as a JSON list of strings in name order (`a` and `b`: bit sets
-/// of [`RuleSet::bits`]), through `list`.
+/// Write the IDs of `a ∪ b` as a JSON list of strings in name order (`a` and `b`: bit sets
+/// of [`RuleSet::bits`]).
 #[inline]
-pub(crate) fn write_union(out: &mut Vec<u8>, list: &mut ListBuf, a: &BitSet, b: &BitSet) {
+pub(crate) fn write_union(c: &mut Cursor<'_>, a: &BitSet, b: &BitSet) {
     let items = &table().items;
-    list.begin(items, a.count() + b.count(), 0);
-    a.for_each_union(b, |i| list.item(items, i));
-    list.end(out);
+    let list = c.list_start();
+    a.for_each_union(b, |i| items.put(c, i));
+    c.list_end(list);
 }
 
 /// A set of numbered IDs rendered once as JSON list items (`,"<id>"` each, in order), into
@@ -298,12 +298,12 @@ impl RuleList {
         self.at.clear();
     }
 
-    /// Append the IDs of `own ∪ more` as a JSON list of strings in name order; `own` must be
+    /// Write the IDs of `own ∪ more` as a JSON list of strings in name order; `own` must be
     /// the set the list was made from ([`RuleList::set`]).
     #[inline]
-    pub(crate) fn write_with(&self, out: &mut Vec<u8>, own: &BitSet, more: &BitSet) {
+    pub(crate) fn write_with(&self, c: &mut Cursor<'_>, own: &BitSet, more: &BitSet) {
         let items = &table().items;
-        let mark = out.len();
+        let list = c.list_start();
         let (mut k, mut from) = (0, 0);
         more.for_each(|i| {
             if own.contains(i) {
@@ -314,36 +314,39 @@ impl RuleList {
                 k += 1;
             }
             let to = self.at.get(k).map_or(self.json.len(), |x| x.1 as usize);
-            out.extend_from_slice(&self.json[from..to]);
+            c.bytes(self.json.get(from..to).unwrap_or_default());
             from = to;
-            items.append(out, i);
+            items.put(c, i);
         });
-        out.extend_from_slice(&self.json[from..]);
-        // (The first item's comma becomes the bracket.)
-        match out.get_mut(mark) {
-            Some(c) => *c = b'[',
-            None => out.push(b'['),
-        }
-        out.push(b']');
+        c.bytes(self.json.get(from..).unwrap_or_default());
+        c.list_end(list);
     }
 }
 
-/// Append `items` (sorted, unique strings) as a JSON list of strings.
-pub(crate) fn write_names(out: &mut Vec<u8>, items: &[&str]) {
-    out.push(b'[');
-    for (i, s) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        fast::plain(out, s);
+/// Write `items` (sorted, unique strings) as a JSON list of strings.
+pub(crate) fn write_names(c: &mut Cursor<'_>, items: &[&str]) {
+    let list = c.list_start();
+    for s in items {
+        c.list_plain(s);
     }
-    out.push(b']');
+    c.list_end(list);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::golden::format::fast::Lines;
     use crate::golden::values::Rng;
+
+    /// What `f` writes after `x`.
+    fn written(f: impl Fn(&mut Cursor<'_>)) -> Vec<u8> {
+        let mut out = Lines::default();
+        out.write(|c| {
+            c.byte(b'x');
+            f(c);
+        });
+        out.as_bytes().to_vec()
+    }
 
     /// The list written from bit sets equals the sorted, unique strings (the string path), for
     /// random sets of spec IDs and grid cells.
@@ -351,7 +354,6 @@ mod tests {
     fn bit_set_lists_equal_the_sorted_strings() {
         let mut r = Rng::for_vector(11, 0, 0);
         let (mut shape, mut vector) = (RuleSet::default(), RuleSet::default());
-        let mut list = ListBuf::default();
         for round in 0..300 {
             shape.clear();
             vector.clear();
@@ -374,22 +376,14 @@ mod tests {
             }
             expect.sort();
             expect.dedup();
-            let mut out = Vec::new();
-            write_union(
-                &mut out,
-                &mut list,
-                shape.bits().unwrap(),
-                vector.bits().unwrap(),
-            );
-            let got: Vec<String> = serde_json::from_slice(&out).unwrap();
+            let out = written(|c| write_union(c, shape.bits().unwrap(), vector.bits().unwrap()));
+            let got: Vec<String> = serde_json::from_slice(&out[1..]).unwrap();
             assert_eq!(got, expect, "round {round}");
             let mut names = shape.names();
             names.extend(vector.names());
             names.sort_unstable();
             names.dedup();
-            let mut out2 = Vec::new();
-            write_names(&mut out2, &names);
-            assert_eq!(out2, out);
+            assert_eq!(written(|c| write_names(c, &names)), out);
         }
     }
 
@@ -399,7 +393,7 @@ mod tests {
     fn merged_rule_lists_equal_the_union() {
         let mut r = Rng::for_vector(12, 0, 0);
         let (mut shape, mut vector) = (RuleSet::default(), RuleSet::default());
-        let (mut list, mut own) = (ListBuf::default(), RuleList::default());
+        let mut own = RuleList::default();
         let n = table().names.len();
         for round in 0..600 {
             shape.clear();
@@ -419,11 +413,9 @@ mod tests {
                 vector.insert(i as Id);
             }
             let (a, b) = (shape.bits().unwrap(), vector.bits().unwrap());
-            let mut expect = b"x".to_vec();
-            write_union(&mut expect, &mut list, a, b);
+            let expect = written(|c| write_union(c, a, b));
             own.set(a);
-            let mut got = b"x".to_vec();
-            own.write_with(&mut got, a, b);
+            let got = written(|c| own.write_with(c, a, b));
             assert_eq!(got, expect, "round {round}");
         }
     }

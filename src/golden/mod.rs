@@ -7,6 +7,7 @@
 mod bitset;
 pub mod build;
 pub mod coverage;
+mod cursor;
 pub mod format;
 mod fp_rows;
 mod ids;
@@ -51,7 +52,7 @@ pub struct GenStats {
 /// The output of one task: its lines, and the indices without a vector.
 #[derive(Default)]
 struct TaskOut {
-    buf: Vec<u8>,
+    buf: format::fast::Lines,
     skipped: Vec<u64>,
     written: u64,
     rejected: u64,
@@ -97,7 +98,7 @@ pub fn generate_lines(
             }
             let written = write_chunk(out, &cur, &mut stats);
             if written.is_ok() {
-                let parts: Vec<&[u8]> = cur.iter().map(|o| o.buf.as_slice()).collect();
+                let parts: Vec<&[u8]> = cur.iter().map(|o| o.buf.as_bytes()).collect();
                 on_chunk(start, end - start, &parts);
             }
             written
@@ -117,7 +118,7 @@ fn write_chunk(
     stats: &mut GenStats,
 ) -> std::io::Result<()> {
     for o in tasks {
-        out.write_all(&o.buf)?;
+        out.write_all(o.buf.as_bytes())?;
         stats.written += o.written;
         stats.skipped += o.skipped.len() as u64;
         stats.rejected += o.rejected;

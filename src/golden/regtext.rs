@@ -2,18 +2,19 @@
 //! task: a key is written by one fixed-width copy of a zero-padded slot (then cut to its
 //! length) instead of a quote, a name lookup and a sized copy per register.
 
-use super::format::fast;
+use super::format::fast::{self, Cursor};
 use crate::state::ThreadState;
 
 /// Width of a key slot.
-const SLOT: usize = 16;
+pub(super) const SLOT: usize = 16;
 
 /// GRF registers with a key (`r0`..`r255`); the ARF registers' keys follow.
 pub(super) const GRF_KEYS: usize = 256;
 
 /// `"<name>":"` of every GRF register and of every ARF register of a layout.
 pub(super) struct RegKeys {
-    padded: Vec<[u8; SLOT]>,
+    /// Each key in a slot, with its length (longer than a slot: only in `text`).
+    padded: Vec<([u8; SLOT], usize)>,
     text: Vec<Vec<u8>>,
 }
 
@@ -39,24 +40,28 @@ impl RegKeys {
                 if k.len() <= SLOT {
                     s[..k.len()].copy_from_slice(k);
                 }
-                s
+                (s, k.len())
             })
             .collect();
         RegKeys { padded, text }
     }
 
-    /// Append key `i` (nothing for an index without a key).
-    #[inline]
-    pub(super) fn put(&self, out: &mut Vec<u8>, i: usize) {
-        let (Some(k), Some(p)) = (self.text.get(i), self.padded.get(i)) else {
-            return;
-        };
-        if k.len() <= SLOT {
-            let at = out.len();
-            out.extend_from_slice(p);
-            out.truncate(at + k.len());
-        } else {
-            out.extend_from_slice(k);
+    /// Key `i` in its slot, and its length (None: no key `i`, or longer than a slot).
+    #[inline(always)]
+    pub(super) fn slot(&self, i: usize) -> Option<(&[u8; SLOT], usize)> {
+        match self.padded.get(i) {
+            Some((p, n)) if *n <= SLOT => Some((p, *n)),
+            _ => None,
+        }
+    }
+
+    /// Write key `i` (nothing for an index without a key).
+    #[inline(always)]
+    pub(super) fn put(&self, c: &mut Cursor<'_>, i: usize) {
+        match self.padded.get(i) {
+            Some((p, n)) if *n <= SLOT => c.padded(p, *n),
+            Some(_) => c.bytes(self.text.get(i).map_or(&[], |k| k.as_slice())),
+            None => {}
         }
     }
 }
@@ -65,6 +70,16 @@ impl RegKeys {
 mod tests {
     use super::*;
     use crate::spec::Platform;
+
+    /// `x` and key `i`.
+    fn key(keys: &RegKeys, i: usize) -> Vec<u8> {
+        let mut out = fast::Lines::default();
+        out.write(|c| {
+            c.byte(b'x');
+            keys.put(c, i);
+        });
+        out.as_bytes().to_vec()
+    }
 
     /// Every key is the quoted name and `:"`, by the slot path and the long path alike.
     #[test]
@@ -76,19 +91,14 @@ mod tests {
                 .map(|n| format!("r{n}"))
                 .chain(st.layout.regs.iter().map(|r| r.name.clone()));
             for (i, name) in names.enumerate() {
-                let mut out = b"x".to_vec();
-                keys.put(&mut out, i);
-                assert_eq!(out, format!("x\"{name}\":\"").as_bytes());
+                assert_eq!(key(&keys, i), format!("x\"{name}\":\"").as_bytes());
             }
-            let mut out = Vec::new();
-            keys.put(&mut out, GRF_KEYS + st.layout.regs.len());
-            assert!(out.is_empty());
+            assert_eq!(key(&keys, GRF_KEYS + st.layout.regs.len()), b"x");
         }
         // A name longer than a slot.
         let mut st = ThreadState::new(Platform::Skl);
         st.layout.regs[0].name = "a-rather-long-register-name".into();
-        let mut out = Vec::new();
-        RegKeys::new(&st).put(&mut out, GRF_KEYS);
-        assert_eq!(out, b"\"a-rather-long-register-name\":\"");
+        let out = key(&RegKeys::new(&st), GRF_KEYS);
+        assert_eq!(out, b"x\"a-rather-long-register-name\":\"");
     }
 }

@@ -422,34 +422,35 @@ impl ClassSet {
         self.bits.clear();
     }
 
-    /// Append the labels of the set and `extra` (placed form labels, sorted) as a JSON list
-    /// of strings in text order, through `list`.
-    pub(crate) fn write(
-        &self,
-        out: &mut Vec<u8>,
-        list: &mut super::format::fast::ListBuf,
-        extra: &[PlacedLabel],
-    ) {
+    /// Write the labels of the set and `extra` (placed form labels, sorted) as a JSON list
+    /// of strings in text order.
+    pub(crate) fn write(&self, out: &mut super::format::fast::Cursor<'_>, extra: &[PlacedLabel]) {
         let items = &labels().items;
-        let more: usize = extra.iter().map(|e| e.text.len() + 3).sum();
-        list.begin(items, self.bits.count(), more);
+        let list = out.list_start();
         let mut extra = extra.iter().peekable();
         self.bits.for_each(|r| {
             while let Some(e) = extra.next_if(|e| usize::from(e.before) <= r) {
-                list.plain(e.text);
+                out.list_plain(e.text);
             }
-            list.item(items, r);
+            items.put(out, r);
         });
         for e in extra {
-            list.plain(e.text);
+            out.list_plain(e.text);
         }
-        list.end(out);
+        out.list_end(list);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The list `set.write` writes.
+    fn written(set: &ClassSet, extra: &[PlacedLabel]) -> Vec<u8> {
+        let mut out = super::super::format::fast::Lines::default();
+        out.write(|c| set.write(c, extra));
+        out.as_bytes().to_vec()
+    }
 
     /// Value labels by rank with placed form labels equal the sorted union of the texts.
     #[test]
@@ -466,7 +467,6 @@ mod tests {
             "a",
         ];
         let mut set = ClassSet::default();
-        let mut list = super::super::format::fast::ListBuf::default();
         for _ in 0..300 {
             set.clear();
             let mut expect: Vec<String> = Vec::new();
@@ -490,8 +490,7 @@ mod tests {
             for k in ranks {
                 set.insert_rank(k);
             }
-            let mut out = Vec::new();
-            set.write(&mut out, &mut list, &placed);
+            let out = written(&set, &placed);
             let got: Vec<String> = serde_json::from_slice(&out).unwrap();
             assert_eq!(got, expect);
         }

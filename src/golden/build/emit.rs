@@ -1,7 +1,9 @@
 //! The text of a vector's registers: values as hex (undefined bits as 0), `"key":"value"`
 //! entries, the instruction's `insn` and `bytes` fields.
 
+use super::super::regtext::SLOT as KEY_SLOT;
 use super::*;
+use fast::{Cursor, FloatTexts};
 
 /// The bytes of a register and, in `undef`, their undefined bits (as `conformance::regs::read`),
 /// and whether any bit is undefined.
@@ -44,34 +46,99 @@ pub(super) fn reg_view<'a>(
     }
 }
 
+/// `s` in lower case.
 pub(super) fn lower(out: &mut Vec<u8>, s: &str) {
     out.extend(s.bytes().map(|b| b.to_ascii_lowercase()));
 }
 
-/// `"<register>":"<value>"` for each of `regs` whose bit is set in `mask`, comma-separated;
-/// `value` writes a register's value text.
-#[inline]
+/// The entries of the registers of `regs` whose bit is set in `mask`, written by `entry`
+/// (register, whether it is the first).
+#[inline(always)]
 pub(super) fn reg_entries(
-    out: &mut Vec<u8>,
-    keys: &RegKeys,
+    c: &mut Cursor<'_>,
     regs: &[RegRef],
     mask: u64,
-    mut value: impl FnMut(&mut Vec<u8>, RegRef),
+    mut entry: impl FnMut(&mut Cursor<'_>, RegRef, bool),
 ) {
-    let mut first = true;
     let mut m = mask;
     while m != 0 {
         let i = m.trailing_zeros() as usize;
-        m &= m - 1;
         let Some(reg) = regs.get(i) else { break };
-        if !first {
-            out.push(b',');
-        }
-        first = false;
-        keys.put(out, reg.key());
-        value(out, *reg);
-        out.push(b'"');
+        entry(c, *reg, m == mask);
+        m &= m - 1;
     }
+}
+
+/// `"<register>":"<value>"` of `reg` in `st`, value as [`reg_hex`] (a comma first unless
+/// `first`): a GRF register without undefined bytes as one block (one room check).
+#[inline(always)]
+pub(super) fn reg_entry(
+    c: &mut Cursor<'_>,
+    keys: &RegKeys,
+    st: &ThreadState,
+    reg: RegRef,
+    first: bool,
+) {
+    if let RegRef::Grf(n) = reg {
+        if let (Some((bytes, 0)), Some((key, len))) = (grf_reg(st, n), keys.slot(reg.key())) {
+            // `,` `"<name>":"` (at most a slot) 64 digits `"`.
+            c.block::<{ KEY_SLOT + 66 }>(|b| {
+                b[0] = b',';
+                let at = usize::from(!first);
+                b[at..at + KEY_SLOT].copy_from_slice(key);
+                let at = at + len.min(KEY_SLOT);
+                fast::hex_into(&mut b[at..at + 64], bytes);
+                b[at + 64] = b'"';
+                at + 65
+            });
+            return;
+        }
+    }
+    if !first {
+        c.byte(b',');
+    }
+    keys.put(c, reg.key());
+    reg_hex(c, st, reg);
+    c.byte(b'"');
+}
+
+/// `,"alternatives":[...]` (nothing when there is none); `floats` remembers the texts of
+/// the error bounds.
+pub(super) fn alternatives(c: &mut Cursor<'_>, alts: &[Alt], floats: &mut FloatTexts) {
+    if alts.is_empty() {
+        return;
+    }
+    c.put(b",\"alternatives\":[");
+    for (i, a) in alts.iter().enumerate() {
+        if i > 0 {
+            c.byte(b',');
+        }
+        c.put(b"{\"kind\":\"");
+        c.bytes(match a.kind {
+            AltKind::AnyNan => b"any_nan".as_slice(),
+            AltKind::Ulps => b"ulps",
+            AltKind::OverflowInf => b"overflow_inf",
+        });
+        c.put(b"\",\"reg\":\"r");
+        c.uint(u64::from(a.reg));
+        c.put(b"\",\"offset\":");
+        c.uint(u64::from(a.offset));
+        c.put(b",\"type\":\"");
+        c.lower(a.ty.name());
+        c.byte(b'"');
+        if let Some(u) = a.ulps {
+            c.put(b",\"ulps\":");
+            floats.write(c, u);
+        }
+        if let Some(u) = a.abs {
+            c.put(b",\"abs\":");
+            floats.write(c, u);
+        }
+        c.put(b",\"rule\":");
+        c.plain(a.rule);
+        c.byte(b'}');
+    }
+    c.byte(b']');
 }
 
 /// `,"insn":"<IGA text>","bytes":"<hex>"`.
@@ -83,45 +150,48 @@ pub(super) fn insn_fields(out: &mut Vec<u8>, insn: &Insn, p: Platform, bytes: &[
             platform: p,
         },
     );
-    out.extend_from_slice(b",\"insn\":");
-    fast::string(out, &text);
-    out.extend_from_slice(b",\"bytes\":\"");
-    fast::hex(out, bytes);
-    out.push(b'"');
+    let room = 2 * text.len() + 64;
+    fast::append(out, room, |c| {
+        c.put(b",\"insn\":");
+        c.string(&text);
+        c.put(b",\"bytes\":\"");
+        c.hex(bytes);
+        c.byte(b'"');
+    });
 }
 
-/// The hex of register `r` in `st`, undefined bits as 0 (`reg_view` and `fast::hex_masked`;
-/// a GRF register without undefined bytes directly, inline).
-#[inline]
-pub(super) fn reg_hex(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
+/// The hex of register `r` in `st`, undefined bits as 0 (`reg_view` and `hex_masked`; a GRF
+/// register without undefined bytes directly, inline).
+#[inline(always)]
+pub(super) fn reg_hex(c: &mut Cursor<'_>, st: &ThreadState, r: RegRef) {
     if let RegRef::Grf(n) = r {
         if let Some((bytes, 0)) = grf_reg(st, n) {
-            fast::hex32(out, bytes);
+            c.hex32(bytes);
             return;
         }
     }
-    reg_hex_other(out, st, r);
+    reg_hex_other(c, st, r);
 }
 
 /// [`reg_hex`] of an ARF register or a GRF register with undefined bytes.
 #[inline(never)]
-fn reg_hex_other(out: &mut Vec<u8>, st: &ThreadState, r: RegRef) {
+fn reg_hex_other(c: &mut Cursor<'_>, st: &ThreadState, r: RegRef) {
     if let RegRef::Arf(i) = r {
-        if arf_hex(out, st, i).is_some() {
+        if arf_hex(c, st, i).is_some() {
             return;
         }
     }
     let mut ub = [0u8; 64];
     match reg_view(st, r, &mut ub) {
-        (bytes, false) => fast::hex(out, bytes),
-        (bytes, true) => fast::hex_masked(out, bytes, ub.iter().copied()),
+        (bytes, false) => c.hex(bytes),
+        (bytes, true) => c.hex_masked(bytes, ub.iter().copied()),
     }
 }
 
 /// The hex of ARF register `i` (at most 64 bytes), undefined bits as 0, a dword at a time
-/// ([`fast::hex4`]; None, nothing written: not in the layout or not whole dwords).
+/// ([`Cursor::hex4`]; None, nothing written: not in the layout or not whole dwords).
 #[inline]
-pub(super) fn arf_hex(out: &mut Vec<u8>, st: &ThreadState, i: usize) -> Option<()> {
+pub(super) fn arf_hex(c: &mut Cursor<'_>, st: &ThreadState, i: usize) -> Option<()> {
     let r = st.layout.regs.get(i)?;
     let len = r.bytes.min(64);
     // (Registers start on a dword: one undefined mask per four bytes.)
@@ -133,8 +203,7 @@ pub(super) fn arf_hex(out: &mut Vec<u8>, st: &ThreadState, i: usize) -> Option<(
     let undef = st.arf_undef.get(d0..d0 + n)?;
     let fixed = st.layout.read_undef.get(d0..d0 + n)?;
     for ((b, u), f) in bytes.chunks_exact(4).zip(undef).zip(fixed) {
-        let x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & !(u | f);
-        out.extend_from_slice(&fast::hex4(x));
+        c.hex4(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & !(u | f));
     }
     Some(())
 }

@@ -11,7 +11,7 @@ thread_local! {
 }
 
 mod regs;
-mod text;
+pub(super) mod text;
 
 use regs::{Lists, RegOrder};
 use shape_buffers::Buffers;
