@@ -267,6 +267,24 @@ pub(crate) struct Shape {
     route: Route,
 }
 
+impl Shape {
+    /// The channels (ExecSize).
+    pub fn channels(&self) -> usize {
+        self.n
+    }
+
+    /// As [`Operands::esize_override`].
+    pub fn esize_override(&self) -> Option<usize> {
+        esize_override(self.route)
+    }
+}
+
+/// Region element size override for the operand plans of `route` (DF regioned in 32-bit
+/// units).
+fn esize_override(route: Route) -> Option<usize> {
+    matches!(route, Route::Raw { quirk: true } | Route::DfPairs).then_some(4)
+}
+
 impl<'a> Operands<'a> {
     /// The decision, to keep.
     pub fn shape(&self) -> Shape {
@@ -295,7 +313,7 @@ impl<'a> Operands<'a> {
 impl Operands<'_> {
     /// Region element size override for the operand plans (DF regioned in 32-bit units).
     pub fn esize_override(&self) -> Option<usize> {
-        matches!(self.route, Route::Raw { quirk: true } | Route::DfPairs).then_some(4)
+        esize_override(self.route)
     }
 }
 

@@ -96,13 +96,17 @@ pub fn step_with(
 }
 
 /// An instruction with its operand addresses resolved once (when they do not depend on the
-/// state: no register-indirect operand), for programs executed many times.
+/// state: no register-indirect operand), for programs executed many times. Its immediate
+/// sources may take other values at each step ([`step_prepared_as`]).
 #[derive(Debug, Clone)]
 pub struct Prepared {
     pub insn: Insn,
     plans: Option<operand::Plans>,
     /// The route and operand types (`None`: decided at each step, which reports the errors).
     shape: Option<alu::Shape>,
+    /// The sources that are immediates (bit `k`: source `k`), whose plans
+    /// [`step_prepared_as`] makes again from the executed instruction's bits.
+    imm_srcs: u8,
 }
 
 impl Prepared {
@@ -110,10 +114,14 @@ impl Prepared {
     /// are used). Instructions whose operands cannot be resolved ahead are resolved at each
     /// step, which also reports their errors.
     pub fn new(st: &ThreadState, insn: Insn) -> Prepared {
+        let imm_srcs = (0..3)
+            .filter(|k| matches!(insn.src[*k], Some(crate::isa::Src::Imm(_))))
+            .fold(0u8, |m, k| m | 1 << k);
         let mut pre = Prepared {
             insn,
             plans: None,
             shape: None,
+            imm_srcs,
         };
         let Ok(o) = alu::operands(st.platform(), &pre.insn) else {
             return pre;
@@ -131,6 +139,13 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// Whether the instruction has an immediate source.
+    pub fn has_imm(&self) -> bool {
+        self.imm_srcs != 0
+    }
+}
+
 /// Execute a prepared instruction (the same effect as [`step_with`] on its instruction).
 pub fn step_prepared(
     st: &mut ThreadState,
@@ -138,6 +153,91 @@ pub fn step_prepared(
     opts: &ExecOptions,
 ) -> Result<StepInfo, ExecError> {
     run_one(st, &pre.insn, opts, pre.plans.as_ref(), pre.shape.as_ref())
+}
+
+/// Execute `insn` with the preparation of `pre`, where `insn` is `pre.insn` except perhaps for
+/// the bits of its immediate sources (a prepared instruction whose immediate values are drawn
+/// afresh): the same effect as [`step_with`] on `insn`. An instruction that differs from
+/// `pre.insn` otherwise is executed unprepared (still [`step_with`]'s effect).
+pub fn step_prepared_as(
+    st: &mut ThreadState,
+    pre: &Prepared,
+    insn: &Insn,
+    opts: &ExecOptions,
+) -> Result<StepInfo, ExecError> {
+    if !same_but_imm_bits(&pre.insn, insn) {
+        return run_one(st, insn, opts, None, None);
+    }
+    let (Some(plans), Some(shape)) = (&pre.plans, &pre.shape) else {
+        return run_one(st, insn, opts, None, pre.shape.as_ref());
+    };
+    if pre.imm_srcs == 0 {
+        return run_one(st, insn, opts, Some(plans), Some(shape));
+    }
+    // The immediates' plans from `insn`'s bits (their type, hence the rest of the plans, is
+    // `pre.insn`'s).
+    let mut mine = plans.clone();
+    let three = insn.is_three_src();
+    for (k, slot) in mine.srcs.iter_mut().enumerate() {
+        if pre.imm_srcs >> k & 1 == 0 {
+            continue;
+        }
+        let (Some(s), Some(plan)) = (&insn.src[k], slot.as_mut()) else {
+            continue;
+        };
+        let n = shape.channels();
+        let esize = shape.esize_override();
+        if operand::resolve_src(st, s, k, insn.access, three, n, esize, plan).is_err() {
+            // (The general path reports the error.)
+            return run_one(st, insn, opts, None, Some(shape));
+        }
+    }
+    run_one(st, insn, opts, Some(&mine), Some(shape))
+}
+
+/// Whether `a` and `b` are the same instruction but for the bits of immediate sources (of the
+/// same types).
+fn same_but_imm_bits(a: &Insn, b: &Insn) -> bool {
+    use crate::isa::Src;
+    // (Every field named: a new field must be compared here.)
+    let Insn {
+        op,
+        exec_size,
+        chan_off,
+        access,
+        pred,
+        pred_inv,
+        flag,
+        cmod,
+        sat,
+        math,
+        ctrl,
+        dst,
+        src,
+        jip,
+        uip,
+        send,
+    } = a;
+    let srcs_same = src.iter().zip(&b.src).all(|(x, y)| match (x, y) {
+        (Some(Src::Imm(i)), Some(Src::Imm(j))) => i.ty == j.ty,
+        _ => x == y,
+    });
+    srcs_same
+        && *op == b.op
+        && *exec_size == b.exec_size
+        && *chan_off == b.chan_off
+        && *access == b.access
+        && *pred == b.pred
+        && *pred_inv == b.pred_inv
+        && *flag == b.flag
+        && *cmod == b.cmod
+        && *sat == b.sat
+        && *math == b.math
+        && *ctrl == b.ctrl
+        && *dst == b.dst
+        && *jip == b.jip
+        && *uip == b.uip
+        && *send == b.send
 }
 
 fn run_one(

@@ -388,7 +388,7 @@ impl Work {
         self.after.arf_dirty = Blocks::ALL;
         self.after.acc_dirty = true;
         let info = match &shape.pre {
-            Some(pre) => crate::exec::step_prepared(&mut self.after.st, pre, &opts),
+            Some(pre) => crate::exec::step_prepared_as(&mut self.after.st, pre, &insn, &opts),
             None => crate::exec::step(&mut self.after.st, &insn),
         }
         .ok()?;
