@@ -97,7 +97,7 @@ pub fn step_with(
 
 /// An instruction with its operand addresses resolved once (when they do not depend on the
 /// state: no register-indirect operand), for programs executed many times. Its immediate
-/// sources may take other values at each step ([`step_prepared_as`]).
+/// sources may take other values at each step ([`step_prepared_imms`]).
 #[derive(Debug, Clone)]
 pub struct Prepared {
     pub insn: Insn,
@@ -105,7 +105,7 @@ pub struct Prepared {
     /// The route and operand types (`None`: decided at each step, which reports the errors).
     shape: Option<alu::Shape>,
     /// The sources that are immediates (bit `k`: source `k`), whose plans
-    /// [`step_prepared_as`] makes again from the executed instruction's bits.
+    /// [`step_prepared_imms`] makes again from the bits it is given.
     imm_srcs: u8,
 }
 
@@ -155,29 +155,41 @@ pub fn step_prepared(
     run_one(st, &pre.insn, opts, pre.plans.as_ref(), pre.shape.as_ref())
 }
 
-/// Execute `insn` with the preparation of `pre`, where `insn` is `pre.insn` except perhaps for
-/// the bits of its immediate sources (a prepared instruction whose immediate values are drawn
-/// afresh): the same effect as [`step_with`] on `insn`. An instruction that differs from
-/// `pre.insn` otherwise is executed unprepared (still [`step_with`]'s effect).
-pub fn step_prepared_as(
+/// The bits of the immediate sources of `insn` (0 for the other sources), for
+/// [`step_prepared_imms`].
+pub fn imm_bits(insn: &Insn) -> [u64; 3] {
+    insn.src.map(|s| match s {
+        Some(crate::isa::Src::Imm(i)) => i.bits,
+        _ => 0,
+    })
+}
+
+/// Execute the prepared instruction with the bits `imms[k]` for its immediate source `k`
+/// (entries of other sources are ignored; a prepared instruction whose immediate values are
+/// drawn afresh): the same effect as [`step_with`] on `pre.insn` with those immediates.
+pub fn step_prepared_imms(
     st: &mut ThreadState,
     pre: &Prepared,
-    insn: &Insn,
+    imms: &[u64; 3],
     opts: &ExecOptions,
 ) -> Result<StepInfo, ExecError> {
-    if !same_but_imm_bits(&pre.insn, insn) {
-        return run_one(st, insn, opts, None, None);
+    if pre.imm_srcs == 0 {
+        return step_prepared(st, pre, opts);
+    }
+    let mut insn = pre.insn.clone();
+    for (k, s) in insn.src.iter_mut().enumerate() {
+        if let Some(crate::isa::Src::Imm(i)) = s {
+            i.bits = imms[k];
+        }
     }
     let (Some(plans), Some(shape)) = (&pre.plans, &pre.shape) else {
-        return run_one(st, insn, opts, None, pre.shape.as_ref());
+        return run_one(st, &insn, opts, None, pre.shape.as_ref());
     };
-    if pre.imm_srcs == 0 {
-        return run_one(st, insn, opts, Some(plans), Some(shape));
-    }
-    // The immediates' plans from `insn`'s bits (their type, hence the rest of the plans, is
+    // The immediates' plans from the new bits (their types, hence the other plans, are
     // `pre.insn`'s).
     let mut mine = plans.clone();
     let three = insn.is_three_src();
+    let (n, esize) = (shape.channels(), shape.esize_override());
     for (k, slot) in mine.srcs.iter_mut().enumerate() {
         if pre.imm_srcs >> k & 1 == 0 {
             continue;
@@ -185,59 +197,12 @@ pub fn step_prepared_as(
         let (Some(s), Some(plan)) = (&insn.src[k], slot.as_mut()) else {
             continue;
         };
-        let n = shape.channels();
-        let esize = shape.esize_override();
         if operand::resolve_src(st, s, k, insn.access, three, n, esize, plan).is_err() {
             // (The general path reports the error.)
-            return run_one(st, insn, opts, None, Some(shape));
+            return run_one(st, &insn, opts, None, Some(shape));
         }
     }
-    run_one(st, insn, opts, Some(&mine), Some(shape))
-}
-
-/// Whether `a` and `b` are the same instruction but for the bits of immediate sources (of the
-/// same types).
-fn same_but_imm_bits(a: &Insn, b: &Insn) -> bool {
-    use crate::isa::Src;
-    // (Every field named: a new field must be compared here.)
-    let Insn {
-        op,
-        exec_size,
-        chan_off,
-        access,
-        pred,
-        pred_inv,
-        flag,
-        cmod,
-        sat,
-        math,
-        ctrl,
-        dst,
-        src,
-        jip,
-        uip,
-        send,
-    } = a;
-    let srcs_same = src.iter().zip(&b.src).all(|(x, y)| match (x, y) {
-        (Some(Src::Imm(i)), Some(Src::Imm(j))) => i.ty == j.ty,
-        _ => x == y,
-    });
-    srcs_same
-        && *op == b.op
-        && *exec_size == b.exec_size
-        && *chan_off == b.chan_off
-        && *access == b.access
-        && *pred == b.pred
-        && *pred_inv == b.pred_inv
-        && *flag == b.flag
-        && *cmod == b.cmod
-        && *sat == b.sat
-        && *math == b.math
-        && *ctrl == b.ctrl
-        && *dst == b.dst
-        && *jip == b.jip
-        && *uip == b.uip
-        && *send == b.send
+    run_one(st, &insn, opts, Some(&mine), Some(shape))
 }
 
 fn run_one(
