@@ -267,6 +267,24 @@ pub(crate) struct Shape {
     route: Route,
 }
 
+impl Shape {
+    /// The channels (ExecSize).
+    pub fn channels(&self) -> usize {
+        self.n
+    }
+
+    /// As [`Operands::esize_override`].
+    pub fn esize_override(&self) -> Option<usize> {
+        esize_override(self.route)
+    }
+}
+
+/// Region element size override for the operand plans of `route` (DF regioned in 32-bit
+/// units).
+fn esize_override(route: Route) -> Option<usize> {
+    matches!(route, Route::Raw { quirk: true } | Route::DfPairs).then_some(4)
+}
+
 impl<'a> Operands<'a> {
     /// The decision, to keep.
     pub fn shape(&self) -> Shape {
@@ -295,7 +313,7 @@ impl<'a> Operands<'a> {
 impl Operands<'_> {
     /// Region element size override for the operand plans (DF regioned in 32-bit units).
     pub fn esize_override(&self) -> Option<usize> {
-        matches!(self.route, Route::Raw { quirk: true } | Route::DfPairs).then_some(4)
+        esize_override(self.route)
     }
 }
 
@@ -467,10 +485,12 @@ fn raw(
     let (em, pm) = enables_in(st, ctl, insn, n);
     let sel = insn.op == Opcode::Sel;
     let en = if sel { em } else { em.and(pm) };
-    let mut vals = [Vals::empty(dplan.ty), Vals::empty(dplan.ty)];
+    // The bits only (no exact values: nothing is computed).
+    let mut src_bits = [[0u64; MAX_CHANNELS]; 2];
+    let mut src_undef = [0u32; 2];
     for (k, pl) in plans.srcs.iter().take(2).enumerate() {
         if let Some(pl) = pl {
-            gather_bits(st, pl, n, &mut vals[k]);
+            gather_raw(st, pl, n, &mut src_bits[k], &mut src_undef[k]);
         }
     }
     let wr = implicit_writes_in(ctl, insn.ctrl.acc_wr);
@@ -486,8 +506,8 @@ fn raw(
         } else {
             (0, false)
         };
-        let bits = vals[k].bits[ch];
-        let und = vals[k].undef & m != 0 || en.unknown & m != 0 || pick_unknown;
+        let bits = src_bits[k][ch];
+        let und = src_undef[k] & m != 0 || en.unknown & m != 0 || pick_unknown;
         write_dst(st, dplan, ch, bits, 0, und);
         if let Some(a) = acc_map.and_then(|am| am.addr(st, usize::from(insn.chan_off), ch)) {
             st.acc_write(a, dplan.ty, 0, bits, und || wr.is_none());
@@ -536,7 +556,22 @@ fn integer(
 
     // Read every source element.
     let logic = ops_int::is_logic(op);
-    let mut vals = [Vals::empty(class.ty); 3];
+    // (Values for the sources there are only: each is 97 words to clear.)
+    let (mut one, mut two, mut three);
+    let vals: &mut [Vals] = match srcs.len() {
+        0 | 1 => {
+            one = [Vals::empty(class.ty)];
+            &mut one
+        }
+        2 => {
+            two = [Vals::empty(class.ty); 2];
+            &mut two
+        }
+        _ => {
+            three = [Vals::empty(class.ty); 3];
+            &mut three
+        }
+    };
     let mut violations: Vec<Violation> = Vec::new();
     for (k, pl) in plans.srcs.iter().enumerate().take(srcs.len()) {
         let Some(pl) = pl else { continue };

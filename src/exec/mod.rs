@@ -96,13 +96,17 @@ pub fn step_with(
 }
 
 /// An instruction with its operand addresses resolved once (when they do not depend on the
-/// state: no register-indirect operand), for programs executed many times.
+/// state: no register-indirect operand), for programs executed many times. Its immediate
+/// sources may take other values at each step ([`step_prepared_imms`]).
 #[derive(Debug, Clone)]
 pub struct Prepared {
     pub insn: Insn,
     plans: Option<operand::Plans>,
     /// The route and operand types (`None`: decided at each step, which reports the errors).
     shape: Option<alu::Shape>,
+    /// The sources that are immediates (bit `k`: source `k`), whose plans
+    /// [`step_prepared_imms`] makes again from the bits it is given.
+    imm_srcs: u8,
 }
 
 impl Prepared {
@@ -110,10 +114,14 @@ impl Prepared {
     /// are used). Instructions whose operands cannot be resolved ahead are resolved at each
     /// step, which also reports their errors.
     pub fn new(st: &ThreadState, insn: Insn) -> Prepared {
+        let imm_srcs = (0..3)
+            .filter(|k| matches!(insn.src[*k], Some(crate::isa::Src::Imm(_))))
+            .fold(0u8, |m, k| m | 1 << k);
         let mut pre = Prepared {
             insn,
             plans: None,
             shape: None,
+            imm_srcs,
         };
         let Ok(o) = alu::operands(st.platform(), &pre.insn) else {
             return pre;
@@ -131,6 +139,13 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// Whether the instruction has an immediate source.
+    pub fn has_imm(&self) -> bool {
+        self.imm_srcs != 0
+    }
+}
+
 /// Execute a prepared instruction (the same effect as [`step_with`] on its instruction).
 pub fn step_prepared(
     st: &mut ThreadState,
@@ -138,6 +153,56 @@ pub fn step_prepared(
     opts: &ExecOptions,
 ) -> Result<StepInfo, ExecError> {
     run_one(st, &pre.insn, opts, pre.plans.as_ref(), pre.shape.as_ref())
+}
+
+/// The bits of the immediate sources of `insn` (0 for the other sources), for
+/// [`step_prepared_imms`].
+pub fn imm_bits(insn: &Insn) -> [u64; 3] {
+    insn.src.map(|s| match s {
+        Some(crate::isa::Src::Imm(i)) => i.bits,
+        _ => 0,
+    })
+}
+
+/// Execute the prepared instruction with the bits `imms[k]` for its immediate source `k`
+/// (entries of other sources are ignored; a prepared instruction whose immediate values are
+/// drawn afresh): the same effect as [`step_with`] on `pre.insn` with those immediates.
+pub fn step_prepared_imms(
+    st: &mut ThreadState,
+    pre: &Prepared,
+    imms: &[u64; 3],
+    opts: &ExecOptions,
+) -> Result<StepInfo, ExecError> {
+    if pre.imm_srcs == 0 {
+        return step_prepared(st, pre, opts);
+    }
+    let mut insn = pre.insn.clone();
+    for (k, s) in insn.src.iter_mut().enumerate() {
+        if let Some(crate::isa::Src::Imm(i)) = s {
+            i.bits = imms[k];
+        }
+    }
+    let (Some(plans), Some(shape)) = (&pre.plans, &pre.shape) else {
+        return run_one(st, &insn, opts, None, pre.shape.as_ref());
+    };
+    // The immediates' plans from the new bits (their types, hence the other plans, are
+    // `pre.insn`'s).
+    let mut mine = plans.clone();
+    let three = insn.is_three_src();
+    let (n, esize) = (shape.channels(), shape.esize_override());
+    for (k, slot) in mine.srcs.iter_mut().enumerate() {
+        if pre.imm_srcs >> k & 1 == 0 {
+            continue;
+        }
+        let (Some(s), Some(plan)) = (&insn.src[k], slot.as_mut()) else {
+            continue;
+        };
+        if operand::resolve_src(st, s, k, insn.access, three, n, esize, plan).is_err() {
+            // (The general path reports the error.)
+            return run_one(st, &insn, opts, None, Some(shape));
+        }
+    }
+    run_one(st, &insn, opts, Some(&mine), Some(shape))
 }
 
 fn run_one(

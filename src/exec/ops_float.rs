@@ -201,8 +201,23 @@ pub(crate) fn execute(
         en.unknown &= wm;
     }
 
-    // Gather and convert the sources to the execution type, then apply the modifiers.
-    let mut vals = [Lanes::new(), Lanes::new(), Lanes::new()];
+    // Gather and convert the sources to the execution type, then apply the modifiers (lanes
+    // for the sources there are only: each is 33 words to clear).
+    let (mut one, mut two, mut three);
+    let vals: &mut [Lanes] = match tys.len() {
+        0 | 1 => {
+            one = [Lanes::new()];
+            &mut one
+        }
+        2 => {
+            two = [Lanes::new(), Lanes::new()];
+            &mut two
+        }
+        _ => {
+            three = [Lanes::new(), Lanes::new(), Lanes::new()];
+            &mut three
+        }
+    };
     let mut mismatch = 0u32;
     for (i, pl) in plans.srcs.iter().enumerate().take(tys.len()) {
         let Some(pl) = pl else { continue };
@@ -247,11 +262,15 @@ pub(crate) fn execute(
         _ => None,
     };
     if math_row.is_some_and(|r| r.srcs < 2) {
-        vals[1].undef = 0;
+        if let Some(v) = vals.get_mut(1) {
+            v.undef = 0;
+        }
     }
+    let vals: &[Lanes] = vals;
     // The implicit accumulator source of mac.
-    let mut accv = Lanes::new();
+    let mut accv = None;
     if k == Kind::Mac {
+        let accv = accv.insert(Lanes::new());
         let acc_map = AccMap::new(st, p, exec_dt);
         for ch in 0..n {
             match acc_map.addr(st, usize::from(insn.chan_off), ch) {
@@ -294,12 +313,16 @@ pub(crate) fn execute(
     // INT DIV BOTH's remainders (channels with one in `rem_mask`).
     let mut rem: Option<[u64; MAX_CHANNELS]> = None;
     let mut rem_mask = 0u32;
-    let mut undef: u32 = vals.iter().fold(accv.undef, |a, v| a | v.undef);
+    let acc_undef = accv.as_ref().map_or(0, |l| l.undef);
+    let mut undef: u32 = vals.iter().fold(acc_undef, |a, v| a | v.undef);
     if env_undef {
         undef = u32::MAX;
     }
     let live = en.maybe();
-    let (a, b, c) = (&vals[0].bits, &vals[1].bits, &vals[2].bits);
+    // (Absent sources read as zero bits.)
+    let lane_bits = |i: usize| vals.get(i).map_or(&NO_BITS, |v| &v.bits);
+    let (a, b, c) = (lane_bits(0), lane_bits(1), lane_bits(2));
+    let lane_undef = |i: usize| vals.get(i).map_or(0, |v| v.undef);
     match (k, pol) {
         (Kind::Mov, _) => each(n, live, &mut res, &mut out_flags, |ch| raw(a[ch])),
         (Kind::Sel, Some(pol)) => {
@@ -359,9 +382,12 @@ pub(crate) fn execute(
             pol.fma(b[ch], c[ch], a[ch])
         }),
         // mac: acc + src0 * src1, a fused operation (fp_ops `fused`).
-        (Kind::Mac, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
-            pol.fma(a[ch], b[ch], accv.bits[ch])
-        }),
+        (Kind::Mac, Some(pol)) => {
+            let acc = accv.as_ref().map_or(&NO_BITS, |l| &l.bits);
+            each(n, live, &mut res, &mut out_flags, |ch| {
+                pol.fma(a[ch], b[ch], acc[ch])
+            })
+        }
         (Kind::Rnd(dir), Some(pol)) => {
             each(n, live, &mut res, &mut out_flags, |ch| pol.rnd(a[ch], dir))
         }
@@ -403,7 +429,7 @@ pub(crate) fn execute(
                 }
                 let r = pol.dot(&t[..len]);
                 let bad =
-                    g + 4 > n || group_undef(vals[0].undef, g) || group_undef(vals[1].undef, g);
+                    g + 4 > n || group_undef(lane_undef(0), g) || group_undef(lane_undef(1), g);
                 for ch in g..(g + 4).min(n) {
                     res[ch] = r.bits;
                     out_flags[ch] = r.flags;
@@ -680,6 +706,9 @@ fn bits_only(n: usize, live: u32, res: &mut [u64; MAX_CHANNELS], mut f: impl FnM
         }
     }
 }
+
+/// The bits of an absent source.
+static NO_BITS: [u64; MAX_CHANNELS] = [0; MAX_CHANNELS];
 
 /// Raw element bits of the channels of one operand.
 struct Lanes {

@@ -392,7 +392,10 @@ impl Work {
         self.after.arf_dirty = Blocks::ALL;
         self.after.acc_dirty = true;
         let info = match &shape.pre {
-            Some(pre) => crate::exec::step_prepared(&mut self.after.st, pre, &opts),
+            Some(pre) => {
+                let imms = crate::exec::imm_bits(&insn);
+                crate::exec::step_prepared_imms(&mut self.after.st, pre, &imms, &opts)
+            }
             None => crate::exec::step(&mut self.after.st, &insn),
         }
         .ok()?;

@@ -192,7 +192,7 @@ impl Work {
                     dst.push(b'}');
                 }
             }
-            let pre = (!has_imm).then(|| Prepared::new(&self.base, b.insn.clone()));
+            let pre = Some(Prepared::new(&self.base, b.insn.clone()));
             return Some(Shape {
                 sel,
                 op_name: match sel {

@@ -37,7 +37,7 @@ impl ShapeText {
         h.extend_from_slice(b"\",\"op\":\"");
         h.extend_from_slice(shape.op_name.as_bytes());
         h.push(b'"');
-        self.whole = shape.pre.is_some();
+        self.whole = shape.pre.as_ref().is_some_and(|p| !p.has_imm());
         if self.whole {
             h.extend_from_slice(&shape.text);
             h.extend_from_slice(INITIAL);
