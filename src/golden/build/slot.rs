@@ -132,7 +132,7 @@ impl Slot {
                 if let (true, Some(to), Some(from)) =
                     (blocks.meets(b), d.acc.get_mut(num), s.acc.get(num))
                 {
-                    *to = from.clone();
+                    *to = *from;
                 }
             }
         }
