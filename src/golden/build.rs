@@ -106,7 +106,7 @@ use exercised::{exercised, src_offset, Alt};
 use fill::{fill_regs, grf_base};
 use shape::Shape;
 use shape_text::{ShapeText, INITIAL};
-use slot::{changed_blocks, grf_reg, same_grf, Blocks, Slot};
+use slot::{changed_regs, grf_reg, Blocks, Slot};
 
 /// A register of a vector: GRF `r<n>` or ARF register `i` of the layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,8 +152,6 @@ pub struct Work {
     arf_cr0: Option<usize>,
     /// The ARF blocks `st` has changed (and since reverted) since `after` last followed it.
     arf_moved: Blocks,
-    /// The ARF bytes that hold every register that may change (`..arf_limit`, whole blocks).
-    arf_limit: usize,
     /// The ARF registers a vector may change (all but ip and null), sorted by name.
     arf_sorted: Vec<(String, usize)>,
     /// The registers' JSON keys.
@@ -187,16 +185,6 @@ impl Work {
             arf_acc: [ix("acc0"), ix("acc1")],
             arf_cr0: ix("cr0"),
             arf_moved: Blocks::EMPTY,
-            arf_limit: {
-                // (The registers of `arf_sorted`.)
-                (cfg.base.layout.regs.iter())
-                    .filter(|x| x.name != "ip" && x.name != "null" && x.bytes <= 64)
-                    .map(|x| x.base + x.bytes)
-                    .max()
-                    .unwrap_or(0)
-                    .div_ceil(Blocks::BYTES)
-                    * Blocks::BYTES
-            },
             arf_sorted: {
                 let mut v: Vec<(String, usize)> = cfg
                     .base
@@ -388,17 +376,19 @@ impl Work {
         let moved = self.arf_moved.union(self.st.arf_dirty);
         self.after.reset_from(&self.st.st, &shape.grf, moved);
         self.arf_moved = Blocks::EMPTY;
-        // (Anything may change in the execution.)
-        self.after.arf_dirty = Blocks::ALL;
-        self.after.acc_dirty = true;
-        let info = match &shape.pre {
+        let step = match &shape.pre {
             Some(pre) => {
                 let imms = crate::exec::imm_bits(&insn);
                 crate::exec::step_prepared_imms(&mut self.after.st, pre, &imms, &opts)
             }
             None => crate::exec::step(&mut self.after.st, &insn),
-        }
-        .ok()?;
+        };
+        let Ok(info) = step else {
+            self.after.step_failed();
+            return None;
+        };
+        // `after` now differs from `st` only where the instruction wrote and in the IP.
+        self.after.stepped(&info.written);
         #[cfg(debug_assertions)]
         {
             // The instruction wrote no GRF register outside those reset between vectors.
@@ -408,6 +398,7 @@ impl Work {
                     debug_assert!(a.grf[n * 32..n * 32 + 32] == s.grf[n * 32..n * 32 + 32]);
                 }
             }
+            slot::check_step(&self.st.st, &self.after, &info.written);
         }
         // Does the result depend on the denorm mode? The reference answer (the state after
         // executing in keep-denormals mode differs from `after`) holds whenever the mode
@@ -458,61 +449,20 @@ impl Work {
             }
         });
         let mut ub = [0u8; 64];
-        // Changed registers.
-        let mut changed = 0u64;
-        let mut with_undef = 0u64;
-        let mut ua = [0u8; 64];
-        // The ARF blocks that differ (one by one where the registers that may change are).
-        let moved = changed_blocks(st, after, self.arf_limit);
-        self.after.arf_dirty = moved;
-        // The candidates that may have changed: the destination registers and the ARF
-        // registers in the blocks that differ.
+        // Changed registers: the candidates that may have changed are the destination
+        // registers and the ARF registers in the blocks the instruction wrote (the IP, which
+        // it also changes, is not one).
+        let w = &info.written;
         let mut maybe = text.grf_candidates;
-        let mut blocks = moved.0;
+        let mut blocks = Blocks::of(w.arf.0, w.arf.1).0;
         while blocks != 0 {
             let k = blocks.trailing_zeros() as usize;
             blocks &= blocks - 1;
             // (No candidate lies in a block past the table.)
             maybe |= text.block_candidates.get(k).copied().unwrap_or(0);
         }
-        while maybe != 0 {
-            let i = maybe.trailing_zeros() as usize;
-            maybe &= maybe - 1;
-            let Some(reg) = shape.candidates.get(i) else {
-                break;
-            };
-            // Quick checks: equal bytes and undefined flags.
-            match *reg {
-                RegRef::Arf(ix) => {
-                    if same_arf(st, after, ix) {
-                        continue;
-                    }
-                }
-                RegRef::Grf(n) => {
-                    if same_grf(st, after, n) {
-                        continue;
-                    }
-                }
-            }
-            let (x, ux) = reg_view(st, *reg, &mut ua);
-            let (y, uy) = reg_view(after, *reg, &mut ub);
-            let n = x.len();
-            let differ = if !ux && !uy {
-                x != y
-            } else {
-                ua[..n] != ub[..n]
-                    || x.iter()
-                        .zip(y)
-                        .zip(&ua)
-                        .any(|((a, c), u)| (a ^ c) & !u != 0)
-            };
-            if differ {
-                changed |= 1 << i;
-                if uy {
-                    with_undef |= 1 << i;
-                }
-            }
-        }
+        let grf = w.grf_regs(st.grf_reg_bytes());
+        let (changed, with_undef) = changed_regs(st, after, &shape.candidates, maybe, grf);
         let keys = &self.keys;
         let (rules, classes, floats) = (&self.rules, &mut self.classes, &mut self.floats);
         for &k in &shape.label_ranks {
@@ -563,114 +513,8 @@ impl Work {
 
 #[cfg(test)]
 mod tests {
-    use super::slot::{differing_blocks, set_arf};
+    use super::slot::set_arf;
     use super::*;
-
-    /// The differing blocks as a plain scan finds them (every block of both images, bytes and
-    /// masks compared element by element).
-    fn differing_blocks_scan(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> Blocks {
-        if a.len() != b.len() || ua.len() != ub.len() {
-            return Blocks::ALL;
-        }
-        let mut m = Blocks::EMPTY;
-        for i in 0..a.len() {
-            if a[i] != b[i] {
-                m = m.union(Blocks::block(i / 64));
-            }
-        }
-        for i in 0..ua.len() {
-            if ua[i] != ub[i] {
-                m = m.union(Blocks::block(i * 4 / 64));
-            }
-        }
-        m
-    }
-
-    /// Every difference is in a block of the set, every block of the set has one, for random
-    /// images (up to 80 blocks: the last bit stands for the blocks from 63 on) and changes.
-    #[test]
-    fn differing_blocks_are_those_with_a_difference() {
-        let mut r = Rng::for_vector(1, 2, 0);
-        for _ in 0..500 {
-            let n = 4 * (1 + r.below(1280));
-            let a: Vec<u8> = (0..n).map(|_| r.next() as u8).collect();
-            let ua: Vec<u32> = (0..n / 4).map(|_| r.next() as u32 & 0x11).collect();
-            let (mut b, mut ub) = (a.clone(), ua.clone());
-            for _ in 0..r.below(4) {
-                if r.chance(1, 2) {
-                    let i = r.below(n);
-                    b[i] ^= 1 << r.below(8);
-                } else {
-                    let i = r.below(n / 4);
-                    ub[i] ^= 1 << r.below(32);
-                }
-            }
-            let m = differing_blocks(&a, &b, &ua, &ub);
-            assert_eq!(m, differing_blocks_scan(&a, &b, &ua, &ub));
-            for i in 0..n {
-                if a[i] != b[i] || ua[i / 4] != ub[i / 4] {
-                    assert!(m.meets(Blocks::of(i, i + 1)), "byte {i} outside {m:?}");
-                }
-            }
-            if a == b && ua == ub {
-                assert_eq!(m, Blocks::EMPTY);
-            }
-            let short = &b[..n - 4];
-            assert_eq!(differing_blocks(&a, short, &ua, &ub), Blocks::ALL);
-        }
-    }
-
-    /// `changed_blocks` holds every block with a difference: those before the limit one by
-    /// one, the rest at once.
-    #[test]
-    fn changed_blocks_cover_every_difference() {
-        let mut r = Rng::for_vector(1, 4, 0);
-        let a = ThreadState::new(Platform::Skl);
-        let n = a.arf.len();
-        for _ in 0..500 {
-            let lim = 64 * r.below(n / 64 + 2);
-            let mut b = a.clone();
-            for _ in 0..r.below(3) {
-                let i = r.below(n);
-                if r.chance(1, 2) {
-                    b.arf[i] ^= 1 << r.below(8);
-                } else {
-                    b.arf_undef[i / 4] ^= 1 << r.below(32);
-                }
-            }
-            let m = changed_blocks(&a, &b, lim);
-            if lim > n {
-                assert_eq!(m, Blocks::ALL);
-                continue;
-            }
-            let exact = differing_blocks(&a.arf, &b.arf, &a.arf_undef, &b.arf_undef);
-            let rest = Blocks::of(lim, usize::MAX);
-            assert_eq!(m.0 & !rest.0, exact.0 & !rest.0, "lim {lim}");
-            assert_eq!(m.meets(rest), exact.meets(rest), "lim {lim}");
-        }
-    }
-
-    /// `Blocks::of` holds exactly the blocks of the bytes of the range, and `ranges` gives
-    /// them back as byte ranges.
-    #[test]
-    fn block_sets_of_byte_ranges() {
-        let mut r = Rng::for_vector(1, 3, 0);
-        for _ in 0..2000 {
-            let (lo, len) = (r.below(5000), r.below(300));
-            let m = Blocks::of(lo, lo + len);
-            let want = (lo..lo + len).fold(Blocks::EMPTY, |m, i| m.union(Blocks::block(i / 64)));
-            assert_eq!(m, want, "{lo}+{len}");
-            let total = r.below(6000);
-            let mut covered = vec![false; total];
-            for (o, e) in m.ranges(total) {
-                assert!(o < e && e <= total);
-                covered[o..e].iter_mut().for_each(|c| *c = true);
-            }
-            for (i, c) in covered.iter().enumerate() {
-                assert_eq!(*c, m.meets(Blocks::block(i / 64)), "byte {i} of {total}");
-            }
-        }
-    }
 
     /// `set_arf` (by index, whole dwords at once) equals `ThreadState::set_arf_bytes` on
     /// random registers, lengths and undefined states.
@@ -761,73 +605,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Slot resets as `assemble` does them (the ARF blocks noted by `Slot::set_arf`, what
-    /// `after` must follow accumulated over attempts that stop early) make `st` equal the base
-    /// and `after` equal `st` on the tracked GRF registers, the whole ARF and the accumulator
-    /// records.
-    #[test]
-    fn slot_resets_restore_the_source() {
-        let base = ThreadState::new(Platform::Skl);
-        let set: Vec<usize> = ["f0", "f1", "acc0", "acc1", "cr0"]
-            .into_iter()
-            .filter_map(|n| base.arf_index(n))
-            .collect();
-        assert_eq!(set.len(), 5);
-        let (mut st, mut after) = (Slot::new(&base), Slot::new(&base));
-        let mut moved = Blocks::EMPTY;
-        let mut r = Rng::for_vector(9, 9, 0);
-        let mut followed = 0;
-        for _ in 0..400 {
-            let regs: Vec<u8> = (0..1 + r.below(4)).map(|_| r.below(128) as u8).collect();
-            moved = moved.union(st.arf_dirty);
-            st.reset_from(&base, &regs, Blocks::EMPTY);
-            assert!(st.st.arf == base.arf && st.st.arf_undef == base.arf_undef);
-            assert!(st.st.acc == base.acc);
-            for &n in &regs {
-                let o = usize::from(n) * 32;
-                assert_eq!(st.st.grf[o..o + 32], base.grf[o..o + 32]);
-            }
-            // As `assemble`: register fills and `Slot::set_arf` on `st` only.
-            for &n in &regs {
-                fill_regs(&mut st.st, n, 1, DataType::UD, &mut r, None).unwrap();
-            }
-            for &i in &set {
-                if r.chance(1, 2) {
-                    let bytes: Vec<u8> = (0..4).map(|_| r.next() as u8).collect();
-                    st.set_arf(i, &bytes).unwrap();
-                }
-            }
-            if r.chance(1, 4) {
-                // An attempt that stops before executing.
-                continue;
-            }
-            after.reset_from(&st.st, &regs, moved.union(st.arf_dirty));
-            moved = Blocks::EMPTY;
-            after.arf_dirty = Blocks::ALL;
-            after.acc_dirty = true;
-            assert!(after.st.arf == st.st.arf && after.st.arf_undef == st.st.arf_undef);
-            assert!(after.st.acc == st.st.acc);
-            for &n in &regs {
-                let o = usize::from(n) * 32;
-                assert_eq!(after.st.grf[o..o + 32], st.st.grf[o..o + 32]);
-            }
-            followed += 1;
-            // Anything in `after`'s ARF and accumulators may change (an executed
-            // instruction), then the blocks that differ.
-            let k = r.below(after.st.arf.len());
-            after.st.arf[k] ^= 0x5a;
-            if let Some(a) = after.st.acc.first_mut() {
-                a.ext[r.below(16)] ^= 1;
-            }
-            after.arf_dirty = differing_blocks(
-                &st.st.arf,
-                &after.st.arf,
-                &st.st.arf_undef,
-                &after.st.arf_undef,
-            );
-        }
-        assert!(followed > 200);
     }
 }

@@ -1,15 +1,23 @@
-//! Working thread states that are reset cheaply between vectors (only what a vector touched),
-//! and the comparisons of two states (ARF blocks, GRF registers) as whole words.
+//! Working thread states that are reset cheaply between vectors (only what a vector touched:
+//! the registers its fills and `Slot::set_arf` wrote, and what its step reports in
+//! `StepInfo::written`), and the comparison of the registers that may have changed.
 
 use super::*;
+use crate::state::Written;
 
-/// One ThreadState, the GRF registers written in it since it equalled its source, the ARF
-/// blocks in which it may differ from that source, and whether its accumulator records may.
+/// One ThreadState, the GRF registers written in it since it equalled its source, and the ARF
+/// blocks in which it may differ from that source (an accumulator record may differ only with
+/// the blocks of its register).
 pub(super) struct Slot {
     pub(super) st: ThreadState,
     pub(super) dirty: Vec<u8>,
     pub(super) arf_dirty: Blocks,
-    pub(super) acc_dirty: bool,
+    /// The accumulator records by number with the ARF blocks of their registers.
+    accs: Vec<(usize, Blocks)>,
+    /// The blocks of all the accumulator registers.
+    acc_blocks: Blocks,
+    /// The blocks of the IP (which every step advances; not in `Written`).
+    ip_blocks: Blocks,
 }
 
 /// Copy the `N` elements at `o` of `src` to `dst` as one fixed-size move (inlined; a slice
@@ -47,7 +55,7 @@ impl Blocks {
     }
 
     /// Block `k` (the last bit for every block from 63 on).
-    #[inline]
+    #[cfg(test)]
     pub(super) fn block(k: usize) -> Blocks {
         Blocks(1 << k.min(63))
     }
@@ -58,7 +66,7 @@ impl Blocks {
     }
 
     /// Whether the two sets share a block.
-    #[cfg(test)]
+    #[inline]
     pub(super) fn meets(self, o: Blocks) -> bool {
         self.0 & o.0 != 0
     }
@@ -82,19 +90,27 @@ impl Blocks {
 
 impl Slot {
     pub(super) fn new(st: &ThreadState) -> Slot {
+        let blocks = |r: &crate::state::layout::ArfReg| Blocks::of(r.base, r.base + r.bytes);
+        let regs = &st.layout.regs;
+        let accs: Vec<(usize, Blocks)> = (regs.iter())
+            .filter(|r| r.info.name == "acc")
+            .map(|r| (usize::from(r.num), blocks(r)))
+            .collect();
         Slot {
             st: st.clone(),
             dirty: Vec::new(),
             arf_dirty: Blocks::EMPTY,
-            acc_dirty: false,
+            acc_blocks: accs.iter().fold(Blocks::EMPTY, |m, a| m.union(a.1)),
+            accs,
+            ip_blocks: (regs.iter().filter(|r| r.name == "ip"))
+                .fold(Blocks::EMPTY, |m, r| m.union(blocks(r))),
         }
     }
 
-    /// Make the state equal `src` on the GRF registers it has written and on `regs`, on the
+    /// Make the state equal `src` on the GRF registers it tracks and on `regs`, on the
     /// ARF blocks where it may differ from its previous source or `src` from that source
-    /// (`moved`),
-    /// and on the accumulator records if they may differ (`acc_dirty`: `src`'s never change);
-    /// it then tracks `regs`.
+    /// (`moved`) and on the accumulator records of the registers in those blocks (`src`'s
+    /// never change); it then tracks `regs`.
     pub(super) fn reset_from(&mut self, src: &ThreadState, regs: &[u8], moved: Blocks) {
         let (d, s) = (&mut self.st, src);
         // (The same registers as last time when the previous vector had the same shape.)
@@ -105,29 +121,62 @@ impl Slot {
             let o = usize::from(n) * 32;
             copy_fixed::<u8, 32>(&mut d.grf, &s.grf, o);
             let m = 0xffff_ffffu64 << (o % 64);
-            let w = o / 64;
-            d.grf_undef[w] = (d.grf_undef[w] & !m) | (s.grf_undef[w] & m);
+            if let (Some(d), Some(s)) = (d.grf_undef.get_mut(o / 64), s.grf_undef.get(o / 64)) {
+                *d = (*d & !m) | (s & m);
+            }
         }
-        copy_arf_blocks(d, s, self.arf_dirty.union(moved));
-        if self.acc_dirty {
-            d.acc.clone_from_slice(&s.acc);
+        let blocks = self.arf_dirty.union(moved);
+        copy_arf_blocks(d, s, blocks);
+        if blocks.meets(self.acc_blocks) {
+            for &(num, b) in &self.accs {
+                if let (true, Some(to), Some(from)) =
+                    (blocks.meets(b), d.acc.get_mut(num), s.acc.get(num))
+                {
+                    *to = *from;
+                }
+            }
         }
         d.events = Default::default();
         if !same {
             self.dirty.clear();
-            self.dirty.extend(regs.iter().copied());
+            self.dirty.extend_from_slice(regs);
         }
         self.arf_dirty = Blocks::EMPTY;
-        self.acc_dirty = false;
     }
 
-    /// [`set_arf`], noting the bytes (and accumulator records) it changes.
+    /// After a step on the state (equal to its source but for the tracked GRF registers): it
+    /// now differs from the source only where the step wrote (`w`: the ARF blocks and GRF
+    /// registers are tracked) and in the IP.
+    pub(super) fn stepped(&mut self, w: &Written) {
+        self.arf_dirty = Blocks::of(w.arf.0, w.arf.1).union(self.ip_blocks);
+        self.note_grf(w);
+    }
+
+    /// After a step that failed (part of it may have been done): anything in the ARF may
+    /// differ, and the GRF registers it wrote are tracked.
+    pub(super) fn step_failed(&mut self) {
+        let w = self.st.take_written();
+        self.arf_dirty = Blocks::ALL;
+        self.note_grf(&w);
+    }
+
+    /// Track the GRF registers of `w` (those the vector's registers miss: none, but for an
+    /// instruction that would write outside them).
+    fn note_grf(&mut self, w: &Written) {
+        for n in w.grf_regs(self.st.grf_reg_bytes()) {
+            let n = u8::try_from(n).unwrap_or(u8::MAX);
+            if !self.dirty.contains(&n) {
+                self.dirty.push(n);
+            }
+        }
+    }
+
+    /// [`set_arf`], noting the bytes (and so the accumulator records) it changes.
     pub(super) fn set_arf(&mut self, i: usize, bytes: &[u8]) -> Option<()> {
         let r = self.st.layout.regs.get(i)?;
         self.arf_dirty = self
             .arf_dirty
             .union(Blocks::of(r.base, r.base + bytes.len()));
-        self.acc_dirty |= r.info.name == "acc";
         set_arf(&mut self.st, i, bytes)
     }
 }
@@ -167,19 +216,22 @@ pub(super) fn copy_arf_blocks(d: &mut ThreadState, s: &ThreadState, blocks: Bloc
 /// `ThreadState::set_arf_bytes` of ARF register `i` (by index: no name lookup) from byte 0.
 pub(super) fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()> {
     let r = &st.layout.regs[i];
-    if bytes.len() > r.bytes {
+    let n = bytes.len();
+    if n > r.bytes {
         return None;
     }
     let (base, is_acc, num) = (r.base, r.info.name == "acc", usize::from(r.num));
     // (Whole dwords, written and their masks cleared a dword at a time; registers start on a
     // dword.)
-    let whole = if base % 4 == 0 { bytes.len() / 4 } else { 0 };
-    for (k, c) in bytes[..4 * whole].chunks_exact(4).enumerate() {
-        let o = base + 4 * k;
-        if let (Some(d), Ok(c)) = (st.arf.get_mut(o..o + 4), <&[u8; 4]>::try_from(c)) {
+    let whole = if base % 4 == 0 { n / 4 } else { 0 };
+    let arf = st.arf.get_mut(base..base + 4 * whole);
+    let undef = st.arf_undef.get_mut(base / 4..base / 4 + whole);
+    if let (Some(arf), Some(undef)) = (arf, undef) {
+        let dwords = arf.chunks_exact_mut(4).zip(undef);
+        for ((d, u), c) in dwords.zip(bytes.chunks_exact(4)) {
             d.copy_from_slice(c);
+            *u = 0;
         }
-        st.arf_undef[o / 4] = 0;
     }
     for (k, &b) in bytes.iter().enumerate().skip(4 * whole) {
         let o = base + k;
@@ -188,102 +240,126 @@ pub(super) fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()
     }
     if is_acc {
         if let Some(a) = st.acc.get_mut(num) {
-            for w in 0..bytes.len().div_ceil(2) {
-                if let Some(c) = a.class.get_mut(w) {
-                    *c = crate::state::acc::NO_CLASS;
-                }
-            }
+            let words = n.div_ceil(2).min(a.class.len());
+            a.class[..words]
+                .iter_mut()
+                .for_each(|c| *c = crate::state::acc::NO_CLASS);
         }
     }
     Some(())
 }
 
-/// The blocks in which two ARF images (bytes and per-dword undefined masks) differ: every
-/// block compared (or-reductions of whole blocks' words, which the compiler keeps inline; the
-/// masks, usually equal, at once first). Images of different sizes differ everywhere.
+/// The blocks in which two ARF images (bytes and per-dword undefined masks) differ, as a plain
+/// scan finds them (the full comparison that [`Slot::stepped`]'s ranges replace; the debug
+/// check and the tests). Images of different sizes differ everywhere.
+#[cfg(any(test, debug_assertions))]
 pub(super) fn differing_blocks(a: &[u8], b: &[u8], ua: &[u32], ub: &[u32]) -> Blocks {
-    const B: usize = Blocks::BYTES;
     if a.len() != b.len() || ua.len() != ub.len() {
         return Blocks::ALL;
     }
-    let mut m = Blocks::EMPTY;
-    for k in 0..a.len().div_ceil(B) {
-        let (s, e) = (k * B, (k * B + B).min(a.len()));
-        if differ::<u8, B>(&a[s..e], &b[s..e]) {
-            m = m.union(Blocks::block(k));
-        }
-    }
-    if ua != ub {
-        for k in 0..ua.len().div_ceil(B / 4) {
-            let (s, e) = (k * B / 4, (k * B / 4 + B / 4).min(ua.len()));
-            if differ::<u32, { B / 4 }>(&ua[s..e], &ub[s..e]) {
-                m = m.union(Blocks::block(k));
-            }
-        }
-    }
-    m
+    let bytes = (a.iter().zip(b).enumerate()).filter(|(_, (x, y))| x != y);
+    let masks = (ua.iter().zip(ub).enumerate()).filter(|(_, (x, y))| x != y);
+    (bytes.map(|(i, _)| i).chain(masks.map(|(i, _)| 4 * i)))
+        .fold(Blocks::EMPTY, |m, i| m.union(Blocks::of(i, i + 1)))
 }
 
-/// The ARF blocks in which `a` and `b` differ: one by one before byte `lim` (a multiple of
-/// the block size), and all the blocks from `lim` on when anything from there differs
-/// (compared at once: usually nothing does). All when `lim` is beyond the ARF.
-pub(super) fn changed_blocks(a: &ThreadState, b: &ThreadState, lim: usize) -> Blocks {
-    type Halves<'a, T> = (&'a [T], &'a [T]);
-    fn split(s: &ThreadState, lim: usize) -> Option<(Halves<'_, u8>, Halves<'_, u32>)> {
-        Some((
-            s.arf.split_at_checked(lim)?,
-            s.arf_undef.split_at_checked(lim / 4)?,
-        ))
+/// Debug check of what [`Slot::stepped`] and the comparison of the changed registers assume:
+/// `after`, stepped from a state equal to `before`, differs from it only in the GRF registers
+/// of `w`, in the ARF blocks of `w` and the IP's, and in the accumulator records of the
+/// registers `w` overlaps.
+#[cfg(any(test, debug_assertions))]
+pub(super) fn check_step(before: &ThreadState, after: &Slot, w: &Written) {
+    let a = &after.st;
+    let regs = w.grf_regs(a.grf_reg_bytes());
+    for n in (0..a.grf.len() / 32).filter(|n| !regs.contains(n)) {
+        debug_assert!(grf_reg(before, n as u8) == grf_reg(a, n as u8), "r{n}");
     }
-    match (split(a, lim), split(b, lim)) {
-        (Some(((x, xr), (ux, uxr))), Some(((y, yr), (uy, uyr)))) => {
-            let m = differing_blocks(x, y, ux, uy);
-            if xr == yr && uxr == uyr {
-                m
-            } else {
-                m.union(Blocks::of(lim, usize::MAX))
-            }
+    let m = differing_blocks(&before.arf, &a.arf, &before.arf_undef, &a.arf_undef);
+    let allowed = Blocks::of(w.arf.0, w.arf.1).union(after.ip_blocks);
+    debug_assert!(m.0 & !allowed.0 == 0, "{m:?} outside {allowed:?}");
+    for r in a.layout.regs.iter().filter(|r| r.info.name == "acc") {
+        if !w.arf_overlaps(r.base, r.base + r.bytes) {
+            let num = usize::from(r.num);
+            debug_assert!(before.acc.get(num) == a.acc.get(num), "{}", r.name);
         }
-        _ => Blocks::ALL,
     }
 }
 
-/// Whether two blocks differ: for whole blocks, an or-reduction of the xor of their 64-bit
-/// words (straight-line code the compiler vectorizes); else element by element.
+/// The candidates (bit `i`: `candidates[i]`) of `maybe` whose bytes or defined bits differ
+/// between `st` and `after` (the others are the same), and those of them with undefined bits
+/// in `after`; a GRF candidate outside `grf` (register numbers) is the same.
+pub(super) fn changed_regs(
+    st: &ThreadState,
+    after: &ThreadState,
+    candidates: &[RegRef],
+    mut maybe: u64,
+    grf: std::ops::Range<usize>,
+) -> (u64, u64) {
+    let (mut changed, mut with_undef) = (0u64, 0u64);
+    let (mut ua, mut ub) = ([0u8; 64], [0u8; 64]);
+    while maybe != 0 {
+        let i = maybe.trailing_zeros() as usize;
+        maybe &= maybe - 1;
+        let Some(reg) = candidates.get(i) else {
+            break;
+        };
+        // GRF registers by their bits (as the general path below: differing undefined flags
+        // or a differing defined byte); ARF registers after a quick check of equal bytes
+        // and undefined flags.
+        match *reg {
+            RegRef::Arf(ix) => {
+                if same_arf(st, after, ix) {
+                    continue;
+                }
+            }
+            RegRef::Grf(n) => {
+                if !grf.contains(&usize::from(n)) {
+                    continue;
+                }
+                if let (Some((x, ux)), Some((y, uy))) = (grf_reg(st, n), grf_reg(after, n)) {
+                    // (Bytes compared as 64-bit words when all are defined, else one by one.)
+                    let defined_differ = if ux | uy == 0 {
+                        u32::from(words(x) != words(y))
+                    } else {
+                        (0..32).fold(0u32, |m, k| m | u32::from(x[k] != y[k]) << k)
+                    };
+                    if ux != uy || defined_differ & !ux != 0 {
+                        changed |= 1 << i;
+                        with_undef |= u64::from(uy != 0) << i;
+                    }
+                    continue;
+                }
+            }
+        }
+        let (x, ux) = reg_view(st, *reg, &mut ua);
+        let (y, uy) = reg_view(after, *reg, &mut ub);
+        let n = x.len();
+        let differ = if !ux && !uy {
+            x != y
+        } else {
+            ua[..n] != ub[..n]
+                || x.iter()
+                    .zip(y)
+                    .zip(&ua)
+                    .any(|((a, c), u)| (a ^ c) & !u != 0)
+        };
+        if differ {
+            changed |= 1 << i;
+            if uy {
+                with_undef |= 1 << i;
+            }
+        }
+    }
+    (changed, with_undef)
+}
+
+/// A GRF register's 32 bytes as four little-endian 64-bit words.
 #[inline(always)]
-pub(super) fn differ<T: Copy + PartialEq, const N: usize>(x: &[T], y: &[T]) -> bool
-where
-    [T; N]: AsWords,
-{
-    match (<&[T; N]>::try_from(x), <&[T; N]>::try_from(y)) {
-        (Ok(x), Ok(y)) => {
-            let (a, b) = (x.words(), y.words());
-            (0..8).fold(0, |d, i| d | (a[i] ^ b[i])) != 0
-        }
-        _ => x != y,
-    }
-}
-
-/// A 64-byte block as eight little-endian 64-bit words.
-pub(super) trait AsWords {
-    fn words(&self) -> [u64; 8];
-}
-
-impl AsWords for [u8; 64] {
-    #[inline(always)]
-    fn words(&self) -> [u64; 8] {
-        std::array::from_fn(|i| {
-            let b = &self[8 * i..8 * i + 8];
-            u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
-        })
-    }
-}
-
-impl AsWords for [u32; 16] {
-    #[inline(always)]
-    fn words(&self) -> [u64; 8] {
-        std::array::from_fn(|i| u64::from(self[2 * i]) | u64::from(self[2 * i + 1]) << 32)
-    }
+fn words(x: &[u8; 32]) -> [u64; 4] {
+    std::array::from_fn(|i| {
+        let b = &x[8 * i..8 * i + 8];
+        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+    })
 }
 
 /// The 32 bytes of GRF register `n` and its 32 undefined flags.
@@ -294,21 +370,237 @@ pub(super) fn grf_reg(st: &ThreadState, n: u8) -> Option<(&[u8; 32], u32)> {
     Some((bytes, (st.grf_undef.get(o / 64)? >> (o % 64)) as u32))
 }
 
-/// Whether GRF register `n` has the same bytes and undefined flags in `a` and `b` (as 64-bit
-/// words, no comparison call).
-#[inline]
-pub(super) fn same_grf(a: &ThreadState, b: &ThreadState, n: u8) -> bool {
-    let words = |x: &[u8; 32]| -> [u64; 4] {
-        std::array::from_fn(|i| {
-            let b = &x[8 * i..8 * i + 8];
-            u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
-        })
-    };
-    match (grf_reg(a, n), grf_reg(b, n)) {
-        (Some((x, ux)), Some((y, uy))) => {
-            let (x, y) = (words(x), words(y));
-            ux == uy && (0..4).fold(0, |d, i| d | (x[i] ^ y[i])) == 0
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Raw equality of everything a reset restores (undefined bytes included).
+    fn same_raw(a: &ThreadState, b: &ThreadState) -> bool {
+        a.grf == b.grf
+            && a.grf_undef == b.grf_undef
+            && a.arf == b.arf
+            && a.arf_undef == b.arf_undef
+            && a.acc == b.acc
+    }
+
+    /// A random written range: GRF bytes anywhere (usually within a register or two), ARF
+    /// bytes anywhere (sometimes none).
+    fn random_written(st: &ThreadState, r: &mut Rng) -> Written {
+        let mut w = Written::NONE;
+        if r.chance(7, 8) {
+            let lo = r.below(st.grf.len());
+            w.grf = (lo, (lo + 1 + r.below(64)).min(st.grf.len()));
         }
-        (x, y) => x == y,
+        if r.chance(1, 2) {
+            let (lo, most) = (r.below(st.arf.len()), if r.chance(1, 4) { 600 } else { 40 });
+            w.arf = (lo, (lo + 1 + r.below(most)).min(st.arf.len()));
+        }
+        w
+    }
+
+    /// Change `st` (bytes, undefined flags, accumulator records) only inside `w`, and the IP.
+    fn scribble(st: &mut ThreadState, w: &Written, r: &mut Rng) {
+        for _ in 0..1 + r.below(6) {
+            if w.grf.0 < w.grf.1 {
+                let o = w.grf.0 + r.below(w.grf.1 - w.grf.0);
+                st.grf[o] ^= 1 + r.below(255) as u8;
+                if r.chance(1, 3) {
+                    st.grf_undef[o / 64] ^= 1 << (o % 64);
+                }
+            }
+            if w.arf.0 < w.arf.1 {
+                let o = w.arf.0 + r.below(w.arf.1 - w.arf.0);
+                st.arf[o] ^= 1 + r.below(255) as u8;
+                if r.chance(1, 3) {
+                    st.arf_undef[o / 4] ^= 0xff << (8 * (o % 4));
+                }
+            }
+        }
+        let accs: Vec<(usize, usize, usize)> = (st.layout.regs.iter())
+            .filter(|x| x.info.name == "acc")
+            .map(|x| (x.base, x.bytes, usize::from(x.num)))
+            .collect();
+        for (base, bytes, num) in accs {
+            if w.arf_overlaps(base, base + bytes) && r.chance(1, 2) {
+                st.acc[num].ext[r.below(16)] ^= 1;
+                st.acc[num].class[r.below(16)] ^= 1;
+            }
+        }
+        if let Some(ip) = st.arf_index("ip") {
+            let o = st.layout.regs[ip].base;
+            st.arf[o] = st.arf[o].wrapping_add(16);
+        }
+    }
+
+    /// The changed candidates and those with undefined bits in `after`, every candidate
+    /// compared through `reg_view` (bytes and undefined bytes).
+    fn general(st: &ThreadState, after: &ThreadState, candidates: &[RegRef]) -> (u64, u64) {
+        let (mut changed, mut with_undef) = (0, 0);
+        for (i, reg) in candidates.iter().enumerate() {
+            let (mut ua, mut ub) = ([0u8; 64], [0u8; 64]);
+            let (x, _) = reg_view(st, *reg, &mut ua);
+            let (y, uy) = reg_view(after, *reg, &mut ub);
+            let n = x.len();
+            let defined_differ = (0..n).any(|k| (x[k] ^ y[k]) & !ua[k] != 0);
+            if ua[..n] != ub[..n] || defined_differ {
+                changed |= 1 << i;
+                with_undef |= u64::from(uy) << i;
+            }
+        }
+        (changed, with_undef)
+    }
+
+    /// Slot resets as `assemble` does them (the ARF blocks noted by `Slot::set_arf`, what
+    /// `after` must follow accumulated over attempts that stop early, what a step wrote or
+    /// anything for a failed step) make `st` equal the base and `after` equal `st`
+    /// everywhere: the whole GRF and ARF (bytes and undefined flags) and the accumulator
+    /// records, for random registers, fills, writes (inside the reported ranges) and
+    /// failures.
+    #[test]
+    fn slot_resets_restore_the_source() {
+        for p in [Platform::Skl, Platform::Ivb, Platform::Hsw] {
+            let base = ThreadState::new(p);
+            let set: Vec<usize> = ["f0", "f1", "acc0", "acc1", "cr0"]
+                .into_iter()
+                .filter_map(|n| base.arf_index(n))
+                .collect();
+            assert_eq!(set.len(), 5);
+            let (mut st, mut after) = (Slot::new(&base), Slot::new(&base));
+            let mut moved = Blocks::EMPTY;
+            let mut r = Rng::for_vector(9, p as u64, 0);
+            let (mut followed, mut failed) = (0, 0);
+            for _ in 0..3000 {
+                let regs: Vec<u8> = (0..1 + r.below(4)).map(|_| r.below(128) as u8).collect();
+                moved = moved.union(st.arf_dirty);
+                st.reset_from(&base, &regs, Blocks::EMPTY);
+                assert!(same_raw(&st.st, &base));
+                // As `assemble`: register fills and `Slot::set_arf` on `st` only.
+                for &n in &regs {
+                    fill_regs(&mut st.st, n, 1, DataType::UD, &mut r, None).unwrap();
+                }
+                for &i in &set {
+                    if r.chance(1, 2) {
+                        let len = if r.chance(1, 2) { 4 } else { 32 };
+                        let n = len.min(st.st.layout.regs[i].bytes);
+                        let bytes: Vec<u8> = (0..n).map(|_| r.next() as u8).collect();
+                        st.set_arf(i, &bytes).unwrap();
+                    }
+                }
+                if r.chance(1, 5) {
+                    // An attempt that stops before executing.
+                    continue;
+                }
+                after.reset_from(&st.st, &regs, moved.union(st.arf_dirty));
+                moved = Blocks::EMPTY;
+                assert!(same_raw(&after.st, &st.st), "{p:?}");
+                followed += 1;
+                let _ = after.st.take_written();
+                if r.chance(1, 10) {
+                    // A failed step: GRF writes (recorded) anywhere, anything in the ARF.
+                    for _ in 0..r.below(3) {
+                        let o = 4 * r.below(after.st.grf.len() / 4);
+                        after.st.write_grf(o, 4, r.next(), false).unwrap();
+                    }
+                    let all = Written {
+                        grf: (0, 0),
+                        arf: (0, after.st.arf.len()),
+                    };
+                    scribble(&mut after.st, &all, &mut r);
+                    after.step_failed();
+                    failed += 1;
+                } else {
+                    let w = random_written(&after.st, &mut r);
+                    scribble(&mut after.st, &w, &mut r);
+                    after.stepped(&w);
+                    check_step(&st.st, &after, &w);
+                }
+            }
+            assert!(followed > 1500 && failed > 100, "{followed} {failed}");
+        }
+    }
+
+    /// The changed registers found among the candidates in the blocks a step wrote (and the
+    /// GRF registers it wrote; GRF registers compared by their bits) equal those the general
+    /// comparison (`reg_view`, every candidate) finds, and those found among the candidates
+    /// in the blocks that differ (all GRF candidates), for random states, candidates and
+    /// writes.
+    #[test]
+    fn changed_registers_from_the_written_ranges_equal_the_full_comparison() {
+        let mut r = Rng::for_vector(12, 12, 0);
+        let mut found = 0;
+        for p in [Platform::Skl, Platform::Ivb] {
+            let mut st = ThreadState::new(p);
+            let nregs = st.layout.regs.len();
+            for _ in 0..3000 {
+                for x in st.grf.iter_mut().chain(st.arf.iter_mut()) {
+                    *x = r.next() as u8;
+                }
+                for w in st.grf_undef.iter_mut() {
+                    *w = if r.chance(1, 4) { r.next() } else { 0 };
+                }
+                for w in st.arf_undef.iter_mut() {
+                    *w = if r.chance(1, 4) { r.next() as u32 } else { 0 };
+                }
+                let mut after = st.clone();
+                let w = random_written(&st, &mut r);
+                scribble(&mut after, &w, &mut r);
+                let mut candidates: Vec<RegRef> = (0..r.below(8))
+                    .map(|_| RegRef::Grf(r.below(128) as u8))
+                    .collect();
+                // (The ARF registers a vector may change: all but ip, null and the large
+                // ones, as `Work::arf_sorted`.)
+                let arf = (0..nregs).filter(|&i| {
+                    let x = &st.layout.regs[i];
+                    x.name != "ip" && x.name != "null" && x.bytes <= 64
+                });
+                candidates.extend(arf.filter(|_| r.chance(3, 4)).map(RegRef::Arf));
+                candidates.truncate(64);
+                let within = |m: Blocks| -> u64 {
+                    (candidates.iter().enumerate()).fold(0, |acc, (i, c)| match *c {
+                        RegRef::Grf(_) => acc | 1 << i,
+                        RegRef::Arf(ix) => {
+                            let x = &st.layout.regs[ix];
+                            let hit = Blocks::of(x.base, x.base + x.bytes).meets(m);
+                            acc | u64::from(hit) << i
+                        }
+                    })
+                };
+                let want = general(&st, &after, &candidates);
+                let full = differing_blocks(&st.arf, &after.arf, &st.arf_undef, &after.arf_undef);
+                let all = 0..st.grf.len() / 32;
+                assert_eq!(
+                    changed_regs(&st, &after, &candidates, within(full), all),
+                    want
+                );
+                let grf = w.grf_regs(st.grf_reg_bytes());
+                let written = Blocks::of(w.arf.0, w.arf.1);
+                let got = changed_regs(&st, &after, &candidates, within(written), grf);
+                assert_eq!(got, want, "{p:?} {w:?}");
+                found += want.0.count_ones();
+            }
+        }
+        assert!(found > 1000, "{found}");
+    }
+
+    /// `Blocks::of` holds exactly the blocks of the bytes of the range, and `ranges` gives
+    /// them back as byte ranges.
+    #[test]
+    fn block_sets_of_byte_ranges() {
+        let mut r = Rng::for_vector(1, 3, 0);
+        for _ in 0..2000 {
+            let (lo, len) = (r.below(5000), r.below(300));
+            let m = Blocks::of(lo, lo + len);
+            let want = (lo..lo + len).fold(Blocks::EMPTY, |m, i| m.union(Blocks::block(i / 64)));
+            assert_eq!(m, want, "{lo}+{len}");
+            let total = r.below(6000);
+            let mut covered = vec![false; total];
+            for (o, e) in m.ranges(total) {
+                assert!(o < e && e <= total);
+                covered[o..e].iter_mut().for_each(|c| *c = true);
+            }
+            for (i, c) in covered.iter().enumerate() {
+                assert_eq!(*c, m.meets(Blocks::block(i / 64)), "byte {i} of {total}");
+            }
+        }
     }
 }
