@@ -1,5 +1,5 @@
-//! A bit set that knows its nonzero words (a summary bit per word), so that iterating, counting
-//! and clearing cost what the members cost, not the universe (the sets of spec IDs and value
+//! A bit set that knows its nonzero words (a summary bit per word), so that iterating and
+//! clearing cost what the members cost, not the universe (the sets of spec IDs and value
 //! labels of one vector: a few dozen members among thousands).
 
 /// Members `0..64 * words`.
@@ -8,8 +8,6 @@ pub(crate) struct BitSet {
     words: Vec<u64>,
     /// Bit `w % 64` of `summary[w / 64]`: word `w` may be nonzero.
     summary: Vec<u64>,
-    /// Members (an upper bound after [`BitSet::union_with`]).
-    count: usize,
 }
 
 impl BitSet {
@@ -19,7 +17,6 @@ impl BitSet {
         BitSet {
             words: vec![0; words],
             summary: vec![0; words.div_ceil(64)],
-            count: 0,
         }
     }
 
@@ -28,11 +25,8 @@ impl BitSet {
     pub(crate) fn insert(&mut self, i: usize) {
         let (w, b) = (i / 64, i % 64);
         if let Some(x) = self.words.get_mut(w) {
-            if *x >> b & 1 == 0 {
-                *x |= 1 << b;
-                self.count += 1;
-                self.summary[w / 64] |= 1 << (w % 64);
-            }
+            *x |= 1 << b;
+            self.summary[w / 64] |= 1 << (w % 64);
         }
     }
 
@@ -42,13 +36,6 @@ impl BitSet {
         self.words
             .get(i / 64)
             .is_some_and(|x| x >> (i % 64) & 1 == 1)
-    }
-
-    /// Members.
-    #[inline]
-    #[allow(dead_code, reason = "the list writers no longer size their room by it")]
-    pub(crate) fn count(&self) -> usize {
-        self.count
     }
 
     /// Empty the set.
@@ -61,7 +48,6 @@ impl BitSet {
                 x &= x - 1;
             }
         }
-        self.count = 0;
     }
 
     /// Call `f` with each member of `self ∪ other` (same room), ascending.
@@ -103,13 +89,14 @@ mod tests {
         for i in [0, 64, 4096] {
             b.insert(i);
         }
-        assert_eq!(a.count(), 5);
+        let mut members = Vec::new();
+        a.for_each(|i| members.push(i));
+        assert_eq!(members, [3, 64, 65, 4095, 4999]);
         assert!(a.contains(64) && a.contains(4999) && !a.contains(66) && !a.contains(6000));
         let mut u = Vec::new();
         a.for_each_union(&b, |i| u.push(i));
         assert_eq!(u, [0, 3, 64, 65, 4095, 4096, 4999]);
         a.clear();
-        assert_eq!(a.count(), 0);
         let mut v = Vec::new();
         a.for_each(|i| v.push(i));
         assert!(v.is_empty());

@@ -15,6 +15,8 @@
 //! output past the `n` it uses, and `n` itself only depends on outputs it uses, so a value is
 //! kept exactly when `p + n` outputs are computed; otherwise more are computed and it is drawn
 //! again.
+//!
+//! [`values::value_code`]: crate::golden::values::value_code
 
 use crate::golden::values::{float_format, Rng};
 use crate::spec::DataType;
@@ -120,7 +122,7 @@ fn fill_run_in<D: Draws>(ahead: &mut Ahead, out: &mut [u8], r: &mut Rng, mut not
         need -= q;
         p = 0;
     }
-    *r = Rng::from_state(s.wrapping_sub((have - p) as u64 * Rng::STEP));
+    *r = Rng::from_state(s.wrapping_sub(((have - p) as u64).wrapping_mul(Rng::STEP)));
     while seen != 0 {
         note(D::label(seen.trailing_zeros()));
         seen &= seen - 1;
