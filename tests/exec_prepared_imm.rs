@@ -66,7 +66,7 @@ fn golden_vectors_with_other_immediates_execute_like_step() {
             let id = v["id"].as_str().unwrap();
             // Prepared with itself, with zero immediates and with random ones.
             same_effect(&st, &ins, &ins, id);
-            if ins.src.iter().flatten().any(|s| matches!(s, Src::Imm(_))) {
+            if ins.has_imm_src() {
                 let zero = with_imms(&ins, |_, _| 0);
                 same_effect(&st, &zero, &ins, id);
                 let other = with_imms(&ins, |_, _| rng.next());

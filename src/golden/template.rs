@@ -1028,12 +1028,7 @@ mod grf_source_tests {
                     let Some(b) = build(OpSel::Op(op), k, p, &[], &mut r) else {
                         continue;
                     };
-                    let imm = b
-                        .insn
-                        .src
-                        .iter()
-                        .flatten()
-                        .any(|s| matches!(s, Src::Imm(_)));
+                    let imm = b.insn.has_imm_src();
                     if op == Opcode::Add {
                         imms += usize::from(imm);
                         continue;

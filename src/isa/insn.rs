@@ -139,6 +139,11 @@ impl Insn {
         self.src.iter().filter(|s| s.is_some()).count()
     }
 
+    /// Whether a source is an immediate.
+    pub fn has_imm_src(&self) -> bool {
+        self.src.iter().flatten().any(|s| matches!(s, Src::Imm(_)))
+    }
+
     /// Whether the opcode uses the three-source instruction format.
     pub fn is_three_src(&self) -> bool {
         self.op.info().class == OpClass::ThreeSrc

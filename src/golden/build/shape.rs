@@ -144,13 +144,7 @@ impl Work {
                 continue;
             };
             let rule_bits = shape_tables::ids_and_numbers(&rules, &mut buf.rules);
-            let has_imm = b
-                .insn
-                .src
-                .iter()
-                .flatten()
-                .any(|s| matches!(s, Src::Imm(_)));
-            if !has_imm {
+            if !b.insn.has_imm_src() {
                 text::insn_fields(&mut buf.text, &b.insn, p, &bytes);
             }
             shape_tables::place_into(b.labels, &mut buf.label_ranks, &mut buf.labels);
