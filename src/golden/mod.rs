@@ -1,8 +1,8 @@
 //! Golden test vectors (issue 7): single-instruction vectors generated from rule-aware
 //! templates ([`template`]), executed on the reference model and written as JSON Lines
 //! ([`format`], conformance/README.md). Deterministic: vector `i` depends only on the seed
-//! and `i` ([`values::Rng::for_vector`]); [`generate`] runs rayon over ordered chunks and
-//! streams, so memory does not grow with the count.
+//! and `i` ([`values::Rng::for_vector`]); [`generate_lines`] runs worker threads over ordered
+//! pieces and streams them ([`pipeline`]), so memory does not grow with the count.
 
 mod bitset;
 pub mod build;
@@ -12,6 +12,7 @@ pub mod format;
 mod fp_rows;
 mod ids;
 mod operands;
+mod pipeline;
 mod regtext;
 pub mod template;
 pub mod values;
@@ -22,14 +23,10 @@ pub use format::{AltKind, Alternative, DstInfo, Vector};
 use rayon::prelude::*;
 use std::io::Write;
 
-/// Vectors per chunk, about: the lines of a chunk are held in memory until written (two
-/// chunks at a time: one written while the next is generated), generated in parallel tasks
-/// of [`task_len`] vectors.
+/// Vectors per batch that [`generate`] parses back at once (in parallel).
 pub const CHUNK: u64 = 16_384;
 
-/// Vectors per parallel task at least (each task takes a generation state from a pool shared
-/// by the run, so states, shapes and buffers live as long as the run; small tasks keep both
-/// cores busy to the end of a chunk).
+/// Vectors per parallel task at least (a worker builds each shape of its task once).
 pub const TASK: u64 = 512;
 
 /// Vectors per task: [`TASK`] rounded up to whole shape spans (`PER_SHAPE` vectors of every
@@ -49,147 +46,84 @@ pub struct GenStats {
     pub rejected: u64,
 }
 
-/// The output of one task: its lines, and the indices without a vector.
-#[derive(Default)]
-struct TaskOut {
-    buf: format::fast::Lines,
-    skipped: Vec<u64>,
-    written: u64,
-    rejected: u64,
-}
-
 /// Generate vectors `0..count` to `out`, one JSON line each, in index order, calling
-/// `on_chunk(first index, chunk length, parts)` after each chunk is written (progress; the
-/// chunk's lines are the concatenation of `parts`). This is the fast path: vectors exist only
-/// as their lines. A chunk is written (and `on_chunk` called, on the calling thread) while the
-/// next one is generated.
+/// `on_piece(first index, vectors, lines)` on the calling thread after each piece of lines is
+/// written (progress). This is the fast path: vectors exist only as their lines. Worker
+/// threads (as many as rayon's, so `RAYON_NUM_THREADS` applies) generate while the calling
+/// thread writes ([`pipeline`]); the output does not depend on the thread count.
 pub fn generate_lines(
     cfg: &GenConfig,
     count: u64,
     out: &mut dyn Write,
-    mut on_chunk: impl FnMut(u64, u64, &[&[u8]]),
+    mut on_piece: impl FnMut(u64, u64, &[u8]),
 ) -> std::io::Result<GenStats> {
-    let task = task_len(cfg);
-    let chunk = task * (CHUNK / task).max(1);
-    let pool = WorkPool::default();
-    let fill = |tasks: &mut Vec<TaskOut>, start: u64| {
-        let end = (start + chunk).min(count);
-        let n = (end - start).div_ceil(task) as usize;
-        tasks.resize_with(n, TaskOut::default);
-        tasks.par_iter_mut().enumerate().for_each(|(t, o)| {
-            let a = start + t as u64 * task;
-            pool.run(cfg, |w| o.fill(w, cfg, a..(a + task).min(end)));
-        });
-    };
-    let mut stats = GenStats::default();
-    let (mut cur, mut next) = (Vec::new(), Vec::new());
-    if count > 0 {
-        fill(&mut cur, 0);
-    }
-    let mut start = 0;
-    while start < count {
-        let end = (start + chunk).min(count);
-        // (The next chunk is a job of the pool, so no thread waits to be scheduled for it;
-        // this thread writes meanwhile.)
-        let written = rayon::in_place_scope(|s| {
-            if end < count {
-                let (fill, next) = (&fill, &mut next);
-                s.spawn(move |_| fill(next, end));
-            }
-            let written = write_chunk(out, &cur, &mut stats);
-            if written.is_ok() {
-                let parts: Vec<&[u8]> = cur.iter().map(|o| o.buf.as_bytes()).collect();
-                on_chunk(start, end - start, &parts);
-            }
-            written
-        });
-        written?;
-        std::mem::swap(&mut cur, &mut next);
-        start = end;
-    }
-    out.flush()?;
-    Ok(stats)
+    let workers = rayon::current_num_threads();
+    pipeline::run(cfg, count, task_len(cfg), workers, out, &mut on_piece)
 }
 
-/// Write the lines of a chunk's tasks and add up their statistics.
-fn write_chunk(
-    out: &mut dyn Write,
-    tasks: &[TaskOut],
-    stats: &mut GenStats,
-) -> std::io::Result<()> {
-    for o in tasks {
-        out.write_all(o.buf.as_bytes())?;
-        stats.written += o.written;
-        stats.skipped += o.skipped.len() as u64;
-        stats.rejected += o.rejected;
-    }
-    Ok(())
-}
-
-impl TaskOut {
-    /// The lines of vectors `range`, generated with `w`.
-    fn fill(&mut self, w: &mut build::Work, cfg: &GenConfig, range: std::ops::Range<u64>) {
-        self.buf.clear();
-        self.skipped.clear();
-        self.written = 0;
-        self.rejected = 0;
-        for i in range {
-            if w.line(cfg, i, &mut self.buf, &mut self.rejected) {
-                self.written += 1;
-            } else {
-                self.skipped.push(i);
-            }
-        }
-    }
-}
-
-/// The generation states of a run: a task takes one (or makes one) and gives it back, so a
-/// run makes about as many as it has threads. (Vector `i` does not depend on the state that
-/// builds it: a state only caches what the seed and the index determine.)
-#[derive(Default)]
-struct WorkPool(std::sync::Mutex<Vec<build::Work>>);
-
-impl WorkPool {
-    fn run(&self, cfg: &GenConfig, f: impl FnOnce(&mut build::Work)) {
-        let taken = self.0.lock().ok().and_then(|mut v| v.pop());
-        let mut w = taken.unwrap_or_else(|| build::Work::new(cfg));
-        f(&mut w);
-        if let Ok(mut v) = self.0.lock() {
-            v.push(w);
-        }
-    }
-}
-
-/// Generate vectors `0..count` to `out` as [`generate_lines`] does; `on_chunk` sees each
-/// chunk's vectors (None: an index without a vector), parsed back from their lines (for
-/// coverage: slower than [`generate_lines`]).
+/// Generate vectors `0..count` to `out` as [`generate_lines`] does; `on_chunk` sees the
+/// vectors of each batch of about [`CHUNK`] indices in order (None: an index without a
+/// vector), parsed back from their lines in parallel (for coverage: slower than
+/// [`generate_lines`]).
 pub fn generate(
     cfg: &GenConfig,
     count: u64,
     out: &mut dyn Write,
     mut on_chunk: impl FnMut(&[Option<Vector>]),
 ) -> std::io::Result<GenStats> {
-    let mut vs: Vec<Option<Vector>> = Vec::new();
-    generate_lines(cfg, count, out, |first, len, parts| {
-        let parsed: Vec<Vector> = parts
-            .par_iter()
-            .flat_map_iter(|p| p.split(|b| *b == b'\n'))
+    let mut batch = Batch::default();
+    let stats = generate_lines(cfg, count, out, |first, len, lines| {
+        if batch.len == 0 {
+            batch.first = first;
+        }
+        batch.text.extend_from_slice(lines);
+        batch.len += len;
+        if batch.len >= CHUNK {
+            batch.parse(&mut on_chunk);
+        }
+    })?;
+    if batch.len > 0 {
+        batch.parse(&mut on_chunk);
+    }
+    Ok(stats)
+}
+
+/// Lines of consecutive indices waiting to be parsed back ([`generate`]).
+#[derive(Default)]
+struct Batch {
+    first: u64,
+    len: u64,
+    text: Vec<u8>,
+    vectors: Vec<Option<Vector>>,
+}
+
+impl Batch {
+    /// Parse the lines, hand their vectors to `on_chunk`, and empty the batch.
+    fn parse(&mut self, on_chunk: &mut impl FnMut(&[Option<Vector>])) {
+        let lines: Vec<&[u8]> = self
+            .text
+            .split(|b| *b == b'\n')
             .filter(|l| !l.is_empty())
+            .collect();
+        let parsed: Vec<Vector> = lines
+            .par_iter()
             .filter_map(|l| serde_json::from_slice(l).ok())
             .collect();
         // Put each vector at its index (`<gen>-<seed>-<index>`), None elsewhere.
-        vs.clear();
-        vs.resize(len as usize, None);
+        self.vectors.clear();
+        self.vectors.resize(self.len as usize, None);
         for v in parsed {
-            let i =
+            let at =
                 v.id.rsplit('-')
                     .next()
                     .and_then(|x| x.parse::<u64>().ok())
-                    .map_or(0, |i| i - first);
-            if let Some(slot) = vs.get_mut(i as usize) {
+                    .and_then(|i| i.checked_sub(self.first));
+            if let Some(slot) = at.and_then(|i| self.vectors.get_mut(i as usize)) {
                 *slot = Some(v);
             }
         }
-        on_chunk(&vs);
-    })
+        on_chunk(&self.vectors);
+        self.text.clear();
+        self.len = 0;
+    }
 }
