@@ -1,4 +1,4 @@
-//! Golden vectors: generated per second (in process, rayon over both cores: the fast line
+//! Golden vectors: generated per second (in process, worker threads on both cores: the fast line
 //! writer `generate_lines` that `euref golden` uses, and `generate`, the coverage path that
 //! parses every line back) and checked per second against `euref sim` (a subprocess, requests
 //! pipelined). Goals (issue 7): >= 1 M/s generated, >= 200 k/s checked on a 2-core machine.
@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 const N: u64 = 20_000;
-/// Vectors per generation sample (enough chunks for both cores).
+/// Vectors per generation sample (enough tasks for both cores).
 const GEN_N: u64 = 200_000;
 
 fn bench(c: &mut Criterion) {
