@@ -232,6 +232,71 @@ pub(crate) fn write_dst(
     }
 }
 
+/// Write the results `bits` of the channels in `write` (undefined where `und` has a bit) to the
+/// destination: the same effect as [`write_dst`] for each of them in channel order (`exact`:
+/// the exact values an accumulator destination keeps, else 0), with the GRF cases written
+/// out (consecutive defined dwords as one slice).
+pub(crate) fn write_results(
+    st: &mut ThreadState,
+    d: &DstPlan,
+    n: usize,
+    write: u32,
+    und: u32,
+    bits: &[u64; MAX_CHANNELS],
+    exact: Option<&[i128; MAX_CHANNELS]>,
+) {
+    let n = n.min(MAX_CHANNELS);
+    if d.space != Space::Grf || d.en_lo != d.en_hi {
+        for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+            let e = exact.map_or(0, |x| x[ch]);
+            write_dst(st, d, ch, bits[ch], e, und >> ch & 1 == 1);
+        }
+        return;
+    }
+    // Both halves of every element enabled or not: `en_lo` gates whole elements.
+    let write = write & d.en_lo;
+    let all = super::mask::low(n);
+    let contiguous = if d.esize == 4 && write == all && und & all == 0 {
+        d.dwords_from
+            .map(|b| b as usize)
+            .filter(|b| b + 4 * n <= st.grf.len())
+    } else {
+        None
+    };
+    if let Some(b) = contiguous {
+        // Every channel, consecutive defined dwords: one slice.
+        st.mark_grf(b, 4 * n);
+        for (ch, w) in st.grf[b..b + 4 * n].chunks_exact_mut(4).enumerate() {
+            w.copy_from_slice(&(bits[ch] as u32).to_le_bytes());
+        }
+        clear_undef_range(&mut st.grf_undef, b, 4 * n);
+    } else if d.esize == 4 {
+        // Dword elements, written out.
+        for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+            st.mark_grf(d.off[ch] as usize, 4);
+        }
+        let (g, gu) = (&mut st.grf, &mut st.grf_undef);
+        for ch in 0..n {
+            let m = 1u32 << ch;
+            if write & m == 0 {
+                continue;
+            }
+            let o = d.off[ch] as usize;
+            if let Some(w) = g.get_mut(o..o + 4) {
+                w.copy_from_slice(&(bits[ch] as u32).to_le_bytes());
+            }
+            if let Some(x) = gu.get_mut(o / 64) {
+                let bm = 0xfu64 << (o % 64);
+                *x = if und & m != 0 { *x | bm } else { *x & !bm };
+            }
+        }
+    } else {
+        for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+            st.write_grf_unchecked(d.off[ch] as usize, d.esize, bits[ch], und >> ch & 1 == 1);
+        }
+    }
+}
+
 /// How an ALU instruction executes, decided from the instruction and the platform alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Route {
@@ -754,45 +819,112 @@ fn integer(
         FlagWriter::empty()
     };
     let all_ones = crate::state::mask_bits(dst.ty.bits());
-    for ch in 0..n {
-        let m = 1u32 << ch;
-        if en.maybe() & m == 0 {
-            continue;
-        }
-        let unk = en.unknown & m != 0;
-        let und = undef & m != 0 || unk;
-        let mut conv_und = false;
-        let (bits, flag, exact) = match (&out.cond, &conv, fdst) {
-            (Some(c), _, _) => (if c[ch] { all_ones } else { 0 }, c[ch], -i128::from(c[ch])),
+    let acc_res: Option<&[i128; MAX_CHANNELS]> = acc_res.map(|r| &*r);
+    let res: &[i128; MAX_CHANNELS] = res;
+    // The destination bits of a channel, its condition flag (meaningful with flags only), the
+    // exact value an accumulator destination keeps, and whether the float conversion makes the
+    // result undefined.
+    let final_of = |ch: usize| -> Result<(u64, bool, i128, bool), ExecError> {
+        Ok(match (&out.cond, &conv, fdst) {
+            (Some(c), _, _) => {
+                let (b, f, e) = cond_final(c[ch], all_ones);
+                (b, f, e, false)
+            }
             (None, Some(cv), _) => {
-                let (b, v, o) = cv.apply(res[ch], insn.sat);
-                let e = if insn.sat { v } else { res[ch] };
-                (b, int_cond(insn.cmod, v, o).unwrap_or(false), e)
+                let (b, f, e) = conv_final(cv, res[ch], insn.sat, flags_on, insn.cmod);
+                (b, f, e, false)
             }
             (None, None, Some(ft)) => {
                 let (repr, b, fits) = int_repr(p, class.ty, res[ch]);
-                conv_und = !fits || fenv_undef;
                 let cv = crate::float::convert(&fenv, repr, dst.ty, b, insn.sat).map_err(|e| {
                     ExecError::Unsupported {
                         what: format!("{}: {e}", op.name()),
                     }
                 })?;
                 let f = super::ops_float::flag_of(insn.cmod, dst.ty, Some(ft), cv.bits, cv.flags);
-                (cv.bits, f, 0)
+                (cv.bits, f, 0, !fits || fenv_undef)
             }
-            (None, None, None) => (0, false, 0),
-        };
+            (None, None, None) => (0, false, 0, false),
+        })
+    };
+    let live = en.maybe();
+    let und_mask = undef | en.unknown;
+    let acc_und = |ch: usize| und_mask >> ch & 1 == 1 || (!out.acc_forced && wr.is_none());
+    let acc_val = |ch: usize| acc_res.map_or(res[ch], |r| r[ch]);
+    // The final values first (nothing is written if one fails: the loop below then writes what
+    // it writes before reporting the error), then the destination, the flags and the
+    // accumulator, each for every channel at once (distinct storage; the flags are read before
+    // the destination is written, as the loop does).
+    let mut fin = [0u64; MAX_CHANNELS];
+    let mut exact = [0i128; MAX_CHANNELS];
+    let (mut flag_val, mut conv_und) = (0u32, 0u32);
+    let mut ok = true;
+    let chans = (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1);
+    // (The integer cases with the case decided once.)
+    match (&out.cond, &conv) {
+        (Some(c), _) => {
+            for ch in chans {
+                let (b, f, e) = cond_final(c[ch], all_ones);
+                (fin[ch], exact[ch]) = (b, e);
+                flag_val |= u32::from(f) << ch;
+            }
+        }
+        (None, Some(cv)) => {
+            for ch in chans {
+                let (b, f, e) = conv_final(cv, res[ch], insn.sat, flags_on, insn.cmod);
+                (fin[ch], exact[ch]) = (b, e);
+                flag_val |= u32::from(f) << ch;
+            }
+        }
+        (None, None) => {
+            for ch in chans {
+                let Ok((b, f, e, cu)) = final_of(ch) else {
+                    ok = false;
+                    break;
+                };
+                (fin[ch], exact[ch]) = (b, e);
+                flag_val |= u32::from(f) << ch;
+                conv_und |= u32::from(cu) << ch;
+            }
+        }
+    }
+    if ok {
+        let dst_und = und_mask | conv_und | if insn.sat { sat_undef } else { 0 };
+        let exact = acc_dst.then_some(&exact);
+        write_results(st, dplan, n, live, dst_und, &fin, exact);
+        if flags_on {
+            let flag_und = und_mask | conv_und | flag_undef;
+            for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
+                fw.set(fbase + ch, flag_val >> ch & 1 == 1, flag_und >> ch & 1 == 1);
+            }
+            fw.commit(st);
+        }
+        if let Some(am) = acc_map {
+            am.write_each(st, chan_off, n, live, |ch| {
+                let v = acc_val(ch);
+                (acc_ty, v, v as u64, acc_und(ch))
+            });
+        }
+        info.enabled = en.on;
+        info.violations.extend(violations);
+        return Ok(());
+    }
+    for ch in 0..n {
+        let m = 1u32 << ch;
+        if live & m == 0 {
+            continue;
+        }
+        let und = und_mask & m != 0;
+        let (bits, flag, exact, conv_und) = final_of(ch)?;
         let dst_und = und || conv_und || (insn.sat && sat_undef & m != 0);
         write_dst(st, dplan, ch, bits, exact, dst_und);
         if flags_on {
             fw.set(fbase + ch, flag, und || conv_und || flag_undef & m != 0);
         }
         if let Some(am) = acc_map {
-            let forced = out.acc_forced;
             if let Some(a) = am.addr(st, chan_off, ch) {
-                let v = acc_res.as_ref().map_or(res[ch], |r| r[ch]);
-                let bits = v as u64;
-                st.acc_write(a, acc_ty, v, bits, und || (!forced && wr.is_none()));
+                let v = acc_val(ch);
+                st.acc_write(a, acc_ty, v, v as u64, acc_und(ch));
             }
         }
     }
@@ -800,6 +932,22 @@ fn integer(
     info.enabled = en.on;
     info.violations.extend(violations);
     Ok(())
+}
+
+/// A comparison's destination bits (all ones or zero), flag and exact value.
+#[inline(always)]
+fn cond_final(c: bool, all_ones: u64) -> (u64, bool, i128) {
+    (if c { all_ones } else { 0 }, c, -i128::from(c))
+}
+
+/// An integer result `r` converted to the destination (`cv`, saturated with `sat`): its bits,
+/// its condition flag (`cmod` of the final value, false without `flags`) and the exact value
+/// an accumulator destination keeps.
+#[inline(always)]
+fn conv_final(cv: &IntConv, r: i128, sat: bool, flags: bool, cmod: CondMod) -> (u64, bool, i128) {
+    let (b, v, o) = cv.apply(r, sat);
+    let e = if sat { v } else { r };
+    (b, flags && int_cond(cmod, v, o).unwrap_or(false), e)
 }
 
 /// The integer type and bits that represent the exact result `v` of execution type `exec` for
