@@ -233,9 +233,9 @@ pub(crate) fn write_dst(
 }
 
 /// Write the results `bits` of the channels in `write` (undefined where `und` has a bit) to the
-/// destination: the same effect as [`write_dst`] for each of them in channel order (`exact`:
-/// the exact values an accumulator destination keeps, else 0), with the GRF cases written
-/// out (consecutive defined dwords as one slice).
+/// destination: the same effect as [`write_dst`] for each of them in channel order (with no
+/// exact value: an accumulator destination keeps the bits), with the GRF cases written out
+/// (consecutive defined dwords as one slice).
 pub(crate) fn write_results(
     st: &mut ThreadState,
     d: &DstPlan,
@@ -243,13 +243,11 @@ pub(crate) fn write_results(
     write: u32,
     und: u32,
     bits: &[u64; MAX_CHANNELS],
-    exact: Option<&[i128; MAX_CHANNELS]>,
 ) {
     let n = n.min(MAX_CHANNELS);
     if d.space != Space::Grf || d.en_lo != d.en_hi {
         for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
-            let e = exact.map_or(0, |x| x[ch]);
-            write_dst(st, d, ch, bits[ch], e, und >> ch & 1 == 1);
+            write_dst(st, d, ch, bits[ch], 0, und >> ch & 1 == 1);
         }
         return;
     }
@@ -856,33 +854,34 @@ fn integer(
     // accumulator, each for every channel at once (distinct storage; the flags are read before
     // the destination is written, as the loop does).
     let mut fin = [0u64; MAX_CHANNELS];
-    let mut exact = [0i128; MAX_CHANNELS];
     let (mut flag_val, mut conv_und) = (0u32, 0u32);
-    let mut ok = true;
+    // (An accumulator destination, which keeps exact values, is written by the loop below.)
+    let mut ok = !acc_dst;
     let chans = (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1);
     // (The integer cases with the case decided once.)
     match (&out.cond, &conv) {
+        _ if !ok => {}
         (Some(c), _) => {
             for ch in chans {
-                let (b, f, e) = cond_final(c[ch], all_ones);
-                (fin[ch], exact[ch]) = (b, e);
+                let (b, f, _) = cond_final(c[ch], all_ones);
+                fin[ch] = b;
                 flag_val |= u32::from(f) << ch;
             }
         }
         (None, Some(cv)) => {
             for ch in chans {
-                let (b, f, e) = conv_final(cv, res[ch], insn.sat, flags_on, insn.cmod);
-                (fin[ch], exact[ch]) = (b, e);
+                let (b, f, _) = conv_final(cv, res[ch], insn.sat, flags_on, insn.cmod);
+                fin[ch] = b;
                 flag_val |= u32::from(f) << ch;
             }
         }
         (None, None) => {
             for ch in chans {
-                let Ok((b, f, e, cu)) = final_of(ch) else {
+                let Ok((b, f, _, cu)) = final_of(ch) else {
                     ok = false;
                     break;
                 };
-                (fin[ch], exact[ch]) = (b, e);
+                fin[ch] = b;
                 flag_val |= u32::from(f) << ch;
                 conv_und |= u32::from(cu) << ch;
             }
@@ -890,8 +889,7 @@ fn integer(
     }
     if ok {
         let dst_und = und_mask | conv_und | if insn.sat { sat_undef } else { 0 };
-        let exact = acc_dst.then_some(&exact);
-        write_results(st, dplan, n, live, dst_und, &fin, exact);
+        write_results(st, dplan, n, live, dst_und, &fin);
         if flags_on {
             let flag_und = und_mask | conv_und | flag_undef;
             for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
@@ -1002,4 +1000,69 @@ pub fn read_operand(
     let mut v = Vals::empty(plan.ty);
     gather_bits(st, &plan, n, &mut v);
     Ok((v.bits, v.undef))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::Platform;
+
+    /// [`write_results`] has the effect of [`write_dst`] per channel in channel order, on
+    /// random GRF destinations (element sizes, strides, enables, undefined channels).
+    #[test]
+    fn write_results_is_write_dst_per_channel() {
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut base_st = ThreadState::zeroed(Platform::Skl);
+        for o in (0..base_st.grf_size()).step_by(8) {
+            let und = next() % 5 == 0;
+            base_st.write_grf(o, 8, next(), und).expect("GRF write");
+        }
+        let _ = base_st.take_written();
+        let tys = [
+            DataType::UB,
+            DataType::UW,
+            DataType::UD,
+            DataType::UQ,
+            DataType::HF,
+            DataType::F,
+            DataType::DF,
+        ];
+        for case in 0..20_000 {
+            let ty = tys[(next() % tys.len() as u64) as usize];
+            let esize = ty.bytes() as usize;
+            let n = [1usize, 2, 4, 8, 16, 32][(next() % 6) as usize];
+            let stride = [1usize, 1, 1, 2, 4][(next() % 5) as usize];
+            let span = n * stride * esize;
+            let room = base_st.grf_size() - span;
+            let base = (next() as usize % (room / esize + 1)) * esize;
+            let mut d = DstPlan::blank();
+            d.ty = ty;
+            d.space = Space::Grf;
+            d.esize = esize;
+            for ch in 0..n {
+                d.off[ch] = (base + ch * stride * esize) as u32;
+            }
+            d.dwords_from = (esize == 4 && stride == 1).then_some(base as u32);
+            (d.en_lo, d.en_hi) = match next() % 4 {
+                0 => {
+                    let m = next() as u32;
+                    (m, m)
+                }
+                1 if esize == 8 => (next() as u32, next() as u32),
+                _ => (u32::MAX, u32::MAX),
+            };
+            let all = crate::exec::mask::low(n);
+            let write = if next() % 2 == 0 { all } else { next() as u32 & all };
+            let und = if next() % 2 == 0 { 0 } else { next() as u32 & next() as u32 };
+            let bits: [u64; MAX_CHANNELS] = std::array::from_fn(|_| next());
+            let (mut fast, mut slow) = (base_st.clone(), base_st.clone());
+            write_results(&mut fast, &d, n, write, und, &bits);
+            for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+                write_dst(&mut slow, &d, ch, bits[ch], 0, und >> ch & 1 == 1);
+            }
+            assert!(fast.grf == slow.grf, "case {case}: GRF bytes");
+            assert!(fast.grf_undef == slow.grf_undef, "case {case}: undefined bits");
+            assert_eq!(fast.take_written(), slow.take_written(), "case {case}");
+        }
+    }
 }

@@ -560,12 +560,7 @@ pub(crate) fn execute(
                 );
             (res[ch] & 0xffff, fl)
         } else if dst.ty == exec_dt {
-            let b = match (insn.sat, exec_ft) {
-                (true, Some(f)) => float::saturate(f, res[ch]).0,
-                _ => res[ch],
-            };
-            let fl = flags_on && flag_of(insn.cmod, dst.ty, dst_ft, b, out_flags[ch]);
-            (b, fl)
+            same_type_final(insn, exec_ft, dst_ft, flags_on, res[ch], out_flags[ch])
         } else {
             let cv = float::convert(&env, exec_dt, dst.ty, res[ch], insn.sat)
                 .map_err(|e| unsupported(format!("{}: {e}", op.name())))?;
@@ -598,6 +593,13 @@ pub(crate) fn execute(
                 fin[ch] = if cond[ch] { all_ones(dst.ty) } else { 0 };
                 flag_val |= u32::from(cond[ch]) << ch;
             }
+        } else if !same && k != Kind::F32to16 && dst.ty == exec_dt {
+            for ch in chans {
+                let (b, fl) =
+                    same_type_final(insn, exec_ft, dst_ft, flags_on, res[ch], out_flags[ch]);
+                fin[ch] = b;
+                flag_val |= u32::from(fl) << ch;
+            }
         } else if !same {
             for ch in chans {
                 let Ok((b, fl)) = final_of(ch) else {
@@ -610,7 +612,7 @@ pub(crate) fn execute(
         }
         if ok {
             let bits = if same { &res } else { &fin };
-            super::alu::write_results(st, dplan, n, live, und_mask, bits, None);
+            super::alu::write_results(st, dplan, n, live, und_mask, bits);
             if flags_on {
                 for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
                     fw.set(fbase + ch, flag_val >> ch & 1 == 1, und_mask >> ch & 1 == 1);
@@ -665,6 +667,25 @@ pub(crate) fn execute(
     info.enabled = en.on;
     info.violations.extend(violations);
     Ok(())
+}
+
+/// A result `r` (IEEE flags `fl`) for a destination of the execution type (`exec_ft`, `dst_ft`:
+/// as float types): saturated with `.sat`, and its condition flag (false without `flags`).
+#[inline(always)]
+fn same_type_final(
+    insn: &Insn,
+    exec_ft: Option<FloatType>,
+    dst_ft: Option<FloatType>,
+    flags: bool,
+    r: u64,
+    fl: crate::fp::Flags,
+) -> (u64, bool) {
+    let dt = insn.dst.map_or(DataType::UD, |d| d.ty);
+    let b = match (insn.sat, exec_ft) {
+        (true, Some(f)) => float::saturate(f, r).0,
+        _ => r,
+    };
+    (b, flags && flag_of(insn.cmod, dt, dst_ft, b, fl))
 }
 
 /// The bits of an all-ones destination element of type `t` (a true comparison).
