@@ -84,13 +84,17 @@ pub(crate) fn gather_raw(
                     }
                 }
             }
-            for ch in 0..n {
-                let o = plan.off[ch] as usize;
-                let Some(w) = g.get(o..o + 4) else { continue };
-                bits[ch] = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-                let u = gu.get(o / 64).map_or(true, |x| (x >> (o % 64)) & 0xf != 0);
-                *undef |= u32::from(u) << ch;
-            }
+            gather_grf::<4>(g, gu, &plan.off, n, bits, undef);
+        }
+        // (The element size decided once per operand.)
+        Space::Grf if plan.esize == 2 => {
+            gather_grf::<2>(&st.grf, &st.grf_undef, &plan.off, n, bits, undef)
+        }
+        Space::Grf if plan.esize == 8 => {
+            gather_grf::<8>(&st.grf, &st.grf_undef, &plan.off, n, bits, undef)
+        }
+        Space::Grf if plan.esize == 1 => {
+            gather_grf::<1>(&st.grf, &st.grf_undef, &plan.off, n, bits, undef)
         }
         Space::Grf => {
             for ch in 0..n {
@@ -122,6 +126,30 @@ pub(crate) fn gather_raw(
         }
     }
     mismatch
+}
+
+/// Read the `N`-byte GRF elements at `off[ch]` of channels `0..n` (addresses checked and
+/// aligned by the plan) as [`ThreadState::read_grf_unchecked`] does.
+#[inline(always)]
+fn gather_grf<const N: usize>(
+    g: &[u8],
+    gu: &[u64],
+    off: &[u32; MAX_CHANNELS],
+    n: usize,
+    bits: &mut [u64; MAX_CHANNELS],
+    undef: &mut u32,
+) {
+    // (One undefined bit per byte.)
+    let m = u64::MAX >> (64 - N);
+    for ch in 0..n.min(MAX_CHANNELS) {
+        let o = off[ch] as usize;
+        let Some(w) = g.get(o..o + N) else { continue };
+        let mut le = [0u8; 8];
+        le[..N].copy_from_slice(w);
+        bits[ch] = u64::from_le_bytes(le);
+        let u = gu.get(o / 64).map_or(true, |x| (x >> (o % 64)) & m != 0);
+        *undef |= u32::from(u) << ch;
+    }
 }
 
 /// The per-byte undefined bits `start..start + len` of a GRF undefined mask (bit `o % 64` of
@@ -268,29 +296,49 @@ pub(crate) fn write_results(
             w.copy_from_slice(&(bits[ch] as u32).to_le_bytes());
         }
         clear_undef_range(&mut st.grf_undef, b, 4 * n);
-    } else if d.esize == 4 {
-        // Dword elements, written out.
-        for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
-            st.mark_grf(d.off[ch] as usize, 4);
-        }
-        let (g, gu) = (&mut st.grf, &mut st.grf_undef);
-        for ch in 0..n {
-            let m = 1u32 << ch;
-            if write & m == 0 {
-                continue;
-            }
-            let o = d.off[ch] as usize;
-            if let Some(w) = g.get_mut(o..o + 4) {
-                w.copy_from_slice(&(bits[ch] as u32).to_le_bytes());
-            }
-            if let Some(x) = gu.get_mut(o / 64) {
-                let bm = 0xfu64 << (o % 64);
-                *x = if und & m != 0 { *x | bm } else { *x & !bm };
-            }
-        }
     } else {
-        for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
-            st.write_grf_unchecked(d.off[ch] as usize, d.esize, bits[ch], und >> ch & 1 == 1);
+        // (The element size decided once.)
+        match d.esize {
+            4 => put_grf::<4>(st, &d.off, n, write, und, bits),
+            2 => put_grf::<2>(st, &d.off, n, write, und, bits),
+            8 => put_grf::<8>(st, &d.off, n, write, und, bits),
+            1 => put_grf::<1>(st, &d.off, n, write, und, bits),
+            _ => {
+                for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+                    let u = und >> ch & 1 == 1;
+                    st.write_grf_unchecked(d.off[ch] as usize, d.esize, bits[ch], u);
+                }
+            }
+        }
+    }
+}
+
+/// Write the low `N` bytes of `bits[ch]` at GRF byte `off[ch]` (checked and aligned by the
+/// plan) for the channels in `write`, as [`ThreadState::write_grf_unchecked`] does.
+#[inline(always)]
+fn put_grf<const N: usize>(
+    st: &mut ThreadState,
+    off: &[u32; MAX_CHANNELS],
+    n: usize,
+    write: u32,
+    und: u32,
+    bits: &[u64; MAX_CHANNELS],
+) {
+    let n = n.min(MAX_CHANNELS);
+    for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+        st.mark_grf(off[ch] as usize, N);
+    }
+    // (One undefined bit per byte.)
+    let m = u64::MAX >> (64 - N);
+    let (g, gu) = (&mut st.grf, &mut st.grf_undef);
+    for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+        let o = off[ch] as usize;
+        if let Some(w) = g.get_mut(o..o + N) {
+            w.copy_from_slice(&bits[ch].to_le_bytes()[..N]);
+        }
+        if let Some(x) = gu.get_mut(o / 64) {
+            let bm = m << (o % 64);
+            *x = if und >> ch & 1 == 1 { *x | bm } else { *x & !bm };
         }
     }
 }
