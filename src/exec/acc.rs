@@ -94,6 +94,25 @@ impl AccMap {
         };
         Some(base + (idx % self.per) * self.size)
     }
+
+    /// Write the elements of the channels in `live` of `0..n`, in channel order: `f(ch)`
+    /// gives the type, exact value, bits and undefinedness [`ThreadState::acc_write`] takes.
+    #[inline]
+    pub fn write_each(
+        &self,
+        st: &mut ThreadState,
+        chan_off: usize,
+        n: usize,
+        live: u32,
+        mut f: impl FnMut(usize) -> (DataType, i128, u64, bool),
+    ) {
+        for ch in (0..n.min(super::region::MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
+            if let Some(a) = self.addr(st, chan_off, ch) {
+                let (t, exact, bits, und) = f(ch);
+                st.acc_write(a, t, exact, bits, und);
+            }
+        }
+    }
 }
 
 fn reg_base(st: &ThreadState, name: &str) -> Option<usize> {

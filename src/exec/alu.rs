@@ -84,13 +84,17 @@ pub(crate) fn gather_raw(
                     }
                 }
             }
-            for ch in 0..n {
-                let o = plan.off[ch] as usize;
-                let Some(w) = g.get(o..o + 4) else { continue };
-                bits[ch] = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-                let u = gu.get(o / 64).map_or(true, |x| (x >> (o % 64)) & 0xf != 0);
-                *undef |= u32::from(u) << ch;
-            }
+            gather_grf::<4>(g, gu, &plan.off, n, bits, undef);
+        }
+        // (The element size decided once per operand.)
+        Space::Grf if plan.esize == 2 => {
+            gather_grf::<2>(&st.grf, &st.grf_undef, &plan.off, n, bits, undef)
+        }
+        Space::Grf if plan.esize == 8 => {
+            gather_grf::<8>(&st.grf, &st.grf_undef, &plan.off, n, bits, undef)
+        }
+        Space::Grf if plan.esize == 1 => {
+            gather_grf::<1>(&st.grf, &st.grf_undef, &plan.off, n, bits, undef)
         }
         Space::Grf => {
             for ch in 0..n {
@@ -122,6 +126,30 @@ pub(crate) fn gather_raw(
         }
     }
     mismatch
+}
+
+/// Read the `N`-byte GRF elements at `off[ch]` of channels `0..n` (addresses checked and
+/// aligned by the plan) as [`ThreadState::read_grf_unchecked`] does.
+#[inline(always)]
+fn gather_grf<const N: usize>(
+    g: &[u8],
+    gu: &[u64],
+    off: &[u32; MAX_CHANNELS],
+    n: usize,
+    bits: &mut [u64; MAX_CHANNELS],
+    undef: &mut u32,
+) {
+    // (One undefined bit per byte.)
+    let m = u64::MAX >> (64 - N);
+    for ch in 0..n.min(MAX_CHANNELS) {
+        let o = off[ch] as usize;
+        let Some(w) = g.get(o..o + N) else { continue };
+        let mut le = [0u8; 8];
+        le[..N].copy_from_slice(w);
+        bits[ch] = u64::from_le_bytes(le);
+        let u = gu.get(o / 64).map_or(true, |x| (x >> (o % 64)) & m != 0);
+        *undef |= u32::from(u) << ch;
+    }
 }
 
 /// The per-byte undefined bits `start..start + len` of a GRF undefined mask (bit `o % 64` of
@@ -228,6 +256,89 @@ pub(crate) fn write_dst(
         Space::Arf { acc: true } => st.acc_write(o, d.ty, exact, bits, undef),
         Space::Arf { acc: false } => {
             st.write_arf_flat(o, d.esize, bits, if undef { u64::MAX } else { 0 })
+        }
+    }
+}
+
+/// Write the results `bits` of the channels in `write` (undefined where `und` has a bit) to the
+/// destination: the same effect as [`write_dst`] for each of them in channel order (with no
+/// exact value: an accumulator destination keeps the bits), with the GRF cases written out
+/// (consecutive defined dwords as one slice).
+pub(crate) fn write_results(
+    st: &mut ThreadState,
+    d: &DstPlan,
+    n: usize,
+    write: u32,
+    und: u32,
+    bits: &[u64; MAX_CHANNELS],
+) {
+    let n = n.min(MAX_CHANNELS);
+    if d.space != Space::Grf || d.en_lo != d.en_hi {
+        for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+            write_dst(st, d, ch, bits[ch], 0, und >> ch & 1 == 1);
+        }
+        return;
+    }
+    // Both halves of every element enabled or not: `en_lo` gates whole elements.
+    let write = write & d.en_lo;
+    let all = super::mask::low(n);
+    let contiguous = if d.esize == 4 && write == all && und & all == 0 {
+        d.dwords_from
+            .map(|b| b as usize)
+            .filter(|b| b + 4 * n <= st.grf.len())
+    } else {
+        None
+    };
+    if let Some(b) = contiguous {
+        // Every channel, consecutive defined dwords: one slice.
+        st.mark_grf(b, 4 * n);
+        for (ch, w) in st.grf[b..b + 4 * n].chunks_exact_mut(4).enumerate() {
+            w.copy_from_slice(&(bits[ch] as u32).to_le_bytes());
+        }
+        clear_undef_range(&mut st.grf_undef, b, 4 * n);
+    } else {
+        // (The element size decided once.)
+        match d.esize {
+            4 => put_grf::<4>(st, &d.off, n, write, und, bits),
+            2 => put_grf::<2>(st, &d.off, n, write, und, bits),
+            8 => put_grf::<8>(st, &d.off, n, write, und, bits),
+            1 => put_grf::<1>(st, &d.off, n, write, und, bits),
+            _ => {
+                for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+                    let u = und >> ch & 1 == 1;
+                    st.write_grf_unchecked(d.off[ch] as usize, d.esize, bits[ch], u);
+                }
+            }
+        }
+    }
+}
+
+/// Write the low `N` bytes of `bits[ch]` at GRF byte `off[ch]` (checked and aligned by the
+/// plan) for the channels in `write`, as [`ThreadState::write_grf_unchecked`] does.
+#[inline(always)]
+fn put_grf<const N: usize>(
+    st: &mut ThreadState,
+    off: &[u32; MAX_CHANNELS],
+    n: usize,
+    write: u32,
+    und: u32,
+    bits: &[u64; MAX_CHANNELS],
+) {
+    let n = n.min(MAX_CHANNELS);
+    for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+        st.mark_grf(off[ch] as usize, N);
+    }
+    // (One undefined bit per byte.)
+    let m = u64::MAX >> (64 - N);
+    let (g, gu) = (&mut st.grf, &mut st.grf_undef);
+    for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+        let o = off[ch] as usize;
+        if let Some(w) = g.get_mut(o..o + N) {
+            w.copy_from_slice(&bits[ch].to_le_bytes()[..N]);
+        }
+        if let Some(x) = gu.get_mut(o / 64) {
+            let bm = m << (o % 64);
+            *x = if und >> ch & 1 == 1 { *x | bm } else { *x & !bm };
         }
     }
 }
@@ -754,45 +865,112 @@ fn integer(
         FlagWriter::empty()
     };
     let all_ones = crate::state::mask_bits(dst.ty.bits());
-    for ch in 0..n {
-        let m = 1u32 << ch;
-        if en.maybe() & m == 0 {
-            continue;
-        }
-        let unk = en.unknown & m != 0;
-        let und = undef & m != 0 || unk;
-        let mut conv_und = false;
-        let (bits, flag, exact) = match (&out.cond, &conv, fdst) {
-            (Some(c), _, _) => (if c[ch] { all_ones } else { 0 }, c[ch], -i128::from(c[ch])),
+    let acc_res: Option<&[i128; MAX_CHANNELS]> = acc_res.map(|r| &*r);
+    let res: &[i128; MAX_CHANNELS] = res;
+    // The destination bits of a channel, its condition flag (meaningful with flags only), the
+    // exact value an accumulator destination keeps, and whether the float conversion makes the
+    // result undefined.
+    let final_of = |ch: usize| -> Result<(u64, bool, i128, bool), ExecError> {
+        Ok(match (&out.cond, &conv, fdst) {
+            (Some(c), _, _) => {
+                let (b, f, e) = cond_final(c[ch], all_ones);
+                (b, f, e, false)
+            }
             (None, Some(cv), _) => {
-                let (b, v, o) = cv.apply(res[ch], insn.sat);
-                let e = if insn.sat { v } else { res[ch] };
-                (b, int_cond(insn.cmod, v, o).unwrap_or(false), e)
+                let (b, f, e) = conv_final(cv, res[ch], insn.sat, flags_on, insn.cmod);
+                (b, f, e, false)
             }
             (None, None, Some(ft)) => {
                 let (repr, b, fits) = int_repr(p, class.ty, res[ch]);
-                conv_und = !fits || fenv_undef;
                 let cv = crate::float::convert(&fenv, repr, dst.ty, b, insn.sat).map_err(|e| {
                     ExecError::Unsupported {
                         what: format!("{}: {e}", op.name()),
                     }
                 })?;
                 let f = super::ops_float::flag_of(insn.cmod, dst.ty, Some(ft), cv.bits, cv.flags);
-                (cv.bits, f, 0)
+                (cv.bits, f, 0, !fits || fenv_undef)
             }
-            (None, None, None) => (0, false, 0),
-        };
+            (None, None, None) => (0, false, 0, false),
+        })
+    };
+    let live = en.maybe();
+    let und_mask = undef | en.unknown;
+    let acc_und = |ch: usize| und_mask >> ch & 1 == 1 || (!out.acc_forced && wr.is_none());
+    let acc_val = |ch: usize| acc_res.map_or(res[ch], |r| r[ch]);
+    // The final values first (nothing is written if one fails: the loop below then writes what
+    // it writes before reporting the error), then the destination, the flags and the
+    // accumulator, each for every channel at once (distinct storage; the flags are read before
+    // the destination is written, as the loop does).
+    let mut fin = [0u64; MAX_CHANNELS];
+    let (mut flag_val, mut conv_und) = (0u32, 0u32);
+    // (An accumulator destination, which keeps exact values, is written by the loop below.)
+    let mut ok = !acc_dst;
+    let chans = (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1);
+    // (The integer cases with the case decided once.)
+    match (&out.cond, &conv) {
+        _ if !ok => {}
+        (Some(c), _) => {
+            for ch in chans {
+                let (b, f, _) = cond_final(c[ch], all_ones);
+                fin[ch] = b;
+                flag_val |= u32::from(f) << ch;
+            }
+        }
+        (None, Some(cv)) => {
+            for ch in chans {
+                let (b, f, _) = conv_final(cv, res[ch], insn.sat, flags_on, insn.cmod);
+                fin[ch] = b;
+                flag_val |= u32::from(f) << ch;
+            }
+        }
+        (None, None) => {
+            for ch in chans {
+                let Ok((b, f, _, cu)) = final_of(ch) else {
+                    ok = false;
+                    break;
+                };
+                fin[ch] = b;
+                flag_val |= u32::from(f) << ch;
+                conv_und |= u32::from(cu) << ch;
+            }
+        }
+    }
+    if ok {
+        let dst_und = und_mask | conv_und | if insn.sat { sat_undef } else { 0 };
+        write_results(st, dplan, n, live, dst_und, &fin);
+        if flags_on {
+            let flag_und = und_mask | conv_und | flag_undef;
+            for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
+                fw.set(fbase + ch, flag_val >> ch & 1 == 1, flag_und >> ch & 1 == 1);
+            }
+            fw.commit(st);
+        }
+        if let Some(am) = acc_map {
+            am.write_each(st, chan_off, n, live, |ch| {
+                let v = acc_val(ch);
+                (acc_ty, v, v as u64, acc_und(ch))
+            });
+        }
+        info.enabled = en.on;
+        info.violations.extend(violations);
+        return Ok(());
+    }
+    for ch in 0..n {
+        let m = 1u32 << ch;
+        if live & m == 0 {
+            continue;
+        }
+        let und = und_mask & m != 0;
+        let (bits, flag, exact, conv_und) = final_of(ch)?;
         let dst_und = und || conv_und || (insn.sat && sat_undef & m != 0);
         write_dst(st, dplan, ch, bits, exact, dst_und);
         if flags_on {
             fw.set(fbase + ch, flag, und || conv_und || flag_undef & m != 0);
         }
         if let Some(am) = acc_map {
-            let forced = out.acc_forced;
             if let Some(a) = am.addr(st, chan_off, ch) {
-                let v = acc_res.as_ref().map_or(res[ch], |r| r[ch]);
-                let bits = v as u64;
-                st.acc_write(a, acc_ty, v, bits, und || (!forced && wr.is_none()));
+                let v = acc_val(ch);
+                st.acc_write(a, acc_ty, v, v as u64, acc_und(ch));
             }
         }
     }
@@ -800,6 +978,22 @@ fn integer(
     info.enabled = en.on;
     info.violations.extend(violations);
     Ok(())
+}
+
+/// A comparison's destination bits (all ones or zero), flag and exact value.
+#[inline(always)]
+fn cond_final(c: bool, all_ones: u64) -> (u64, bool, i128) {
+    (if c { all_ones } else { 0 }, c, -i128::from(c))
+}
+
+/// An integer result `r` converted to the destination (`cv`, saturated with `sat`): its bits,
+/// its condition flag (`cmod` of the final value, false without `flags`) and the exact value
+/// an accumulator destination keeps.
+#[inline(always)]
+fn conv_final(cv: &IntConv, r: i128, sat: bool, flags: bool, cmod: CondMod) -> (u64, bool, i128) {
+    let (b, v, o) = cv.apply(r, sat);
+    let e = if sat { v } else { r };
+    (b, flags && int_cond(cmod, v, o).unwrap_or(false), e)
 }
 
 /// The integer type and bits that represent the exact result `v` of execution type `exec` for
@@ -854,4 +1048,69 @@ pub fn read_operand(
     let mut v = Vals::empty(plan.ty);
     gather_bits(st, &plan, n, &mut v);
     Ok((v.bits, v.undef))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::Platform;
+
+    /// [`write_results`] has the effect of [`write_dst`] per channel in channel order, on
+    /// random GRF destinations (element sizes, strides, enables, undefined channels).
+    #[test]
+    fn write_results_is_write_dst_per_channel() {
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut base_st = ThreadState::zeroed(Platform::Skl);
+        for o in (0..base_st.grf_size()).step_by(8) {
+            let und = next() % 5 == 0;
+            base_st.write_grf(o, 8, next(), und).expect("GRF write");
+        }
+        let _ = base_st.take_written();
+        let tys = [
+            DataType::UB,
+            DataType::UW,
+            DataType::UD,
+            DataType::UQ,
+            DataType::HF,
+            DataType::F,
+            DataType::DF,
+        ];
+        for case in 0..20_000 {
+            let ty = tys[(next() % tys.len() as u64) as usize];
+            let esize = ty.bytes() as usize;
+            let n = [1usize, 2, 4, 8, 16, 32][(next() % 6) as usize];
+            let stride = [1usize, 1, 1, 2, 4][(next() % 5) as usize];
+            let span = n * stride * esize;
+            let room = base_st.grf_size() - span;
+            let base = (next() as usize % (room / esize + 1)) * esize;
+            let mut d = DstPlan::blank();
+            d.ty = ty;
+            d.space = Space::Grf;
+            d.esize = esize;
+            for ch in 0..n {
+                d.off[ch] = (base + ch * stride * esize) as u32;
+            }
+            d.dwords_from = (esize == 4 && stride == 1).then_some(base as u32);
+            (d.en_lo, d.en_hi) = match next() % 4 {
+                0 => {
+                    let m = next() as u32;
+                    (m, m)
+                }
+                1 if esize == 8 => (next() as u32, next() as u32),
+                _ => (u32::MAX, u32::MAX),
+            };
+            let all = crate::exec::mask::low(n);
+            let write = if next() % 2 == 0 { all } else { next() as u32 & all };
+            let und = if next() % 2 == 0 { 0 } else { next() as u32 & next() as u32 };
+            let bits: [u64; MAX_CHANNELS] = std::array::from_fn(|_| next());
+            let (mut fast, mut slow) = (base_st.clone(), base_st.clone());
+            write_results(&mut fast, &d, n, write, und, &bits);
+            for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
+                write_dst(&mut slow, &d, ch, bits[ch], 0, und >> ch & 1 == 1);
+            }
+            assert!(fast.grf == slow.grf, "case {case}: GRF bytes");
+            assert!(fast.grf_undef == slow.grf_undef, "case {case}: undefined bits");
+            assert_eq!(fast.take_written(), slow.take_written(), "case {case}");
+        }
+    }
 }

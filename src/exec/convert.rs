@@ -39,12 +39,9 @@ impl IntRead {
     /// The exact value of bits `b`.
     #[inline(always)]
     pub fn value(self, b: u64) -> i128 {
+        // (Branch-free: a set sign bit counts negative, twice its weight less.)
         let m = b & self.mask;
-        if m & self.sign != 0 {
-            i128::from(m) - (i128::from(self.sign) << 1)
-        } else {
-            i128::from(m)
-        }
+        i128::from(m) - (i128::from(m & self.sign) << 1)
     }
 }
 

@@ -543,85 +543,11 @@ pub(crate) fn execute(
     let wr = implicit_writes_in(ctl, insn.ctrl.acc_wr);
     let flags_on = insn.cmod != CondMod::None && !sel_like;
     let fbase = flag_base(insn.flag) + usize::from(insn.chan_off);
-    // The common case: same type, no saturation, flags or accumulator, a GRF destination, every
-    // channel enabled or not: the results go straight to the register file.
-    let plain = !is_cmp
-        && k != Kind::F32to16
-        && dst.ty == exec_dt
-        && !insn.sat
-        && !flags_on
-        && (wr == Some(false) || acc_dst)
-        && dplan.space == Space::Grf
-        && dplan.en_lo == dplan.en_hi
-        // (INT DIV BOTH's remainders are written by the general loop.)
-        && rem_mask == 0;
-    if plain {
-        let write = live & dplan.en_lo;
-        let und_mask = undef | en.unknown;
-        let all = super::mask::low(n);
-        let contiguous = if dplan.esize == 4 && write == all && und_mask & all == 0 {
-            dplan
-                .dwords_from
-                .map(|b| b as usize)
-                .filter(|b| b + 4 * n <= st.grf.len())
-        } else {
-            None
-        };
-        if let Some(b) = contiguous {
-            // Every channel, consecutive defined dwords: one slice.
-            st.mark_grf(b, 4 * n);
-            for (ch, w) in st.grf[b..b + 4 * n].chunks_exact_mut(4).enumerate() {
-                w.copy_from_slice(&(res[ch] as u32).to_le_bytes());
-            }
-            super::alu::clear_undef_range(&mut st.grf_undef, b, 4 * n);
-        } else if dplan.esize == 4 {
-            // Dword elements, written out.
-            for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
-                st.mark_grf(dplan.off[ch] as usize, 4);
-            }
-            let (g, gu) = (&mut st.grf, &mut st.grf_undef);
-            for ch in 0..n {
-                let m = 1u32 << ch;
-                if write & m == 0 {
-                    continue;
-                }
-                let o = dplan.off[ch] as usize;
-                if let Some(w) = g.get_mut(o..o + 4) {
-                    w.copy_from_slice(&(res[ch] as u32).to_le_bytes());
-                }
-                if let Some(x) = gu.get_mut(o / 64) {
-                    let bm = 0xfu64 << (o % 64);
-                    *x = if und_mask & m != 0 { *x | bm } else { *x & !bm };
-                }
-            }
-        } else {
-            for ch in 0..n {
-                let m = 1u32 << ch;
-                if write & m != 0 {
-                    let und = und_mask & m != 0;
-                    st.write_grf_unchecked(dplan.off[ch] as usize, dplan.esize, res[ch], und);
-                }
-            }
-        }
-        info.enabled = en.on;
-        info.violations.extend(violations);
-        return Ok(());
-    }
-    let mut fw = if flags_on {
-        FlagWriter::new(st)
-    } else {
-        FlagWriter::empty()
-    };
-    let acc_map = (wr != Some(false) && !acc_dst && !is_cmp).then(|| AccMap::new(st, p, exec_dt));
-    let all_ones = crate::state::mask_bits(dst.ty.bits());
-    for ch in 0..n {
-        let m = 1u32 << ch;
-        if live & m == 0 {
-            continue;
-        }
-        let und = undef & m != 0 || en.unknown & m != 0;
-        let (bits, flag) = if is_cmp {
-            (if cond[ch] { all_ones } else { 0 }, cond[ch])
+    let und_mask = undef | en.unknown;
+    // The final destination bits of a channel and its condition flag (false without flags).
+    let final_of = |ch: usize| -> Result<(u64, bool), ExecError> {
+        Ok(if is_cmp {
+            (if cond[ch] { all_ones(dst.ty) } else { 0 }, cond[ch])
         } else if k == Kind::F32to16 {
             // HF bits, zero-extended to the destination element.
             let fl = flags_on
@@ -634,19 +560,85 @@ pub(crate) fn execute(
                 );
             (res[ch] & 0xffff, fl)
         } else if dst.ty == exec_dt {
-            let b = match (insn.sat, exec_ft) {
-                (true, Some(f)) => float::saturate(f, res[ch]).0,
-                _ => res[ch],
-            };
-            let fl = flags_on && flag_of(insn.cmod, dst.ty, dst_ft, b, out_flags[ch]);
-            (b, fl)
+            same_type_final(insn, exec_ft, dst_ft, flags_on, res[ch], out_flags[ch])
         } else {
             let cv = float::convert(&env, exec_dt, dst.ty, res[ch], insn.sat)
                 .map_err(|e| unsupported(format!("{}: {e}", op.name())))?;
             let fl =
                 flags_on && flag_of(insn.cmod, dst.ty, dst_ft, cv.bits, out_flags[ch] | cv.flags);
             (cv.bits, fl)
-        };
+        })
+    };
+    let acc_map = (wr != Some(false) && !acc_dst && !is_cmp).then(|| AccMap::new(st, p, exec_dt));
+    // (The flags as they were before the destination is written.)
+    let mut fw = if flags_on {
+        FlagWriter::new(st)
+    } else {
+        FlagWriter::empty()
+    };
+    // (INT DIV BOTH's remainders, which may land on other channels' destination elements, are
+    // written by the general loop, channel by channel.)
+    if rem_mask == 0 {
+        // The final values first (nothing is written if one fails: the general loop then
+        // writes what it writes before reporting the error), then the destination, the flags
+        // and the accumulator, each for every channel at once: they are distinct storage.
+        let same = !is_cmp && k != Kind::F32to16 && dst.ty == exec_dt && !insn.sat && !flags_on;
+        let mut fin = [0u64; MAX_CHANNELS];
+        let mut flag_val = 0u32;
+        let mut ok = true;
+        let chans = (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1);
+        if is_cmp {
+            // (The comparisons, decided once.)
+            for ch in chans {
+                fin[ch] = if cond[ch] { all_ones(dst.ty) } else { 0 };
+                flag_val |= u32::from(cond[ch]) << ch;
+            }
+        } else if !same && k != Kind::F32to16 && dst.ty == exec_dt {
+            for ch in chans {
+                let (b, fl) =
+                    same_type_final(insn, exec_ft, dst_ft, flags_on, res[ch], out_flags[ch]);
+                fin[ch] = b;
+                flag_val |= u32::from(fl) << ch;
+            }
+        } else if !same {
+            for ch in chans {
+                let Ok((b, fl)) = final_of(ch) else {
+                    ok = false;
+                    break;
+                };
+                fin[ch] = b;
+                flag_val |= u32::from(fl) << ch;
+            }
+        }
+        if ok {
+            let bits = if same { &res } else { &fin };
+            super::alu::write_results(st, dplan, n, live, und_mask, bits);
+            if flags_on {
+                for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
+                    fw.set(fbase + ch, flag_val >> ch & 1 == 1, und_mask >> ch & 1 == 1);
+                }
+                fw.commit(st);
+            }
+            if let Some(am) = acc_map {
+                am.write_each(st, usize::from(insn.chan_off), n, live, |ch| {
+                    // f32to16's HF result is not an execution-type value: the accumulator is
+                    // left undefined.
+                    let acc_und = und_mask >> ch & 1 == 1 || wr.is_none() || k == Kind::F32to16;
+                    (exec_dt, 0, res[ch], acc_und)
+                });
+            }
+            info.enabled = en.on;
+            info.violations.extend(violations);
+            return Ok(());
+        }
+    }
+    for ch in 0..n {
+        let m = 1u32 << ch;
+        if live & m == 0 {
+            continue;
+        }
+        let und = und_mask & m != 0;
+        let (bits, flag) = final_of(ch)?;
         write_dst(st, dplan, ch, bits, 0, und);
         if let Some(r) = rem.as_ref().filter(|_| rem_mask & m != 0).map(|r| r[ch]) {
             // INT DIV BOTH: the remainder goes to the register after the destination.
@@ -675,6 +667,30 @@ pub(crate) fn execute(
     info.enabled = en.on;
     info.violations.extend(violations);
     Ok(())
+}
+
+/// A result `r` (IEEE flags `fl`) for a destination of the execution type (`exec_ft`, `dst_ft`:
+/// as float types): saturated with `.sat`, and its condition flag (false without `flags`).
+#[inline(always)]
+fn same_type_final(
+    insn: &Insn,
+    exec_ft: Option<FloatType>,
+    dst_ft: Option<FloatType>,
+    flags: bool,
+    r: u64,
+    fl: crate::fp::Flags,
+) -> (u64, bool) {
+    let dt = insn.dst.map_or(DataType::UD, |d| d.ty);
+    let b = match (insn.sat, exec_ft) {
+        (true, Some(f)) => float::saturate(f, r).0,
+        _ => r,
+    };
+    (b, flags && flag_of(insn.cmod, dt, dst_ft, b, fl))
+}
+
+/// The bits of an all-ones destination element of type `t` (a true comparison).
+fn all_ones(t: DataType) -> u64 {
+    crate::state::mask_bits(t.bits())
 }
 
 /// Run `f` for the live channels of `0..n`, storing results and flags (a generic loop: one

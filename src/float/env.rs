@@ -2,7 +2,7 @@
 
 use crate::fp::Round;
 use crate::spec::registers::{field, FieldInfo};
-use crate::spec::Platform;
+use crate::spec::{Platform, PLATFORM_COUNT};
 
 /// The cr0.0 denorm-mode fields (spec/registers.toml); which exist depends on the platform
 /// (`gens` of each field).
@@ -11,6 +11,33 @@ const DENORM_FIELDS: [&FieldInfo; 3] = [
     &field::CR0_0_FP32_DENORM_MODE,
     &field::CR0_0_DF_DENORM_MODE,
 ];
+
+/// The cr0.0 bits of the denorm-mode fields each platform has (by `Platform as usize`), from
+/// [`DENORM_FIELDS`] at compile time.
+const DENORM_MASKS: [u32; PLATFORM_COUNT] = denorm_masks();
+
+const fn denorm_masks() -> [u32; PLATFORM_COUNT] {
+    let mut t = [0u32; PLATFORM_COUNT];
+    let mut k = 0;
+    while k < Platform::ALL.len() {
+        let p = Platform::ALL[k];
+        let mut i = 0;
+        while i < DENORM_FIELDS.len() {
+            if DENORM_FIELDS[i].gens.contains(p) {
+                t[p as usize] |= DENORM_FIELDS[i].mask();
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// The denorm-mode bits of cr0.0 on `p`.
+#[inline]
+fn denorm_mask(p: Platform) -> u32 {
+    DENORM_MASKS.get(p as usize).copied().unwrap_or(0)
+}
 
 /// The floating-point environment of a thread: the platform and the float fields of cr0.0.
 ///
@@ -38,17 +65,11 @@ impl FloatEnv {
     pub fn from_cr0(platform: Platform, cr0_0: u32) -> FloatEnv {
         let rounding = Round::from_cr0_bits(field::CR0_0_ROUNDING_MODE.get(cr0_0));
         let alt = field::CR0_0_FP_MODE.get(cr0_0) != 0;
-        let mut denorm_bits = 0;
-        for f in DENORM_FIELDS {
-            if f.gens.contains(platform) {
-                denorm_bits |= cr0_0 & f.mask();
-            }
-        }
         FloatEnv {
             platform,
             rounding,
             alt,
-            denorm_bits,
+            denorm_bits: cr0_0 & denorm_mask(platform),
         }
     }
 
@@ -77,16 +98,8 @@ impl FloatEnv {
 
     /// With every denorm-mode field of the platform set to `keep` (1 keeps denormals, 0 flushes).
     pub fn with_denorms(self, keep: bool) -> FloatEnv {
-        let mut bits = 0;
-        if keep {
-            for f in DENORM_FIELDS {
-                if f.gens.contains(self.platform) {
-                    bits |= f.mask();
-                }
-            }
-        }
         FloatEnv {
-            denorm_bits: bits,
+            denorm_bits: if keep { denorm_mask(self.platform) } else { 0 },
             ..self
         }
     }
@@ -113,5 +126,26 @@ impl FloatEnv {
     /// Whether cr0.0 bit `bit` is set among the denorm-mode fields.
     pub fn denorm_bit(&self, bit: u32) -> bool {
         bit < 32 && self.denorm_bits >> bit & 1 != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compile-time masks are the fields each platform has.
+    #[test]
+    fn denorm_masks_are_the_platform_fields() {
+        for p in Platform::ALL {
+            let by_field = DENORM_FIELDS
+                .iter()
+                .filter(|f| f.gens.contains(p))
+                .fold(0, |m, f| m | f.mask());
+            assert_eq!(denorm_mask(p), by_field, "{p:?}");
+            assert_eq!(FloatEnv::from_cr0(p, u32::MAX).denorm_bits, by_field);
+            assert_eq!(FloatEnv::new(p).with_denorms(true).denorm_bits, by_field);
+        }
+        // Gen9 has all three fields (FP16, FP32, DF).
+        assert_eq!(denorm_mask(Platform::Skl).count_ones(), 3);
     }
 }
