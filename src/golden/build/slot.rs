@@ -3,6 +3,7 @@
 //! `StepInfo::written`), and the comparison of the registers that may have changed.
 
 use super::*;
+use crate::state::acc::AccExt;
 use crate::state::Written;
 
 /// One ThreadState, the GRF registers written in it since it equalled its source, and the ARF
@@ -132,7 +133,10 @@ impl Slot {
                 if let (true, Some(to), Some(from)) =
                     (blocks.meets(b), d.acc.get_mut(num), s.acc.get(num))
                 {
-                    *to = *from;
+                    // (Field by field: inline moves, where the whole record is copied by a
+                    // call; every field, or this does not build.)
+                    let AccExt { ext, class } = from;
+                    (to.ext, to.class) = (*ext, *class);
                 }
             }
         }
@@ -221,6 +225,17 @@ pub(super) fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()
         return None;
     }
     let (base, is_acc, num) = (r.base, r.info.name == "acc", usize::from(r.num));
+    // One dword (a flag register, cr0.0) of a register other than an accumulator.
+    if let (Ok(dword), 0, false) = (<[u8; 4]>::try_from(bytes), base % 4, is_acc) {
+        if let (Some(d), Some(u)) = (
+            st.arf.get_mut(base..base + 4),
+            st.arf_undef.get_mut(base / 4),
+        ) {
+            d.copy_from_slice(&dword);
+            *u = 0;
+            return Some(());
+        }
+    }
     // (Whole dwords, written and their masks cleared a dword at a time; registers start on a
     // dword.)
     let whole = if base % 4 == 0 { n / 4 } else { 0 };
