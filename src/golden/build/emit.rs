@@ -256,8 +256,10 @@ pub(super) fn same_arf(a: &ThreadState, b: &ThreadState, i: usize) -> bool {
     ) else {
         return false;
     };
-    let dword = |s: &[u8], k: usize| s.get(4 * k..4 * k + 4).map(|d| [d[0], d[1], d[2], d[3]]);
-    (0..hi - lo).all(|k| dword(x, k) == dword(y, k) && ux.get(k) == uy.get(k))
+    // (Dword by dword, as integers: no slice comparison call.)
+    let word = |d: &[u8]| u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
+    let bytes = x.chunks_exact(4).zip(y.chunks_exact(4));
+    (bytes.zip(ux.iter().zip(uy))).all(|((p, q), (u, v))| word(p) == word(q) && u == v)
 }
 
 /// `r<n>`.

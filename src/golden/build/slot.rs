@@ -302,66 +302,70 @@ pub(super) fn check_step(before: &ThreadState, after: &Slot, w: &Written) {
 
 /// The candidates (bit `i`: `candidates[i]`) of `maybe` whose bytes or defined bits differ
 /// between `st` and `after` (the others are the same), and those of them with undefined bits
-/// in `after`; a GRF candidate outside `grf` (register numbers) is the same.
+/// in `after`; a GRF candidate outside `grf` (register numbers) is the same. The candidates
+/// of `grf_mask` (the GRF ones; any mask gives the same result) are compared first, then the
+/// others, so that the branch on the register kind follows a pattern.
 pub(super) fn changed_regs(
     st: &ThreadState,
     after: &ThreadState,
     candidates: &[RegRef],
-    mut maybe: u64,
+    (maybe, grf_mask): (u64, u64),
     grf: std::ops::Range<usize>,
 ) -> (u64, u64) {
     let (mut changed, mut with_undef) = (0u64, 0u64);
     let (mut ua, mut ub) = ([0u8; 64], [0u8; 64]);
-    while maybe != 0 {
-        let i = maybe.trailing_zeros() as usize;
-        maybe &= maybe - 1;
-        let Some(reg) = candidates.get(i) else {
-            break;
-        };
-        // GRF registers by their bits (as the general path below: differing undefined flags
-        // or a differing defined byte); ARF registers after a quick check of equal bytes
-        // and undefined flags.
-        match *reg {
-            RegRef::Arf(ix) => {
-                if same_arf(st, after, ix) {
-                    continue;
-                }
-            }
-            RegRef::Grf(n) => {
-                if !grf.contains(&usize::from(n)) {
-                    continue;
-                }
-                if let (Some((x, ux)), Some((y, uy))) = (grf_reg(st, n), grf_reg(after, n)) {
-                    // (Bytes compared as 64-bit words when all are defined, else one by one.)
-                    let defined_differ = if ux | uy == 0 {
-                        u32::from(words(x) != words(y))
-                    } else {
-                        (0..32).fold(0u32, |m, k| m | u32::from(x[k] != y[k]) << k)
-                    };
-                    if ux != uy || defined_differ & !ux != 0 {
-                        changed |= 1 << i;
-                        with_undef |= u64::from(uy != 0) << i;
+    for mut maybe in [maybe & grf_mask, maybe & !grf_mask] {
+        while maybe != 0 {
+            let i = maybe.trailing_zeros() as usize;
+            maybe &= maybe - 1;
+            let Some(reg) = candidates.get(i) else {
+                break;
+            };
+            // GRF registers by their bits (as the general path below: differing undefined flags
+            // or a differing defined byte); ARF registers after a quick check of equal bytes
+            // and undefined flags.
+            match *reg {
+                RegRef::Arf(ix) => {
+                    if same_arf(st, after, ix) {
+                        continue;
                     }
-                    continue;
+                }
+                RegRef::Grf(n) => {
+                    if !grf.contains(&usize::from(n)) {
+                        continue;
+                    }
+                    if let (Some((x, ux)), Some((y, uy))) = (grf_reg(st, n), grf_reg(after, n)) {
+                        // (Bytes compared as 64-bit words when all are defined, else one by one.)
+                        let defined_differ = if ux | uy == 0 {
+                            u32::from(words(x) != words(y))
+                        } else {
+                            (0..32).fold(0u32, |m, k| m | u32::from(x[k] != y[k]) << k)
+                        };
+                        if ux != uy || defined_differ & !ux != 0 {
+                            changed |= 1 << i;
+                            with_undef |= u64::from(uy != 0) << i;
+                        }
+                        continue;
+                    }
                 }
             }
-        }
-        let (x, ux) = reg_view(st, *reg, &mut ua);
-        let (y, uy) = reg_view(after, *reg, &mut ub);
-        let n = x.len();
-        let differ = if !ux && !uy {
-            x != y
-        } else {
-            ua[..n] != ub[..n]
-                || x.iter()
-                    .zip(y)
-                    .zip(&ua)
-                    .any(|((a, c), u)| (a ^ c) & !u != 0)
-        };
-        if differ {
-            changed |= 1 << i;
-            if uy {
-                with_undef |= 1 << i;
+            let (x, ux) = reg_view(st, *reg, &mut ua);
+            let (y, uy) = reg_view(after, *reg, &mut ub);
+            let n = x.len();
+            let differ = if !ux && !uy {
+                x != y
+            } else {
+                ua[..n] != ub[..n]
+                    || x.iter()
+                        .zip(y)
+                        .zip(&ua)
+                        .any(|((a, c), u)| (a ^ c) & !u != 0)
+            };
+            if differ {
+                changed |= 1 << i;
+                if uy {
+                    with_undef |= 1 << i;
+                }
             }
         }
     }
@@ -584,12 +588,15 @@ mod tests {
                 let full = differing_blocks(&st.arf, &after.arf, &st.arf_undef, &after.arf_undef);
                 let all = 0..st.grf.len() / 32;
                 assert_eq!(
-                    changed_regs(&st, &after, &candidates, within(full), all),
+                    changed_regs(&st, &after, &candidates, (within(full), r.next()), all),
                     want
                 );
                 let grf = w.grf_regs(st.grf_reg_bytes());
                 let written = Blocks::of(w.arf.0, w.arf.1);
-                let got = changed_regs(&st, &after, &candidates, within(written), grf);
+                let grf_mask = (candidates.iter().enumerate()).fold(0, |m, (i, c)| {
+                    m | u64::from(matches!(c, RegRef::Grf(_))) << i
+                });
+                let got = changed_regs(&st, &after, &candidates, (within(written), grf_mask), grf);
                 assert_eq!(got, want, "{p:?} {w:?}");
                 found += want.0.count_ones();
             }
