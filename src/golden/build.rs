@@ -462,7 +462,13 @@ impl Work {
             maybe |= text.block_candidates.get(k).copied().unwrap_or(0);
         }
         let grf = w.grf_regs(st.grf_reg_bytes());
-        let (changed, with_undef) = changed_regs(st, after, &shape.candidates, maybe, grf);
+        let (changed, with_undef) = changed_regs(
+            st,
+            after,
+            &shape.candidates,
+            (maybe, text.grf_candidates),
+            grf,
+        );
         let keys = &self.keys;
         let (rules, classes, floats) = (&self.rules, &mut self.classes, &mut self.floats);
         for &k in &shape.label_ranks {

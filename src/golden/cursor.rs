@@ -262,10 +262,37 @@ impl<'a> Cursor<'a> {
     /// A JSON string known to need no escaping (spec IDs, labels, register names).
     #[inline]
     pub fn plain(&mut self, s: &str) {
+        self.quoted(b"", s);
+    }
+
+    /// `lead` (at most 2 bytes) and the JSON string `s` (no escaping needed): one block of
+    /// room when the whole fits in [`QUOTED`] bytes.
+    #[inline(always)]
+    fn quoted(&mut self, lead: &[u8], s: &str) {
         debug_assert!(s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\'));
-        self.byte(b'"');
-        self.bytes(s.as_bytes());
-        self.byte(b'"');
+        let (s, l) = (s.as_bytes(), lead.len());
+        if l <= 2 && s.len() + 4 <= QUOTED {
+            self.block::<QUOTED>(|b| {
+                let (lb, rest) = b.split_at_mut(l);
+                lb.copy_from_slice(lead);
+                let Some((q, rest)) = rest.split_first_mut() else {
+                    return 0;
+                };
+                *q = b'"';
+                if let Some(d) = rest.get_mut(..s.len()) {
+                    copy_short(d, s);
+                }
+                if let Some(q) = rest.get_mut(s.len()) {
+                    *q = b'"';
+                }
+                l + s.len() + 2
+            });
+        } else {
+            self.bytes(lead);
+            self.byte(b'"');
+            self.bytes(s);
+            self.byte(b'"');
+        }
     }
 
     /// Text as it is, lower case.
@@ -298,8 +325,7 @@ impl<'a> Cursor<'a> {
     /// A list item `,"<s>"` (`s` needs no escaping).
     #[inline]
     pub fn list_plain(&mut self, s: &str) {
-        self.byte(b',');
-        self.plain(s);
+        self.quoted(b",", s);
     }
 
     /// End the list begun at `start`: the first item's comma becomes the opening bracket.
@@ -347,6 +373,9 @@ fn copy_short(d: &mut [u8], s: &[u8]) {
         _ => d.copy_from_slice(s),
     }
 }
+
+/// The block of room of a short quoted string ([`Cursor::plain`]).
+const QUOTED: usize = 64;
 
 /// Room for the JSON text of an `f64` (at most 24 characters: ryu's longest, or `null`).
 const FLOAT_TEXT: usize = 32;
@@ -572,13 +601,13 @@ mod tests {
         assert_eq!(memo.seen.len(), FLOAT_TEXTS);
     }
 
-    /// Short copies equal the slice copy at every length up to 80.
+    /// Short and long copies equal the slice copy at every length up to 300.
     #[test]
     fn short_copies_equal_slice_copies() {
-        let src: Vec<u8> = (0..80u8)
-            .map(|i| i.wrapping_mul(37).wrapping_add(1))
+        let src: Vec<u8> = (0..300u32)
+            .map(|i| (i as u8).wrapping_mul(37).wrapping_add(1 + (i >> 8) as u8))
             .collect();
-        for n in 0..=80 {
+        for n in 0..=300 {
             let mut d = vec![0u8; n + 2];
             copy_short(&mut d[1..n + 1], &src[..n]);
             assert_eq!(&d[1..n + 1], &src[..n]);
@@ -586,6 +615,33 @@ mod tests {
             let mut l = Lines::default();
             l.write(|c| c.bytes(&src[..n]));
             assert_eq!(l.as_bytes(), &src[..n]);
+        }
+    }
+
+    /// Quoted strings and list items (one block each up to [`QUOTED`] bytes, then piece by
+    /// piece) equal serde_json's strings at every length, at the end of the room too.
+    #[test]
+    fn quoted_strings_equal_serde_strings() {
+        let mut r = Rng::for_vector(21, 3, 0);
+        for n in 0..100 {
+            let s: String = (0..n)
+                .map(|_| (b' ' + 1 + r.below(90) as u8) as char)
+                .collect();
+            let s = s.replace(['"', '\\'], "x");
+            let want = serde_json::to_string(&s).unwrap();
+            // Written after filler that leaves the room's end anywhere near the string.
+            for fill in [0, MIN_ROOM - 70, MIN_ROOM - 40, MIN_ROOM - 3] {
+                let mut l = Lines::default();
+                l.write(|c| {
+                    for _ in 0..fill {
+                        c.byte(b'.');
+                    }
+                    c.plain(&s);
+                    c.list_plain(&s);
+                });
+                let text = &l.as_bytes()[fill..];
+                assert_eq!(text, format!("{want},{want}").as_bytes(), "{n} {fill}");
+            }
         }
     }
 

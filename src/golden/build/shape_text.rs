@@ -57,8 +57,10 @@ impl ShapeText {
                     let Some(r) = base.layout.regs.get(ix) else {
                         continue;
                     };
-                    for (k, _) in Blocks::of(r.base, r.base + r.bytes).ranges(usize::MAX) {
-                        let k = k / Blocks::BYTES;
+                    let mut blocks = Blocks::of(r.base, r.base + r.bytes).0;
+                    while blocks != 0 {
+                        let k = blocks.trailing_zeros() as usize;
+                        blocks &= blocks - 1;
                         if self.block_candidates.len() <= k {
                             self.block_candidates.resize(k + 1, 0);
                         }

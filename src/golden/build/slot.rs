@@ -3,6 +3,7 @@
 //! `StepInfo::written`), and the comparison of the registers that may have changed.
 
 use super::*;
+use crate::state::acc::AccExt;
 use crate::state::Written;
 
 /// One ThreadState, the GRF registers written in it since it equalled its source, and the ARF
@@ -132,7 +133,10 @@ impl Slot {
                 if let (true, Some(to), Some(from)) =
                     (blocks.meets(b), d.acc.get_mut(num), s.acc.get(num))
                 {
-                    *to = *from;
+                    // (Field by field: inline moves, where the whole record is copied by a
+                    // call; every field, or this does not build.)
+                    let AccExt { ext, class } = from;
+                    (to.ext, to.class) = (*ext, *class);
                 }
             }
         }
@@ -221,6 +225,17 @@ pub(super) fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()
         return None;
     }
     let (base, is_acc, num) = (r.base, r.info.name == "acc", usize::from(r.num));
+    // One dword (a flag register, cr0.0) of a register other than an accumulator.
+    if let (Ok(dword), 0, false) = (<[u8; 4]>::try_from(bytes), base % 4, is_acc) {
+        if let (Some(d), Some(u)) = (
+            st.arf.get_mut(base..base + 4),
+            st.arf_undef.get_mut(base / 4),
+        ) {
+            d.copy_from_slice(&dword);
+            *u = 0;
+            return Some(());
+        }
+    }
     // (Whole dwords, written and their masks cleared a dword at a time; registers start on a
     // dword.)
     let whole = if base % 4 == 0 { n / 4 } else { 0 };
@@ -287,66 +302,70 @@ pub(super) fn check_step(before: &ThreadState, after: &Slot, w: &Written) {
 
 /// The candidates (bit `i`: `candidates[i]`) of `maybe` whose bytes or defined bits differ
 /// between `st` and `after` (the others are the same), and those of them with undefined bits
-/// in `after`; a GRF candidate outside `grf` (register numbers) is the same.
+/// in `after`; a GRF candidate outside `grf` (register numbers) is the same. The candidates
+/// of `grf_mask` (the GRF ones; any mask gives the same result) are compared first, then the
+/// others, so that the branch on the register kind follows a pattern.
 pub(super) fn changed_regs(
     st: &ThreadState,
     after: &ThreadState,
     candidates: &[RegRef],
-    mut maybe: u64,
+    (maybe, grf_mask): (u64, u64),
     grf: std::ops::Range<usize>,
 ) -> (u64, u64) {
     let (mut changed, mut with_undef) = (0u64, 0u64);
     let (mut ua, mut ub) = ([0u8; 64], [0u8; 64]);
-    while maybe != 0 {
-        let i = maybe.trailing_zeros() as usize;
-        maybe &= maybe - 1;
-        let Some(reg) = candidates.get(i) else {
-            break;
-        };
-        // GRF registers by their bits (as the general path below: differing undefined flags
-        // or a differing defined byte); ARF registers after a quick check of equal bytes
-        // and undefined flags.
-        match *reg {
-            RegRef::Arf(ix) => {
-                if same_arf(st, after, ix) {
-                    continue;
-                }
-            }
-            RegRef::Grf(n) => {
-                if !grf.contains(&usize::from(n)) {
-                    continue;
-                }
-                if let (Some((x, ux)), Some((y, uy))) = (grf_reg(st, n), grf_reg(after, n)) {
-                    // (Bytes compared as 64-bit words when all are defined, else one by one.)
-                    let defined_differ = if ux | uy == 0 {
-                        u32::from(words(x) != words(y))
-                    } else {
-                        (0..32).fold(0u32, |m, k| m | u32::from(x[k] != y[k]) << k)
-                    };
-                    if ux != uy || defined_differ & !ux != 0 {
-                        changed |= 1 << i;
-                        with_undef |= u64::from(uy != 0) << i;
+    for mut maybe in [maybe & grf_mask, maybe & !grf_mask] {
+        while maybe != 0 {
+            let i = maybe.trailing_zeros() as usize;
+            maybe &= maybe - 1;
+            let Some(reg) = candidates.get(i) else {
+                break;
+            };
+            // GRF registers by their bits (as the general path below: differing undefined flags
+            // or a differing defined byte); ARF registers after a quick check of equal bytes
+            // and undefined flags.
+            match *reg {
+                RegRef::Arf(ix) => {
+                    if same_arf(st, after, ix) {
+                        continue;
                     }
-                    continue;
+                }
+                RegRef::Grf(n) => {
+                    if !grf.contains(&usize::from(n)) {
+                        continue;
+                    }
+                    if let (Some((x, ux)), Some((y, uy))) = (grf_reg(st, n), grf_reg(after, n)) {
+                        // (Bytes compared as 64-bit words when all are defined, else one by one.)
+                        let defined_differ = if ux | uy == 0 {
+                            u32::from(words(x) != words(y))
+                        } else {
+                            (0..32).fold(0u32, |m, k| m | u32::from(x[k] != y[k]) << k)
+                        };
+                        if ux != uy || defined_differ & !ux != 0 {
+                            changed |= 1 << i;
+                            with_undef |= u64::from(uy != 0) << i;
+                        }
+                        continue;
+                    }
                 }
             }
-        }
-        let (x, ux) = reg_view(st, *reg, &mut ua);
-        let (y, uy) = reg_view(after, *reg, &mut ub);
-        let n = x.len();
-        let differ = if !ux && !uy {
-            x != y
-        } else {
-            ua[..n] != ub[..n]
-                || x.iter()
-                    .zip(y)
-                    .zip(&ua)
-                    .any(|((a, c), u)| (a ^ c) & !u != 0)
-        };
-        if differ {
-            changed |= 1 << i;
-            if uy {
-                with_undef |= 1 << i;
+            let (x, ux) = reg_view(st, *reg, &mut ua);
+            let (y, uy) = reg_view(after, *reg, &mut ub);
+            let n = x.len();
+            let differ = if !ux && !uy {
+                x != y
+            } else {
+                ua[..n] != ub[..n]
+                    || x.iter()
+                        .zip(y)
+                        .zip(&ua)
+                        .any(|((a, c), u)| (a ^ c) & !u != 0)
+            };
+            if differ {
+                changed |= 1 << i;
+                if uy {
+                    with_undef |= 1 << i;
+                }
             }
         }
     }
@@ -569,12 +588,15 @@ mod tests {
                 let full = differing_blocks(&st.arf, &after.arf, &st.arf_undef, &after.arf_undef);
                 let all = 0..st.grf.len() / 32;
                 assert_eq!(
-                    changed_regs(&st, &after, &candidates, within(full), all),
+                    changed_regs(&st, &after, &candidates, (within(full), r.next()), all),
                     want
                 );
                 let grf = w.grf_regs(st.grf_reg_bytes());
                 let written = Blocks::of(w.arf.0, w.arf.1);
-                let got = changed_regs(&st, &after, &candidates, within(written), grf);
+                let grf_mask = (candidates.iter().enumerate()).fold(0, |m, (i, c)| {
+                    m | u64::from(matches!(c, RegRef::Grf(_))) << i
+                });
+                let got = changed_regs(&st, &after, &candidates, (within(written), grf_mask), grf);
                 assert_eq!(got, want, "{p:?} {w:?}");
                 found += want.0.count_ones();
             }
