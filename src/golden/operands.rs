@@ -239,7 +239,8 @@ fn defined(st: &ThreadState, o: usize, size: usize) -> bool {
 }
 
 impl Operands {
-    /// No values (to [`Operands::read`] into, in place: the set is large).
+    /// No values (to [`Operands::read`] into, in place: the set is large; it can be read into
+    /// again, for another vector).
     pub(crate) fn new() -> Operands {
         Operands {
             ty: [DataType::UD; 3],
@@ -253,8 +254,8 @@ impl Operands {
         }
     }
 
-    /// Read into this set (made by [`Operands::new`]) the values of `channels` (`src_value`
-    /// in `before`; the destination element in `after` when it is a float and defined).
+    /// Read into this set the values of `channels` (`src_value` in `before`; the destination
+    /// element in `after` when it is a float and defined), in place of those it held.
     pub(crate) fn read(
         &mut self,
         insn: &Insn,
@@ -263,6 +264,13 @@ impl Operands {
         channels: &[u32],
     ) {
         let o = self;
+        // (What says which values are there; the values themselves are only read where it
+        // says so.)
+        o.ty = [DataType::UD; 3];
+        o.present = [0; CHANNELS];
+        o.out_ok = 0;
+        o.classes = [0; 3];
+        o.out_classes = 0;
         let srcs = [0, 1, 2].map(|i| SrcRead::of(insn, i, before));
         // The classes of each source's type and of the destination's.
         let fmts = [0, 1, 2].map(|i| match srcs[i] {
