@@ -6,11 +6,18 @@
 
 use super::*;
 use crate::golden::ids::Rule;
+use crate::golden::operands::ReadPlan;
 use crate::isa::Dst;
 use crate::spec::math::MathFuncInfo;
 
-/// A shape's tagging plan.
+/// A shape's tagging plan: the reading of its operands and its rule plan.
 pub(in crate::golden::build) struct TagPlan {
+    read: ReadPlan,
+    rules: RulePlan,
+}
+
+/// What the rules of an instruction's vectors need besides their values.
+struct RulePlan {
     /// The float environment and denorm sensitivity it was made for.
     env: FloatEnv,
     denorm_sensitive: bool,
@@ -24,7 +31,8 @@ pub(in crate::golden::build) struct TagPlan {
 /// The value tests of an instruction with float operands.
 struct FloatPlan {
     nsrc: usize,
-    dst: Dst,
+    /// The destination type.
+    dty: DataType,
     /// A float-to-integer move (its special inputs).
     to_int: bool,
     /// Its compare grid (cmp, cmpn and min/max sel on floats).
@@ -66,27 +74,23 @@ struct Alts {
 }
 
 impl TagPlan {
-    /// The plan of `insn` (its immediates' values aside) in `env`; `fixed`: room for its
+    /// The plan of `insn` (its immediates' values aside) in `env`; `room`: room for its
     /// rules (emptied first).
     pub(in crate::golden::build) fn new(
         insn: &Insn,
         denorm_sensitive: bool,
         env: FloatEnv,
-        mut fixed: Vec<Rule>,
+        room: Vec<Rule>,
     ) -> TagPlan {
-        fixed.clear();
-        let float = float_plan(insn, denorm_sensitive, &env, &mut fixed);
         TagPlan {
-            env,
-            denorm_sensitive,
-            fixed,
-            float,
+            read: ReadPlan::of(insn),
+            rules: RulePlan::new(insn, denorm_sensitive, env, room),
         }
     }
 
     /// Its room for rules (for the next plan; the plan keeps none).
     pub(in crate::golden::build) fn take_room(&mut self) -> Vec<Rule> {
-        std::mem::take(&mut self.fixed)
+        std::mem::take(&mut self.rules.fixed)
     }
 
     /// [`TagPlan::apply`] for a vector whose float environment (read from its state) is
@@ -103,10 +107,10 @@ impl TagPlan {
         vals: &mut Operands,
         (rules, alts): (&mut RuleSet, &mut Vec<Alt>),
     ) {
-        if env == self.env {
+        if env == self.rules.env {
             self.apply(insn, before, after, enabled, vals, rules, alts);
         } else {
-            let plan = TagPlan::new(insn, self.denorm_sensitive, env, Vec::new());
+            let plan = TagPlan::new(insn, self.rules.denorm_sensitive, env, Vec::new());
             plan.apply(insn, before, after, enabled, vals, rules, alts);
         }
     }
@@ -125,12 +129,13 @@ impl TagPlan {
         rules: &mut RuleSet,
         alts: &mut Vec<Alt>,
     ) {
-        for r in &self.fixed {
+        let plan = &self.rules;
+        for r in &plan.fixed {
             rules.push_rule(*r);
         }
-        let Some(fp) = &self.float else { return };
-        let p = self.env.platform;
-        let (nsrc, dst) = (fp.nsrc, fp.dst);
+        let Some(fp) = &plan.float else { return };
+        let p = plan.env.platform;
+        let (nsrc, dty) = (fp.nsrc, fp.dty);
         let mut chbuf = [0u32; 32];
         let mut nch = 0;
         for c in 0..u32::from(insn.exec_size).min(32) {
@@ -140,7 +145,7 @@ impl TagPlan {
             }
         }
         let channels = &chbuf[..nch];
-        vals.read(insn, before, after, channels);
+        vals.read_with(&self.read, insn, before, after, channels);
         let vals = &*vals;
         let in_classes = vals.float_classes(nsrc);
         let any_class: [bool; 9] = std::array::from_fn(|k| in_classes >> k & 1 == 1);
@@ -159,9 +164,9 @@ impl TagPlan {
                         values::NEG_INF => Some(SI::NegInf),
                         values::NEG_ZERO | values::POS_ZERO => Some(SI::Zero),
                         values::NEG_DENORM | values::POS_DENORM => Some(SI::Denorm),
-                        _ => overflow_input(t, v, dst.ty),
+                        _ => overflow_input(t, v, dty),
                     };
-                    if let Some(x) = input.and_then(|x| conversions::special(x, t, dst.ty, p)) {
+                    if let Some(x) = input.and_then(|x| conversions::special(x, t, dty, p)) {
                         rules.push_rule(row_rule!(SpecialInfo, conversions::SPECIALS, x));
                     }
                 }
@@ -228,13 +233,13 @@ impl TagPlan {
             channels,
             ft,
             ops,
-            self.env.alt,
+            plan.env.alt,
             &any_class,
             p,
             rules,
         );
         let fv =
-            crate::golden::fp_rows::FpVector::new(insn, vals, channels, ft, ops, &self.env, m.pol);
+            crate::golden::fp_rows::FpVector::new(insn, vals, channels, ft, ops, &plan.env, m.pol);
         crate::golden::fp_rows::tag(&fv, rules);
         // Alternatives, per enabled destination element.
         let Some(a) = &m.alts else { return };
@@ -242,12 +247,12 @@ impl TagPlan {
             let (Some((o, _)), Some(v)) = (dst_elem(insn, c), vals.out(c)) else {
                 continue;
             };
-            let cls = float_class(dst.ty, v);
+            let cls = float_class(dty, v);
             let mk = |kind, rule: &'static str, ulps, abs| Alt {
                 kind,
                 reg: (o / 32) as u8,
                 offset: (o % 32) as u32,
-                ty: dst.ty,
+                ty: dty,
                 ulps,
                 abs,
                 rule,
@@ -270,6 +275,20 @@ impl TagPlan {
                     alts.push(mk(AltKind::OverflowInf, r.name(), None, None));
                 }
             }
+        }
+    }
+}
+
+impl RulePlan {
+    /// The rule plan of `insn` in `env`, its rules in `fixed` (emptied first).
+    fn new(insn: &Insn, denorm_sensitive: bool, env: FloatEnv, mut fixed: Vec<Rule>) -> RulePlan {
+        fixed.clear();
+        let float = float_plan(insn, denorm_sensitive, &env, &mut fixed);
+        RulePlan {
+            env,
+            denorm_sensitive,
+            fixed,
+            float,
         }
     }
 }
@@ -347,7 +366,7 @@ fn float_plan(
     }
     Some(FloatPlan {
         nsrc,
-        dst,
+        dty: dst.ty,
         to_int: insn.op == Opcode::Mov && !dst.ty.is_float(),
         grid,
         modes: modes(insn, dst, sty, ops, denorm_sensitive, env, fixed),
@@ -476,11 +495,12 @@ mod tests {
         (rules.names(), alts)
     }
 
-    /// A shape's plan, made once from its built instruction and reused, gives every vector the
-    /// rules and alternatives of a plan made for the vector itself (its immediates, its
-    /// float environment), for random shapes of every opcode on every platform, random
-    /// operand values rich in special floats, random enabled channels, and now and then a
-    /// state whose cr0.0 is not the shape's (the plan then makes one for it).
+    /// A shape's plan, made once from its built instruction and reused, gives every vector the rules and
+    /// alternatives of a plan made for the vector itself (its immediates, its float
+    /// environment), for random shapes of every opcode on every platform (some with other
+    /// saturation and source modifiers), random operand values rich in special floats, random
+    /// enabled channels, and now and then a state whose cr0.0 is not the shape's (the plan
+    /// then makes one for it).
     #[test]
     fn planned_tags_equal_tags_planned_per_vector() {
         let mut r = Rng::for_vector(81, 0, 0);
@@ -493,9 +513,17 @@ mod tests {
             let ops = template::default_ops(p);
             for k in 0..600u64 {
                 let sel = ops[r.below(ops.len())];
-                let Some(b) = template::build(sel, k / 3, p, &[], &mut r) else {
+                let Some(mut b) = template::build(sel, k / 3, p, &[], &mut r) else {
                     continue;
                 };
+                // Now and then forms the templates do not make (other keys of the cache).
+                if r.chance(1, 4) {
+                    b.insn.sat ^= true;
+                }
+                if let Some(Src::Reg(rs)) = b.insn.src.iter_mut().flatten().nth(r.below(3)) {
+                    rs.neg ^= r.chance(1, 4);
+                    rs.abs ^= r.chance(1, 4);
+                }
                 let float = b.insn.dst.is_some_and(|d| d.ty.is_float())
                     || b.insn.src.iter().flatten().any(|s| s.ty().is_float());
                 let env = if float {
