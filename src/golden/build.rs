@@ -101,8 +101,8 @@ mod shape_text;
 mod slot;
 
 use emit::{alternatives, grf_name, lower, reg_entries, reg_entry, reg_view, same_arf};
-pub(crate) use exercised::{dst_elem, policy, src_value};
-use exercised::{exercised, src_offset, Alt};
+use exercised::{denorm_sensitive, src_offset, state_env, Alt, TagPlan};
+pub(crate) use exercised::{dst_elem, src_value};
 use fill::{fill_regs, grf_base};
 use shape::Shape;
 use shape_text::{ShapeText, INITIAL};
@@ -147,6 +147,8 @@ pub struct Work {
     /// The rule IDs of the current vector (also used to number a shape's).
     rules: RuleSet,
     alts: Vec<Alt>,
+    /// The operand values of the current vector (for its rules).
+    vals: Box<Operands>,
     arf_f: [Option<usize>; 2],
     arf_acc: [Option<usize>; 2],
     arf_cr0: Option<usize>,
@@ -181,6 +183,7 @@ impl Work {
             floats: fast::FloatTexts::default(),
             rules: RuleSet::default(),
             alts: Vec::new(),
+            vals: Box::new(Operands::new()),
             arf_f: [ix("f0"), ix("f1")],
             arf_acc: [ix("acc0"), ix("acc1")],
             arf_cr0: ix("cr0"),
@@ -400,34 +403,17 @@ impl Work {
             }
             slot::check_step(&self.st.st, &self.after, &info.written);
         }
-        // Does the result depend on the denorm mode? The reference answer (the state after
-        // executing in keep-denormals mode differs from `after`) holds whenever the mode
-        // flushes, since the two states always differ in cr0.0 itself, so it is computed as
-        // that, without the second execution (the output is unchanged; whether the comparison
-        // should leave cr0 out, which would list the denorm rows only for results that really
-        // change, is a question of rule attribution, not of speed).
-        let env = FloatEnv::from_cr0(p, b.cr0).with_denorms(true);
-        let denorm_sensitive = shape.float && env.cr0() != b.cr0;
         let (st, after) = (&self.st.st, &self.after.st);
-        // cr0.0 as `ThreadState::arf_dword("cr0", 0)` reads it (by index).
-        let cr0 = self
-            .arf_cr0
-            .map(|i| &st.layout.regs[i])
-            .filter(|r| r.bytes > 0)
-            .and_then(|r| st.arf.get(r.base..r.base + 4))
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-        let env = cr0.map_or_else(|| FloatEnv::new(p), |v| FloatEnv::from_cr0(p, v));
         self.rules.clear();
         self.alts.clear();
-        exercised(
+        shape.tags.apply_in(
+            state_env(p, st, self.arf_cr0),
             &insn,
             st,
             after,
             info.enabled,
-            denorm_sensitive,
-            env,
-            &mut self.rules,
-            &mut self.alts,
+            &mut self.vals,
+            (&mut self.rules, &mut self.alts),
         );
         // The line.
         if !text.whole {
@@ -519,6 +505,7 @@ impl Work {
 
 #[cfg(test)]
 mod tests {
+    use super::exercised::policy;
     use super::slot::set_arf;
     use super::*;
 

@@ -31,7 +31,8 @@ pub(crate) struct FpVector<'a> {
 }
 
 impl<'a> FpVector<'a> {
-    /// The facts of a float instruction computing in `ft` (`fty`), with its policy.
+    /// The facts of a float instruction computing in `ft` (`fty`), with its policy `pol`
+    /// (`build::policy(env, ft, ops)`).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         insn: &'a Insn,
@@ -40,6 +41,7 @@ impl<'a> FpVector<'a> {
         ft: FloatType,
         ops: FpOps,
         env: &'a FloatEnv,
+        pol: crate::float::Policy,
     ) -> FpVector<'a> {
         FpVector {
             insn,
@@ -50,7 +52,7 @@ impl<'a> FpVector<'a> {
             ops,
             env,
             p: env.platform,
-            pol: super::build::policy(env, ft, ops),
+            pol,
         }
     }
 }
@@ -197,7 +199,36 @@ pub(crate) fn mode_row_scan(id: &str, p: Platform, fty: DataType, alt: bool) -> 
     })
 }
 
-/// Push the rows `v` exercises onto `rules`.
+/// Push the rows an operation in `ft` (`ops`) exercises whatever its values onto `fixed`
+/// (those [`tag`] leaves out): frc's definition and the IEEE-mode default.
+pub(crate) fn tag_fixed(
+    insn: &Insn,
+    ft: FloatType,
+    ops: FpOps,
+    env: &FloatEnv,
+    fixed: &mut Vec<Rule>,
+) {
+    let mut add = |r: &ModeRow| {
+        if r.applies(env.platform, ft, env.alt) {
+            fixed.push(r.rule);
+        }
+    };
+    // frc: every F frc vector delivers src0 - floor(src0).
+    if insn.op == Opcode::Frc {
+        add(mode_row!("fp.frc.definition"));
+    }
+    // IEEE mode (cr0.0 bit 0 clear): the operation follows IEEE-754 where nothing else is said.
+    if !env.alt && computes(ops) {
+        add(mode_row!("fp.ieee.default"));
+    }
+}
+
+/// Whether operations of class `ops` compute (arithmetic, fused, math).
+fn computes(ops: FpOps) -> bool {
+    matches!(ops, FpOps::Arith | FpOps::Fused | FpOps::Math)
+}
+
+/// Push the rows `v`'s values exercise onto `rules` (beyond those of [`tag_fixed`]).
 pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
     let pol = v.pol;
     let alt = pol.alt();
@@ -220,7 +251,7 @@ pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
     let inf = [POS_INF, NEG_INF];
     let zero = [POS_ZERO, NEG_ZERO];
     let nsrc = insn.num_srcs();
-    let computes = matches!(v.ops, FpOps::Arith | FpOps::Fused | FpOps::Math);
+    let computes = computes(v.ops);
     let f = insn.math;
 
     // f16to32 (a word holding HF bits -> F) keeps HF denormal inputs: a denormal input
@@ -236,14 +267,6 @@ pub(crate) fn tag(v: &FpVector, rules: &mut RuleSet) {
         if kept {
             add(mode_row!("fp.ieee.denorm.hf-to-f"));
         }
-    }
-    // frc: every F frc vector delivers src0 - floor(src0).
-    if insn.op == Opcode::Frc {
-        add(mode_row!("fp.frc.definition"));
-    }
-    // IEEE mode (cr0.0 bit 0 clear): the operation follows IEEE-754 where nothing else is said.
-    if !v.env.alt && computes {
-        add(mode_row!("fp.ieee.default"));
     }
     // No exceptions: an invalid operation (NaN from non-NaN operands) or an overflow or
     // division by zero (inf from finite operands) only delivers its value (and flags).

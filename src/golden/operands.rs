@@ -36,8 +36,8 @@ pub(crate) struct Operands {
 enum SrcRead {
     /// No value (no source, or not a direct GRF register).
     None,
-    /// The same bits in every channel.
-    Imm(DataType, u64),
+    /// An immediate: the same bits in every channel (the instruction's, read per vector).
+    Imm,
     /// The element of channel `c` at `base + e * size`, `e = (c / width) * vstride + (c %
     /// width) * hstride` (a three-source operand: width 1, vstride 0 for a scalar, else 1);
     /// the bits then `& and ^ xor` (the float `(abs)` and `-` modifiers). `size` is 1, 2, 4
@@ -62,15 +62,12 @@ struct Region {
 }
 
 impl SrcRead {
-    /// The reading of source `i` (`st`: any state; an immediate reads none).
+    /// The reading of source `i` (whatever the value of an immediate).
     #[inline]
-    fn of(insn: &Insn, i: usize, st: &ThreadState) -> SrcRead {
+    fn of(insn: &Insn, i: usize) -> SrcRead {
         match insn.src[i] {
             None => SrcRead::None,
-            Some(Src::Imm(_)) => match src_value(insn, i, 0, st) {
-                Some((t, v)) => SrcRead::Imm(t, v),
-                None => SrcRead::None,
-            },
+            Some(Src::Imm(_)) => SrcRead::Imm,
             Some(Src::Reg(rs)) => {
                 let Addr::Direct {
                     reg: Reg::Grf(n),
@@ -238,8 +235,43 @@ fn defined(st: &ThreadState, o: usize, size: usize) -> bool {
         .is_some_and(|w| (w >> (o % 64)) & crate::state::low_mask(size) == 0)
 }
 
+/// How an instruction's operands are read ([`Operands::read_with`]): its sources'
+/// readings, the float classes of their types, and its destination's elements, taken apart
+/// once (per shape: they do not depend on the values of immediates).
+#[derive(Clone, Copy)]
+pub(crate) struct ReadPlan {
+    srcs: [SrcRead; 3],
+    fmts: [Classify; 3],
+    /// The classes of a float destination, and its element of channel c at `base + c *
+    /// step`, `size` bytes (`dst_elem`).
+    dst: Option<(Classify, usize, usize, usize)>,
+}
+
+impl ReadPlan {
+    /// The reading of `insn`'s operands.
+    pub(crate) fn of(insn: &Insn) -> ReadPlan {
+        let srcs = [0, 1, 2].map(|i| SrcRead::of(insn, i));
+        // The classes of each source's type and of the destination's.
+        let fmts = [0, 1, 2].map(|i| match (srcs[i], insn.src[i]) {
+            (SrcRead::None, _) | (_, None) => Classify::of(DataType::UD),
+            (_, Some(s)) => Classify::of(s.ty()),
+        });
+        let dst = insn.dst.filter(|d| d.ty.is_float()).and_then(|d| {
+            let (base, size) = dst_elem(insn, 0)?;
+            Some((
+                Classify::of(d.ty),
+                base,
+                usize::from(d.hstride.max(1)) * size,
+                size,
+            ))
+        });
+        ReadPlan { srcs, fmts, dst }
+    }
+}
+
 impl Operands {
-    /// No values (to [`Operands::read`] into, in place: the set is large).
+    /// No values (to [`Operands::read`] into, in place: the set is large; it can be read into
+    /// again, for another vector).
     pub(crate) fn new() -> Operands {
         Operands {
             ty: [DataType::UD; 3],
@@ -253,8 +285,9 @@ impl Operands {
         }
     }
 
-    /// Read into this set (made by [`Operands::new`]) the values of `channels` (`src_value`
-    /// in `before`; the destination element in `after` when it is a float and defined).
+    /// Read into this set the values of `channels` (`src_value` in `before`; the destination
+    /// element in `after` when it is a float and defined), in place of those it held.
+    #[cfg(test)]
     pub(crate) fn read(
         &mut self,
         insn: &Insn,
@@ -262,56 +295,66 @@ impl Operands {
         after: &ThreadState,
         channels: &[u32],
     ) {
+        self.read_with(&ReadPlan::of(insn), insn, before, after, channels);
+    }
+
+    /// [`Operands::read`] with the reading `plan` of `insn` (made from the instruction
+    /// itself or one that differs only in its immediates' values).
+    #[inline]
+    pub(crate) fn read_with(
+        &mut self,
+        plan: &ReadPlan,
+        insn: &Insn,
+        before: &ThreadState,
+        after: &ThreadState,
+        channels: &[u32],
+    ) {
         let o = self;
-        let srcs = [0, 1, 2].map(|i| SrcRead::of(insn, i, before));
-        // The classes of each source's type and of the destination's.
-        let fmts = [0, 1, 2].map(|i| match srcs[i] {
-            SrcRead::Imm(t, _) | SrcRead::Grf(Region { ty: t, .. }) => Classify::of(t),
-            SrcRead::Other => Classify::of(insn.src[i].map_or(DataType::UD, |s| s.ty())),
-            SrcRead::None => Classify::of(DataType::UD),
-        });
-        // The destination element of channel c at `base + c * step` (`dst_elem`).
-        let dst = insn.dst.filter(|d| d.ty.is_float()).and_then(|d| {
-            let (base, size) = dst_elem(insn, 0)?;
-            Some((
-                Classify::of(d.ty),
-                base,
-                usize::from(d.hstride.max(1)) * size,
-                size,
-            ))
-        });
+        // (What says which values are there; the values themselves are only read where it
+        // says so.)
+        o.ty = [DataType::UD; 3];
+        o.present = [0; CHANNELS];
+        o.out_ok = 0;
+        o.classes = [0; 3];
+        o.out_classes = 0;
         // Source by source (the reading and the class format stay in registers).
         let chans = channels
             .iter()
             .copied()
             .filter(|&c| (c as usize) < CHANNELS);
-        for (i, s) in srcs.iter().enumerate() {
-            let f = fmts[i];
+        for (i, (s, f)) in plan.srcs.iter().zip(&plan.fmts).enumerate() {
+            let mut seen = 0u16;
             match s {
                 SrcRead::None => {}
-                SrcRead::Imm(t, v) => {
-                    for c in chans.clone() {
-                        o.note(i, c, *t, *v, f)
+                SrcRead::Imm => {
+                    if let Some((t, v)) = src_value(insn, i, 0, before) {
+                        o.ty[i] = t;
+                        let k = f.class(v);
+                        for c in chans.clone() {
+                            seen |= o.note(i, c, v, k);
+                        }
                     }
                 }
                 SrcRead::Grf(g) => {
-                    let g = *g;
+                    o.ty[i] = g.ty;
                     for c in chans.clone() {
                         if let Some(v) = g.read(c, before) {
-                            o.note(i, c, g.ty, v, f);
+                            seen |= o.note(i, c, v, f.class(v));
                         }
                     }
                 }
                 SrcRead::Other => {
                     for c in chans.clone() {
                         if let Some((t, v)) = src_value(insn, i, c, before) {
-                            o.note(i, c, t, v, f);
+                            o.ty[i] = t;
+                            seen |= o.note(i, c, v, f.class(v));
                         }
                     }
                 }
             }
+            o.classes[i] = seen;
         }
-        if let Some((f, base, step, size)) = dst {
+        if let Some((f, base, step, size)) = plan.dst {
             for c in chans {
                 let ci = c as usize;
                 let at = base + ci * step;
@@ -324,15 +367,15 @@ impl Operands {
         }
     }
 
-    /// Note source `i`'s value `v` of type `t` (classes `f`) in channel `c` (< 32).
+    /// Note source `i`'s value `v` of float class `k` in channel `c` (< 32); returns the
+    /// class as a bit (for the source's classes).
     #[inline(always)]
-    fn note(&mut self, i: usize, c: u32, t: DataType, v: u64, f: Classify) {
-        let (ci, k) = (c as usize, f.class(v));
-        self.ty[i] = t;
+    fn note(&mut self, i: usize, c: u32, v: u64, k: u8) -> u16 {
+        let ci = c as usize;
         self.bits[ci][i] = v;
         self.class[ci][i] = k;
         self.present[ci] |= 1 << i;
-        self.classes[i] |= 1 << k;
+        1 << k
     }
 
     /// Bit `k`: some source `0..n` of a float type has a value of float class `k`.
@@ -408,18 +451,28 @@ mod tests {
     }
 
     /// The read values equal `src_value` and the destination reads, for random float and
-    /// integer instructions with random register contents.
+    /// integer instructions with random register contents and immediates; and so do those
+    /// read into a reused set with the reading planned from the instruction with other
+    /// immediates.
     #[test]
     fn read_values_equal_the_direct_reads() {
         let cfg = GenConfig::new(Platform::Skl, 1);
         let mut r = Rng::for_vector(21, 0, 0);
         let mut checked = 0;
+        let mut reused = Operands::new();
         for k in 0..400u64 {
             let sel = cfg.ops[r.below(cfg.ops.len())];
             let Some(b) = template::build(sel, k, cfg.platform, &[], &mut r) else {
                 continue;
             };
-            let insn = &b.insn;
+            let plan = ReadPlan::of(&b.insn);
+            let mut insn = b.insn.clone();
+            for s in insn.src.iter_mut().flatten() {
+                if let Src::Imm(imm) = s {
+                    imm.bits = r.next() & u64::from(u32::MAX);
+                }
+            }
+            let insn = &insn;
             let mut before = cfg.base.clone();
             let mut after = cfg.base.clone();
             for st in [&mut before, &mut after] {
@@ -435,6 +488,21 @@ mod tests {
                 .collect();
             let mut o = Operands::new();
             o.read(insn, &before, &after, &channels);
+            reused.read_with(&plan, insn, &before, &after, &channels);
+            for c in 0..40u32 {
+                for i in 0..4 {
+                    assert_eq!(
+                        reused.get(i, c),
+                        o.get(i, c),
+                        "{insn:?} src {i} channel {c}"
+                    );
+                }
+                assert_eq!(reused.out(c), o.out(c), "{insn:?} dst channel {c}");
+            }
+            for n in 0..4 {
+                assert_eq!(reused.float_classes(n), o.float_classes(n), "{insn:?}");
+            }
+            assert_eq!(reused.out_classes(), o.out_classes(), "{insn:?}");
             for c in 0..40u32 {
                 let on = channels.contains(&c);
                 for i in 0..4 {

@@ -350,25 +350,31 @@ impl TypePairs {
     }
 }
 
-/// [`type_pairs_uncached`], remembered per thread (they depend only on the arguments).
+/// [`type_pairs_uncached`], remembered per thread (they depend only on the arguments), in a
+/// list per opcode (a shape looks its opcode's up).
 fn type_pairs(op: Opcode, nsrc: usize, p: Platform, types: &[DataType]) -> std::rc::Rc<TypePairs> {
-    type Key = (Opcode, usize, Platform, Vec<DataType>);
+    type Key = (usize, Platform, Vec<DataType>);
     type Pairs = std::rc::Rc<TypePairs>;
     thread_local! {
-        static SEEN: std::cell::RefCell<Vec<(Key, Pairs)>> =
+        static SEEN: std::cell::RefCell<Vec<Vec<(Key, Pairs)>>> =
             const { std::cell::RefCell::new(Vec::new()) };
     }
     SEEN.with(|c| {
         let mut c = c.borrow_mut();
-        if let Some((_, v)) = c
+        let i = op as usize;
+        if c.len() <= i {
+            c.resize_with(i + 1, Vec::new);
+        }
+        let seen = &mut c[i];
+        if let Some((_, v)) = seen
             .iter()
-            .find(|(k, _)| k.0 == op && k.1 == nsrc && k.2 == p && k.3 == types)
+            .find(|(k, _)| k.0 == nsrc && k.1 == p && k.2 == types)
         {
             return v.clone();
         }
         let v: Pairs = TypePairs::new(type_pairs_uncached(op, nsrc, p, types)).into();
-        if c.len() < 1024 {
-            c.push(((op, nsrc, p, types.to_vec()), v.clone()));
+        if seen.len() < 64 {
+            seen.push(((nsrc, p, types.to_vec()), v.clone()));
         }
         v
     })
@@ -1041,5 +1047,33 @@ mod grf_source_tests {
             }
             assert!(imms > 0, "{p:?}: no add form had an immediate");
         }
+    }
+}
+
+#[cfg(test)]
+mod type_pair_tests {
+    use super::*;
+
+    /// The remembered type combinations are those computed, for every opcode, source count,
+    /// platform and a few type filters, asked twice in a mixed order.
+    #[test]
+    fn remembered_type_pairs_equal_computed_ones() {
+        let filters: [&[DataType]; 3] = [&[], &[DataType::F, DataType::D], &[DataType::HF]];
+        let mut pairs = 0;
+        for round in 0..2 {
+            for p in Platform::ALL {
+                for &op in SUPPORTED.iter().rev().skip(round) {
+                    for nsrc in 1..=3 {
+                        for types in filters {
+                            let want = type_pairs_uncached(op, nsrc, p, types);
+                            let got = type_pairs(op, nsrc, p, types);
+                            assert_eq!(got.all, want, "{op:?} {nsrc} {p:?} {types:?}");
+                            pairs += want.len();
+                        }
+                    }
+                }
+            }
+        }
+        assert!(pairs > 1000, "{pairs}");
     }
 }

@@ -4,11 +4,14 @@
 
 use super::*;
 use crate::golden::fp_rows::{mode_row, ModeRow};
-use crate::golden::ids::{row_rule, rule};
+use crate::golden::ids::{row_rule, rule, Rule};
 use crate::spec::compare::GridInfo;
 use crate::spec::conversions::{ConversionInfo, SaturationInfo, SpecialInfo};
-use crate::spec::math::MathFuncInfo;
 use crate::spec::OpcodeInfo;
+
+mod plan;
+
+pub(super) use plan::TagPlan;
 
 /// An allowed alternative (written as `format::Alternative`).
 pub(super) struct Alt {
@@ -152,8 +155,9 @@ pub(super) fn grid_cond(c: CondMod) -> Option<GridCond> {
 }
 
 /// The spec IDs the instruction exercises on these values, and the alternatives its results
-/// allow.
+/// allow: its [`TagPlan`] made and applied (the vectors of a shape apply the shape's).
 #[allow(clippy::too_many_arguments)]
+#[cfg(test)]
 pub(super) fn exercised(
     insn: &Insn,
     before: &ThreadState,
@@ -164,242 +168,38 @@ pub(super) fn exercised(
     rules: &mut RuleSet,
     alts: &mut Vec<Alt>,
 ) {
-    let p = env.platform;
-    rules.push_rule(row_rule!(
-        OpcodeInfo,
-        crate::spec::OPCODE_INFO,
-        insn.op.info()
-    ));
-    let nsrc = insn.num_srcs();
-    let Some(dst) = insn.dst else { return };
-    let sty = insn.src[0].map_or(dst.ty, |s| s.ty());
-    if insn.op == Opcode::Math {
-        if let Some(f) = template::math_row(insn.math, dst.ty, p) {
-            rules.push_rule(row_rule!(MathFuncInfo, crate::spec::math::FUNCS, f));
-        }
-    }
-    // Conversion to the destination type.
-    if insn.op == Opcode::Mov || (sty != dst.ty && !matches!(insn.op, Opcode::Cmp | Opcode::Cmpn)) {
-        if let Some(c) = conversions::rule(sty, dst.ty, p) {
-            rules.push_rule(row_rule!(ConversionInfo, conversions::CONVERSIONS, c));
-        }
-    }
-    if insn.sat {
-        if let Some(s) = conversions::SATURATIONS
-            .iter()
-            .find(|s| s.types.contains(dst.ty) && s.gens.contains(p))
-        {
-            rules.push_rule(row_rule!(SaturationInfo, conversions::SATURATIONS, s));
-        }
-        if dst.ty.is_float() {
-            rules.push_rule(rule!("fp.sat.zero-sign"));
-        }
-    }
-    // The rest is about float operands and results: an instruction with neither a float
-    // destination nor a float source 0 exercises nothing on its values (its operands are not
-    // read).
-    if !dst.ty.is_float() && !sty.is_float() {
-        return;
-    }
-    let mut chbuf = [0u32; 32];
-    let mut nch = 0;
-    for c in 0..u32::from(insn.exec_size).min(32) {
-        if enabled >> c & 1 == 1 {
-            chbuf[nch] = c;
-            nch += 1;
-        }
-    }
-    let channels = &chbuf[..nch];
-    let ops = fp_ops_of(insn);
-    let mut vals = Operands::new();
-    vals.read(insn, before, after, channels);
-    let in_classes = vals.float_classes(nsrc);
-    let any_class: [bool; 9] = std::array::from_fn(|k| in_classes >> k & 1 == 1);
-    let out_class: [bool; 9] = std::array::from_fn(|k| vals.out_classes() >> k & 1 == 1);
-    // Float-to-integer special inputs.
-    if insn.op == Opcode::Mov && !dst.ty.is_float() && in_classes != 0 {
-        for &c in channels {
-            for i in 0..nsrc {
-                let Some((t, v, class)) = vals.get(i, c).filter(|x| x.0.is_float()) else {
-                    continue;
-                };
-                use crate::spec::conversions::SpecialInput as SI;
-                let input = match class {
-                    values::NAN => Some(SI::Nan),
-                    values::POS_INF => Some(SI::PosInf),
-                    values::NEG_INF => Some(SI::NegInf),
-                    values::NEG_ZERO | values::POS_ZERO => Some(SI::Zero),
-                    values::NEG_DENORM | values::POS_DENORM => Some(SI::Denorm),
-                    _ => overflow_input(t, v, dst.ty),
-                };
-                if let Some(x) = input.and_then(|x| conversions::special(x, t, dst.ty, p)) {
-                    rules.push_rule(row_rule!(SpecialInfo, conversions::SPECIALS, x));
-                }
-            }
-        }
-    }
-    // Compare grids and the compare-NaN rules.
-    if sty.is_float() {
-        let kind = match insn.op {
-            Opcode::Cmp => Some(GridKind::Cmp),
-            Opcode::Cmpn => Some(GridKind::Cmpn),
-            Opcode::Sel if matches!(insn.cmod, CondMod::L | CondMod::Ge) => Some(GridKind::Cmpn),
-            _ => None,
-        };
-        if let (Some(kind), Some(gc)) = (kind, grid_cond(insn.cmod)) {
-            if let Some(g) = compare::grid(kind, gc, p) {
-                rules.push_rule(row_rule!(GridInfo, compare::GRIDS, g));
-                for &c in channels {
-                    let (Some((_, _, ca)), Some((_, _, cb))) = (vals.get(0, c), vals.get(1, c))
-                    else {
-                        continue;
-                    };
-                    rules.push_cell(g, ca, cb);
-                    if kind == GridKind::Cmpn {
-                        let r = if insn.op == Opcode::Sel {
-                            match (ca == values::NAN, cb == values::NAN) {
-                                (true, true) => rule!("cmpn.rule.minmax-two-nan"),
-                                (false, false) => rule!("cmpn.rule.no-nan-as-cmp"),
-                                _ => rule!("cmpn.rule.minmax-one-nan"),
-                            }
-                        } else {
-                            match (ca == values::NAN, cb == values::NAN, gc == GridCond::Nz) {
-                                (_, true, false) => rule!("cmpn.rule.src1-nan"),
-                                (true, false, false) => rule!("cmpn.rule.src0-nan"),
-                                (_, true, true) => rule!("cmpn.rule.ne-src1-nan"),
-                                (true, false, true) => rule!("cmpn.rule.ne-src0-nan"),
-                                _ => rule!("cmpn.rule.no-nan-as-cmp"),
-                            }
-                        };
-                        rules.push_rule(r);
-                    }
-                }
-                if insn.op == Opcode::Sel {
-                    rules.push_rule(rule!("cmpn.rule.minmax-by-sel"));
-                    rules.push_rule(rule!("cmpn.rule.sel-flags-untouched"));
-                }
-            }
-        } else if insn.cmod != CondMod::None {
-            rules.push_rule(match insn.cmod {
-                CondMod::O => rule!("fp.cmod.overflow"),
-                CondMod::U => rule!("fp.cmod.unordered"),
-                _ => rule!("fp.cmod.result"),
-            });
-        }
-    }
-    // Float modes.
-    let fty = if dst.ty.is_float() && ops != FpOps::Compare {
-        dst.ty
-    } else {
-        sty
-    };
-    if let Some(ft) = FloatType::from_data_type(fty) {
-        let fv = crate::golden::fp_rows::FpVector::new(insn, &vals, channels, ft, ops, &env);
-        let pol = fv.pol;
-        let denorm = denorm_sensitive
-            || any_class[values::NEG_DENORM]
-            || any_class[values::POS_DENORM]
-            || out_class[values::NEG_DENORM]
-            || out_class[values::POS_DENORM];
-        if denorm {
-            if let Some(id) = pol.denorm_rule() {
-                rules.push(id);
-            }
-        }
-        let find = |e: FpEffect| crate::golden::fp_rows::find_rule(e, ft, ops, p);
-        if env.rounding != crate::fp::Round::Rtne
-            && matches!(ops, FpOps::Arith | FpOps::Fused | FpOps::Conversion)
-        {
-            if let Some(r) = find(FpEffect::RoundCr0) {
-                rules.push_rule(r);
-            }
-        }
-        if any_class[values::NAN] && ops != FpOps::RawMov {
-            for e in [FpEffect::NanPropagates, FpEffect::NanAny] {
-                if let Some(r) = find(e) {
-                    rules.push_rule(r);
-                }
-            }
-        }
-        if env.alt && fty == DataType::F {
-            rules.push_rule(rule!("fp.mode.cr0-select"));
-            let inf = any_class[values::POS_INF] || any_class[values::NEG_INF];
-            let den = any_class[values::POS_DENORM] || any_class[values::NEG_DENORM];
-            for (cond, e) in [
-                (inf, FpEffect::AltInputInfToFmax),
-                (den, FpEffect::AltInputDenormToZero),
-                (any_class[values::NAN], FpEffect::AltInputNanToZero),
-                (ops == FpOps::Math, FpEffect::AltMathAbs),
-            ] {
-                if cond {
-                    if let Some(r) = find(e) {
-                        rules.push_rule(r);
-                    }
-                }
-            }
-        }
-        facts(
-            insn, &vals, channels, ft, ops, env.alt, &any_class, p, rules,
-        );
-        crate::golden::fp_rows::tag(&fv, rules);
-        // Alternatives, per enabled destination element.
-        let any_nan = find(FpEffect::NanAny).filter(|_| {
-            !matches!(ops, FpOps::RawMov | FpOps::Minmax)
-                && !matches!(insn.op, Opcode::Sel | Opcode::Cmp | Opcode::Cmpn)
-        });
-        let math = (insn.op == Opcode::Math)
-            .then(|| template::math_row(insn.math, dst.ty, p))
-            .flatten()
-            .filter(|f| f.ulps > 0.0 || f.abs_error > 0.0);
-        let fused = (ops == FpOps::Fused && !env.alt)
-            .then(|| find(FpEffect::FusedOverflowInf))
-            .flatten();
-        if dst.ty.is_float()
-            && !matches!(
-                dst.addr,
-                Addr::Direct {
-                    reg: Reg::Arf(_),
-                    ..
-                }
-            )
-        {
-            for &c in channels {
-                let (Some((o, _)), Some(v)) = (dst_elem(insn, c), vals.out(c)) else {
-                    continue;
-                };
-                let cls = float_class(dst.ty, v);
-                let mk = |kind, rule: &'static str, ulps, abs| Alt {
-                    kind,
-                    reg: (o / 32) as u8,
-                    offset: (o % 32) as u32,
-                    ty: dst.ty,
-                    ulps,
-                    abs,
-                    rule,
-                };
-                if cls == values::NAN {
-                    if let Some(r) = any_nan {
-                        alts.push(mk(AltKind::AnyNan, r.name(), None, None));
-                    }
-                } else if let Some(f) = math {
-                    if insn.math != MathFn::None {
-                        alts.push(mk(
-                            AltKind::Ulps,
-                            f.id,
-                            Some(f.ulps),
-                            (f.abs_error > 0.0).then_some(f.abs_error),
-                        ));
-                    }
-                }
-                if let Some(r) = fused {
-                    if cls != values::NAN && fused_product_overflows(insn, c, &vals) {
-                        rules.push_rule(r);
-                        alts.push(mk(AltKind::OverflowInf, r.name(), None, None));
-                    }
-                }
-            }
-        }
-    }
+    let plan = TagPlan::new(insn, denorm_sensitive, env, Vec::new());
+    plan.apply(
+        insn,
+        before,
+        after,
+        enabled,
+        &mut Operands::new(),
+        rules,
+        alts,
+    );
+}
+
+/// Whether the result of a float instruction (`float`) run with cr0.0 = `cr0` on `p` depends
+/// on the denorm mode. The reference answer (the state after executing in keep-denormals mode
+/// differs from the state after) holds whenever the mode flushes, since the two states always
+/// differ in cr0.0 itself, so it is computed as that, without a second execution (whether the
+/// comparison should leave cr0 out, which would list the denorm rows only for results that
+/// really change, is a question of rule attribution, not of speed).
+pub(super) fn denorm_sensitive(p: Platform, float: bool, cr0: u32) -> bool {
+    float && FloatEnv::from_cr0(p, cr0).with_denorms(true).cr0() != cr0
+}
+
+/// The float environment of `st` on `p`: its cr0.0 as `ThreadState::arf_dword("cr0", 0)`
+/// reads it (by index, `cr0`: the layout index of cr0).
+#[inline]
+pub(super) fn state_env(p: Platform, st: &ThreadState, cr0: Option<usize>) -> FloatEnv {
+    let cr0 = cr0
+        .map(|i| &st.layout.regs[i])
+        .filter(|r| r.bytes > 0)
+        .and_then(|r| st.arf.get(r.base..r.base + 4))
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    cr0.map_or_else(|| FloatEnv::new(p), |v| FloatEnv::from_cr0(p, v))
 }
 
 /// Whether a fused operation's intermediate product of channel `c` exceeds the F range.
@@ -460,9 +260,49 @@ pub fn dst_elem(insn: &Insn, c: u32) -> Option<(usize, usize)> {
     ))
 }
 
-/// The behavioural float-mode rows (IEEE special cases, exact operations, compare and math
-/// special inputs) the channels' values exercise. A row is named only when it exists on `p`
-/// for the type `ft` and its mode (IEEE/ALT) is the one in force.
+/// The behavioural float-mode rows that an operation exercises whatever its values (exact
+/// operations, conversions, the math model), into `fixed`; [`facts`] names those its values
+/// show. A row is named only when it exists on `p` for the type `ft` and its mode (IEEE/ALT)
+/// is the one in force.
+pub(super) fn facts_fixed(
+    insn: &Insn,
+    ft: FloatType,
+    ops: FpOps,
+    alt: bool,
+    p: Platform,
+    fixed: &mut Vec<Rule>,
+) {
+    let mut add = |r: &ModeRow| {
+        if r.applies(p, ft, alt) {
+            fixed.push(r.rule);
+        }
+    };
+    match ops {
+        FpOps::RawMov => {
+            add(mode_row!("fp.ieee.raw-mov-exact"));
+            add(mode_row!("fp.alt.raw-mov"));
+        }
+        FpOps::Conversion | FpOps::HfToF => add(mode_row!("fp.ieee.conversions")),
+        FpOps::Math => {
+            add(mode_row!("fp.round.math-model"));
+            if insn.math == MathFn::Fdiv {
+                add(mode_row!("fp.ieee.divide-two-step"));
+            }
+        }
+        FpOps::Arith | FpOps::Fused => match insn.op {
+            Opcode::Rndd | Opcode::Rndu | Opcode::Rnde | Opcode::Rndz => {
+                add(mode_row!("fp.round.rnd-insns"))
+            }
+            Opcode::Add | Opcode::Mul | Opcode::Mad => add(mode_row!("fp.ieee.correctly-rounded")),
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
+/// The behavioural float-mode rows (IEEE special cases, compare and math special inputs) the
+/// channels' values exercise, beyond those of [`facts_fixed`]. A row is named only when it
+/// exists on `p` for the type `ft` and its mode (IEEE/ALT) is the one in force.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn facts(
     insn: &Insn,
@@ -508,27 +348,16 @@ pub(super) fn facts(
             }
         }
         FpOps::Minmax if nan_in => add(mode_row!("fp.ieee.minmax-nan")),
-        FpOps::RawMov => {
-            add(mode_row!("fp.ieee.raw-mov-exact"));
-            add(mode_row!("fp.alt.raw-mov"));
-            if any_class[NEG_DENORM] || any_class[POS_DENORM] {
-                add(mode_row!("fp.ieee.denorm.raw-mov"));
-            }
+        FpOps::RawMov if any_class[NEG_DENORM] || any_class[POS_DENORM] => {
+            add(mode_row!("fp.ieee.denorm.raw-mov"))
         }
-        FpOps::Conversion | FpOps::HfToF => {
-            add(mode_row!("fp.ieee.conversions"));
-            if ops == FpOps::HfToF && (any_class[NEG_DENORM] || any_class[POS_DENORM]) {
-                add(mode_row!("fp.ieee.denorm.hf-to-f"));
-            }
+        FpOps::HfToF if any_class[NEG_DENORM] || any_class[POS_DENORM] => {
+            add(mode_row!("fp.ieee.denorm.hf-to-f"))
         }
         FpOps::Math => {
-            add(mode_row!("fp.round.math-model"));
             let f = insn.math;
-            if f == MathFn::Fdiv {
-                add(mode_row!("fp.ieee.divide-two-step"));
-                if any(&|c| is(0, c, &inf) && is(1, c, &inf)) {
-                    add(mode_row!("fp.ieee.inf-div-inf"));
-                }
+            if f == MathFn::Fdiv && any(&|c| is(0, c, &inf) && is(1, c, &inf)) {
+                add(mode_row!("fp.ieee.inf-div-inf"));
             }
             if f == MathFn::Inv && any(&|c| is(0, c, &inf)) {
                 add(mode_row!("fp.ieee.inv-of-inf"));
@@ -548,15 +377,6 @@ pub(super) fn facts(
             }
         }
         FpOps::Arith | FpOps::Fused => {
-            match insn.op {
-                Opcode::Rndd | Opcode::Rndu | Opcode::Rnde | Opcode::Rndz => {
-                    add(mode_row!("fp.round.rnd-insns"))
-                }
-                Opcode::Add | Opcode::Mul | Opcode::Mad => {
-                    add(mode_row!("fp.ieee.correctly-rounded"))
-                }
-                _ => {}
-            }
             if insn.op == Opcode::Add {
                 if any(&|c| {
                     is(0, c, &[POS_INF]) && is(1, c, &[NEG_INF])

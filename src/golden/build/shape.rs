@@ -15,6 +15,7 @@ pub(super) mod text;
 
 use regs::{Lists, RegOrder};
 use shape_buffers::Buffers;
+use std::mem::take;
 use std::sync::Arc;
 
 thread_local! {
@@ -73,6 +74,8 @@ pub(super) struct Shape {
     /// `,"dst":{...}` or empty.
     pub(super) dst: Vec<u8>,
     pub(super) float: bool,
+    /// The tagging plan of its vectors (their rules and alternatives).
+    pub(super) tags: TagPlan,
     pub(super) uses_flags: bool,
     pub(super) acc: bool,
 }
@@ -187,6 +190,15 @@ impl Work {
                 }
             }
             let pre = Some(Prepared::new(&self.base, b.insn.clone()));
+            // The float environment of its vectors: cr0.0 of a float instruction's vectors is
+            // `b.cr0`, the base state's for the others.
+            let env = if float {
+                FloatEnv::from_cr0(p, b.cr0)
+            } else {
+                state_env(p, &self.base, self.arf_cr0)
+            };
+            let sensitive = denorm_sensitive(p, float, b.cr0);
+            let tags = TagPlan::new(&b.insn, sensitive, env, take(&mut buf.tag_rules));
             return Some(Shape {
                 sel,
                 op_name: match sel {
@@ -205,6 +217,7 @@ impl Work {
                 candidates: buf.candidates,
                 dst: buf.dst,
                 float,
+                tags,
                 uses_flags,
                 acc,
             });

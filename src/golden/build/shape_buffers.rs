@@ -2,6 +2,7 @@
 //! shape for every vector), and through a per-thread pool by the shapes of the next task (each
 //! task starts without shapes), so that a shape's allocations are not a good part of its cost.
 
+use super::super::ids::Rule;
 use super::super::values::PlacedLabel;
 use super::{RegRef, Shape};
 use std::cell::RefCell;
@@ -19,6 +20,8 @@ pub(super) struct Buffers {
     pub(super) initial: Vec<RegRef>,
     pub(super) candidates: Vec<RegRef>,
     pub(super) dst: Vec<u8>,
+    /// The room of the tagging plan's rules.
+    pub(super) tag_rules: Vec<Rule>,
 }
 
 /// Buffers kept per thread at most (a task holds one shape per opcode).
@@ -51,6 +54,7 @@ impl Buffers {
             initial: take(&mut s.initial),
             candidates: take(&mut s.candidates),
             dst: take(&mut s.dst),
+            tag_rules: s.tags.take_room(),
         };
         b.clear();
         // (At thread exit the pool may be gone: the buffers are then freed.)
@@ -72,5 +76,6 @@ impl Buffers {
         self.initial.clear();
         self.candidates.clear();
         self.dst.clear();
+        self.tag_rules.clear();
     }
 }

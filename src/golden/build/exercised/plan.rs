@@ -1,0 +1,607 @@
+//! The tagging of a shape, planned once: everything [`super::exercised`] decides from the
+//! instruction, its float environment and its denorm sensitivity (the same for every vector
+//! of a shape) is decided when the shape is built: the rules every vector exercises whatever
+//! its values, the table rows the value tests name, the float policy. Each vector then only
+//! reads its operands and runs the tests that depend on them ([`TagPlan::apply`]).
+
+use super::*;
+use crate::golden::ids::Rule;
+use crate::golden::operands::ReadPlan;
+use crate::isa::Dst;
+use crate::spec::math::MathFuncInfo;
+
+/// A shape's tagging plan: the reading of its operands and its rule plan.
+pub(in crate::golden::build) struct TagPlan {
+    read: ReadPlan,
+    rules: RulePlan,
+}
+
+/// What the rules of an instruction's vectors need besides their values.
+struct RulePlan {
+    /// The float environment and denorm sensitivity it was made for.
+    env: FloatEnv,
+    denorm_sensitive: bool,
+    /// The rules of every vector, whatever its values.
+    fixed: Vec<Rule>,
+    /// The value tests (None: the instruction has neither a float destination nor a float
+    /// source 0, or no destination: nothing depends on its values).
+    float: Option<FloatPlan>,
+}
+
+/// The value tests of an instruction with float operands.
+struct FloatPlan {
+    nsrc: usize,
+    /// The destination type.
+    dty: DataType,
+    /// A float-to-integer move (its special inputs).
+    to_int: bool,
+    /// Its compare grid (cmp, cmpn and min/max sel on floats).
+    grid: Option<Grid>,
+    /// Its float-mode tests (None: it computes in no float type).
+    modes: Option<Modes>,
+}
+
+/// A compare grid and what its cells name.
+struct Grid {
+    g: &'static GridInfo,
+    kind: GridKind,
+    gc: GridCond,
+    sel: bool,
+}
+
+/// The float-mode tests of an instruction computing in float type `ft`.
+struct Modes {
+    ft: FloatType,
+    ops: FpOps,
+    pol: Policy,
+    /// Named when an operand or result is denormal (None: no row, or named whatever the
+    /// values).
+    denorm: Option<&'static str>,
+    /// Named when an operand is a NaN.
+    nan: [Option<Rule>; 2],
+    /// ALT mode on F: named for infinite, denormal and NaN operands.
+    alt_inputs: Option<[Option<Rule>; 3]>,
+    /// The alternatives: of a NaN result, of a math function's result, of a fused
+    /// operation's overflowing product (None for a destination that is not a GRF register).
+    alts: Option<Alts>,
+}
+
+/// The rows of a float destination's alternatives.
+struct Alts {
+    any_nan: Option<Rule>,
+    math: Option<&'static MathFuncInfo>,
+    fused: Option<Rule>,
+}
+
+impl TagPlan {
+    /// The plan of `insn` (its immediates' values aside) in `env`; `room`: room for its
+    /// rules (emptied first).
+    pub(in crate::golden::build) fn new(
+        insn: &Insn,
+        denorm_sensitive: bool,
+        env: FloatEnv,
+        room: Vec<Rule>,
+    ) -> TagPlan {
+        TagPlan {
+            read: ReadPlan::of(insn),
+            rules: RulePlan::new(insn, denorm_sensitive, env, room),
+        }
+    }
+
+    /// Its room for rules (for the next plan; the plan keeps none).
+    pub(in crate::golden::build) fn take_room(&mut self) -> Vec<Rule> {
+        std::mem::take(&mut self.rules.fixed)
+    }
+
+    /// [`TagPlan::apply`] for a vector whose float environment (read from its state) is
+    /// `env`: this plan when it was made for `env`, else one made for it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(in crate::golden::build) fn apply_in(
+        &self,
+        env: FloatEnv,
+        insn: &Insn,
+        before: &ThreadState,
+        after: &ThreadState,
+        enabled: u32,
+        vals: &mut Operands,
+        (rules, alts): (&mut RuleSet, &mut Vec<Alt>),
+    ) {
+        if env == self.rules.env {
+            self.apply(insn, before, after, enabled, vals, rules, alts);
+        } else {
+            let plan = TagPlan::new(insn, self.rules.denorm_sensitive, env, Vec::new());
+            plan.apply(insn, before, after, enabled, vals, rules, alts);
+        }
+    }
+
+    /// The spec IDs `insn` (the planned instruction with this vector's immediates) exercises
+    /// on these values, and the alternatives its results allow ([`super::exercised`]); `vals`:
+    /// room for the operand values.
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::golden::build) fn apply(
+        &self,
+        insn: &Insn,
+        before: &ThreadState,
+        after: &ThreadState,
+        enabled: u32,
+        vals: &mut Operands,
+        rules: &mut RuleSet,
+        alts: &mut Vec<Alt>,
+    ) {
+        let plan = &self.rules;
+        for r in &plan.fixed {
+            rules.push_rule(*r);
+        }
+        let Some(fp) = &plan.float else { return };
+        let p = plan.env.platform;
+        let (nsrc, dty) = (fp.nsrc, fp.dty);
+        let mut chbuf = [0u32; 32];
+        let mut nch = 0;
+        for c in 0..u32::from(insn.exec_size).min(32) {
+            if enabled >> c & 1 == 1 {
+                chbuf[nch] = c;
+                nch += 1;
+            }
+        }
+        let channels = &chbuf[..nch];
+        vals.read_with(&self.read, insn, before, after, channels);
+        let vals = &*vals;
+        let in_classes = vals.float_classes(nsrc);
+        let any_class: [bool; 9] = std::array::from_fn(|k| in_classes >> k & 1 == 1);
+        let out_class: [bool; 9] = std::array::from_fn(|k| vals.out_classes() >> k & 1 == 1);
+        // Float-to-integer special inputs.
+        if fp.to_int && in_classes != 0 {
+            for &c in channels {
+                for i in 0..nsrc {
+                    let Some((t, v, class)) = vals.get(i, c).filter(|x| x.0.is_float()) else {
+                        continue;
+                    };
+                    use crate::spec::conversions::SpecialInput as SI;
+                    let input = match class {
+                        values::NAN => Some(SI::Nan),
+                        values::POS_INF => Some(SI::PosInf),
+                        values::NEG_INF => Some(SI::NegInf),
+                        values::NEG_ZERO | values::POS_ZERO => Some(SI::Zero),
+                        values::NEG_DENORM | values::POS_DENORM => Some(SI::Denorm),
+                        _ => overflow_input(t, v, dty),
+                    };
+                    if let Some(x) = input.and_then(|x| conversions::special(x, t, dty, p)) {
+                        rules.push_rule(row_rule!(SpecialInfo, conversions::SPECIALS, x));
+                    }
+                }
+            }
+        }
+        // Compare grids: the cells and the compare-NaN rules.
+        if let Some(Grid { g, kind, gc, sel }) = fp.grid {
+            for &c in channels {
+                let (Some((_, _, ca)), Some((_, _, cb))) = (vals.get(0, c), vals.get(1, c)) else {
+                    continue;
+                };
+                rules.push_cell(g, ca, cb);
+                if kind == GridKind::Cmpn {
+                    let r = if sel {
+                        match (ca == values::NAN, cb == values::NAN) {
+                            (true, true) => rule!("cmpn.rule.minmax-two-nan"),
+                            (false, false) => rule!("cmpn.rule.no-nan-as-cmp"),
+                            _ => rule!("cmpn.rule.minmax-one-nan"),
+                        }
+                    } else {
+                        match (ca == values::NAN, cb == values::NAN, gc == GridCond::Nz) {
+                            (_, true, false) => rule!("cmpn.rule.src1-nan"),
+                            (true, false, false) => rule!("cmpn.rule.src0-nan"),
+                            (_, true, true) => rule!("cmpn.rule.ne-src1-nan"),
+                            (true, false, true) => rule!("cmpn.rule.ne-src0-nan"),
+                            _ => rule!("cmpn.rule.no-nan-as-cmp"),
+                        }
+                    };
+                    rules.push_rule(r);
+                }
+            }
+        }
+        // Float modes.
+        let Some(m) = &fp.modes else { return };
+        let (ft, ops) = (m.ft, m.ops);
+        let denormal = |c: &[bool; 9]| c[values::NEG_DENORM] || c[values::POS_DENORM];
+        if denormal(&any_class) || denormal(&out_class) {
+            if let Some(id) = m.denorm {
+                rules.push(id);
+            }
+        }
+        if any_class[values::NAN] {
+            for r in m.nan.into_iter().flatten() {
+                rules.push_rule(r);
+            }
+        }
+        if let Some([inf, den, nan]) = m.alt_inputs {
+            for (cond, r) in [
+                (
+                    any_class[values::POS_INF] || any_class[values::NEG_INF],
+                    inf,
+                ),
+                (denormal(&any_class), den),
+                (any_class[values::NAN], nan),
+            ] {
+                if let (true, Some(r)) = (cond, r) {
+                    rules.push_rule(r);
+                }
+            }
+        }
+        facts(
+            insn,
+            vals,
+            channels,
+            ft,
+            ops,
+            plan.env.alt,
+            &any_class,
+            p,
+            rules,
+        );
+        let fv =
+            crate::golden::fp_rows::FpVector::new(insn, vals, channels, ft, ops, &plan.env, m.pol);
+        crate::golden::fp_rows::tag(&fv, rules);
+        // Alternatives, per enabled destination element.
+        let Some(a) = &m.alts else { return };
+        for &c in channels {
+            let (Some((o, _)), Some(v)) = (dst_elem(insn, c), vals.out(c)) else {
+                continue;
+            };
+            let cls = float_class(dty, v);
+            let mk = |kind, rule: &'static str, ulps, abs| Alt {
+                kind,
+                reg: (o / 32) as u8,
+                offset: (o % 32) as u32,
+                ty: dty,
+                ulps,
+                abs,
+                rule,
+            };
+            if cls == values::NAN {
+                if let Some(r) = a.any_nan {
+                    alts.push(mk(AltKind::AnyNan, r.name(), None, None));
+                }
+            } else if let Some(f) = a.math {
+                alts.push(mk(
+                    AltKind::Ulps,
+                    f.id,
+                    Some(f.ulps),
+                    (f.abs_error > 0.0).then_some(f.abs_error),
+                ));
+            }
+            if let Some(r) = a.fused {
+                if cls != values::NAN && fused_product_overflows(insn, c, vals) {
+                    rules.push_rule(r);
+                    alts.push(mk(AltKind::OverflowInf, r.name(), None, None));
+                }
+            }
+        }
+    }
+}
+
+impl RulePlan {
+    /// The rule plan of `insn` in `env`, its rules in `fixed` (emptied first).
+    fn new(insn: &Insn, denorm_sensitive: bool, env: FloatEnv, mut fixed: Vec<Rule>) -> RulePlan {
+        fixed.clear();
+        let float = float_plan(insn, denorm_sensitive, &env, &mut fixed);
+        RulePlan {
+            env,
+            denorm_sensitive,
+            fixed,
+            float,
+        }
+    }
+}
+
+/// The rules of `insn` whatever its values, into `fixed`, and its value tests.
+fn float_plan(
+    insn: &Insn,
+    denorm_sensitive: bool,
+    env: &FloatEnv,
+    fixed: &mut Vec<Rule>,
+) -> Option<FloatPlan> {
+    let p = env.platform;
+    fixed.push(row_rule!(
+        OpcodeInfo,
+        crate::spec::OPCODE_INFO,
+        insn.op.info()
+    ));
+    let nsrc = insn.num_srcs();
+    let dst = insn.dst?;
+    let sty = insn.src[0].map_or(dst.ty, |s| s.ty());
+    if insn.op == Opcode::Math {
+        if let Some(f) = template::math_row(insn.math, dst.ty, p) {
+            fixed.push(row_rule!(MathFuncInfo, crate::spec::math::FUNCS, f));
+        }
+    }
+    // Conversion to the destination type.
+    if insn.op == Opcode::Mov || (sty != dst.ty && !matches!(insn.op, Opcode::Cmp | Opcode::Cmpn)) {
+        if let Some(c) = conversions::rule(sty, dst.ty, p) {
+            fixed.push(row_rule!(ConversionInfo, conversions::CONVERSIONS, c));
+        }
+    }
+    if insn.sat {
+        if let Some(s) = conversions::SATURATIONS
+            .iter()
+            .find(|s| s.types.contains(dst.ty) && s.gens.contains(p))
+        {
+            fixed.push(row_rule!(SaturationInfo, conversions::SATURATIONS, s));
+        }
+        if dst.ty.is_float() {
+            fixed.push(rule!("fp.sat.zero-sign"));
+        }
+    }
+    // The rest is about float operands and results: an instruction with neither a float
+    // destination nor a float source 0 exercises nothing on its values (its operands are not
+    // read).
+    if !dst.ty.is_float() && !sty.is_float() {
+        return None;
+    }
+    let ops = fp_ops_of(insn);
+    let mut grid = None;
+    if sty.is_float() {
+        let kind = match insn.op {
+            Opcode::Cmp => Some(GridKind::Cmp),
+            Opcode::Cmpn => Some(GridKind::Cmpn),
+            Opcode::Sel if matches!(insn.cmod, CondMod::L | CondMod::Ge) => Some(GridKind::Cmpn),
+            _ => None,
+        };
+        if let (Some(kind), Some(gc)) = (kind, grid_cond(insn.cmod)) {
+            if let Some(g) = compare::grid(kind, gc, p) {
+                fixed.push(row_rule!(GridInfo, compare::GRIDS, g));
+                let sel = insn.op == Opcode::Sel;
+                if sel {
+                    fixed.push(rule!("cmpn.rule.minmax-by-sel"));
+                    fixed.push(rule!("cmpn.rule.sel-flags-untouched"));
+                }
+                grid = Some(Grid { g, kind, gc, sel });
+            }
+        } else if insn.cmod != CondMod::None {
+            fixed.push(match insn.cmod {
+                CondMod::O => rule!("fp.cmod.overflow"),
+                CondMod::U => rule!("fp.cmod.unordered"),
+                _ => rule!("fp.cmod.result"),
+            });
+        }
+    }
+    Some(FloatPlan {
+        nsrc,
+        dty: dst.ty,
+        to_int: insn.op == Opcode::Mov && !dst.ty.is_float(),
+        grid,
+        modes: modes(insn, dst, sty, ops, denorm_sensitive, env, fixed),
+    })
+}
+
+/// The float-mode tests of `insn` (None: it computes in no float type), its rules whatever
+/// the values into `fixed`.
+fn modes(
+    insn: &Insn,
+    dst: Dst,
+    sty: DataType,
+    ops: FpOps,
+    denorm_sensitive: bool,
+    env: &FloatEnv,
+    fixed: &mut Vec<Rule>,
+) -> Option<Modes> {
+    let p = env.platform;
+    let fty = if dst.ty.is_float() && ops != FpOps::Compare {
+        dst.ty
+    } else {
+        sty
+    };
+    let ft = FloatType::from_data_type(fty)?;
+    let pol = policy(env, ft, ops);
+    let mut denorm = pol.denorm_rule();
+    if denorm_sensitive {
+        fixed.extend(denorm.take().map(Rule::new));
+    }
+    let find = |e: FpEffect| crate::golden::fp_rows::find_rule(e, ft, ops, p);
+    if env.rounding != crate::fp::Round::Rtne
+        && matches!(ops, FpOps::Arith | FpOps::Fused | FpOps::Conversion)
+    {
+        fixed.extend(find(FpEffect::RoundCr0));
+    }
+    let nan = if ops != FpOps::RawMov {
+        [find(FpEffect::NanPropagates), find(FpEffect::NanAny)]
+    } else {
+        [None, None]
+    };
+    let mut alt_inputs = None;
+    if env.alt && fty == DataType::F {
+        fixed.push(rule!("fp.mode.cr0-select"));
+        if ops == FpOps::Math {
+            fixed.extend(find(FpEffect::AltMathAbs));
+        }
+        alt_inputs = Some([
+            find(FpEffect::AltInputInfToFmax),
+            find(FpEffect::AltInputDenormToZero),
+            find(FpEffect::AltInputNanToZero),
+        ]);
+    }
+    facts_fixed(insn, ft, ops, env.alt, p, fixed);
+    crate::golden::fp_rows::tag_fixed(insn, ft, ops, env, fixed);
+    let grf_dst = dst.ty.is_float()
+        && !matches!(
+            dst.addr,
+            Addr::Direct {
+                reg: Reg::Arf(_),
+                ..
+            }
+        );
+    let alts = grf_dst.then(|| Alts {
+        any_nan: find(FpEffect::NanAny).filter(|_| {
+            !matches!(ops, FpOps::RawMov | FpOps::Minmax)
+                && !matches!(insn.op, Opcode::Sel | Opcode::Cmp | Opcode::Cmpn)
+        }),
+        math: (insn.op == Opcode::Math && insn.math != MathFn::None)
+            .then(|| template::math_row(insn.math, dst.ty, p))
+            .flatten()
+            .filter(|f| f.ulps > 0.0 || f.abs_error > 0.0),
+        fused: (ops == FpOps::Fused && !env.alt)
+            .then(|| find(FpEffect::FusedOverflowInf))
+            .flatten(),
+    });
+    Some(Modes {
+        ft,
+        ops,
+        pol,
+        denorm,
+        nan,
+        alt_inputs,
+        alts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Float bits of every class (zeros, denormals, infinities, NaNs, ones, huge and tiny
+    /// normals) of F, HF and DF, or random bits, for a GRF dword.
+    fn special_dword(r: &mut Rng) -> u32 {
+        const F: [u32; 12] = [
+            0,
+            0x8000_0000,
+            1,
+            0x8000_0001,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0000,
+            0x3f80_0000,
+            0x7f7f_ffff,
+            0x0080_0000,
+            0x3c00_3c00,
+            0x7c00_0001,
+        ];
+        match r.below(3) {
+            0 => F[r.below(F.len())],
+            1 => (F[r.below(F.len())] & 0xffff) | (F[r.below(F.len())] << 16),
+            _ => r.next() as u32,
+        }
+    }
+
+    /// Rules and alternatives as comparable text.
+    fn tagged(rules: &RuleSet, alts: &[Alt]) -> (Vec<&'static str>, Vec<String>) {
+        let alts = alts
+            .iter()
+            .map(|a| {
+                format!(
+                    "{:?} {} {} {:?} {:?} {:?} {}",
+                    a.kind, a.reg, a.offset, a.ty, a.ulps, a.abs, a.rule
+                )
+            })
+            .collect();
+        (rules.names(), alts)
+    }
+
+    /// A shape's plan, made once from its built instruction and reused, gives every vector the rules and
+    /// alternatives of a plan made for the vector itself (its immediates, its float
+    /// environment), for random shapes of every opcode on every platform (some with other
+    /// saturation and source modifiers), random operand values rich in special floats, random
+    /// enabled channels, and now and then a state whose cr0.0 is not the shape's (the plan
+    /// then makes one for it).
+    #[test]
+    fn planned_tags_equal_tags_planned_per_vector() {
+        let mut r = Rng::for_vector(81, 0, 0);
+        let (mut checked, mut with_rules, mut with_alts, mut refit) = (0, 0, 0, 0);
+        let (mut a_rules, mut b_rules) = (RuleSet::default(), RuleSet::default());
+        let mut vals = Operands::new();
+        for p in Platform::ALL {
+            let base = ThreadState::new(p);
+            let cr0_ix = base.arf_index("cr0");
+            let ops = template::default_ops(p);
+            for k in 0..600u64 {
+                let sel = ops[r.below(ops.len())];
+                let Some(mut b) = template::build(sel, k / 3, p, &[], &mut r) else {
+                    continue;
+                };
+                // Now and then forms the templates do not make (other keys of the cache).
+                if r.chance(1, 4) {
+                    b.insn.sat ^= true;
+                }
+                if let Some(Src::Reg(rs)) = b.insn.src.iter_mut().flatten().nth(r.below(3)) {
+                    rs.neg ^= r.chance(1, 4);
+                    rs.abs ^= r.chance(1, 4);
+                }
+                let float = b.insn.dst.is_some_and(|d| d.ty.is_float())
+                    || b.insn.src.iter().flatten().any(|s| s.ty().is_float());
+                let env = if float {
+                    FloatEnv::from_cr0(p, b.cr0)
+                } else {
+                    state_env(p, &base, cr0_ix)
+                };
+                let sensitive = denorm_sensitive(p, float, b.cr0);
+                let plan = TagPlan::new(&b.insn, sensitive, env, vec![rule!("fp.ieee.default")]);
+                for _ in 0..6 {
+                    let mut insn = b.insn.clone();
+                    for s in insn.src.iter_mut().flatten() {
+                        if let Src::Imm(imm) = s {
+                            imm.bits = u64::from(special_dword(&mut r));
+                        }
+                    }
+                    let mut before = base.clone();
+                    let mut after = base.clone();
+                    for st in [&mut before, &mut after] {
+                        for w in st.grf.chunks_mut(4) {
+                            w.copy_from_slice(&special_dword(&mut r).to_le_bytes());
+                        }
+                        for u in st.grf_undef.iter_mut() {
+                            *u = if r.chance(1, 8) { r.next() } else { 0 };
+                        }
+                        let cr0 = if float && r.chance(7, 8) {
+                            b.cr0
+                        } else {
+                            r.next() as u32 & 0x4f1
+                        };
+                        if let Some(i) = cr0_ix {
+                            let reg = &st.layout.regs[i];
+                            let at = reg.base;
+                            st.arf[at..at + 4].copy_from_slice(&cr0.to_le_bytes());
+                        }
+                    }
+                    let enabled = match r.below(3) {
+                        0 => u32::MAX,
+                        1 => r.next() as u32,
+                        _ => 0,
+                    };
+                    let vec_env = state_env(p, &before, cr0_ix);
+                    refit += usize::from(vec_env != env);
+                    a_rules.clear();
+                    let mut a_alts = Vec::new();
+                    plan.apply_in(
+                        vec_env,
+                        &insn,
+                        &before,
+                        &after,
+                        enabled,
+                        &mut vals,
+                        (&mut a_rules, &mut a_alts),
+                    );
+                    b_rules.clear();
+                    let mut b_alts = Vec::new();
+                    exercised(
+                        &insn,
+                        &before,
+                        &after,
+                        enabled,
+                        sensitive,
+                        vec_env,
+                        &mut b_rules,
+                        &mut b_alts,
+                    );
+                    let (a, b) = (tagged(&a_rules, &a_alts), tagged(&b_rules, &b_alts));
+                    assert_eq!(a, b, "{p:?} {insn:?} {enabled:#x}");
+                    checked += 1;
+                    with_rules += usize::from(a.0.len() > 3);
+                    with_alts += usize::from(!a.1.is_empty());
+                }
+            }
+        }
+        assert!(checked > 10000, "{checked}");
+        assert!(
+            with_rules > 1000 && with_alts > 500 && refit > 200,
+            "{with_rules} {with_alts} {refit}"
+        );
+    }
+}
