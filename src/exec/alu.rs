@@ -959,13 +959,10 @@ fn integer(
         info.violations.extend(violations);
         return Ok(());
     }
-    for ch in 0..n {
-        let m = 1u32 << ch;
-        if live & m == 0 {
-            continue;
-        }
-        let und = und_mask & m != 0;
+    for ch in (0..n).filter(|ch| live >> ch & 1 == 1) {
         let (bits, flag, exact, conv_und) = final_of(ch)?;
+        let m = 1u32 << ch;
+        let und = und_mask & m != 0;
         let dst_und = und || conv_und || (insn.sat && sat_undef & m != 0);
         write_dst(st, dplan, ch, bits, exact, dst_und);
         if flags_on {

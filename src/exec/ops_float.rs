@@ -634,13 +634,9 @@ pub(crate) fn execute(
             return Ok(());
         }
     }
-    for ch in 0..n {
-        let m = 1u32 << ch;
-        if live & m == 0 {
-            continue;
-        }
-        let und = und_mask & m != 0;
+    for ch in (0..n).filter(|ch| live >> ch & 1 == 1) {
         let (bits, flag) = final_of(ch)?;
+        let (m, und) = (1u32 << ch, und_mask >> ch & 1 == 1);
         write_dst(st, dplan, ch, bits, 0, und);
         if let Some(r) = rem.as_ref().filter(|_| rem_mask & m != 0).map(|r| r[ch]) {
             // INT DIV BOTH: the remainder goes to the register after the destination.
