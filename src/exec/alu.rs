@@ -338,7 +338,11 @@ fn put_grf<const N: usize>(
         }
         if let Some(x) = gu.get_mut(o / 64) {
             let bm = m << (o % 64);
-            *x = if und >> ch & 1 == 1 { *x | bm } else { *x & !bm };
+            *x = if und >> ch & 1 == 1 {
+                *x | bm
+            } else {
+                *x & !bm
+            };
         }
     }
 }
@@ -955,13 +959,10 @@ fn integer(
         info.violations.extend(violations);
         return Ok(());
     }
-    for ch in 0..n {
-        let m = 1u32 << ch;
-        if live & m == 0 {
-            continue;
-        }
-        let und = und_mask & m != 0;
+    for ch in (0..n).filter(|ch| live >> ch & 1 == 1) {
         let (bits, flag, exact, conv_und) = final_of(ch)?;
+        let m = 1u32 << ch;
+        let und = und_mask & m != 0;
         let dst_und = und || conv_und || (insn.sat && sat_undef & m != 0);
         write_dst(st, dplan, ch, bits, exact, dst_und);
         if flags_on {
@@ -1100,8 +1101,16 @@ mod tests {
                 _ => (u32::MAX, u32::MAX),
             };
             let all = crate::exec::mask::low(n);
-            let write = if next() % 2 == 0 { all } else { next() as u32 & all };
-            let und = if next() % 2 == 0 { 0 } else { next() as u32 & next() as u32 };
+            let write = if next() % 2 == 0 {
+                all
+            } else {
+                next() as u32 & all
+            };
+            let und = if next() % 2 == 0 {
+                0
+            } else {
+                next() as u32 & next() as u32
+            };
             let bits: [u64; MAX_CHANNELS] = std::array::from_fn(|_| next());
             let (mut fast, mut slow) = (base_st.clone(), base_st.clone());
             write_results(&mut fast, &d, n, write, und, &bits);
@@ -1109,7 +1118,10 @@ mod tests {
                 write_dst(&mut slow, &d, ch, bits[ch], 0, und >> ch & 1 == 1);
             }
             assert!(fast.grf == slow.grf, "case {case}: GRF bytes");
-            assert!(fast.grf_undef == slow.grf_undef, "case {case}: undefined bits");
+            assert!(
+                fast.grf_undef == slow.grf_undef,
+                "case {case}: undefined bits"
+            );
             assert_eq!(fast.take_written(), slow.take_written(), "case {case}");
         }
     }

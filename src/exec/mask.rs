@@ -51,12 +51,10 @@ impl Enables {
 }
 
 /// Bits `0..n` set.
+#[inline]
 pub fn low(n: usize) -> u32 {
-    if n >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << n) - 1
-    }
+    // (Branch-free: every `n` from 32 on gives all 32 bits.)
+    ((1u64 << n.min(32)) - 1) as u32
 }
 
 /// The execution mask of channels `0..n` with channel offset `chan_off`: all ones with NoMask,

@@ -176,7 +176,7 @@ pub(crate) fn execute(
     // The execution type: float sources (math also takes D/UD for the integer divide).
     let (exec_dt, exec_ft) = match (exec_float(tys), math) {
         // f16to32: the low 16 bits of an integer source hold an HF; it executes as F.
-        _ if k == Kind::F16to32 => (DataType::F, Some(FloatType::F)),
+        _ if matches!(k, Kind::F16to32) => (DataType::F, Some(FloatType::F)),
         (Some(f), _) => (f.data_type(), Some(f)),
         (None, true) => (tys.first().copied().unwrap_or(DataType::UD), None),
         (None, false) => {
@@ -190,7 +190,7 @@ pub(crate) fn execute(
     let dplan = &plans.dst;
     let (em, pm) = enables_in(st, ctl, insn, n);
     let sel_like = matches!(k, Kind::Sel | Kind::Csel);
-    let mut en = if sel_like && insn.pred != PredCtrl::None && k == Kind::Sel {
+    let mut en = if sel_like && insn.pred != PredCtrl::None && matches!(k, Kind::Sel) {
         em
     } else {
         em.and(pm)
@@ -225,7 +225,7 @@ pub(crate) fn execute(
         mismatch |= gather_raw(st, pl, n, &mut v.bits, &mut v.undef);
         let src_dt = pl.ty;
         let convert = src_dt != exec_dt && !(math && i == 1 && src_dt == DataType::UD);
-        if k == Kind::F16to32 {
+        if matches!(k, Kind::F16to32) {
             for ch in 0..n {
                 v.bits[ch] = hf_to_f(v.bits[ch]);
             }
@@ -269,7 +269,7 @@ pub(crate) fn execute(
     let vals: &[Lanes] = vals;
     // The implicit accumulator source of mac.
     let mut accv = None;
-    if k == Kind::Mac {
+    if matches!(k, Kind::Mac) {
         let accv = accv.insert(Lanes::new());
         let acc_map = AccMap::new(st, p, exec_dt);
         for ch in 0..n {
@@ -455,7 +455,7 @@ pub(crate) fn execute(
             let (p0, u0) = rd(base0);
             let (p1, u1) = rd(base0 + 4);
             let (p3, u3) = rd(base0 + 12);
-            let scal_undef = u0 || u3 || (k == Kind::Pln && u1);
+            let scal_undef = u0 || u3 || (matches!(k, Kind::Pln) && u1);
             if scal_undef {
                 undef |= super::mask::low(n);
             }
@@ -464,7 +464,7 @@ pub(crate) fn execute(
                 if live >> ch & 1 == 0 {
                     continue;
                 }
-                let r = if k == Kind::Line {
+                let r = if matches!(k, Kind::Line) {
                     pol.dot(&[(p0, b[ch]), (p3, FloatType::F.one())])
                 } else {
                     let uo = base1 + (ch / 8) * 64 + (ch % 8) * 4;
@@ -548,7 +548,7 @@ pub(crate) fn execute(
     let final_of = |ch: usize| -> Result<(u64, bool), ExecError> {
         Ok(if is_cmp {
             (if cond[ch] { all_ones(dst.ty) } else { 0 }, cond[ch])
-        } else if k == Kind::F32to16 {
+        } else if matches!(k, Kind::F32to16) {
             // HF bits, zero-extended to the destination element.
             let fl = flags_on
                 && flag_of(
@@ -582,7 +582,8 @@ pub(crate) fn execute(
         // The final values first (nothing is written if one fails: the general loop then
         // writes what it writes before reporting the error), then the destination, the flags
         // and the accumulator, each for every channel at once: they are distinct storage.
-        let same = !is_cmp && k != Kind::F32to16 && dst.ty == exec_dt && !insn.sat && !flags_on;
+        let same =
+            !is_cmp && !matches!(k, Kind::F32to16) && dst.ty == exec_dt && !insn.sat && !flags_on;
         let mut fin = [0u64; MAX_CHANNELS];
         let mut flag_val = 0u32;
         let mut ok = true;
@@ -593,7 +594,7 @@ pub(crate) fn execute(
                 fin[ch] = if cond[ch] { all_ones(dst.ty) } else { 0 };
                 flag_val |= u32::from(cond[ch]) << ch;
             }
-        } else if !same && k != Kind::F32to16 && dst.ty == exec_dt {
+        } else if !same && !matches!(k, Kind::F32to16) && dst.ty == exec_dt {
             for ch in chans {
                 let (b, fl) =
                     same_type_final(insn, exec_ft, dst_ft, flags_on, res[ch], out_flags[ch]);
@@ -623,7 +624,8 @@ pub(crate) fn execute(
                 am.write_each(st, usize::from(insn.chan_off), n, live, |ch| {
                     // f32to16's HF result is not an execution-type value: the accumulator is
                     // left undefined.
-                    let acc_und = und_mask >> ch & 1 == 1 || wr.is_none() || k == Kind::F32to16;
+                    let acc_und =
+                        und_mask >> ch & 1 == 1 || wr.is_none() || matches!(k, Kind::F32to16);
                     (exec_dt, 0, res[ch], acc_und)
                 });
             }
@@ -632,13 +634,9 @@ pub(crate) fn execute(
             return Ok(());
         }
     }
-    for ch in 0..n {
-        let m = 1u32 << ch;
-        if live & m == 0 {
-            continue;
-        }
-        let und = und_mask & m != 0;
+    for ch in (0..n).filter(|ch| live >> ch & 1 == 1) {
         let (bits, flag) = final_of(ch)?;
+        let (m, und) = (1u32 << ch, und_mask >> ch & 1 == 1);
         write_dst(st, dplan, ch, bits, 0, und);
         if let Some(r) = rem.as_ref().filter(|_| rem_mask & m != 0).map(|r| r[ch]) {
             // INT DIV BOTH: the remainder goes to the register after the destination.
@@ -656,7 +654,7 @@ pub(crate) fn execute(
             if let Some(a) = am.addr(st, usize::from(insn.chan_off), ch) {
                 // f32to16's HF result is not an execution-type value: the accumulator is
                 // left undefined.
-                let acc_und = und || wr.is_none() || k == Kind::F32to16;
+                let acc_und = und || wr.is_none() || matches!(k, Kind::F32to16);
                 st.acc_write(a, exec_dt, 0, res[ch], acc_und);
             }
         }
