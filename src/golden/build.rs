@@ -536,39 +536,53 @@ mod tests {
     }
 
     /// `reg_hex` of a GRF register (direct when nothing is undefined) and of an ARF register
-    /// (a dword at a time) equals the general path (`reg_view` and `hex_masked`) for random
-    /// contents and undefined flags.
+    /// (a dword at a time) equals the general path (`reg_view` and `hex_masked`), and a
+    /// register entry (GRF and ARF registers in one block each, when they can be) equals
+    /// comma, key, that hex and quote, for random contents and undefined flags, every
+    /// register of every platform, first or not.
     #[test]
     fn register_hex_equals_the_general_path() {
         let mut r = Rng::for_vector(6, 6, 0);
-        let mut st = ThreadState::new(Platform::Skl);
-        for _ in 0..300 {
-            for x in st.grf.iter_mut() {
-                *x = r.next() as u8;
-            }
-            for w in st.grf_undef.iter_mut() {
-                *w = if r.chance(1, 3) {
-                    r.next() & r.next()
-                } else {
-                    0
-                };
-            }
-            for w in st.arf_undef.iter_mut() {
-                *w = if r.chance(1, 3) { r.next() as u32 } else { 0 };
-            }
-            for x in st.arf.iter_mut() {
-                *x = r.next() as u8;
-            }
-            let grf = (0..128u8).map(RegRef::Grf);
-            for reg in grf.chain((0..st.layout.regs.len()).map(RegRef::Arf)) {
-                let mut fast_out = Lines::default();
-                fast_out.write(|c| emit::reg_hex(c, &st, reg));
-                let mut ub = [0u8; 64];
-                let (bytes, _) = reg_view(&st, reg, &mut ub);
-                let general: String = (bytes.iter().zip(ub))
-                    .map(|(b, u)| format!("{:02x}", b & !u))
-                    .collect();
-                assert_eq!(fast_out.as_bytes(), general.as_bytes(), "{reg:?}");
+        for p in Platform::ALL {
+            let mut st = ThreadState::new(p);
+            let keys = RegKeys::new(&st);
+            for _ in 0..60 {
+                for x in st.grf.iter_mut() {
+                    *x = r.next() as u8;
+                }
+                for w in st.grf_undef.iter_mut() {
+                    *w = if r.chance(1, 3) {
+                        r.next() & r.next()
+                    } else {
+                        0
+                    };
+                }
+                for w in st.arf_undef.iter_mut() {
+                    *w = if r.chance(1, 3) { r.next() as u32 } else { 0 };
+                }
+                for x in st.arf.iter_mut() {
+                    *x = r.next() as u8;
+                }
+                let grf = (0..128u8).map(RegRef::Grf);
+                for reg in grf.chain((0..st.layout.regs.len()).map(RegRef::Arf)) {
+                    let mut fast_out = Lines::default();
+                    fast_out.write(|c| emit::reg_hex(c, &st, reg));
+                    let mut ub = [0u8; 64];
+                    let (bytes, _) = reg_view(&st, reg, &mut ub);
+                    let general: String = (bytes.iter().zip(ub))
+                        .map(|(b, u)| format!("{:02x}", b & !u))
+                        .collect();
+                    assert_eq!(fast_out.as_bytes(), general.as_bytes(), "{reg:?}");
+                    let first = r.chance(1, 2);
+                    let mut entry = Lines::default();
+                    entry.write(|c| reg_entry(c, &keys, &st, reg, first));
+                    let mut key = Lines::default();
+                    key.write(|c| keys.put(c, reg.key()));
+                    let comma = if first { "" } else { "," };
+                    let key = String::from_utf8_lossy(key.as_bytes());
+                    let want = format!("{comma}{key}{general}\"");
+                    assert_eq!(entry.as_bytes(), want.as_bytes(), "{p:?} {reg:?}");
+                }
             }
         }
     }
