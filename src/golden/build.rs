@@ -103,7 +103,7 @@ mod slot;
 use emit::{alternatives, grf_name, lower, reg_entries, reg_entry, reg_view, same_arf};
 use exercised::{denorm_sensitive, src_offset, state_env, Alt, TagPlan};
 pub(crate) use exercised::{dst_elem, src_value};
-use fill::{fill_regs, grf_base};
+use fill::{grf_base, Filler};
 use shape::Shape;
 use shape_text::{ShapeText, INITIAL};
 use slot::{changed_regs, grf_reg, Blocks, Slot};
@@ -140,6 +140,8 @@ pub struct Work {
     id_head: Vec<u8>,
     /// The value labels of the current vector.
     classes: ClassSet,
+    /// The value drawing.
+    fill: Filler,
     /// The `insn` and `bytes` fields of a vector with an immediate.
     insn_text: Vec<u8>,
     /// The texts of the alternatives' error bounds.
@@ -179,6 +181,7 @@ impl Work {
                 h
             },
             classes: ClassSet::default(),
+            fill: Filler::default(),
             insn_text: Vec::new(),
             floats: fast::FloatTexts::default(),
             rules: RuleSet::default(),
@@ -288,6 +291,7 @@ impl Work {
         let b = &shape.b;
         let mut insn = b.insn.clone();
         self.classes.clear();
+        self.fill.begin();
         // (The only ARF writes to `st` are those of `Slot::set_arf`, which notes them; what
         // the reset reverts and what this vector writes is where `after` must follow.)
         self.arf_moved = self.arf_moved.union(self.st.arf_dirty);
@@ -314,10 +318,12 @@ impl Work {
                         continue;
                     };
                     let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
-                    fill_regs(st, n, cnt, rs.ty, r, Some(&mut self.classes))?;
+                    let classes = Some(&mut self.classes);
+                    self.fill.regs(st, n, cnt, rs.ty, r, classes)?;
                 }
             }
         }
+        self.fill.settle(&mut self.classes);
         // Compares and selects on floats: channel c gets the class pair of grid cell
         // (start + c) mod 81, `start` advancing by the exec size from one vector of the grid
         // (opcode and condition modifier) to the next, so the vectors of a grid walk its cells.
@@ -348,7 +354,7 @@ impl Work {
         // Destination registers: random old contents (what the instruction must keep).
         if let Some((d, cnt)) = b.dst_regs {
             let dty = insn.dst.map(|d| d.ty).unwrap_or(DataType::UD);
-            fill_regs(st, d, cnt, dty, r, None)?;
+            self.fill.regs(st, d, cnt, dty, r, None)?;
         }
         if shape.uses_flags {
             for f in self.arf_f.into_iter().flatten() {

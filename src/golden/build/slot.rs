@@ -485,6 +485,7 @@ mod tests {
                 .collect();
             assert_eq!(set.len(), 5);
             let (mut st, mut after) = (Slot::new(&base), Slot::new(&base));
+            let mut fill = super::super::Filler::default();
             let mut moved = Blocks::EMPTY;
             let mut r = Rng::for_vector(9, p as u64, 0);
             let (mut followed, mut failed) = (0, 0);
@@ -495,7 +496,8 @@ mod tests {
                 assert!(same_raw(&st.st, &base));
                 // As `assemble`: register fills and `Slot::set_arf` on `st` only.
                 for &n in &regs {
-                    fill_regs(&mut st.st, n, 1, DataType::UD, &mut r, None).unwrap();
+                    fill.regs(&mut st.st, n, 1, DataType::UD, &mut r, None)
+                        .unwrap();
                 }
                 for &i in &set {
                     if r.chance(1, 2) {

@@ -9,7 +9,9 @@
 //! `p..p + 4` and takes, from small constant tables indexed by its choices, its recipe (which
 //! bits of which outputs make the value) and how many outputs it uses, `n`; the next value
 //! starts at `p + n`. The bytes, the labels and the generator state after the run are those of
-//! drawing the values one by one with `value_code` (tests: `fill::tests`).
+//! drawing the values one by one with `value_code` (tests: `fill::tests`). The outputs are
+//! computed by [`outputs`] (eight at a time where the processor can); a run returns its draw
+//! bits (one per recipe), whose labels the caller notes once per vector.
 //!
 //! A value may read outputs beyond the ones computed (stale or zero): its recipe ignores every
 //! output past the `n` it uses, and `n` itself only depends on outputs it uses, so a value is
@@ -18,14 +20,23 @@
 //!
 //! [`values::value_code`]: crate::golden::values::value_code
 
+use super::outputs::{self, Wide};
 use crate::golden::values::{float_format, Rng};
 use crate::spec::DataType;
-use std::cell::RefCell;
 
-/// Outputs kept ahead at most.
-const CAP: usize = 64;
-/// Room for the outputs a value may read past the last one computed.
+/// Outputs computed ahead at most (a longer run moves its outputs not used yet to the front).
+const CAP: usize = 256;
+/// Room for the outputs a value may read past the last one computed (at a position below
+/// `CAP`: see [`at`]).
 const BUF: usize = CAP + 4;
+
+/// A value's position in the buffers: `p` below `CAP` (a value at `CAP` reads stale outputs,
+/// like every value past the ones computed, and is drawn again), so that its reads need no
+/// bounds checks.
+#[inline(always)]
+fn at(p: usize) -> usize {
+    p % CAP
+}
 
 /// How the values of one type are drawn from the generator's outputs.
 trait Draws {
@@ -33,124 +44,162 @@ trait Draws {
     const SIZE: usize;
     /// Outputs computed ahead per value still to draw, times 16 (about the mean used).
     const AHEAD16: usize;
-    /// The first choice of a value starting at output `x`.
-    fn choice(x: u64) -> u8;
-    /// The value starting at output `p`: its bits, its label bit (see [`Draws::label`]) and
-    /// the outputs it uses.
+    /// The first choice of a value starting at output `x` is `x % MODULUS` (9 or 10).
+    const MODULUS: u32;
+    /// The value starting at output `p` (below `CAP`): its bits, its draw bit (see
+    /// [`Draws::label`]) and the outputs it uses.
     fn draw(x: &[u64; BUF], c: &[u8; BUF], p: usize) -> (u64, u64, usize);
-    /// The low byte of the label code of label bit `bit`.
+    /// The low byte of the label code of draw bit `bit`.
     fn label(bit: u32) -> u8;
 }
 
-/// Generator outputs computed ahead, each with the first choice of a value starting there.
-struct Ahead {
+/// Generator outputs computed ahead, each with the first choice of a value starting there: a
+/// buffer kept from run to run, so that no run clears it (what a run reads before it writes
+/// is ignored, see the module text).
+pub(in crate::golden::build) struct Ahead {
     x: [u64; BUF],
     c: [u8; BUF],
+    wide: Wide,
 }
 
-thread_local! {
-    /// The thread's outputs computed ahead (a buffer kept from run to run, so that no run
-    /// clears it: what a run reads before it writes is ignored, see the module text).
-    static AHEAD: RefCell<Ahead> = const {
-        RefCell::new(Ahead {
+impl Default for Ahead {
+    fn default() -> Ahead {
+        Ahead::with(Wide::detect())
+    }
+}
+
+impl Ahead {
+    /// A buffer whose outputs are computed as `wide` says.
+    pub(super) fn with(wide: Wide) -> Ahead {
+        Ahead {
             x: [0; BUF],
             c: [0; BUF],
-        })
-    };
+            wide,
+        }
+    }
 }
 
-/// Fill `out` (elements of `D::SIZE` bytes, little-endian) with values of `D` from `r`, then call
-/// `note` once with the low byte of each label code drawn. False (nothing drawn) if the
-/// thread's buffer is in use (a run never calls another, so never).
-#[inline(always)]
-fn fill_run<D: Draws>(out: &mut [u8], r: &mut Rng, note: impl FnMut(u8)) -> bool {
-    AHEAD.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut ahead) => {
-            fill_run_in::<D>(&mut ahead, out, r, note);
-            true
-        }
-        Err(_) => false,
-    })
+/// Where a run stands: outputs `x[..have]` computed (the last one of generator state `s`),
+/// `x[..p]` used.
+struct Run {
+    s: u64,
+    have: usize,
+    p: usize,
 }
 
-#[inline(always)]
-fn fill_run_in<D: Draws>(ahead: &mut Ahead, out: &mut [u8], r: &mut Rng, mut note: impl FnMut(u8)) {
-    let sz = D::SIZE;
-    let Ahead { x, c } = ahead;
-    // The state of the last output computed; `x[..have]` computed, `x[..p]` used.
-    let mut s = r.state();
-    let (mut have, mut p, mut need) = (0usize, 0usize, 1usize);
-    let mut seen = 0u64;
-    let count = out.len() / sz;
-    let mut i = 0;
-    loop {
-        let want = (have + (count - i) * D::AHEAD16 / 16).max(need).min(CAP);
-        while have < want {
-            s = s.wrapping_add(Rng::STEP);
-            let v = Rng::mix(s);
-            x[have] = v;
-            c[have] = D::choice(v);
-            have += 1;
-        }
-        while i < count {
-            // (`p <= have <= CAP`; the bound lets the reads go unchecked.)
-            let q = p.min(CAP);
-            let (v, l, n) = D::draw(x, c, q);
-            if q + n > have {
-                need = q + n;
-                break;
-            }
-            if let Some(el) = out.get_mut(i * sz..i * sz + sz) {
-                el.copy_from_slice(&v.to_le_bytes()[..sz]);
-            }
-            seen |= l;
-            p = q + n;
-            i += 1;
-        }
-        if i >= count {
-            break;
-        }
-        // Keep the outputs not used yet (fewer than 4) at the front.
-        let q = p.min(CAP);
+/// Compute outputs ahead: at least up to `need` (more than `have`, at most `p + 4`), about
+/// what the `left` values still to draw use, moving the outputs not used yet to the front
+/// when the buffer is full.
+#[inline(never)]
+fn refill<D: Draws>(ahead: &mut Ahead, run: &mut Run, need: usize, left: usize) {
+    let Ahead { x, c, wide } = ahead;
+    let mut need = need;
+    if need > CAP {
+        // (`have - p < need - p <= 4`.)
+        let q = at(run.p);
         let (kx, kc) = (
             [x[q], x[q + 1], x[q + 2], x[q + 3]],
             [c[q], c[q + 1], c[q + 2], c[q + 3]],
         );
         x[..4].copy_from_slice(&kx);
         c[..4].copy_from_slice(&kc);
-        have -= q;
-        need -= q;
-        p = 0;
+        run.have -= run.p;
+        need -= run.p;
+        run.p = 0;
     }
-    *r = Rng::from_state(s.wrapping_sub(((have - p) as u64).wrapping_mul(Rng::STEP)));
-    while seen != 0 {
-        note(D::label(seen.trailing_zeros()));
-        seen &= seen - 1;
+    // (Whole blocks: outputs computed beyond the ones used are dropped at the end of the run.)
+    let more = (left * D::AHEAD16 / 16).max(need.saturating_sub(run.have));
+    let want = (run.have + more.next_multiple_of(wide.block())).min(CAP);
+    let (x, c) = (&mut x[run.have..want], &mut c[run.have..want]);
+    run.s = match D::MODULUS {
+        9 => outputs::compute::<9>(*wide, run.s, x, c),
+        _ => outputs::compute::<10>(*wide, run.s, x, c),
+    };
+    run.have = want;
+}
+
+/// Fill `out` (elements of `D::SIZE` bytes, little-endian) with values of `D` from `r`;
+/// returns the draw bits of the values (see [`Draws::label`]).
+#[inline(always)]
+fn fill_run<D: Draws>(ahead: &mut Ahead, out: &mut [u8], r: &mut Rng) -> u64 {
+    let mut els = out.chunks_exact_mut(D::SIZE);
+    let mut run = Run {
+        s: r.state(),
+        have: 0,
+        p: 0,
+    };
+    let (mut need, mut seen) = (1, 0u64);
+    while els.len() > 0 {
+        refill::<D>(ahead, &mut run, need, els.len());
+        let (x, c, have) = (&ahead.x, &ahead.c, run.have);
+        let mut p = run.p;
+        // The values that fit in the outputs computed (no calls: the loop's state stays in
+        // registers).
+        loop {
+            let (v, bit, n) = D::draw(x, c, at(p));
+            if p + n > have {
+                need = p + n;
+                break;
+            }
+            let Some(el) = els.next() else {
+                break;
+            };
+            el.copy_from_slice(&v.to_le_bytes()[..D::SIZE]);
+            seen |= bit;
+            p += n;
+        }
+        run.p = p;
     }
+    let unused = (run.have - run.p) as u64;
+    *r = Rng::from_state(run.s.wrapping_sub(unused.wrapping_mul(Rng::STEP)));
+    seen
+}
+
+/// Calls `$f::<D>($args)` with the drawing `D` of type `$ty` (`$none` for a type without
+/// one).
+macro_rules! by_type {
+    ($ty:expr, $f:ident($($arg:expr),*), $none:expr) => {
+        match (float_format($ty), $ty.bits(), $ty.is_signed()) {
+            (Some((5, 10)), 16, _) => $f::<Float<5, 10>>($($arg),*),
+            (Some((8, 23)), 32, _) => $f::<Float<8, 23>>($($arg),*),
+            (Some((11, 52)), 64, _) => $f::<Float<11, 52>>($($arg),*),
+            (None, 8, false) => $f::<Int<8, false>>($($arg),*),
+            (None, 8, true) => $f::<Int<8, true>>($($arg),*),
+            (None, 16, false) => $f::<Int<16, false>>($($arg),*),
+            (None, 16, true) => $f::<Int<16, true>>($($arg),*),
+            (None, 32, false) => $f::<Int<32, false>>($($arg),*),
+            (None, 32, true) => $f::<Int<32, true>>($($arg),*),
+            (None, 64, false) => $f::<Int<64, false>>($($arg),*),
+            (None, 64, true) => $f::<Int<64, true>>($($arg),*),
+            _ => $none,
+        }
+    };
 }
 
 /// Fill `out` with values of `ty` from `r`, as [`values::value_code`] draws them one by one
-/// (element after element, the low bytes of each), calling `note` once with the low byte of
-/// each label code drawn. False (nothing drawn) for a type without a lookahead drawing (or
-/// without the thread's buffer).
+/// (element after element, the low bytes of each); returns the draw bits of the values
+/// ([`label`] gives their labels). None (nothing drawn) for a type without a lookahead
+/// drawing.
 ///
 /// [`values::value_code`]: crate::golden::values::value_code
 #[inline(always)]
-pub(super) fn fill(out: &mut [u8], ty: DataType, r: &mut Rng, note: impl FnMut(u8)) -> bool {
-    match (float_format(ty), ty.bits(), ty.is_signed()) {
-        (Some((5, 10)), 16, _) => fill_run::<Float<5, 10>>(out, r, note),
-        (Some((8, 23)), 32, _) => fill_run::<Float<8, 23>>(out, r, note),
-        (Some((11, 52)), 64, _) => fill_run::<Float<11, 52>>(out, r, note),
-        (None, 8, false) => fill_run::<Int<8, false>>(out, r, note),
-        (None, 8, true) => fill_run::<Int<8, true>>(out, r, note),
-        (None, 16, false) => fill_run::<Int<16, false>>(out, r, note),
-        (None, 16, true) => fill_run::<Int<16, true>>(out, r, note),
-        (None, 32, false) => fill_run::<Int<32, false>>(out, r, note),
-        (None, 32, true) => fill_run::<Int<32, true>>(out, r, note),
-        (None, 64, false) => fill_run::<Int<64, false>>(out, r, note),
-        (None, 64, true) => fill_run::<Int<64, true>>(out, r, note),
-        _ => false,
-    }
+pub(super) fn fill(ahead: &mut Ahead, out: &mut [u8], ty: DataType, r: &mut Rng) -> Option<u64> {
+    by_type!(ty, fill_some(ahead, out, r), None)
+}
+
+#[inline(always)]
+fn fill_some<D: Draws>(ahead: &mut Ahead, out: &mut [u8], r: &mut Rng) -> Option<u64> {
+    Some(fill_run::<D>(ahead, out, r))
+}
+
+/// The low byte of the label code of draw bit `bit` (below 64) of type `ty` (None: a type
+/// without a lookahead drawing).
+pub(super) fn label(ty: DataType, bit: u32) -> Option<u8> {
+    by_type!(ty, label_some(bit), None)
+}
+
+fn label_some<D: Draws>(bit: u32) -> Option<u8> {
+    Some(D::label(bit))
 }
 
 /// Floats of `E` exponent and `M` mantissa bits (`values::float_of_class_edge` after a class
@@ -360,10 +409,7 @@ impl<const E: u32, const M: u32> Draws for Float<E, M> {
     const SIZE: usize = (1 + E + M) as usize / 8;
     const AHEAD16: usize = 34;
 
-    #[inline(always)]
-    fn choice(x: u64) -> u8 {
-        (x % 9) as u8
-    }
+    const MODULUS: u32 = 9;
 
     #[inline(always)]
     fn draw(x: &[u64; BUF], c: &[u8; BUF], p: usize) -> (u64, u64, usize) {
@@ -384,7 +430,6 @@ impl<const E: u32, const M: u32> Draws for Float<E, M> {
         (v, 1 << rec, usize::from(step >> 5) + 1)
     }
 
-    #[inline(always)]
     fn label(bit: u32) -> u8 {
         Self::RECIPES[bit as usize % 32].label
     }
@@ -448,10 +493,7 @@ impl<const BITS: u32, const SIGNED: bool> Draws for Int<BITS, SIGNED> {
     const SIZE: usize = BITS as usize / 8;
     const AHEAD16: usize = 24;
 
-    #[inline(always)]
-    fn choice(x: u64) -> u8 {
-        (x % 10) as u8
-    }
+    const MODULUS: u32 = 10;
 
     #[inline(always)]
     fn draw(x: &[u64; BUF], c: &[u8; BUF], p: usize) -> (u64, u64, usize) {
@@ -460,7 +502,6 @@ impl<const BITS: u32, const SIGNED: bool> Draws for Int<BITS, SIGNED> {
         (v, 1 << k, 1 + usize::from(k >= 5))
     }
 
-    #[inline(always)]
     fn label(bit: u32) -> u8 {
         Self::TABLE.label[bit as usize % 16]
     }
