@@ -270,8 +270,8 @@ impl ReadPlan {
 }
 
 impl Operands {
-    /// No values (to [`Operands::read`] into, in place: the set is large; it can be read into
-    /// again, for another vector).
+    /// No values (to [`Operands::read_with`] into, in place: the set is large; it can be read
+    /// into again, for another vector).
     pub(crate) fn new() -> Operands {
         Operands {
             ty: [DataType::UD; 3],
@@ -298,8 +298,10 @@ impl Operands {
         self.read_with(&ReadPlan::of(insn), insn, before, after, channels);
     }
 
-    /// [`Operands::read`] with the reading `plan` of `insn` (made from the instruction
-    /// itself or one that differs only in its immediates' values).
+    /// Read into this set the values of `channels` (`src_value` in `before`; the destination
+    /// element in `after` when it is a float and defined), in place of those it held, with
+    /// the reading `plan` of `insn` (made from the instruction itself or one that differs
+    /// only in its immediates' values).
     #[inline]
     pub(crate) fn read_with(
         &mut self,

@@ -1,4 +1,4 @@
-//! The tagging of a shape, planned once: everything [`super::exercised`] decides from the
+//! The tagging of a shape, planned once: everything the tagging decides from the
 //! instruction, its float environment and its denorm sensitivity (the same for every vector
 //! of a shape) is decided when the shape is built: the rules every vector exercises whatever
 //! its values, the table rows the value tests name, the float policy. Each vector then only
@@ -116,7 +116,7 @@ impl TagPlan {
     }
 
     /// The spec IDs `insn` (the planned instruction with this vector's immediates) exercises
-    /// on these values, and the alternatives its results allow ([`super::exercised`]); `vals`:
+    /// on these values, and the alternatives its results allow; `vals`:
     /// room for the operand values.
     #[allow(clippy::too_many_arguments)]
     pub(in crate::golden::build) fn apply(
