@@ -65,7 +65,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         cfg.types.push(ty);
     }
     let to_stdout = a.output.is_none();
-    // (The generator hands over pieces of about 200 KB: a buffer smaller than that passes them
+    // (The generator hands over pieces of about 800 KB: a buffer smaller than that passes them
     // through without a copy and gathers only the short pieces of small selections.)
     let mut out: Box<dyn Write> = match &a.output {
         Some(path) => Box::new(std::io::BufWriter::with_capacity(
