@@ -6,11 +6,10 @@
 mod exec_util;
 
 use euref::exec::{imm_bits, step, step_prepared_imms, ExecOptions, Prepared};
-use euref::golden::{generate_lines, GenConfig};
 use euref::isa::{Insn, Src};
 use euref::spec::{DataType, Platform};
 use euref::state::ThreadState;
-use exec_util::{insn, Rng};
+use exec_util::{golden_insns, insn, Rng};
 
 /// `insn` with the bits of its immediate sources replaced by `bits(k, type)`.
 fn with_imms(insn: &Insn, mut bits: impl FnMut(usize, DataType) -> u64) -> Insn {
@@ -54,14 +53,7 @@ fn golden_vectors_with_other_immediates_execute_like_step() {
     let mut with_imm = 0;
     for p in Platform::ALL {
         let mut rng = Rng(0x5eed ^ p as u64);
-        let cfg = GenConfig::new(p, 3);
-        let mut out = Vec::new();
-        generate_lines(&cfg, 3000, &mut out, |_, _, _| {}).unwrap();
-        for line in out.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-            let v: serde_json::Value = serde_json::from_slice(line).unwrap();
-            let hex = v["bytes"].as_str().unwrap();
-            let bytes = euref::conformance::regs::parse_hex_defined(hex).unwrap();
-            let (ins, _) = euref::codec::decode(&bytes, p).unwrap();
+        for (v, ins) in golden_insns(p, 3, 3000) {
             let st = random_state(p, &mut rng);
             let id = v["id"].as_str().unwrap();
             // Prepared with itself, with zero immediates and with random ones.

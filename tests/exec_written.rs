@@ -6,10 +6,9 @@
 mod exec_util;
 
 use euref::conformance::regs;
-use euref::golden::{generate_lines, GenConfig};
 use euref::spec::Platform;
 use euref::state::{ThreadState, Written};
-use exec_util::{insn, Rng};
+use exec_util::{golden_insns, insn, Rng};
 
 /// A state with random defined GRF bytes and accumulators, then the vector's initial values.
 fn state(p: Platform, v: &serde_json::Value, rng: &mut Rng) -> ThreadState {
@@ -82,13 +81,7 @@ fn every_change_of_a_step_is_in_what_it_reports() {
     let mut executed = 0;
     for p in Platform::ALL {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ p as u64);
-        let cfg = GenConfig::new(p, 11);
-        let mut out = Vec::new();
-        generate_lines(&cfg, 1500, &mut out, |_, _, _| {}).unwrap();
-        for line in out.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-            let v: serde_json::Value = serde_json::from_slice(line).unwrap();
-            let bytes = regs::parse_hex_defined(v["bytes"].as_str().unwrap()).unwrap();
-            let (ins, _) = euref::codec::decode(&bytes, p).unwrap();
+        for (v, ins) in golden_insns(p, 11, 1500) {
             let before = state(p, &v, &mut rng);
             let mut after = before.clone();
             let Ok(info) = euref::exec::step(&mut after, &ins) else {

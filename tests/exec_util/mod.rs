@@ -96,3 +96,21 @@ pub fn same_but_ip(a: &ThreadState, b: &ThreadState) -> bool {
     b.set_ip(0);
     a == b
 }
+
+/// The first `count` golden vectors of `p` with `seed` (`euref golden`'s lines), each as its
+/// parsed JSON and its instruction decoded from the vector's bytes.
+pub fn golden_insns(p: Platform, seed: u64, count: u64) -> Vec<(serde_json::Value, Insn)> {
+    let cfg = euref::golden::GenConfig::new(p, seed);
+    let mut out = Vec::new();
+    euref::golden::generate_lines(&cfg, count, &mut out, |_, _, _| {}).unwrap();
+    out.split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_slice(line).unwrap();
+            let hex = v["bytes"].as_str().unwrap();
+            let bytes = euref::conformance::regs::parse_hex_defined(hex).unwrap();
+            let (ins, _) = euref::codec::decode(&bytes, p).unwrap();
+            (v, ins)
+        })
+        .collect()
+}
