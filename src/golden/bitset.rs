@@ -24,14 +24,14 @@ impl BitSet {
     #[inline]
     pub(crate) fn insert(&mut self, i: usize) {
         let (w, b) = (i / 64, i % 64);
-        if let Some(x) = self.words.get_mut(w) {
+        if let (Some(x), Some(s)) = (self.words.get_mut(w), self.summary.get_mut(w / 64)) {
             *x |= 1 << b;
-            self.summary[w / 64] |= 1 << (w % 64);
+            *s |= 1 << (w % 64);
         }
     }
 
     /// Whether `i` is a member.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn contains(&self, i: usize) -> bool {
         self.words
             .get(i / 64)
@@ -67,6 +67,43 @@ impl BitSet {
         }
     }
 
+    /// Call `f` with each member of `self` outside `other` (same room), ascending, and the
+    /// word of `other` that holds it.
+    #[inline]
+    pub(crate) fn for_each_outside(&self, other: &BitSet, mut f: impl FnMut(usize, u64)) {
+        for (s, &sa) in self.summary.iter().enumerate() {
+            let mut ws = sa;
+            while ws != 0 {
+                let w = s * 64 + ws.trailing_zeros() as usize;
+                ws &= ws - 1;
+                let (Some(&a), Some(&b)) = (self.words.get(w), other.words.get(w)) else {
+                    continue;
+                };
+                let mut x = a & !b;
+                while x != 0 {
+                    f(w * 64 + x.trailing_zeros() as usize, b);
+                    x &= x - 1;
+                }
+            }
+        }
+    }
+
+    /// The number of words (of 64 members).
+    #[inline]
+    pub(crate) fn words(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Append to `out`, per word, the number of members below it.
+    pub(crate) fn word_ranks(&self, out: &mut Vec<u32>) {
+        let mut rank = 0;
+        out.extend(self.words.iter().map(|w| {
+            let r = rank;
+            rank += w.count_ones();
+            r
+        }));
+    }
+
     /// Call `f` with each member, ascending.
     #[inline]
     pub(crate) fn for_each(&self, f: impl FnMut(usize)) {
@@ -96,6 +133,15 @@ mod tests {
         let mut u = Vec::new();
         a.for_each_union(&b, |i| u.push(i));
         assert_eq!(u, [0, 3, 64, 65, 4095, 4096, 4999]);
+        let mut outside = Vec::new();
+        a.for_each_outside(&b, |i, w| outside.push((i, w)));
+        assert_eq!(outside, [(3, 1), (65, 1), (4095, 0), (4999, 0)]);
+        let mut ranks = vec![7];
+        a.word_ranks(&mut ranks);
+        assert_eq!(a.words(), 79);
+        assert_eq!(ranks.len(), 80);
+        assert_eq!(&ranks[..4], [7, 0, 1, 3]);
+        assert!(ranks[4..65].iter().all(|&r| r == 3) && ranks[65..].iter().all(|&r| r == 4));
         a.clear();
         let mut v = Vec::new();
         a.for_each(|i| v.push(i));

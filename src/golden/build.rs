@@ -450,8 +450,13 @@ impl Work {
         while blocks != 0 {
             let k = blocks.trailing_zeros() as usize;
             blocks &= blocks - 1;
-            // (No candidate lies in a block past the table.)
-            maybe |= text.block_candidates.get(k).copied().unwrap_or(0);
+            // (No candidate lies in a block past the table; none changed in a block that
+            // stayed the same, a 64-byte comparison instead of one per register.)
+            if let Some(&c) = text.block_candidates.get(k) {
+                if c != 0 && !slot::same_block(st, after, k) {
+                    maybe |= c;
+                }
+            }
         }
         let grf = w.grf_regs(st.grf_reg_bytes());
         let (changed, with_undef) = changed_regs(

@@ -99,23 +99,30 @@ impl<'a> Cursor<'a> {
         self.pos
     }
 
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn overflow(&mut self) {
-        self.pos = self.buf.len() + 1;
+        self.pos = overflowed(self.buf.len());
     }
 
     /// The next `N` bytes, to be written (None: no room; overflowed).
     #[inline(always)]
     pub fn take<const N: usize>(&mut self) -> Option<&mut [u8; N]> {
-        let at = self.pos;
-        if self.buf.len() < at + N {
-            self.overflow();
-            return None;
+        let (at, len) = (self.pos, self.buf.len());
+        // (One check of the room: the slice from `at` on, then its first `N` bytes.)
+        match self
+            .buf
+            .get_mut(at..)
+            .and_then(|s| s.first_chunk_mut::<N>())
+        {
+            Some(d) => {
+                self.pos = at + N;
+                Some(d)
+            }
+            None => {
+                self.pos = overflowed(len);
+                None
+            }
         }
-        self.pos = at + N;
-        let s = self.buf.get_mut(at..at + N)?;
-        <&mut [u8; N]>::try_from(s).ok()
     }
 
     /// Write `N` bytes.
@@ -141,9 +148,13 @@ impl<'a> Cursor<'a> {
     #[inline(always)]
     pub fn padded<const N: usize>(&mut self, slot: &[u8; N], n: usize) {
         let at = self.pos;
-        match self.buf.get_mut(at..at + N) {
+        match self
+            .buf
+            .get_mut(at..)
+            .and_then(|s| s.first_chunk_mut::<N>())
+        {
             Some(d) => {
-                d.copy_from_slice(slot);
+                *d = *slot;
                 self.pos = at + n.min(N);
             }
             None => self.overflow(),
@@ -338,6 +349,13 @@ impl<'a> Cursor<'a> {
         }
         self.byte(b']');
     }
+}
+
+/// The position of an overflowed cursor over `len` bytes (past the end).
+#[cold]
+#[inline(never)]
+fn overflowed(len: usize) -> usize {
+    len + 1
 }
 
 /// `d.copy_from_slice(s)` (same lengths), a short slice by two fixed-size copies that may

@@ -277,19 +277,23 @@ pub(crate) fn write_union(c: &mut Cursor<'_>, a: &BitSet, b: &BitSet) {
 pub(crate) struct RuleList {
     /// The items.
     json: Vec<u8>,
-    /// Each item's number and its start in `json`.
-    at: Vec<(u32, u32)>,
+    /// Per word of the set (64 numbers): the rank of its first member among the members;
+    /// then each item's start in `json` by rank, and the end of `json`. (One vector: the
+    /// list is moved with its shape's text for every vector.)
+    at: Vec<u32>,
 }
 
 impl RuleList {
     /// Make the list `bits`'s members.
     pub(crate) fn set(&mut self, bits: &BitSet) {
         self.clear();
+        bits.word_ranks(&mut self.at);
         let items = &table().items;
         bits.for_each(|i| {
-            self.at.push((i as u32, self.json.len() as u32));
+            self.at.push(self.json.len() as u32);
             items.append(&mut self.json, i);
         });
+        self.at.push(self.json.len() as u32);
     }
 
     /// Make the list empty.
@@ -298,22 +302,28 @@ impl RuleList {
         self.at.clear();
     }
 
+    /// Where in `json` the item of number `i` goes (the start of the first member above
+    /// it): `own_word` is the word of the set that holds `i`, `words` the set's words.
+    #[inline(always)]
+    fn place(&self, i: usize, own_word: u64, words: usize) -> usize {
+        let below = own_word & ((1u64 << (i % 64)) - 1);
+        let rank = self.at.get(i / 64).map_or(0, |&r| r as usize) + below.count_ones() as usize;
+        (self.at.get(words + rank).copied()).map_or(self.json.len(), |x| x as usize)
+    }
+
     /// Write the IDs of `own ∪ more` as a JSON list of strings in name order; `own` must be
     /// the set the list was made from ([`RuleList::set`]).
     #[inline]
     pub(crate) fn write_with(&self, c: &mut Cursor<'_>, own: &BitSet, more: &BitSet) {
         let items = &table().items;
         let list = c.list_start();
-        let (mut k, mut from) = (0, 0);
-        more.for_each(|i| {
-            if own.contains(i) {
-                return;
-            }
+        let mut from = 0;
+        // (Each of the vector's own items placed by the count of the shape's below it in
+        // its word: no walk through the shape's items.)
+        let words = own.words();
+        more.for_each_outside(own, |i, own_word| {
             // The shape's items before `i`, then `i`.
-            while self.at.get(k).is_some_and(|x| (x.0 as usize) < i) {
-                k += 1;
-            }
-            let to = self.at.get(k).map_or(self.json.len(), |x| x.1 as usize);
+            let to = self.place(i, own_word, words);
             c.bytes(self.json.get(from..to).unwrap_or_default());
             from = to;
             items.put(c, i);

@@ -70,7 +70,8 @@ pub(super) fn reg_entries(
 }
 
 /// `"<register>":"<value>"` of `reg` in `st`, value as [`reg_hex`] (a comma first unless
-/// `first`): a GRF register without undefined bytes as one block (one room check).
+/// `first`): a GRF register without undefined bytes as one block (one room check), inline; an
+/// ARF register of whole dwords likewise, by a call ([`arf_entry`]).
 #[inline(always)]
 pub(super) fn reg_entry(
     c: &mut Cursor<'_>,
@@ -80,41 +81,14 @@ pub(super) fn reg_entry(
     first: bool,
 ) {
     if let RegRef::Grf(n) = reg {
-        if let (Some((bytes, 0)), Some((key, len))) = (grf_reg(st, n), keys.slot(reg.key())) {
+        if let (Some((bytes, 0)), Some(key)) = (grf_reg(st, n), keys.slot(reg.key())) {
             // `,` `"<name>":"` (at most a slot) 64 digits `"`.
-            c.block::<{ KEY_SLOT + 66 }>(|b| {
-                b[0] = b',';
-                let at = usize::from(!first);
-                b[at..at + KEY_SLOT].copy_from_slice(key);
-                let at = at + len.min(KEY_SLOT);
-                fast::hex_into(&mut b[at..at + 64], bytes);
-                b[at + 64] = b'"';
-                at + 65
-            });
+            c.block::<{ KEY_SLOT + 66 }>(|b| grf_entry(b, key, bytes, first));
             return;
         }
     }
-    if let (RegRef::Arf(i), Some((key, len))) = (reg, keys.slot(reg.key())) {
-        if let Some((bytes, undef, fixed)) = arf_dwords(st, i) {
-            // `,` `"<name>":"` (at most a slot) at most 128 digits `"`.
-            c.block::<{ KEY_SLOT + 130 }>(|b| {
-                b[0] = b',';
-                let at = usize::from(!first);
-                b[at..at + KEY_SLOT].copy_from_slice(key);
-                let at = at + len.min(KEY_SLOT);
-                // (At most 16 dwords, by index: no iterator state.)
-                let n = (bytes.len() / 4).min(undef.len()).min(fixed.len()).min(16);
-                for k in 0..n {
-                    let w = &bytes[4 * k..4 * k + 4];
-                    let x = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) & !(undef[k] | fixed[k]);
-                    b[at + 8 * k..at + 8 * k + 8].copy_from_slice(&fast::hex4(x));
-                }
-                let end = at + 8 * n;
-                if let Some(q) = b.get_mut(end) {
-                    *q = b'"';
-                }
-                end + 1
-            });
+    if let (RegRef::Arf(i), Some(key)) = (reg, keys.slot(reg.key())) {
+        if arf_entry(c, st, i, key, first).is_some() {
             return;
         }
     }
@@ -124,6 +98,88 @@ pub(super) fn reg_entry(
     keys.put(c, reg.key());
     reg_hex(c, st, reg);
     c.byte(b'"');
+}
+
+/// A register entry's start in `b`: the comma (unless `first`) and the key (in its slot, and
+/// its length); returns where the value goes.
+#[inline(always)]
+fn entry_key<const N: usize>(
+    b: &mut [u8; N],
+    (key, len): (&[u8; KEY_SLOT], usize),
+    first: bool,
+) -> usize {
+    b[0] = b',';
+    let at = usize::from(!first);
+    if let Some(d) = b.get_mut(at..at + KEY_SLOT) {
+        d.copy_from_slice(key);
+    }
+    at + len.min(KEY_SLOT)
+}
+
+/// The entry of a GRF register of defined bytes `bytes` at the start of `b`; its length.
+#[inline(always)]
+fn grf_entry(
+    b: &mut [u8; KEY_SLOT + 66],
+    key: (&[u8; KEY_SLOT], usize),
+    bytes: &[u8; 32],
+    first: bool,
+) -> usize {
+    let at = entry_key(b, key, first);
+    fast::hex_into(&mut b[at..at + 64], bytes);
+    b[at + 64] = b'"';
+    at + 65
+}
+
+/// The entry of ARF register `i` in one block (None, nothing written: not whole dwords).
+#[inline(never)]
+fn arf_entry(
+    c: &mut Cursor<'_>,
+    st: &ThreadState,
+    i: usize,
+    key: (&[u8; KEY_SLOT], usize),
+    first: bool,
+) -> Option<()> {
+    let (bytes, undef, fixed) = arf_dwords(st, i)?;
+    // (At most 16 dwords.)
+    let n = (bytes.len() / 4).min(undef.len()).min(fixed.len()).min(16);
+    let (bytes, undef, fixed) = (bytes.get(..4 * n)?, undef.get(..n)?, fixed.get(..n)?);
+    let groups = 4 * (n / 4);
+    // `,` `"<name>":"` (at most a slot) at most 128 digits `"`.
+    c.block::<{ KEY_SLOT + 130 }>(|b| {
+        let at = entry_key(b, key, first);
+        let Some(out) = b.get_mut(at..at + 8 * n + 1) else {
+            return 0;
+        };
+        let (whole, rest) = out.split_at_mut(8 * groups);
+        // Four dwords at a time by `hex16`, the rest one by one.
+        let (b4, rb) = bytes.split_at(4 * groups);
+        let (u4, ru) = undef.split_at(groups);
+        let (f4, rf) = fixed.split_at(groups);
+        let quads = b4
+            .chunks_exact(16)
+            .zip(u4.chunks_exact(4).zip(f4.chunks_exact(4)));
+        for (d, (s, (u, f))) in whole.chunks_exact_mut(32).zip(quads) {
+            let mut m = [0u8; 16];
+            for (x, (s, (u, f))) in m
+                .chunks_exact_mut(4)
+                .zip(s.chunks_exact(4).zip(u.iter().zip(f)))
+            {
+                x.copy_from_slice(&defined_dword(s, *u | *f).to_le_bytes());
+            }
+            if let Ok(d) = <&mut [u8; 32]>::try_from(d) {
+                fast::hex16(d, &m);
+            }
+        }
+        let singles = rb.chunks_exact(4).zip(ru.iter().zip(rf));
+        for (d, (s, (u, f))) in rest.chunks_exact_mut(8).zip(singles) {
+            d.copy_from_slice(&fast::hex4(defined_dword(s, *u | *f)));
+        }
+        if let Some(q) = rest.last_mut() {
+            *q = b'"';
+        }
+        at + 8 * n + 1
+    });
+    Some(())
 }
 
 /// `,"alternatives":[...]` (nothing when there is none); `floats` remembers the texts of
@@ -184,6 +240,15 @@ pub(super) fn insn_fields(out: &mut Vec<u8>, insn: &Insn, p: Platform, bytes: &[
     });
 }
 
+/// The dword of the 4 bytes `s` (little-endian) without the bits of `undef`.
+#[inline(always)]
+fn defined_dword(s: &[u8], undef: u32) -> u32 {
+    match <[u8; 4]>::try_from(s) {
+        Ok(w) => u32::from_le_bytes(w) & !undef,
+        Err(_) => 0,
+    }
+}
+
 /// The hex of register `r` in `st`, undefined bits as 0 (`reg_view` and `hex_masked`; a GRF
 /// register without undefined bytes directly, inline).
 #[inline(always)]
@@ -226,7 +291,7 @@ pub(super) fn arf_hex(c: &mut Cursor<'_>, st: &ThreadState, i: usize) -> Option<
 /// The bytes of ARF register `i` (at most 64), their undefined masks and the layout's
 /// always-undefined masks, a mask per dword (None: not in the layout or not whole dwords).
 #[inline(always)]
-fn arf_dwords(st: &ThreadState, i: usize) -> Option<(&[u8], &[u32], &[u32])> {
+pub(super) fn arf_dwords(st: &ThreadState, i: usize) -> Option<(&[u8], &[u32], &[u32])> {
     let r = st.layout.regs.get(i)?;
     let len = r.bytes.min(64);
     // (Registers start on a dword: one undefined mask per four bytes.)

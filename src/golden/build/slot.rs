@@ -2,6 +2,7 @@
 //! the registers its fills and `Slot::set_arf` wrote, and what its step reports in
 //! `StepInfo::written`), and the comparison of the registers that may have changed.
 
+use super::emit::arf_dwords;
 use super::*;
 use crate::state::acc::AccExt;
 use crate::state::Written;
@@ -19,6 +20,8 @@ pub(super) struct Slot {
     acc_blocks: Blocks,
     /// The blocks of the IP (which every step advances; not in `Written`).
     ip_blocks: Blocks,
+    /// Per ARF register of the layout: whether it is an accumulator.
+    acc_regs: Vec<bool>,
 }
 
 /// Copy the `N` elements at `o` of `src` to `dst` as one fixed-size move (inlined; a slice
@@ -105,6 +108,7 @@ impl Slot {
             accs,
             ip_blocks: (regs.iter().filter(|r| r.name == "ip"))
                 .fold(Blocks::EMPTY, |m, r| m.union(blocks(r))),
+            acc_regs: regs.iter().map(|r| r.info.name == "acc").collect(),
         }
     }
 
@@ -118,13 +122,20 @@ impl Slot {
         let same =
             self.dirty.len() == regs.len() && self.dirty.iter().zip(regs).all(|(a, b)| a == b);
         let also: &[u8] = if same { &[] } else { &self.dirty };
-        for &n in regs.iter().chain(also) {
+        let mut reset = |n: u8| {
             let o = usize::from(n) * 32;
             copy_fixed::<u8, 32>(&mut d.grf, &s.grf, o);
             let m = 0xffff_ffffu64 << (o % 64);
             if let (Some(d), Some(s)) = (d.grf_undef.get_mut(o / 64), s.grf_undef.get(o / 64)) {
                 *d = (*d & !m) | (s & m);
             }
+        };
+        // (Two loops: no chained iterator's state per register.)
+        for &n in regs {
+            reset(n);
+        }
+        for &n in also {
+            reset(n);
         }
         let blocks = self.arf_dirty.union(moved);
         copy_arf_blocks(d, s, blocks);
@@ -175,12 +186,22 @@ impl Slot {
         }
     }
 
-    /// [`set_arf`], noting the bytes (and so the accumulator records) it changes.
+    /// [`set_arf`], noting the bytes (and so the accumulator records) it changes (one dword
+    /// of a register other than an accumulator, a flag register or cr0.0, inline).
+    #[inline]
     pub(super) fn set_arf(&mut self, i: usize, bytes: &[u8]) -> Option<()> {
         let r = self.st.layout.regs.get(i)?;
-        self.arf_dirty = self
-            .arf_dirty
-            .union(Blocks::of(r.base, r.base + bytes.len()));
+        let (base, fits) = (r.base, bytes.len() <= r.bytes);
+        self.arf_dirty = self.arf_dirty.union(Blocks::of(base, base + bytes.len()));
+        if let (Ok(dword), true, Some(false)) = (
+            <[u8; 4]>::try_from(bytes),
+            fits,
+            self.acc_regs.get(i).copied(),
+        ) {
+            if set_dword(&mut self.st, base, dword) {
+                return Some(());
+            }
+        }
         set_arf(&mut self.st, i, bytes)
     }
 }
@@ -226,13 +247,8 @@ pub(super) fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()
     }
     let (base, is_acc, num) = (r.base, r.info.name == "acc", usize::from(r.num));
     // One dword (a flag register, cr0.0) of a register other than an accumulator.
-    if let (Ok(dword), 0, false) = (<[u8; 4]>::try_from(bytes), base % 4, is_acc) {
-        if let (Some(d), Some(u)) = (
-            st.arf.get_mut(base..base + 4),
-            st.arf_undef.get_mut(base / 4),
-        ) {
-            d.copy_from_slice(&dword);
-            *u = 0;
+    if let (Ok(dword), false) = (<[u8; 4]>::try_from(bytes), is_acc) {
+        if set_dword(st, base, dword) {
             return Some(());
         }
     }
@@ -262,6 +278,26 @@ pub(super) fn set_arf(st: &mut ThreadState, i: usize, bytes: &[u8]) -> Option<()
         }
     }
     Some(())
+}
+
+/// Write `dword` at ARF byte `base` (a multiple of 4) as defined bits; false (nothing
+/// written): not a dword of the ARF.
+#[inline(always)]
+fn set_dword(st: &mut ThreadState, base: usize, dword: [u8; 4]) -> bool {
+    if base % 4 != 0 {
+        return false;
+    }
+    match (
+        st.arf.get_mut(base..base + 4),
+        st.arf_undef.get_mut(base / 4),
+    ) {
+        (Some(d), Some(u)) => {
+            d.copy_from_slice(&dword);
+            *u = 0;
+            true
+        }
+        _ => false,
+    }
 }
 
 /// The blocks in which two ARF images (bytes and per-dword undefined masks) differ, as a plain
@@ -323,10 +359,16 @@ pub(super) fn changed_regs(
             };
             // GRF registers by their bits (as the general path below: differing undefined flags
             // or a differing defined byte); ARF registers after a quick check of equal bytes
-            // and undefined flags.
+            // and undefined flags, then by their dwords' bits and masks.
             match *reg {
                 RegRef::Arf(ix) => {
                     if same_arf(st, after, ix) {
+                        continue;
+                    }
+                    // (Whole dwords: compared as the general path does, in one pass.)
+                    if let Some((differ, undef)) = arf_differs(st, after, ix) {
+                        changed |= u64::from(differ) << i;
+                        with_undef |= u64::from(differ && undef) << i;
                         continue;
                     }
                 }
@@ -370,6 +412,57 @@ pub(super) fn changed_regs(
         }
     }
     (changed, with_undef)
+}
+
+/// Whether ARF block `k` ([`Blocks`]) has the same bytes and undefined flags in `a` and `b`
+/// (a block past the end has none: the same); false when they may differ.
+#[inline]
+pub(super) fn same_block(a: &ThreadState, b: &ThreadState, k: usize) -> bool {
+    const B: usize = Blocks::BYTES;
+    let Some((o, e)) = Blocks(1 << k.min(63)).ranges(a.arf.len()).next() else {
+        return a.arf.len() == b.arf.len();
+    };
+    fn whole(x: &ThreadState, o: usize) -> Option<(&[u8; B], &[u32; B / 4])> {
+        let bytes = x.arf.get(o..).and_then(|s| s.first_chunk::<B>());
+        let undef = x
+            .arf_undef
+            .get(o / 4..)
+            .and_then(|s| s.first_chunk::<{ B / 4 }>());
+        bytes.zip(undef)
+    }
+    if e - o == B {
+        if let (Some((x, ux)), Some((y, uy))) = (whole(a, o), whole(b, o)) {
+            // (As 64-bit words and dwords, or-ed: no comparison call, no early exit.)
+            let word =
+                |d: &[u8; B], i: usize| u64::from_le_bytes(std::array::from_fn(|j| d[8 * i + j]));
+            let bytes = (0..B / 8).fold(0, |m, i| m | (word(x, i) ^ word(y, i)));
+            let undef = (0..B / 4).fold(0, |m, i| m | (ux[i] ^ uy[i]));
+            return bytes == 0 && undef == 0;
+        }
+    }
+    let (hi, ud) = (e, (o / 4)..e.div_ceil(4));
+    match (a.arf.get(o..hi), b.arf.get(o..hi)) {
+        (Some(x), Some(y)) => x == y && a.arf_undef.get(ud.clone()) == b.arf_undef.get(ud),
+        _ => false,
+    }
+}
+
+/// Whether ARF register `i` differs between `st` and `after` (undefined bits or defined
+/// bits; the general path's comparison of `reg_view`s a dword at a time), and whether it has
+/// undefined bits in `after` (None: not whole dwords, or not in the layout).
+#[inline]
+fn arf_differs(st: &ThreadState, after: &ThreadState, i: usize) -> Option<(bool, bool)> {
+    let (x, ux, fx) = arf_dwords(st, i)?;
+    let (y, uy, fy) = arf_dwords(after, i)?;
+    let word = |d: &[u8]| u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
+    let (mut differ, mut undef) = (false, false);
+    let words = x.chunks_exact(4).zip(y.chunks_exact(4));
+    for ((a, b), ((ua, fa), (ub, fb))) in words.zip(ux.iter().zip(fx).zip(uy.iter().zip(fy))) {
+        let (ma, mb) = (ua | fa, ub | fb);
+        differ |= ma != mb || (word(a) ^ word(b)) & !ma != 0;
+        undef |= mb != 0;
+    }
+    Some((differ, undef))
 }
 
 /// A GRF register's 32 bytes as four little-endian 64-bit words.
@@ -600,10 +693,100 @@ mod tests {
                 });
                 let got = changed_regs(&st, &after, &candidates, (within(written), grf_mask), grf);
                 assert_eq!(got, want, "{p:?} {w:?}");
+                // Only the written blocks that differ (`same_block`), as `assemble` does.
+                let differ = Blocks::of(w.arf.0, w.arf.1).0
+                    & !(0..64).fold(0u64, |m, k| m | u64::from(same_block(&st, &after, k)) << k);
+                let grf = w.grf_regs(st.grf_reg_bytes());
+                let got = changed_regs(
+                    &st,
+                    &after,
+                    &candidates,
+                    (within(Blocks(differ)), grf_mask),
+                    grf,
+                );
+                assert_eq!(got, want, "{p:?} {w:?} same blocks");
                 found += want.0.count_ones();
             }
         }
         assert!(found > 1000, "{found}");
+    }
+
+    /// `Slot::set_arf` (a dword of a register other than an accumulator inline) equals the
+    /// general `set_arf` on random registers, lengths (4 bytes often) and undefined states,
+    /// and notes the blocks it wrote.
+    #[test]
+    fn slot_set_arf_equals_the_general_path() {
+        let mut r = Rng::for_vector(5, 5, 0);
+        for p in Platform::ALL {
+            let base = ThreadState::new(p);
+            let mut slot = Slot::new(&base);
+            let mut plain = base.clone();
+            let nregs = base.layout.regs.len();
+            let mut fast = 0;
+            for _ in 0..2000 {
+                for (a, b) in slot.st.arf_undef.iter_mut().zip(plain.arf_undef.iter_mut()) {
+                    *a = r.next() as u32;
+                    *b = *a;
+                }
+                let i = r.below(nregs);
+                let reg = &base.layout.regs[i];
+                let n = if r.chance(2, 3) {
+                    4
+                } else {
+                    r.below(reg.bytes + 2)
+                };
+                let bytes: Vec<u8> = (0..n).map(|_| r.next() as u8).collect();
+                slot.arf_dirty = Blocks::EMPTY;
+                let got = slot.set_arf(i, &bytes);
+                assert_eq!(
+                    got,
+                    set_arf(&mut plain, i, &bytes),
+                    "{p:?} {} {n}",
+                    reg.name
+                );
+                assert!(slot.st.arf == plain.arf && slot.st.arf_undef == plain.arf_undef);
+                assert!(slot.st.acc == plain.acc, "{p:?} {}", reg.name);
+                let wrote = Blocks::of(reg.base, reg.base + n);
+                assert_eq!(slot.arf_dirty, wrote);
+                fast += usize::from(n == 4 && reg.info.name != "acc" && got.is_some());
+            }
+            assert!(fast > 500, "{fast}");
+        }
+    }
+
+    /// `same_block` equals the plain scan for differing blocks, for random states and
+    /// changes (bytes, undefined flags, none) in random ranges, every block of the ARF (the
+    /// last one, from byte 64 * 63 on, and those past the end too).
+    #[test]
+    fn same_blocks_equal_the_plain_scan() {
+        let mut r = Rng::for_vector(13, 13, 0);
+        let mut seen = (0, 0);
+        for p in Platform::ALL {
+            let mut a = ThreadState::new(p);
+            for _ in 0..300 {
+                for x in a.arf.iter_mut() {
+                    *x = r.next() as u8;
+                }
+                for u in a.arf_undef.iter_mut() {
+                    *u = if r.chance(1, 3) { r.next() as u32 } else { 0 };
+                }
+                let mut b = a.clone();
+                let w = random_written(&a, &mut r);
+                if r.chance(3, 4) {
+                    scribble(&mut b, &w, &mut r);
+                }
+                let want = differing_blocks(&a.arf, &b.arf, &a.arf_undef, &b.arf_undef);
+                for k in 0..70 {
+                    let same = same_block(&a, &b, k);
+                    assert_eq!(same, !want.meets(Blocks::block(k)), "{p:?} block {k}");
+                    if k < 63 {
+                        seen.0 += usize::from(same);
+                        seen.1 += usize::from(!same);
+                    }
+                }
+            }
+        }
+        assert!(seen.0 > 1000 && seen.1 > 1000, "{seen:?}");
     }
 
     /// `Blocks::of` holds exactly the blocks of the bytes of the range, and `ranges` gives
