@@ -227,7 +227,7 @@ impl Work {
         let ps = per_shape(cfg.ops[oi]);
         let (s, j) = (k / ps, k % ps);
         if !matches!(self.shapes[oi], Some((r, _)) if r == s) {
-            let sh = self.shape(cfg, oi, s, rejected).map(Box::new);
+            let sh = self.shape(cfg, oi, s, rejected);
             if let Some(sh) = &sh {
                 self.texts[oi].set(&self.base, sh, ps > 1);
             }

@@ -71,6 +71,10 @@ pub(super) struct Shape {
     /// Registers that may change (destination, every ARF register but ip and null), sorted by
     /// name.
     pub(super) candidates: Vec<RegRef>,
+    /// The GRF registers among the candidates (bit `i`: candidate `i`, the first 64).
+    pub(super) grf_candidates: u64,
+    /// Per ARF block: the ARF registers among the candidates with a byte in it.
+    pub(super) block_candidates: Vec<u64>,
     /// `,"dst":{...}` or empty.
     pub(super) dst: Vec<u8>,
     pub(super) float: bool,
@@ -88,7 +92,8 @@ impl Drop for Shape {
 }
 
 impl Work {
-    /// The shape of rank `s` of opcode `oi` (None: none could be built).
+    /// The shape of rank `s` of opcode `oi` (None: none could be built), in the room of the
+    /// shape it replaces.
     // (Not inlined: its cost shows apart in a profile.)
     #[inline(never)]
     pub(super) fn shape(
@@ -97,12 +102,11 @@ impl Work {
         oi: usize,
         s: u64,
         rejected: &mut u64,
-    ) -> Option<Shape> {
+    ) -> Option<Box<Shape>> {
         let nops = cfg.ops.len() as u64;
         let first = (oi as u64).wrapping_add(s.wrapping_mul(nops));
-        // The shape this one replaces: its buffers are reused.
         let old = self.shapes[oi].take().and_then(|(_, sh)| sh);
-        self.shape_with(cfg, oi, s, (first, 0), rejected, Buffers::of(old))
+        self.shape_with(cfg, oi, s, (first, 0), rejected, old)
     }
 
     /// A shape of rank `s` of opcode `oi`, from generators for index `at` and attempts from
@@ -115,12 +119,12 @@ impl Work {
         at: u64,
         first: u32,
         rejected: &mut u64,
-    ) -> Option<Shape> {
-        self.shape_with(cfg, oi, s, (at, first), rejected, Buffers::of(None))
+    ) -> Option<Box<Shape>> {
+        self.shape_with(cfg, oi, s, (at, first), rejected, None)
     }
 
     /// [`Work::shape_from`] with generators for index `at` and attempts from `first` on, in
-    /// the buffers `buf`.
+    /// the room (box and buffers) of `old` when given.
     pub(super) fn shape_with(
         &mut self,
         cfg: &GenConfig,
@@ -128,8 +132,9 @@ impl Work {
         s: u64,
         (at, first): (u64, u32),
         rejected: &mut u64,
-        mut buf: Buffers,
-    ) -> Option<Shape> {
+        mut old: Option<Box<Shape>>,
+    ) -> Option<Box<Shape>> {
+        let mut buf = Buffers::of(old.as_deref_mut());
         let p = cfg.platform;
         let sel = cfg.ops[oi];
         for attempt in first..ATTEMPTS {
@@ -163,9 +168,9 @@ impl Work {
                 l.clear();
                 self.reg_lists(&b, &order, &mut l, &mut buf, (uses_flags, acc, float))
             });
-            if lists.is_none() {
+            let Some(grf_candidates) = lists else {
                 continue;
-            }
+            };
             let candidates = &buf.candidates;
             if candidates.len() > 64 {
                 // (The changed-register masks are 64 bits; no platform has that many.)
@@ -199,7 +204,7 @@ impl Work {
             };
             let sensitive = denorm_sensitive(p, float, b.cr0);
             let tags = TagPlan::new(&b.insn, sensitive, env, take(&mut buf.tag_rules));
-            return Some(Shape {
+            let shape = Shape {
                 sel,
                 op_name: match sel {
                     OpSel::Op(o) => o.name(),
@@ -215,19 +220,30 @@ impl Work {
                 grf: buf.grf,
                 initial: buf.initial,
                 candidates: buf.candidates,
+                grf_candidates,
+                block_candidates: buf.blocks,
                 dst: buf.dst,
                 float,
                 tags,
                 uses_flags,
                 acc,
+            };
+            return Some(match old {
+                Some(mut room) => {
+                    // (Its buffers are out: dropping it frees nothing of them.)
+                    *room = shape;
+                    room
+                }
+                None => Box::new(shape),
             });
         }
         None
     }
 
     /// The registers of built instruction `b`: `grf` (sorted), `initial` and `candidates` (in
-    /// name order) of `buf`; None when a register is outside the GRF or one that the
-    /// instruction needs is not in the layout.
+    /// name order) of `buf`, and `blocks`, the candidates in each ARF block; the GRF
+    /// candidates (bit `i`: candidate `i`); None when a register is outside the GRF or one
+    /// that the instruction needs is not in the layout.
     fn reg_lists(
         &self,
         b: &Built,
@@ -235,7 +251,7 @@ impl Work {
         l: &mut Lists,
         buf: &mut Buffers,
         (uses_flags, acc, float): (bool, bool, bool),
-    ) -> Option<()> {
+    ) -> Option<u64> {
         let grf = &mut buf.grf;
         for &(n, c) in &b.src_regs {
             for q in 0..c {
@@ -286,7 +302,6 @@ impl Work {
             l.cr0(order, self.arf_cr0?);
         }
         l.initial_into(&mut buf.initial);
-        l.candidates_into(order, b.dst_regs, &mut buf.candidates);
-        Some(())
+        Some(l.candidates_into(order, b.dst_regs, &mut buf.candidates, &mut buf.blocks))
     }
 }

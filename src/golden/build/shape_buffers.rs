@@ -1,6 +1,7 @@
 //! The buffers of a shape, reused: by the shape that replaces it (mov, add and mul build a
-//! shape for every vector), and through a per-thread pool by the shapes of the next task (each
-//! task starts without shapes), so that a shape's allocations are not a good part of its cost.
+//! shape for every vector; it takes the box too), and through a per-thread pool by the shapes
+//! of the next task (each task starts without shapes), so that a shape's allocations are not a
+//! good part of its cost.
 
 use super::super::ids::Rule;
 use super::super::values::PlacedLabel;
@@ -19,6 +20,7 @@ pub(super) struct Buffers {
     pub(super) grf: Vec<u8>,
     pub(super) initial: Vec<RegRef>,
     pub(super) candidates: Vec<RegRef>,
+    pub(super) blocks: Vec<u64>,
     pub(super) dst: Vec<u8>,
     /// The room of the tagging plan's rules.
     pub(super) tag_rules: Vec<Rule>,
@@ -33,19 +35,21 @@ thread_local! {
 }
 
 impl Buffers {
-    /// Buffers for a new shape: those of `old` (dropped), or of another shape dropped before,
-    /// or new ones.
-    pub(super) fn of(old: Option<Box<Shape>>) -> Buffers {
-        drop(old);
+    /// Buffers for a new shape: those of `old` (taken, left empty), or of a shape dropped
+    /// before, or new ones.
+    pub(super) fn of(old: Option<&mut Shape>) -> Buffers {
+        if let Some(s) = old {
+            return Buffers::take(s);
+        }
         POOL.try_with(|p| p.try_borrow_mut().ok()?.pop())
             .ok()
             .flatten()
             .unwrap_or_default()
     }
 
-    /// The buffers of `s` (left empty), emptied, into the pool.
-    pub(super) fn recycle(s: &mut Shape) {
-        let mut b = Buffers {
+    /// The buffers of `s`, left empty.
+    fn take(s: &mut Shape) -> Buffers {
+        Buffers {
             rules: take(&mut s.rules),
             label_ranks: take(&mut s.label_ranks),
             labels: take(&mut s.labels),
@@ -53,9 +57,19 @@ impl Buffers {
             grf: take(&mut s.grf),
             initial: take(&mut s.initial),
             candidates: take(&mut s.candidates),
+            blocks: take(&mut s.block_candidates),
             dst: take(&mut s.dst),
             tag_rules: s.tags.take_room(),
-        };
+        }
+    }
+
+    /// The buffers of `s` (left empty), emptied, into the pool (unless they were taken).
+    pub(super) fn recycle(s: &mut Shape) {
+        let mut b = Buffers::take(s);
+        if b.text.capacity() == 0 && b.candidates.capacity() == 0 {
+            // (Taken by the shape built in its room: nothing to keep.)
+            return;
+        }
         b.clear();
         // (At thread exit the pool may be gone: the buffers are then freed.)
         let _ = POOL.try_with(|p| {
@@ -75,6 +89,7 @@ impl Buffers {
         self.grf.clear();
         self.initial.clear();
         self.candidates.clear();
+        self.blocks.clear();
         self.dst.clear();
         self.tag_rules.clear();
     }
