@@ -253,7 +253,7 @@ impl Work {
         (uses_flags, acc, float): (bool, bool, bool),
     ) -> Option<u64> {
         let grf = &mut buf.grf;
-        for &(n, c) in &b.src_regs {
+        for &(n, c) in b.src_regs.iter() {
             for q in 0..c {
                 grf.push(n + q);
             }
