@@ -194,7 +194,6 @@ impl Work {
                     dst.push(b'}');
                 }
             }
-            let pre = Some(Prepared::new(&self.base, b.insn.clone()));
             // The float environment of its vectors: cr0.0 of a float instruction's vectors is
             // `b.cr0`, the base state's for the others.
             let env = if float {
@@ -203,39 +202,78 @@ impl Work {
                 state_env(p, &self.base, self.arf_cr0)
             };
             let sensitive = denorm_sensitive(p, float, b.cr0);
-            let tags = TagPlan::new(&b.insn, sensitive, env, take(&mut buf.tag_rules));
-            let shape = Shape {
-                sel,
-                op_name: match sel {
-                    OpSel::Op(o) => o.name(),
-                    OpSel::Math(_) => "math",
-                },
-                b,
-                rules: buf.rules,
-                rule_bits,
-                label_ranks: buf.label_ranks,
-                labels: buf.labels,
-                text: buf.text,
-                pre,
-                grf: buf.grf,
-                initial: buf.initial,
-                candidates: buf.candidates,
-                grf_candidates,
-                block_candidates: buf.blocks,
-                dst: buf.dst,
-                float,
-                tags,
-                uses_flags,
-                acc,
+            let tag_rules = take(&mut buf.tag_rules);
+            let op_name = match sel {
+                OpSel::Op(o) => o.name(),
+                OpSel::Math(_) => "math",
             };
-            return Some(match old {
-                Some(mut room) => {
-                    // (Its buffers are out: dropping it frees nothing of them.)
-                    *room = shape;
-                    room
-                }
-                None => Box::new(shape),
-            });
+            let Some(mut room) = old else {
+                return Some(Box::new(Shape {
+                    sel,
+                    op_name,
+                    pre: Some(Prepared::new(&self.base, b.insn.clone())),
+                    tags: TagPlan::new(&b.insn, sensitive, env, tag_rules),
+                    b,
+                    rules: buf.rules,
+                    rule_bits,
+                    label_ranks: buf.label_ranks,
+                    labels: buf.labels,
+                    text: buf.text,
+                    grf: buf.grf,
+                    initial: buf.initial,
+                    candidates: buf.candidates,
+                    grf_candidates,
+                    block_candidates: buf.blocks,
+                    dst: buf.dst,
+                    float,
+                    uses_flags,
+                    acc,
+                }));
+            };
+            // The shape this one replaces, field by field (the large ones, the prepared
+            // instruction and the tagging plan, are written in place rather than copied in
+            // a whole shape; every field is named: none is left from the old shape).
+            let Shape {
+                b: to_b,
+                sel: to_sel,
+                op_name: to_op_name,
+                rules: to_rules,
+                rule_bits: to_rule_bits,
+                label_ranks: to_label_ranks,
+                labels: to_labels,
+                text: to_text,
+                pre: to_pre,
+                grf: to_grf,
+                initial: to_initial,
+                candidates: to_candidates,
+                grf_candidates: to_grf_candidates,
+                block_candidates: to_block_candidates,
+                dst: to_dst,
+                float: to_float,
+                tags: to_tags,
+                uses_flags: to_uses_flags,
+                acc: to_acc,
+            } = &mut *room;
+            *to_pre = Some(Prepared::new(&self.base, b.insn.clone()));
+            *to_tags = TagPlan::new(&b.insn, sensitive, env, tag_rules);
+            *to_b = b;
+            *to_sel = sel;
+            *to_op_name = op_name;
+            *to_rules = buf.rules;
+            *to_rule_bits = rule_bits;
+            *to_label_ranks = buf.label_ranks;
+            *to_labels = buf.labels;
+            *to_text = buf.text;
+            *to_grf = buf.grf;
+            *to_initial = buf.initial;
+            *to_candidates = buf.candidates;
+            *to_grf_candidates = grf_candidates;
+            *to_block_candidates = buf.blocks;
+            *to_dst = buf.dst;
+            *to_float = float;
+            *to_uses_flags = uses_flags;
+            *to_acc = acc;
+            return Some(room);
         }
         None
     }

@@ -63,13 +63,9 @@ impl Buffers {
         }
     }
 
-    /// The buffers of `s` (left empty), emptied, into the pool (unless they were taken).
+    /// The buffers of `s` (left empty), emptied, into the pool.
     pub(super) fn recycle(s: &mut Shape) {
         let mut b = Buffers::take(s);
-        if b.text.capacity() == 0 && b.candidates.capacity() == 0 {
-            // (Taken by the shape built in its room: nothing to keep.)
-            return;
-        }
         b.clear();
         // (At thread exit the pool may be gone: the buffers are then freed.)
         let _ = POOL.try_with(|p| {
