@@ -493,7 +493,7 @@ impl Work {
                 (Some(a), Some(b)) if text.listed => text.rules.write_with(c, a, b),
                 (Some(a), Some(b)) => ids::write_union(c, a, b),
                 _ => {
-                    let mut v = shape.rules.clone();
+                    let mut v = shape.rule_ids();
                     v.extend(rules.names());
                     v.sort_unstable();
                     v.dedup();

@@ -51,10 +51,9 @@ pub(super) struct Shape {
     pub(super) b: Built,
     pub(super) sel: OpSel,
     pub(super) op_name: &'static str,
-    /// Validator rule IDs (applicable, specific; with repeats, unordered).
-    pub(super) rules: Vec<&'static str>,
-    /// The same as a bit set of [`ids`] (None: an ID outside the table; shared by the shapes
-    /// with the same rules).
+    /// The validator rules it lists (applicable, specific; [`Shape::rule_ids`]).
+    pub(super) rule_mask: RuleMask,
+    /// The numbers of their IDs as a bit set of [`ids`] (None: an ID outside the table).
     pub(super) rule_bits: Option<Arc<BitSet>>,
     /// The form labels that are value label texts, as label ranks.
     pub(super) label_ranks: Vec<u16>,
@@ -82,6 +81,13 @@ pub(super) struct Shape {
     pub(super) tags: TagPlan,
     pub(super) uses_flags: bool,
     pub(super) acc: bool,
+}
+
+impl Shape {
+    /// The IDs of the validator rules it lists, in table order.
+    pub(super) fn rule_ids(&self) -> Vec<&'static str> {
+        shape_tables::ids(&self.rule_mask)
+    }
 }
 
 impl Drop for Shape {
@@ -151,7 +157,7 @@ impl Work {
             let Ok(bytes) = crate::codec::encode(&b.insn, p) else {
                 continue;
             };
-            let rule_bits = shape_tables::ids_and_numbers(&rules, &mut buf.rules);
+            let rule_bits = shape_tables::numbers(&rules, (buf.rule_bits.take(), &buf.rule_mask));
             if !b.insn.has_imm_src() {
                 text::insn_fields(&mut buf.text, &b.insn, p, &bytes);
             }
@@ -214,7 +220,7 @@ impl Work {
                     pre: Some(Prepared::new(&self.base, b.insn.clone())),
                     tags: TagPlan::new(&b.insn, sensitive, env, tag_rules),
                     b,
-                    rules: buf.rules,
+                    rule_mask: rules,
                     rule_bits,
                     label_ranks: buf.label_ranks,
                     labels: buf.labels,
@@ -237,7 +243,7 @@ impl Work {
                 b: to_b,
                 sel: to_sel,
                 op_name: to_op_name,
-                rules: to_rules,
+                rule_mask: to_rule_mask,
                 rule_bits: to_rule_bits,
                 label_ranks: to_label_ranks,
                 labels: to_labels,
@@ -259,7 +265,7 @@ impl Work {
             *to_b = b;
             *to_sel = sel;
             *to_op_name = op_name;
-            *to_rules = buf.rules;
+            *to_rule_mask = rules;
             *to_rule_bits = rule_bits;
             *to_label_ranks = buf.label_ranks;
             *to_labels = buf.labels;

@@ -3,17 +3,22 @@
 //! of the next task (each task starts without shapes), so that a shape's allocations are not a
 //! good part of its cost.
 
+use super::super::bitset::BitSet;
 use super::super::ids::Rule;
 use super::super::values::PlacedLabel;
 use super::{RegRef, Shape};
+use crate::spec::rules::RuleMask;
 use std::cell::RefCell;
 use std::mem::take;
+use std::sync::Arc;
 
 /// A shape's vectors, empty (but `labels`, whose strings [`super::shape_tables::place_into`]
 /// overwrites).
 #[derive(Default)]
 pub(super) struct Buffers {
-    pub(super) rules: Vec<&'static str>,
+    /// The room of the set of rule ID numbers (unless shared), and the rules it holds.
+    pub(super) rule_bits: Option<Arc<BitSet>>,
+    pub(super) rule_mask: RuleMask,
     pub(super) label_ranks: Vec<u16>,
     pub(super) labels: Vec<PlacedLabel>,
     pub(super) text: Vec<u8>,
@@ -50,7 +55,8 @@ impl Buffers {
     /// The buffers of `s`, left empty.
     fn take(s: &mut Shape) -> Buffers {
         Buffers {
-            rules: take(&mut s.rules),
+            rule_bits: s.rule_bits.take(),
+            rule_mask: s.rule_mask,
             label_ranks: take(&mut s.label_ranks),
             labels: take(&mut s.labels),
             text: take(&mut s.text),
@@ -79,7 +85,6 @@ impl Buffers {
 
     /// Empty every buffer but `labels` (for another attempt).
     pub(super) fn clear(&mut self) {
-        self.rules.clear();
         self.label_ranks.clear();
         self.text.clear();
         self.grf.clear();
