@@ -227,7 +227,7 @@ impl Work {
         let ps = per_shape(cfg.ops[oi]);
         let (s, j) = (k / ps, k % ps);
         if !matches!(self.shapes[oi], Some((r, _)) if r == s) {
-            let sh = self.shape(cfg, oi, s, rejected).map(Box::new);
+            let sh = self.shape(cfg, oi, s, rejected);
             if let Some(sh) = &sh {
                 self.texts[oi].set(&self.base, sh, ps > 1);
             }
@@ -498,7 +498,7 @@ impl Work {
                 (Some(a), Some(b)) if text.listed => text.rules.write_with(c, a, b),
                 (Some(a), Some(b)) => ids::write_union(c, a, b),
                 _ => {
-                    let mut v = shape.rules.clone();
+                    let mut v = shape.rule_ids();
                     v.extend(rules.names());
                     v.sort_unstable();
                     v.dedup();

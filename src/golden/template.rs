@@ -235,12 +235,37 @@ fn exec_label(n: u8) -> u64 {
         .map_or(0, |i| LABELS[i])
 }
 
+/// Up to three (start register, count) pairs, in place (a shape is built for every `mov`, `add`
+/// and `mul` vector: no allocation for them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SrcRegs {
+    n: u8,
+    regs: [(u8, u8); 3],
+}
+
+impl SrcRegs {
+    /// Append `r` (a fourth is dropped: instructions have at most three sources).
+    fn push(&mut self, r: (u8, u8)) {
+        if let Some(x) = self.regs.get_mut(usize::from(self.n)) {
+            *x = r;
+            self.n += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for SrcRegs {
+    type Target = [(u8, u8)];
+    fn deref(&self) -> &[(u8, u8)] {
+        self.regs.get(..usize::from(self.n)).unwrap_or(&[])
+    }
+}
+
 /// A built instruction and the facts the vector builder needs.
 #[derive(Debug, Clone)]
 pub struct Built {
     pub insn: Insn,
     /// Source registers whole (start register, count).
-    pub src_regs: Vec<(u8, u8)>,
+    pub src_regs: SrcRegs,
     pub dst_regs: Option<(u8, u8)>,
     /// Coverage labels of the form.
     pub labels: FormLabels,
@@ -661,7 +686,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         labels |= label!("accwr");
     }
     // Sources.
-    let mut src_regs = Vec::with_capacity(nsrc);
+    let mut src_regs = SrcRegs::default();
     for i in 0..nsrc {
         let sreg = base + slots[i + 1];
         let srcmod = info.srcmod && r.chance(1, 5) && sweep.is_none();
@@ -854,7 +879,7 @@ fn vector_imm_mov(
     }
     Some(Built {
         insn,
-        src_regs: Vec::new(),
+        src_regs: SrcRegs::default(),
         dst_regs: Some((dreg, 1)),
         labels: FormLabels(labels),
         region_rules: RegionRules(

@@ -51,10 +51,9 @@ pub(super) struct Shape {
     pub(super) b: Built,
     pub(super) sel: OpSel,
     pub(super) op_name: &'static str,
-    /// Validator rule IDs (applicable, specific; with repeats, unordered).
-    pub(super) rules: Vec<&'static str>,
-    /// The same as a bit set of [`ids`] (None: an ID outside the table; shared by the shapes
-    /// with the same rules).
+    /// The validator rules it lists (applicable, specific; [`Shape::rule_ids`]).
+    pub(super) rule_mask: RuleMask,
+    /// The numbers of their IDs as a bit set of [`ids`] (None: an ID outside the table).
     pub(super) rule_bits: Option<Arc<BitSet>>,
     /// The form labels that are value label texts, as label ranks.
     pub(super) label_ranks: Vec<u16>,
@@ -71,6 +70,10 @@ pub(super) struct Shape {
     /// Registers that may change (destination, every ARF register but ip and null), sorted by
     /// name.
     pub(super) candidates: Vec<RegRef>,
+    /// The GRF registers among the candidates (bit `i`: candidate `i`, the first 64).
+    pub(super) grf_candidates: u64,
+    /// Per ARF block: the ARF registers among the candidates with a byte in it.
+    pub(super) block_candidates: Vec<u64>,
     /// `,"dst":{...}` or empty.
     pub(super) dst: Vec<u8>,
     pub(super) float: bool,
@@ -78,6 +81,13 @@ pub(super) struct Shape {
     pub(super) tags: TagPlan,
     pub(super) uses_flags: bool,
     pub(super) acc: bool,
+}
+
+impl Shape {
+    /// The IDs of the validator rules it lists, in table order.
+    pub(super) fn rule_ids(&self) -> Vec<&'static str> {
+        shape_tables::ids(&self.rule_mask)
+    }
 }
 
 impl Drop for Shape {
@@ -88,7 +98,8 @@ impl Drop for Shape {
 }
 
 impl Work {
-    /// The shape of rank `s` of opcode `oi` (None: none could be built).
+    /// The shape of rank `s` of opcode `oi` (None: none could be built), in the room of the
+    /// shape it replaces.
     // (Not inlined: its cost shows apart in a profile.)
     #[inline(never)]
     pub(super) fn shape(
@@ -97,12 +108,11 @@ impl Work {
         oi: usize,
         s: u64,
         rejected: &mut u64,
-    ) -> Option<Shape> {
+    ) -> Option<Box<Shape>> {
         let nops = cfg.ops.len() as u64;
         let first = (oi as u64).wrapping_add(s.wrapping_mul(nops));
-        // The shape this one replaces: its buffers are reused.
         let old = self.shapes[oi].take().and_then(|(_, sh)| sh);
-        self.shape_with(cfg, oi, s, (first, 0), rejected, Buffers::of(old))
+        self.shape_with(cfg, oi, s, (first, 0), rejected, old)
     }
 
     /// A shape of rank `s` of opcode `oi`, from generators for index `at` and attempts from
@@ -115,12 +125,12 @@ impl Work {
         at: u64,
         first: u32,
         rejected: &mut u64,
-    ) -> Option<Shape> {
-        self.shape_with(cfg, oi, s, (at, first), rejected, Buffers::of(None))
+    ) -> Option<Box<Shape>> {
+        self.shape_with(cfg, oi, s, (at, first), rejected, None)
     }
 
     /// [`Work::shape_from`] with generators for index `at` and attempts from `first` on, in
-    /// the buffers `buf`.
+    /// the room (box and buffers) of `old` when given.
     pub(super) fn shape_with(
         &mut self,
         cfg: &GenConfig,
@@ -128,8 +138,9 @@ impl Work {
         s: u64,
         (at, first): (u64, u32),
         rejected: &mut u64,
-        mut buf: Buffers,
-    ) -> Option<Shape> {
+        mut old: Option<Box<Shape>>,
+    ) -> Option<Box<Shape>> {
+        let mut buf = Buffers::of(old.as_deref_mut());
         let p = cfg.platform;
         let sel = cfg.ops[oi];
         for attempt in first..ATTEMPTS {
@@ -146,7 +157,7 @@ impl Work {
             let Ok(bytes) = crate::codec::encode(&b.insn, p) else {
                 continue;
             };
-            let rule_bits = shape_tables::ids_and_numbers(&rules, &mut buf.rules);
+            let rule_bits = shape_tables::numbers(&rules, (buf.rule_bits.take(), &buf.rule_mask));
             if !b.insn.has_imm_src() {
                 text::insn_fields(&mut buf.text, &b.insn, p, &bytes);
             }
@@ -163,9 +174,9 @@ impl Work {
                 l.clear();
                 self.reg_lists(&b, &order, &mut l, &mut buf, (uses_flags, acc, float))
             });
-            if lists.is_none() {
+            let Some(grf_candidates) = lists else {
                 continue;
-            }
+            };
             let candidates = &buf.candidates;
             if candidates.len() > 64 {
                 // (The changed-register masks are 64 bits; no platform has that many.)
@@ -189,7 +200,6 @@ impl Work {
                     dst.push(b'}');
                 }
             }
-            let pre = Some(Prepared::new(&self.base, b.insn.clone()));
             // The float environment of its vectors: cr0.0 of a float instruction's vectors is
             // `b.cr0`, the base state's for the others.
             let env = if float {
@@ -198,36 +208,86 @@ impl Work {
                 state_env(p, &self.base, self.arf_cr0)
             };
             let sensitive = denorm_sensitive(p, float, b.cr0);
-            let tags = TagPlan::new(&b.insn, sensitive, env, take(&mut buf.tag_rules));
-            return Some(Shape {
-                sel,
-                op_name: match sel {
-                    OpSel::Op(o) => o.name(),
-                    OpSel::Math(_) => "math",
-                },
-                b,
-                rules: buf.rules,
-                rule_bits,
-                label_ranks: buf.label_ranks,
-                labels: buf.labels,
-                text: buf.text,
-                pre,
-                grf: buf.grf,
-                initial: buf.initial,
-                candidates: buf.candidates,
-                dst: buf.dst,
-                float,
-                tags,
-                uses_flags,
-                acc,
-            });
+            let tag_rules = take(&mut buf.tag_rules);
+            let op_name = match sel {
+                OpSel::Op(o) => o.name(),
+                OpSel::Math(_) => "math",
+            };
+            let Some(mut room) = old else {
+                return Some(Box::new(Shape {
+                    sel,
+                    op_name,
+                    pre: Some(Prepared::new(&self.base, b.insn.clone())),
+                    tags: TagPlan::new(&b.insn, sensitive, env, tag_rules),
+                    b,
+                    rule_mask: rules,
+                    rule_bits,
+                    label_ranks: buf.label_ranks,
+                    labels: buf.labels,
+                    text: buf.text,
+                    grf: buf.grf,
+                    initial: buf.initial,
+                    candidates: buf.candidates,
+                    grf_candidates,
+                    block_candidates: buf.blocks,
+                    dst: buf.dst,
+                    float,
+                    uses_flags,
+                    acc,
+                }));
+            };
+            // The shape this one replaces, field by field (the large ones, the prepared
+            // instruction and the tagging plan, are written in place rather than copied in
+            // a whole shape; every field is named: none is left from the old shape).
+            let Shape {
+                b: to_b,
+                sel: to_sel,
+                op_name: to_op_name,
+                rule_mask: to_rule_mask,
+                rule_bits: to_rule_bits,
+                label_ranks: to_label_ranks,
+                labels: to_labels,
+                text: to_text,
+                pre: to_pre,
+                grf: to_grf,
+                initial: to_initial,
+                candidates: to_candidates,
+                grf_candidates: to_grf_candidates,
+                block_candidates: to_block_candidates,
+                dst: to_dst,
+                float: to_float,
+                tags: to_tags,
+                uses_flags: to_uses_flags,
+                acc: to_acc,
+            } = &mut *room;
+            *to_pre = Some(Prepared::new(&self.base, b.insn.clone()));
+            *to_tags = TagPlan::new(&b.insn, sensitive, env, tag_rules);
+            *to_b = b;
+            *to_sel = sel;
+            *to_op_name = op_name;
+            *to_rule_mask = rules;
+            *to_rule_bits = rule_bits;
+            *to_label_ranks = buf.label_ranks;
+            *to_labels = buf.labels;
+            *to_text = buf.text;
+            *to_grf = buf.grf;
+            *to_initial = buf.initial;
+            *to_candidates = buf.candidates;
+            *to_grf_candidates = grf_candidates;
+            *to_block_candidates = buf.blocks;
+            *to_dst = buf.dst;
+            *to_float = float;
+            *to_uses_flags = uses_flags;
+            *to_acc = acc;
+            return Some(room);
         }
         None
     }
 
     /// The registers of built instruction `b`: `grf` (sorted), `initial` and `candidates` (in
-    /// name order) of `buf`; None when a register is outside the GRF or one that the
-    /// instruction needs is not in the layout.
+    /// name order) of `buf`, and `blocks`, the candidates in each ARF block; the GRF
+    /// candidates (bit `i`: candidate `i`); None when a register is outside the GRF or one
+    /// that the instruction needs is not in the layout.
     fn reg_lists(
         &self,
         b: &Built,
@@ -235,9 +295,9 @@ impl Work {
         l: &mut Lists,
         buf: &mut Buffers,
         (uses_flags, acc, float): (bool, bool, bool),
-    ) -> Option<()> {
+    ) -> Option<u64> {
         let grf = &mut buf.grf;
-        for &(n, c) in &b.src_regs {
+        for &(n, c) in b.src_regs.iter() {
             for q in 0..c {
                 grf.push(n + q);
             }
@@ -286,7 +346,6 @@ impl Work {
             l.cr0(order, self.arf_cr0?);
         }
         l.initial_into(&mut buf.initial);
-        l.candidates_into(order, b.dst_regs, &mut buf.candidates);
-        Some(())
+        Some(l.candidates_into(order, b.dst_regs, &mut buf.candidates, &mut buf.blocks))
     }
 }

@@ -1,24 +1,31 @@
 //! The buffers of a shape, reused: by the shape that replaces it (mov, add and mul build a
-//! shape for every vector), and through a per-thread pool by the shapes of the next task (each
-//! task starts without shapes), so that a shape's allocations are not a good part of its cost.
+//! shape for every vector; it takes the box too), and through a per-thread pool by the shapes
+//! of the next task (each task starts without shapes), so that a shape's allocations are not a
+//! good part of its cost.
 
+use super::super::bitset::BitSet;
 use super::super::ids::Rule;
 use super::super::values::PlacedLabel;
 use super::{RegRef, Shape};
+use crate::spec::rules::RuleMask;
 use std::cell::RefCell;
 use std::mem::take;
+use std::sync::Arc;
 
 /// A shape's vectors, empty (but `labels`, whose strings [`super::shape_tables::place_into`]
 /// overwrites).
 #[derive(Default)]
 pub(super) struct Buffers {
-    pub(super) rules: Vec<&'static str>,
+    /// The room of the set of rule ID numbers (unless shared), and the rules it holds.
+    pub(super) rule_bits: Option<Arc<BitSet>>,
+    pub(super) rule_mask: RuleMask,
     pub(super) label_ranks: Vec<u16>,
     pub(super) labels: Vec<PlacedLabel>,
     pub(super) text: Vec<u8>,
     pub(super) grf: Vec<u8>,
     pub(super) initial: Vec<RegRef>,
     pub(super) candidates: Vec<RegRef>,
+    pub(super) blocks: Vec<u64>,
     pub(super) dst: Vec<u8>,
     /// The room of the tagging plan's rules.
     pub(super) tag_rules: Vec<Rule>,
@@ -33,29 +40,38 @@ thread_local! {
 }
 
 impl Buffers {
-    /// Buffers for a new shape: those of `old` (dropped), or of another shape dropped before,
-    /// or new ones.
-    pub(super) fn of(old: Option<Box<Shape>>) -> Buffers {
-        drop(old);
+    /// Buffers for a new shape: those of `old` (taken, left empty), or of a shape dropped
+    /// before, or new ones.
+    pub(super) fn of(old: Option<&mut Shape>) -> Buffers {
+        if let Some(s) = old {
+            return Buffers::take(s);
+        }
         POOL.try_with(|p| p.try_borrow_mut().ok()?.pop())
             .ok()
             .flatten()
             .unwrap_or_default()
     }
 
-    /// The buffers of `s` (left empty), emptied, into the pool.
-    pub(super) fn recycle(s: &mut Shape) {
-        let mut b = Buffers {
-            rules: take(&mut s.rules),
+    /// The buffers of `s`, left empty.
+    fn take(s: &mut Shape) -> Buffers {
+        Buffers {
+            rule_bits: s.rule_bits.take(),
+            rule_mask: s.rule_mask,
             label_ranks: take(&mut s.label_ranks),
             labels: take(&mut s.labels),
             text: take(&mut s.text),
             grf: take(&mut s.grf),
             initial: take(&mut s.initial),
             candidates: take(&mut s.candidates),
+            blocks: take(&mut s.block_candidates),
             dst: take(&mut s.dst),
             tag_rules: s.tags.take_room(),
-        };
+        }
+    }
+
+    /// The buffers of `s` (left empty), emptied, into the pool.
+    pub(super) fn recycle(s: &mut Shape) {
+        let mut b = Buffers::take(s);
         b.clear();
         // (At thread exit the pool may be gone: the buffers are then freed.)
         let _ = POOL.try_with(|p| {
@@ -69,12 +85,12 @@ impl Buffers {
 
     /// Empty every buffer but `labels` (for another attempt).
     pub(super) fn clear(&mut self) {
-        self.rules.clear();
         self.label_ranks.clear();
         self.text.clear();
         self.grf.clear();
         self.initial.clear();
         self.candidates.clear();
+        self.blocks.clear();
         self.dst.clear();
         self.tag_rules.clear();
     }

@@ -90,51 +90,57 @@ pub(super) fn listed(applicable: &RuleMask, hints: RegionRules) -> RuleMask {
     out
 }
 
-/// The IDs of the rules of `mask` in table order (appended to `ids`), and the set of their
-/// numbers (None when an ID is outside the ID table; shared, not copied). Remembered per
-/// thread by mask: shapes list few distinct sets of rules.
-pub(super) fn ids_and_numbers(mask: &RuleMask, ids: &mut Vec<&'static str>) -> Option<Arc<BitSet>> {
-    type Seen = std::collections::HashMap<
-        RuleMask,
-        (Vec<&'static str>, Option<Arc<BitSet>>),
-        foldhash::fast::RandomState,
-    >;
+/// The IDs of the rules of `mask`, in table order.
+pub(super) fn ids(mask: &RuleMask) -> Vec<&'static str> {
+    let mut ids = Vec::with_capacity(mask.iter().map(|w| w.count_ones() as usize).sum());
+    for_each_bit(mask, |k| {
+        if let Some(r) = RULES.get(k) {
+            ids.push(r.id);
+        }
+    });
+    ids
+}
+
+/// The set of the numbers of the IDs of the rules of `mask` (None when an ID is outside the
+/// ID table; shared, not copied): `room` itself when it is that of `room_mask`, the same
+/// rules, else remembered per thread by rules (shapes list few distinct sets of rules).
+pub(super) fn numbers(
+    mask: &RuleMask,
+    (room, room_mask): (Option<Arc<BitSet>>, &RuleMask),
+) -> Option<Arc<BitSet>> {
+    type Seen =
+        std::collections::HashMap<RuleMask, Option<Arc<BitSet>>, foldhash::fast::RandomState>;
     thread_local! {
         static SEEN: std::cell::RefCell<Seen> = std::cell::RefCell::default();
     }
+    if room.is_some() && room_mask == mask {
+        return room;
+    }
     SEEN.with(|c| {
         let mut c = c.borrow_mut();
-        if let Some((v, bits)) = c.get(mask) {
-            ids.extend_from_slice(v);
+        if let Some(bits) = c.get(mask) {
             return bits.clone();
         }
-        let (v, bits) = ids_and_numbers_uncached(mask);
-        let bits = bits.map(Arc::new);
-        ids.extend_from_slice(&v);
+        let bits = numbers_uncached(mask).map(Arc::new);
         // (Bounded: beyond it, sets are computed each time.)
         if c.len() < 4096 {
-            c.insert(*mask, (v, bits.clone()));
+            c.insert(*mask, bits.clone());
         }
         bits
     })
 }
 
-/// [`ids_and_numbers`], computed.
-fn ids_and_numbers_uncached(mask: &RuleMask) -> (Vec<&'static str>, Option<BitSet>) {
+/// [`numbers`], computed.
+fn numbers_uncached(mask: &RuleMask) -> Option<BitSet> {
     let t = tables();
-    let mut ids = Vec::with_capacity(mask.iter().map(|w| w.count_ones() as usize).sum());
     let mut bits = t.empty.clone();
     let mut known = true;
-    for_each_bit(mask, |k| {
-        if let Some(r) = RULES.get(k) {
-            ids.push(r.id);
-            match t.numbers.get(k).copied().flatten() {
-                Some(n) => bits.insert(n),
-                None => known = false,
-            }
-        }
+    for_each_bit(mask, |k| match t.numbers.get(k) {
+        Some(Some(n)) => bits.insert(*n),
+        Some(None) => known = false,
+        None => {}
     });
-    (ids, known.then_some(bits))
+    known.then_some(bits)
 }
 
 /// Call `f` with the position of every set bit of `words` (bit `i % 64` of word `i / 64`), in
@@ -179,13 +185,16 @@ mod tests {
         m
     }
 
-    /// `listed` and `ids_and_numbers` (cached or not) give the IDs the shape builder listed
-    /// before: the applicable rules with a `when` or among the hints, in table order, and
-    /// their numbers as a `RuleSet` gives them.
+    /// `listed`, `ids` and `numbers` (computed, remembered or the room given) give the IDs
+    /// the shape builder listed before: the applicable rules with a `when` or among the
+    /// hints, in table order, and their numbers as a `RuleSet` gives them.
     #[test]
     fn listed_rules_are_the_specific_and_hinted_ones() {
         let mut next = crate::test_rng::xorshift(0x05EE_D0F5_A4E5_u64);
         let mut set = RuleSet::default();
+        let mut room: Option<Arc<BitSet>> = None;
+        let mut room_mask = RuleMask::default();
+        let mut nonempty = 0;
         for round in 0..2000 {
             let applicable = random_mask(&mut next);
             let hints = RegionRules(next() & next() & ((1 << REGION_RULES.len()) - 1));
@@ -198,19 +207,26 @@ mod tests {
                 .map(|(_, r)| r.id)
                 .collect();
             let mask = listed(&applicable, hints);
-            // Twice: computed, then remembered.
-            for _ in 0..2 {
-                let mut ids = vec!["kept"];
-                let bits = ids_and_numbers(&mask, &mut ids);
-                assert_eq!(ids[0], "kept");
-                assert_eq!(ids[1..], expect[..], "round {round}");
-                set.clear();
-                for id in &expect {
-                    set.push(id);
-                }
-                assert_eq!(bits.as_deref(), set.bits(), "round {round}");
+            assert_eq!(ids(&mask), expect, "round {round}");
+            set.clear();
+            for id in &expect {
+                set.push(id);
             }
+            nonempty += usize::from(!expect.is_empty());
+            // Computed, then remembered; given the room of the last round's (other rules)
+            // and its own (the same rules: the room is the answer).
+            let fresh = numbers(&mask, (None, &mask));
+            assert_eq!(fresh.as_deref(), set.bits(), "round {round}");
+            let reused = numbers(&mask, (room.take(), &room_mask));
+            assert_eq!(reused.as_deref(), set.bits(), "round {round}");
+            let again = numbers(&mask, (reused.clone(), &mask));
+            assert_eq!(again.as_deref(), set.bits(), "round {round}");
+            if let (Some(a), Some(b)) = (&again, &reused) {
+                assert!(Arc::ptr_eq(a, b), "round {round}");
+            }
+            (room, room_mask) = (reused, mask);
         }
+        assert!(nonempty > 1000, "{nonempty}");
     }
 
     /// `place_into` (into fresh or reused buffers) is `values::place_labels` of the texts.

@@ -48,27 +48,10 @@ impl ShapeText {
             self.rules.set(bits);
             self.listed = true;
         }
-        self.grf_candidates = 0;
+        self.grf_candidates = shape.grf_candidates;
         self.block_candidates.clear();
-        for (i, reg) in shape.candidates.iter().enumerate().take(64) {
-            match *reg {
-                RegRef::Grf(_) => self.grf_candidates |= 1 << i,
-                RegRef::Arf(ix) => {
-                    let Some(r) = base.layout.regs.get(ix) else {
-                        continue;
-                    };
-                    let mut blocks = Blocks::of(r.base, r.base + r.bytes).0;
-                    while blocks != 0 {
-                        let k = blocks.trailing_zeros() as usize;
-                        blocks &= blocks - 1;
-                        if self.block_candidates.len() <= k {
-                            self.block_candidates.resize(k + 1, 0);
-                        }
-                        self.block_candidates[k] |= 1 << i;
-                    }
-                }
-            }
-        }
+        self.block_candidates
+            .extend_from_slice(&shape.block_candidates);
     }
 
     /// `shape`'s text, new, for one vector.

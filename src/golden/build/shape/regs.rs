@@ -4,7 +4,7 @@
 //! layout, and the names the lists use for the flags and cr0) in byte order, derived once per
 //! thread and platform, so that `r10` still sorts before `r2`.
 
-use super::super::grf_name;
+use super::super::{grf_name, Blocks};
 use super::RegRef;
 use crate::spec::Platform;
 use crate::state::layout::ArfReg;
@@ -25,6 +25,9 @@ pub(super) struct RegOrder {
     /// The ARF registers that may change, in name order, and their ranks.
     arf_candidates: Vec<RegRef>,
     arf_candidate_ranks: Vec<u16>,
+    /// Per ARF block ([`Blocks`]): the ARF registers that may change with a byte in it (bit
+    /// `j`: `arf_candidates[j]`, the first 64).
+    arf_blocks: Vec<u64>,
 }
 
 impl RegOrder {
@@ -50,8 +53,23 @@ impl RegOrder {
             cr0: rank("cr0"),
             arf_candidates: arf_candidates.iter().map(|&i| RegRef::Arf(i)).collect(),
             arf_candidate_ranks: Vec::new(),
+            arf_blocks: Vec::new(),
         };
         o.arf_candidate_ranks = arf_candidates.iter().map(|&i| o.arf_rank(i)).collect();
+        for (j, r) in arf_candidates.iter().take(64).enumerate() {
+            let Some(r) = regs.get(*r) else {
+                continue;
+            };
+            let mut blocks = Blocks::of(r.base, r.base + r.bytes).0;
+            while blocks != 0 {
+                let k = blocks.trailing_zeros() as usize;
+                blocks &= blocks - 1;
+                if o.arf_blocks.len() <= k {
+                    o.arf_blocks.resize(k + 1, 0);
+                }
+                o.arf_blocks[k] |= 1 << j;
+            }
+        }
         o
     }
 
@@ -131,14 +149,17 @@ impl Lists {
         out.extend(self.initial.iter().map(|x| x.1));
     }
 
-    /// The registers that may change, appended to `out`: the destination registers `r<d>`
-    /// .. `r<d + cnt - 1>` merged in name order into the ARF registers that may change.
+    /// The registers that may change, appended to `out` (empty): the destination registers
+    /// `r<d>` .. `r<d + cnt - 1>` merged in name order into the ARF registers that may change;
+    /// and which of them (the first 64) lie where: the GRF ones (returned, bit `i`: `out[i]`)
+    /// and, per ARF block, the ARF ones with a byte in it (`blocks`, emptied first).
     pub(super) fn candidates_into(
         &mut self,
         o: &RegOrder,
         dst: Option<(u8, u8)>,
         out: &mut Vec<RegRef>,
-    ) {
+        blocks: &mut Vec<u64>,
+    ) -> u64 {
         if let Some((d, cnt)) = dst {
             for q in 0..cnt {
                 let n = d.wrapping_add(q);
@@ -148,15 +169,34 @@ impl Lists {
         self.dsts.sort_by_key(|x| x.0);
         let (arf, ranks) = (&o.arf_candidates, &o.arf_candidate_ranks);
         let mut from = 0;
+        let mut grf = 0u64;
         for &(rank, n) in &self.dsts {
             // (A register goes before the first ARF register whose name is greater.)
             let at = from + ranks[from..].partition_point(|&r| r <= rank);
             out.extend_from_slice(&arf[from..at]);
+            if let Some(bit) = 1u64.checked_shl(out.len() as u32) {
+                grf |= bit;
+            }
             out.push(RegRef::Grf(n));
             from = at;
         }
         out.extend_from_slice(&arf[from..]);
+        blocks.clear();
+        blocks.extend(o.arf_blocks.iter().map(|&m| spread(m, grf)));
+        grf
     }
+}
+
+/// The bits of `m` moved up past every set bit of `gaps` (in turn from the lowest: the bits
+/// at and above it move up by one; bits pushed past 63 are lost): ARF register `j`'s bit goes
+/// to its place among the candidates once the GRF ones (`gaps`) are placed.
+fn spread(mut m: u64, mut gaps: u64) -> u64 {
+    while gaps != 0 {
+        let low = (1u64 << gaps.trailing_zeros()) - 1;
+        gaps &= gaps - 1;
+        m = (m & low) | ((m & !low) << 1);
+    }
+    m
 }
 
 #[cfg(test)]
@@ -171,6 +211,7 @@ mod tests {
     fn lists_are_in_string_order_of_the_names() {
         let mut next = crate::test_rng::xorshift(0x0EE6_5A11_u64);
         let mut lists = Lists::default();
+        let mut tested_blocks = 0;
         for p in Platform::ALL {
             let st = ThreadState::new(p);
             let regs = &st.layout.regs;
@@ -252,9 +293,36 @@ mod tests {
                 }
                 want.extend(di.map(|d| d.1));
                 let mut got = Vec::new();
-                lists.candidates_into(&o, dst, &mut got);
+                let mut blocks = vec![7];
+                let grf = lists.candidates_into(&o, dst, &mut got, &mut blocks);
                 assert_eq!(got, want, "{p:?} {dst:?}");
+                // Where they lie: as the candidates' bits were set one by one before.
+                let (mut want_grf, mut want_blocks) = (0u64, Vec::<u64>::new());
+                for (i, reg) in got.iter().enumerate().take(64) {
+                    match *reg {
+                        RegRef::Grf(_) => want_grf |= 1 << i,
+                        RegRef::Arf(ix) => {
+                            let r = &regs[ix];
+                            let b = Blocks::of(r.base, r.base + r.bytes).0;
+                            for k in (0..64).filter(|k| b >> k & 1 == 1) {
+                                if want_blocks.len() <= k {
+                                    want_blocks.resize(k + 1, 0);
+                                }
+                                want_blocks[k] |= 1 << i;
+                            }
+                        }
+                    }
+                }
+                assert_eq!(grf, want_grf, "{p:?} {dst:?}");
+                let nonzero = want_blocks
+                    .iter()
+                    .rposition(|&m| m != 0)
+                    .map_or(0, |k| k + 1);
+                assert!(blocks[nonzero..].iter().all(|&m| m == 0), "{p:?} {dst:?}");
+                assert_eq!(blocks[..nonzero], want_blocks[..nonzero], "{p:?} {dst:?}");
+                tested_blocks += nonzero;
             }
         }
+        assert!(tested_blocks > 10_000, "{tested_blocks}");
     }
 }
