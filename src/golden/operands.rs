@@ -59,6 +59,9 @@ struct Region {
     hstride: u32,
     and: u64,
     xor: u64,
+    /// Some(step): the element of channel `c` is at `base + c * step` (a region whose rows
+    /// follow each other: vertical stride = width * horizontal stride).
+    linear: Option<usize>,
 }
 
 impl SrcRead {
@@ -103,29 +106,58 @@ impl SrcRead {
                 if !width.is_power_of_two() {
                     return SrcRead::Other;
                 }
-                SrcRead::Grf(Region {
-                    ty: rs.ty,
+                SrcRead::Grf(Region::new(
+                    rs.ty,
                     // (32-byte GRF registers.)
-                    base: usize::from(n) * 32 + usize::from(sub),
+                    usize::from(n) * 32 + usize::from(sub),
                     size,
-                    wshift: width.trailing_zeros(),
-                    vstride,
-                    hstride,
-                    and,
-                    xor,
-                })
+                    (width.trailing_zeros(), vstride, hstride),
+                    (and, xor),
+                ))
             }
         }
     }
 }
 
 impl Region {
+    /// The region of elements of `size` bytes (1, 2, 4 or 8) from GRF byte `base`, with the
+    /// width's log2 (below 32), the vertical and the horizontal stride, and the modifiers.
+    fn new(
+        ty: DataType,
+        base: usize,
+        size: usize,
+        (wshift, vstride, hstride): (u32, u32, u32),
+        (and, xor): (u64, u64),
+    ) -> Region {
+        let linear = (vstride == hstride << wshift).then_some(hstride as usize * size);
+        Region {
+            ty,
+            base,
+            size,
+            wshift,
+            vstride,
+            hstride,
+            and,
+            xor,
+            linear,
+        }
+    }
+
+    /// The GRF byte offset of channel `c`'s element (`src_offset`).
+    #[inline(always)]
+    fn offset(&self, c: u32) -> usize {
+        let (row, col) = (c >> self.wshift, c & ((1 << self.wshift) - 1));
+        let e = row * self.vstride + col * self.hstride;
+        self.base + (e * self.size as u32) as usize
+    }
+
     /// The type and value of channel `c` in `st` (`src_value`).
     #[inline(always)]
     fn read(&self, c: u32, st: &ThreadState) -> Option<u64> {
-        let (row, col) = (c >> self.wshift, c & ((1 << self.wshift) - 1));
-        let e = row * self.vstride + col * self.hstride;
-        let o = self.base + (e * self.size as u32) as usize;
+        let o = match self.linear {
+            Some(step) => self.base + c as usize * step,
+            None => self.offset(c),
+        };
         Some((load(&st.grf, o, self.size)? & self.and) ^ self.xor)
     }
 }
@@ -450,6 +482,53 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&n| n >= 4), "{seen:?}");
+    }
+
+    /// A read of a region whose rows follow each other (an element at a multiple of the
+    /// channel) equals the read of the element at its row and column, for random regions
+    /// (misaligned and near the end of the GRF among them), modifiers, channels and register
+    /// contents.
+    #[test]
+    fn linear_reads_equal_addressed_reads() {
+        let mut r = Rng::for_vector(23, 0, 0);
+        let mut st = ThreadState::new(Platform::Skl);
+        let (mut linear, mut some, mut none) = (0, 0, 0);
+        for _ in 0..4000 {
+            for x in st.grf.iter_mut() {
+                *x = r.next() as u8;
+            }
+            let (size, ty) = [
+                (1, DataType::UB),
+                (2, DataType::HF),
+                (4, DataType::F),
+                (8, DataType::DF),
+            ][r.below(4)];
+            let base = if r.chance(1, 4) {
+                st.grf.len() - 1 - r.below(80)
+            } else {
+                r.below(st.grf.len())
+            };
+            let (wshift, hstride) = (r.below(6) as u32, r.below(5) as u32);
+            let vstride = if r.chance(1, 2) {
+                hstride << wshift
+            } else {
+                r.below(33) as u32
+            };
+            let and = if r.chance(1, 2) { u64::MAX } else { r.next() };
+            let xor = if r.chance(1, 2) { 0 } else { r.next() };
+            let g = Region::new(ty, base, size, (wshift, vstride, hstride), (and, xor));
+            linear += usize::from(g.linear.is_some());
+            for c in 0..CHANNELS as u32 {
+                let want = load(&st.grf, g.offset(c), size).map(|v| (v & and) ^ xor);
+                assert_eq!(g.read(c, &st), want, "{base} {size} {c}");
+                some += usize::from(want.is_some());
+                none += usize::from(want.is_none());
+            }
+        }
+        assert!(
+            linear > 1500 && some > 20_000 && none > 5_000,
+            "{linear} {some} {none}"
+        );
     }
 
     /// The read values equal `src_value` and the destination reads, for random float and

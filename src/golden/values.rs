@@ -360,6 +360,12 @@ pub fn label(code: LabelCode) -> &'static str {
         .map_or("", String::as_str)
 }
 
+/// The rank of label code `code` among the label texts (what a [`ClassSet`] holds; None: a
+/// code beyond [`LABEL_CODES`], which a set ignores).
+pub(crate) fn label_rank(code: LabelCode) -> Option<u16> {
+    labels().rank.get(usize::from(code)).copied()
+}
+
 /// A form label of a shape placed among the value labels: the labels sort before the value
 /// label of rank `before` (and after the one before it).
 #[derive(Debug, Clone, Copy)]

@@ -78,17 +78,27 @@ impl Filler {
     /// Note in `classes` the labels of the values drawn ahead since [`Filler::begin`] (and
     /// start again).
     pub(super) fn settle(&mut self, classes: &mut ClassSet) {
-        let codes = draw_codes();
+        let ranks = draw_ranks();
         while self.types != 0 {
             let t = self.types.trailing_zeros() as usize % TYPES;
             self.types &= self.types - 1;
             let mut bits = std::mem::take(&mut self.drawn[t]);
             while bits != 0 {
-                classes.insert(codes[t][bits.trailing_zeros() as usize % 64]);
+                classes.insert_rank(ranks[t][bits.trailing_zeros() as usize % 64]);
                 bits &= bits - 1;
             }
         }
     }
+}
+
+/// Per type and draw bit of [`lookahead`]: the rank of the label ([`draw_codes`]) in
+/// [`ClassSet`] (what [`ClassSet::insert`] looks up per label; a code without one gets a
+/// rank beyond every set's room, which [`ClassSet::insert_rank`] ignores likewise).
+fn draw_ranks() -> &'static [[u16; 64]; TYPES] {
+    static RANKS: std::sync::OnceLock<[[u16; 64]; TYPES]> = std::sync::OnceLock::new();
+    RANKS.get_or_init(|| {
+        draw_codes().map(|codes| codes.map(|c| values::label_rank(c).unwrap_or(u16::MAX)))
+    })
 }
 
 /// Per type and draw bit of [`lookahead`]: the label code.

@@ -138,11 +138,10 @@ impl TagPlan {
         let (nsrc, dty) = (fp.nsrc, fp.dty);
         let mut chbuf = [0u32; 32];
         let mut nch = 0;
+        // (Without a branch per channel: the enabled channels follow the random flags.)
         for c in 0..u32::from(insn.exec_size).min(32) {
-            if enabled >> c & 1 == 1 {
-                chbuf[nch] = c;
-                nch += 1;
-            }
+            chbuf[nch % 32] = c;
+            nch += (enabled >> c & 1) as usize;
         }
         let channels = &chbuf[..nch];
         vals.read_with(&self.read, insn, before, after, channels);
