@@ -13,6 +13,7 @@
 //! opcode within a few hundred vectors.
 
 mod form_sets;
+mod pick;
 
 pub use form_sets::{FormLabels, RegionRules, FORM_LABELS, REGION_RULES};
 
@@ -20,6 +21,7 @@ use super::values::Rng;
 use crate::isa::{Dst, Flag, Imm, Insn, Reg, RegSrc, Region, Src, Swizzle};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, OpClass, Opcode, Platform, PredCtrl};
 use form_sets::{label, label_bits, region_rule};
+use pick::{pick_cycle, pick_index};
 
 /// What to generate: an opcode, or one math function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,19 +290,6 @@ fn exec_size_of(t: DataType) -> u32 {
     t.bytes().max(2)
 }
 
-/// Knob value `k` of a cycle over `xs`: every block of `xs.len()` consecutive ranks takes
-/// every value once, in an order rotated by a hash of the block and the knob (`mul`, `add`),
-/// so that knobs with equal periods do not move in lockstep.
-fn pick_cycle<T: Copy>(xs: &[T], k: u64, mul: u64, add: u64) -> T {
-    xs[pick_index(xs.len(), k, mul, add)]
-}
-
-/// The position [`pick_cycle`] picks among `n` values.
-fn pick_index(n: usize, k: u64, mul: u64, add: u64) -> usize {
-    let n = n as u64;
-    let mut h = Rng::for_vector(mul.wrapping_mul(131).wrapping_add(add), k / n, 0);
-    ((k % n + h.next() % n) % n) as usize
-}
 
 /// The (destination, sources) type combinations of `op` with `nsrc` sources on `p` within
 /// `types` (empty: all), in the order of the opcode row, without repeats.

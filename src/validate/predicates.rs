@@ -4,7 +4,7 @@
 
 use crate::spec::Props;
 
-use super::tables::grf_bytes;
+use super::tables::{grf_bytes, grf_of};
 
 /// `region.row-within-grf`: no row of source `s` (Width elements, HorzStride
 /// apart) crosses a GRF boundary; rows themselves may start in the next register.
@@ -17,7 +17,7 @@ pub fn row_within_grf<P: Props + ?Sized>(p: &P, s: usize) -> bool {
     for r in 0..rows {
         let first = base + r * p.src_vstride(s) * size;
         let last = first + (width - 1) * p.src_hstride(s) * size + size - 1;
-        if first.div_euclid(grf) != last.div_euclid(grf) {
+        if grf_of(first, grf) != grf_of(last, grf) {
             return false;
         }
     }

@@ -91,7 +91,18 @@ fn exec_type_of(t: DataType) -> DataType {
 /// Number of GRF registers, counted from the operand's first register, that a
 /// region touches whose last byte is `last` bytes past that register's start.
 fn regs_touched(last: i64) -> i64 {
-    last.div_euclid(grf_bytes()) + 1
+    grf_of(last, grf_bytes()) + 1
+}
+
+/// `x.div_euclid(grf)`: the register holding byte offset `x` for registers of `grf` bytes
+/// (a shift when `grf` is a power of two, as the GRF's 32 bytes are).
+#[inline]
+pub(super) fn grf_of(x: i64, grf: i64) -> i64 {
+    if grf > 0 && grf & (grf - 1) == 0 {
+        x >> grf.trailing_zeros()
+    } else {
+        x.div_euclid(grf)
+    }
 }
 
 /// GRF register size in bytes (spec/registers.toml `regfile.grf`), looked up once.
@@ -168,5 +179,21 @@ pub fn fill_derived_props(p: &mut PropsRecord) {
         };
         let last = row_end(0).max(row_end(rows - 1));
         p.src_span_regs[k] = regs_touched(last);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `grf_of` is `div_euclid`, for offsets of both signs and register sizes that are powers
+    /// of two or not.
+    #[test]
+    fn grf_of_is_div_euclid() {
+        for grf in [1i64, 2, 3, 16, 24, 32, 64, 100] {
+            for x in (-300i64..300).chain([i64::MIN, i64::MIN + 1, i64::MAX - 1, i64::MAX]) {
+                assert_eq!(grf_of(x, grf), x.div_euclid(grf), "{x} {grf}");
+            }
+        }
     }
 }

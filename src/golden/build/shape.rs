@@ -16,7 +16,7 @@ pub(super) mod text;
 use regs::{Lists, RegOrder};
 use shape_buffers::Buffers;
 use std::mem::take;
-use std::sync::Arc;
+use std::rc::Rc;
 
 thread_local! {
     /// Per-thread room of the register lists.
@@ -54,7 +54,7 @@ pub(super) struct Shape {
     /// The validator rules it lists (applicable, specific; [`Shape::rule_ids`]).
     pub(super) rule_mask: RuleMask,
     /// The numbers of their IDs as a bit set of [`ids`] (None: an ID outside the table).
-    pub(super) rule_bits: Option<Arc<BitSet>>,
+    pub(super) rule_bits: Option<Rc<BitSet>>,
     /// The form labels that are value label texts, as label ranks.
     pub(super) label_ranks: Vec<u16>,
     /// The other form labels, sorted and placed among the value labels.
@@ -261,7 +261,7 @@ impl Work {
                 acc: to_acc,
             } = &mut *room;
             *to_pre = Some(Prepared::new(&self.base, b.insn.clone()));
-            *to_tags = TagPlan::new(&b.insn, sensitive, env, tag_rules);
+            to_tags.renew(&b.insn, sensitive, env, tag_rules);
             *to_b = b;
             *to_sel = sel;
             *to_op_name = op_name;

@@ -10,14 +10,14 @@ use super::{RegRef, Shape};
 use crate::spec::rules::RuleMask;
 use std::cell::RefCell;
 use std::mem::take;
-use std::sync::Arc;
+use std::rc::Rc;
 
 /// A shape's vectors, empty (but `labels`, whose strings [`super::shape_tables::place_into`]
 /// overwrites).
 #[derive(Default)]
 pub(super) struct Buffers {
     /// The room of the set of rule ID numbers (unless shared), and the rules it holds.
-    pub(super) rule_bits: Option<Arc<BitSet>>,
+    pub(super) rule_bits: Option<Rc<BitSet>>,
     pub(super) rule_mask: RuleMask,
     pub(super) label_ranks: Vec<u16>,
     pub(super) labels: Vec<PlacedLabel>,

@@ -7,7 +7,8 @@ use super::super::ids::RuleSet;
 use super::super::template::{FormLabels, RegionRules, FORM_LABELS, REGION_RULES};
 use super::super::values::{self, PlacedLabel};
 use crate::spec::rules::{RuleMask, RULES};
-use std::sync::{Arc, OnceLock};
+use std::rc::Rc;
+use std::sync::OnceLock;
 
 struct Tables {
     /// The rules with a `when` (specific to the instructions they apply to).
@@ -103,13 +104,14 @@ pub(super) fn ids(mask: &RuleMask) -> Vec<&'static str> {
 
 /// The set of the numbers of the IDs of the rules of `mask` (None when an ID is outside the
 /// ID table; shared, not copied): `room` itself when it is that of `room_mask`, the same
-/// rules, else remembered per thread by rules (shapes list few distinct sets of rules).
+/// rules, else remembered per thread by rules (shapes list few distinct sets of rules). (`Rc`:
+/// a shape stays on the thread that built it; no atomic count per shape.)
 pub(super) fn numbers(
     mask: &RuleMask,
-    (room, room_mask): (Option<Arc<BitSet>>, &RuleMask),
-) -> Option<Arc<BitSet>> {
+    (room, room_mask): (Option<Rc<BitSet>>, &RuleMask),
+) -> Option<Rc<BitSet>> {
     type Seen =
-        std::collections::HashMap<RuleMask, Option<Arc<BitSet>>, foldhash::fast::RandomState>;
+        std::collections::HashMap<RuleMask, Option<Rc<BitSet>>, foldhash::fast::RandomState>;
     thread_local! {
         static SEEN: std::cell::RefCell<Seen> = std::cell::RefCell::default();
     }
@@ -121,7 +123,7 @@ pub(super) fn numbers(
         if let Some(bits) = c.get(mask) {
             return bits.clone();
         }
-        let bits = numbers_uncached(mask).map(Arc::new);
+        let bits = numbers_uncached(mask).map(Rc::new);
         // (Bounded: beyond it, sets are computed each time.)
         if c.len() < 4096 {
             c.insert(*mask, bits.clone());
@@ -192,7 +194,7 @@ mod tests {
     fn listed_rules_are_the_specific_and_hinted_ones() {
         let mut next = crate::test_rng::xorshift(0x05EE_D0F5_A4E5_u64);
         let mut set = RuleSet::default();
-        let mut room: Option<Arc<BitSet>> = None;
+        let mut room: Option<Rc<BitSet>> = None;
         let mut room_mask = RuleMask::default();
         let mut nonempty = 0;
         for round in 0..2000 {
@@ -222,7 +224,7 @@ mod tests {
             let again = numbers(&mask, (reused.clone(), &mask));
             assert_eq!(again.as_deref(), set.bits(), "round {round}");
             if let (Some(a), Some(b)) = (&again, &reused) {
-                assert!(Arc::ptr_eq(a, b), "round {round}");
+                assert!(Rc::ptr_eq(a, b), "round {round}");
             }
             (room, room_mask) = (reused, mask);
         }

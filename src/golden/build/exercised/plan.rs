@@ -88,6 +88,23 @@ impl TagPlan {
         }
     }
 
+    /// [`TagPlan::new`] written over this plan, in place (a plan is large).
+    pub(in crate::golden::build) fn renew(
+        &mut self,
+        insn: &Insn,
+        denorm_sensitive: bool,
+        env: FloatEnv,
+        mut room: Vec<Rule>,
+    ) {
+        self.read = ReadPlan::of(insn);
+        let r = &mut self.rules;
+        room.clear();
+        r.float = float_plan(insn, denorm_sensitive, &env, &mut room);
+        r.fixed = room;
+        r.env = env;
+        r.denorm_sensitive = denorm_sensitive;
+    }
+
     /// Its room for rules (for the next plan; the plan keeps none).
     pub(in crate::golden::build) fn take_room(&mut self) -> Vec<Rule> {
         std::mem::take(&mut self.rules.fixed)
