@@ -290,7 +290,6 @@ fn exec_size_of(t: DataType) -> u32 {
     t.bytes().max(2)
 }
 
-
 /// The (destination, sources) type combinations of `op` with `nsrc` sources on `p` within
 /// `types` (empty: all), in the order of the opcode row, without repeats.
 fn type_pairs_uncached(
@@ -835,18 +834,23 @@ fn vector_imm_mov(
     allowed: &dyn Fn(DataType) -> bool,
     r: &mut Rng,
 ) -> Option<Built> {
-    let forms: Vec<(DataType, DataType)> = [
+    // (In an array: no allocation per form.)
+    let mut forms = [(DataType::V, DataType::W); 3];
+    let mut nf = 0;
+    for (s, d) in [
         (DataType::V, DataType::W),
         (DataType::UV, DataType::UW),
         (DataType::VF, DataType::F),
-    ]
-    .into_iter()
-    .filter(|(s, d)| allowed(*d) && s.info().gens.contains(p) && imm_type_ok(*s, p))
-    .collect();
-    if forms.is_empty() {
+    ] {
+        if allowed(d) && s.info().gens.contains(p) && imm_type_ok(s, p) {
+            forms[nf] = (s, d);
+            nf += 1;
+        }
+    }
+    if nf == 0 {
         return None;
     }
-    let (s, d) = pick_cycle(&forms, k / 10, 31, 1);
+    let (s, d) = pick_cycle(&forms[..nf], k / 10, 31, 1);
     let sizes: &[u8] = if s == DataType::VF {
         &[1, 2, 4]
     } else {
