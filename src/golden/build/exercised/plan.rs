@@ -96,7 +96,7 @@ impl TagPlan {
     /// [`TagPlan::apply`] for a vector whose float environment (read from its state) is
     /// `env`: this plan when it was made for `env`, else one made for it.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[cfg(test)]
     pub(in crate::golden::build) fn apply_in(
         &self,
         env: FloatEnv,
@@ -105,13 +105,48 @@ impl TagPlan {
         after: &ThreadState,
         enabled: u32,
         vals: &mut Operands,
-        (rules, alts): (&mut RuleSet, &mut Vec<Alt>),
+        out: (&mut RuleSet, &mut Vec<Alt>),
     ) {
+        self.apply_leaving_fixed(env, insn, (before, after), enabled, vals, out, false);
+    }
+
+    /// [`TagPlan::apply_in`], leaving out the plan's fixed rules ([`TagPlan::fixed_rules`])
+    /// when `leave_fixed` and this plan applies (`env` is the one it was made for): for a
+    /// shape whose rule list holds them. Returns whether they were left out.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(in crate::golden::build) fn apply_leaving_fixed(
+        &self,
+        env: FloatEnv,
+        insn: &Insn,
+        (before, after): (&ThreadState, &ThreadState),
+        enabled: u32,
+        vals: &mut Operands,
+        (rules, alts): (&mut RuleSet, &mut Vec<Alt>),
+        leave_fixed: bool,
+    ) -> bool {
         if env == self.rules.env {
-            self.apply(insn, before, after, enabled, vals, rules, alts);
+            if !leave_fixed {
+                self.push_fixed(rules);
+            }
+            self.apply_values(insn, before, after, enabled, vals, rules, alts);
+            leave_fixed
         } else {
             let plan = TagPlan::new(insn, self.rules.denorm_sensitive, env, Vec::new());
             plan.apply(insn, before, after, enabled, vals, rules, alts);
+            false
+        }
+    }
+
+    /// The rules every vector of the plan exercises, whatever its values.
+    pub(in crate::golden::build) fn fixed_rules(&self) -> &[Rule] {
+        &self.rules.fixed
+    }
+
+    #[inline]
+    fn push_fixed(&self, rules: &mut RuleSet) {
+        for r in &self.rules.fixed {
+            rules.push_rule(*r);
         }
     }
 
@@ -129,10 +164,23 @@ impl TagPlan {
         rules: &mut RuleSet,
         alts: &mut Vec<Alt>,
     ) {
+        self.push_fixed(rules);
+        self.apply_values(insn, before, after, enabled, vals, rules, alts);
+    }
+
+    /// [`TagPlan::apply`] but for the fixed rules: the rules and alternatives of the values.
+    #[allow(clippy::too_many_arguments)]
+    fn apply_values(
+        &self,
+        insn: &Insn,
+        before: &ThreadState,
+        after: &ThreadState,
+        enabled: u32,
+        vals: &mut Operands,
+        rules: &mut RuleSet,
+        alts: &mut Vec<Alt>,
+    ) {
         let plan = &self.rules;
-        for r in &plan.fixed {
-            rules.push_rule(*r);
-        }
         let Some(fp) = &plan.float else { return };
         let p = plan.env.platform;
         let (nsrc, dty) = (fp.nsrc, fp.dty);
