@@ -330,10 +330,8 @@ impl Work {
             }
         }
         self.fill.settle(&mut self.classes);
-        let insn: std::borrow::Cow<'_, Insn> = match with_imms {
-            Some(own) => std::borrow::Cow::Owned(own),
-            None => std::borrow::Cow::Borrowed(&b.insn),
-        };
+        // (Borrowed either way: no move of the instruction.)
+        let insn = std::borrow::Cow::Borrowed(with_imms.as_ref().unwrap_or(&b.insn));
         // Compares and selects on floats: channel c gets the class pair of grid cell
         // (start + c) mod 81, `start` advancing by the exec size from one vector of the grid
         // (opcode and condition modifier) to the next, so the vectors of a grid walk its cells.

@@ -16,10 +16,11 @@ impl ShapeText {
         let (true, Some(bits)) = (shared, &shape.rule_bits) else {
             return;
         };
-        self.with_fixed.clone_from(bits);
-        self.fixed_listed = ids::insert_rules(&mut self.with_fixed, shape.tags.fixed_rules());
+        let own: &mut BitSet = &mut self.with_fixed;
+        own.clone_from(bits);
+        self.fixed_listed = ids::insert_rules(own, shape.tags.fixed_rules());
         if self.fixed_listed {
-            self.rules.set(&self.with_fixed);
+            self.rules.set(own);
         } else {
             self.rules.set(bits);
         }

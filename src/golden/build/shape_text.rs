@@ -21,7 +21,7 @@ pub(super) struct ShapeText {
     pub(super) listed: bool,
     /// The shape's rules with its plan's fixed ones, and whether `rules` lists them instead
     /// of the shape's ([`ShapeText::list_fixed`], in `fixed_rules.rs`).
-    pub(super) with_fixed: BitSet,
+    pub(super) with_fixed: Box<BitSet>,
     pub(super) fixed_listed: bool,
     /// The GRF registers among the shape's candidates (bit `i`: candidate `i`).
     pub(super) grf_candidates: u64,
