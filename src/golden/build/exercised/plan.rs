@@ -2,7 +2,7 @@
 //! instruction, its float environment and its denorm sensitivity (the same for every vector
 //! of a shape) is decided when the shape is built: the rules every vector exercises whatever
 //! its values, the table rows the value tests name, the float policy. Each vector then only
-//! reads its operands and runs the tests that depend on them ([`TagPlan::apply`]).
+//! reads its operands and runs the tests that depend on them ([`TagPlan::apply_values`]).
 
 use super::*;
 use crate::golden::ids::Rule;
@@ -93,8 +93,9 @@ impl TagPlan {
         std::mem::take(&mut self.rules.fixed)
     }
 
-    /// [`TagPlan::apply`] for a vector whose float environment (read from its state) is
-    /// `env`: this plan when it was made for `env`, else one made for it.
+    /// [`TagPlan::apply_values`] with the fixed rules, for a vector whose float environment
+    /// (read from its state) is `env`: this plan when it was made for `env`, else one made
+    /// for it.
     #[allow(clippy::too_many_arguments)]
     #[cfg(test)]
     pub(in crate::golden::build) fn apply_in(
@@ -133,7 +134,8 @@ impl TagPlan {
             leave_fixed
         } else {
             let plan = TagPlan::new(insn, self.rules.denorm_sensitive, env, Vec::new());
-            plan.apply(insn, before, after, enabled, vals, rules, alts);
+            plan.push_fixed(rules);
+            plan.apply_values(insn, before, after, enabled, vals, rules, alts);
             false
         }
     }
@@ -143,34 +145,19 @@ impl TagPlan {
         &self.rules.fixed
     }
 
+    /// Add the plan's fixed rules to `rules`.
     #[inline]
-    fn push_fixed(&self, rules: &mut RuleSet) {
+    pub(in crate::golden::build) fn push_fixed(&self, rules: &mut RuleSet) {
         for r in &self.rules.fixed {
             rules.push_rule(*r);
         }
     }
 
     /// The spec IDs `insn` (the planned instruction with this vector's immediates) exercises
-    /// on these values, and the alternatives its results allow; `vals`:
-    /// room for the operand values.
+    /// on these values beyond the fixed ones ([`TagPlan::push_fixed`]), and the alternatives
+    /// its results allow; `vals`: room for the operand values.
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::golden::build) fn apply(
-        &self,
-        insn: &Insn,
-        before: &ThreadState,
-        after: &ThreadState,
-        enabled: u32,
-        vals: &mut Operands,
-        rules: &mut RuleSet,
-        alts: &mut Vec<Alt>,
-    ) {
-        self.push_fixed(rules);
-        self.apply_values(insn, before, after, enabled, vals, rules, alts);
-    }
-
-    /// [`TagPlan::apply`] but for the fixed rules: the rules and alternatives of the values.
-    #[allow(clippy::too_many_arguments)]
-    fn apply_values(
+    pub(in crate::golden::build) fn apply_values(
         &self,
         insn: &Insn,
         before: &ThreadState,
