@@ -3,7 +3,7 @@
 //! labels of one vector: a few dozen members among thousands).
 
 /// Members `0..64 * words`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct BitSet {
     words: Vec<u64>,
     /// Bit `w % 64` of `summary[w / 64]`: word `w` may be nonzero.

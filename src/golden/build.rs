@@ -94,6 +94,7 @@ pub fn vector_counted(cfg: &GenConfig, index: u64, rejected: &mut u32) -> Option
 mod emit;
 mod exercised;
 mod fill;
+mod fixed_rules;
 mod shape;
 mod shape_buffers;
 mod shape_tables;
@@ -289,7 +290,8 @@ impl Work {
     ) -> Option<()> {
         let p = cfg.platform;
         let b = &shape.b;
-        let mut insn = b.insn.clone();
+        // (The instruction is copied only to set its immediates.)
+        let mut with_imms: Option<Insn> = None;
         self.classes.clear();
         self.fill.begin();
         // (The only ARF writes to `st` are those of `Slot::set_arf`, which notes them; what
@@ -298,17 +300,21 @@ impl Work {
         self.st.reset_from(&self.base, &shape.grf, Blocks::EMPTY);
         let st = &mut self.st.st;
         // Sources: whole registers of typed values.
-        for s in insn.src.iter_mut() {
+        for (i, s) in b.insn.src.iter().enumerate() {
             let Some(s) = s else { continue };
             match s {
                 Src::Imm(imm) => {
                     let (v, c) = values::value_code(imm.ty, r);
                     self.classes.insert(c);
-                    imm.bits = if imm.ty.bytes() == 2 {
+                    let bits = if imm.ty.bytes() == 2 {
                         v | (v << 16)
                     } else {
                         v
                     };
+                    let own = with_imms.get_or_insert_with(|| b.insn.clone());
+                    if let Some(Some(Src::Imm(imm))) = own.src.get_mut(i) {
+                        imm.bits = bits;
+                    }
                 }
                 Src::Reg(rs) => {
                     let Addr::Direct {
@@ -324,6 +330,8 @@ impl Work {
             }
         }
         self.fill.settle(&mut self.classes);
+        // (Borrowed either way: no move of the instruction.)
+        let insn = std::borrow::Cow::Borrowed(with_imms.as_ref().unwrap_or(&b.insn));
         // Compares and selects on floats: channel c gets the class pair of grid cell
         // (start + c) mod 81, `start` advancing by the exec size from one vector of the grid
         // (opcode and condition modifier) to the next, so the vectors of a grid walk its cells.
@@ -412,14 +420,14 @@ impl Work {
         let (st, after) = (&self.st.st, &self.after.st);
         self.rules.clear();
         self.alts.clear();
-        shape.tags.apply_in(
+        let fixed_left = shape.tags.apply_leaving_fixed(
             state_env(p, st, self.arf_cr0),
             &insn,
-            st,
-            after,
+            (st, after),
             info.enabled,
             &mut self.vals,
             (&mut self.rules, &mut self.alts),
+            text.fixed_listed,
         );
         // The line.
         if !text.whole {
@@ -494,12 +502,20 @@ impl Work {
             alternatives(c, &self.alts, floats);
             // Rules: the shape's and the vector's, in order without repeats.
             c.put(b",\"rules\":");
+            // (The plan's fixed rules, when the vector left them out, are in the shape's
+            // list.)
             match (shape.rule_bits.as_ref(), rules.bits()) {
-                (Some(a), Some(b)) if text.listed => text.rules.write_with(c, a, b),
+                (Some(_), Some(b)) if fixed_left => text.rules.write_with(c, &text.with_fixed, b),
+                (Some(a), Some(b)) if text.listed && !text.fixed_listed => {
+                    text.rules.write_with(c, a, b)
+                }
                 (Some(a), Some(b)) => ids::write_union(c, a, b),
                 _ => {
                     let mut v = shape.rule_ids();
                     v.extend(rules.names());
+                    if fixed_left {
+                        v.extend(shape.tags.fixed_rules().iter().map(|r| r.name()));
+                    }
                     v.sort_unstable();
                     v.dedup();
                     ids::write_names(c, &v);

@@ -395,6 +395,9 @@ fn copy_short(d: &mut [u8], s: &[u8]) {
 /// The block of room of a short quoted string ([`Cursor::plain`]).
 const QUOTED: usize = 64;
 
+/// Room that holds the block of any short quoted string ([`QUOTED`]).
+pub(crate) const QUOTED_ROOM: usize = QUOTED;
+
 /// Room for the JSON text of an `f64` (at most 24 characters: ryu's longest, or `null`).
 const FLOAT_TEXT: usize = 32;
 

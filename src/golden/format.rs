@@ -103,6 +103,7 @@ impl Vector {
 /// [`Vector`] and serde writes it back byte for byte (tested).
 pub mod fast {
     pub(crate) use super::super::cursor::append;
+    use super::super::cursor::QUOTED_ROOM;
     pub use super::super::cursor::{Cursor, FloatTexts, Lines};
 
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -230,21 +231,25 @@ pub mod fast {
 
     /// Append a JSON string known to need no escaping (spec IDs, labels, register names).
     pub fn plain(out: &mut Vec<u8>, s: &str) {
-        append(out, s.len() + 2, |c| c.plain(s));
+        // (Room for the block a short string is written in: no second round.)
+        append(out, (s.len() + 2).max(QUOTED_ROOM), |c| c.plain(s));
     }
 
-    /// Width of a [`Slots`] item copy.
-    const SLOT: usize = 32;
+    /// Width of a [`Slots`] item copy: its text (at most `SLOT - 1` bytes, the longest
+    /// rule IDs and labels) and, in its last byte, the text's length.
+    const SLOT: usize = 48;
 
     /// Strings that need no escaping pre-rendered as JSON list items (`,"text"`): each in a
-    /// zero-padded slot of its own, so that an item is written by one fixed-width copy of
-    /// its slot ([`Cursor::padded`]; the next write overwrites the rest) after one lookup,
-    /// and all of them one after the other (for the longer ones and for appending).
+    /// zero-padded slot of its own with its length, so that an item is written by one
+    /// fixed-width copy of its slot ([`Cursor::padded`]; the next write overwrites the rest)
+    /// after one lookup, and all of them one after the other (for the longer ones and for
+    /// appending).
     pub struct Slots {
         json: Vec<u8>,
         /// The start and length of each item in `json`.
         items: Vec<(u32, u32)>,
-        /// Each item's first `SLOT` bytes, zero-padded (the whole of most items).
+        /// Each item's text zero-padded and its length in the last byte (0: longer than the
+        /// slot).
         short: Vec<[u8; SLOT]>,
     }
 
@@ -255,10 +260,12 @@ pub mod fast {
                 let at = json.len();
                 json.push(b',');
                 plain(&mut json, t);
-                items.push((at as u32, (json.len() - at) as u32));
+                let n = json.len() - at;
+                items.push((at as u32, n as u32));
                 let mut s = [0u8; SLOT];
-                for (d, b) in s.iter_mut().zip(&json[at..]) {
-                    *d = *b;
+                if n < SLOT {
+                    s[..n].copy_from_slice(&json[at..]);
+                    s[SLOT - 1] = n as u8;
                 }
                 short.push(s);
             }
@@ -276,13 +283,18 @@ pub mod fast {
         /// Write item `i` (nothing: no such item).
         #[inline(always)]
         pub fn put(&self, c: &mut Cursor<'_>, i: usize) {
-            match (self.short.get(i), self.items.get(i)) {
-                (Some(s), Some(&(_, n))) if n as usize <= SLOT => c.padded(s, n as usize),
-                _ => {
-                    let (a, b) = self.range(i);
-                    c.bytes(self.json.get(a..b).unwrap_or_default());
-                }
+            match self.short.get(i) {
+                Some(s) if s[SLOT - 1] != 0 => c.padded(s, usize::from(s[SLOT - 1])),
+                _ => self.put_long(c, i),
             }
+        }
+
+        /// [`Slots::put`] of an item longer than a slot.
+        #[cold]
+        #[inline(never)]
+        fn put_long(&self, c: &mut Cursor<'_>, i: usize) {
+            let (a, b) = self.range(i);
+            c.bytes(self.json.get(a..b).unwrap_or_default());
         }
 
         /// Append item `i` to `out`.
@@ -397,8 +409,11 @@ pub(crate) mod tests {
     #[test]
     fn slot_lists_equal_joined_strings() {
         let long = "l".repeat(100);
-        let texts = ["a", "bc", "", long.as_str(), "d:e/f"];
-        let slots = fast::Slots::new(texts);
+        // (Items of 44 to 49 bytes: around the slot's room for text.)
+        let edges: Vec<String> = (41..=46).map(|n| "m".repeat(n)).collect();
+        let mut texts = vec!["a", "bc", "", long.as_str(), "d:e/f"];
+        texts.extend(edges.iter().map(String::as_str));
+        let slots = fast::Slots::new(texts.iter().copied());
         for pick in [
             vec![],
             vec![0],
@@ -406,6 +421,8 @@ pub(crate) mod tests {
             vec![0, 1, 2, 3, 4],
             vec![3, 3],
             vec![4; 1000],
+            vec![5, 6, 7, 8, 9, 10, 2, 9, 10, 5],
+            vec![8; 500],
         ] {
             let mut out = fast::Lines::default();
             out.write(|c| {

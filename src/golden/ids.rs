@@ -259,6 +259,18 @@ impl RuleSet {
     }
 }
 
+/// Add `rules` to `bits` (a set of [`RuleSet::bits`]); false (`bits` unchanged) when one is
+/// outside the table.
+pub(crate) fn insert_rules(bits: &mut BitSet, rules: &[Rule]) -> bool {
+    if rules.iter().any(|r| r.number.is_none()) {
+        return false;
+    }
+    for n in rules.iter().filter_map(|r| r.number) {
+        bits.insert(usize::from(n));
+    }
+    true
+}
+
 /// Write the IDs of `a ∪ b` as a JSON list of strings in name order (`a` and `b`: bit sets
 /// of [`RuleSet::bits`]).
 #[inline]
@@ -428,6 +440,47 @@ mod tests {
             let got = written(|c| own.write_with(c, a, b));
             assert_eq!(got, expect, "round {round}");
         }
+    }
+
+    /// A shape's list with fixed rules merged in once ([`insert_rules`]) and a vector's set
+    /// without them give the list of the shape's set merged with the vector's set with them
+    /// (and with any unnumbered fixed rule the merge is refused, the set left as it was).
+    #[test]
+    fn fixed_rules_in_the_shape_list_equal_them_in_the_vector_set() {
+        let mut r = Rng::for_vector(14, 0, 0);
+        let (mut shape, mut vector, mut with) =
+            (RuleSet::default(), RuleSet::default(), RuleSet::default());
+        let mut list = RuleList::default();
+        let ids = crate::spec::ALL_IDS;
+        for round in 0..600 {
+            shape.clear();
+            vector.clear();
+            for _ in 0..r.below(40) {
+                shape.push(ids[r.below(ids.len())].0);
+            }
+            let fixed: Vec<Rule> = (0..r.below(6))
+                .map(|_| Rule::new(ids[r.below(ids.len())].0))
+                .collect();
+            for _ in 0..r.below(12) {
+                vector.push(ids[r.below(ids.len())].0);
+            }
+            with.clear();
+            for f in &fixed {
+                with.push_rule(*f);
+            }
+            vector.bits.for_each(|i| with.insert(i as Id));
+            let expect = written(|c| write_union(c, shape.bits().unwrap(), with.bits().unwrap()));
+            let mut own = shape.bits().unwrap().clone();
+            assert!(insert_rules(&mut own, &fixed));
+            list.set(&own);
+            let got = written(|c| list.write_with(c, &own, vector.bits().unwrap()));
+            assert_eq!(got, expect, "round {round}");
+        }
+        let mut own = shape.bits().unwrap().clone();
+        let before = own.clone();
+        let unknown = [Rule::new(ids[0].0), Rule::new("no.such-id")];
+        assert!(!insert_rules(&mut own, &unknown));
+        assert_eq!(own, before);
     }
 
     /// A table row's rule is its ID's, found by the row's address; a row outside the table

@@ -433,14 +433,23 @@ impl ClassSet {
     pub(crate) fn write(&self, out: &mut super::format::fast::Cursor<'_>, extra: &[PlacedLabel]) {
         let items = &labels().items;
         let list = out.list_start();
-        let mut extra = extra.iter().peekable();
+        // (The next form label and the rank it goes before, held apart: one comparison per
+        // value label.)
+        let mut extra = extra.iter();
+        let before = |e: Option<&PlacedLabel>| e.map_or(usize::MAX, |e| usize::from(e.before));
+        let mut next = extra.next();
+        let mut next_before = before(next);
         self.bits.for_each(|r| {
-            while let Some(e) = extra.next_if(|e| usize::from(e.before) <= r) {
-                out.list_plain(e.text);
+            while next_before <= r {
+                if let Some(e) = next {
+                    out.list_plain(e.text);
+                }
+                next = extra.next();
+                next_before = before(next);
             }
             items.put(out, r);
         });
-        for e in extra {
+        for e in next.into_iter().chain(extra) {
             out.list_plain(e.text);
         }
         out.list_end(list);

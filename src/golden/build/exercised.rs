@@ -169,7 +169,8 @@ pub(super) fn exercised(
     alts: &mut Vec<Alt>,
 ) {
     let plan = TagPlan::new(insn, denorm_sensitive, env, Vec::new());
-    plan.apply(
+    plan.push_fixed(rules);
+    plan.apply_values(
         insn,
         before,
         after,

@@ -19,6 +19,10 @@ pub(super) struct ShapeText {
     pub(super) rules: ids::RuleList,
     /// `rules` holds the shape's rules.
     pub(super) listed: bool,
+    /// The shape's rules with its plan's fixed ones, and whether `rules` lists them instead
+    /// of the shape's ([`ShapeText::list_fixed`], in `fixed_rules.rs`).
+    pub(super) with_fixed: Box<BitSet>,
+    pub(super) fixed_listed: bool,
     /// The GRF registers among the shape's candidates (bit `i`: candidate `i`).
     pub(super) grf_candidates: u64,
     /// Per ARF block: the ARF registers among the candidates with a byte in it.
@@ -42,12 +46,7 @@ impl ShapeText {
             h.extend_from_slice(&shape.text);
             h.extend_from_slice(INITIAL);
         }
-        self.listed = false;
-        self.rules.clear();
-        if let (Some(bits), true) = (&shape.rule_bits, shared) {
-            self.rules.set(bits);
-            self.listed = true;
-        }
+        self.list_rules(shape, shared);
         self.grf_candidates = shape.grf_candidates;
         self.block_candidates.clear();
         self.block_candidates

@@ -2,7 +2,7 @@
 //! instruction, its float environment and its denorm sensitivity (the same for every vector
 //! of a shape) is decided when the shape is built: the rules every vector exercises whatever
 //! its values, the table rows the value tests name, the float policy. Each vector then only
-//! reads its operands and runs the tests that depend on them ([`TagPlan::apply`]).
+//! reads its operands and runs the tests that depend on them ([`TagPlan::apply_values`]).
 
 use super::*;
 use crate::golden::ids::Rule;
@@ -110,10 +110,11 @@ impl TagPlan {
         std::mem::take(&mut self.rules.fixed)
     }
 
-    /// [`TagPlan::apply`] for a vector whose float environment (read from its state) is
-    /// `env`: this plan when it was made for `env`, else one made for it.
+    /// [`TagPlan::apply_values`] with the fixed rules, for a vector whose float environment
+    /// (read from its state) is `env`: this plan when it was made for `env`, else one made
+    /// for it.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[cfg(test)]
     pub(in crate::golden::build) fn apply_in(
         &self,
         env: FloatEnv,
@@ -122,21 +123,58 @@ impl TagPlan {
         after: &ThreadState,
         enabled: u32,
         vals: &mut Operands,
-        (rules, alts): (&mut RuleSet, &mut Vec<Alt>),
+        out: (&mut RuleSet, &mut Vec<Alt>),
     ) {
+        self.apply_leaving_fixed(env, insn, (before, after), enabled, vals, out, false);
+    }
+
+    /// [`TagPlan::apply_in`], leaving out the plan's fixed rules ([`TagPlan::fixed_rules`])
+    /// when `leave_fixed` and this plan applies (`env` is the one it was made for): for a
+    /// shape whose rule list holds them. Returns whether they were left out.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(in crate::golden::build) fn apply_leaving_fixed(
+        &self,
+        env: FloatEnv,
+        insn: &Insn,
+        (before, after): (&ThreadState, &ThreadState),
+        enabled: u32,
+        vals: &mut Operands,
+        (rules, alts): (&mut RuleSet, &mut Vec<Alt>),
+        leave_fixed: bool,
+    ) -> bool {
         if env == self.rules.env {
-            self.apply(insn, before, after, enabled, vals, rules, alts);
+            if !leave_fixed {
+                self.push_fixed(rules);
+            }
+            self.apply_values(insn, before, after, enabled, vals, rules, alts);
+            leave_fixed
         } else {
             let plan = TagPlan::new(insn, self.rules.denorm_sensitive, env, Vec::new());
-            plan.apply(insn, before, after, enabled, vals, rules, alts);
+            plan.push_fixed(rules);
+            plan.apply_values(insn, before, after, enabled, vals, rules, alts);
+            false
+        }
+    }
+
+    /// The rules every vector of the plan exercises, whatever its values.
+    pub(in crate::golden::build) fn fixed_rules(&self) -> &[Rule] {
+        &self.rules.fixed
+    }
+
+    /// Add the plan's fixed rules to `rules`.
+    #[inline]
+    pub(in crate::golden::build) fn push_fixed(&self, rules: &mut RuleSet) {
+        for r in &self.rules.fixed {
+            rules.push_rule(*r);
         }
     }
 
     /// The spec IDs `insn` (the planned instruction with this vector's immediates) exercises
-    /// on these values, and the alternatives its results allow; `vals`:
-    /// room for the operand values.
+    /// on these values beyond the fixed ones ([`TagPlan::push_fixed`]), and the alternatives
+    /// its results allow; `vals`: room for the operand values.
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::golden::build) fn apply(
+    pub(in crate::golden::build) fn apply_values(
         &self,
         insn: &Insn,
         before: &ThreadState,
@@ -147,9 +185,6 @@ impl TagPlan {
         alts: &mut Vec<Alt>,
     ) {
         let plan = &self.rules;
-        for r in &plan.fixed {
-            rules.push_rule(*r);
-        }
         let Some(fp) = &plan.float else { return };
         let p = plan.env.platform;
         let (nsrc, dty) = (fp.nsrc, fp.dty);
