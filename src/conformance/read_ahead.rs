@@ -316,4 +316,109 @@ mod tests {
         );
         assert_eq!((ea.kind(), ea.to_string()), (eb.kind(), eb.to_string()));
     }
+
+    /// A reader that fails after its text.
+    struct Failing<'a>(&'a [u8]);
+    impl std::io::Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("disk gone"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// Everything `start` hands over, as (line, spans or bad-line message, request), and the
+    /// error that ended it.
+    type Seen = (Vec<(String, Result<Spans, String>, Vec<u8>)>, Option<String>);
+
+    fn read_all(input: impl BufRead + Send, skip: &HashSet<String>) -> Seen {
+        std::thread::scope(|s| {
+            let (mut ahead, reader) = start(s, input, skip);
+            let (mut seen, mut spare) = (Vec::new(), Vec::new());
+            let error = loop {
+                let mut batch = Vec::new();
+                match ahead.next(&mut batch, &mut spare) {
+                    Ok(Some(Item::Vector(line, spans))) => {
+                        seen.push((line.clone(), Ok(spans), batch));
+                        // Buffers handed back are reused (cleared) by the reader.
+                        spare.push(line);
+                    }
+                    Ok(Some(Item::Bad(line, n, m))) => {
+                        assert!(batch.is_empty());
+                        seen.push((line, Err(format!("{n}: {m}")), batch));
+                    }
+                    Ok(None) => break None,
+                    Err(e) => break Some(e),
+                }
+            };
+            drop(ahead);
+            reader.join().unwrap();
+            (seen, error)
+        })
+    }
+
+    /// The items are those of reading the lines one by one in order (the same spans, `rules`
+    /// numbers and requests; bad lines where they are; skipped ids and blank lines left out),
+    /// over several chunks; an input error comes after the items before it.
+    #[test]
+    fn items_are_the_lines_read_in_order() {
+        let cfg = crate::golden::GenConfig::new(crate::spec::Platform::Skl, 9);
+        let mut text = Vec::new();
+        crate::golden::generate_lines(&cfg, 3 * CHUNK as u64 + 5, &mut text, |_, _, _| {})
+            .unwrap();
+        let mut lines: Vec<String> = String::from_utf8(text)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        // A bad line, a blank line, a line with a key the checker ignores first and a CRLF
+        // line end.
+        lines.insert(7, "{\"v\":1,\"id\":".into());
+        lines.insert(9, "   ".into());
+        let odd = lines[12].replacen('{', "{\"zz\":0, ", 1);
+        lines[12] = odd;
+        lines[20].push('\r');
+        let skip: HashSet<String> = [&lines[30], &lines[100]]
+            .iter()
+            .map(|l| VectorView::parse(l.trim_end()).unwrap().id.to_string())
+            .collect();
+        let input = lines.join("\n");
+
+        // Line by line.
+        let mut known = KnownFields::default();
+        let mut want = Vec::new();
+        for (k, l) in lines.iter().enumerate() {
+            let l = l.trim_end_matches('\r');
+            if l.trim().is_empty() {
+                continue;
+            }
+            let plain = crate::conformance::json::is_plain_ascii(l.as_bytes());
+            let mut req = Vec::new();
+            match parse(l.to_string(), &mut known, plain, k + 1, &skip, &mut req) {
+                Ok(Item::Vector(line, spans)) => want.push((line, Ok(spans), req)),
+                Ok(Item::Bad(line, n, m)) => want.push((line, Err(format!("{n}: {m}")), req)),
+                Err(_) => {}
+            }
+        }
+        assert_eq!(want.len(), lines.len() - 1 - skip.len());
+        assert!(want[7].1.as_ref().is_err_and(|m| m.starts_with("8: line 8")));
+        // The line with another key is read as it is (not in the golden layout).
+        assert!(want[11].0.contains("zz") && want[11].1.is_ok());
+
+        let (seen, error) = read_all(std::io::BufReader::new(input.as_bytes()), &skip);
+        assert_eq!(error, None);
+        assert!(seen == want);
+
+        // The same input failing after its text: every line, then the error.
+        let input = input + "\n";
+        let failing = std::io::BufReader::with_capacity(100, Failing(input.as_bytes()));
+        let (seen, error) = read_all(failing, &skip);
+        assert!(seen == want);
+        let n = lines.len() + 1;
+        assert_eq!(error, Some(format!("vectors line {n}: disk gone")));
+    }
 }
