@@ -333,7 +333,10 @@ mod tests {
 
     /// Everything `start` hands over, as (line, spans or bad-line message, request), and the
     /// error that ended it.
-    type Seen = (Vec<(String, Result<Spans, String>, Vec<u8>)>, Option<String>);
+    type Seen = (
+        Vec<(String, Result<Spans, String>, Vec<u8>)>,
+        Option<String>,
+    );
 
     fn read_all(input: impl BufRead + Send, skip: &HashSet<String>) -> Seen {
         std::thread::scope(|s| {
@@ -368,8 +371,7 @@ mod tests {
     fn items_are_the_lines_read_in_order() {
         let cfg = crate::golden::GenConfig::new(crate::spec::Platform::Skl, 9);
         let mut text = Vec::new();
-        crate::golden::generate_lines(&cfg, 3 * CHUNK as u64 + 5, &mut text, |_, _, _| {})
-            .unwrap();
+        crate::golden::generate_lines(&cfg, 3 * CHUNK as u64 + 5, &mut text, |_, _, _| {}).unwrap();
         let mut lines: Vec<String> = String::from_utf8(text)
             .unwrap()
             .lines()
@@ -405,7 +407,10 @@ mod tests {
             }
         }
         assert_eq!(want.len(), lines.len() - 1 - skip.len());
-        assert!(want[7].1.as_ref().is_err_and(|m| m.starts_with("8: line 8")));
+        assert!(want[7]
+            .1
+            .as_ref()
+            .is_err_and(|m| m.starts_with("8: line 8")));
         // The line with another key is read as it is (not in the golden layout).
         assert!(want[11].0.contains("zz") && want[11].1.is_ok());
 
