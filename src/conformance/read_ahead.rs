@@ -290,7 +290,6 @@ fn next_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::BufRead as _;
 
     #[test]
     fn lines_are_read_as_bufread_reads_them() {
