@@ -4,12 +4,11 @@
 //! again.
 
 use super::compare::{compare_view, plainly_equal, Outcome};
-use super::json::{compact_strings, plain_ascii_string, push_string, Lexer};
+use super::json::{compact_strings, push_string, Lexer};
 use super::known::KnownFields;
-use super::lines::read_line_bytes;
+use super::read_ahead::{self, Item, ReadAhead};
 use super::runner::{RecvError, SimProcess};
 use super::view::{write_request_from, ResponseView, Spans, VectorView};
-use crate::golden::Vector;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -332,80 +331,41 @@ pub fn write_report_line(v: &VectorView, o: &Outcome, out: &mut Vec<u8>) {
     out.extend_from_slice(b"}\n");
 }
 
-/// Append the next line of `input` to `buf`, newline included (as `BufRead::read_line`, with
-/// [`read_line_bytes`]): the number of bytes read (0 at the end) and whether the line without
-/// its line end is ASCII and plain ([`is_plain_ascii`], checked in the pass that stands for the
-/// UTF-8 validation).
-fn read_line(input: &mut impl BufRead, buf: &mut String) -> std::io::Result<(usize, bool)> {
-    let mut bytes = std::mem::take(buf).into_bytes();
-    let n = read_line_bytes(input, &mut bytes)?;
-    // What `next_line` keeps of the line.
-    let body = match bytes.strip_suffix(b"\n") {
-        Some(b) => b.strip_suffix(b"\r").unwrap_or(b),
-        None => &bytes,
-    };
-    let body = body.len();
-    let bytes = if bytes.len() == n {
-        match plain_ascii_string(bytes, body) {
-            Ok(s) => {
-                *buf = s;
-                return Ok((n, true));
-            }
-            Err(bytes) => bytes,
-        }
-    } else {
-        bytes
-    };
-    match String::from_utf8(bytes) {
-        Ok(s) => {
-            *buf = s;
-            Ok((n, false))
-        }
-        Err(_) => Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "stream did not contain valid UTF-8",
-        )),
-    }
-}
-
-/// The next vector line of `input` (blank lines skipped) into `buf`: whether it is ASCII and
-/// plain ([`read_line`]), or `None` at the end.
-fn next_line(
-    input: &mut impl BufRead,
-    buf: &mut String,
-    line_no: &mut usize,
-) -> Result<Option<bool>, String> {
-    loop {
-        buf.clear();
-        *line_no += 1;
-        match read_line(input, buf) {
-            Ok((0, _)) => return Ok(None),
-            Ok((_, plain)) => {
-                if buf.ends_with('\n') {
-                    buf.pop();
-                    if buf.ends_with('\r') {
-                        buf.pop();
-                    }
-                }
-                if !buf.trim().is_empty() {
-                    return Ok(Some(plain));
-                }
-            }
-            Err(e) => return Err(format!("vectors line {line_no}: {e}")),
-        }
-    }
-}
-
 /// Check every vector read from `input` (skipping `skip` ids). Each result goes to `report`
 /// (a JSON line; the report is flushed whenever the checker waits for the simulator) and
 /// `summary`; `on_result` sees each vector and outcome (printing failures, progress).
 ///
-/// Requests go out in batches: when at most half the window is in flight, the window is
-/// filled again and the new requests are handed to the writer thread at once.
+/// The lines are read, parsed and turned into requests on a thread of their own
+/// ([`super::read_ahead`]). Requests go out in batches: when at most half the window is in
+/// flight, the window is filled again and the new requests are handed to the writer thread at
+/// once.
 pub fn run(
     opts: &CheckOptions,
-    mut input: impl BufRead,
+    input: impl BufRead + Send,
     skip: &HashSet<String>,
+    report: &mut dyn Write,
+    summary: &mut Summary,
+    on_result: impl FnMut(&VectorView, &Outcome),
+) -> Result<(), String> {
+    std::thread::scope(|scope| {
+        let (mut ahead, reader) = read_ahead::start(scope, input, skip);
+        let checked = check_all(opts, &mut ahead, report, summary, on_result);
+        // (A reader still reading stops when its channel closes.)
+        drop(ahead);
+        let known = reader
+            .join()
+            .map_err(|_| "the vector reader failed".to_string())?;
+        checked?;
+        summary.take_known(&known);
+        summary.settle();
+        report.flush().map_err(|e| format!("report: {e}"))
+    })
+}
+
+/// [`run`]'s checking loop, on the items of `ahead`.
+fn check_all(
+    opts: &CheckOptions,
+    ahead: &mut ReadAhead,
     report: &mut dyn Write,
     summary: &mut Summary,
     mut on_result: impl FnMut(&VectorView, &Outcome),
@@ -416,14 +376,11 @@ pub fn run(
     let window = opts.window.max(1);
     let refill_at = window / 2;
     // Vector lines: to send again after a restart, in flight, and spare buffers.
-    let mut resend: VecDeque<String> = VecDeque::new();
+    let mut resend: VecDeque<(String, Spans)> = VecDeque::new();
     let mut flight: VecDeque<(String, Spans)> = VecDeque::new();
     let mut spare: Vec<String> = Vec::new();
     let mut batch: Vec<u8> = Vec::with_capacity(1 << 16);
     let mut out: Vec<u8> = Vec::with_capacity(1 << 16);
-    let mut line_no = 0usize;
-    let mut eof = false;
-    let mut known = KnownFields::default();
     let mut record = |v: &VectorView,
                       rules_id: Option<u32>,
                       o: Outcome,
@@ -443,53 +400,29 @@ pub fn run(
     loop {
         if flight.len() <= refill_at {
             while flight.len() < window {
-                let (mut line, fresh, plain) = if let Some(l) = resend.pop_front() {
-                    (l, false, None)
-                } else if eof {
-                    break;
-                } else {
-                    let mut buf = spare.pop().unwrap_or_default();
-                    match next_line(&mut input, &mut buf, &mut line_no)? {
-                        None => {
-                            eof = true;
-                            break;
-                        }
-                        Some(plain) => (buf, true, Some(plain)),
-                    }
-                };
-                let (v, spans) = match VectorView::parse_spans_hinted(&line, &mut known, plain) {
-                    Ok(x) => x,
-                    Err(_) if !fresh => continue,
-                    // Not in the fast reader's reach: serde decides (a vector it reads is
-                    // written back canonically).
-                    Err(_) => match serde_json::from_str::<Vector>(&line) {
-                        Ok(v) => {
-                            line = v.to_line();
-                            let Ok(x) = VectorView::parse_spans(&line) else {
-                                continue;
-                            };
-                            x
-                        }
-                        Err(e) => {
-                            let v = VectorView::placeholder(format!("line-{line_no}"));
-                            let o = Outcome::BadVector {
-                                message: format!("line {line_no}: {e}"),
-                            };
-                            record(&v, None, o, summary, &mut out, report)?;
-                            spare.push(line);
-                            continue;
-                        }
-                    },
-                };
-                if !skip.is_empty() && skip.contains(v.id.as_ref()) {
+                if let Some((line, spans)) = resend.pop_front() {
+                    // The request again, from the line read anew (with values known to this
+                    // read alone: the spans and their `rules` number stay the first read's).
+                    let mut scratch = KnownFields::default();
+                    let Ok((v, sp)) = VectorView::parse_spans_hinted(&line, &mut scratch, None)
+                    else {
+                        continue;
+                    };
+                    write_request_from(&line, &sp, &v, &mut batch);
                     drop(v);
-                    line.clear();
-                    spare.push(line);
+                    flight.push_back((line, spans));
                     continue;
                 }
-                write_request_from(&line, &spans, &v, &mut batch);
-                drop(v);
-                flight.push_back((line, spans));
+                match ahead.next(&mut batch, &mut spare)? {
+                    None => break,
+                    Some(Item::Vector(line, spans)) => flight.push_back((line, spans)),
+                    Some(Item::Bad(line, line_no, message)) => {
+                        let v = VectorView::placeholder(format!("line-{line_no}"));
+                        let o = Outcome::BadVector { message };
+                        record(&v, None, o, summary, &mut out, report)?;
+                        spare.push(line);
+                    }
+                }
             }
             if !batch.is_empty() {
                 sim.send_bytes(std::mem::replace(&mut batch, Vec::with_capacity(1 << 16)));
@@ -550,18 +483,14 @@ pub fn run(
         if restart {
             sim.kill();
             summary.restarts += 1;
-            while let Some((l, _)) = flight.pop_back() {
-                resend.push_front(l);
+            while let Some(x) = flight.pop_back() {
+                resend.push_front(x);
             }
             sim = spawn()?;
         }
     }
     sim.kill();
-    summary.take_known(&known);
-    summary.settle();
-    report.write_all(&out).map_err(|e| format!("report: {e}"))?;
-    report.flush().map_err(|e| format!("report: {e}"))?;
-    Ok(())
+    report.write_all(&out).map_err(|e| format!("report: {e}"))
 }
 
 #[cfg(test)]
@@ -610,30 +539,5 @@ mod tests {
         assert!(recorded > 300 && unrecorded > 10, "{recorded} {unrecorded}");
         assert_eq!(by_id.by_rule, by_text.by_rule);
         assert_eq!(by_id.table(), by_text.table());
-    }
-
-    #[test]
-    fn lines_are_read_as_bufread_reads_them() {
-        // Line splitting is `read_line_bytes`'s (tested in `lines`); here: the text checks.
-        let text: &[u8] = "é\r\nlast".as_bytes();
-        let mut fast = std::io::BufReader::with_capacity(1, text);
-        let mut std_reader = std::io::BufReader::with_capacity(1, text);
-        for _ in 0..3 {
-            let (mut a, mut b) = (String::from("x"), String::from("x"));
-            let (n, _) = read_line(&mut fast, &mut a).unwrap();
-            assert_eq!(n, std_reader.read_line(&mut b).unwrap());
-            assert_eq!(a, b);
-        }
-        let bad: &[u8] = b"ok\n\xff\xfe\n";
-        let mut fast = std::io::BufReader::new(bad);
-        let mut std_reader = std::io::BufReader::new(bad);
-        let (mut a, mut b) = (String::new(), String::new());
-        read_line(&mut fast, &mut a).unwrap();
-        std_reader.read_line(&mut b).unwrap();
-        let (ea, eb) = (
-            read_line(&mut fast, &mut a).unwrap_err(),
-            std_reader.read_line(&mut b).unwrap_err(),
-        );
-        assert_eq!((ea.kind(), ea.to_string()), (eb.kind(), eb.to_string()));
     }
 }

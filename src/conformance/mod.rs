@@ -11,6 +11,7 @@ pub mod json;
 pub mod known;
 pub mod lines;
 pub mod protocol;
+pub mod read_ahead;
 pub mod regs;
 pub mod runner;
 pub mod sim;

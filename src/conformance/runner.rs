@@ -57,17 +57,20 @@ impl SimProcess {
         let (tx, rx) = mpsc::channel::<Vec<u8>>();
         thread::spawn(move || writer(stdin, rx));
         let (etx, erx) = mpsc::channel::<Event>();
-        thread::spawn(move || loop {
-            let mut chunk = vec![0u8; 1 << 16];
-            match stdout.read(&mut chunk) {
-                Ok(0) | Err(_) => {
-                    let _ = etx.send(Event::Eof);
-                    return;
-                }
-                Ok(n) => {
-                    chunk.truncate(n);
-                    if etx.send(Event::Data(chunk)).is_err() {
+        thread::spawn(move || {
+            // One buffer read into; what was read goes over in a vector of its size (a fresh
+            // 64 KiB vector per read cost a zeroed allocation each time).
+            let mut buf = vec![0u8; 1 << 16];
+            loop {
+                match stdout.read(&mut buf) {
+                    Ok(0) | Err(_) => {
+                        let _ = etx.send(Event::Eof);
                         return;
+                    }
+                    Ok(n) => {
+                        if etx.send(Event::Data(buf[..n].to_vec())).is_err() {
+                            return;
+                        }
                     }
                 }
             }

@@ -249,19 +249,31 @@ const PREPARED_CAP: usize = 1 << 10;
 struct PlatformState {
     default: ThreadState,
     work: ThreadState,
+    /// The GRF bytes `start..end` in which `work` may differ from `default` (its ARF
+    /// registers are restored whole: a few hundred bytes).
+    grf_dirty: (usize, usize),
     by_bytes: HashMap<Box<str>, Prepared, foldhash::fast::RandomState>,
     by_text: HashMap<Box<str>, Prepared, foldhash::fast::RandomState>,
 }
 
-/// Restore a working state to its platform's default (the float policy cache is kept: it is
-/// keyed by what it was built for).
-fn restore(w: &mut ThreadState, d: &ThreadState) {
-    w.grf.copy_from_slice(&d.grf);
-    w.grf_undef.copy_from_slice(&d.grf_undef);
+/// Restore a working state to its platform's default: the GRF bytes `grf` (`start..end`, where
+/// it may differ) and every ARF register (the float policy cache is kept: it is keyed by what
+/// it was built for).
+fn restore(w: &mut ThreadState, d: &ThreadState, grf: (usize, usize)) {
+    let end = grf.1.min(w.grf.len()).min(d.grf.len());
+    let start = grf.0.min(end);
+    w.grf[start..end].copy_from_slice(&d.grf[start..end]);
+    let (a, b) = (start / 64, end.div_ceil(64));
+    w.grf_undef[a..b].copy_from_slice(&d.grf_undef[a..b]);
     w.arf.copy_from_slice(&d.arf);
     w.arf_undef.copy_from_slice(&d.arf_undef);
     w.acc.copy_from_slice(&d.acc);
     w.events = d.events;
+}
+
+/// The union of two GRF byte ranges (`start >= end`: empty).
+fn grow(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+    (a.0.min(b.0), a.1.max(b.1))
 }
 
 /// The instruction of a request: decoded from its bytes (hex, into the scratch buffers), or
@@ -416,6 +428,7 @@ impl Simulator {
             PlatformState {
                 work: default.clone(),
                 default,
+                grf_dirty: (usize::MAX, 0),
                 by_bytes: HashMap::default(),
                 by_text: HashMap::default(),
             }
@@ -441,9 +454,22 @@ impl Simulator {
         } else {
             &ps.by_bytes[bytes]
         };
-        restore(&mut ps.work, &ps.default);
+        restore(&mut ps.work, &ps.default, ps.grf_dirty);
+        // Until the instruction has run: all of the GRF (a fault or a failed step may write
+        // anywhere).
+        let all = (0, ps.work.grf.len());
+        ps.grf_dirty = all;
+        let mut dirty = (usize::MAX, 0);
         let st = &mut ps.work;
         for (name, hex) in initial {
+            if let Some(n) = regs::grf_number(name) {
+                // (What the writes below may change: register `n`.)
+                let rb = st.grf_reg_bytes();
+                dirty = grow(
+                    dirty,
+                    (n.saturating_mul(rb), n.saturating_add(1).saturating_mul(rb)),
+                );
+            }
             let fast = match regs::grf_number(name) {
                 Some(n) => write_grf_hex(st, n, hex.as_bytes()),
                 None => {
@@ -460,7 +486,11 @@ impl Simulator {
         if let Some(f) = self.fault {
             f.apply_state(st);
         }
-        crate::exec::step_prepared(st, pre, &ExecOptions::default()).map_err(|e| e.to_string())?;
+        let info = crate::exec::step_prepared(st, pre, &ExecOptions::default())
+            .map_err(|e| e.to_string())?;
+        if self.fault.is_none() {
+            ps.grf_dirty = grow(dirty, info.written.grf);
+        }
         if report.is_empty() {
             return Ok(());
         }
@@ -929,5 +959,43 @@ mod tests {
             second.contains(&format!("\"r10\":\"{}\"", "xx".repeat(32))),
             "{second}"
         );
+    }
+
+    /// Requests that report every register the request before wrote (its initial registers,
+    /// what its instruction wrote), some with initial registers left out and some failing
+    /// after writing one: each answers as on a fresh state (only what may differ from the
+    /// default state is restored between requests).
+    #[test]
+    fn registers_written_before_are_restored_for_the_next_request() {
+        let cfg = crate::golden::GenConfig::new(Platform::Skl, 5);
+        let mut reqs: Vec<Request> = Vec::new();
+        crate::golden::generate(&cfg, 300, &mut std::io::sink(), |c| {
+            reqs.extend(c.iter().flatten().map(Request::from_vector));
+        })
+        .unwrap();
+        let mut sim = Simulator::new(None);
+        let mut prev: Vec<String> = Vec::new();
+        for (k, mut r) in reqs.into_iter().enumerate() {
+            let names: Vec<String> = r.initial.keys().cloned().collect();
+            for n in prev.iter().chain(&names) {
+                if !r.report.contains(n) {
+                    r.report.push(n.clone());
+                }
+            }
+            if k % 3 == 1 {
+                // Every other initial register left out (the default shows through).
+                let keep: Vec<String> = names.iter().step_by(2).cloned().collect();
+                r.initial.retain(|n, _| keep.contains(n));
+            }
+            if k % 7 == 3 {
+                // A register written, then a bad one: an error; the next request reports it.
+                r.initial.insert("r3".into(), "11".repeat(32));
+                r.initial.insert("r4".into(), "1".into());
+                r.report.push("r3".into());
+            }
+            let want = format!("{}\n", execute(&r, None).to_line());
+            assert_eq!(fast(&mut sim, &r.to_line()), want, "request {k}");
+            prev = r.report.clone();
+        }
     }
 }

@@ -1,0 +1,428 @@
+//! The checker's reader thread: it reads the vector lines, parses each once (the larger half
+//! of the checker's work per vector) and writes its request, ahead of the thread that sends the
+//! requests, reads the responses and compares them ([`super::check::run`]), so that the two
+//! halves run on two cores.
+//!
+//! Lines go over in chunks of [`CHUNK`] (one channel message each, at most [`AHEAD`] waiting),
+//! in input order, and the checker hands each chunk back with the line buffers it is done with,
+//! which the reader reuses. What the checker sees is what it saw reading the lines itself: the
+//! same items in the same order, an input error where the line that failed would have been.
+
+use super::json::plain_ascii_string;
+use super::known::KnownFields;
+use super::lines::read_line_bytes;
+use super::view::{write_request_from, Spans, VectorView};
+use crate::golden::Vector;
+use std::collections::HashSet;
+use std::io::BufRead;
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+
+/// Lines per chunk.
+const CHUNK: usize = 64;
+/// Chunks waiting in the channel at most.
+const AHEAD: usize = 4;
+
+/// A line read ahead.
+pub enum Item {
+    /// A vector: its line (rewritten canonically when only serde could read it), where its
+    /// fields are, and its request (in the checker's batch, see [`ReadAhead::next`]).
+    Vector(String, Spans),
+    /// A line that is no vector: its number and serde's message.
+    Bad(String, usize, String),
+}
+
+/// Items with the requests of their vectors, one after the other.
+#[derive(Default)]
+struct Chunk {
+    items: Vec<(Item, usize)>,
+    requests: Vec<u8>,
+    /// Line buffers to reuse (handed back by the checker).
+    spare: Vec<String>,
+}
+
+/// The checker's end: the next item, in input order.
+pub struct ReadAhead {
+    rx: Receiver<Result<Chunk, String>>,
+    back: Sender<Chunk>,
+    cur: std::vec::IntoIter<(Item, usize)>,
+    /// The current chunk (its items taken), to hand back.
+    shell: Chunk,
+    /// Where the next item's request starts in `shell.requests`.
+    req_at: usize,
+    done: bool,
+}
+
+/// Start reading `input` ahead on a thread of `scope`: the checker's end, and the thread, which
+/// returns the values it learned from the lines (for the summary's known `rules` numbers).
+pub fn start<'scope, 'env, R: BufRead + Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    input: R,
+    skip: &'scope HashSet<String>,
+) -> (
+    ReadAhead,
+    std::thread::ScopedJoinHandle<'scope, KnownFields>,
+) {
+    let (tx, rx) = mpsc::sync_channel(AHEAD);
+    let (back_tx, back_rx) = mpsc::channel();
+    let handle = scope.spawn(move || read(input, skip, tx, back_rx));
+    let ahead = ReadAhead {
+        rx,
+        back: back_tx,
+        cur: Vec::new().into_iter(),
+        shell: Chunk::default(),
+        req_at: 0,
+        done: false,
+    };
+    (ahead, handle)
+}
+
+impl ReadAhead {
+    /// The next item (`None` at the end of the input), its request appended to `batch` when it
+    /// is a vector; `spare` gives line buffers back to the reader. An input error ends the
+    /// items.
+    pub fn next(
+        &mut self,
+        batch: &mut Vec<u8>,
+        spare: &mut Vec<String>,
+    ) -> Result<Option<Item>, String> {
+        loop {
+            if let Some((item, end)) = self.cur.next() {
+                if matches!(item, Item::Vector(..)) {
+                    batch.extend_from_slice(&self.shell.requests[self.req_at..end]);
+                    self.req_at = end;
+                }
+                return Ok(Some(item));
+            }
+            if self.done {
+                return Ok(None);
+            }
+            // The chunk is used up: back to the reader with spare buffers, then the next one.
+            let mut shell = std::mem::take(&mut self.shell);
+            let n = spare.len().saturating_sub(CHUNK);
+            shell.spare.extend(spare.drain(n..));
+            let _ = self.back.send(shell);
+            match self.rx.recv() {
+                Ok(Ok(mut chunk)) => {
+                    self.cur = std::mem::take(&mut chunk.items).into_iter();
+                    self.shell = chunk;
+                    self.req_at = 0;
+                }
+                Ok(Err(e)) => {
+                    self.done = true;
+                    return Err(e);
+                }
+                Err(_) => self.done = true,
+            }
+        }
+    }
+}
+
+/// The reader thread: chunks of items until the end of the input, an input error or a checker
+/// that stopped listening.
+fn read(
+    mut input: impl BufRead,
+    skip: &HashSet<String>,
+    tx: SyncSender<Result<Chunk, String>>,
+    back: Receiver<Chunk>,
+) -> KnownFields {
+    let mut known = KnownFields::default();
+    let mut line_no = 0usize;
+    loop {
+        let mut chunk = back.try_recv().unwrap_or_default();
+        chunk.items.clear();
+        chunk.requests.clear();
+        let mut error = None;
+        let mut end = false;
+        while chunk.items.len() < CHUNK {
+            let mut line = chunk.spare.pop().unwrap_or_default();
+            let plain = match next_line(&mut input, &mut line, &mut line_no) {
+                Ok(Some(plain)) => plain,
+                Ok(None) => {
+                    end = true;
+                    break;
+                }
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            };
+            let at = chunk.requests.len();
+            match parse(line, &mut known, plain, line_no, skip, &mut chunk.requests) {
+                Ok(item) => {
+                    let end = chunk.requests.len();
+                    chunk.items.push((item, end));
+                }
+                Err(line) => {
+                    chunk.requests.truncate(at);
+                    chunk.spare.push(line);
+                }
+            }
+        }
+        if !chunk.items.is_empty() && tx.send(Ok(chunk)).is_err() {
+            return known;
+        }
+        if let Some(e) = error {
+            let _ = tx.send(Err(e));
+            return known;
+        }
+        if end {
+            return known;
+        }
+    }
+}
+
+/// Read a vector line (with the fast reader, or else with serde: a vector it reads is written
+/// back canonically and read from that) and append its request to `requests`: the item, or the
+/// line back when it is skipped (its id in `skip`, or a canonical line the fast reader refuses,
+/// which is not reached).
+fn parse(
+    mut line: String,
+    known: &mut KnownFields,
+    plain: bool,
+    line_no: usize,
+    skip: &HashSet<String>,
+    requests: &mut Vec<u8>,
+) -> Result<Item, String> {
+    if let Ok((v, spans)) = VectorView::parse_spans_hinted(&line, known, Some(plain)) {
+        let kept = request(&line, &v, &spans, skip, requests);
+        drop(v);
+        return match kept {
+            Some(spans) => Ok(Item::Vector(line, spans)),
+            None => Err(line),
+        };
+    }
+    match serde_json::from_str::<Vector>(&line) {
+        Ok(v) => {
+            line = v.to_line();
+            let kept = match VectorView::parse_spans(&line) {
+                Ok((v, spans)) => request(&line, &v, &spans, skip, requests),
+                Err(_) => None,
+            };
+            match kept {
+                Some(spans) => Ok(Item::Vector(line, spans)),
+                None => Err(line),
+            }
+        }
+        Err(e) => Ok(Item::Bad(line, line_no, format!("line {line_no}: {e}"))),
+    }
+}
+
+/// Append the request of vector `v` (read from `line` with `spans`) unless its id is in
+/// `skip`: the spans, or `None` when skipped.
+fn request(
+    line: &str,
+    v: &VectorView,
+    spans: &Spans,
+    skip: &HashSet<String>,
+    requests: &mut Vec<u8>,
+) -> Option<Spans> {
+    if !skip.is_empty() && skip.contains(v.id.as_ref()) {
+        return None;
+    }
+    write_request_from(line, spans, v, requests);
+    Some(*spans)
+}
+
+/// Append the next line of `input` to `buf`, newline included (as `BufRead::read_line`, with
+/// [`read_line_bytes`]): the number of bytes read (0 at the end) and whether the line without
+/// its line end is ASCII and plain ([`super::json::is_plain_ascii`], checked in the pass that
+/// stands for the UTF-8 validation).
+fn read_line(input: &mut impl BufRead, buf: &mut String) -> std::io::Result<(usize, bool)> {
+    let mut bytes = std::mem::take(buf).into_bytes();
+    let n = read_line_bytes(input, &mut bytes)?;
+    // What `next_line` keeps of the line.
+    let body = match bytes.strip_suffix(b"\n") {
+        Some(b) => b.strip_suffix(b"\r").unwrap_or(b),
+        None => &bytes,
+    };
+    let body = body.len();
+    let bytes = if bytes.len() == n {
+        match plain_ascii_string(bytes, body) {
+            Ok(s) => {
+                *buf = s;
+                return Ok((n, true));
+            }
+            Err(bytes) => bytes,
+        }
+    } else {
+        bytes
+    };
+    match String::from_utf8(bytes) {
+        Ok(s) => {
+            *buf = s;
+            Ok((n, false))
+        }
+        Err(_) => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )),
+    }
+}
+
+/// The next vector line of `input` (blank lines skipped) into `buf`: whether it is ASCII and
+/// plain ([`read_line`]), or `None` at the end.
+fn next_line(
+    input: &mut impl BufRead,
+    buf: &mut String,
+    line_no: &mut usize,
+) -> Result<Option<bool>, String> {
+    loop {
+        buf.clear();
+        *line_no += 1;
+        match read_line(input, buf) {
+            Ok((0, _)) => return Ok(None),
+            Ok((_, plain)) => {
+                if buf.ends_with('\n') {
+                    buf.pop();
+                    if buf.ends_with('\r') {
+                        buf.pop();
+                    }
+                }
+                if !buf.trim().is_empty() {
+                    return Ok(Some(plain));
+                }
+            }
+            Err(e) => return Err(format!("vectors line {line_no}: {e}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_as_bufread_reads_them() {
+        // Line splitting is `read_line_bytes`'s (tested in `lines`); here: the text checks.
+        let text: &[u8] = "é\r\nlast".as_bytes();
+        let mut fast = std::io::BufReader::with_capacity(1, text);
+        let mut std_reader = std::io::BufReader::with_capacity(1, text);
+        for _ in 0..3 {
+            let (mut a, mut b) = (String::from("x"), String::from("x"));
+            let (n, _) = read_line(&mut fast, &mut a).unwrap();
+            assert_eq!(n, std_reader.read_line(&mut b).unwrap());
+            assert_eq!(a, b);
+        }
+        let bad: &[u8] = b"ok\n\xff\xfe\n";
+        let mut fast = std::io::BufReader::new(bad);
+        let mut std_reader = std::io::BufReader::new(bad);
+        let (mut a, mut b) = (String::new(), String::new());
+        read_line(&mut fast, &mut a).unwrap();
+        std_reader.read_line(&mut b).unwrap();
+        let (ea, eb) = (
+            read_line(&mut fast, &mut a).unwrap_err(),
+            std_reader.read_line(&mut b).unwrap_err(),
+        );
+        assert_eq!((ea.kind(), ea.to_string()), (eb.kind(), eb.to_string()));
+    }
+
+    /// A reader that fails after its text.
+    struct Failing<'a>(&'a [u8]);
+    impl std::io::Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("disk gone"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// Everything `start` hands over, as (line, spans or bad-line message, request), and the
+    /// error that ended it.
+    type Seen = (
+        Vec<(String, Result<Spans, String>, Vec<u8>)>,
+        Option<String>,
+    );
+
+    fn read_all(input: impl BufRead + Send, skip: &HashSet<String>) -> Seen {
+        std::thread::scope(|s| {
+            let (mut ahead, reader) = start(s, input, skip);
+            let (mut seen, mut spare) = (Vec::new(), Vec::new());
+            let error = loop {
+                let mut batch = Vec::new();
+                match ahead.next(&mut batch, &mut spare) {
+                    Ok(Some(Item::Vector(line, spans))) => {
+                        seen.push((line.clone(), Ok(spans), batch));
+                        // Buffers handed back are reused (cleared) by the reader.
+                        spare.push(line);
+                    }
+                    Ok(Some(Item::Bad(line, n, m))) => {
+                        assert!(batch.is_empty());
+                        seen.push((line, Err(format!("{n}: {m}")), batch));
+                    }
+                    Ok(None) => break None,
+                    Err(e) => break Some(e),
+                }
+            };
+            drop(ahead);
+            reader.join().unwrap();
+            (seen, error)
+        })
+    }
+
+    /// The items are those of reading the lines one by one in order (the same spans, `rules`
+    /// numbers and requests; bad lines where they are; skipped ids and blank lines left out),
+    /// over several chunks; an input error comes after the items before it.
+    #[test]
+    fn items_are_the_lines_read_in_order() {
+        let cfg = crate::golden::GenConfig::new(crate::spec::Platform::Skl, 9);
+        let mut text = Vec::new();
+        crate::golden::generate_lines(&cfg, 3 * CHUNK as u64 + 5, &mut text, |_, _, _| {}).unwrap();
+        let mut lines: Vec<String> = String::from_utf8(text)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        // A bad line, a blank line, a line with a key the checker ignores first and a CRLF
+        // line end.
+        lines.insert(7, "{\"v\":1,\"id\":".into());
+        lines.insert(9, "   ".into());
+        let odd = lines[12].replacen('{', "{\"zz\":0, ", 1);
+        lines[12] = odd;
+        lines[20].push('\r');
+        let skip: HashSet<String> = [&lines[30], &lines[100]]
+            .iter()
+            .map(|l| VectorView::parse(l.trim_end()).unwrap().id.to_string())
+            .collect();
+        let input = lines.join("\n");
+
+        // Line by line.
+        let mut known = KnownFields::default();
+        let mut want = Vec::new();
+        for (k, l) in lines.iter().enumerate() {
+            let l = l.trim_end_matches('\r');
+            if l.trim().is_empty() {
+                continue;
+            }
+            let plain = crate::conformance::json::is_plain_ascii(l.as_bytes());
+            let mut req = Vec::new();
+            match parse(l.to_string(), &mut known, plain, k + 1, &skip, &mut req) {
+                Ok(Item::Vector(line, spans)) => want.push((line, Ok(spans), req)),
+                Ok(Item::Bad(line, n, m)) => want.push((line, Err(format!("{n}: {m}")), req)),
+                Err(_) => {}
+            }
+        }
+        assert_eq!(want.len(), lines.len() - 1 - skip.len());
+        assert!(want[7]
+            .1
+            .as_ref()
+            .is_err_and(|m| m.starts_with("8: line 8")));
+        // The line with another key is read as it is (not in the golden layout).
+        assert!(want[11].0.contains("zz") && want[11].1.is_ok());
+
+        let (seen, error) = read_all(std::io::BufReader::new(input.as_bytes()), &skip);
+        assert_eq!(error, None);
+        assert!(seen == want);
+
+        // The same input failing after its text: every line, then the error.
+        let input = input + "\n";
+        let failing = std::io::BufReader::with_capacity(100, Failing(input.as_bytes()));
+        let (seen, error) = read_all(failing, &skip);
+        assert!(seen == want);
+        let n = lines.len() + 1;
+        assert_eq!(error, Some(format!("vectors line {n}: disk gone")));
+    }
+}
