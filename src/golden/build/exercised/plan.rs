@@ -94,15 +94,10 @@ impl TagPlan {
         insn: &Insn,
         denorm_sensitive: bool,
         env: FloatEnv,
-        mut room: Vec<Rule>,
+        room: Vec<Rule>,
     ) {
         self.read = ReadPlan::of(insn);
-        let r = &mut self.rules;
-        room.clear();
-        r.float = float_plan(insn, denorm_sensitive, &env, &mut room);
-        r.fixed = room;
-        r.env = env;
-        r.denorm_sensitive = denorm_sensitive;
+        self.rules.renew(insn, denorm_sensitive, env, room);
     }
 
     /// Its room for rules (for the next plan; the plan keeps none).
@@ -332,15 +327,24 @@ impl TagPlan {
 
 impl RulePlan {
     /// The rule plan of `insn` in `env`, its rules in `fixed` (emptied first).
-    fn new(insn: &Insn, denorm_sensitive: bool, env: FloatEnv, mut fixed: Vec<Rule>) -> RulePlan {
-        fixed.clear();
-        let float = float_plan(insn, denorm_sensitive, &env, &mut fixed);
-        RulePlan {
+    fn new(insn: &Insn, denorm_sensitive: bool, env: FloatEnv, fixed: Vec<Rule>) -> RulePlan {
+        let mut r = RulePlan {
             env,
             denorm_sensitive,
-            fixed,
-            float,
-        }
+            fixed: Vec::new(),
+            float: None,
+        };
+        r.renew(insn, denorm_sensitive, env, fixed);
+        r
+    }
+
+    /// [`RulePlan::new`] written over this plan.
+    fn renew(&mut self, insn: &Insn, denorm_sensitive: bool, env: FloatEnv, mut fixed: Vec<Rule>) {
+        fixed.clear();
+        self.float = float_plan(insn, denorm_sensitive, &env, &mut fixed);
+        self.fixed = fixed;
+        self.env = env;
+        self.denorm_sensitive = denorm_sensitive;
     }
 }
 
