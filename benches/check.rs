@@ -26,6 +26,8 @@ fn bench(c: &mut Criterion) {
     let mut vectors = Vec::new();
     generate(&GenConfig::new(Platform::Skl, 1), N, &mut vectors, |_| {}).unwrap();
     let text = String::from_utf8(vectors.clone()).unwrap();
+    // (Shared, not copied, by each run's reader thread.)
+    let shared: std::sync::Arc<[u8]> = vectors.clone().into();
     let lines: Vec<&str> = text.lines().collect();
     let mut requests = Vec::new();
     for l in &lines {
@@ -54,7 +56,7 @@ fn bench(c: &mut Criterion) {
             let mut s = Summary::default();
             run(
                 &opts,
-                &vectors[..],
+                std::io::Cursor::new(shared.clone()),
                 &HashSet::new(),
                 &mut std::io::sink(),
                 &mut s,

@@ -33,6 +33,8 @@ fn bench(c: &mut Criterion) {
     });
     let mut buf = Vec::new();
     generate_lines(&cfg, N, &mut buf, |_, _, _| {}).unwrap();
+    // (Shared, not copied, by each run's reader thread.)
+    let buf: std::sync::Arc<[u8]> = buf.into();
     let opts = CheckOptions {
         sim: format!("{} sim", env!("CARGO_BIN_EXE_euref")),
         timeout: Duration::from_secs(10),
@@ -43,7 +45,7 @@ fn bench(c: &mut Criterion) {
             let mut s = Summary::default();
             run(
                 &opts,
-                &buf[..],
+                std::io::Cursor::new(buf.clone()),
                 &HashSet::new(),
                 &mut std::io::sink(),
                 &mut s,

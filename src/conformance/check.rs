@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The hash of the summary's counts (long `rules` texts: foldhash reads 16 bytes a step).
@@ -341,25 +342,24 @@ pub fn write_report_line(v: &VectorView, o: &Outcome, out: &mut Vec<u8>) {
 /// once.
 pub fn run(
     opts: &CheckOptions,
-    input: impl BufRead + Send,
+    input: impl BufRead + Send + 'static,
     skip: &HashSet<String>,
     report: &mut dyn Write,
     summary: &mut Summary,
     on_result: impl FnMut(&VectorView, &Outcome),
 ) -> Result<(), String> {
-    std::thread::scope(|scope| {
-        let (mut ahead, reader) = read_ahead::start(scope, input, skip);
-        let checked = check_all(opts, &mut ahead, report, summary, on_result);
-        // (A reader still reading stops when its channel closes.)
-        drop(ahead);
-        let known = reader
-            .join()
-            .map_err(|_| "the vector reader failed".to_string())?;
-        checked?;
-        summary.take_known(&known);
-        summary.settle();
-        report.flush().map_err(|e| format!("report: {e}"))
-    })
+    let (mut ahead, reader) = read_ahead::start(input, Arc::new(skip.clone()));
+    let checked = check_all(opts, &mut ahead, report, summary, on_result);
+    // (A reader still reading stops at its next chunk, once its channel is closed; after an
+    // error it is not waited for: it may be waiting on its input.)
+    drop(ahead);
+    checked?;
+    let known = reader
+        .join()
+        .map_err(|_| "the vector reader failed".to_string())?;
+    summary.take_known(&known);
+    summary.settle();
+    report.flush().map_err(|e| format!("report: {e}"))
 }
 
 /// [`run`]'s checking loop, on the items of `ahead`.
@@ -539,5 +539,59 @@ mod tests {
         assert!(recorded > 300 && unrecorded > 10, "{recorded} {unrecorded}");
         assert_eq!(by_id.by_rule, by_text.by_rule);
         assert_eq!(by_id.table(), by_text.table());
+    }
+
+    /// A run that fails (here: its report cannot be written) returns its error while its input
+    /// still has more to come that never comes: it does not wait for the reader thread.
+    #[test]
+    fn a_failed_run_returns_while_its_input_waits() {
+        /// Vector lines, then a read that waits for ever.
+        struct Stalling(std::io::Cursor<Vec<u8>>, std::sync::mpsc::Receiver<()>);
+        impl std::io::Read for Stalling {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                match self.0.read(buf)? {
+                    0 => {
+                        let _ = self.1.recv();
+                        Ok(0)
+                    }
+                    n => Ok(n),
+                }
+            }
+        }
+        struct Failing;
+        impl Write for Failing {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("disk full"))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let cfg = crate::golden::GenConfig::new(crate::spec::Platform::Skl, 2);
+        let mut text = Vec::new();
+        crate::golden::generate_lines(&cfg, 100, &mut text, |_, _, _| {}).unwrap();
+        let (hold, stall) = std::sync::mpsc::channel();
+        let input = std::io::BufReader::new(Stalling(std::io::Cursor::new(text), stall));
+        let (done_tx, done) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let opts = CheckOptions {
+                sim: "true".into(),
+                timeout: Duration::from_secs(5),
+                window: 4,
+            };
+            let mut s = Summary::default();
+            let r = run(
+                &opts,
+                input,
+                &HashSet::new(),
+                &mut Failing,
+                &mut s,
+                |_, _| {},
+            );
+            let _ = done_tx.send(r);
+        });
+        let r = done.recv_timeout(Duration::from_secs(60));
+        drop(hold);
+        assert_eq!(r, Ok(Err("report: disk full".to_string())));
     }
 }

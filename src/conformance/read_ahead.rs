@@ -16,6 +16,7 @@ use crate::golden::Vector;
 use std::collections::HashSet;
 use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::Arc;
 
 /// Lines per chunk.
 const CHUNK: usize = 64;
@@ -52,19 +53,17 @@ pub struct ReadAhead {
     done: bool,
 }
 
-/// Start reading `input` ahead on a thread of `scope`: the checker's end, and the thread, which
-/// returns the values it learned from the lines (for the summary's known `rules` numbers).
-pub fn start<'scope, 'env, R: BufRead + Send + 'scope>(
-    scope: &'scope std::thread::Scope<'scope, 'env>,
+/// Start reading `input` ahead on a thread of its own: the checker's end, and the thread,
+/// which returns the values it learned from the lines (for the summary's known `rules`
+/// numbers). The thread is not scoped: a checker that stops early need not wait for it (it
+/// may be waiting on its input), and it stops at its next chunk.
+pub fn start<R: BufRead + Send + 'static>(
     input: R,
-    skip: &'scope HashSet<String>,
-) -> (
-    ReadAhead,
-    std::thread::ScopedJoinHandle<'scope, KnownFields>,
-) {
+    skip: Arc<HashSet<String>>,
+) -> (ReadAhead, std::thread::JoinHandle<KnownFields>) {
     let (tx, rx) = mpsc::sync_channel(AHEAD);
     let (back_tx, back_rx) = mpsc::channel();
-    let handle = scope.spawn(move || read(input, skip, tx, back_rx));
+    let handle = std::thread::spawn(move || read(input, &skip, tx, back_rx));
     let ahead = ReadAhead {
         rx,
         back: back_tx,
@@ -317,15 +316,15 @@ mod tests {
     }
 
     /// A reader that fails after its text.
-    struct Failing<'a>(&'a [u8]);
-    impl std::io::Read for Failing<'_> {
+    struct Failing(Vec<u8>);
+    impl std::io::Read for Failing {
         fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
             if self.0.is_empty() {
                 return Err(std::io::Error::other("disk gone"));
             }
             let n = buf.len().min(self.0.len());
             buf[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
+            self.0.drain(..n);
             Ok(n)
         }
     }
@@ -337,30 +336,28 @@ mod tests {
         Option<String>,
     );
 
-    fn read_all(input: impl BufRead + Send, skip: &HashSet<String>) -> Seen {
-        std::thread::scope(|s| {
-            let (mut ahead, reader) = start(s, input, skip);
-            let (mut seen, mut spare) = (Vec::new(), Vec::new());
-            let error = loop {
-                let mut batch = Vec::new();
-                match ahead.next(&mut batch, &mut spare) {
-                    Ok(Some(Item::Vector(line, spans))) => {
-                        seen.push((line.clone(), Ok(spans), batch));
-                        // Buffers handed back are reused (cleared) by the reader.
-                        spare.push(line);
-                    }
-                    Ok(Some(Item::Bad(line, n, m))) => {
-                        assert!(batch.is_empty());
-                        seen.push((line, Err(format!("{n}: {m}")), batch));
-                    }
-                    Ok(None) => break None,
-                    Err(e) => break Some(e),
+    fn read_all(input: impl BufRead + Send + 'static, skip: &HashSet<String>) -> Seen {
+        let (mut ahead, reader) = start(input, Arc::new(skip.clone()));
+        let (mut seen, mut spare) = (Vec::new(), Vec::new());
+        let error = loop {
+            let mut batch = Vec::new();
+            match ahead.next(&mut batch, &mut spare) {
+                Ok(Some(Item::Vector(line, spans))) => {
+                    seen.push((line.clone(), Ok(spans), batch));
+                    // Buffers handed back are reused (cleared) by the reader.
+                    spare.push(line);
                 }
-            };
-            drop(ahead);
-            reader.join().unwrap();
-            (seen, error)
-        })
+                Ok(Some(Item::Bad(line, n, m))) => {
+                    assert!(batch.is_empty());
+                    seen.push((line, Err(format!("{n}: {m}")), batch));
+                }
+                Ok(None) => break None,
+                Err(e) => break Some(e),
+            }
+        };
+        drop(ahead);
+        reader.join().unwrap();
+        (seen, error)
     }
 
     /// The items are those of reading the lines one by one in order (the same spans, `rules`
@@ -413,13 +410,13 @@ mod tests {
         // The line with another key is read as it is (not in the golden layout).
         assert!(want[11].0.contains("zz") && want[11].1.is_ok());
 
-        let (seen, error) = read_all(std::io::BufReader::new(input.as_bytes()), &skip);
+        let (seen, error) = read_all(std::io::Cursor::new(input.clone().into_bytes()), &skip);
         assert_eq!(error, None);
         assert!(seen == want);
 
         // The same input failing after its text: every line, then the error.
         let input = input + "\n";
-        let failing = std::io::BufReader::with_capacity(100, Failing(input.as_bytes()));
+        let failing = std::io::BufReader::with_capacity(100, Failing(input.into_bytes()));
         let (seen, error) = read_all(failing, &skip);
         assert!(seen == want);
         let n = lines.len() + 1;
