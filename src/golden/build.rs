@@ -359,10 +359,10 @@ impl Work {
         for (o, sz, v) in pairs {
             st.write_grf(o, sz, v, false).ok()?;
         }
-        // Destination registers: random old contents (what the instruction must keep).
+        // Destination registers: random old contents (what the instruction must keep): raw
+        // bits, no typed values (nothing is labelled or tagged from them).
         if let Some((d, cnt)) = b.dst_regs {
-            let dty = insn.dst.map(|d| d.ty).unwrap_or(DataType::UD);
-            self.fill.regs(st, d, cnt, dty, r, None)?;
+            Filler::raw(st, d, cnt, r)?;
         }
         if shape.uses_flags {
             for f in self.arf_f.into_iter().flatten() {

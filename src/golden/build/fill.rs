@@ -75,6 +75,22 @@ impl Filler {
         Some(())
     }
 
+    /// Fill GRF registers `n..n + cnt` with random bits (defined): a destination's old
+    /// contents, which the instruction must keep where it does not write, need no typed values
+    /// or labels (one generator output per 8 bytes).
+    pub(super) fn raw(st: &mut ThreadState, n: u8, cnt: u8, r: &mut Rng) -> Option<()> {
+        let a = grf_base(n);
+        let regs = st.grf.get_mut(a..a + 32 * usize::from(cnt))?;
+        for q in regs.chunks_exact_mut(8) {
+            q.copy_from_slice(&r.next().to_le_bytes());
+        }
+        for reg in 0..usize::from(cnt) {
+            let o = a + 32 * reg;
+            *st.grf_undef.get_mut(o / 64)? &= !(0xffff_ffffu64 << (o % 64));
+        }
+        Some(())
+    }
+
     /// Note in `classes` the labels of the values drawn ahead since [`Filler::begin`] (and
     /// start again).
     pub(super) fn settle(&mut self, classes: &mut ClassSet) {
