@@ -360,7 +360,7 @@ impl Work {
             st.write_grf(o, sz, v, false).ok()?;
         }
         // Destination registers: random old contents (what the instruction must keep): raw
-        // bits, no typed values (nothing is labelled or tagged from them).
+        // bits, not typed values (no value labels are taken from them).
         if let Some((d, cnt)) = b.dst_regs {
             Filler::raw(st, d, cnt, r)?;
         }
