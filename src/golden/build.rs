@@ -299,9 +299,27 @@ impl Work {
         self.arf_moved = self.arf_moved.union(self.st.arf_dirty);
         self.st.reset_from(&self.base, &shape.grf, Blocks::EMPTY);
         let st = &mut self.st.st;
-        // Sources: whole registers of typed values.
-        for (i, s) in b.insn.src.iter().enumerate() {
-            let Some(s) = s else { continue };
+        // Sources: whole registers of random bits, then typed values (labelled) in the
+        // elements the instruction reads (all of them where these cannot be told).
+        let srcs = || {
+            b.insn
+                .src
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| Some((i, (*s)?)))
+        };
+        let grf_regs = |s: &Src| match s.as_reg()?.addr {
+            Addr::Direct {
+                reg: Reg::Grf(n), ..
+            } => Some((n, b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1))),
+            _ => None,
+        };
+        for (_, s) in srcs() {
+            if let Some((n, cnt)) = grf_regs(&s) {
+                Filler::raw(st, n, cnt, r)?;
+            }
+        }
+        for (i, s) in srcs() {
             match s {
                 Src::Imm(imm) => {
                     let (v, c) = values::value_code(imm.ty, r);
@@ -317,15 +335,16 @@ impl Work {
                     }
                 }
                 Src::Reg(rs) => {
-                    let Addr::Direct {
-                        reg: Reg::Grf(n), ..
-                    } = rs.addr
-                    else {
+                    let Some(regs) = grf_regs(&s) else {
                         continue;
                     };
-                    let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
                     let classes = Some(&mut self.classes);
-                    self.fill.regs(st, n, cnt, rs.ty, r, classes)?;
+                    let m = fill::source_elements(&b.insn, i);
+                    if let Some(m) = m.filter(|&m| Filler::fits(regs, rs.ty, m)) {
+                        self.fill.elems(st, regs, rs.ty, m, r, classes)?;
+                    } else {
+                        self.fill.regs(st, regs.0, regs.1, rs.ty, r, classes)?;
+                    }
                 }
             }
         }

@@ -7,6 +7,9 @@ use values::LabelCode;
 mod lookahead;
 mod outputs;
 
+/// Bytes of values [`Filler::elems`] draws at most.
+const RUN: usize = 256;
+
 /// Data types by `DataType as usize` (label codes hold the type in 4 bits).
 const TYPES: usize = 16;
 
@@ -19,6 +22,8 @@ pub(super) struct Filler {
     drawn: [u64; TYPES],
     /// The types with draw bits.
     types: u32,
+    /// The values [`Filler::elems`] draws, before they go to their elements.
+    run: [u8; RUN],
 }
 
 impl Default for Filler {
@@ -27,6 +32,7 @@ impl Default for Filler {
             ahead: lookahead::Ahead::default(),
             drawn: [0; TYPES],
             types: 0,
+            run: [0; RUN],
         }
     }
 }
@@ -55,24 +61,64 @@ impl Filler {
     ) -> Option<()> {
         let a = grf_base(n);
         let regs = st.grf.get_mut(a..a + 32 * usize::from(cnt))?;
-        match lookahead::fill(&mut self.ahead, regs, ty, r) {
-            Some(bits) => {
-                if classes.is_some() {
-                    let t = ty as usize % TYPES;
-                    self.drawn[t] |= bits;
-                    self.types |= 1 << t;
-                }
-            }
-            None => match classes {
-                Some(cl) => fill_typed(regs, ty, r, |c| cl.insert(c)),
-                None => fill_typed(regs, ty, r, |_| {}),
-            },
+        draw(
+            &mut self.ahead,
+            (&mut self.drawn, &mut self.types),
+            regs,
+            ty,
+            r,
+            classes,
+        );
+        define(st, n, cnt)
+    }
+
+    /// Whether elements `elems` of `ty` lie in registers `regs` (start, count) and
+    /// [`Filler::elems`] can draw them (at most 256 bytes of values).
+    pub(super) fn fits((_, cnt): (u8, u8), ty: DataType, elems: u128) -> bool {
+        let sz = (ty.bytes() as usize).clamp(1, 8);
+        let top = (128 - elems.leading_zeros() as usize) * sz;
+        top <= 32 * usize::from(cnt) && elems.count_ones() as usize * sz <= RUN
+    }
+
+    /// Fill the elements `elems` (bit `k`: the element `k * size` bytes into GRF register
+    /// `n`, of `ty`'s size) of registers `n..n + cnt` with random values of `ty`, drawn in
+    /// ascending element order as [`Filler::regs`] draws a run of them; their labels go to
+    /// `classes` likewise. The other bytes keep their values; the registers are defined.
+    /// None (nothing drawn): an element past the registers (see [`Filler::fits`]).
+    pub(super) fn elems(
+        &mut self,
+        st: &mut ThreadState,
+        (n, cnt): (u8, u8),
+        ty: DataType,
+        elems: u128,
+        r: &mut Rng,
+        classes: Option<&mut ClassSet>,
+    ) -> Option<()> {
+        let sz = (ty.bytes() as usize).clamp(1, 8);
+        let k = elems.count_ones() as usize;
+        let a = grf_base(n);
+        let regs = st.grf.get_mut(a..a + 32 * usize::from(cnt))?;
+        let (run, true) = (
+            self.run.get_mut(..k * sz)?,
+            Filler::fits((n, cnt), ty, elems),
+        ) else {
+            return None;
+        };
+        draw(
+            &mut self.ahead,
+            (&mut self.drawn, &mut self.types),
+            run,
+            ty,
+            r,
+            classes,
+        );
+        let mut m = elems;
+        for v in run.chunks_exact(sz) {
+            let o = m.trailing_zeros() as usize * sz;
+            m &= m - 1;
+            regs.get_mut(o..o + sz)?.copy_from_slice(v);
         }
-        for reg in 0..usize::from(cnt) {
-            let o = a + 32 * reg;
-            *st.grf_undef.get_mut(o / 64)? &= !(0xffff_ffffu64 << (o % 64));
-        }
-        Some(())
+        define(st, n, cnt)
     }
 
     /// Fill GRF registers `n..n + cnt` with random bits (defined): a destination's old
@@ -84,11 +130,7 @@ impl Filler {
         for q in regs.chunks_exact_mut(8) {
             q.copy_from_slice(&r.next().to_le_bytes());
         }
-        for reg in 0..usize::from(cnt) {
-            let o = a + 32 * reg;
-            *st.grf_undef.get_mut(o / 64)? &= !(0xffff_ffffu64 << (o % 64));
-        }
-        Some(())
+        define(st, n, cnt)
     }
 
     /// Note in `classes` the labels of the values drawn ahead since [`Filler::begin`] (and
@@ -132,6 +174,32 @@ fn draw_codes() -> &'static [[LabelCode; 64]; TYPES] {
     })
 }
 
+/// Fill `out` with values of `ty` (drawn ahead where the type has a drawing, one by one
+/// otherwise); their labels go to `classes`: at once, or as draw bits in `drawn` (and the
+/// type in `types`) for [`Filler::settle`].
+fn draw(
+    ahead: &mut lookahead::Ahead,
+    (drawn, types): (&mut [u64; TYPES], &mut u32),
+    out: &mut [u8],
+    ty: DataType,
+    r: &mut Rng,
+    classes: Option<&mut ClassSet>,
+) {
+    match lookahead::fill(ahead, out, ty, r) {
+        Some(bits) => {
+            if classes.is_some() {
+                let t = ty as usize % TYPES;
+                drawn[t] |= bits;
+                *types |= 1 << t;
+            }
+        }
+        None => match classes {
+            Some(cl) => fill_typed(out, ty, r, |c| cl.insert(c)),
+            None => fill_typed(out, ty, r, |_| {}),
+        },
+    }
+}
+
 /// Random values of `ty` over whole registers drawn one by one (the general path, for a type
 /// without a lookahead drawing), each value's label to `note`.
 fn fill_typed(regs: &mut [u8], ty: DataType, r: &mut Rng, mut note: impl FnMut(LabelCode)) {
@@ -158,6 +226,60 @@ fn fill_typed(regs: &mut [u8], ty: DataType, r: &mut Rng, mut note: impl FnMut(L
         }
         reg.copy_from_slice(&buf[..32]);
     }
+}
+
+/// The elements source `i` of `insn` reads (bit `k`: the element `k * size` bytes into its
+/// register), located channel by channel as [`src_offset`] locates them (tests:
+/// `source_elements_are_the_offsets_read`). None: not a direct GRF source, a subregister
+/// that is not a whole number of elements, or an element past the 128th.
+pub(super) fn source_elements(insn: &Insn, i: usize) -> Option<u128> {
+    let rs = insn.src.get(i)?.as_ref()?.as_reg()?;
+    let Addr::Direct {
+        reg: Reg::Grf(_),
+        sub,
+    } = rs.addr
+    else {
+        return None;
+    };
+    let sz = rs.ty.bytes().clamp(1, 8);
+    if u32::from(sub) % sz != 0 {
+        return None;
+    }
+    // (A three-source operand: one element for every channel, or one per channel.)
+    let (w, vs, hs) = match (insn.is_three_src(), rs.region) {
+        (true, r) => (1, u32::from(r.vstride != 0), 0),
+        (false, r) => (
+            u32::from(r.width.max(1)),
+            u32::from(r.vstride),
+            u32::from(r.hstride),
+        ),
+    };
+    // Rows of `w` channels (an execution size is a multiple of the width, or the channels
+    // are taken one by one), each the row pattern moved by `vs` elements from the last.
+    let (first, n) = (u32::from(sub) / sz, u32::from(insn.exec_size));
+    let rows = if vs == 0 { n.min(1) } else { n / w };
+    let last = first + rows.saturating_sub(1) * vs + (w - 1) * hs;
+    if n % w != 0 {
+        return (0..n).try_fold(0u128, |m, c| {
+            let e = first + (c / w) * vs + (c % w) * hs;
+            (e < 128).then(|| m | 1 << e)
+        });
+    }
+    if last >= 128 {
+        return None;
+    }
+    let row = (0..w).fold(0u128, |m, k| m | 1 << (k * hs));
+    Some((0..rows).fold(0u128, |m, r| m | row << (first + r * vs)))
+}
+
+/// Mark GRF registers `n..n + cnt` defined (None: past the GRF).
+fn define(st: &mut ThreadState, n: u8, cnt: u8) -> Option<()> {
+    let a = grf_base(n);
+    for reg in 0..usize::from(cnt) {
+        let o = a + 32 * reg;
+        *st.grf_undef.get_mut(o / 64)? &= !(0xffff_ffffu64 << (o % 64));
+    }
+    Some(())
 }
 
 pub(super) fn grf_base(insn_reg: u8) -> usize {
@@ -310,6 +432,116 @@ mod tests {
             listed += usize::from(written(&ca).len() > 2);
         }
         assert!(listed > 2000, "{listed}");
+    }
+
+    /// The elements `source_elements` marks are those `src_offset` locates channel by
+    /// channel, on random two- and three-source instructions (any region, subregister, type
+    /// and execution size, whole numbers of rows or not); None only where an offset is not a
+    /// whole number of elements or past the 128th element.
+    #[test]
+    fn source_elements_are_the_offsets_read() {
+        use crate::isa::{RegSrc, Region};
+        let mut r = Rng::for_vector(11, 5, 0);
+        let (mut marked, mut none) = (0, 0);
+        for k in 0..20_000 {
+            let op = if k % 3 == 0 { Opcode::Mad } else { Opcode::Add };
+            let mut insn = Insn::new(op);
+            insn.exec_size = [1, 2, 4, 8, 16, 32][r.below(6)];
+            let i = r.below(if op == Opcode::Mad { 3 } else { 2 });
+            let ty = DataType::ALL[r.below(DataType::ALL.len())];
+            let region = Region::new(
+                [0, 1, 2, 4, 8, 16, 32][r.below(7)],
+                [1, 2, 4, 8, 16][r.below(5)],
+                [0, 1, 2, 4][r.below(4)],
+            );
+            let sub = if r.chance(1, 8) {
+                r.below(32) as u8
+            } else {
+                (r.below(4) * ty.bytes() as usize) as u8
+            };
+            let n = 10 + r.below(20) as u8;
+            insn.src[i] = Some(Src::Reg(RegSrc::new(Reg::Grf(n), sub, ty, region)));
+            let sz = (ty.bytes() as usize).clamp(1, 8);
+            let offsets: Vec<usize> = (0..u32::from(insn.exec_size))
+                .map(|c| src_offset(&insn, i, c).unwrap() - grf_base(n))
+                .collect();
+            let whole = offsets.iter().all(|o| o % sz == 0 && o / sz < 128);
+            match source_elements(&insn, i) {
+                Some(m) => {
+                    let want = offsets.iter().fold(0u128, |m, o| m | 1 << (o / sz));
+                    assert!(whole, "{insn:?}");
+                    assert_eq!(m, want, "{insn:?}");
+                    marked += 1;
+                }
+                None => {
+                    assert!(!whole, "{insn:?}");
+                    none += 1;
+                }
+            }
+        }
+        assert!(marked > 15_000 && none > 500, "{marked} {none}");
+    }
+
+    /// `Filler::elems` writes values drawn as one run (as `Filler::regs` draws them, with the
+    /// same labels) into exactly the marked elements, ascending, and keeps every other byte.
+    #[test]
+    fn element_fills_put_a_run_in_the_marked_elements() {
+        let base = ThreadState::new(Platform::Skl);
+        let mut pick = Rng::for_vector(9, 1, 0);
+        let mut f = Filler::default();
+        for k in 0..3000u64 {
+            let ty = DataType::ALL[k as usize % DataType::ALL.len()];
+            let sz = (ty.bytes() as usize).clamp(1, 8);
+            let cnt = 1 + pick.below(2) as u8;
+            let elems = (pick.next() as u128 | (pick.next() as u128) << 64)
+                & ((1u128 << (32 * usize::from(cnt) / sz)) - 1);
+            let mut st = base.clone();
+            let before = st.grf.clone();
+            let (mut ra, mut rb) = (Rng::for_vector(k, 3, 0), Rng::for_vector(k, 3, 0));
+            let (mut ca, mut cb) = (ClassSet::default(), ClassSet::default());
+            f.begin();
+            assert!(Filler::fits((20, cnt), ty, elems));
+            f.elems(&mut st, (20, cnt), ty, elems, &mut ra, Some(&mut ca))
+                .unwrap();
+            f.settle(&mut ca);
+            // The plain run: `Filler::regs` on a scratch register range of the same length.
+            let k_bytes = elems.count_ones() as usize * sz;
+            let mut run = vec![0u8; k_bytes];
+            let mut g = Filler::default();
+            draw(
+                &mut g.ahead,
+                (&mut g.drawn, &mut g.types),
+                &mut run,
+                ty,
+                &mut rb,
+                Some(&mut cb),
+            );
+            g.settle(&mut cb);
+            assert_eq!(ra.state(), rb.state(), "{ty:?} {k}");
+            assert_eq!(written(&ca), written(&cb), "{ty:?} {k}");
+            let a = grf_base(20);
+            let mut vals = run.chunks_exact(sz);
+            for e in 0..32 * usize::from(cnt) / sz {
+                let got = &st.grf[a + e * sz..a + (e + 1) * sz];
+                if elems >> e & 1 == 1 {
+                    assert_eq!(got, vals.next().unwrap(), "{ty:?} {k} {e}");
+                } else {
+                    assert_eq!(got, &before[a + e * sz..a + (e + 1) * sz], "{ty:?} {k} {e}");
+                }
+            }
+            for b in a..a + 32 * usize::from(cnt) {
+                assert_eq!(st.grf_undef[b / 64] >> (b % 64) & 1, 0, "{k}");
+            }
+        }
+        // Past the registers: nothing drawn.
+        let mut st = base.clone();
+        let mut r = Rng::for_vector(1, 1, 0);
+        let s = r.state();
+        assert!(!Filler::fits((20, 1), DataType::F, 1 << 8));
+        assert!(f
+            .elems(&mut st, (20, 1), DataType::F, 1 << 8, &mut r, None)
+            .is_none());
+        assert_eq!(r.state(), s);
     }
 
     /// Every type has a lookahead drawing (none takes the general path), and a run of no
