@@ -140,6 +140,37 @@ impl Prepared {
 }
 
 impl Prepared {
+    /// [`Prepared::new`] written over this one, in place: its operand plans (large) are
+    /// blanked and resolved where they are kept rather than made and moved (the golden
+    /// generator prepares an instruction per shape). Added by the s11-shape helper.
+    pub fn renew(&mut self, st: &ThreadState, insn: &Insn) {
+        self.insn.clone_from(insn);
+        self.imm_srcs = (0..3)
+            .filter(|k| matches!(insn.src[*k], Some(crate::isa::Src::Imm(_))))
+            .fold(0u8, |m, k| m | 1 << k);
+        self.shape = None;
+        let Ok(o) = alu::operands(st.platform(), &self.insn) else {
+            self.plans = None;
+            return;
+        };
+        let shape = o.shape();
+        if operand::state_independent(&self.insn) {
+            let plans = self.plans.get_or_insert_with(operand::Plans::blank);
+            plans.dst = operand::DstPlan::blank();
+            plans.srcs = [None, None, None];
+            let srcs = &o.srcs[..o.nsrc];
+            let ok = operand::resolve_all(st, &self.insn, srcs, o.n, o.esize_override(), plans);
+            if ok.is_err() {
+                self.plans = None;
+            }
+        } else {
+            self.plans = None;
+        }
+        self.shape = Some(shape);
+    }
+}
+
+impl Prepared {
     /// Whether the instruction has an immediate source.
     pub fn has_imm(&self) -> bool {
         self.imm_srcs != 0

@@ -282,13 +282,29 @@ pub(crate) struct ReadPlan {
 impl ReadPlan {
     /// The reading of `insn`'s operands.
     pub(crate) fn of(insn: &Insn) -> ReadPlan {
-        let srcs = [0, 1, 2].map(|i| SrcRead::of(insn, i));
-        // The classes of each source's type and of the destination's.
-        let fmts = [0, 1, 2].map(|i| match (srcs[i], insn.src[i]) {
-            (SrcRead::None, _) | (_, None) => Classify::of(DataType::UD),
-            (_, Some(s)) => Classify::of(s.ty()),
-        });
-        let dst = insn.dst.filter(|d| d.ty.is_float()).and_then(|d| {
+        let mut plan = ReadPlan {
+            srcs: [SrcRead::None; 3],
+            fmts: [Classify::of(DataType::UD); 3],
+            dst: None,
+        };
+        plan.renew(insn);
+        plan
+    }
+
+    /// [`ReadPlan::of`] written over this plan, in place (a plan is large: no whole plan is
+    /// made and copied, once per shape).
+    pub(crate) fn renew(&mut self, insn: &Insn) {
+        for i in 0..3 {
+            let s = SrcRead::of(insn, i);
+            // The classes of each source's type.
+            self.fmts[i] = match (s, insn.src[i]) {
+                (SrcRead::None, _) | (_, None) => Classify::of(DataType::UD),
+                (_, Some(s)) => Classify::of(s.ty()),
+            };
+            self.srcs[i] = s;
+        }
+        // The classes of a float destination's type, and its elements.
+        self.dst = insn.dst.filter(|d| d.ty.is_float()).and_then(|d| {
             let (base, size) = dst_elem(insn, 0)?;
             Some((
                 Classify::of(d.ty),
@@ -297,7 +313,6 @@ impl ReadPlan {
                 size,
             ))
         });
-        ReadPlan { srcs, fmts, dst }
     }
 }
 

@@ -260,7 +260,10 @@ impl Work {
                 uses_flags: to_uses_flags,
                 acc: to_acc,
             } = &mut *room;
-            *to_pre = Some(Prepared::new(&self.base, b.insn.clone()));
+            match to_pre {
+                Some(pre) => pre.renew(&self.base, &b.insn),
+                None => *to_pre = Some(Prepared::new(&self.base, b.insn.clone())),
+            }
             to_tags.renew(&b.insn, sensitive, env, tag_rules);
             *to_b = b;
             *to_sel = sel;
@@ -347,5 +350,69 @@ impl Work {
         }
         l.initial_into(&mut buf.initial);
         Some(l.candidates_into(order, b.dst_regs, &mut buf.candidates, &mut buf.blocks))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A prepared instruction renewed in place (`Prepared::renew`, over the one of another
+    /// instruction) equals one made anew (`Prepared::new`), for the golden templates'
+    /// instructions of every opcode on every platform, now and then mutated into forms the
+    /// engine prepares otherwise (an indirect operand, no destination, another execution
+    /// size, a register outside the GRF).
+    #[test]
+    fn renewed_prepared_equals_new() {
+        let mut r = Rng::for_vector(91, 0, 0);
+        let (mut checked, mut planned, mut unplanned) = (0, 0, 0);
+        for p in Platform::ALL {
+            let base = ThreadState::new(p);
+            let ops = template::default_ops(p);
+            let mut pre: Option<Prepared> = None;
+            for k in 0..1500u64 {
+                let sel = ops[r.below(ops.len())];
+                let Some(b) = template::build(sel, k / 5, p, &[], &mut r) else {
+                    continue;
+                };
+                let mut insn = b.insn.clone();
+                match r.below(8) {
+                    0 => {
+                        if let Some(Some(Src::Reg(rs))) = insn.src.get_mut(r.below(3)) {
+                            rs.addr = Addr::Indirect {
+                                a0: r.below(4) as u8,
+                                off: r.below(64) as i16,
+                            };
+                        }
+                    }
+                    1 => insn.dst = None,
+                    2 => insn.exec_size = [1, 2, 3, 4, 8, 16, 32][r.below(7)],
+                    3 => {
+                        if let Some(d) = insn.dst.as_mut() {
+                            d.addr = Addr::Direct {
+                                reg: Reg::Grf(120 + r.below(8) as u8),
+                                sub: 0,
+                            };
+                        }
+                    }
+                    _ => {}
+                }
+                let new = Prepared::new(&base, insn.clone());
+                let renewed = match pre.as_mut() {
+                    Some(old) => {
+                        old.renew(&base, &insn);
+                        &*old
+                    }
+                    None => pre.insert(Prepared::new(&base, insn.clone())),
+                };
+                assert_eq!(format!("{renewed:?}"), format!("{new:?}"), "{p:?} {insn:?}");
+                let with_plans = format!("{new:?}").contains("plans: Some");
+                planned += usize::from(with_plans);
+                unplanned += usize::from(!with_plans);
+                checked += 1;
+            }
+        }
+        assert!(checked > 5000, "{checked}");
+        assert!(planned > 2000 && unplanned > 300, "{planned} {unplanned}");
     }
 }

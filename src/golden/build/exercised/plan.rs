@@ -96,7 +96,7 @@ impl TagPlan {
         env: FloatEnv,
         room: Vec<Rule>,
     ) {
-        self.read = ReadPlan::of(insn);
+        self.read.renew(insn);
         self.rules.renew(insn, denorm_sensitive, env, room);
     }
 
@@ -349,6 +349,8 @@ impl RulePlan {
 }
 
 /// The rules of `insn` whatever its values, into `fixed`, and its value tests.
+// (Inlined: its plan is made where it is kept.)
+#[inline(always)]
 fn float_plan(
     insn: &Insn,
     denorm_sensitive: bool,
