@@ -139,14 +139,29 @@ fn gather_grf<const N: usize>(
     bits: &mut [u64; MAX_CHANNELS],
     undef: &mut u32,
 ) {
-    // (One undefined bit per byte.)
-    let m = u64::MAX >> (64 - N);
-    for ch in 0..n.min(MAX_CHANNELS) {
+    let n = n.min(MAX_CHANNELS);
+    // The bits first, with the byte range every element lies in; the undefined bits per
+    // element only when that range has one.
+    let (mut lo, mut hi) = (usize::MAX, 0usize);
+    for ch in 0..n {
         let o = off[ch] as usize;
         let Some(w) = g.get(o..o + N) else { continue };
         let mut le = [0u8; 8];
         le[..N].copy_from_slice(w);
         bits[ch] = u64::from_le_bytes(le);
+        lo = lo.min(o);
+        hi = hi.max(o + N);
+    }
+    if lo >= hi || undef_range(gu, lo, hi - lo) == Some(false) {
+        return;
+    }
+    // (One undefined bit per byte.)
+    let m = u64::MAX >> (64 - N);
+    for ch in 0..n {
+        let o = off[ch] as usize;
+        if g.get(o..o + N).is_none() {
+            continue;
+        }
         let u = gu.get(o / 64).map_or(true, |x| (x >> (o % 64)) & m != 0);
         *undef |= u32::from(u) << ch;
     }
@@ -325,14 +340,15 @@ fn put_grf<const N: usize>(
     bits: &[u64; MAX_CHANNELS],
 ) {
     let n = n.min(MAX_CHANNELS);
-    for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
-        st.mark_grf(off[ch] as usize, N);
-    }
     // (One undefined bit per byte.)
     let m = u64::MAX >> (64 - N);
+    // The written range: from the lowest to the end of the highest element written.
+    let (mut lo, mut hi) = (usize::MAX, 0usize);
     let (g, gu) = (&mut st.grf, &mut st.grf_undef);
     for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
         let o = off[ch] as usize;
+        lo = lo.min(o);
+        hi = hi.max(o + N);
         if let Some(w) = g.get_mut(o..o + N) {
             w.copy_from_slice(&bits[ch].to_le_bytes()[..N]);
         }
@@ -344,6 +360,9 @@ fn put_grf<const N: usize>(
                 *x & !bm
             };
         }
+    }
+    if lo < hi {
+        st.mark_grf(lo, hi - lo);
     }
 }
 
@@ -600,33 +619,38 @@ fn raw(
     let (em, pm) = enables_in(st, ctl, insn, n);
     let sel = insn.op == Opcode::Sel;
     let en = if sel { em } else { em.and(pm) };
-    // The bits only (no exact values: nothing is computed).
-    let mut src_bits = [[0u64; MAX_CHANNELS]; 2];
-    let mut src_undef = [0u32; 2];
-    for (k, pl) in plans.srcs.iter().take(2).enumerate() {
-        if let Some(pl) = pl {
-            gather_raw(st, pl, n, &mut src_bits[k], &mut src_undef[k]);
+    // The bits only (no exact values: nothing is computed): src0's, with src1's where a
+    // predicated sel picks it.
+    let pick = sel && insn.pred != PredCtrl::None;
+    let mut bits = [0u64; MAX_CHANNELS];
+    let mut und = 0u32;
+    if let Some(pl) = &plans.srcs[0] {
+        gather_raw(st, pl, n, &mut bits, &mut und);
+    }
+    if let Some(pl) = &plans.srcs[1] {
+        // (Read even when not picked: a read may have effects, as tm0's.)
+        let (mut b1, mut u1) = ([0u64; MAX_CHANNELS], 0u32);
+        gather_raw(st, pl, n, &mut b1, &mut u1);
+        if pick {
+            for ch in 0..n.min(MAX_CHANNELS) {
+                if pm.on >> ch & 1 == 0 {
+                    bits[ch] = b1[ch];
+                }
+            }
+            und = (und & pm.on) | (u1 & !pm.on) | pm.unknown;
         }
     }
+    let und = und | en.unknown;
+    let live = en.maybe();
+    // The destination, then the accumulator (distinct storage: the accumulator is not the
+    // destination).
+    write_results(st, dplan, n, live, und, &bits);
     let wr = implicit_writes_in(ctl, insn.ctrl.acc_wr);
-    let acc_map = (wr != Some(false) && !matches!(dplan.space, Space::Arf { acc: true }) && !quirk)
-        .then(|| AccMap::new(st, p, dplan.ty));
-    for ch in 0..n {
-        let m = 1u32 << ch;
-        if en.maybe() & m == 0 {
-            continue;
-        }
-        let (k, pick_unknown) = if sel && insn.pred != PredCtrl::None {
-            (usize::from(pm.on & m == 0), pm.unknown & m != 0)
-        } else {
-            (0, false)
-        };
-        let bits = src_bits[k][ch];
-        let und = src_undef[k] & m != 0 || en.unknown & m != 0 || pick_unknown;
-        write_dst(st, dplan, ch, bits, 0, und);
-        if let Some(a) = acc_map.and_then(|am| am.addr(st, usize::from(insn.chan_off), ch)) {
-            st.acc_write(a, dplan.ty, 0, bits, und || wr.is_none());
-        }
+    if wr != Some(false) && !matches!(dplan.space, Space::Arf { acc: true }) && !quirk {
+        let am = AccMap::new(st, p, dplan.ty);
+        am.write_each(st, usize::from(insn.chan_off), n, live, |ch| {
+            (dplan.ty, 0, bits[ch], und >> ch & 1 == 1 || wr.is_none())
+        });
     }
     info.enabled = en.on;
     Ok(())
@@ -944,9 +968,7 @@ fn integer(
         write_results(st, dplan, n, live, dst_und, &fin);
         if flags_on {
             let flag_und = und_mask | conv_und | flag_undef;
-            for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
-                fw.set(fbase + ch, flag_val >> ch & 1 == 1, flag_und >> ch & 1 == 1);
-            }
+            fw.set_channels(fbase, live & super::mask::low(n), flag_val, flag_und);
             fw.commit(st);
         }
         if let Some(am) = acc_map {

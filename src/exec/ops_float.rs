@@ -615,9 +615,7 @@ pub(crate) fn execute(
             let bits = if same { &res } else { &fin };
             super::alu::write_results(st, dplan, n, live, und_mask, bits);
             if flags_on {
-                for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
-                    fw.set(fbase + ch, flag_val >> ch & 1 == 1, und_mask >> ch & 1 == 1);
-                }
+                fw.set_channels(fbase, live & super::mask::low(n), flag_val, und_mask);
                 fw.commit(st);
             }
             if let Some(am) = acc_map {
