@@ -13,7 +13,7 @@
 
 use crate::spec::registers::field::CR0_0_ACC_DISABLE;
 use crate::spec::{DataType, Platform};
-use crate::state::acc::{class_info, class_of};
+use crate::state::acc::{class_info, class_of, AccWriteType};
 use crate::state::{field_of_dword, ControlDwords, ThreadState};
 
 /// Whether implicit accumulator writes happen: `Some(true)` yes, `Some(false)` no, `None` the
@@ -106,21 +106,23 @@ impl AccMap {
         Some(base + r * self.size)
     }
 
-    /// Write the elements of the channels in `live` of `0..n`, in channel order: `f(ch)`
-    /// gives the type, exact value, bits and undefinedness [`ThreadState::acc_write`] takes.
+    /// Write the elements of type `t` of the channels in `live` of `0..n`, in channel order:
+    /// `f(ch)` gives the exact value, bits and undefinedness [`ThreadState::acc_write`] takes.
     #[inline]
     pub fn write_each(
         &self,
         st: &mut ThreadState,
+        t: DataType,
         chan_off: usize,
         n: usize,
         live: u32,
-        mut f: impl FnMut(usize) -> (DataType, i128, u64, bool),
+        mut f: impl FnMut(usize) -> (i128, u64, bool),
     ) {
+        let ty = AccWriteType::new(st.platform(), t);
         for ch in (0..n.min(super::region::MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
             if let Some(a) = self.addr(st, chan_off, ch) {
-                let (t, exact, bits, und) = f(ch);
-                st.acc_write(a, t, exact, bits, und);
+                let (exact, bits, und) = f(ch);
+                st.acc_write_as(a, &ty, exact, bits, und);
             }
         }
     }

@@ -648,8 +648,8 @@ fn raw(
     let wr = implicit_writes_in(ctl, insn.ctrl.acc_wr);
     if wr != Some(false) && !matches!(dplan.space, Space::Arf { acc: true }) && !quirk {
         let am = AccMap::new(st, p, dplan.ty);
-        am.write_each(st, usize::from(insn.chan_off), n, live, |ch| {
-            (dplan.ty, 0, bits[ch], und >> ch & 1 == 1 || wr.is_none())
+        am.write_each(st, dplan.ty, usize::from(insn.chan_off), n, live, |ch| {
+            (0, bits[ch], und >> ch & 1 == 1 || wr.is_none())
         });
     }
     info.enabled = en.on;
@@ -972,9 +972,9 @@ fn integer(
             fw.commit(st);
         }
         if let Some(am) = acc_map {
-            am.write_each(st, chan_off, n, live, |ch| {
+            am.write_each(st, acc_ty, chan_off, n, live, |ch| {
                 let v = acc_val(ch);
-                (acc_ty, v, v as u64, acc_und(ch))
+                (v, v as u64, acc_und(ch))
             });
         }
         info.enabled = en.on;
@@ -1077,6 +1077,52 @@ pub fn read_operand(
 mod tests {
     use super::*;
     use crate::spec::Platform;
+
+    /// [`gather_raw`] of GRF plans (its fast paths: consecutive dwords, a byte range without
+    /// undefined bits) reads what [`ThreadState::read_grf_unchecked`] reads per channel, on
+    /// random states with undefined bytes and random aligned offsets.
+    #[test]
+    fn gather_raw_is_read_grf_per_channel() {
+        let mut next = crate::test_rng::xorshift(0x6a7e_0002);
+        let mut st = ThreadState::zeroed(Platform::Skl);
+        for case in 0..20_000 {
+            if case % 64 == 0 {
+                // Undefined bytes from none to many.
+                let rate = next() % 4;
+                for o in (0..st.grf_size()).step_by(8) {
+                    let und = rate > 0 && next() % (8 << (3 * rate)) == 0;
+                    st.write_grf(o, 8, next(), und).expect("GRF write");
+                }
+            }
+            let esize = [1usize, 2, 4, 8][(next() % 4) as usize];
+            let n = [1usize, 2, 4, 8, 16, 32][(next() % 6) as usize];
+            let stride = [0usize, 1, 1, 1, 2, 4][(next() % 6) as usize];
+            let room = st.grf_size() - 32 * 4 * esize;
+            let base = (next() as usize % (room / esize)) * esize;
+            let mut plan = SrcPlan::blank();
+            plan.space = Space::Grf;
+            plan.esize = esize;
+            for ch in 0..n {
+                plan.off[ch] = if next() % 16 == 0 {
+                    (base + (next() as usize % 64) * esize) as u32
+                } else {
+                    (base + ch * stride * esize) as u32
+                };
+            }
+            let dense = (0..n).all(|ch| plan.off[ch] as usize == base + ch * esize);
+            plan.dwords_from = (esize == 4 && dense).then_some(base as u32);
+            let (mut bits, mut undef) = ([0u64; MAX_CHANNELS], 0u32);
+            gather_raw(&mut st, &plan, n, &mut bits, &mut undef);
+            for ch in 0..n {
+                let (b, u) = st.read_grf_unchecked(plan.off[ch] as usize, esize);
+                assert_eq!(undef >> ch & 1 == 1, u, "case {case} channel {ch}");
+                assert_eq!(bits[ch], b, "case {case} channel {ch}");
+            }
+            if n < 32 {
+                assert_eq!(undef >> n, 0, "case {case}: channels past {n}");
+            }
+        }
+    }
 
     /// [`write_results`] has the effect of [`write_dst`] per channel in channel order, on
     /// random GRF destinations (element sizes, strides, enables, undefined channels).

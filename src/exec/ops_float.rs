@@ -619,12 +619,12 @@ pub(crate) fn execute(
                 fw.commit(st);
             }
             if let Some(am) = acc_map {
-                am.write_each(st, usize::from(insn.chan_off), n, live, |ch| {
+                am.write_each(st, exec_dt, usize::from(insn.chan_off), n, live, |ch| {
                     // f32to16's HF result is not an execution-type value: the accumulator is
                     // left undefined.
                     let acc_und =
                         und_mask >> ch & 1 == 1 || wr.is_none() || matches!(k, Kind::F32to16);
-                    (exec_dt, 0, res[ch], acc_und)
+                    (0, res[ch], acc_und)
                 });
             }
             info.enabled = en.on;
