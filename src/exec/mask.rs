@@ -66,7 +66,6 @@ pub fn exec_mask(st: &ThreadState, no_mask: bool, chan_off: usize, n: usize) -> 
 }
 
 /// [`exec_mask`] from the control dwords of the state (read once per instruction).
-#[inline]
 pub fn exec_mask_in(
     ctl: &ControlDwords,
     p: Platform,
@@ -120,7 +119,6 @@ pub fn exec_mask_in(
 }
 
 /// The 64 flag bits (f0 in bits 31:0, f1 in 63:32) and their undefined mask.
-#[inline]
 pub fn flag_space(st: &ThreadState) -> (u64, u64) {
     let (f0, u0) = st.flag(0).unwrap_or((0, u32::MAX));
     let (f1, u1) = st.flag(1).unwrap_or((0, u32::MAX));
@@ -140,7 +138,6 @@ pub fn flag_base(f: Flag) -> usize {
 /// combined per PredCtrl (sequential; Align16 replication of channel x/y/z/w within each group
 /// of four, `a16_chan`; anyv/allv over all ExecSize channels; anyNh/allNh over groups of N
 /// channels), then inverted when `inv` (combine before invert).
-#[inline]
 pub fn predicate(
     st: &ThreadState,
     pred: PredCtrl,
