@@ -13,7 +13,7 @@
 
 use crate::spec::registers::field::CR0_0_ACC_DISABLE;
 use crate::spec::{DataType, Platform};
-use crate::state::acc::{class_info, class_of};
+use crate::state::acc::{class_info, class_of, AccWriteType};
 use crate::state::{field_of_dword, ControlDwords, ThreadState};
 
 /// Whether implicit accumulator writes happen: `Some(true)` yes, `Some(false)` no, `None` the
@@ -55,6 +55,8 @@ const KEPT_REGS: usize = 4;
 pub struct AccMap {
     /// Channels per register (0: no accumulator precision).
     per: usize,
+    /// `log2(per)` when `per` is a power of two (the channel split by shifts), else `None`.
+    per_log2: Option<u32>,
     /// Bytes per element.
     size: usize,
     /// The row's registers, in channel order.
@@ -73,6 +75,7 @@ impl AccMap {
         }
         AccMap {
             per,
+            per_log2: per.is_power_of_two().then(|| per.trailing_zeros()),
             size: t.bytes() as usize,
             regs,
             bases,
@@ -87,29 +90,39 @@ impl AccMap {
             return None;
         }
         let idx = chan_off + ch;
-        let k = (idx / self.per) % self.regs.len();
+        let (q, r) = match self.per_log2 {
+            Some(s) => (idx >> s, idx & (self.per - 1)),
+            None => (idx / self.per, idx % self.per),
+        };
+        let k = if self.regs.len() == 1 {
+            0
+        } else {
+            q % self.regs.len()
+        };
         let base = match self.bases.get(k) {
             Some(b) => (*b)?,
             None => reg_base(st, self.regs[k])?,
         };
-        Some(base + (idx % self.per) * self.size)
+        Some(base + r * self.size)
     }
 
-    /// Write the elements of the channels in `live` of `0..n`, in channel order: `f(ch)`
-    /// gives the type, exact value, bits and undefinedness [`ThreadState::acc_write`] takes.
+    /// Write the elements of type `t` of the channels in `live` of `0..n`, in channel order:
+    /// `f(ch)` gives the exact value, bits and undefinedness [`ThreadState::acc_write`] takes.
     #[inline]
     pub fn write_each(
         &self,
         st: &mut ThreadState,
+        t: DataType,
         chan_off: usize,
         n: usize,
         live: u32,
-        mut f: impl FnMut(usize) -> (DataType, i128, u64, bool),
+        mut f: impl FnMut(usize) -> (i128, u64, bool),
     ) {
+        let ty = AccWriteType::new(st.platform(), t);
         for ch in (0..n.min(super::region::MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
             if let Some(a) = self.addr(st, chan_off, ch) {
-                let (t, exact, bits, und) = f(ch);
-                st.acc_write(a, t, exact, bits, und);
+                let (exact, bits, und) = f(ch);
+                st.acc_write_as(a, &ty, exact, bits, und);
             }
         }
     }
@@ -117,4 +130,34 @@ impl AccMap {
 
 fn reg_base(st: &ThreadState, name: &str) -> Option<usize> {
     st.arf_layout().base_of(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The channel split by shifts (power-of-two rows) gives the addresses of the split by
+    /// division, for every platform, type, channel offset and channel.
+    #[test]
+    fn shifted_split_is_the_divided_split() {
+        for p in Platform::ALL {
+            let st = ThreadState::zeroed(p);
+            for t in DataType::ALL {
+                let map = AccMap::new(&st, p, t);
+                let divided = AccMap {
+                    per_log2: None,
+                    ..map
+                };
+                for chan_off in (0..32).step_by(4) {
+                    for ch in 0..32 {
+                        assert_eq!(
+                            map.addr(&st, chan_off, ch),
+                            divided.addr(&st, chan_off, ch),
+                            "{p:?} {t:?} {chan_off} {ch}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -139,14 +139,29 @@ fn gather_grf<const N: usize>(
     bits: &mut [u64; MAX_CHANNELS],
     undef: &mut u32,
 ) {
-    // (One undefined bit per byte.)
-    let m = u64::MAX >> (64 - N);
-    for ch in 0..n.min(MAX_CHANNELS) {
+    let n = n.min(MAX_CHANNELS);
+    // The bits first, with the byte range every element lies in; the undefined bits per
+    // element only when that range has one.
+    let (mut lo, mut hi) = (usize::MAX, 0usize);
+    for ch in 0..n {
         let o = off[ch] as usize;
         let Some(w) = g.get(o..o + N) else { continue };
         let mut le = [0u8; 8];
         le[..N].copy_from_slice(w);
         bits[ch] = u64::from_le_bytes(le);
+        lo = lo.min(o);
+        hi = hi.max(o + N);
+    }
+    if lo >= hi || undef_range(gu, lo, hi - lo) == Some(false) {
+        return;
+    }
+    // (One undefined bit per byte.)
+    let m = u64::MAX >> (64 - N);
+    for ch in 0..n {
+        let o = off[ch] as usize;
+        if g.get(o..o + N).is_none() {
+            continue;
+        }
         let u = gu.get(o / 64).map_or(true, |x| (x >> (o % 64)) & m != 0);
         *undef |= u32::from(u) << ch;
     }
@@ -325,14 +340,15 @@ fn put_grf<const N: usize>(
     bits: &[u64; MAX_CHANNELS],
 ) {
     let n = n.min(MAX_CHANNELS);
-    for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
-        st.mark_grf(off[ch] as usize, N);
-    }
     // (One undefined bit per byte.)
     let m = u64::MAX >> (64 - N);
+    // The written range: from the lowest to the end of the highest element written.
+    let (mut lo, mut hi) = (usize::MAX, 0usize);
     let (g, gu) = (&mut st.grf, &mut st.grf_undef);
     for ch in (0..n).filter(|ch| write >> ch & 1 == 1) {
         let o = off[ch] as usize;
+        lo = lo.min(o);
+        hi = hi.max(o + N);
         if let Some(w) = g.get_mut(o..o + N) {
             w.copy_from_slice(&bits[ch].to_le_bytes()[..N]);
         }
@@ -344,6 +360,9 @@ fn put_grf<const N: usize>(
                 *x & !bm
             };
         }
+    }
+    if lo < hi {
+        st.mark_grf(lo, hi - lo);
     }
 }
 
@@ -600,33 +619,38 @@ fn raw(
     let (em, pm) = enables_in(st, ctl, insn, n);
     let sel = insn.op == Opcode::Sel;
     let en = if sel { em } else { em.and(pm) };
-    // The bits only (no exact values: nothing is computed).
-    let mut src_bits = [[0u64; MAX_CHANNELS]; 2];
-    let mut src_undef = [0u32; 2];
-    for (k, pl) in plans.srcs.iter().take(2).enumerate() {
-        if let Some(pl) = pl {
-            gather_raw(st, pl, n, &mut src_bits[k], &mut src_undef[k]);
+    // The bits only (no exact values: nothing is computed): src0's, with src1's where a
+    // predicated sel picks it.
+    let pick = sel && insn.pred != PredCtrl::None;
+    let mut bits = [0u64; MAX_CHANNELS];
+    let mut und = 0u32;
+    if let Some(pl) = &plans.srcs[0] {
+        gather_raw(st, pl, n, &mut bits, &mut und);
+    }
+    if let Some(pl) = &plans.srcs[1] {
+        // (Read even when not picked: a read may have effects, as tm0's.)
+        let (mut b1, mut u1) = ([0u64; MAX_CHANNELS], 0u32);
+        gather_raw(st, pl, n, &mut b1, &mut u1);
+        if pick {
+            for ch in 0..n.min(MAX_CHANNELS) {
+                if pm.on >> ch & 1 == 0 {
+                    bits[ch] = b1[ch];
+                }
+            }
+            und = (und & pm.on) | (u1 & !pm.on) | pm.unknown;
         }
     }
+    let und = und | en.unknown;
+    let live = en.maybe();
+    // The destination, then the accumulator (distinct storage: the accumulator is not the
+    // destination).
+    write_results(st, dplan, n, live, und, &bits);
     let wr = implicit_writes_in(ctl, insn.ctrl.acc_wr);
-    let acc_map = (wr != Some(false) && !matches!(dplan.space, Space::Arf { acc: true }) && !quirk)
-        .then(|| AccMap::new(st, p, dplan.ty));
-    for ch in 0..n {
-        let m = 1u32 << ch;
-        if en.maybe() & m == 0 {
-            continue;
-        }
-        let (k, pick_unknown) = if sel && insn.pred != PredCtrl::None {
-            (usize::from(pm.on & m == 0), pm.unknown & m != 0)
-        } else {
-            (0, false)
-        };
-        let bits = src_bits[k][ch];
-        let und = src_undef[k] & m != 0 || en.unknown & m != 0 || pick_unknown;
-        write_dst(st, dplan, ch, bits, 0, und);
-        if let Some(a) = acc_map.and_then(|am| am.addr(st, usize::from(insn.chan_off), ch)) {
-            st.acc_write(a, dplan.ty, 0, bits, und || wr.is_none());
-        }
+    if wr != Some(false) && !matches!(dplan.space, Space::Arf { acc: true }) && !quirk {
+        let am = AccMap::new(st, p, dplan.ty);
+        am.write_each(st, dplan.ty, usize::from(insn.chan_off), n, live, |ch| {
+            (0, bits[ch], und >> ch & 1 == 1 || wr.is_none())
+        });
     }
     info.enabled = en.on;
     Ok(())
@@ -944,15 +968,13 @@ fn integer(
         write_results(st, dplan, n, live, dst_und, &fin);
         if flags_on {
             let flag_und = und_mask | conv_und | flag_undef;
-            for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
-                fw.set(fbase + ch, flag_val >> ch & 1 == 1, flag_und >> ch & 1 == 1);
-            }
+            fw.set_channels(fbase, live & super::mask::low(n), flag_val, flag_und);
             fw.commit(st);
         }
         if let Some(am) = acc_map {
-            am.write_each(st, chan_off, n, live, |ch| {
+            am.write_each(st, acc_ty, chan_off, n, live, |ch| {
                 let v = acc_val(ch);
-                (acc_ty, v, v as u64, acc_und(ch))
+                (v, v as u64, acc_und(ch))
             });
         }
         info.enabled = en.on;
@@ -1055,6 +1077,52 @@ pub fn read_operand(
 mod tests {
     use super::*;
     use crate::spec::Platform;
+
+    /// [`gather_raw`] of GRF plans (its fast paths: consecutive dwords, a byte range without
+    /// undefined bits) reads what [`ThreadState::read_grf_unchecked`] reads per channel, on
+    /// random states with undefined bytes and random aligned offsets.
+    #[test]
+    fn gather_raw_is_read_grf_per_channel() {
+        let mut next = crate::test_rng::xorshift(0x6a7e_0002);
+        let mut st = ThreadState::zeroed(Platform::Skl);
+        for case in 0..20_000 {
+            if case % 64 == 0 {
+                // Undefined bytes from none to many.
+                let rate = next() % 4;
+                for o in (0..st.grf_size()).step_by(8) {
+                    let und = rate > 0 && next() % (8 << (3 * rate)) == 0;
+                    st.write_grf(o, 8, next(), und).expect("GRF write");
+                }
+            }
+            let esize = [1usize, 2, 4, 8][(next() % 4) as usize];
+            let n = [1usize, 2, 4, 8, 16, 32][(next() % 6) as usize];
+            let stride = [0usize, 1, 1, 1, 2, 4][(next() % 6) as usize];
+            let room = st.grf_size() - 32 * 4 * esize;
+            let base = (next() as usize % (room / esize)) * esize;
+            let mut plan = SrcPlan::blank();
+            plan.space = Space::Grf;
+            plan.esize = esize;
+            for ch in 0..n {
+                plan.off[ch] = if next() % 16 == 0 {
+                    (base + (next() as usize % 64) * esize) as u32
+                } else {
+                    (base + ch * stride * esize) as u32
+                };
+            }
+            let dense = (0..n).all(|ch| plan.off[ch] as usize == base + ch * esize);
+            plan.dwords_from = (esize == 4 && dense).then_some(base as u32);
+            let (mut bits, mut undef) = ([0u64; MAX_CHANNELS], 0u32);
+            gather_raw(&mut st, &plan, n, &mut bits, &mut undef);
+            for ch in 0..n {
+                let (b, u) = st.read_grf_unchecked(plan.off[ch] as usize, esize);
+                assert_eq!(undef >> ch & 1 == 1, u, "case {case} channel {ch}");
+                assert_eq!(bits[ch], b, "case {case} channel {ch}");
+            }
+            if n < 32 {
+                assert_eq!(undef >> n, 0, "case {case}: channels past {n}");
+            }
+        }
+    }
 
     /// [`write_results`] has the effect of [`write_dst`] per channel in channel order, on
     /// random GRF destinations (element sizes, strides, enables, undefined channels).

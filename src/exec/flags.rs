@@ -93,6 +93,26 @@ impl FlagWriter {
         }
     }
 
+    /// [`set`](Self::set) for flag bits `base + ch` of the channels `ch` in `chans`, in one go:
+    /// bit `ch` of `val` the value, of `undef` whether it is undefined.
+    #[inline]
+    pub fn set_channels(&mut self, base: usize, chans: u32, val: u32, undef: u32) {
+        if base >= 64 {
+            return;
+        }
+        // (Bits shifted past 63 are dropped, as `set` drops flag bits from 64 on.)
+        let at = |x: u32| u64::from(x) << base;
+        let m = at(chans);
+        if m == 0 {
+            return;
+        }
+        self.touched = true;
+        let u = at(undef) & m;
+        let d = m & !u;
+        self.undef = (self.undef | u) & !d;
+        self.val = (self.val & !d) | (at(val) & d);
+    }
+
     /// Write the flags back.
     pub fn commit(self, st: &mut ThreadState) {
         if !self.touched {
@@ -100,5 +120,38 @@ impl FlagWriter {
         }
         let _ = st.set_flag(0, self.val as u32, self.undef as u32);
         let _ = st.set_flag(1, (self.val >> 32) as u32, (self.undef >> 32) as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`FlagWriter::set_channels`] has the effect of [`FlagWriter::set`] per channel, for
+    /// every flag base (including bases whose bits run past f1.1).
+    #[test]
+    fn set_channels_is_set_per_channel() {
+        let mut next = crate::test_rng::xorshift(0x0f1a_95e7);
+        for case in 0..50_000 {
+            let start = FlagWriter {
+                val: next(),
+                undef: next() & next(),
+                touched: next() % 2 == 0,
+            };
+            let base = (next() % 80) as usize;
+            let chans = if next() % 4 == 0 { 0 } else { next() as u32 };
+            let (val, undef) = (next() as u32, (next() & next()) as u32);
+            let mut fast = FlagWriter { ..start };
+            fast.set_channels(base, chans, val, undef);
+            let mut slow = FlagWriter { ..start };
+            for ch in (0..32).filter(|ch| chans >> ch & 1 == 1) {
+                slow.set(base + ch, val >> ch & 1 == 1, undef >> ch & 1 == 1);
+            }
+            assert_eq!(
+                (fast.val, fast.undef, fast.touched),
+                (slow.val, slow.undef, slow.touched),
+                "case {case}: base {base} chans {chans:#x}"
+            );
+        }
     }
 }

@@ -615,18 +615,16 @@ pub(crate) fn execute(
             let bits = if same { &res } else { &fin };
             super::alu::write_results(st, dplan, n, live, und_mask, bits);
             if flags_on {
-                for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
-                    fw.set(fbase + ch, flag_val >> ch & 1 == 1, und_mask >> ch & 1 == 1);
-                }
+                fw.set_channels(fbase, live & super::mask::low(n), flag_val, und_mask);
                 fw.commit(st);
             }
             if let Some(am) = acc_map {
-                am.write_each(st, usize::from(insn.chan_off), n, live, |ch| {
+                am.write_each(st, exec_dt, usize::from(insn.chan_off), n, live, |ch| {
                     // f32to16's HF result is not an execution-type value: the accumulator is
                     // left undefined.
                     let acc_und =
                         und_mask >> ch & 1 == 1 || wr.is_none() || matches!(k, Kind::F32to16);
-                    (exec_dt, 0, res[ch], acc_und)
+                    (0, res[ch], acc_und)
                 });
             }
             info.enabled = en.on;

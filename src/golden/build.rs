@@ -413,10 +413,11 @@ impl Work {
         self.after.reset_from(&self.st.st, &shape.grf, moved);
         self.arf_moved = Blocks::EMPTY;
         let step = match &shape.pre {
-            Some(pre) => {
+            Some(pre) if pre.has_imm() => {
                 let imms = crate::exec::imm_bits(&insn);
                 crate::exec::step_prepared_imms(&mut self.after.st, pre, &imms, &opts)
             }
+            Some(pre) => crate::exec::step_prepared(&mut self.after.st, pre, &opts),
             None => crate::exec::step(&mut self.after.st, &insn),
         };
         let Ok(info) = step else {

@@ -116,6 +116,35 @@ impl AccExt {
     }
 }
 
+/// What an accumulator write of one type looks up ([`ThreadState::acc_write_as`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AccWriteType {
+    /// Bytes per element.
+    size: usize,
+    /// An integer type (its exact value is kept).
+    int: bool,
+    /// The precision class, its bits and the words one channel takes (`None`: the type has no
+    /// accumulator precision).
+    class: Option<(u8, u32, usize)>,
+}
+
+impl AccWriteType {
+    pub(crate) fn new(p: Platform, t: DataType) -> AccWriteType {
+        let size = t.bytes() as usize;
+        let class = class_of(p, t)
+            .filter(|c| class_info(*c).is_some_and(|ci| ci.channels > 0))
+            .map(|c| {
+                let prec = class_info(c).map_or(64, |ci| ci.bits);
+                (c, prec, words_per_channel(c).min(size / 2).max(1))
+            });
+        AccWriteType {
+            size,
+            int: t.is_int(),
+            class,
+        }
+    }
+}
+
 /// What a read of one accumulator channel gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AccRead {
@@ -151,8 +180,21 @@ impl ThreadState {
         bits: u64,
         undefined: bool,
     ) {
-        let size = t.bytes() as usize;
-        let p = self.platform;
+        let ty = AccWriteType::new(self.platform, t);
+        self.acc_write_as(o, &ty, exact, bits, undefined);
+    }
+
+    /// [`Self::acc_write`] with the lookups of the type made beforehand (for many channels).
+    #[inline]
+    pub(crate) fn acc_write_as(
+        &mut self,
+        o: usize,
+        ty: &AccWriteType,
+        exact: i128,
+        bits: u64,
+        undefined: bool,
+    ) {
+        let size = ty.size;
         let Some((n, w)) = self.acc_at(o) else {
             return;
         };
@@ -162,14 +204,12 @@ impl ThreadState {
             self.write_arf_flat(o, size, bits, u);
             return;
         }
-        let Some(c) = class_of(p, t).filter(|c| class_info(*c).is_some_and(|ci| ci.channels > 0))
-        else {
+        let Some((c, prec, words)) = ty.class else {
             // acc.precision.b / acc.precision.q: the type is not supported in the accumulator.
             self.write_arf_flat(o, size, 0, u64::MAX);
             return;
         };
-        let prec = class_info(c).map_or(64, |ci| ci.bits);
-        let (vis, ext, undef) = if t.is_int() {
+        let (vis, ext, undef) = if ty.int {
             let wrapped = wrap_signed(exact, prec.min(64));
             (
                 wrapped as u64,
@@ -182,7 +222,7 @@ impl ThreadState {
         // acc0/acc1 have no field rows: the bytes are stored as they are.
         self.write_arf_plain(o, size, vis, undef);
         if let Some(a) = self.acc.get_mut(n) {
-            a.set_class(w, words_per_channel(c).min(size / 2).max(1), c, ext);
+            a.set_class(w, words, c, ext);
         }
     }
 
