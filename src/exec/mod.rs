@@ -114,59 +114,48 @@ impl Prepared {
     /// are used). Instructions whose operands cannot be resolved ahead are resolved at each
     /// step, which also reports their errors.
     pub fn new(st: &ThreadState, insn: Insn) -> Prepared {
-        let imm_srcs = (0..3)
-            .filter(|k| matches!(insn.src[*k], Some(crate::isa::Src::Imm(_))))
-            .fold(0u8, |m, k| m | 1 << k);
         let mut pre = Prepared {
             insn,
             plans: None,
             shape: None,
-            imm_srcs,
+            imm_srcs: 0,
         };
-        let Ok(o) = alu::operands(st.platform(), &pre.insn) else {
-            return pre;
-        };
-        let shape = o.shape();
-        if operand::state_independent(&pre.insn) {
-            // The plans are filled where they are kept.
-            let mut plans = operand::Plans::blank();
-            let srcs = &o.srcs[..o.nsrc];
-            let ok = operand::resolve_all(st, &pre.insn, srcs, o.n, o.esize_override(), &mut plans);
-            pre.plans = ok.is_ok().then_some(plans);
-        }
-        pre.shape = Some(shape);
+        pre.prepare(st);
         pre
     }
-}
 
-impl Prepared {
     /// [`Prepared::new`] written over this one, in place: its operand plans (large) are
     /// blanked and resolved where they are kept rather than made and moved (the golden
-    /// generator prepares an instruction per shape). Added by the s11-shape helper.
+    /// generator prepares an instruction per shape).
     pub fn renew(&mut self, st: &ThreadState, insn: &Insn) {
         self.insn.clone_from(insn);
+        self.prepare(st);
+    }
+
+    /// Work out everything but the instruction, which is in place.
+    fn prepare(&mut self, st: &ThreadState) {
+        let insn = &self.insn;
         self.imm_srcs = (0..3)
             .filter(|k| matches!(insn.src[*k], Some(crate::isa::Src::Imm(_))))
             .fold(0u8, |m, k| m | 1 << k);
         self.shape = None;
-        let Ok(o) = alu::operands(st.platform(), &self.insn) else {
+        let Ok(o) = alu::operands(st.platform(), insn) else {
             self.plans = None;
             return;
         };
-        let shape = o.shape();
-        if operand::state_independent(&self.insn) {
+        if operand::state_independent(insn) {
+            // The plans are filled where they are kept.
             let plans = self.plans.get_or_insert_with(operand::Plans::blank);
             plans.dst = operand::DstPlan::blank();
             plans.srcs = [None, None, None];
             let srcs = &o.srcs[..o.nsrc];
-            let ok = operand::resolve_all(st, &self.insn, srcs, o.n, o.esize_override(), plans);
-            if ok.is_err() {
+            if operand::resolve_all(st, insn, srcs, o.n, o.esize_override(), plans).is_err() {
                 self.plans = None;
             }
         } else {
             self.plans = None;
         }
-        self.shape = Some(shape);
+        self.shape = Some(o.shape());
     }
 }
 
