@@ -621,19 +621,26 @@ fn special_bytes(w: u64) -> u64 {
         | (w.wrapping_sub(LO * 0x20) & !w & HI)
 }
 
-/// The position of the first quote in `b` at or after `from`, searched 16 bytes at a time
-/// ([`quote_bits`]).
+/// The position of the first quote in `b` at or after `from`, searched eight bytes at a time
+/// (the zero-byte test of Hacker's Delight 6-1 on `w ^ "..."`: the lowest flagged byte is
+/// exact). (Short strings, as keys and register hex are, take fewer instructions so than
+/// 16 bytes at a time with [`quote_bits`].)
 #[inline(always)]
 fn next_quote(b: &[u8], from: usize) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
     let mut i = from;
-    while i < b.len() {
-        let m = quote_bits(b, i);
-        if m != 0 {
-            return Some(i + m.trailing_zeros() as usize);
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word) ^ (LO * u64::from(b'"'));
+        let hit = x.wrapping_sub(LO) & !x & HI;
+        if hit != 0 {
+            return Some(i + (hit.trailing_zeros() / 8) as usize);
         }
-        i += 16;
+        i += 8;
     }
-    None
+    b.get(i..)?.iter().position(|&c| c == b'"').map(|k| i + k)
 }
 
 /// Whether `b` has a byte that is below 0x20 or a backslash, or (with `QUOTE`) a quote. Written

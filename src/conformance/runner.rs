@@ -57,24 +57,7 @@ impl SimProcess {
         let (tx, rx) = mpsc::channel::<Vec<u8>>();
         thread::spawn(move || writer(stdin, rx));
         let (etx, erx) = mpsc::channel::<Event>();
-        thread::spawn(move || {
-            // One buffer read into; what was read goes over in a vector of its size (a fresh
-            // 64 KiB vector per read cost a zeroed allocation each time).
-            let mut buf = vec![0u8; 1 << 16];
-            loop {
-                match stdout.read(&mut buf) {
-                    Ok(0) | Err(_) => {
-                        let _ = etx.send(Event::Eof);
-                        return;
-                    }
-                    Ok(n) => {
-                        if etx.send(Event::Data(buf[..n].to_vec())).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        thread::spawn(move || read_output(&mut stdout, &etx));
         Ok(SimProcess {
             child,
             to_writer: Some(tx),
@@ -126,8 +109,14 @@ impl SimProcess {
 
     /// Whether a whole response line has already arrived (`recv_line` will not wait).
     pub fn has_line(&mut self) -> bool {
+        // (What has arrived is taken only when the lines at hand are used up: whole lines
+        // then replace the buffer instead of being appended to it.)
+        let has = |p: &Self| p.eof || memchr::memchr(b'\n', &p.buf[p.pos..]).is_some();
+        if has(self) {
+            return true;
+        }
         self.gather();
-        self.eof || memchr::memchr(b'\n', &self.buf[self.pos..]).is_some()
+        has(self)
     }
 
     /// The next response line (without its newline; a last line without one counts).
@@ -185,6 +174,44 @@ impl SimProcess {
 impl Drop for SimProcess {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// The reader thread: what the simulator prints, over `etx` in whole lines (the part of a
+/// read after its last newline waits for the next read, so that the checker, which takes the
+/// lines, need not join pieces), then `Eof`. One buffer is read into; what goes over is a
+/// vector of its size (a fresh 64 KiB vector per read cost a zeroed allocation each time).
+fn read_output(stdout: &mut impl Read, etx: &Sender<Event>) {
+    const READ: usize = 1 << 16;
+    let mut buf = vec![0u8; READ];
+    // `buf[..kept]`: read, not sent (no newline in it).
+    let mut kept = 0;
+    loop {
+        if buf.len() - kept < READ / 2 {
+            // A line longer than what is kept room for: more room.
+            buf.resize(buf.len() + READ, 0);
+        }
+        let n = match stdout.read(&mut buf[kept..]) {
+            Ok(0) | Err(_) => {
+                if kept > 0 {
+                    let _ = etx.send(Event::Data(buf[..kept].to_vec()));
+                }
+                let _ = etx.send(Event::Eof);
+                return;
+            }
+            Ok(n) => n,
+        };
+        let end = kept + n;
+        let Some(last) = memchr::memrchr(b'\n', &buf[kept..end]) else {
+            kept = end;
+            continue;
+        };
+        let upto = kept + last + 1;
+        if etx.send(Event::Data(buf[..upto].to_vec())).is_err() {
+            return;
+        }
+        buf.copy_within(upto..end, 0);
+        kept = end - upto;
     }
 }
 

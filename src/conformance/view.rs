@@ -394,6 +394,10 @@ pub struct Spans {
     rules: (u32, u32),
     /// The line is plain ([`super::json::is_plain`]).
     plain: bool,
+    /// A response that repeats the line's `id` token and `expected` text passes
+    /// ([`Spans::passes_verbatim`]): the line is plain, nothing is undefined, and the
+    /// `expected` values are hex (an even number of digits) under distinct names.
+    verbatim: bool,
     /// The number of the `rules` text among the known arrays it was read with
     /// ([`VectorView::parse_spans_known`]).
     pub rules_id: Option<u32>,
@@ -401,6 +405,40 @@ pub struct Spans {
     /// and from `,"insn"` to the end of the `initial` value, which the request repeats
     /// ([`write_request_from`]).
     request: Option<((u32, u32), (u32, u32))>,
+}
+
+impl Spans {
+    /// Whether `resp` is the response `{"id":<id>,"final":<expected>}` with the `id` token
+    /// and the `expected` text of `line` (read with these spans) verbatim, when that response
+    /// passes (it then reads as the vector's expected registers, all defined: see
+    /// [`super::compare::plainly_equal`]).
+    pub fn passes_verbatim(&self, line: &str, resp: &[u8]) -> bool {
+        const ID: &[u8] = b"{\"id\":";
+        const FINAL: &[u8] = b",\"final\":";
+        if !self.verbatim {
+            return false;
+        }
+        let part = |s: (u32, u32)| &line.as_bytes()[s.0 as usize..s.1 as usize];
+        let (id, exp) = (part(self.id), part(self.expected));
+        resp.len() == ID.len() + id.len() + FINAL.len() + exp.len() + 1
+            && resp.starts_with(ID)
+            && resp.ends_with(b"}")
+            && resp[ID.len()..].starts_with(id)
+            && resp[ID.len() + id.len()..].starts_with(FINAL)
+            && &resp[ID.len() + id.len() + FINAL.len()..resp.len() - 1] == exp
+    }
+}
+
+/// Whether the `expected` registers of a plain line pass when a response repeats them
+/// ([`Spans::verbatim`]).
+fn verbatim(v: &VectorView) -> bool {
+    let hex =
+        |h: &str| h.len() % 2 == 0 && h.bytes().fold(true, |ok, c| ok & c.is_ascii_hexdigit());
+    v.undefined.is_empty()
+        && v.expected
+            .iter()
+            .enumerate()
+            .all(|(k, (reg, h))| hex(h) && v.expected[..k].iter().all(|(r, _)| r != reg))
 }
 
 /// Append the request line for the vector `v` read from `line` with `spans` (as
@@ -439,24 +477,28 @@ impl<'a> VectorView<'a> {
     pub fn reread(line: &'a str, spans: &Spans, full: bool) -> Result<VectorView<'a>, JsonError> {
         let part =
             |s: (u32, u32)| Lexer::with_plain(&line[s.0 as usize..s.1 as usize], spans.plain);
-        let mut expected = Vec::new();
-        map_into(&mut part(spans.expected), &mut expected)?;
-        let mut undefined = Vec::new();
+        let mut v = Self::reread_head(line, spans)?;
+        map_into(&mut part(spans.expected), &mut v.expected)?;
         if spans.undefined.1 > 0 {
-            map_into(&mut part(spans.undefined), &mut undefined)?;
+            map_into(&mut part(spans.undefined), &mut v.undefined)?;
         }
-        let dst_view = if full && spans.dst.1 > 0 && line.as_bytes()[spans.dst.0 as usize] == b'{' {
-            Some(dst(&mut part(spans.dst))?)
-        } else {
-            None
-        };
-        let mut alternatives = Vec::new();
+        if full && spans.dst.1 > 0 && line.as_bytes()[spans.dst.0 as usize] == b'{' {
+            v.dst = Some(dst(&mut part(spans.dst))?);
+        }
         if full && spans.alternatives.1 > 0 {
             part(spans.alternatives).array(|l| {
-                alternatives.push(alternative(l)?);
+                v.alternatives.push(alternative(l)?);
                 Ok(())
             })?;
         }
+        Ok(v)
+    }
+
+    /// The `id`, `op`, `insn` and `rules` of a line that [`VectorView::parse_spans`] read
+    /// (the rest left empty: what the report and the summary need of a vector that passed).
+    pub fn reread_head(line: &'a str, spans: &Spans) -> Result<VectorView<'a>, JsonError> {
+        let part =
+            |s: (u32, u32)| Lexer::with_plain(&line[s.0 as usize..s.1 as usize], spans.plain);
         // A string token of a plain line has no escapes: its body is between the quotes.
         let body = |s: (u32, u32)| match spans.plain && s.1 >= s.0 + 2 {
             true => Ok(Cow::Borrowed(&line[s.0 as usize + 1..s.1 as usize - 1])),
@@ -469,10 +511,10 @@ impl<'a> VectorView<'a> {
             insn: body(spans.insn)?,
             bytes: Cow::Borrowed(""),
             initial_raw: Cow::Borrowed("{}"),
-            expected,
-            undefined,
-            dst: dst_view,
-            alternatives,
+            expected: Vec::new(),
+            undefined: Vec::new(),
+            dst: None,
+            alternatives: Vec::new(),
             rules_raw: Cow::Borrowed(&line[spans.rules.0 as usize..spans.rules.1 as usize]),
         })
     }
@@ -505,16 +547,17 @@ impl<'a> VectorView<'a> {
         if line.len() > u32::MAX as usize {
             return Err("line too long".into());
         }
-        if plain_ascii == Some(true) {
-            if let Some(x) = layout(line, known) {
-                return Ok(x);
-            }
-        }
-        let l = match plain_ascii {
-            Some(true) => Lexer::with_plain(line, true),
-            _ => Lexer::checked(line),
+        let read = match plain_ascii {
+            Some(true) => match layout(line, known) {
+                Some(x) => Ok(x),
+                None => Self::parse_object(line, Lexer::with_plain(line, true), known),
+            },
+            _ => Self::parse_object(line, Lexer::checked(line), known),
         };
-        Self::parse_object(line, l, known)
+        read.map(|(v, mut sp)| {
+            sp.verbatim = sp.plain && verbatim(&v);
+            (v, sp)
+        })
     }
 
     /// Read a vector line as an object with its keys in any order.
