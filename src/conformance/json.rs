@@ -549,16 +549,26 @@ impl<'b> Quotes<'b> {
 /// one SSE2 compare (part of the architecture: no detection), elsewhere byte by byte.
 #[inline(always)]
 fn quote_bits(b: &[u8], at: usize) -> u32 {
-    let mut pad = [0u8; 16];
-    let block = match b.get(at..at + 16).map(<&[u8; 16]>::try_from) {
-        Some(Ok(block)) => block,
-        _ => {
-            let rest = b.get(at..).unwrap_or_default();
-            let n = rest.len().min(16);
-            pad[..n].copy_from_slice(&rest[..n]);
-            &pad
+    if let Some(Ok(block)) = b.get(at..at + 16).map(<&[u8; 16]>::try_from) {
+        return quote_bits16(block);
+    }
+    if at >= b.len() {
+        return 0;
+    }
+    // The last 16 bytes, shifted (no copy); a text shorter than that, padded.
+    if let Some(s) = b.len().checked_sub(16) {
+        if let Ok(block) = <&[u8; 16]>::try_from(&b[s..]) {
+            return quote_bits16(block) >> (at - s);
         }
-    };
+    }
+    let mut pad = [0u8; 16];
+    pad[..b.len() - at].copy_from_slice(&b[at..]);
+    quote_bits16(&pad)
+}
+
+/// [`quote_bits`] of 16 bytes.
+#[inline(always)]
+fn quote_bits16(block: &[u8; 16]) -> u32 {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: SSE2 is part of x86-64 (every x86-64 processor has it); the load is an
     // unaligned one of the 16 bytes of `block`.

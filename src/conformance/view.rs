@@ -547,17 +547,18 @@ impl<'a> VectorView<'a> {
         if line.len() > u32::MAX as usize {
             return Err("line too long".into());
         }
-        let read = match plain_ascii {
+        let mut read = match plain_ascii {
             Some(true) => match layout(line, known) {
                 Some(x) => Ok(x),
                 None => Self::parse_object(line, Lexer::with_plain(line, true), known),
             },
             _ => Self::parse_object(line, Lexer::checked(line), known),
         };
-        read.map(|(v, mut sp)| {
-            sp.verbatim = sp.plain && verbatim(&v);
-            (v, sp)
-        })
+        // (Set in place: the view is large to move.)
+        if let Ok((v, sp)) = &mut read {
+            sp.verbatim = sp.plain && verbatim(v);
+        }
+        read
     }
 
     /// Read a vector line as an object with its keys in any order.
