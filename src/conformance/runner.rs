@@ -222,3 +222,68 @@ fn writer(mut stdin: ChildStdin, rx: Receiver<Vec<u8>>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that returns its text (from byte `at`) in pieces of the given sizes, in turn.
+    struct Pieces {
+        text: Vec<u8>,
+        at: usize,
+        sizes: Vec<usize>,
+        reads: usize,
+    }
+    impl Read for Pieces {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let size = self.sizes[self.reads % self.sizes.len()];
+            let n = size.min(buf.len()).min(self.text.len() - self.at);
+            self.reads += 1;
+            buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    /// What the simulator prints arrives whole and in order, in whole lines but the last (a
+    /// line without a newline at the end of the output), however the reads cut it: short
+    /// and long lines, a line longer than a read, and several lines per read.
+    #[test]
+    fn output_goes_over_in_whole_lines() {
+        let mut text = Vec::new();
+        for k in 0..300usize {
+            let len = [1, 90, 200, 3, 70_000][k % 5] + k % 7;
+            text.extend(std::iter::repeat_n(b'a' + (k % 26) as u8, len));
+            text.push(b'\n');
+        }
+        for last in [&b""[..], b"cut off"] {
+            let mut all = text.clone();
+            all.extend_from_slice(last);
+            for sizes in [vec![1 << 16], vec![1, 7, 4096, 100_000], vec![333]] {
+                let (tx, rx) = mpsc::channel();
+                let mut input = Pieces {
+                    text: all.clone(),
+                    at: 0,
+                    sizes,
+                    reads: 0,
+                };
+                read_output(&mut input, &tx);
+                drop(tx);
+                let events: Vec<Event> = rx.iter().collect();
+                let Some((Event::Eof, data)) = events.split_last() else {
+                    panic!("no end");
+                };
+                let mut got = Vec::new();
+                for (k, e) in data.iter().enumerate() {
+                    let Event::Data(d) = e else {
+                        panic!("two ends")
+                    };
+                    let whole = k + 1 < data.len() || last.is_empty();
+                    assert!(!d.is_empty() && (!whole || d.ends_with(b"\n")));
+                    got.extend_from_slice(d);
+                }
+                assert!(got == all);
+            }
+        }
+    }
+}

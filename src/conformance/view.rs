@@ -865,6 +865,76 @@ mod tests {
         assert!(n > 1500 && alts > 100, "{n} vectors, {alts} alternatives");
     }
 
+    /// A response that repeats a vector's id and expected text is taken as a pass only where
+    /// reading it and comparing gives a pass: the simulator's own answers (most pass
+    /// verbatim), the same with a changed byte, and lines whose expected registers repeat a
+    /// name, are not hex, or have undefined bytes.
+    #[test]
+    fn verbatim_passes_are_passes() {
+        use crate::conformance::compare::{compare_view, Outcome};
+        let mut lines = Vec::new();
+        generate(
+            &GenConfig::new(Platform::Skl, 17),
+            600,
+            &mut std::io::sink(),
+            |c| {
+                lines.extend(c.iter().flatten().map(|v| v.to_line()));
+            },
+        )
+        .unwrap();
+        let n = lines.len();
+        for k in 0..n / 4 {
+            let l = &lines[k * 4];
+            let changed = match k % 4 {
+                0 => l.replacen(
+                    "\"expected\":{",
+                    "\"expected\":{\"r1\":\"00\",\"r1\":\"01\",",
+                    1,
+                ),
+                1 => l.replacen("\"expected\":{\"r", "\"expected\":{\"f1\":\"0z\",\"r", 1),
+                2 => l.replacen(",\"dst\":", ",\"undefined\":{\"r1\":\"00\"},\"dst\":", 1),
+                _ => l.replacen("\"expected\":{", "\"expected\":{\"r1\":\"001\",", 1),
+            };
+            lines.push(changed);
+        }
+        let mut sim = crate::conformance::sim::Simulator::new(None);
+        let (mut verbatim, mut other) = (0, 0);
+        for line in &lines {
+            let Ok((v, spans)) = VectorView::parse_spans(line) else {
+                continue;
+            };
+            let mut req = Vec::new();
+            write_request_from(line, &spans, &v, &mut req);
+            let mut answer = Vec::new();
+            sim.handle(&req[..req.len() - 1], &mut answer);
+            // The answer, one with the expected text (a simulator that agrees), and both with
+            // a byte changed.
+            let id = &line[spans.id.0 as usize..spans.id.1 as usize];
+            let exp = &line[spans.expected.0 as usize..spans.expected.1 as usize];
+            let agreeing = format!("{{\"id\":{id},\"final\":{exp}}}").into_bytes();
+            let mut responses = vec![answer[..answer.len() - 1].to_vec(), agreeing];
+            for r in responses.clone() {
+                for at in [0, r.len() / 2, r.len() - 2] {
+                    let mut c = r.clone();
+                    c[at] ^= 1;
+                    responses.push(c);
+                }
+            }
+            let full = VectorView::reread(line, &spans, true).unwrap();
+            for r in &responses {
+                if spans.passes_verbatim(line, r) {
+                    let rv = ResponseView::parse_bytes(r).unwrap();
+                    assert_eq!(rv.id, full.id, "{line}");
+                    assert_eq!(compare_view(&full, &rv), Outcome::Pass, "{line}");
+                    verbatim += 1;
+                } else {
+                    other += 1;
+                }
+            }
+        }
+        assert!(verbatim > n / 2 && other > 4 * n, "{verbatim} {other}");
+    }
+
     #[test]
     fn lines_in_the_golden_layout_read_as_objects_read() {
         // Golden lines (taken by `layout`) and changed ones (keys moved, blanks, escapes,
