@@ -865,6 +865,16 @@ mod tests {
         assert!(n > 1500 && alts > 100, "{n} vectors, {alts} alternatives");
     }
 
+    /// The lines of `n` golden vectors.
+    fn golden_lines(p: Platform, seed: u64, n: u64) -> Vec<String> {
+        let mut lines = Vec::new();
+        generate(&GenConfig::new(p, seed), n, &mut std::io::sink(), |c| {
+            lines.extend(c.iter().flatten().map(|v| v.to_line()));
+        })
+        .unwrap();
+        lines
+    }
+
     /// A response that repeats a vector's id and expected text is taken as a pass only where
     /// reading it and comparing gives a pass: the simulator's own answers (most pass
     /// verbatim), the same with a changed byte, and lines whose expected registers repeat a
@@ -872,16 +882,7 @@ mod tests {
     #[test]
     fn verbatim_passes_are_passes() {
         use crate::conformance::compare::{compare_view, Outcome};
-        let mut lines = Vec::new();
-        generate(
-            &GenConfig::new(Platform::Skl, 17),
-            600,
-            &mut std::io::sink(),
-            |c| {
-                lines.extend(c.iter().flatten().map(|v| v.to_line()));
-            },
-        )
-        .unwrap();
+        let mut lines = golden_lines(Platform::Skl, 17, 600);
         let n = lines.len();
         for k in 0..n / 4 {
             let l = &lines[k * 4];
@@ -1073,16 +1074,7 @@ mod tests {
         // Lines that share `rules` arrays (learned, then taken whole), and lines whose rules
         // hold `]`, `"]`-like ends, blanks or escapes, or are not arrays of strings: with the
         // arrays known from earlier lines each line reads as it reads alone.
-        let mut lines = Vec::new();
-        generate(
-            &GenConfig::new(Platform::Skl, 11),
-            300,
-            &mut std::io::sink(),
-            |c| {
-                lines.extend(c.iter().flatten().map(|v| v.to_line()));
-            },
-        )
-        .unwrap();
+        let mut lines = golden_lines(Platform::Skl, 11, 300);
         let base = lines[0].clone();
         let rules_at = base.find("\"rules\":").unwrap() + "\"rules\":".len();
         let end = rules_at + base[rules_at..].find(']').unwrap() + 1;
