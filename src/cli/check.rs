@@ -79,7 +79,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         None => Box::new(std::io::sink()),
     };
     let f = std::fs::File::open(&a.vectors).map_err(|e| format!("{}: {e}", a.vectors.display()))?;
-    let input = std::io::BufReader::with_capacity(1 << 20, f);
+    // (64 KiB: what the kernel copies in stays in cache until the reader takes its lines.)
+    let input = std::io::BufReader::with_capacity(1 << 16, f);
     let opts = CheckOptions {
         sim: a.sim.clone(),
         timeout: Duration::from_millis(a.timeout.max(1)),

@@ -437,8 +437,18 @@ fn check_all(
             out.clear();
             report.flush().map_err(|e| format!("report: {e}"))?;
         }
+        let received = sim.recv_line(opts.timeout);
+        if matches!(received, Ok(line) if spans.passes_verbatim(&head, line)) {
+            // The response repeats the vector's id and expected registers: a pass, decided
+            // without reading either (the report and the summary need the head fields).
+            let v = VectorView::reread_head(&head, &spans).map_err(|e| format!("vector {e}"))?;
+            record(&v, spans.rules_id, Outcome::Pass, summary, &mut out, report)?;
+            drop(v);
+            spare.push(head);
+            continue;
+        }
         let v = VectorView::reread(&head, &spans, false).map_err(|e| format!("vector {e}"))?;
-        let o = match sim.recv_line(opts.timeout) {
+        let o = match received {
             Ok(line) => match ResponseView::parse_bytes(line) {
                 Ok(r) if r.id == v.id => {
                     if plainly_equal(&v, &r) {

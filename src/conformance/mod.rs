@@ -6,6 +6,7 @@
 
 pub mod check;
 pub mod compare;
+mod hex;
 pub mod inject;
 pub mod json;
 pub mod known;

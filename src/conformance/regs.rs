@@ -12,11 +12,14 @@ pub struct RegBytes {
 
 /// GRF register number of a name `r<N>`.
 pub fn grf_number(name: &str) -> Option<usize> {
-    let n = name.strip_prefix('r')?;
-    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || n.len() > 3 {
+    let n = name.strip_prefix('r')?.as_bytes();
+    if n.is_empty() || n.len() > 3 {
         return None;
     }
-    n.parse().ok()
+    // (At most three digits: no overflow; leading zeros count as `parse` counts them.)
+    n.iter().try_fold(0usize, |v, &b| {
+        b.is_ascii_digit().then(|| v * 10 + usize::from(b - b'0'))
+    })
 }
 
 /// Read register `name` (GRF `rN` or an ARF register of the platform).
@@ -124,4 +127,37 @@ pub fn parse_hex_defined(s: &str) -> Result<Vec<u8>, String> {
         .enumerate()
         .map(|(i, b)| b.ok_or_else(|| format!("byte {i} is `xx` where a value is required")))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The digit fold reads every name as `str::parse` of the digits after `r` does.
+    #[test]
+    fn grf_numbers_are_the_parsed_digits() {
+        let old = |name: &str| -> Option<usize> {
+            let n = name.strip_prefix('r')?;
+            if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || n.len() > 3 {
+                return None;
+            }
+            n.parse().ok()
+        };
+        let mut found = 0;
+        for name in [
+            "r", "r0", "r007", "r127", "r999", "r1000", "r-1", "r+1", "f0", "acc0", "",
+        ] {
+            assert_eq!(grf_number(name), old(name), "{name}");
+        }
+        for a in ["", "r", "R", "x"] {
+            for b in (0u8..=255).map(char::from).chain(['é']) {
+                for c in ["", "0", "12", "9x", "99"] {
+                    let name = format!("{a}{b}{c}");
+                    assert_eq!(grf_number(&name), old(&name), "{name}");
+                    found += usize::from(old(&name).is_some());
+                }
+            }
+        }
+        assert!(found > 30, "{found}");
+    }
 }

@@ -57,24 +57,7 @@ impl SimProcess {
         let (tx, rx) = mpsc::channel::<Vec<u8>>();
         thread::spawn(move || writer(stdin, rx));
         let (etx, erx) = mpsc::channel::<Event>();
-        thread::spawn(move || {
-            // One buffer read into; what was read goes over in a vector of its size (a fresh
-            // 64 KiB vector per read cost a zeroed allocation each time).
-            let mut buf = vec![0u8; 1 << 16];
-            loop {
-                match stdout.read(&mut buf) {
-                    Ok(0) | Err(_) => {
-                        let _ = etx.send(Event::Eof);
-                        return;
-                    }
-                    Ok(n) => {
-                        if etx.send(Event::Data(buf[..n].to_vec())).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        thread::spawn(move || read_output(&mut stdout, &etx));
         Ok(SimProcess {
             child,
             to_writer: Some(tx),
@@ -126,8 +109,14 @@ impl SimProcess {
 
     /// Whether a whole response line has already arrived (`recv_line` will not wait).
     pub fn has_line(&mut self) -> bool {
+        // (What has arrived is taken only when the lines at hand are used up: whole lines
+        // then replace the buffer instead of being appended to it.)
+        let has = |p: &Self| p.eof || memchr::memchr(b'\n', &p.buf[p.pos..]).is_some();
+        if has(self) {
+            return true;
+        }
         self.gather();
-        self.eof || memchr::memchr(b'\n', &self.buf[self.pos..]).is_some()
+        has(self)
     }
 
     /// The next response line (without its newline; a last line without one counts).
@@ -188,10 +177,113 @@ impl Drop for SimProcess {
     }
 }
 
+/// The reader thread: what the simulator prints, over `etx` in whole lines (the part of a
+/// read after its last newline waits for the next read, so that the checker, which takes the
+/// lines, need not join pieces), then `Eof`. One buffer is read into; what goes over is a
+/// vector of its size (a fresh 64 KiB vector per read cost a zeroed allocation each time).
+fn read_output(stdout: &mut impl Read, etx: &Sender<Event>) {
+    const READ: usize = 1 << 16;
+    let mut buf = vec![0u8; READ];
+    // `buf[..kept]`: read, not sent (no newline in it).
+    let mut kept = 0;
+    loop {
+        if buf.len() - kept < READ / 2 {
+            // A line longer than what is kept room for: more room.
+            buf.resize(buf.len() + READ, 0);
+        }
+        let n = match stdout.read(&mut buf[kept..]) {
+            Ok(0) | Err(_) => {
+                if kept > 0 {
+                    let _ = etx.send(Event::Data(buf[..kept].to_vec()));
+                }
+                let _ = etx.send(Event::Eof);
+                return;
+            }
+            Ok(n) => n,
+        };
+        let end = kept + n;
+        let Some(last) = memchr::memrchr(b'\n', &buf[kept..end]) else {
+            kept = end;
+            continue;
+        };
+        let upto = kept + last + 1;
+        if etx.send(Event::Data(buf[..upto].to_vec())).is_err() {
+            return;
+        }
+        buf.copy_within(upto..end, 0);
+        kept = end - upto;
+    }
+}
+
 fn writer(mut stdin: ChildStdin, rx: Receiver<Vec<u8>>) {
     while let Ok(lines) = rx.recv() {
         if stdin.write_all(&lines).is_err() {
             return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that returns its text (from byte `at`) in pieces of the given sizes, in turn.
+    struct Pieces {
+        text: Vec<u8>,
+        at: usize,
+        sizes: Vec<usize>,
+        reads: usize,
+    }
+    impl Read for Pieces {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let size = self.sizes[self.reads % self.sizes.len()];
+            let n = size.min(buf.len()).min(self.text.len() - self.at);
+            self.reads += 1;
+            buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    /// What the simulator prints arrives whole and in order, in whole lines but the last (a
+    /// line without a newline at the end of the output), however the reads cut it: short
+    /// and long lines, a line longer than a read, and several lines per read.
+    #[test]
+    fn output_goes_over_in_whole_lines() {
+        let mut text = Vec::new();
+        for k in 0..300usize {
+            let len = [1, 90, 200, 3, 70_000][k % 5] + k % 7;
+            text.extend(std::iter::repeat_n(b'a' + (k % 26) as u8, len));
+            text.push(b'\n');
+        }
+        for last in [&b""[..], b"cut off"] {
+            let mut all = text.clone();
+            all.extend_from_slice(last);
+            for sizes in [vec![1 << 16], vec![1, 7, 4096, 100_000], vec![333]] {
+                let (tx, rx) = mpsc::channel();
+                let mut input = Pieces {
+                    text: all.clone(),
+                    at: 0,
+                    sizes,
+                    reads: 0,
+                };
+                read_output(&mut input, &tx);
+                drop(tx);
+                let events: Vec<Event> = rx.iter().collect();
+                let Some((Event::Eof, data)) = events.split_last() else {
+                    panic!("no end");
+                };
+                let mut got = Vec::new();
+                for (k, e) in data.iter().enumerate() {
+                    let Event::Data(d) = e else {
+                        panic!("two ends")
+                    };
+                    let whole = k + 1 < data.len() || last.is_empty();
+                    assert!(!d.is_empty() && (!whole || d.ends_with(b"\n")));
+                    got.extend_from_slice(d);
+                }
+                assert!(got == all);
+            }
         }
     }
 }

@@ -8,6 +8,7 @@
 //! one gets serde's error message. [`execute`] is the plain version (a fresh state per
 //! request), kept as the reference the fast path is tested against.
 
+use super::hex::{self, NIBBLE};
 use super::inject::Fault;
 use super::json::{plain_ascii_str, push_string, Lexer};
 use super::protocol::{Request, Response};
@@ -191,22 +192,6 @@ fn parse_request_layout<'a>(line: &'a str, r: &mut LayoutRequest<'a>) -> Option<
     }
     (l.lit(b"}") && l.at_end()).then_some(())
 }
-
-/// Hex digit values; 0xff: not a digit.
-const NIBBLE: [u8; 256] = {
-    let mut t = [0xffu8; 256];
-    let mut c = 0;
-    while c < 256 {
-        t[c] = match c as u8 {
-            b'0'..=b'9' => c as u8 - b'0',
-            b'a'..=b'f' => c as u8 - b'a' + 10,
-            b'A'..=b'F' => c as u8 - b'A' + 10,
-            _ => 0xff,
-        };
-        c += 1;
-    }
-    t
-};
 
 /// One byte of hex: `Some(Some(v))`, `Some(None)` for `xx`, `None` for anything else.
 #[inline]
@@ -462,7 +447,8 @@ impl Simulator {
         let mut dirty = (usize::MAX, 0);
         let st = &mut ps.work;
         for (name, hex) in initial {
-            if let Some(n) = regs::grf_number(name) {
+            let grf = regs::grf_number(name);
+            if let Some(n) = grf {
                 // (What the writes below may change: register `n`.)
                 let rb = st.grf_reg_bytes();
                 dirty = grow(
@@ -470,7 +456,7 @@ impl Simulator {
                     (n.saturating_mul(rb), n.saturating_add(1).saturating_mul(rb)),
                 );
             }
-            let fast = match regs::grf_number(name) {
+            let fast = match grf {
                 Some(n) => write_grf_hex(st, n, hex.as_bytes()),
                 None => {
                     write_arf_hex(st, name, hex.as_bytes())
@@ -571,13 +557,7 @@ fn write_arf_hex(st: &mut ThreadState, name: &str, hex: &[u8]) -> bool {
     if hex.len() % 2 != 0 || n > buf.len() || name == "null" {
         return false;
     }
-    let mut bad = 0u8;
-    for (d, p) in buf.iter_mut().zip(hex.chunks_exact(2)) {
-        let (h, l) = (NIBBLE[usize::from(p[0])], NIBBLE[usize::from(p[1])]);
-        bad |= h | l;
-        *d = h << 4 | l;
-    }
-    bad < 16 && st.set_arf_bytes(name, 0, &buf[..n]).is_ok()
+    hex::decode_into(hex, &mut buf[..n]) && st.set_arf_bytes(name, 0, &buf[..n]).is_ok()
 }
 
 /// Write GRF register `n` from hex text (as [`regs::write`] does); false on anything wrong.
@@ -589,14 +569,8 @@ fn write_grf_hex(st: &mut ThreadState, n: usize, hex: &[u8]) -> bool {
     }
     // Every byte a hex pair (the common case): decoded into a buffer, copied at once.
     let mut buf = [0u8; 64];
-    let mut bad = 0u8;
-    for (d, p) in buf.iter_mut().zip(hex.chunks_exact(2)) {
-        let (h, l) = (NIBBLE[usize::from(p[0])], NIBBLE[usize::from(p[1])]);
-        bad |= h | l;
-        *d = h << 4 | l;
-    }
     let n = hex.len() / 2;
-    if bad < 16 && n <= buf.len() {
+    if n <= buf.len() && hex::decode_into(hex, &mut buf[..n]) {
         st.grf[o..o + n].copy_from_slice(&buf[..n]);
         for (w, m) in bit_range(o, n) {
             st.grf_undef[w] &= !m;
@@ -664,6 +638,16 @@ fn write_reg_hex(st: &ThreadState, name: &str, out: &mut Vec<u8>) {
     if let Some(n) = regs::grf_number(name) {
         let rb = st.grf_reg_bytes();
         let defined = bit_range(n * rb, rb).all(|(w, m)| st.grf_undef[w] & m == 0);
+        if let (true, Ok(reg)) = (
+            defined,
+            <&[u8; 32]>::try_from(&st.grf[n * rb..(n + 1) * rb]),
+        ) {
+            // Wholly defined, 32 bytes: their hex by the vectorized writer, appended at once.
+            let mut text = [0u8; 64];
+            crate::golden::format::fast::hex_into(&mut text, reg);
+            out.extend_from_slice(&text);
+            return;
+        }
         if rb <= 64 && defined {
             // Wholly defined: two digits per byte from a table, appended at once.
             let mut text = [0u8; 128];

@@ -394,6 +394,10 @@ pub struct Spans {
     rules: (u32, u32),
     /// The line is plain ([`super::json::is_plain`]).
     plain: bool,
+    /// A response that repeats the line's `id` token and `expected` text passes
+    /// ([`Spans::passes_verbatim`]): the line is plain, nothing is undefined, and the
+    /// `expected` values are hex (an even number of digits) under distinct names.
+    verbatim: bool,
     /// The number of the `rules` text among the known arrays it was read with
     /// ([`VectorView::parse_spans_known`]).
     pub rules_id: Option<u32>,
@@ -401,6 +405,40 @@ pub struct Spans {
     /// and from `,"insn"` to the end of the `initial` value, which the request repeats
     /// ([`write_request_from`]).
     request: Option<((u32, u32), (u32, u32))>,
+}
+
+impl Spans {
+    /// Whether `resp` is the response `{"id":<id>,"final":<expected>}` with the `id` token
+    /// and the `expected` text of `line` (read with these spans) verbatim, when that response
+    /// passes (it then reads as the vector's expected registers, all defined: see
+    /// [`super::compare::plainly_equal`]).
+    pub fn passes_verbatim(&self, line: &str, resp: &[u8]) -> bool {
+        const ID: &[u8] = b"{\"id\":";
+        const FINAL: &[u8] = b",\"final\":";
+        if !self.verbatim {
+            return false;
+        }
+        let part = |s: (u32, u32)| &line.as_bytes()[s.0 as usize..s.1 as usize];
+        let (id, exp) = (part(self.id), part(self.expected));
+        resp.len() == ID.len() + id.len() + FINAL.len() + exp.len() + 1
+            && resp.starts_with(ID)
+            && resp.ends_with(b"}")
+            && resp[ID.len()..].starts_with(id)
+            && resp[ID.len() + id.len()..].starts_with(FINAL)
+            && &resp[ID.len() + id.len() + FINAL.len()..resp.len() - 1] == exp
+    }
+}
+
+/// Whether the `expected` registers of a plain line pass when a response repeats them
+/// ([`Spans::verbatim`]).
+fn verbatim(v: &VectorView) -> bool {
+    let hex =
+        |h: &str| h.len() % 2 == 0 && h.bytes().fold(true, |ok, c| ok & c.is_ascii_hexdigit());
+    v.undefined.is_empty()
+        && v.expected
+            .iter()
+            .enumerate()
+            .all(|(k, (reg, h))| hex(h) && v.expected[..k].iter().all(|(r, _)| r != reg))
 }
 
 /// Append the request line for the vector `v` read from `line` with `spans` (as
@@ -439,24 +477,28 @@ impl<'a> VectorView<'a> {
     pub fn reread(line: &'a str, spans: &Spans, full: bool) -> Result<VectorView<'a>, JsonError> {
         let part =
             |s: (u32, u32)| Lexer::with_plain(&line[s.0 as usize..s.1 as usize], spans.plain);
-        let mut expected = Vec::new();
-        map_into(&mut part(spans.expected), &mut expected)?;
-        let mut undefined = Vec::new();
+        let mut v = Self::reread_head(line, spans)?;
+        map_into(&mut part(spans.expected), &mut v.expected)?;
         if spans.undefined.1 > 0 {
-            map_into(&mut part(spans.undefined), &mut undefined)?;
+            map_into(&mut part(spans.undefined), &mut v.undefined)?;
         }
-        let dst_view = if full && spans.dst.1 > 0 && line.as_bytes()[spans.dst.0 as usize] == b'{' {
-            Some(dst(&mut part(spans.dst))?)
-        } else {
-            None
-        };
-        let mut alternatives = Vec::new();
+        if full && spans.dst.1 > 0 && line.as_bytes()[spans.dst.0 as usize] == b'{' {
+            v.dst = Some(dst(&mut part(spans.dst))?);
+        }
         if full && spans.alternatives.1 > 0 {
             part(spans.alternatives).array(|l| {
-                alternatives.push(alternative(l)?);
+                v.alternatives.push(alternative(l)?);
                 Ok(())
             })?;
         }
+        Ok(v)
+    }
+
+    /// The `id`, `op`, `insn` and `rules` of a line that [`VectorView::parse_spans`] read
+    /// (the rest left empty: what the report and the summary need of a vector that passed).
+    pub fn reread_head(line: &'a str, spans: &Spans) -> Result<VectorView<'a>, JsonError> {
+        let part =
+            |s: (u32, u32)| Lexer::with_plain(&line[s.0 as usize..s.1 as usize], spans.plain);
         // A string token of a plain line has no escapes: its body is between the quotes.
         let body = |s: (u32, u32)| match spans.plain && s.1 >= s.0 + 2 {
             true => Ok(Cow::Borrowed(&line[s.0 as usize + 1..s.1 as usize - 1])),
@@ -469,10 +511,10 @@ impl<'a> VectorView<'a> {
             insn: body(spans.insn)?,
             bytes: Cow::Borrowed(""),
             initial_raw: Cow::Borrowed("{}"),
-            expected,
-            undefined,
-            dst: dst_view,
-            alternatives,
+            expected: Vec::new(),
+            undefined: Vec::new(),
+            dst: None,
+            alternatives: Vec::new(),
             rules_raw: Cow::Borrowed(&line[spans.rules.0 as usize..spans.rules.1 as usize]),
         })
     }
@@ -505,16 +547,18 @@ impl<'a> VectorView<'a> {
         if line.len() > u32::MAX as usize {
             return Err("line too long".into());
         }
-        if plain_ascii == Some(true) {
-            if let Some(x) = layout(line, known) {
-                return Ok(x);
-            }
-        }
-        let l = match plain_ascii {
-            Some(true) => Lexer::with_plain(line, true),
-            _ => Lexer::checked(line),
+        let mut read = match plain_ascii {
+            Some(true) => match layout(line, known) {
+                Some(x) => Ok(x),
+                None => Self::parse_object(line, Lexer::with_plain(line, true), known),
+            },
+            _ => Self::parse_object(line, Lexer::checked(line), known),
         };
-        Self::parse_object(line, l, known)
+        // (Set in place: the view is large to move.)
+        if let Ok((v, sp)) = &mut read {
+            sp.verbatim = sp.plain && verbatim(v);
+        }
+        read
     }
 
     /// Read a vector line as an object with its keys in any order.
@@ -821,6 +865,77 @@ mod tests {
         assert!(n > 1500 && alts > 100, "{n} vectors, {alts} alternatives");
     }
 
+    /// The lines of `n` golden vectors.
+    fn golden_lines(p: Platform, seed: u64, n: u64) -> Vec<String> {
+        let mut lines = Vec::new();
+        generate(&GenConfig::new(p, seed), n, &mut std::io::sink(), |c| {
+            lines.extend(c.iter().flatten().map(|v| v.to_line()));
+        })
+        .unwrap();
+        lines
+    }
+
+    /// A response that repeats a vector's id and expected text is taken as a pass only where
+    /// reading it and comparing gives a pass: the simulator's own answers (most pass
+    /// verbatim), the same with a changed byte, and lines whose expected registers repeat a
+    /// name, are not hex, or have undefined bytes.
+    #[test]
+    fn verbatim_passes_are_passes() {
+        use crate::conformance::compare::{compare_view, Outcome};
+        let mut lines = golden_lines(Platform::Skl, 17, 600);
+        let n = lines.len();
+        for k in 0..n / 4 {
+            let l = &lines[k * 4];
+            let changed = match k % 4 {
+                0 => l.replacen(
+                    "\"expected\":{",
+                    "\"expected\":{\"r1\":\"00\",\"r1\":\"01\",",
+                    1,
+                ),
+                1 => l.replacen("\"expected\":{\"r", "\"expected\":{\"f1\":\"0z\",\"r", 1),
+                2 => l.replacen(",\"dst\":", ",\"undefined\":{\"r1\":\"00\"},\"dst\":", 1),
+                _ => l.replacen("\"expected\":{", "\"expected\":{\"r1\":\"001\",", 1),
+            };
+            lines.push(changed);
+        }
+        let mut sim = crate::conformance::sim::Simulator::new(None);
+        let (mut verbatim, mut other) = (0, 0);
+        for line in &lines {
+            let Ok((v, spans)) = VectorView::parse_spans(line) else {
+                continue;
+            };
+            let mut req = Vec::new();
+            write_request_from(line, &spans, &v, &mut req);
+            let mut answer = Vec::new();
+            sim.handle(&req[..req.len() - 1], &mut answer);
+            // The answer, one with the expected text (a simulator that agrees), and both with
+            // a byte changed.
+            let id = &line[spans.id.0 as usize..spans.id.1 as usize];
+            let exp = &line[spans.expected.0 as usize..spans.expected.1 as usize];
+            let agreeing = format!("{{\"id\":{id},\"final\":{exp}}}").into_bytes();
+            let mut responses = vec![answer[..answer.len() - 1].to_vec(), agreeing];
+            for r in responses.clone() {
+                for at in [0, r.len() / 2, r.len() - 2] {
+                    let mut c = r.clone();
+                    c[at] ^= 1;
+                    responses.push(c);
+                }
+            }
+            let full = VectorView::reread(line, &spans, true).unwrap();
+            for r in &responses {
+                if spans.passes_verbatim(line, r) {
+                    let rv = ResponseView::parse_bytes(r).unwrap();
+                    assert_eq!(rv.id, full.id, "{line}");
+                    assert_eq!(compare_view(&full, &rv), Outcome::Pass, "{line}");
+                    verbatim += 1;
+                } else {
+                    other += 1;
+                }
+            }
+        }
+        assert!(verbatim > n / 2 && other > 4 * n, "{verbatim} {other}");
+    }
+
     #[test]
     fn lines_in_the_golden_layout_read_as_objects_read() {
         // Golden lines (taken by `layout`) and changed ones (keys moved, blanks, escapes,
@@ -959,16 +1074,7 @@ mod tests {
         // Lines that share `rules` arrays (learned, then taken whole), and lines whose rules
         // hold `]`, `"]`-like ends, blanks or escapes, or are not arrays of strings: with the
         // arrays known from earlier lines each line reads as it reads alone.
-        let mut lines = Vec::new();
-        generate(
-            &GenConfig::new(Platform::Skl, 11),
-            300,
-            &mut std::io::sink(),
-            |c| {
-                lines.extend(c.iter().flatten().map(|v| v.to_line()));
-            },
-        )
-        .unwrap();
+        let mut lines = golden_lines(Platform::Skl, 11, 300);
         let base = lines[0].clone();
         let rules_at = base.find("\"rules\":").unwrap() + "\"rules\":".len();
         let end = rules_at + base[rules_at..].find(']').unwrap() + 1;
