@@ -104,7 +104,7 @@ mod slot;
 use emit::{alternatives, grf_name, lower, reg_entries, reg_entry, reg_view, same_arf};
 use exercised::{denorm_sensitive, src_offset, state_env, Alt, TagPlan};
 pub(crate) use exercised::{dst_elem, src_value};
-use fill::{grf_base, Filler};
+use fill::{grf_base, Filler, SrcFill};
 use shape::Shape;
 use shape_text::{ShapeText, INITIAL};
 use slot::{changed_regs, grf_reg, Blocks, Slot};
@@ -301,51 +301,28 @@ impl Work {
         let st = &mut self.st.st;
         // Sources: whole registers of random bits, then typed values (labelled) in the
         // elements the instruction reads (all of them where these cannot be told).
-        let srcs = || {
-            b.insn
-                .src
-                .iter()
-                .enumerate()
-                .filter_map(|(i, s)| Some((i, (*s)?)))
-        };
-        let grf_regs = |s: &Src| match s.as_reg()?.addr {
-            Addr::Direct {
-                reg: Reg::Grf(n), ..
-            } => Some((n, b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1))),
-            _ => None,
-        };
-        for (_, s) in srcs() {
-            if let Some((n, cnt)) = grf_regs(&s) {
+        for f in &shape.src_fills {
+            if let SrcFill::Grf { regs: (n, cnt), .. } = *f {
                 Filler::raw(st, n, cnt, r)?;
             }
         }
-        for (i, s) in srcs() {
-            match s {
-                Src::Imm(imm) => {
-                    let (v, c) = values::value_code(imm.ty, r);
+        for (i, f) in shape.src_fills.iter().enumerate() {
+            let classes = Some(&mut self.classes);
+            match *f {
+                SrcFill::None => {}
+                SrcFill::Imm(ty) => {
+                    let (v, c) = values::value_code(ty, r);
                     self.classes.insert(c);
-                    let bits = if imm.ty.bytes() == 2 {
-                        v | (v << 16)
-                    } else {
-                        v
-                    };
+                    let bits = if ty.bytes() == 2 { v | (v << 16) } else { v };
                     let own = with_imms.get_or_insert_with(|| b.insn.clone());
                     if let Some(Some(Src::Imm(imm))) = own.src.get_mut(i) {
                         imm.bits = bits;
                     }
                 }
-                Src::Reg(rs) => {
-                    let Some(regs) = grf_regs(&s) else {
-                        continue;
-                    };
-                    let classes = Some(&mut self.classes);
-                    let m = fill::source_elements(&b.insn, i);
-                    if let Some(m) = m.filter(|&m| Filler::fits(regs, rs.ty, m)) {
-                        self.fill.elems(st, regs, rs.ty, m, r, classes)?;
-                    } else {
-                        self.fill.regs(st, regs.0, regs.1, rs.ty, r, classes)?;
-                    }
-                }
+                SrcFill::Grf { regs, ty, read } => match read {
+                    Some(m) => self.fill.elems(st, regs, ty, m, r, classes)?,
+                    None => self.fill.regs(st, regs.0, regs.1, ty, r, classes)?,
+                },
             }
         }
         self.fill.settle(&mut self.classes);

@@ -228,6 +228,44 @@ fn fill_typed(regs: &mut [u8], ty: DataType, r: &mut Rng, mut note: impl FnMut(L
     }
 }
 
+/// How a vector draws source `i` of its shape (decided once per shape: [`src_fills`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SrcFill {
+    /// Nothing: no source, or not a direct GRF register.
+    None,
+    /// An immediate of this type: a value per vector.
+    Imm(DataType),
+    /// GRF registers `regs` (start, count): random bits, then values of `ty` in the elements
+    /// `read` ([`source_elements`]; None: in every element, where these cannot be told).
+    Grf {
+        regs: (u8, u8),
+        ty: DataType,
+        read: Option<u128>,
+    },
+}
+
+/// How a vector draws each source of `b` ([`SrcFill`]).
+pub(super) fn src_fills(b: &Built) -> [SrcFill; 3] {
+    std::array::from_fn(|i| match b.insn.src[i] {
+        Some(Src::Imm(imm)) => SrcFill::Imm(imm.ty),
+        Some(Src::Reg(rs)) => match rs.addr {
+            Addr::Direct {
+                reg: Reg::Grf(n), ..
+            } => {
+                let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
+                let read = source_elements(&b.insn, i);
+                SrcFill::Grf {
+                    regs: (n, cnt),
+                    ty: rs.ty,
+                    read: read.filter(|&m| Filler::fits((n, cnt), rs.ty, m)),
+                }
+            }
+            _ => SrcFill::None,
+        },
+        None => SrcFill::None,
+    })
+}
+
 /// The elements source `i` of `insn` reads (bit `k`: the element `k * size` bytes into its
 /// register), located channel by channel as [`src_offset`] locates them (tests:
 /// `source_elements_are_the_offsets_read`). None: not a direct GRF source, a subregister

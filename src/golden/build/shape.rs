@@ -81,6 +81,8 @@ pub(super) struct Shape {
     pub(super) tags: TagPlan,
     pub(super) uses_flags: bool,
     pub(super) acc: bool,
+    /// How its vectors draw each source.
+    pub(super) src_fills: [SrcFill; 3],
 }
 
 impl Shape {
@@ -209,6 +211,7 @@ impl Work {
             };
             let sensitive = denorm_sensitive(p, float, b.cr0);
             let tag_rules = take(&mut buf.tag_rules);
+            let src_fills = fill::src_fills(&b);
             let op_name = match sel {
                 OpSel::Op(o) => o.name(),
                 OpSel::Math(_) => "math",
@@ -234,6 +237,7 @@ impl Work {
                     float,
                     uses_flags,
                     acc,
+                    src_fills,
                 }));
             };
             // The shape this one replaces, field by field (the large ones, the prepared
@@ -259,6 +263,7 @@ impl Work {
                 tags: to_tags,
                 uses_flags: to_uses_flags,
                 acc: to_acc,
+                src_fills: to_src_fills,
             } = &mut *room;
             match to_pre {
                 Some(pre) => pre.renew(&self.base, &b.insn),
@@ -282,6 +287,7 @@ impl Work {
             *to_float = float;
             *to_uses_flags = uses_flags;
             *to_acc = acc;
+            *to_src_fills = src_fills;
             return Some(room);
         }
         None
