@@ -98,12 +98,10 @@ impl Filler {
         let k = elems.count_ones() as usize;
         let a = grf_base(n);
         let regs = st.grf.get_mut(a..a + 32 * usize::from(cnt))?;
-        let (run, true) = (
-            self.run.get_mut(..k * sz)?,
-            Filler::fits((n, cnt), ty, elems),
-        ) else {
+        if !Filler::fits((n, cnt), ty, elems) {
             return None;
-        };
+        }
+        let run = self.run.get_mut(..k * sz)?;
         draw(
             &mut self.ahead,
             (&mut self.drawn, &mut self.types),
@@ -121,9 +119,10 @@ impl Filler {
         define(st, n, cnt)
     }
 
-    /// Fill GRF registers `n..n + cnt` with random bits (defined): a destination's old
-    /// contents, which the instruction must keep where it does not write, need no typed values
-    /// or labels (one generator output per 8 bytes).
+    /// Fill GRF registers `n..n + cnt` with random bits (defined), one generator output per 8
+    /// bytes: a destination's old contents (which the instruction must keep where it does not
+    /// write) and the source bytes the instruction does not read need no typed values or
+    /// labels.
     pub(super) fn raw(st: &mut ThreadState, n: u8, cnt: u8, r: &mut Rng) -> Option<()> {
         let a = grf_base(n);
         let regs = st.grf.get_mut(a..a + 32 * usize::from(cnt))?;
@@ -292,22 +291,12 @@ pub(super) fn source_elements(insn: &Insn, i: usize) -> Option<u128> {
             u32::from(r.hstride),
         ),
     };
-    // Rows of `w` channels (an execution size is a multiple of the width, or the channels
-    // are taken one by one), each the row pattern moved by `vs` elements from the last.
-    let (first, n) = (u32::from(sub) / sz, u32::from(insn.exec_size));
-    let rows = if vs == 0 { n.min(1) } else { n / w };
-    let last = first + rows.saturating_sub(1) * vs + (w - 1) * hs;
-    if n % w != 0 {
-        return (0..n).try_fold(0u128, |m, c| {
-            let e = first + (c / w) * vs + (c % w) * hs;
-            (e < 128).then(|| m | 1 << e)
-        });
-    }
-    if last >= 128 {
-        return None;
-    }
-    let row = (0..w).fold(0u128, |m, k| m | 1 << (k * hs));
-    Some((0..rows).fold(0u128, |m, r| m | row << (first + r * vs)))
+    // (Channel by channel: this runs once per shape.)
+    let first = u32::from(sub) / sz;
+    (0..u32::from(insn.exec_size)).try_fold(0u128, |m, c| {
+        let e = first + (c / w) * vs + (c % w) * hs;
+        (e < 128).then(|| m | 1 << e)
+    })
 }
 
 /// Mark GRF registers `n..n + cnt` defined (None: past the GRF).
