@@ -54,6 +54,17 @@ fn default_sigpipe() {
 fn default_sigpipe() {}
 
 fn main() -> ExitCode {
+    // (First, and in a small function: nothing before the check may use the instructions
+    // it checks for.)
+    if let Err(e) = cli::cpu::check() {
+        eprintln!("euref: error: {e}");
+        return ExitCode::from(2);
+    }
+    run()
+}
+
+#[inline(never)]
+fn run() -> ExitCode {
     default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {

@@ -4,6 +4,7 @@ pub mod asm;
 pub mod asm_stream;
 pub mod binary;
 pub mod check;
+pub mod cpu;
 pub mod fp;
 pub mod golden;
 pub mod run;
