@@ -289,44 +289,29 @@ fn place_align1(
     if base < lo || (base - lo) & align != 0 {
         return None;
     }
-    let w = r.width as usize;
-    // Strides in bytes.
-    let (vs, hs) = (
-        i64::from(r.vstride) * esize as i64,
-        i64::from(r.hstride) * esize as i64,
+    let (w, vs, hs, e) = (
+        r.width as usize,
+        i64::from(r.vstride),
+        i64::from(r.hstride),
+        esize as i64,
     );
-    // Rows of `w` channels, the last one possibly short. Offsets grow along a row and from
-    // row to row (the strides are non-negative): the largest ends the last row or the one
-    // before it.
-    let rows = n.div_ceil(w);
-    let last = n - (rows - 1) * w;
-    let end = |row: usize, cols: usize| row as i64 * vs + (cols as i64 - 1) * hs;
-    let top = if rows >= 2 {
-        end(rows - 1, last).max(end(rows - 2, w))
-    } else {
-        end(0, last)
-    };
+    let (mut row, mut col) = (0i64, 0usize);
+    let mut top = 0i64;
+    let mut dense = true;
+    for (ch, o) in off.iter_mut().enumerate().take(n) {
+        let rel = (row * vs + col as i64 * hs) * e;
+        top = top.max(rel);
+        dense &= rel == 4 * ch as i64;
+        *o = (base + rel) as u32;
+        col += 1;
+        if col == w {
+            col = 0;
+            row += 1;
+        }
+    }
     if base + top > hi {
         return None;
     }
-    // (Every address is in `base..=base + top`, within u32.)
-    let (b, vs, hs) = (base as u32, vs as u32, hs as u32);
-    if rows == 1 || r.vstride == r.width * r.hstride {
-        // One stride from channel to channel.
-        for (ch, o) in off.iter_mut().enumerate().take(n) {
-            *o = b + ch as u32 * hs;
-        }
-    } else {
-        for (row, chunk) in off[..n].chunks_mut(w).enumerate() {
-            let rb = b + row as u32 * vs;
-            for (col, o) in chunk.iter_mut().enumerate() {
-                *o = rb + col as u32 * hs;
-            }
-        }
-    }
-    // Consecutive elements: one channel, or unit steps along the rows (of one channel each,
-    // or of unit horizontal stride) and from row to row (or a single row).
-    let dense = n == 1 || ((w == 1 || r.hstride == 1) && (n <= w || r.vstride == r.width));
     Some((space == Space::Grf && esize == 4 && dense).then_some(base as u32))
 }
 
