@@ -386,13 +386,7 @@ pub fn resolve_src(
                 })
                 .flatten();
             if let Some(from) = fast {
-                plan.ty = r.ty;
-                plan.written = r.ty;
-                plan.space = space;
-                plan.imm = [0; 8];
-                plan.neg = r.neg;
-                plan.abs = r.abs;
-                plan.esize = esize;
+                reg_fields(plan, r, space, esize);
                 plan.dwords_from = from;
                 return Ok(());
             }
@@ -463,19 +457,24 @@ pub fn resolve_src(
                     }
                 }
             }
-            plan.ty = r.ty;
-            plan.written = r.ty;
-            plan.space = space;
-            plan.imm = [0; 8];
-            plan.neg = r.neg;
-            plan.abs = r.abs;
-            plan.esize = esize;
+            reg_fields(plan, r, space, esize);
             let b = if abs_addr { 0 } else { base };
             place(what, space, &rel, b, span, esize, n, &mut plan.off)?;
             plan.dwords_from = consecutive_dwords(space, esize, &plan.off, n);
             Ok(())
         }
     }
+}
+
+/// The fields of a register source's plan but its offsets and `dwords_from`.
+fn reg_fields(plan: &mut SrcPlan, r: &crate::isa::RegSrc, space: Space, esize: usize) {
+    plan.ty = r.ty;
+    plan.written = r.ty;
+    plan.space = space;
+    plan.imm = [0; 8];
+    plan.neg = r.neg;
+    plan.abs = r.abs;
+    plan.esize = esize;
 }
 
 /// Resolve the destination of an instruction with `n` channels into `plan` (every field is
