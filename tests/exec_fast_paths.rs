@@ -2,7 +2,8 @@
 //! - `Policy::new` (row selection cached per platform, type, class and mode) equals
 //!   `Policy::scanned` (the float_modes table scanned per call) in every environment;
 //! - `Policy::add_fast` / `mul_fast` / `fma_fast` equal the bits of `add` / `mul` / `fma`
-//!   whenever they apply, and apply to ordinary normal operands;
+//!   whenever they apply, and apply to ordinary normal operands; `rnd_fast` / `frc_fast`
+//!   equal `rnd` / `frc`; no general result a fast path stands for overflowed;
 //! - `IntRead` reads integer elements as the sign/zero extension they are;
 //! - the one-bit-per-channel predicate equals the flag bits channel by channel;
 //! - `ArfLayout::by_name` finds what a case-insensitive scan of the names finds;
@@ -123,6 +124,82 @@ fn host_fast_paths_equal_the_exact_paths() {
     assert_eq!(pol.mul_fast(two, one), Some(two));
     assert_eq!(pol.add_fast(0x7f80_0000, one), None);
     assert_eq!(pol.mul_fast(1, one), None);
+}
+
+/// The fast paths' results are normal or zero and their general results do not overflow
+/// (the one flag read after an operation: a fast result's flags are taken as none), and
+/// `rnd_fast` / `frc_fast` equal `rnd` / `frc` bit for bit wherever they apply: every
+/// rounding direction, rounding mode, ALT and denorm mode, zeros, denormals, infinities, NaN
+/// payloads.
+#[test]
+fn host_rounding_fast_paths_equal_the_exact_paths() {
+    let mut r = Rng(0x2545_f491_4f6c_dd1d);
+    let mut fast = [0usize; 2];
+    let plain = |v: u64| {
+        let e = (v >> 23) & 0xff;
+        e != 0xff && (e != 0 || v & 0x7f_ffff == 0)
+    };
+    for p in [Platform::Ivb, Platform::Bdw, Platform::Skl] {
+        for env in envs(p) {
+            for ty in FloatType::ALL {
+                let pol = Policy::new(&env, ty, FpOps::Arith);
+                for i in 0..2000 {
+                    // Edge values first, then mostly ordinary operands.
+                    let edges = [0, 0x8000_0000, 1, 0x8000_0001, 0x7f80_0000, 0xff80_0000];
+                    let a = match i {
+                        0..=5 => edges[i],
+                        6 => 0x7fc0_1234,
+                        7 => 0xff80_0001,
+                        8 => u64::from((-0.5f32).to_bits()),
+                        9 => u64::from((-1e-30f32).to_bits()),
+                        10 => u64::from(2.5f32.to_bits()),
+                        11 => u64::from((-3.5f32).to_bits()),
+                        _ => operand(&mut r),
+                    };
+                    for dir in Round::ALL {
+                        let slow = pol.rnd(a, dir);
+                        match pol.rnd_fast(a, dir) {
+                            Some(v) => {
+                                assert_eq!(v, slow.bits, "rnd {dir:?} {a:#x} {env:?} {ty:?}");
+                                assert!(plain(v) && !slow.flags.overflow());
+                                fast[0] += 1;
+                            }
+                            None => assert!(ty != FloatType::F || !plain(a), "{a:#x}"),
+                        }
+                    }
+                    let slow = pol.frc(a);
+                    if let Some(v) = pol.frc_fast(a) {
+                        assert_eq!(v, slow.bits, "frc {a:#x} {env:?} {ty:?}");
+                        assert!(plain(v) && !slow.flags.overflow());
+                        fast[1] += 1;
+                    }
+                    if !pol.has_fast_fma() {
+                        assert_eq!(pol.frc_fast(a), None);
+                    }
+                    let b = operand(&mut r);
+                    let c = operand(&mut r);
+                    if pol.add_fast(a, b).is_some() {
+                        assert!(!pol.add(a, b).flags.overflow());
+                    }
+                    if pol.mul_fast(a, b).is_some() {
+                        assert!(!pol.mul(a, b).flags.overflow());
+                    }
+                    if pol.fma_fast(a, b, c).is_some() {
+                        assert!(!pol.fma(a, b, c).flags.overflow());
+                    }
+                }
+            }
+        }
+    }
+    assert!(fast.iter().all(|k| *k > 20_000), "{fast:?}");
+    let pol = Policy::new(&FloatEnv::new(Platform::Skl), FloatType::F, FpOps::Arith);
+    let f = |x: f32| u64::from(x.to_bits());
+    assert_eq!(pol.rnd_fast(f(-2.5), Round::Rtne), Some(f(-2.0)));
+    assert_eq!(pol.rnd_fast(f(-2.5), Round::Rd), Some(f(-3.0)));
+    assert_eq!(pol.rnd_fast(f(-0.5), Round::Ru), Some(f(-0.0)));
+    assert_eq!(pol.frc_fast(f(-0.25)), Some(f(0.75)));
+    assert_eq!(pol.frc_fast(f(5.0)), Some(f(0.0)));
+    assert_eq!(pol.frc_fast(0x7f80_0000), None);
 }
 
 #[test]

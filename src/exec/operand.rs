@@ -262,6 +262,59 @@ fn place(
     Ok(())
 }
 
+/// The common case of an Align1 region (a destination `<HorzStride>` is `<HorzStride;1,0>`),
+/// in one pass: a GRF or ARF operand whose every element lies in `span` and is aligned, its
+/// addresses stored in `off` (channels `0..n`). Returns what [`consecutive_dwords`] gives for
+/// them, or `None` (nothing decided, `off` possibly written) where the general path must
+/// decide, and report the error: a bad shape, the null register, an element out of range or
+/// misaligned.
+///
+/// Every offset `(row * VertStride + column * HorzStride) * esize` is non-negative and a
+/// multiple of `esize`, so the elements are aligned exactly when the origin is, and in range
+/// exactly when the origin and the largest offset are.
+fn place_align1(
+    r: Region1,
+    space: Space,
+    base: i64,
+    span: (usize, usize),
+    esize: usize,
+    n: usize,
+    off: &mut [u32; MAX_CHANNELS],
+) -> Option<Option<u32>> {
+    if r.width == 0 || n == 0 || n > MAX_CHANNELS || space == Space::Null || esize == 0 {
+        return None;
+    }
+    let (lo, hi) = (span.0 as i64, span.1 as i64 - esize as i64);
+    let align = esize as i64 - 1; // element sizes are powers of two
+    if base < lo || (base - lo) & align != 0 {
+        return None;
+    }
+    let (w, vs, hs, e) = (
+        r.width as usize,
+        i64::from(r.vstride),
+        i64::from(r.hstride),
+        esize as i64,
+    );
+    let (mut row, mut col) = (0i64, 0usize);
+    let mut top = 0i64;
+    let mut dense = true;
+    for (ch, o) in off.iter_mut().enumerate().take(n) {
+        let rel = (row * vs + col as i64 * hs) * e;
+        top = top.max(rel);
+        dense &= rel == 4 * ch as i64;
+        *o = (base + rel) as u32;
+        col += 1;
+        if col == w {
+            col = 0;
+            row += 1;
+        }
+    }
+    if base + top > hi {
+        return None;
+    }
+    Some((space == Space::Grf && esize == 4 && dense).then_some(base as u32))
+}
+
 /// Bytes per element as regioned: DF counts 4 on feature.df-element-size-4 platforms.
 pub fn addr_size(p: Platform, t: DataType) -> usize {
     if t == DataType::DF && crate::spec::feature::DF_ELEMENT_SIZE_4.on(p) {
@@ -318,6 +371,25 @@ pub fn resolve_src(
             }
             let esize = esize_override.unwrap_or_else(|| addr_size(p, r.ty));
             let (space, base, span) = origin(st, what, r.addr)?;
+            let direct1 = access == AccessMode::Align1 && !r.region.is_vxh();
+            let fast = direct1
+                .then(|| {
+                    place_align1(
+                        region1(r.region),
+                        space,
+                        base,
+                        span,
+                        esize,
+                        n,
+                        &mut plan.off,
+                    )
+                })
+                .flatten();
+            if let Some(from) = fast {
+                reg_fields(plan, r, space, esize);
+                plan.dwords_from = from;
+                return Ok(());
+            }
             let mut rel = [0i64; MAX_CHANNELS];
             let mut abs_addr = false;
             match access {
@@ -385,19 +457,24 @@ pub fn resolve_src(
                     }
                 }
             }
-            plan.ty = r.ty;
-            plan.written = r.ty;
-            plan.space = space;
-            plan.imm = [0; 8];
-            plan.neg = r.neg;
-            plan.abs = r.abs;
-            plan.esize = esize;
+            reg_fields(plan, r, space, esize);
             let b = if abs_addr { 0 } else { base };
             place(what, space, &rel, b, span, esize, n, &mut plan.off)?;
             plan.dwords_from = consecutive_dwords(space, esize, &plan.off, n);
             Ok(())
         }
     }
+}
+
+/// The fields of a register source's plan but its offsets and `dwords_from`.
+fn reg_fields(plan: &mut SrcPlan, r: &crate::isa::RegSrc, space: Space, esize: usize) {
+    plan.ty = r.ty;
+    plan.written = r.ty;
+    plan.space = space;
+    plan.imm = [0; 8];
+    plan.neg = r.neg;
+    plan.abs = r.abs;
+    plan.esize = esize;
 }
 
 /// Resolve the destination of an instruction with `n` channels into `plan` (every field is
@@ -420,6 +497,23 @@ pub fn resolve_dst(
     }
     let esize = esize_override.unwrap_or_else(|| addr_size(p, d.ty));
     let (space, base, span) = origin(st, what, d.addr)?;
+    if access == AccessMode::Align1 {
+        // `<HorzStride>` is the region `<HorzStride;1,0>`.
+        let reg = Region1 {
+            vstride: u32::from(d.hstride),
+            width: 1,
+            hstride: 0,
+        };
+        if let Some(from) = place_align1(reg, space, base, span, esize, n, &mut plan.off) {
+            plan.ty = d.ty;
+            plan.space = space;
+            plan.en_lo = u32::MAX;
+            plan.en_hi = u32::MAX;
+            plan.esize = esize;
+            plan.dwords_from = from;
+            return Ok(());
+        }
+    }
     let mut rel = [0i64; MAX_CHANNELS];
     let (mut en_lo, mut en_hi) = (u32::MAX, u32::MAX);
     match access {
@@ -510,4 +604,69 @@ pub fn state_independent(insn: &crate::isa::Insn) -> bool {
             .iter()
             .flatten()
             .all(|s| !matches!(s, Src::Reg(r) if ind(r.addr)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The general path: every channel's offset, then the range and alignment checks, then
+    /// the consecutive-dword test.
+    fn general(
+        r: Region1,
+        space: Space,
+        base: i64,
+        span: (usize, usize),
+        esize: usize,
+        n: usize,
+    ) -> Option<([u32; MAX_CHANNELS], Option<u32>)> {
+        let mut rel = [0i64; MAX_CHANNELS];
+        region::align1_src(r, esize, n, &mut rel).ok()?;
+        let mut off = [0u32; MAX_CHANNELS];
+        place("src0", space, &rel, base, span, esize, n, &mut off).ok()?;
+        Some((off, consecutive_dwords(space, esize, &off, n)))
+    }
+
+    /// [`place_align1`] gives what the general path gives wherever it decides, and decides
+    /// every valid non-null case: random regions (strides and widths from 0 up, odd ones
+    /// too), element sizes, channel counts, origins in and out of range, aligned or not.
+    #[test]
+    fn one_pass_align1_placement_is_the_general_path() {
+        let mut next = crate::test_rng::xorshift(0x5eed_0a11_0c47_e001);
+        let mut decided = 0;
+        for case in 0..100_000 {
+            let pick = |x: u64, v: &[u32]| v[(x % v.len() as u64) as usize];
+            let r = Region1 {
+                vstride: pick(next(), &[0, 1, 2, 4, 8, 16, 32, 3]),
+                width: pick(next(), &[0, 1, 2, 4, 8, 16, 5]),
+                hstride: pick(next(), &[0, 1, 2, 4, 3]),
+            };
+            let esize = pick(next(), &[1, 2, 4, 4, 8]) as usize;
+            let n = pick(next(), &[0, 1, 2, 4, 8, 16, 32, 33, 7]) as usize;
+            let space = match next() % 8 {
+                0 => Space::Null,
+                1 => Space::Arf { acc: false },
+                _ => Space::Grf,
+            };
+            let span = if next() % 4 == 0 { (64, 96) } else { (0, 4096) };
+            let base = (next() % 4200) as i64 - if next() % 16 == 0 { 100 } else { 0 };
+            let base = if next() % 3 == 0 { base } else { base & !7 };
+            let mut off = [0u32; MAX_CHANNELS];
+            let fast = place_align1(r, space, base, span, esize, n, &mut off);
+            let slow = general(r, space, base, span, esize, n);
+            match (fast, slow) {
+                (Some(from), Some((o, f))) => {
+                    assert_eq!(off[..n], o[..n], "case {case}: {r:?} {esize} {n} {base}");
+                    assert_eq!(from, f, "case {case}");
+                    decided += 1;
+                }
+                (Some(_), None) => panic!("case {case}: decided an invalid operand"),
+                (None, Some(_)) => {
+                    assert!(space == Space::Null || n == 0, "case {case}: undecided");
+                }
+                (None, None) => {}
+            }
+        }
+        assert!(decided > 20_000, "{decided} cases decided");
+    }
 }

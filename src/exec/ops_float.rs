@@ -358,18 +358,28 @@ pub(crate) fn execute(
                     .unwrap_or_else(|| pol.add(a[ch], b[ch]).bits)
             })
         }
-        (Kind::Add, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
-            pol.add(a[ch], b[ch])
-        }),
+        (Kind::Add, Some(pol)) => each_fast(
+            n,
+            live,
+            &mut res,
+            &mut out_flags,
+            |ch| pol.add_fast(a[ch], b[ch]),
+            |ch| pol.add(a[ch], b[ch]),
+        ),
         (Kind::Mul, Some(pol)) if pol.has_fast_fma() && insn.cmod == CondMod::None => {
             bits_only(n, live, &mut res, |ch| {
                 pol.mul_fast(a[ch], b[ch])
                     .unwrap_or_else(|| pol.mul(a[ch], b[ch]).bits)
             })
         }
-        (Kind::Mul, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
-            pol.mul(a[ch], b[ch])
-        }),
+        (Kind::Mul, Some(pol)) => each_fast(
+            n,
+            live,
+            &mut res,
+            &mut out_flags,
+            |ch| pol.mul_fast(a[ch], b[ch]),
+            |ch| pol.mul(a[ch], b[ch]),
+        ),
         // mad: src0 + src1 * src2 with one rounding (float::mad). Without a condition modifier
         // only the bits matter: the fast path (Policy::fma_fast) takes the common case.
         (Kind::Mad, Some(pol)) if pol.has_fast_fma() && insn.cmod == CondMod::None => {
@@ -378,9 +388,14 @@ pub(crate) fn execute(
                     .unwrap_or_else(|| pol.fma(b[ch], c[ch], a[ch]).bits)
             })
         }
-        (Kind::Mad, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
-            pol.fma(b[ch], c[ch], a[ch])
-        }),
+        (Kind::Mad, Some(pol)) => each_fast(
+            n,
+            live,
+            &mut res,
+            &mut out_flags,
+            |ch| pol.fma_fast(b[ch], c[ch], a[ch]),
+            |ch| pol.fma(b[ch], c[ch], a[ch]),
+        ),
         // mac: acc + src0 * src1, a fused operation (fp_ops `fused`).
         (Kind::Mac, Some(pol)) => {
             let acc = accv.as_ref().map_or(&NO_BITS, |l| &l.bits);
@@ -388,9 +403,14 @@ pub(crate) fn execute(
                 pol.fma(a[ch], b[ch], acc[ch])
             })
         }
-        (Kind::Rnd(dir), Some(pol)) => {
-            each(n, live, &mut res, &mut out_flags, |ch| pol.rnd(a[ch], dir))
-        }
+        (Kind::Rnd(dir), Some(pol)) => each_fast(
+            n,
+            live,
+            &mut res,
+            &mut out_flags,
+            |ch| pol.rnd_fast(a[ch], dir),
+            |ch| pol.rnd(a[ch], dir),
+        ),
         // The policy of the compare class (`ops` above).
         (Kind::Cmp(kind), Some(pol)) => bits_only(n, live, &mut res, |ch| {
             cond[ch] = match pol.compare_fast(insn.cmod, kind, a[ch], b[ch]) {
@@ -399,7 +419,14 @@ pub(crate) fn execute(
             };
             0
         }),
-        (Kind::Frc, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| pol.frc(a[ch])),
+        (Kind::Frc, Some(pol)) => each_fast(
+            n,
+            live,
+            &mut res,
+            &mut out_flags,
+            |ch| pol.frc_fast(a[ch]),
+            |ch| pol.frc(a[ch]),
+        ),
         // lrp: src0 is the weight: src0 * src1 + (1 - src0) * src2 (opcode.lrp).
         (Kind::Lrp, Some(pol)) => each(n, live, &mut res, &mut out_flags, |ch| {
             pol.lrp(a[ch], b[ch], c[ch])
@@ -427,7 +454,7 @@ pub(crate) fn execute(
                     t[3] = (one, b[(g + 3).min(MAX_CHANNELS - 1)]);
                     len = 4;
                 }
-                let r = pol.dot(&t[..len]);
+                let r = pol.dot_result(&t[..len]);
                 let bad =
                     g + 4 > n || group_undef(lane_undef(0), g) || group_undef(lane_undef(1), g);
                 for ch in g..(g + 4).min(n) {
@@ -465,7 +492,7 @@ pub(crate) fn execute(
                     continue;
                 }
                 let r = if matches!(k, Kind::Line) {
-                    pol.dot(&[(p0, b[ch]), (p3, FloatType::F.one())])
+                    pol.dot_result(&[(p0, b[ch]), (p3, FloatType::F.one())])
                 } else {
                     let uo = base1 + (ch / 8) * 64 + (ch % 8) * 4;
                     let (u, uu) = rd(uo);
@@ -473,7 +500,7 @@ pub(crate) fn execute(
                     if uu || vu {
                         undef |= 1 << ch;
                     }
-                    pol.dot(&[(p0, u), (p1, v), (p3, FloatType::F.one())])
+                    pol.dot_result(&[(p0, u), (p1, v), (p3, FloatType::F.one())])
                 };
                 res[ch] = r.bits;
                 out_flags[ch] = r.flags;
@@ -503,13 +530,23 @@ pub(crate) fn execute(
         // result (destination, flags, accumulator) is undefined.
         (Kind::Madm, _) => undef = u32::MAX,
         (Kind::Math(f), _) => {
+            // (The policy of the function's operands, made once.)
+            let mpol = math_row.and_then(|_| crate::math::row_policy(exec_dt, &env));
             for ch in 0..n {
                 if live >> ch & 1 == 0 {
                     continue;
                 }
                 // (`env` is of platform `p`: the row is `eval`'s own.)
                 let m = match math_row {
-                    Some(row) => crate::math::eval_row(row, f, exec_dt, a[ch], b[ch], &env),
+                    Some(row) => crate::math::eval_row_with(
+                        row,
+                        f,
+                        exec_dt,
+                        a[ch],
+                        b[ch],
+                        &env,
+                        mpol.as_ref(),
+                    ),
                     None => crate::math::eval(f, exec_dt, a[ch], b[ch], &env),
                 };
                 let m = match m {
@@ -704,6 +741,33 @@ fn each(
             let r = f(ch);
             res[ch] = r.bits;
             flags[ch] = r.flags;
+        }
+    }
+}
+
+/// [`each`] with a fast path: `fast(ch)` gives the bits of the common case or `None`, and then
+/// `slow(ch)` the general result. A fast result is normal or zero, rounded to nearest or
+/// integral: it did not overflow, and overflow is the only IEEE flag anything after the
+/// operation reads (the `o` condition modifier, [`float::cond_flag`]), so its flags are
+/// stored as none.
+#[inline(always)]
+fn each_fast(
+    n: usize,
+    live: u32,
+    res: &mut [u64; MAX_CHANNELS],
+    flags: &mut [crate::fp::Flags; MAX_CHANNELS],
+    fast: impl Fn(usize) -> Option<u64>,
+    mut slow: impl FnMut(usize) -> FloatOut,
+) {
+    for ch in 0..n.min(MAX_CHANNELS) {
+        if live >> ch & 1 == 1 {
+            (res[ch], flags[ch]) = match fast(ch) {
+                Some(b) => (b, crate::fp::Flags::NONE),
+                None => {
+                    let r = slow(ch);
+                    (r.bits, r.flags)
+                }
+            };
         }
     }
 }

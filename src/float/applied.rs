@@ -2,6 +2,7 @@
 
 use crate::spec::float_modes::{FpRuleInfo, RULES};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// A set of rows of `float_modes::RULES`, by position (a bit per row). Rows beyond the 128th
 /// cannot be recorded; tests/float_env.rs checks the table stays within that.
@@ -36,6 +37,13 @@ impl Applied {
         if let Some(i) = index_of(id) {
             self.add_index(i);
         }
+    }
+
+    /// Add the row `r` names (no effect when there is none): [`Self::add_id`] with the row's
+    /// position looked up once per process.
+    #[inline]
+    pub(crate) fn add_row(&mut self, r: &RowId) {
+        self.add(r.index());
     }
 
     /// The union of two sets.
@@ -79,6 +87,29 @@ impl Applied {
 impl fmt::Debug for Applied {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_set().entries(self.ids()).finish()
+    }
+}
+
+/// A row of `RULES` named by its ID, its position found on first use (the per-result paths
+/// record rows without scanning the table each time).
+pub(crate) struct RowId {
+    id: &'static str,
+    at: OnceLock<Option<u8>>,
+}
+
+impl RowId {
+    /// The row with ID `id`.
+    pub(crate) const fn new(id: &'static str) -> RowId {
+        RowId {
+            id,
+            at: OnceLock::new(),
+        }
+    }
+
+    /// Its position in `RULES` ([`index_of`]).
+    #[inline]
+    pub(crate) fn index(&self) -> Option<u8> {
+        *self.at.get_or_init(|| index_of(self.id))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Arithmetic entry points: the EU input handling, the IEEE core operation in the cr0 rounding
 //! mode, and the EU output handling.
 
-use super::applied::{Applied, CAPACITY};
+use super::applied::{Applied, RowId, CAPACITY};
 use super::compare::eval;
 use super::env::FloatEnv;
 use super::policy::{alt_applies, Policy};
@@ -10,6 +10,12 @@ use crate::fp::{Flags, FpClass, Round};
 use crate::spec::compare::GridKind;
 use crate::spec::float_modes::{FpMode, RULES};
 use crate::spec::{CondMod, FpOps};
+
+/// Rows the operations record per result.
+static RND_INSNS: RowId = RowId::new("fp.round.rnd-insns");
+static FRC_DEFINITION: RowId = RowId::new("fp.frc.definition");
+static MINMAX_NAN: RowId = RowId::new("fp.ieee.minmax-nan");
+pub(super) static NAN_ANY_PATTERN: RowId = RowId::new("fp.ieee.nan-any-pattern");
 
 /// The result of an EU floating-point operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,7 +110,7 @@ impl Policy {
         let a = self.input(a, &mut rules);
         let r = self.ty().fmt().round_to_integral(a, dir);
         if r.flags.inexact() {
-            rules.add_id("fp.round.rnd-insns");
+            rules.add_row(&RND_INSNS);
         }
         self.output(r, rules, false)
     }
@@ -118,7 +124,7 @@ impl Policy {
         let fmt = self.ty().fmt();
         let floor = fmt.round_to_integral(a, Round::Rd).bits;
         let r = fmt.sub(a, floor, self.rounding());
-        rules.add_id("fp.frc.definition");
+        rules.add_row(&FRC_DEFINITION);
         self.output(r, rules, true)
     }
 
@@ -139,7 +145,7 @@ impl Policy {
             eval(GridKind::Cmpn, cmod, fmt.compare(a, b), a_nan, b_nan)
         };
         if a_nan || b_nan {
-            rules.add_id("fp.ieee.minmax-nan");
+            rules.add_row(&MINMAX_NAN);
         }
         let flags = if fmt.is_snan(a) || fmt.is_snan(b) {
             Flags::INVALID
@@ -149,7 +155,7 @@ impl Policy {
         let bits = if pick_a { a } else { b };
         let any_nan_allowed = fmt.is_nan(bits);
         if any_nan_allowed {
-            rules.add_id("fp.ieee.nan-any-pattern");
+            rules.add_row(&NAN_ANY_PATTERN);
         }
         FloatOut {
             bits,
@@ -167,6 +173,21 @@ impl Policy {
     /// times 1.0). Every operand goes through the input mapping; a product that overflows
     /// allows +-inf (fp.ieee.fused-overflow).
     pub fn dot(&self, terms: &[(u64, u64)]) -> FloatOut {
+        let (mut out, t, k) = self.dot_mapped(terms);
+        self.mark_fused_overflow(&mut out, &t[..k]);
+        out
+    }
+
+    /// [`Self::dot`] without the fused-overflow allowance (`inf_allowed` and its row stay
+    /// unset): the same bits and flags, for callers that read only those.
+    pub fn dot_result(&self, terms: &[(u64, u64)]) -> FloatOut {
+        self.dot_mapped(terms).0
+    }
+
+    /// The result of [`Self::dot`] before the fused-overflow allowance, with the mapped
+    /// operands (the first `k` terms of the array).
+    #[inline]
+    fn dot_mapped(&self, terms: &[(u64, u64)]) -> (FloatOut, [(u64, u64); 8], usize) {
         let mut rules = Applied::NONE;
         let mut t = [(0u64, 0u64); 8];
         let k = terms.len().min(8);
@@ -175,9 +196,7 @@ impl Policy {
         }
         let fmt = self.ty().fmt();
         let r = fmt.sum_of_products(&t[..k], self.rounding());
-        let mut out = self.output(r, rules, true);
-        self.mark_fused_overflow(&mut out, &t[..k]);
-        out
+        (self.output(r, rules, true), t, k)
     }
 
     /// lrp: `a * b + (1 - a) * c` with one rounding (the weight is `a`). Finite operands: the

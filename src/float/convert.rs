@@ -392,7 +392,7 @@ pub fn convert(
         let fmt = d.fmt();
         if fmt.is_nan(out.bits) && rule.method != ConvMethod::Identity {
             out.any_nan_allowed = true;
-            out.rules.add_id("fp.ieee.nan-any-pattern");
+            out.rules.add_row(&super::arith::NAN_ANY_PATTERN);
         }
         if fmt.is_denormal(out.bits) && src != dst {
             note_denorm(&mut out.rules, dst, FpOps::Conversion, p);

@@ -284,6 +284,40 @@ impl Policy {
         self.host_f32(a, b, |x, y| x * y)
     }
 
+    /// The common case of [`Policy::frc`] (`a - floor(a)`), bits only, as [`Self::fma_fast`]:
+    /// the host's floor is IEEE roundToIntegralTowardNegative, its subtraction rounds to
+    /// nearest even.
+    #[inline(always)]
+    pub fn frc_fast(&self, a: u64) -> Option<u64> {
+        let a = a as u32;
+        if !(self.fast_fma & plain_f32(a)) {
+            return None;
+        }
+        let x = f32::from_bits(a);
+        let r = (x - x.floor()).to_bits();
+        plain_f32(r).then_some(u64::from(r))
+    }
+
+    /// The common case of [`Policy::rnd`], bits only: an F operand that is normal or zero,
+    /// in any rounding mode and in IEEE or ALT mode (the input and output mappings change
+    /// neither such an operand nor an integral result; the host's floor, ceil, trunc and
+    /// round_ties_even are IEEE roundToIntegral in the four directions).
+    #[inline(always)]
+    pub fn rnd_fast(&self, a: u64, dir: Round) -> Option<u64> {
+        let a = a as u32;
+        if !(self.ty == FloatType::F && plain_f32(a)) {
+            return None;
+        }
+        let x = f32::from_bits(a);
+        let r = match dir {
+            Round::Rtne => x.round_ties_even(),
+            Round::Ru => x.ceil(),
+            Round::Rd => x.floor(),
+            Round::Rtz => x.trunc(),
+        };
+        Some(u64::from(r.to_bits()))
+    }
+
     /// `op` on the host's binary32 when [`Self::has_fast_fma`] holds and both operands and
     /// the result are normal or zero.
     #[inline(always)]

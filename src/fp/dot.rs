@@ -5,7 +5,7 @@
 use super::classify::{is_inf, is_nan, is_snan, is_zero};
 use super::flags::FpResult;
 use super::format::{fields, normalise, Format};
-use super::round::{inf, invalid, nan_result, round_pack_u64, zero, Round};
+use super::round::{inf, invalid, nan_result, round_pack_u128, round_pack_u64, zero, Round};
 
 /// Limbs of the fixed-point accumulator: enough for DF products (exponents from
 /// 2*(EMIN - 2*FRAC_BITS) to 2*EMAX plus the significand bits and the carries of a few terms).
@@ -107,6 +107,9 @@ pub fn sum_of_products<F: Format>(terms: &[(u64, u64)], rm: Round) -> FpResult {
     if pinf || ninf {
         return FpResult::exact(inf::<F>(ninf));
     }
+    if let Some(r) = window_sum::<F>(terms, rm) {
+        return r;
+    }
     let b0 = base::<F>();
     let top = 2 * F::EMAX + 2 * F::PREC as i32 + 8 - b0;
     let used = ((top as usize) / 64 + 1).min(LIMBS);
@@ -115,6 +118,72 @@ pub fn sum_of_products<F: Format>(terms: &[(u64, u64)], rm: Round) -> FpResult {
     } else {
         exact_sum::<F, LIMBS>(terms, rm, used)
     }
+}
+
+/// Window bits above the largest product's bit 0 (products of HF and F have at most 48 bits:
+/// eight of them shifted this far stay below 2^123).
+const WINDOW_SHIFT: i32 = 72;
+
+/// The common case of the finite part of [`sum_of_products`] for HF and F (products of at
+/// most 48 bits), in a 128-bit window instead of the full accumulator: `None` when it does
+/// not apply (then [`exact_sum`] decides).
+///
+/// The products are summed exactly in units of `2^lo`, `lo` being `WINDOW_SHIFT` below the
+/// largest product's bit 0. A product lying wholly below the unit by 4 bits or more ("tiny")
+/// is left out; the tiny ones must share one sign, so their sum `T` is nonzero with that sign
+/// and `|T| < 8 * 2^-4` units. The window's sum `S` must reach `2^30` units: then every
+/// rounding boundary of the result (half an ULP, also for a denormal result, is at least `2^6`
+/// units) is an integer number of units, so `S + T` rounds, with the same flags, as
+/// `S + sign(T) / 2`, which is exact in half units. A product straddling the unit, the tiny
+/// ones of both signs, or a smaller sum (cancellation, an exact zero) take the general path.
+fn window_sum<F: Format>(terms: &[(u64, u64)], rm: Round) -> Option<FpResult> {
+    if 2 * F::PREC > 48 {
+        return None;
+    }
+    let mut prods = [(0u64, 0i32, false); 8];
+    let mut k = 0;
+    let mut hi = i32::MIN;
+    for &(a, b) in terms.iter().take(8) {
+        let (a, b) = (a & F::MASK, b & F::MASK);
+        if is_zero::<F>(a) || is_zero::<F>(b) {
+            continue;
+        }
+        let x = normalise::<F>(fields::<F>(a));
+        let y = normalise::<F>(fields::<F>(b));
+        // value = m * 2^pos
+        let pos = x.exp + y.exp - 2 * F::FRAC_BITS as i32;
+        prods[k] = (x.sig * y.sig, pos, (a ^ b) & F::SIGN != 0);
+        k += 1;
+        hi = hi.max(pos);
+    }
+    if k == 0 {
+        return None;
+    }
+    let lo = hi - WINDOW_SHIFT;
+    let tiny_below = -(2 * F::PREC as i32) - 4;
+    let (mut sum, mut tiny_pos, mut tiny_neg) = (0i128, false, false);
+    for &(m, pos, neg) in &prods[..k] {
+        let sh = pos - lo;
+        if sh >= 0 {
+            let v = i128::from(m) << sh;
+            sum += if neg { -v } else { v };
+        } else if sh <= tiny_below {
+            tiny_pos |= !neg;
+            tiny_neg |= neg;
+        } else {
+            return None;
+        }
+    }
+    if (tiny_pos && tiny_neg) || sum.unsigned_abs() < 1 << 30 {
+        return None;
+    }
+    let half_units = 2 * sum + i128::from(tiny_pos) - i128::from(tiny_neg);
+    Some(round_pack_u128::<F>(
+        half_units < 0,
+        lo - 1,
+        half_units.unsigned_abs(),
+        rm,
+    ))
 }
 
 /// The finite part of [`sum_of_products`]: the exact sum in an accumulator of `N` limbs
@@ -199,6 +268,74 @@ mod tests {
         assert_eq!(r, f(1.0 + 3.0 * f32::EPSILON));
         let r = sum_of_products::<F32>(&[(a, a)], Round::Rtne).bits;
         assert_eq!(r, f(1.0 + 2.0 * f32::EPSILON));
+    }
+
+    /// A random finite operand of `F`: zeros, denormals and normals, with exponents close
+    /// together (cancellation), spread out (tiny products) or anywhere.
+    fn finite_operand<F: Format>(next: &mut impl FnMut() -> u64, centre: u64) -> u64 {
+        let x = next();
+        let sign = (x >> 63) * F::SIGN;
+        let frac = x & F::FRAC_MASK;
+        let emax = F::EXP_FIELD_MAX - 1;
+        let exp = match (x >> 40) % 8 {
+            0 => 0,
+            1 => return sign,
+            2 => 1 + (x >> 48) % emax,
+            3 => (centre + (x >> 48) % 40).clamp(1, emax),
+            _ => (centre + (x >> 48) % 4).clamp(1, emax),
+        };
+        let frac = match (x >> 20) % 4 {
+            0 => 0,
+            1 => F::FRAC_MASK,
+            _ => frac,
+        };
+        sign | (exp << F::FRAC_BITS) | if exp == 0 { frac.max(1) } else { frac }
+    }
+
+    /// [`window_sum`] gives what [`exact_sum`] gives, bits and flags, wherever it applies, in
+    /// every rounding mode, and applies to most sums of ordinary products.
+    fn window_sum_is_exact_sum<F: Format>(seed: u64) {
+        let mut next = crate::test_rng::xorshift(seed);
+        let mut applied = 0;
+        let cases = 200_000;
+        for case in 0..cases {
+            let len = 1 + (next() % 8) as usize;
+            let centre = next() % (F::EXP_FIELD_MAX - 1);
+            let mut t = [(0u64, 0u64); 8];
+            for p in t.iter_mut().take(len) {
+                *p = (
+                    finite_operand::<F>(&mut next, centre),
+                    finite_operand::<F>(&mut next, centre),
+                );
+            }
+            if case % 4 == 0 && len >= 2 {
+                // An exact or near cancellation of two products.
+                t[1] = (t[0].0 ^ F::SIGN, t[0].1 ^ (next() & 3));
+            }
+            for rm in Round::ALL {
+                let Some(r) = window_sum::<F>(&t[..len], rm) else {
+                    continue;
+                };
+                let used = {
+                    let top = 2 * F::EMAX + 2 * F::PREC as i32 + 8 - base::<F>();
+                    ((top as usize) / 64 + 1).min(LIMBS)
+                };
+                let e = exact_sum::<F, SMALL_LIMBS>(&t[..len], rm, used);
+                assert_eq!(r, e, "case {case} {rm:?} {:x?}", &t[..len]);
+                applied += 1;
+            }
+        }
+        assert!(applied > cases, "{applied} of {cases} x 4 applied");
+    }
+
+    #[test]
+    fn window_sum_is_exact_sum_f() {
+        window_sum_is_exact_sum::<F32>(0x1234_5678_9abc_def1);
+    }
+
+    #[test]
+    fn window_sum_is_exact_sum_hf() {
+        window_sum_is_exact_sum::<crate::fp::Hf>(0x0fed_cba9_8765_4321);
     }
 
     #[test]

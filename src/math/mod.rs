@@ -212,19 +212,38 @@ pub fn eval_row(
     b: u64,
     env: &FloatEnv,
 ) -> Result<MathOut, MathError> {
+    eval_row_with(row, f, ty, a, b, env, row_policy(ty, env).as_ref())
+}
+
+/// The float_modes policy [`eval_row`] applies to operands of `ty` in `env` (`None`: not a
+/// float type), for [`eval_row_with`].
+pub fn row_policy(ty: DataType, env: &FloatEnv) -> Option<Policy> {
+    policy(ty, env)
+}
+
+/// [`eval_row`] with its policy (`row_policy(ty, env)`) made beforehand, for channel loops.
+pub fn eval_row_with(
+    row: &'static MathFuncInfo,
+    f: MathFn,
+    ty: DataType,
+    a: u64,
+    b: u64,
+    env: &FloatEnv,
+    pol: Option<&Policy>,
+) -> Result<MathOut, MathError> {
     match f {
         MathFn::IntDivQuotient | MathFn::IntDivRemainder | MathFn::IntDivBoth => {
             Ok(int_div(f, ty, a, b, row))
         }
         MathFn::Invm | MathFn::Rsqrtm => match ty {
-            DataType::F => macro_step::<F32>(f, ty, a, b, env, row),
-            DataType::DF => macro_step::<F64>(f, ty, a, b, env, row),
-            DataType::HF => macro_step::<Hf>(f, ty, a, b, env, row),
+            DataType::F => macro_step::<F32>(f, a, b, env, row, pol),
+            DataType::DF => macro_step::<F64>(f, a, b, env, row, pol),
+            DataType::HF => macro_step::<Hf>(f, a, b, env, row, pol),
             _ => Err(unsupported(row, "operand type")),
         },
         _ => match ty {
-            DataType::F => float::<F32>(f, ty, a, b, env, row),
-            DataType::HF => float::<Hf>(f, ty, a, b, env, row),
+            DataType::F => float::<F32>(f, ty, a, b, env, row, pol),
+            DataType::HF => float::<Hf>(f, ty, a, b, env, row, pol),
             _ => Err(unsupported(
                 row,
                 "no correctly rounded evaluation for this type",
@@ -264,6 +283,56 @@ fn class_match(row: InClass, c: InClass) -> bool {
 /// one-source functions): in ALT mode the `alt` rows first, then `both`;
 /// in IEEE mode `ieee` and `both` rows in file order.
 fn special(
+    f: MathFn,
+    p: Platform,
+    alt: bool,
+    c0: InClass,
+    c1: InClass,
+) -> Option<&'static MathSpecialInfo> {
+    // The search for every pair of classes, done once per function, platform and mode.
+    type Pairs = [Option<&'static MathSpecialInfo>; CLASSES * CLASSES];
+    static TABLE: OnceLock<Vec<OnceLock<Pairs>>> = OnceLock::new();
+    const CLASSES: usize = IN_CLASSES.len();
+    let t = TABLE.get_or_init(|| {
+        (0..MathFn::ALL.len() * PLATFORM_COUNT * 2)
+            .map(|_| OnceLock::new())
+            .collect()
+    });
+    let key = (f as usize * PLATFORM_COUNT + p as usize) * 2 + usize::from(alt);
+    let Some(cell) = t.get(key) else {
+        return special_scan(f, p, alt, c0, c1);
+    };
+    let pairs = cell.get_or_init(|| {
+        let mut pairs: Pairs = [None; CLASSES * CLASSES];
+        for c0 in IN_CLASSES {
+            for c1 in IN_CLASSES {
+                pairs[c0 as usize * CLASSES + c1 as usize] = special_scan(f, p, alt, c0, c1);
+            }
+        }
+        pairs
+    });
+    pairs
+        .get(c0 as usize * CLASSES + c1 as usize)
+        .copied()
+        .unwrap_or_else(|| special_scan(f, p, alt, c0, c1))
+}
+
+/// Every operand class of the special rows, `Any` last.
+const IN_CLASSES: [InClass; 10] = [
+    InClass::NegInf,
+    InClass::NegFin,
+    InClass::NegDenorm,
+    InClass::NegZero,
+    InClass::PosZero,
+    InClass::PosDenorm,
+    InClass::PosFin,
+    InClass::PosInf,
+    InClass::Nan,
+    InClass::Any,
+];
+
+/// [`special`] by a search of the candidate rows.
+fn special_scan(
     f: MathFn,
     p: Platform,
     alt: bool,
@@ -340,9 +409,10 @@ fn float<T: Format>(
     b: u64,
     env: &FloatEnv,
     row: &'static MathFuncInfo,
+    pol: Option<&Policy>,
 ) -> Result<MathOut, MathError> {
     let p = env.platform;
-    let Some(pol) = policy(ty, env) else {
+    let Some(pol) = pol else {
         return Err(unsupported(row, "operand type"));
     };
     let mut rules = Applied::NONE;
@@ -382,7 +452,7 @@ fn float<T: Format>(
             }
         },
     };
-    let (bits, any_nan_allowed, fp_rules) = deliver(&pol, bits, rules);
+    let (bits, any_nan_allowed, fp_rules) = deliver(pol, bits, rules);
     Ok(MathOut {
         bits,
         bits2: None,
@@ -448,14 +518,14 @@ fn compute<T: Format>(f: MathFn, x: u64, y: u64, p: Platform) -> Computed {
 /// stand-in, the correctly rounded value of the whole macro.
 fn macro_step<T: Format>(
     f: MathFn,
-    ty: DataType,
     a: u64,
     b: u64,
     env: &FloatEnv,
     row: &'static MathFuncInfo,
+    pol: Option<&Policy>,
 ) -> Result<MathOut, MathError> {
     let p = env.platform;
-    let Some(pol) = policy(ty, env) else {
+    let Some(pol) = pol else {
         return Err(unsupported(row, "operand type"));
     };
     let mut rules = Applied::NONE;
@@ -509,7 +579,7 @@ fn macro_step<T: Format>(
             }
         }
     };
-    let (bits, any_nan_allowed, fp_rules) = deliver(&pol, value, rules);
+    let (bits, any_nan_allowed, fp_rules) = deliver(pol, value, rules);
     out.bits = bits;
     out.any_nan_allowed = any_nan_allowed && !out.undefined;
     out.fp_rules = fp_rules;
@@ -646,5 +716,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn special_row_table_is_the_search() {
+        // The class list is the enum's, in order.
+        assert_eq!(IN_CLASSES.len(), InClass::Any as usize + 1);
+        for (i, c) in IN_CLASSES.iter().enumerate() {
+            assert_eq!(*c as usize, i);
+        }
+        let id = |r: Option<&'static MathSpecialInfo>| r.map(|r| r as *const MathSpecialInfo);
+        let mut found = 0;
+        for f in MathFn::ALL {
+            for p in Platform::ALL {
+                for alt in [false, true] {
+                    for c0 in IN_CLASSES {
+                        for c1 in IN_CLASSES {
+                            let r = special(f, p, alt, c0, c1);
+                            assert_eq!(id(r), id(special_scan(f, p, alt, c0, c1)));
+                            found += usize::from(r.is_some());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 1000, "{found} special rows found");
     }
 }
