@@ -12,15 +12,9 @@ pub(super) struct PlanKey(u128);
 
 impl PlanKey {
     /// The key of the plan of `insn` in `env` (every field fits its bits: the enums have
-    /// fewer than 256 values, the denorm fields are cr0 bits).
+    /// fewer than 256 values; the environment takes 49 bits, [`env_bits`]).
     #[inline]
     pub(super) fn of(insn: &Insn, denorm_sensitive: bool, env: &FloatEnv) -> PlanKey {
-        let FloatEnv {
-            platform,
-            rounding,
-            alt,
-            denorm_bits,
-        } = *env;
         let dst = insn.dst.map_or(0u128, |d| {
             let arf = matches!(
                 d.addr,
@@ -66,10 +60,7 @@ impl PlanKey {
                 | src0 << 35
                 | present << 47
                 | u128::from(denorm_sensitive) << 50
-                | (platform as u128) << 51
-                | (rounding as u128) << 59
-                | u128::from(alt) << 67
-                | u128::from(denorm_bits) << 68,
+                | u128::from(env_bits(env)) << 51,
         )
     }
 
