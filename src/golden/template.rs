@@ -944,13 +944,7 @@ fn imm_type_ok(t: DataType, p: Platform) -> bool {
 fn region_for(class: &str, n: u8, t: DataType) -> Option<(Region, u32)> {
     let s = t.bytes();
     let n32 = u32::from(n);
-    let span = |r: Region| -> u32 {
-        let w = u32::from(r.width);
-        (0..n32)
-            .map(|i| ((i / w) * u32::from(r.vstride) + (i % w) * u32::from(r.hstride)) * s + s)
-            .max()
-            .unwrap_or(s)
-    };
+    let span = |r: Region| region_span(r, n32, s);
     let r = match class {
         "scalar" | "imm" => Region::SCALAR,
         "contiguous" if n > 1 => {
@@ -973,6 +967,28 @@ fn region_for(class: &str, n: u8, t: DataType) -> Option<(Region, u32)> {
     }
     let sp = span(r);
     (sp <= 64).then_some((r, sp))
+}
+
+/// The bytes `n` channels of elements of `s` bytes span in region `r` (width above 0): the
+/// end of the farthest element, `((i / w) * vstride + (i % w) * hstride) * s + s` at its
+/// largest over the channels `i`, or `s` for none. (The offset grows with the row and the
+/// column: the farthest element ends the last row, or the row before it.)
+fn region_span(r: Region, n: u32, s: u32) -> u32 {
+    let (w, vs, hs) = (
+        u32::from(r.width),
+        u32::from(r.vstride),
+        u32::from(r.hstride),
+    );
+    if n == 0 || w == 0 {
+        return s;
+    }
+    let end = |row: u32, col: u32| (row * vs + col * hs) * s + s;
+    let (last_row, last_col) = ((n - 1) / w, (n - 1) % w);
+    let last = end(last_row, last_col);
+    match last_row {
+        0 => last,
+        _ => last.max(end(last_row - 1, w - 1)),
+    }
 }
 
 fn apply_pred(insn: &mut Insn, f: &str) {
@@ -1093,5 +1109,39 @@ mod type_pair_tests {
             }
         }
         assert!(pairs > 1000, "{pairs}");
+    }
+}
+
+#[cfg(test)]
+mod span_tests {
+    use super::*;
+
+    /// `region_span` is the largest element end over the channels, for every width, stride,
+    /// channel count and element size a template can ask (and more).
+    #[test]
+    fn region_span_is_the_farthest_element_end() {
+        let mut checked = 0;
+        for w in [1u8, 2, 4, 8, 16] {
+            for vs in [0u8, 1, 2, 4, 8, 16, 32] {
+                for hs in [0u8, 1, 2, 4] {
+                    let r = Region::new(vs, w, hs);
+                    for n in 0..=32u32 {
+                        for s in [1u32, 2, 4, 8] {
+                            let want = (0..n)
+                                .map(|i| {
+                                    let e = (i / u32::from(w)) * u32::from(vs)
+                                        + (i % u32::from(w)) * u32::from(hs);
+                                    e * s + s
+                                })
+                                .max()
+                                .unwrap_or(s);
+                            assert_eq!(region_span(r, n, s), want, "{r:?} {n} {s}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10000, "{checked}");
     }
 }

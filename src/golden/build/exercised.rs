@@ -32,20 +32,7 @@ pub(crate) fn policy(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Policy {
         static SEEN: std::cell::RefCell<Vec<Option<(u64, Policy)>>> =
             std::cell::RefCell::new(vec![None; SLOTS]);
     }
-    // The key packed into one word (every field fits its bits: the denorm fields are cr0
-    // bits, the enums have a few values each; a new field of the environment fails here).
-    let FloatEnv {
-        platform,
-        rounding,
-        alt,
-        denorm_bits,
-    } = *env;
-    let key = u64::from(denorm_bits)
-        | (platform as u64) << 32
-        | (rounding as u64) << 40
-        | u64::from(alt) << 48
-        | (ft as u64) << 52
-        | (ops as u64) << 56;
+    let key = env_bits(env) | (ft as u64) << 52 | (ops as u64) << 56;
     let slot = (key.wrapping_mul(0x517c_c1b7_2722_0a95) >> 56) as usize % SLOTS;
     SEEN.with(|c| {
         let mut c = c.borrow_mut();
@@ -58,6 +45,22 @@ pub(crate) fn policy(env: &FloatEnv, ft: FloatType, ops: FpOps) -> Policy {
         c[slot] = Some((key, pol));
         pol
     })
+}
+
+/// A float environment packed into the low 49 bits of a word (every field fits its bits: the
+/// denorm fields are cr0 bits, the enums have a few values each; a new field of the
+/// environment fails here).
+pub(super) fn env_bits(env: &FloatEnv) -> u64 {
+    let FloatEnv {
+        platform,
+        rounding,
+        alt,
+        denorm_bits,
+    } = *env;
+    u64::from(denorm_bits)
+        | (platform as u64) << 32
+        | (rounding as u64) << 40
+        | u64::from(alt) << 48
 }
 
 /// GRF byte offset of source `i`'s element for channel `c` (direct register sources).

@@ -10,6 +10,8 @@ use crate::golden::operands::ReadPlan;
 use crate::isa::Dst;
 use crate::spec::math::MathFuncInfo;
 
+mod cache;
+
 /// A shape's tagging plan: the reading of its operands and its rule plan.
 pub(in crate::golden::build) struct TagPlan {
     read: ReadPlan,
@@ -29,6 +31,7 @@ struct RulePlan {
 }
 
 /// The value tests of an instruction with float operands.
+#[derive(Clone, Copy, Debug)]
 struct FloatPlan {
     nsrc: usize,
     /// The destination type.
@@ -42,6 +45,7 @@ struct FloatPlan {
 }
 
 /// A compare grid and what its cells name.
+#[derive(Clone, Copy, Debug)]
 struct Grid {
     g: &'static GridInfo,
     kind: GridKind,
@@ -50,6 +54,7 @@ struct Grid {
 }
 
 /// The float-mode tests of an instruction computing in float type `ft`.
+#[derive(Clone, Copy, Debug)]
 struct Modes {
     ft: FloatType,
     ops: FpOps,
@@ -67,6 +72,7 @@ struct Modes {
 }
 
 /// The rows of a float destination's alternatives.
+#[derive(Clone, Copy, Debug)]
 struct Alts {
     any_nan: Option<Rule>,
     math: Option<&'static MathFuncInfo>,
@@ -338,8 +344,30 @@ impl RulePlan {
         r
     }
 
-    /// [`RulePlan::new`] written over this plan.
-    fn renew(&mut self, insn: &Insn, denorm_sensitive: bool, env: FloatEnv, mut fixed: Vec<Rule>) {
+    /// [`RulePlan::new`] written over this plan: the plan remembered for the same key
+    /// ([`cache::PlanKey`]: what the plan reads of the instruction, the environment and the
+    /// denorm sensitivity), else made ([`RulePlan::renew_made`]) and remembered.
+    fn renew(&mut self, insn: &Insn, denorm_sensitive: bool, env: FloatEnv, fixed: Vec<Rule>) {
+        let key = cache::PlanKey::of(insn, denorm_sensitive, &env);
+        self.fixed = fixed;
+        if !cache::recall(key, &mut self.fixed, &mut self.float) {
+            self.fixed.clear();
+            self.float = float_plan(insn, denorm_sensitive, &env, &mut self.fixed);
+            cache::remember(key, &self.fixed, self.float);
+        }
+        self.env = env;
+        self.denorm_sensitive = denorm_sensitive;
+    }
+
+    /// [`RulePlan::renew`] without the cache: the plan made from the instruction.
+    #[cfg(test)]
+    fn renew_made(
+        &mut self,
+        insn: &Insn,
+        denorm_sensitive: bool,
+        env: FloatEnv,
+        mut fixed: Vec<Rule>,
+    ) {
         fixed.clear();
         self.float = float_plan(insn, denorm_sensitive, &env, &mut fixed);
         self.fixed = fixed;
@@ -659,6 +687,80 @@ mod tests {
         assert!(
             with_rules > 1000 && with_alts > 500 && refit > 200,
             "{with_rules} {with_alts} {refit}"
+        );
+    }
+
+    /// A rule plan recalled from the per-thread cache equals the plan made from the
+    /// instruction, for random shapes of every opcode on every platform (some with other
+    /// saturation, condition modifiers, source modifiers, destinations and sources), in random
+    /// float environments: the cache key holds everything the plan reads.
+    #[test]
+    fn recalled_rule_plans_equal_made_ones() {
+        let mut r = Rng::for_vector(83, 0, 0);
+        let (mut checked, mut recalled) = (0, 0);
+        let cmods = [
+            CondMod::None,
+            CondMod::Z,
+            CondMod::Nz,
+            CondMod::G,
+            CondMod::L,
+            CondMod::O,
+        ];
+        for p in Platform::ALL {
+            let ops = template::default_ops(p);
+            for k in 0..3000u64 {
+                let sel = ops[r.below(ops.len())];
+                let Some(mut b) = template::build(sel, k / 3, p, &[], &mut r) else {
+                    continue;
+                };
+                let insn = &mut b.insn;
+                if r.chance(1, 4) {
+                    insn.sat ^= true;
+                }
+                if r.chance(1, 6) {
+                    insn.cmod = cmods[r.below(cmods.len())];
+                }
+                if let Some(Src::Reg(rs)) = insn.src.iter_mut().flatten().nth(r.below(3)) {
+                    rs.neg ^= r.chance(1, 4);
+                    rs.abs ^= r.chance(1, 4);
+                }
+                if r.chance(1, 10) {
+                    insn.src[r.below(3)] = None;
+                }
+                if let Some(d) = insn.dst.as_mut().filter(|_| r.chance(1, 10)) {
+                    d.addr = Addr::Direct {
+                        reg: Reg::Arf(r.below(256) as u8),
+                        sub: 0,
+                    };
+                }
+                if r.chance(1, 20) {
+                    insn.dst = None;
+                }
+                let cr0 = if r.chance(7, 8) {
+                    b.cr0
+                } else {
+                    r.next() as u32 & 0x4f1
+                };
+                let env = FloatEnv::from_cr0(p, cr0);
+                let sensitive = r.chance(1, 8);
+                let key = cache::PlanKey::of(&b.insn, sensitive, &env);
+                let mut probe = (Vec::new(), None);
+                recalled += usize::from(cache::recall(key, &mut probe.0, &mut probe.1));
+                let mut a = RulePlan::new(&b.insn, sensitive, env, vec![rule!("fp.ieee.default")]);
+                let mut m = RulePlan::new(&b.insn, sensitive, env, Vec::new());
+                m.renew_made(&b.insn, sensitive, env, vec![rule!("fp.sat.zero-sign")]);
+                let shown = |x: &RulePlan| format!("{:?} {:?} {:?}", x.fixed, x.float, x.env);
+                assert_eq!(shown(&a), shown(&m), "{p:?} {:?}", b.insn);
+                // Renewed in place over another plan, through the cache.
+                a.renew(&b.insn, sensitive, env, Vec::new());
+                assert_eq!(shown(&a), shown(&m), "{p:?} {:?}", b.insn);
+                checked += 1;
+            }
+        }
+        assert!(checked > 12000, "{checked}");
+        assert!(
+            recalled > 2000 && recalled + 2000 < checked,
+            "{recalled} {checked}"
         );
     }
 }

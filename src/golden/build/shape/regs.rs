@@ -191,7 +191,8 @@ impl Lists {
 /// at and above it move up by one; bits pushed past 63 are lost): ARF register `j`'s bit goes
 /// to its place among the candidates once the GRF ones (`gaps`) are placed.
 fn spread(mut m: u64, mut gaps: u64) -> u64 {
-    while gaps != 0 {
+    // (Once no bit of `m` is at or above the lowest gap left, none moves any more.)
+    while gaps != 0 && m >> gaps.trailing_zeros() != 0 {
         let low = (1u64 << gaps.trailing_zeros()) - 1;
         gaps &= gaps - 1;
         m = (m & low) | ((m & !low) << 1);
@@ -324,5 +325,30 @@ mod tests {
             }
         }
         assert!(tested_blocks > 10_000, "{tested_blocks}");
+    }
+
+    /// `spread` (which stops once no bit is left to move) is the gap-by-gap shift, on random
+    /// masks and gaps, sparse and dense.
+    #[test]
+    fn spread_is_the_gap_by_gap_shift() {
+        let every_gap = |mut m: u64, mut gaps: u64| {
+            while gaps != 0 {
+                let low = (1u64 << gaps.trailing_zeros()) - 1;
+                gaps &= gaps - 1;
+                m = (m & low) | ((m & !low) << 1);
+            }
+            m
+        };
+        let mut next = crate::test_rng::xorshift(0x5B2E_AD00_u64);
+        let mut moved = 0;
+        for k in 0..50000 {
+            let sparse = |x: u64, y: u64| if k % 3 == 0 { x & y } else { x };
+            let m = sparse(next(), next()) >> (next() % 64);
+            let gaps = sparse(next(), next()) & sparse(next(), next());
+            let want = every_gap(m, gaps);
+            assert_eq!(spread(m, gaps), want, "{m:#x} {gaps:#x}");
+            moved += usize::from(want != m);
+        }
+        assert!(moved > 20000, "{moved}");
     }
 }
