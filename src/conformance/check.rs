@@ -425,7 +425,8 @@ fn check_all(
                 }
             }
             if !batch.is_empty() {
-                sim.send_bytes(std::mem::replace(&mut batch, Vec::with_capacity(1 << 16)));
+                sim.send_bytes(&batch);
+                batch.clear();
             }
         }
         let Some((head, spans)) = flight.pop_front() else {
