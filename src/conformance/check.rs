@@ -19,6 +19,9 @@ use std::time::Duration;
 /// The hash of the summary's counts (long `rules` texts: foldhash reads 16 bytes a step).
 type FastHash = foldhash::fast::RandomState;
 
+/// How many vectors ahead of the one checked the lines are prefetched ([`Spans::prefetch`]).
+const PREFETCH_AHEAD: usize = 3;
+
 /// The default number of requests in flight.
 pub const DEFAULT_WINDOW: usize = 256;
 
@@ -432,6 +435,9 @@ fn check_all(
         let Some((head, spans)) = flight.pop_front() else {
             break;
         };
+        if let Some((line, spans)) = flight.get(PREFETCH_AHEAD) {
+            spans.prefetch(line);
+        }
         if !sim.has_line() {
             // About to wait: what is known goes to the report first.
             report.write_all(&out).map_err(|e| format!("report: {e}"))?;
