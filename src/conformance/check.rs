@@ -341,8 +341,8 @@ pub fn write_report_line(v: &VectorView, o: &Outcome, out: &mut Vec<u8>) {
 ///
 /// The lines are read, parsed and turned into requests on a thread of their own
 /// ([`super::read_ahead`]). Requests go out in batches: when at most half the window is in
-/// flight, the window is filled again and the new requests are handed to the writer thread at
-/// once.
+/// flight, the window is filled again and the new requests are written at once
+/// ([`SimProcess::send_bytes`]).
 pub fn run(
     opts: &CheckOptions,
     input: impl BufRead + Send + 'static,
