@@ -18,10 +18,12 @@ use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::Arc;
 
-/// Lines per chunk (a chunk handed over costs a wake-up of the other thread when it waits).
-const CHUNK: usize = 256;
+/// Lines per chunk (a chunk handed over costs a wake-up of the other thread when it waits,
+/// but the checker sees no line of a chunk before the whole chunk is read: an input that
+/// stalls holds back what it gave before).
+const CHUNK: usize = 64;
 /// Chunks waiting in the channel at most.
-const AHEAD: usize = 2;
+const AHEAD: usize = 4;
 
 /// A line read ahead.
 pub enum Item {
