@@ -15,7 +15,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let fault = a.inject.as_deref().map(Fault::parse).transpose()?;
     let stdin = std::io::stdin();
     let mut input = std::io::BufReader::with_capacity(1 << 18, stdin.lock());
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    // (`serve` gathers whole response lines and writes them at once: no further buffer,
+    // which would copy them again.)
+    let mut out = std::io::stdout().lock();
     match euref::conformance::sim::serve(&mut input, &mut out, fault) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // The checker went away: not an error of ours.

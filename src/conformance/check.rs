@@ -19,6 +19,9 @@ use std::time::Duration;
 /// The hash of the summary's counts (long `rules` texts: foldhash reads 16 bytes a step).
 type FastHash = foldhash::fast::RandomState;
 
+/// How many vectors ahead of the one checked the lines are prefetched ([`Spans::prefetch`]).
+const PREFETCH_AHEAD: usize = 3;
+
 /// The default number of requests in flight.
 pub const DEFAULT_WINDOW: usize = 256;
 
@@ -338,8 +341,8 @@ pub fn write_report_line(v: &VectorView, o: &Outcome, out: &mut Vec<u8>) {
 ///
 /// The lines are read, parsed and turned into requests on a thread of their own
 /// ([`super::read_ahead`]). Requests go out in batches: when at most half the window is in
-/// flight, the window is filled again and the new requests are handed to the writer thread at
-/// once.
+/// flight, the window is filled again and the new requests are written at once
+/// ([`SimProcess::send_bytes`]).
 pub fn run(
     opts: &CheckOptions,
     input: impl BufRead + Send + 'static,
@@ -425,12 +428,16 @@ fn check_all(
                 }
             }
             if !batch.is_empty() {
-                sim.send_bytes(std::mem::replace(&mut batch, Vec::with_capacity(1 << 16)));
+                sim.send_bytes(&batch);
+                batch.clear();
             }
         }
         let Some((head, spans)) = flight.pop_front() else {
             break;
         };
+        if let Some((line, spans)) = flight.get(PREFETCH_AHEAD) {
+            spans.prefetch(line);
+        }
         if !sim.has_line() {
             // About to wait: what is known goes to the report first.
             report.write_all(&out).map_err(|e| format!("report: {e}"))?;

@@ -11,6 +11,7 @@ pub mod inject;
 pub mod json;
 pub mod known;
 pub mod lines;
+mod prefetch;
 pub mod protocol;
 pub mod read_ahead;
 pub mod regs;

@@ -18,7 +18,9 @@ use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::Arc;
 
-/// Lines per chunk.
+/// Lines per chunk (a chunk handed over costs a wake-up of the other thread when it waits,
+/// but the checker sees no line of a chunk before the whole chunk is read: an input that
+/// stalls holds back what it gave before).
 const CHUNK: usize = 64;
 /// Chunks waiting in the channel at most.
 const AHEAD: usize = 4;
@@ -45,9 +47,9 @@ struct Chunk {
 pub struct ReadAhead {
     rx: Receiver<Result<Chunk, String>>,
     back: Sender<Chunk>,
-    cur: std::vec::IntoIter<(Item, usize)>,
-    /// The current chunk (its items taken), to hand back.
+    /// The current chunk (`shell.items[..taken]` taken), to hand back.
     shell: Chunk,
+    taken: usize,
     /// Where the next item's request starts in `shell.requests`.
     req_at: usize,
     done: bool,
@@ -67,8 +69,8 @@ pub fn start<R: BufRead + Send + 'static>(
     let ahead = ReadAhead {
         rx,
         back: back_tx,
-        cur: Vec::new().into_iter(),
         shell: Chunk::default(),
+        taken: 0,
         req_at: 0,
         done: false,
     };
@@ -85,7 +87,11 @@ impl ReadAhead {
         spare: &mut Vec<String>,
     ) -> Result<Option<Item>, String> {
         loop {
-            if let Some((item, end)) = self.cur.next() {
+            if let Some((item, end)) = self.shell.items.get_mut(self.taken) {
+                self.taken += 1;
+                // (Taken out in place: the items' room goes back with the chunk.)
+                let item = std::mem::replace(item, Item::Bad(String::new(), 0, String::new()));
+                let end = *end;
                 if matches!(item, Item::Vector(..)) {
                     batch.extend_from_slice(&self.shell.requests[self.req_at..end]);
                     self.req_at = end;
@@ -101,9 +107,9 @@ impl ReadAhead {
             shell.spare.extend(spare.drain(n..));
             let _ = self.back.send(shell);
             match self.rx.recv() {
-                Ok(Ok(mut chunk)) => {
-                    self.cur = std::mem::take(&mut chunk.items).into_iter();
+                Ok(Ok(chunk)) => {
                     self.shell = chunk;
+                    self.taken = 0;
                     self.req_at = 0;
                 }
                 Ok(Err(e)) => {

@@ -1,20 +1,31 @@
-//! The simulator under test as a subprocess: batches of requests go to its stdin through a
-//! writer thread, what it prints comes back in chunks through a reader thread and a channel
-//! and is split into lines here, so a hung simulator costs one `recv_timeout` and never
-//! blocks the checker.
+//! The simulator under test as a subprocess: batches of requests go to its stdin, what it
+//! prints is read into one buffer and split into lines here, and a wait for a response has a
+//! deadline, so a hung simulator costs one timeout and never blocks the checker. On Unix the
+//! checking thread drives both pipes itself ([`pipes`]: non-blocking, `poll`); elsewhere a
+//! writer and a reader thread do.
 
-use std::io::{Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// What the reader thread saw.
-enum Event {
-    /// Bytes read from the simulator's stdout (any number of lines, possibly a partial one).
-    Data(Vec<u8>),
+#[cfg(unix)]
+mod pipes;
+#[cfg(not(unix))]
+#[path = "runner/threads.rs"]
+mod pipes;
+
+/// What a read of the simulator's output gave.
+enum Read {
+    /// This many bytes.
+    Data(usize),
+    /// The end of the output.
     Eof,
+    /// Nothing before the deadline.
+    Nothing,
 }
+
+/// Room kept free for a read of the simulator's output.
+const READ: usize = 1 << 16;
 
 /// Why no response came.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,12 +38,12 @@ pub enum RecvError {
 /// A running simulator.
 pub struct SimProcess {
     child: Child,
-    to_writer: Option<Sender<Vec<u8>>>,
-    from_reader: Receiver<Event>,
-    /// Received bytes not yet returned as lines: `buf[pos..]`.
+    io: pipes::Pipes,
+    /// Received bytes not yet returned as lines: `buf[start..end]`.
     buf: Vec<u8>,
-    pos: usize,
-    /// The reader saw the end of the output.
+    start: usize,
+    end: usize,
+    /// The output has ended.
     eof: bool,
 }
 
@@ -50,99 +61,91 @@ impl SimProcess {
             .stdin
             .take()
             .ok_or_else(|| std::io::Error::other("no stdin"))?;
-        let mut stdout = child
+        let stdout = child
             .stdout
             .take()
             .ok_or_else(|| std::io::Error::other("no stdout"))?;
-        let (tx, rx) = mpsc::channel::<Vec<u8>>();
-        thread::spawn(move || writer(stdin, rx));
-        let (etx, erx) = mpsc::channel::<Event>();
-        thread::spawn(move || read_output(&mut stdout, &etx));
+        let io = match pipes::Pipes::new(stdin, stdout) {
+            Ok(io) => io,
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(e);
+            }
+        };
         Ok(SimProcess {
             child,
-            to_writer: Some(tx),
-            from_reader: erx,
-            buf: Vec::new(),
-            pos: 0,
+            io,
+            buf: vec![0; 4 * READ],
+            start: 0,
+            end: 0,
             eof: false,
         })
     }
 
-    /// Queue one request line (without newline).
-    pub fn send(&self, line: String) {
-        let mut b = line.into_bytes();
-        b.push(b'\n');
-        self.send_bytes(b);
+    /// Send complete request lines (each ending in a newline): written at once as far as the
+    /// pipe takes them, the rest while waiting for responses.
+    pub fn send_bytes(&mut self, lines: &[u8]) {
+        self.io.send(lines);
     }
 
-    /// Queue complete request lines (each ending in a newline).
-    pub fn send_bytes(&self, lines: Vec<u8>) {
-        if let Some(tx) = &self.to_writer {
-            let _ = tx.send(lines);
+    /// Room for a read after `end` (what was received and not taken moved to the front).
+    fn make_room(&mut self) {
+        if self.start == self.end {
+            (self.start, self.end) = (0, 0);
+        }
+        if self.buf.len() - self.end < READ && self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            (self.start, self.end) = (0, self.end - self.start);
+        }
+        if self.buf.len() - self.end < READ {
+            // A line longer than what there is room for: more room.
+            self.buf.resize(self.end + 2 * READ, 0);
         }
     }
 
-    /// Take what the reader thread has already delivered, without waiting.
-    fn gather(&mut self) {
-        while let Ok(ev) = self.from_reader.try_recv() {
-            self.take(ev);
+    /// Read more output, waiting until `deadline` (`None`: not at all): whether anything
+    /// came (or the output ended).
+    fn fill(&mut self, deadline: Option<Instant>) -> bool {
+        self.make_room();
+        match self.io.read(&mut self.buf[self.end..], deadline) {
+            Read::Data(n) => self.end += n,
+            Read::Eof => self.eof = true,
+            Read::Nothing => return false,
         }
-    }
-
-    fn take(&mut self, ev: Event) {
-        match ev {
-            Event::Data(d) => {
-                if self.pos == self.buf.len() {
-                    self.buf = d;
-                    self.pos = 0;
-                } else {
-                    if self.pos > 0 {
-                        self.buf.drain(..self.pos);
-                        self.pos = 0;
-                    }
-                    self.buf.extend_from_slice(&d);
-                }
-            }
-            Event::Eof => self.eof = true,
-        }
+        true
     }
 
     /// Whether a whole response line has already arrived (`recv_line` will not wait).
     pub fn has_line(&mut self) -> bool {
-        // (What has arrived is taken only when the lines at hand are used up: whole lines
-        // then replace the buffer instead of being appended to it.)
-        let has = |p: &Self| p.eof || memchr::memchr(b'\n', &p.buf[p.pos..]).is_some();
-        if has(self) {
-            return true;
-        }
-        self.gather();
-        has(self)
+        let has = |p: &Self| p.eof || memchr::memchr(b'\n', &p.buf[p.start..p.end]).is_some();
+        has(self) || (self.fill(None) && has(self))
     }
 
     /// The next response line (without its newline; a last line without one counts).
     pub fn recv_line(&mut self, timeout: Duration) -> Result<&[u8], RecvError> {
         let deadline = Instant::now() + timeout;
+        // Where the search for a newline goes on (the bytes before it have none).
+        let mut from = self.start;
         loop {
-            let rest = &self.buf[self.pos..];
-            if let Some(k) = memchr::memchr(b'\n', rest) {
-                let start = self.pos;
-                self.pos += k + 1;
-                return Ok(&self.buf[start..start + k]);
+            if let Some(k) = memchr::memchr(b'\n', &self.buf[from..self.end]) {
+                let start = self.start;
+                self.start = from + k + 1;
+                return Ok(&self.buf[start..from + k]);
             }
             if self.eof {
-                if !rest.is_empty() {
-                    let start = self.pos;
-                    self.pos = self.buf.len();
-                    return Ok(&self.buf[start..]);
+                if self.start < self.end {
+                    let start = self.start;
+                    self.start = self.end;
+                    return Ok(&self.buf[start..self.end]);
                 }
                 return Err(RecvError::Exited(self.exit_status()));
             }
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.from_reader.recv_timeout(left) {
-                Ok(ev) => self.take(ev),
-                Err(RecvTimeoutError::Disconnected) => self.eof = true,
-                Err(RecvTimeoutError::Timeout) => return Err(RecvError::Timeout),
+            let seen = self.end - self.start;
+            if !self.fill(Some(deadline)) {
+                return Err(RecvError::Timeout);
             }
+            from = self.start + seen;
         }
     }
 
@@ -165,7 +168,7 @@ impl SimProcess {
 
     /// Kill and reap the process.
     pub fn kill(&mut self) {
-        self.to_writer = None;
+        self.io.close_input();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -177,113 +180,87 @@ impl Drop for SimProcess {
     }
 }
 
-/// The reader thread: what the simulator prints, over `etx` in whole lines (the part of a
-/// read after its last newline waits for the next read, so that the checker, which takes the
-/// lines, need not join pieces), then `Eof`. One buffer is read into; what goes over is a
-/// vector of its size (a fresh 64 KiB vector per read cost a zeroed allocation each time).
-fn read_output(stdout: &mut impl Read, etx: &Sender<Event>) {
-    const READ: usize = 1 << 16;
-    let mut buf = vec![0u8; READ];
-    // `buf[..kept]`: read, not sent (no newline in it).
-    let mut kept = 0;
-    loop {
-        if buf.len() - kept < READ / 2 {
-            // A line longer than what is kept room for: more room.
-            buf.resize(buf.len() + READ, 0);
-        }
-        let n = match stdout.read(&mut buf[kept..]) {
-            Ok(0) | Err(_) => {
-                if kept > 0 {
-                    let _ = etx.send(Event::Data(buf[..kept].to_vec()));
-                }
-                let _ = etx.send(Event::Eof);
-                return;
-            }
-            Ok(n) => n,
-        };
-        let end = kept + n;
-        let Some(last) = memchr::memrchr(b'\n', &buf[kept..end]) else {
-            kept = end;
-            continue;
-        };
-        let upto = kept + last + 1;
-        if etx.send(Event::Data(buf[..upto].to_vec())).is_err() {
-            return;
-        }
-        buf.copy_within(upto..end, 0);
-        kept = end - upto;
-    }
-}
-
-fn writer(mut stdin: ChildStdin, rx: Receiver<Vec<u8>>) {
-    while let Ok(lines) = rx.recv() {
-        if stdin.write_all(&lines).is_err() {
-            return;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A reader that returns its text (from byte `at`) in pieces of the given sizes, in turn.
-    struct Pieces {
-        text: Vec<u8>,
-        at: usize,
-        sizes: Vec<usize>,
-        reads: usize,
-    }
-    impl Read for Pieces {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let size = self.sizes[self.reads % self.sizes.len()];
-            let n = size.min(buf.len()).min(self.text.len() - self.at);
-            self.reads += 1;
-            buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
-            self.at += n;
-            Ok(n)
-        }
+    fn tmp(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("euref-runner-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d.join(name)
     }
 
-    /// What the simulator prints arrives whole and in order, in whole lines but the last (a
-    /// line without a newline at the end of the output), however the reads cut it: short
-    /// and long lines, a line longer than a read, and several lines per read.
+    /// What the simulator prints arrives whole and in order, line by line, however its
+    /// writes and the reads cut it: short and long lines, a line longer than the buffer, and a
+    /// last line without a newline; then the exit.
     #[test]
-    fn output_goes_over_in_whole_lines() {
+    fn output_is_received_line_by_line() {
         let mut text = Vec::new();
         for k in 0..300usize {
-            let len = [1, 90, 200, 3, 70_000][k % 5] + k % 7;
+            let len = [1, 90, 200, 3, 300_000][k % 5] + k % 7;
             text.extend(std::iter::repeat_n(b'a' + (k % 26) as u8, len));
             text.push(b'\n');
         }
-        for last in [&b""[..], b"cut off"] {
-            let mut all = text.clone();
-            all.extend_from_slice(last);
-            for sizes in [vec![1 << 16], vec![1, 7, 4096, 100_000], vec![333]] {
-                let (tx, rx) = mpsc::channel();
-                let mut input = Pieces {
-                    text: all.clone(),
-                    at: 0,
-                    sizes,
-                    reads: 0,
-                };
-                read_output(&mut input, &tx);
-                drop(tx);
-                let events: Vec<Event> = rx.iter().collect();
-                let Some((Event::Eof, data)) = events.split_last() else {
-                    panic!("no end");
-                };
-                let mut got = Vec::new();
-                for (k, e) in data.iter().enumerate() {
-                    let Event::Data(d) = e else {
-                        panic!("two ends")
-                    };
-                    let whole = k + 1 < data.len() || last.is_empty();
-                    assert!(!d.is_empty() && (!whole || d.ends_with(b"\n")));
-                    got.extend_from_slice(d);
+        text.extend_from_slice(b"cut off");
+        let f = tmp("output.txt");
+        std::fs::write(&f, &text).unwrap();
+        let mut sim = SimProcess::spawn(&format!("cat {}", f.display())).unwrap();
+        let mut got = Vec::new();
+        loop {
+            match sim.recv_line(Duration::from_secs(20)) {
+                Ok(l) => {
+                    got.extend_from_slice(l);
+                    got.push(b'\n');
                 }
-                assert!(got == all);
+                Err(e) => {
+                    assert!(matches!(e, RecvError::Exited(_)), "{e:?}");
+                    break;
+                }
             }
         }
+        assert_eq!(got.len(), text.len() + 1);
+        assert!(got[..text.len()] == text[..]);
+    }
+
+    /// Requests far larger than the pipes hold, sent at once to a simulator that echoes them
+    /// (and so stops reading while its output is not read), all come back in order: what
+    /// the input pipe does not take is written while the checker waits for output.
+    #[test]
+    fn large_batches_are_written_while_responses_are_read() {
+        let mut sim = SimProcess::spawn("cat").unwrap();
+        let lines: Vec<String> = (0..40_000).map(|k| format!("{k:0>120}")).collect();
+        let mut batch = Vec::new();
+        for l in &lines {
+            batch.extend_from_slice(l.as_bytes());
+            batch.push(b'\n');
+        }
+        sim.send_bytes(&batch[..batch.len() / 3]);
+        sim.send_bytes(&batch[batch.len() / 3..]);
+        for l in &lines {
+            assert_eq!(sim.recv_line(Duration::from_secs(20)), Ok(l.as_bytes()));
+        }
+        assert!(!sim.has_line());
+        sim.kill();
+        assert!(sim.has_line());
+    }
+
+    /// A simulator that answers nothing costs one timeout; one that has exited reports it,
+    /// also while requests are still being sent to it.
+    #[test]
+    fn silence_times_out_and_an_exit_is_reported() {
+        let mut sim = SimProcess::spawn("sleep 30").unwrap();
+        let t = Instant::now();
+        assert_eq!(
+            sim.recv_line(Duration::from_millis(100)),
+            Err(RecvError::Timeout)
+        );
+        assert!(t.elapsed() >= Duration::from_millis(100));
+        let mut sim = SimProcess::spawn("true").unwrap();
+        sim.send_bytes(&vec![b'\n'; 4 << 20]);
+        let r = sim.recv_line(Duration::from_secs(20));
+        assert!(
+            matches!(r, Err(RecvError::Exited(ref s)) if s.starts_with("exited")),
+            "{r:?}"
+        );
     }
 }

@@ -19,7 +19,7 @@ use crate::spec::Platform;
 use crate::state::ThreadState;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
-use std::io::Write;
+use std::io::{BufRead, Write};
 
 /// Execute one request on a fresh default state.
 pub fn execute(req: &Request, fault: Option<Fault>) -> Response {
@@ -296,6 +296,8 @@ pub struct Simulator {
     platform: Option<(Platform, String)>,
     hex: Vec<Option<u8>>,
     bytes: Vec<u8>,
+    /// Scratch: the reported registers' places in name order.
+    order: Vec<usize>,
 }
 
 impl Simulator {
@@ -306,6 +308,7 @@ impl Simulator {
             platform: None,
             hex: Vec::new(),
             bytes: Vec::new(),
+            order: Vec::new(),
         }
     }
 
@@ -480,18 +483,21 @@ impl Simulator {
         if report.is_empty() {
             return Ok(());
         }
-        // Registers in name order, once each (the response's `final` is a map).
-        let mut names: Vec<&str> = Vec::with_capacity(report.len());
-        for name in report.iter().map(AsRef::as_ref) {
-            if !readable(st, name) {
-                return Err(format!("report: no register `{name}`"));
+        // Registers in name order, once each (the response's `final` is a map): their places
+        // in `report`, in a reused buffer.
+        let name = |k: usize| report[k].as_ref();
+        let order = &mut self.order;
+        order.clear();
+        for k in 0..report.len() {
+            if !readable(st, name(k)) {
+                return Err(format!("report: no register `{}`", name(k)));
             }
-            names.push(name);
+            order.push(k);
         }
-        names.sort_unstable();
-        names.dedup();
+        order.sort_unstable_by(|&a, &b| name(a).cmp(name(b)));
+        order.dedup_by(|a, b| name(*a) == name(*b));
         out.extend_from_slice(b",\"final\":{");
-        for (k, name) in names.iter().enumerate() {
+        for (k, name) in order.iter().map(|&k| name(k)).enumerate() {
             if k > 0 {
                 out.push(b',');
             }
@@ -677,7 +683,8 @@ fn write_reg_hex(st: &ThreadState, name: &str, out: &mut Vec<u8>) {
 }
 
 /// Serve requests from `input` until end of input; an unparsable line gets an error response
-/// with an empty id. Output is flushed whenever no further request is already buffered.
+/// with an empty id. Output is flushed whenever no further request is already buffered. A
+/// line that is whole in the input's buffer is answered from there (not copied out first).
 pub fn serve<R: std::io::Read>(
     input: &mut std::io::BufReader<R>,
     out: &mut impl Write,
@@ -687,16 +694,29 @@ pub fn serve<R: std::io::Read>(
     let mut line = Vec::new();
     let mut resp = Vec::with_capacity(1 << 16);
     loop {
-        line.clear();
-        if super::lines::read_line_bytes(input, &mut line)? == 0 {
+        let avail = match input.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
             break;
         }
-        if line.trim_ascii().is_empty() {
-            continue;
-        }
-        let text = line.strip_suffix(b"\n").unwrap_or(&line);
-        let text = text.strip_suffix(b"\r").unwrap_or(text);
-        sim.handle(text, &mut resp);
+        let n = match memchr::memchr(b'\n', avail) {
+            Some(i) => {
+                answer(&mut sim, &avail[..i], &mut resp);
+                i + 1
+            }
+            None => {
+                // A line cut by the end of the buffer: read whole into `line`.
+                line.clear();
+                super::lines::read_line_bytes(input, &mut line)?;
+                let text = line.strip_suffix(b"\n").unwrap_or(&line);
+                answer(&mut sim, text, &mut resp);
+                0
+            }
+        };
+        input.consume(n);
         if input.buffer().is_empty() || resp.len() >= 1 << 15 {
             out.write_all(&resp)?;
             resp.clear();
@@ -707,6 +727,14 @@ pub fn serve<R: std::io::Read>(
     }
     out.write_all(&resp)?;
     out.flush()
+}
+
+/// Answer request line `text` (without its newline; a blank line gets no answer).
+fn answer(sim: &mut Simulator, text: &[u8], resp: &mut Vec<u8>) {
+    if text.trim_ascii().is_empty() {
+        return;
+    }
+    sim.handle(text.strip_suffix(b"\r").unwrap_or(text), resp);
 }
 
 #[cfg(test)]

@@ -408,6 +408,15 @@ pub struct Spans {
 }
 
 impl Spans {
+    /// Ask the processor to load the part of `line` (read with these spans) that checking its
+    /// response reads, from its start to the end of the `rules` text, ahead of time: the
+    /// checker's reader thread wrote the line on the other core.
+    #[inline]
+    pub fn prefetch(&self, line: &str) {
+        let b = line.as_bytes();
+        super::prefetch::prefetch(&b[..(self.rules.1 as usize).min(b.len())]);
+    }
+
     /// Whether `resp` is the response `{"id":<id>,"final":<expected>}` with the `id` token
     /// and the `expected` text of `line` (read with these spans) verbatim, when that response
     /// passes (it then reads as the vector's expected registers, all defined: see
