@@ -79,3 +79,43 @@ impl Pipes {
         Read::Data(n)
     }
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+
+    /// Lines sent through the threads to `cat` come back whole and in order (read in pieces
+    /// smaller than what arrives), nothing is there before they are sent, and closing the
+    /// input ends the output.
+    #[test]
+    fn lines_round_trip_through_the_threads() {
+        let mut child = Command::new("cat")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (stdin, stdout) = (child.stdin.take().unwrap(), child.stdout.take().unwrap());
+        let mut p = Pipes::new(stdin, stdout).unwrap();
+        let mut buf = [0u8; 7];
+        assert!(matches!(p.read(&mut buf, None), Read::Nothing));
+        let sent: Vec<u8> = (0..2000)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect();
+        for chunk in sent.chunks(1000) {
+            p.send(chunk);
+        }
+        p.close_input();
+        let (mut got, deadline) = (Vec::new(), Instant::now() + Duration::from_secs(20));
+        loop {
+            match p.read(&mut buf, Some(deadline)) {
+                Read::Data(n) => got.extend_from_slice(&buf[..n]),
+                Read::Eof => break,
+                Read::Nothing => panic!("no output before the deadline"),
+            }
+        }
+        assert!(got == sent, "{} of {} bytes", got.len(), sent.len());
+        child.wait().unwrap();
+    }
+}
