@@ -78,8 +78,12 @@ fn asm_one_million() {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let dir = std::env::temp_dir().join(format!("euref-asm-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when dropped, also if a step panics.
+    let tmp = tempfile::Builder::new()
+        .prefix("euref-asm-bench-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
     let bin = dir.join("1m.bin");
     std::fs::write(
         &bin,
@@ -156,7 +160,6 @@ fn asm_one_million() {
             );
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn bench(c: &mut Criterion) {

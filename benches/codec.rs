@@ -235,8 +235,12 @@ fn disasm_one_million() {
     }
     let w = words("gen9");
     let n = 1_000_000;
-    let dir = std::env::temp_dir().join(format!("euref-bench-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
+    // Removed when dropped, also if a step panics.
+    let tmp = tempfile::Builder::new()
+        .prefix("euref-bench-")
+        .tempdir()
+        .expect("create a temporary folder");
+    let dir = tmp.path();
     let bin = dir.join("disasm-1m.bin");
     let mut bytes = Vec::with_capacity(n * 16);
     for k in 0..n {
@@ -301,7 +305,6 @@ fn disasm_one_million() {
             );
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn benches(c: &mut Criterion) {

@@ -1,14 +1,10 @@
 //! `euref asm` / `euref disasm` on files: dialect detection and selection, `--gen`, errors as
 //! `file:line:col: message` with a non-zero exit status.
 
-use std::path::PathBuf;
-
 mod cli_util;
+mod scratch_util;
 use cli_util::euref;
-
-fn tmp(name: &str, data: &[u8]) -> PathBuf {
-    cli_util::scratch_file("asm-cli", name, data)
-}
+use scratch_util::Scratch;
 
 const MESA: &str = "(+f0.0) if(8) JIP: LABEL0 UIP: LABEL1 { align1 1Q };\n\
 add(8) g124<1>F g7<8,8,1>D 1D { align1 1Q };\n\
@@ -22,7 +18,8 @@ send(8) null<1>F g123<8,8,1>F 0x8a080017\n\
 
 #[test]
 fn asm_converts_between_dialects() {
-    let f = tmp("prog.asm", MESA.as_bytes());
+    let tmp = Scratch::new("asm-cli");
+    let f = tmp.file("prog.asm", MESA.as_bytes());
     let f = f.to_str().unwrap();
     let (code, iga, err) = euref(&["asm", f, "--gen", "9"]);
     assert_eq!(code, 0, "{err}");
@@ -32,7 +29,7 @@ fn asm_converts_between_dialects() {
         "{iga}"
     );
     // Back to Mesa from the IGA text, and the same instructions again.
-    let g = tmp("prog.iga", iga.as_bytes());
+    let g = tmp.file("prog.iga", iga.as_bytes());
     let (code, mesa, err) = euref(&[
         "disasm",
         g.to_str().unwrap(),
@@ -66,7 +63,8 @@ fn asm_converts_between_dialects() {
 
 #[test]
 fn errors_name_file_line_and_column() {
-    let f = tmp(
+    let tmp = Scratch::new("asm-cli");
+    let f = tmp.file(
         "bad.asm",
         b"add (8|M0) r1.0<1>:f r2.0<8;8,1>:f r3.0<8;8,1>:f\nmvo (8|M0) r1.0<1>:f r2.0<8;8,1>:f\n",
     );
@@ -83,7 +81,7 @@ fn errors_name_file_line_and_column() {
     let (code, _, err) = euref(&["asm", "/nonexistent/x.asm"]);
     assert_ne!(code, 0);
     assert!(err.contains("/nonexistent/x.asm"), "{err}");
-    let b = tmp("bin.asm", b"\x7fELF\x02\x01\x01\x00\xff\xfe");
+    let b = tmp.file("bin.asm", b"\x7fELF\x02\x01\x01\x00\xff\xfe");
     let (code, _, err) = euref(&["disasm", b.to_str().unwrap()]);
     // Binary input: the decoder names the byte offset of the bad instruction.
     assert_eq!(code, 1);
@@ -114,4 +112,38 @@ fn closed_output_pipe_is_not_a_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(err.is_empty(), "{err}");
     assert!(!out.status.success());
+}
+
+/// A scratch folder (tests/scratch_util) is removed with its files when its owner is dropped:
+/// at the end of a test, after a child process wrote into it, and when the test panics (drop
+/// runs while unwinding), so test runs leave nothing in the temporary directory.
+#[test]
+fn scratch_folders_are_removed_after_use_and_after_a_panic() {
+    let tmp = Scratch::new("asm-cli");
+    let src = tmp.file("nop.asm", "nop\n");
+    let bin = tmp.join("nop.bin");
+    let (code, _, err) = euref(&[
+        "asm",
+        src.to_str().unwrap(),
+        "--gen",
+        "9",
+        "-o",
+        bin.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(bin.is_file());
+    let dir = tmp.path().to_path_buf();
+    drop(tmp);
+    assert!(!dir.exists(), "{} left behind", dir.display());
+
+    let mut seen = None;
+    let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let tmp = Scratch::new("asm-cli");
+        tmp.file("kept.asm", "nop\n");
+        seen = Some(tmp.path().to_path_buf());
+        panic!("a failing test (expected)");
+    }));
+    assert!(failed.is_err());
+    let dir = seen.unwrap();
+    assert!(!dir.exists(), "{} left behind by a panic", dir.display());
 }

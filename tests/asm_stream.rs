@@ -6,11 +6,13 @@
 //! reference definitions do; `asm::parse_each` gives the instructions of `asm::parse`.
 
 mod codec_util;
+mod scratch_util;
 
 use codec_util::*;
 use euref::asm::{self, Dialect, DialectMarks, PrintOptions};
 use euref::spec::Platform;
-use std::path::{Path, PathBuf};
+use scratch_util::Scratch;
+use std::path::Path;
 
 /// Run euref with `EUREF_ASM_CHUNK` / `EUREF_ASM_THREADS` when given.
 fn euref(args: &[&str], stdin: Option<&[u8]>, chunk_threads: Option<(usize, usize)>) -> Run {
@@ -32,10 +34,6 @@ struct Run {
     err: String,
 }
 
-fn tmp(name: &str) -> PathBuf {
-    temp_file("asm-stream", name)
-}
-
 fn s(p: &Path) -> &str {
     path_str(p)
 }
@@ -53,11 +51,12 @@ const SETTINGS: [(usize, usize); 6] = [
 /// (standard input), for every chunk size and thread count of [`SETTINGS`]: same exit status,
 /// same messages (file name aside), same bytes (and no `-o` file when the whole text fails).
 fn same_as_whole_text(name: &str, text: &[u8], gen: &str) -> Run {
-    let f = tmp(name);
+    let tmp = Scratch::new("asm-stream");
+    let f = tmp.join(name);
     std::fs::write(&f, text).unwrap();
     let whole = euref(&["asm", "--gen", gen, "--hex", "-"], Some(text), None);
     let whole_err = whole.err.replace("-:", &format!("{}:", s(&f)));
-    let out = tmp(&format!("{name}.bin"));
+    let out = tmp.join(&format!("{name}.bin"));
     let _ = std::fs::remove_file(&out);
     let whole_o = euref(&["asm", "--gen", gen, "-o", s(&out), "-"], Some(text), None);
     let whole_bin = std::fs::read(&out).ok();
@@ -93,10 +92,11 @@ fn gen9_binary() -> Vec<u8> {
 
 #[test]
 fn streamed_iga_listings_equal_the_whole_text() {
+    let tmp = Scratch::new("asm-stream");
     // The IGA listing of the corpus binary, then of its compacted form (`{Compacted}`
     // instructions, jump offsets re-resolved), repeated: streamed output equals the
     // whole-text path's, and the listing of each binary assembles back to it.
-    let bin = tmp("corpus.bin");
+    let bin = tmp.join("corpus.bin");
     let words = gen9_binary();
     std::fs::write(&bin, &words).unwrap();
     let native = euref(&["disasm", "--gen", "9", s(&bin)], None, None);
@@ -107,7 +107,7 @@ fn streamed_iga_listings_equal_the_whole_text() {
         None,
     );
     assert_eq!(compact.code, 0, "{}", compact.err);
-    let packed = tmp("compact.hex");
+    let packed = tmp.join("compact.hex");
     std::fs::write(&packed, &compact.out).unwrap();
     let listing = euref(&["disasm", "--gen", "9", s(&packed)], None, None);
     assert_eq!(listing.code, 0, "{}", listing.err);

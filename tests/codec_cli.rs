@@ -6,18 +6,16 @@
 //! disassembly continues.
 
 mod codec_util;
+mod scratch_util;
 
 use codec_util::*;
 use euref::codec;
+use scratch_util::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 fn euref(args: &[&str], stdin: Option<&[u8]>) -> (i32, Vec<u8>, String) {
     run_euref(args, &[], stdin)
-}
-
-fn tmp(name: &str) -> PathBuf {
-    temp_file("codec-cli", name)
 }
 
 fn s(p: &Path) -> &str {
@@ -30,6 +28,7 @@ fn expected_bytes(e: &Path) -> Vec<u8> {
 
 #[test]
 fn corpus_assembles_to_the_expected_hex_and_bytes() {
+    let tmp = Scratch::new("codec-cli");
     let mut n = 0;
     for (dir, p) in GENS {
         for (asm, exp) in asm_files(dir) {
@@ -41,7 +40,7 @@ fn corpus_assembles_to_the_expected_hex_and_bytes() {
         }
         // Raw output of one file per generation.
         let (asm, exp) = &asm_files(dir)[0];
-        let bin = tmp(&format!("{dir}.bin"));
+        let bin = tmp.join(&format!("{dir}.bin"));
         let (code, _, err) = euref(&["asm", "--gen", p.name(), "-o", s(&bin), s(asm)], None);
         assert_eq!(code, 0, "{err}");
         assert_eq!(std::fs::read(&bin).unwrap(), expected_bytes(exp));
@@ -77,8 +76,9 @@ fn disassembled_corpus_reassembles_to_the_same_bytes() {
 
 #[test]
 fn raw_binary_disassembles_like_hex() {
+    let tmp = Scratch::new("codec-cli");
     let (_, exp) = &asm_files("gen8")[0];
-    let bin = tmp("gen8-first.bin");
+    let bin = tmp.join("gen8-first.bin");
     std::fs::write(&bin, expected_bytes(exp)).unwrap();
     let a = euref(&["disasm", "--gen", "8", s(&bin)], None);
     let b = euref(&["disasm", "--gen", "8", s(exp)], None);
@@ -94,6 +94,7 @@ fn raw_binary_disassembles_like_hex() {
 
 #[test]
 fn reserved_encodings_are_reported_and_skipped() {
+    let tmp = Scratch::new("codec-cli");
     let p = euref::spec::Platform::Skl;
     let (_, exp) = asm_files("gen9")
         .into_iter()
@@ -108,7 +109,7 @@ fn reserved_encodings_are_reported_and_skipped() {
     bytes.extend_from_slice(&bad);
     bytes.extend_from_slice(&words[2]);
     bytes.extend_from_slice(&[0x40, 0x00]); // a truncated tail
-    let bin = tmp("bad.bin");
+    let bin = tmp.join("bad.bin");
     std::fs::write(&bin, &bytes).unwrap();
     let (code, out, err) = euref(&["disasm", "--gen", "9", s(&bin)], None);
     assert_eq!(code, 1);
@@ -159,15 +160,16 @@ mov(8)          g14<1>UD        g6<8,8,1>UD                     { align1 1Q };
 
 #[test]
 fn compaction_reresolves_jumps() {
+    let tmp = Scratch::new("codec-cli");
     for (gen, p) in [
         ("7", euref::spec::Platform::Ivb),
         ("9", euref::spec::Platform::Skl),
     ] {
-        let src = tmp(&format!("prog{gen}.asm"));
+        let src = tmp.join(&format!("prog{gen}.asm"));
         // `else` has a UIP from Gen8 on (enc.*.branch-opcodes).
         let uip = if gen == "7" { "" } else { "UIP: LABEL1" };
         std::fs::write(&src, PROGRAM.replace("ELSE_UIP", uip)).unwrap();
-        let bin = tmp(&format!("prog{gen}.bin"));
+        let bin = tmp.join(&format!("prog{gen}.bin"));
         let (code, _, err) = euref(
             &["asm", "--gen", gen, "--compact", "-o", s(&bin), s(&src)],
             None,
@@ -201,7 +203,7 @@ fn compaction_reresolves_jumps() {
         // Disassemble (the listing marks compact instructions) and assemble again.
         let (code, listing, err) = euref(&["disasm", "--gen", gen, s(&bin)], None);
         assert_eq!(code, 0, "{err}");
-        let again = tmp(&format!("again{gen}.bin"));
+        let again = tmp.join(&format!("again{gen}.bin"));
         let (code, _, err) = euref(&["asm", "--gen", gen, "-o", s(&again), "-"], Some(&listing));
         assert_eq!(code, 0, "{err}\n{}", String::from_utf8_lossy(&listing));
         assert_eq!(std::fs::read(&again).unwrap(), bytes);
@@ -210,8 +212,9 @@ fn compaction_reresolves_jumps() {
 
 #[test]
 fn text_disassembly_is_unchanged() {
+    let tmp = Scratch::new("codec-cli");
     // Assembly text input keeps the text-to-text behaviour of `disasm`.
-    let src = tmp("text.asm");
+    let src = tmp.join("text.asm");
     std::fs::write(&src, PROGRAM.replace("ELSE_UIP", "UIP: LABEL1")).unwrap();
     let (code, out, err) = euref(&["disasm", "--gen", "9", s(&src)], None);
     assert_eq!(code, 0, "{err}");
@@ -229,20 +232,21 @@ fn text_disassembly_is_unchanged() {
 #[test]
 #[ignore = "writes a 16 MB file; run with --ignored"]
 fn disasm_streams_a_million_instructions_in_constant_memory() {
+    let tmp = Scratch::new("codec-cli");
     let n = 1_000_000usize;
     let words: Vec<[u8; 16]> = asm_files("gen9")
         .iter()
         .flat_map(|(_, e)| expected(e))
         .collect();
     assert!(!words.is_empty());
-    let bin = tmp("disasm-1m.bin");
+    let bin = tmp.join("disasm-1m.bin");
     let mut bytes = Vec::with_capacity(n * 16);
     for k in 0..n {
         bytes.extend_from_slice(&words[k % words.len()]);
     }
     std::fs::write(&bin, &bytes).unwrap();
     drop(bytes);
-    let listing = tmp("disasm-1m.txt");
+    let listing = tmp.join("disasm-1m.txt");
     let Some((rss_kib, wall)) = time_euref(
         &["disasm", "--gen", "9", s(&bin)],
         Stdio::from(std::fs::File::create(&listing).unwrap()),
@@ -251,7 +255,7 @@ fn disasm_streams_a_million_instructions_in_constant_memory() {
     };
     let text = std::fs::read_to_string(&listing).unwrap();
     let lines = text.lines().count();
-    let _ = std::fs::remove_dir_all(bin.parent().unwrap());
+    drop(tmp);
     eprintln!("1M instructions: wall {wall}, peak RSS {rss_kib} KiB, {lines} lines");
     assert_eq!(lines, n, "one line per instruction, no errors");
     // The input is 16 000 000 bytes and the listing about 60 MB: a streaming disassembler's
@@ -277,6 +281,7 @@ fn euref_chunked(args: &[&str], chunk: usize) -> (i32, Vec<u8>, String) {
 
 #[test]
 fn streamed_assembly_equals_the_whole_text_path() {
+    let tmp = Scratch::new("codec-cli");
     // A file is assembled in chunks (streaming); standard input takes the whole-text path.
     // Both give the same bytes and hex for every gen9 corpus file (Mesa syntax: chunks end
     // only after a `;` line, so two-line sends stay whole) and for an IGA listing of the
@@ -287,11 +292,11 @@ fn streamed_assembly_equals_the_whole_text_path() {
         .flat_map(|(_, e)| expected(e))
         .filter(|w| w[3] & 0x20 == 0)
         .collect();
-    let bin = tmp("stream-src.bin");
+    let bin = tmp.join("stream-src.bin");
     std::fs::write(&bin, words.repeat(3).concat()).unwrap();
     let (code, listing, err) = euref(&["disasm", "--gen", "9", s(&bin)], None);
     assert_eq!(code, 0, "{err}");
-    let iga = tmp("stream.asm");
+    let iga = tmp.join("stream.asm");
     std::fs::write(&iga, &listing).unwrap();
     files.push(iga.clone());
     let mut chunks = 0;
@@ -304,7 +309,7 @@ fn streamed_assembly_equals_the_whole_text_path() {
             let (code, whole, err) = euref(&["asm", "--gen", "9", "--hex", "-"], Some(&text));
             assert_eq!(code, 0, "{}: {err}", f.display());
             assert_eq!(hex, whole, "{} (chunks of {chunk})", f.display());
-            let out = tmp("stream.bin");
+            let out = tmp.join("stream.bin");
             let (code, _, err) = euref_chunked(&["asm", "--gen", "9", "-o", s(&out), s(f)], chunk);
             assert_eq!(code, 0, "{}: {err}", f.display());
             let raw = std::fs::read(&out).unwrap();
@@ -317,7 +322,7 @@ fn streamed_assembly_equals_the_whole_text_path() {
         }
     }
     assert_eq!(
-        std::fs::read(tmp("stream.bin")).unwrap(),
+        std::fs::read(tmp.join("stream.bin")).unwrap(),
         words.repeat(3).concat(),
         "the IGA listing reassembles to its binary"
     );
@@ -326,6 +331,7 @@ fn streamed_assembly_equals_the_whole_text_path() {
 
 #[test]
 fn streamed_assembly_errors_are_those_of_the_whole_text() {
+    let tmp = Scratch::new("codec-cli");
     // Errors found in a late chunk: the messages (all of them, sorted, with line:column of
     // the whole file) are those of the whole-text path, and `-o` leaves no file behind.
     let line = "add (8|M0) r10.0<1>:f r7.0<8;8,1>:f 1.0:f\n";
@@ -334,8 +340,8 @@ fn streamed_assembly_errors_are_those_of_the_whole_text() {
     text.push_str(&line.repeat(50));
     // An instruction that parses but cannot be encoded (no compact form) after it.
     text.push_str("add (8|M0) r10.0<1>:f r7.0<8;8,1>:f 1.0:f {Compacted}\n");
-    let f = tmp("stream-err.asm");
-    let out = tmp("stream-err.bin");
+    let f = tmp.join("stream-err.asm");
+    let out = tmp.join("stream-err.bin");
     for (body, what) in [
         (text.clone(), "parse"),
         (text.replace("bogus", "1.0:f"), "encode"),
@@ -371,23 +377,21 @@ fn asm_streams_a_million_instructions_in_constant_memory() {
         .filter(|w| w[3] & 0x20 == 0)
         .collect();
     assert!(!words.is_empty());
-    // Its own folder: the disasm run removes the shared one when it ends.
-    let dir = std::env::temp_dir().join(format!("euref-asm-1m-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bin = dir.join("asm-1m.bin");
+    let tmp = Scratch::new("asm-1m");
+    let bin = tmp.join("asm-1m.bin");
     let mut bytes = Vec::with_capacity(n * 16);
     for k in 0..n {
         bytes.extend_from_slice(&words[k % words.len()]);
     }
     std::fs::write(&bin, &bytes).unwrap();
-    let listing = dir.join("asm-1m.asm");
+    let listing = tmp.join("asm-1m.asm");
     let st = Command::new(env!("CARGO_BIN_EXE_euref"))
         .args(["disasm", "--gen", "skl", s(&bin)])
         .stdout(std::fs::File::create(&listing).unwrap())
         .status()
         .unwrap();
     assert!(st.success());
-    let again = dir.join("asm-1m-again.bin");
+    let again = tmp.join("asm-1m-again.bin");
     let Some((rss_kib, wall)) = time_euref(
         &["asm", "--gen", "skl", s(&listing), "-o", s(&again)],
         Stdio::null(),
@@ -395,7 +399,7 @@ fn asm_streams_a_million_instructions_in_constant_memory() {
         return;
     };
     let same = std::fs::read(&again).unwrap() == bytes;
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(tmp);
     eprintln!("asm 1M instructions: wall {wall}, peak RSS {rss_kib} KiB");
     assert!(same, "the listing assembles back to the binary");
     assert!(rss_kib < 32 * 1024, "peak RSS {rss_kib} KiB");

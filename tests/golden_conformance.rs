@@ -5,21 +5,17 @@
 
 #[path = "golden_util/mod.rs"]
 mod golden_util;
+mod scratch_util;
 
 use euref::conformance::check::read_report;
 use euref::golden::coverage::Coverage;
 use euref::golden::{generate, GenConfig, Vector};
 use euref::spec::Platform;
-use std::path::{Path, PathBuf};
+use scratch_util::Scratch;
+use std::path::Path;
 use std::process::Command;
 
 const EUREF: &str = env!("CARGO_BIN_EXE_euref");
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("euref-golden-test-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
 
 fn golden(args: &[&str], out: &Path, threads: &str) {
     let st = Command::new(EUREF)
@@ -68,8 +64,10 @@ fn vectors_of(path: &Path) -> Vec<Vector> {
 
 #[test]
 fn same_seed_same_bytes_on_one_and_two_threads() {
+    let tmp = Scratch::new("golden-test");
+
     // 5000 vectors span two parallel chunks.
-    let (a, b) = (tmp("det1.jsonl"), tmp("det2.jsonl"));
+    let (a, b) = (tmp.join("det1.jsonl"), tmp.join("det2.jsonl"));
     golden(
         &["--gen", "skl", "--count", "5000", "--seed", "0x5eed"],
         &a,
@@ -88,13 +86,14 @@ fn same_seed_same_bytes_on_one_and_two_threads() {
     );
     assert!(x == y, "thread count changed the output");
     // Another seed gives other vectors.
-    let c = tmp("det3.jsonl");
+    let c = tmp.join("det3.jsonl");
     golden(&["--gen", "skl", "--count", "200", "--seed", "1"], &c, "2");
     assert_ne!(std::fs::read(&c).unwrap()[..2000], x[..2000]);
 }
 
 #[test]
 fn generated_vectors_validate_against_the_schema() {
+    let tmp = Scratch::new("golden-test");
     let schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -105,7 +104,7 @@ fn generated_vectors_validate_against_the_schema() {
     .unwrap();
     let validator = jsonschema::JSONSchema::compile(&schema).expect("schema compiles");
     for gen in ["ivb", "hsw", "bdw", "skl"] {
-        let out = tmp(&format!("schema-{gen}.jsonl"));
+        let out = tmp.join(&format!("schema-{gen}.jsonl"));
         golden(&["--gen", gen, "--count", "600", "--seed", "9"], &out, "2");
         let text = std::fs::read_to_string(&out).unwrap();
         let mut n = 0;
@@ -129,9 +128,10 @@ fn generated_vectors_validate_against_the_schema() {
 
 #[test]
 fn round_trip_against_euref_sim_passes_every_vector() {
+    let tmp = Scratch::new("golden-test");
     for gen in ["ivb", "bdw", "skl"] {
-        let v = tmp(&format!("rt-{gen}.jsonl"));
-        let r = tmp(&format!("rt-{gen}.report.jsonl"));
+        let v = tmp.join(&format!("rt-{gen}.jsonl"));
+        let r = tmp.join(&format!("rt-{gen}.report.jsonl"));
         golden(&["--gen", gen, "--count", "3000", "--seed", "42"], &v, "2");
         let n = vectors_of(&v).len();
         let (code, out, lines) = check(&format!("{EUREF} sim"), &v, &r, &[]);
@@ -149,7 +149,8 @@ fn round_trip_against_euref_sim_passes_every_vector() {
 /// failures are of the kind the fault causes.
 #[test]
 fn injected_faults_are_caught_with_the_right_rule() {
-    let v = tmp("faults.jsonl");
+    let tmp = Scratch::new("golden-test");
+    let v = tmp.join("faults.jsonl");
     golden(&["--gen", "skl", "--count", "4000", "--seed", "7"], &v, "2");
     type RightRule = fn(&str) -> bool;
     let cases: [(&str, RightRule); 4] = [
@@ -169,7 +170,7 @@ fn injected_faults_are_caught_with_the_right_rule() {
         ("no-sat", |r| r.starts_with("sat.")),
     ];
     for (fault, right) in cases {
-        let r = tmp(&format!("faults-{fault}.report.jsonl"));
+        let r = tmp.join(&format!("faults-{fault}.report.jsonl"));
         let (code, out, lines) = check(
             &format!("{EUREF} sim --inject {fault}"),
             &v,
@@ -200,7 +201,8 @@ fn injected_faults_are_caught_with_the_right_rule() {
 
 #[test]
 fn a_crashing_hanging_or_garbage_simulator_is_reported_and_checking_continues() {
-    let v = tmp("flaky.jsonl");
+    let tmp = Scratch::new("golden-test");
+    let v = tmp.join("flaky.jsonl");
     golden(&["--gen", "skl", "--count", "40", "--seed", "5"], &v, "1");
     let ids: Vec<String> = vectors_of(&v).into_iter().map(|x| x.id).collect();
     let bad = &ids[7];
@@ -210,7 +212,7 @@ fn a_crashing_hanging_or_garbage_simulator_is_reported_and_checking_continues() 
         ("hang", "timeout"),
         ("garbage", "garbage"),
     ] {
-        let r = tmp(&format!("flaky-{mode}.report.jsonl"));
+        let r = tmp.join(&format!("flaky-{mode}.report.jsonl"));
         let sim = format!("python3 {script} {mode} {bad} {EUREF}");
         let (code, out, lines) = check(&sim, &v, &r, &["--timeout", "4000"]);
         assert_eq!(code, 1, "{mode}: {out}");
@@ -228,9 +230,10 @@ fn a_crashing_hanging_or_garbage_simulator_is_reported_and_checking_continues() 
 /// the broken pipe) and each costs one restart.
 #[test]
 fn a_simulator_that_exits_at_once_is_reported_for_every_vector() {
-    let v = tmp("exits.jsonl");
+    let tmp = Scratch::new("golden-test");
+    let v = tmp.join("exits.jsonl");
     golden(&["--gen", "skl", "--count", "300", "--seed", "3"], &v, "1");
-    let r = tmp("exits.report.jsonl");
+    let r = tmp.join("exits.report.jsonl");
     let (code, out, lines) = check("true", &v, &r, &["--window", "300"]);
     assert_eq!(code, 1, "{out}");
     assert_eq!(lines.len(), 300, "{out}");
@@ -240,9 +243,10 @@ fn a_simulator_that_exits_at_once_is_reported_for_every_vector() {
 
 #[test]
 fn resume_skips_what_the_report_has() {
-    let v = tmp("resume.jsonl");
+    let tmp = Scratch::new("golden-test");
+    let v = tmp.join("resume.jsonl");
     golden(&["--gen", "hsw", "--count", "60", "--seed", "11"], &v, "1");
-    let r = tmp("resume.report.jsonl");
+    let r = tmp.join("resume.report.jsonl");
     let (code, _, lines) = check(&format!("{EUREF} sim"), &v, &r, &[]);
     assert_eq!((code, lines.len()), (0, 60));
     // Keep 25 lines and a cut-off one, as an interrupted run leaves them.

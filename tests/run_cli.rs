@@ -2,7 +2,8 @@
 //! as bits), state input, JSON output, strict and lenient execution of runtime-rule violations,
 //! and the errors (parse, branch, state JSON, step limit).
 
-use std::path::PathBuf;
+mod scratch_util;
+use scratch_util::Scratch;
 use std::process::{Command, Output};
 
 fn euref(args: &[&str]) -> Output {
@@ -18,15 +19,6 @@ fn stdout(o: &Output) -> String {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A scratch file holding `text`.
-fn scratch(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("euref-run-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
 }
 
 /// The lines of the diff block of register `head` (e.g. `r18:f`).
@@ -165,7 +157,8 @@ fn other_example_kernels_run_on_their_platforms() {
 
 #[test]
 fn state_json_input_changes_the_result() {
-    let prog = scratch("add.asm", "add (8|M0) r3.0<1>:f r2.0<8;8,1>:f 1.0:f\n");
+    let tmp = Scratch::new("run-cli");
+    let prog = tmp.file("add.asm", "add (8|M0) r3.0<1>:f r2.0<8;8,1>:f 1.0:f\n");
     let p = prog.to_str().unwrap();
     // Default state: r2 is undefined, so is the sum.
     let o = euref(&["run", p]);
@@ -174,7 +167,7 @@ fn state_json_input_changes_the_result() {
     assert_eq!(row_tokens(&block(&out, "r3:f"), "value"), vec!["??"; 8]);
     assert_eq!(row_tokens(&block(&out, "r3:f"), "hex"), vec!["????????"; 8]);
     // r2 from a typed element list.
-    let state = scratch(
+    let state = tmp.file(
         "r2.json",
         r#"{"r2": {"type": "f", "values": [0.5, 1, 2, 3, -4, 5, 6, 1e10]}}"#,
     );
@@ -191,7 +184,7 @@ fn state_json_input_changes_the_result() {
         "the input register did not change: {out}"
     );
     // r3 given as hex bytes: the diff shows what it was.
-    let state = scratch(
+    let state = tmp.file(
         "r2r3.json",
         r#"{"r2": {"type": "f", "values": [1, 1, 1, 1, 1, 1, 1, 1]}, "r3": "0000803f"}"#,
     );
@@ -207,6 +200,7 @@ fn state_json_input_changes_the_result() {
 
 #[test]
 fn json_output_holds_the_final_state() {
+    let tmp = Scratch::new("run-cli");
     let o = euref(&["run", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
@@ -228,8 +222,8 @@ fn json_output_holds_the_final_state() {
     // Never-written registers stay undefined and are left out.
     assert!(v.get("r11").is_none());
     // The JSON loads back as a state: running an empty program on it changes nothing.
-    let state = scratch("final.json", &stdout(&o));
-    let empty = scratch("empty.asm", "// nothing\n");
+    let state = tmp.file("final.json", stdout(&o));
+    let empty = tmp.file("empty.asm", "// nothing\n");
     let o = euref(&[
         "run",
         empty.to_str().unwrap(),
@@ -242,7 +236,8 @@ fn json_output_holds_the_final_state() {
 
 #[test]
 fn runtime_rule_violation_strict_refuses_lenient_marks_undefined() {
-    let prog = scratch(
+    let tmp = Scratch::new("run-cli");
+    let prog = tmp.file(
         "acc.asm",
         "mov (8|M0) acc0.0<1>:f 1.5:f\n  mov (8|M0) r2.0<1>:d acc0.0<8;8,1>:d\n",
     );
@@ -261,7 +256,7 @@ fn runtime_rule_violation_strict_refuses_lenient_marks_undefined() {
     );
     assert!(stdout(&o).is_empty());
     // Lenient: executed; the destination is undefined, the violation is reported.
-    let state = scratch("zero.json", r#"{"base": "zero"}"#);
+    let state = tmp.file("zero.json", r#"{"base": "zero"}"#);
     let o = euref(&["run", p, "--lenient", "--state", state.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
@@ -283,7 +278,8 @@ fn runtime_rule_violation_strict_refuses_lenient_marks_undefined() {
 
 #[test]
 fn element_outside_the_grf_is_refused_in_both_modes() {
-    let prog = scratch("oob.asm", "mov (16|M0) r127.0<1>:d 0:d\n");
+    let tmp = Scratch::new("run-cli");
+    let prog = tmp.file("oob.asm", "mov (16|M0) r127.0<1>:d 0:d\n");
     let p = prog.to_str().unwrap();
     // Strict: the static rule (spec/rules) refuses it before execution.
     let o = euref(&["run", p]);
@@ -305,7 +301,8 @@ fn element_outside_the_grf_is_refused_in_both_modes() {
 
 #[test]
 fn parse_errors_show_line_and_column() {
-    let prog = scratch(
+    let tmp = Scratch::new("run-cli");
+    let prog = tmp.file(
         "bad.asm",
         "mov (8|M0) r2.0<1>:f 1.0:f\nadd (8|M0) r3.0<1>:f r2.0<8;8,1>:f r9\n",
     );
@@ -322,7 +319,8 @@ fn parse_errors_show_line_and_column() {
 
 #[test]
 fn branch_and_send_are_refused_naming_the_line() {
-    let prog = scratch(
+    let tmp = Scratch::new("run-cli");
+    let prog = tmp.file(
         "branch.asm",
         "mov (8|M0) r2.0<1>:f 1.0:f\n\njmpi (1|M0) 0x10:d\n",
     );
@@ -338,7 +336,7 @@ fn branch_and_send_are_refused_naming_the_line() {
     );
     // Nothing executed: no state printed.
     assert!(stdout(&o).is_empty());
-    let prog = scratch("send.asm", "send (8|M0) null r5 0xC 0x60680FF {EOT}\n");
+    let prog = tmp.file("send.asm", "send (8|M0) null r5 0xC 0x60680FF {EOT}\n");
     let p = prog.to_str().unwrap();
     let o = euref(&["run", p]);
     assert_eq!(o.status.code(), Some(1));
@@ -349,14 +347,15 @@ fn branch_and_send_are_refused_naming_the_line() {
 
 #[test]
 fn garbage_state_json_is_a_located_error() {
-    let state = scratch("garbage.json", "{\"r2\": \"0011\",\n  \"r3\": [1, 2,]\n}");
+    let tmp = Scratch::new("run-cli");
+    let state = tmp.file("garbage.json", "{\"r2\": \"0011\",\n  \"r3\": [1, 2,]\n}");
     let o = euref(&["run", "--state", state.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(err.contains("garbage.json: $: invalid JSON"), "{err}");
     assert!(err.contains("line 2 column"), "{err}");
     // Valid JSON, bad content: the JSON path names the place.
-    let state = scratch(
+    let state = tmp.file(
         "badreg.json",
         r#"{"r2": {"type": "f", "values": [1, "x"]}}"#,
     );
@@ -379,9 +378,10 @@ fn step_limit_stops_with_an_error() {
 
 #[test]
 fn static_rule_violation_strict_refuses_lenient_marks_what_the_row_names() {
+    let tmp = Scratch::new("run-cli");
     // imm.vector-dst-stride (undefined = "dst"): a V immediate into a dword-strided
     // destination; then a cmp whose flags are defined, for contrast.
-    let prog = scratch(
+    let prog = tmp.file(
         "vimm.asm",
         "mov (8|M0) r11.0<1>:d 0x76543210:v\ncmp (8|M0) (eq)f0.0 null<1>:d r3.0<8;8,1>:d 0x0:d\n",
     );
@@ -396,7 +396,7 @@ fn static_rule_violation_strict_refuses_lenient_marks_what_the_row_names() {
     assert!(err.contains("cite: seed000 §3.3.4"), "{err}");
     // Lenient on a zeroed state: r11 executed but is undefined in all 8 channels; the valid
     // cmp still sets f0.0 bits 0-7 (r3 is zero, so every lane is equal).
-    let state = scratch("zero.json", r#"{"base": "zero"}"#);
+    let state = tmp.file("zero.json", r#"{"base": "zero"}"#);
     let o = euref(&["run", p, "--lenient", "--state", state.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(

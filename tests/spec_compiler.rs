@@ -1,8 +1,11 @@
 //! The spec compiler rejects broken tables with a precise `file:line: message`
 //! (cases in tests/fixtures/broken_spec.toml), and accepts the real spec/.
 
+mod scratch_util;
+
+use scratch_util::Scratch;
 use serde::Deserialize;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[derive(Deserialize)]
 struct Cases {
@@ -31,16 +34,6 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "euref-spec-test-{}-{}",
-        std::process::id(),
-        name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
 #[test]
 fn real_spec_compiles() {
     let out = euref_spec_compiler::compile(Path::new("spec"), "spec");
@@ -57,7 +50,7 @@ fn every_broken_fixture_fails_with_its_message() {
     assert!(cases.case.len() >= 15);
     let mut failures = vec![];
     for c in &cases.case {
-        let dir = scratch(&c.name);
+        let dir = Scratch::new("spec-test");
         let spec_dir = dir.join("spec");
         copy_dir(Path::new("spec"), &spec_dir);
         let path = spec_dir.join(&c.file);
@@ -83,14 +76,13 @@ fn every_broken_fixture_fails_with_its_message() {
                 }
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
 fn a_missing_table_is_reported() {
-    let dir = scratch("missing");
+    let dir = Scratch::new("spec-test");
     let spec_dir = dir.join("spec");
     copy_dir(Path::new("spec"), &spec_dir);
     std::fs::remove_file(spec_dir.join("opcodes.toml")).unwrap();
@@ -100,13 +92,12 @@ fn a_missing_table_is_reported() {
     assert!(diags.iter().any(|d| d
         .to_string()
         .starts_with("spec/opcodes.toml: cannot read required table")));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn conversion_pairs_must_be_covered_exactly_once() {
     // Dropping a whole conversion row leaves pairs uncovered.
-    let dir = scratch("conv");
+    let dir = Scratch::new("spec-test");
     let spec_dir = dir.join("spec");
     copy_dir(Path::new("spec"), &spec_dir);
     let path = spec_dir.join("conversions.toml");
@@ -128,5 +119,4 @@ fn conversion_pairs_must_be_covered_exactly_once() {
             .any(|d| d.to_string().contains("no conversion row covers")),
         "removing {removed} did not report an uncovered pair: {diags:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

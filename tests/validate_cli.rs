@@ -3,14 +3,11 @@
 //! 2 (usage errors, input that does not parse or decode); the JSON document of docs/validate.md.
 
 use serde_json::Value;
-use std::path::PathBuf;
 
 mod cli_util;
+mod scratch_util;
 use cli_util::euref;
-
-fn tmp(name: &str, data: &[u8]) -> PathBuf {
-    cli_util::scratch_file("validate-cli", name, data)
-}
+use scratch_util::Scratch;
 
 fn rule(id: &str) -> &'static euref::spec::rules::RuleInfo {
     euref::spec::rules::RULES
@@ -27,7 +24,8 @@ L0: add (16|M0) r2.0<1>:hf r4.0<8;8,1>:f null<8;8,1>:f\n";
 
 #[test]
 fn text_input_lists_every_violation_with_location_id_and_citation() {
-    let f = tmp("prog.asm", PROG.as_bytes());
+    let tmp = Scratch::new("validate-cli");
+    let f = tmp.file("prog.asm", PROG.as_bytes());
     let f = f.to_str().unwrap();
     let (code, out, _) = euref(&["validate", f, "--gen", "skl"]);
     assert_eq!(code, 1, "{out}");
@@ -64,7 +62,8 @@ fn text_input_lists_every_violation_with_location_id_and_citation() {
 
 #[test]
 fn a_valid_program_exits_0() {
-    let f = tmp("ok.asm", b"mov (8|M0) r2.0<1>:f r4.0<8;8,1>:f\n");
+    let tmp = Scratch::new("validate-cli");
+    let f = tmp.file("ok.asm", b"mov (8|M0) r2.0<1>:f r4.0<8;8,1>:f\n");
     let (code, out, _) = euref(&["validate", f.to_str().unwrap(), "--gen", "bdw"]);
     assert_eq!(code, 0, "{out}");
     assert!(
@@ -75,8 +74,9 @@ fn a_valid_program_exits_0() {
 
 #[test]
 fn the_platform_decides() {
+    let tmp = Scratch::new("validate-cli");
     // A word destination at the second word of a DWord channel: relaxed alignment on SKL only.
-    let f = tmp("w.asm", b"mov (8|M0) r2.1<2>:w r4.0<8;8,1>:d\n");
+    let f = tmp.file("w.asm", b"mov (8|M0) r2.1<2>:w r4.0<8;8,1>:d\n");
     let f = f.to_str().unwrap();
     assert_eq!(euref(&["validate", f, "--gen", "skl"]).0, 0);
     let (code, out, _) = euref(&["validate", f, "--gen", "bdw"]);
@@ -86,7 +86,8 @@ fn the_platform_decides() {
 
 #[test]
 fn mesa_and_prm_dialects() {
-    let mesa = tmp(
+    let tmp = Scratch::new("validate-cli");
+    let mesa = tmp.file(
         "m.asm",
         b"add(8)          g0<1>F          g0<8,8,1>F      null<8,8,1>F    { align1 1Q };\n",
     );
@@ -103,11 +104,11 @@ fn mesa_and_prm_dialects() {
     ]);
     assert_eq!(code, 1, "{out}");
     // The program in the PRM dialect (printed by `euref asm`): the same violations.
-    let src = tmp("p2.asm", PROG.as_bytes());
+    let src = tmp.file("p2.asm", PROG.as_bytes());
     for d in ["prm", "mesa"] {
         let (code, text, err) = euref(&["asm", "--out-syntax", d, src.to_str().unwrap()]);
         assert_eq!(code, 0, "{err}");
-        let g = tmp(&format!("p2.{d}"), text.as_bytes());
+        let g = tmp.file(&format!("p2.{d}"), text.as_bytes());
         let (code, out, _) = euref(&[
             "validate",
             g.to_str().unwrap(),
@@ -126,11 +127,12 @@ fn mesa_and_prm_dialects() {
 
 #[test]
 fn hex_and_binary_input_report_byte_offsets() {
+    let tmp = Scratch::new("validate-cli");
     // Assemble the program, then validate its bytes: the same violations, at byte offsets.
-    let src = tmp("p.asm", PROG.as_bytes());
+    let src = tmp.file("p.asm", PROG.as_bytes());
     let (code, hex, err) = euref(&["asm", "--gen", "skl", "--hex", src.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    let h = tmp("p.hex", hex.as_bytes());
+    let h = tmp.file("p.hex", hex.as_bytes());
     let h = h.to_str().unwrap();
     let (code, out, _) = euref(&["validate", h, "--gen", "skl"]);
     assert_eq!(code, 1, "{out}");
@@ -140,7 +142,7 @@ fn hex_and_binary_input_report_byte_offsets() {
     );
     assert!(out.contains(&format!("{h}:0x20: add (16|M0)")), "{out}");
     assert!(out.contains("region.row-within-grf (src1)"), "{out}");
-    let bin = tmp("p.bin", b"");
+    let bin = tmp.file("p.bin", b"");
     let (code, _, err) = euref(&[
         "asm",
         "--gen",
@@ -161,7 +163,8 @@ fn hex_and_binary_input_report_byte_offsets() {
 
 #[test]
 fn json_document() {
-    let f = tmp("j.asm", PROG.as_bytes());
+    let tmp = Scratch::new("validate-cli");
+    let f = tmp.file("j.asm", PROG.as_bytes());
     let (code, out, _) = euref(&["validate", f.to_str().unwrap(), "--gen", "skl", "--json"]);
     assert_eq!(code, 1);
     let v: Value = serde_json::from_str(&out).unwrap();
@@ -197,7 +200,7 @@ fn json_document() {
     assert_eq!(res[2]["column"], 5);
     // Hex input: offsets instead of lines.
     let (_, hex, _) = euref(&["asm", "--gen", "skl", "--hex", f.to_str().unwrap()]);
-    let h = tmp("j.hex", hex.as_bytes());
+    let h = tmp.file("j.hex", hex.as_bytes());
     let (_, out, _) = euref(&["validate", h.to_str().unwrap(), "--gen", "skl", "--json"]);
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["format"], "hex");
@@ -207,7 +210,8 @@ fn json_document() {
 
 #[test]
 fn parse_errors_exit_2_with_line_and_column() {
-    let f = tmp(
+    let tmp = Scratch::new("validate-cli");
+    let f = tmp.file(
         "bad.asm",
         b"mov (8|M0) r2.0<1>:f r4.0<8;8,1>:f\nmov (8|M0) r2.0<1>:f r4.0<8;8,\n",
     );
@@ -224,11 +228,12 @@ fn parse_errors_exit_2_with_line_and_column() {
 
 #[test]
 fn undecodable_bytes_exit_2_with_offset_and_the_rest_is_validated() {
+    let tmp = Scratch::new("validate-cli");
     // A valid instruction, then one with the reserved ExecSize encoding 6 (Mesa's validator
     // corpus, ivb.tsv line 13), then a truncated tail.
     let good = "01 00 60 00 e8 3a 40 20 80 00 8d 00 00 00 00 00\n";
     let bad = "01 00 c0 00 ad 01 00 20 00 00 45 00 00 00 00 00\n";
-    let f = tmp("bad.hex", format!("{good}{bad}{good}01 02 03\n").as_bytes());
+    let f = tmp.file("bad.hex", format!("{good}{bad}{good}01 02 03\n").as_bytes());
     let f = f.to_str().unwrap();
     let (code, out, _) = euref(&["validate", f, "--gen", "skl"]);
     assert_eq!(code, 2, "{out}");
@@ -248,7 +253,8 @@ fn undecodable_bytes_exit_2_with_offset_and_the_rest_is_validated() {
 
 #[test]
 fn usage_errors_exit_2() {
-    let f = tmp("u.asm", b"nop\n");
+    let tmp = Scratch::new("validate-cli");
+    let f = tmp.file("u.asm", b"nop\n");
     let f = f.to_str().unwrap();
     assert_eq!(euref(&["validate", f]).0, 2, "--gen is required");
     let (code, _, err) = euref(&["validate", f, "--gen", "gen12"]);

@@ -187,12 +187,6 @@ impl Drop for SimProcess {
 mod tests {
     use super::*;
 
-    fn tmp(name: &str) -> std::path::PathBuf {
-        let d = std::env::temp_dir().join(format!("euref-runner-{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        d.join(name)
-    }
-
     /// What the simulator prints arrives whole and in order, line by line, however its
     /// writes and the reads cut it: short and long lines, a line longer than the buffer, and a
     /// last line without a newline; then the exit.
@@ -205,7 +199,11 @@ mod tests {
             text.push(b'\n');
         }
         text.extend_from_slice(b"cut off");
-        let f = tmp("output.txt");
+        let dir = tempfile::Builder::new()
+            .prefix("euref-runner-")
+            .tempdir()
+            .unwrap();
+        let f = dir.path().join("output.txt");
         std::fs::write(&f, &text).unwrap();
         let mut sim = SimProcess::spawn(&format!("cat {}", f.display())).unwrap();
         let mut got = Vec::new();

@@ -1,7 +1,7 @@
-//! Shared by the tests that run the `euref` binary: running it and scratch files.
+//! Shared by the tests that run the `euref` binary: running it. Their scratch files: see
+//! `tests/scratch_util`.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
 use std::process::Command;
 
 /// Run `euref ARGS`: (exit status, stdout, stderr).
@@ -15,14 +15,4 @@ pub fn euref(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-/// Write `data` to a scratch file `name` in a folder of this test process (`tag` names the
-/// test file).
-pub fn scratch_file(tag: &str, name: &str, data: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("euref-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, data).unwrap();
-    p
 }

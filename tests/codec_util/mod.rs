@@ -145,13 +145,6 @@ pub fn run_euref(
     )
 }
 
-/// `name` in this test process's own temporary folder `euref-<tag>-<pid>` (created).
-pub fn temp_file(tag: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("euref-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 /// A path as the `&str` a command line takes (the test folders are UTF-8).
 pub fn path_str(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
