@@ -1,8 +1,9 @@
-//! The parallel generation pipeline behind [`super::generate_lines`]: worker threads generate
-//! small pieces of lines and the calling thread writes them in index order as they arrive.
+//! The parallel generation pipeline behind [`super::generate_lines`]: the calling thread and
+//! worker threads generate small pieces of lines, and the calling thread writes them in
+//! index order between its own pieces.
 //!
 //! Why this shape:
-//! - *Tasks* are whole shape spans ([`super::task_len`]): a worker takes the next task and
+//! - *Tasks* are whole shape spans ([`super::task_len`]): a thread takes the next task and
 //!   builds each shape of it once (the vectors of a span share their shapes).
 //! - A task's lines are made in *pieces* of [`PIECE`] vectors (about 800 KB of text), each
 //!   handed to the writer as soon as it is done, and the writer returns written buffers for
@@ -10,9 +11,14 @@
 //!   vectors, written after a barrier, touched 52 MB and made both cores wait for the slower
 //!   at every chunk end). Pieces of 128 vectors made the writer sleep and wake four times as
 //!   often (8 000 waits per million vectors, about 0.1 s of system time).
+//! - The writer is the calling thread, which also generates: as many threads as workers. A
+//!   writer thread of its own, woken for nearly every piece, preempted a generating thread
+//!   each time on a machine with as many cores as workers (about 2 700 involuntary context
+//!   switches per million vectors on 2 cores; 650 now).
 //! - At most [`window`] pieces are ahead of the writer (finished or being made), so memory
-//!   stays bounded when the output is slow; the piece the writer waits for is always below
-//!   the window, so the pipeline cannot stall.
+//!   stays bounded when the output is slow. The calling thread takes a task only when all of
+//!   it is within the window, and otherwise waits for the next piece to write, which another
+//!   thread is making (tasks are taken in order): the pipeline cannot stall.
 //!
 //! The output does not depend on the number of workers or on timing: vector `i` depends only
 //! on the seed and `i`, and pieces are written in index order.
@@ -22,6 +28,7 @@ use super::format::fast::Lines;
 use super::{GenConfig, GenStats};
 use std::collections::HashMap;
 use std::io::Write;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
@@ -116,8 +123,9 @@ impl Pipe {
     }
 }
 
-/// Generate vectors `0..count` with `workers` threads in tasks of `task` vectors, writing
-/// each piece to `out` in order and calling `on_piece(first index, vectors, lines)` after it.
+/// Generate vectors `0..count` with `workers` threads (the calling thread and `workers - 1`
+/// more) in tasks of `task` vectors, writing each piece to `out` in order and calling
+/// `on_piece(first index, vectors, lines)` after it.
 pub fn run(
     cfg: &GenConfig,
     count: u64,
@@ -142,11 +150,22 @@ pub fn run(
     };
     let next_task = AtomicU64::new(0);
     let mut stats = GenStats::default();
+    let mut writer = Writer {
+        plan: &plan,
+        pipe: &pipe,
+        out,
+        on_piece,
+        stats: &mut stats,
+        next: 0,
+    };
     std::thread::scope(|s| {
-        for _ in 0..workers.min(plan.tasks().max(1) as usize) {
+        // (The calling thread is one of the workers: as many threads as cores, none of them
+        // woken for every piece only to write it.)
+        let others = workers.min(plan.tasks().max(1) as usize) - 1;
+        for _ in 0..others {
             s.spawn(|| work(cfg, &plan, window, &pipe, &next_task));
         }
-        let result = write(&plan, &pipe, out, on_piece, &mut stats);
+        let result = lead(cfg, window, &next_task, &mut writer);
         if result.is_err() {
             pipe.lock().stop = true;
             pipe.advanced.notify_all();
@@ -157,9 +176,29 @@ pub fn run(
     Ok(stats)
 }
 
-/// A worker: take tasks in order until none is left; make each piece once the window allows.
+/// Vectors `range` as one piece, made by `w`, in `lines` (a buffer to reuse).
+fn make_piece(cfg: &GenConfig, w: &mut Work, range: Range<u64>, mut lines: Lines) -> Piece {
+    lines.clear();
+    let (mut written, mut skipped, mut rejected) = (0, 0, 0);
+    for i in range {
+        if w.line(cfg, i, &mut lines, &mut rejected) {
+            written += 1;
+        } else {
+            skipped += 1;
+        }
+    }
+    Piece {
+        lines,
+        written,
+        skipped,
+        rejected,
+    }
+}
+
+/// A worker thread: take tasks in order until none is left; make each piece once the window
+/// allows.
 fn work(cfg: &GenConfig, plan: &Plan, window: u64, pipe: &Pipe, next_task: &AtomicU64) {
-    /// Tells the writer when the worker unwinds, so that it does not wait for ever.
+    /// Tells the calling thread when the worker unwinds, so that it does not wait for ever.
     struct Alive<'a>(&'a Pipe);
     impl Drop for Alive<'_> {
         fn drop(&mut self) {
@@ -182,7 +221,7 @@ fn work(cfg: &GenConfig, plan: &Plan, window: u64, pipe: &Pipe, next_task: &Atom
                 break;
             }
             let id = t * plan.per_task + k;
-            let mut lines = {
+            let lines = {
                 let mut g = pipe.lock();
                 while !g.stop && id >= g.next.saturating_add(window) {
                     g = pipe.advanced.wait(g).unwrap_or_else(|e| e.into_inner());
@@ -192,21 +231,7 @@ fn work(cfg: &GenConfig, plan: &Plan, window: u64, pipe: &Pipe, next_task: &Atom
                 }
                 g.free.pop().unwrap_or_default()
             };
-            lines.clear();
-            let (mut written, mut skipped, mut rejected) = (0, 0, 0);
-            for i in range {
-                if w.line(cfg, i, &mut lines, &mut rejected) {
-                    written += 1;
-                } else {
-                    skipped += 1;
-                }
-            }
-            let piece = Piece {
-                lines,
-                written,
-                skipped,
-                rejected,
-            };
+            let piece = make_piece(cfg, &mut w, range, lines);
             let mut g = pipe.lock();
             g.done.insert(id, piece);
             if g.next == id {
@@ -216,46 +241,129 @@ fn work(cfg: &GenConfig, plan: &Plan, window: u64, pipe: &Pipe, next_task: &Atom
     }
 }
 
-/// The writer: write pieces in id order as they are finished.
-fn write(
-    plan: &Plan,
-    pipe: &Pipe,
-    out: &mut dyn Write,
-    on_piece: &mut dyn FnMut(u64, u64, &[u8]),
-    stats: &mut GenStats,
+/// The calling thread: write the finished pieces in id order, and between them make the
+/// pieces of a task whenever one is left within the window (else wait for the next piece).
+fn lead(
+    cfg: &GenConfig,
+    window: u64,
+    next_task: &AtomicU64,
+    wr: &mut Writer<'_>,
 ) -> std::io::Result<()> {
-    for id in 0..plan.end_id() {
-        let range = plan.piece_by_id(id);
-        let piece = if range.is_empty() {
-            None
-        } else {
-            let mut g = pipe.lock();
-            loop {
-                if let Some(p) = g.done.remove(&id) {
-                    break Some(p);
+    /// Releases the workers waiting on the window when the calling thread unwinds.
+    struct Release<'a>(&'a Pipe);
+    impl Drop for Release<'_> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                self.0.lock().stop = true;
+                self.0.advanced.notify_all();
+            }
+        }
+    }
+    let _release = Release(wr.pipe);
+    let plan = wr.plan;
+    let mut w: Option<Work> = None;
+    loop {
+        wr.write_ready()?;
+        if wr.next >= plan.end_id() {
+            return Ok(());
+        }
+        match take_task(plan, next_task, wr.next.saturating_add(window)) {
+            Some(t) => {
+                let w = w.get_or_insert_with(|| Work::new(cfg));
+                for k in 0..plan.per_task {
+                    let range = plan.piece(t, k);
+                    if range.is_empty() {
+                        break;
+                    }
+                    let lines = wr.pipe.lock().free.pop().unwrap_or_default();
+                    let piece = make_piece(cfg, w, range, lines);
+                    wr.pipe.lock().done.insert(t * plan.per_task + k, piece);
+                    wr.write_ready()?;
                 }
+            }
+            None => wr.wait_next()?,
+        }
+    }
+}
+
+/// The next task, if its pieces end below `limit` (the window's end); None: every task is
+/// taken, or the next one would run ahead of the window.
+fn take_task(plan: &Plan, next_task: &AtomicU64, limit: u64) -> Option<u64> {
+    let mut t = next_task.load(Ordering::Relaxed);
+    loop {
+        if t >= plan.tasks() || (t + 1).saturating_mul(plan.per_task) > limit {
+            return None;
+        }
+        match next_task.compare_exchange_weak(t, t + 1, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return Some(t),
+            Err(now) => t = now,
+        }
+    }
+}
+
+/// Writes the pieces in id order (on the calling thread).
+struct Writer<'a> {
+    plan: &'a Plan,
+    pipe: &'a Pipe,
+    out: &'a mut dyn Write,
+    on_piece: &'a mut dyn FnMut(u64, u64, &[u8]),
+    stats: &'a mut GenStats,
+    /// The id of the next piece to write.
+    next: u64,
+}
+
+impl Writer<'_> {
+    /// Write every finished piece from `next` on, in order, up to the first one not finished.
+    fn write_ready(&mut self) -> std::io::Result<()> {
+        while self.next < self.plan.end_id() {
+            let id = self.next;
+            let range = self.plan.piece_by_id(id);
+            let piece = if range.is_empty() {
+                None
+            } else {
+                let mut g = self.pipe.lock();
                 if g.lost {
                     return Err(std::io::Error::other("a generation thread failed"));
                 }
-                g = pipe.finished.wait(g).unwrap_or_else(|e| e.into_inner());
+                match g.done.remove(&id) {
+                    Some(p) => Some(p),
+                    None => return Ok(()),
+                }
+            };
+            if let Some(p) = &piece {
+                self.out.write_all(p.lines.as_bytes())?;
+                self.stats.written += p.written;
+                self.stats.skipped += p.skipped;
+                self.stats.rejected += p.rejected;
+                (self.on_piece)(range.start, range.end - range.start, p.lines.as_bytes());
             }
-        };
-        if let Some(p) = &piece {
-            out.write_all(p.lines.as_bytes())?;
-            stats.written += p.written;
-            stats.skipped += p.skipped;
-            stats.rejected += p.rejected;
-            on_piece(range.start, range.end - range.start, p.lines.as_bytes());
+            self.next = id + 1;
+            let mut g = self.pipe.lock();
+            g.next = id + 1;
+            if let Some(p) = piece {
+                g.free.push(p.lines);
+            }
+            drop(g);
+            self.pipe.advanced.notify_all();
         }
-        let mut g = pipe.lock();
-        g.next = id + 1;
-        if let Some(p) = piece {
-            g.free.push(p.lines);
-        }
-        drop(g);
-        pipe.advanced.notify_all();
+        Ok(())
     }
-    Ok(())
+
+    /// Wait until piece `next` is finished (by a worker thread).
+    fn wait_next(&mut self) -> std::io::Result<()> {
+        let mut g = self.pipe.lock();
+        while !g.done.contains_key(&self.next) {
+            if g.lost {
+                return Err(std::io::Error::other("a generation thread failed"));
+            }
+            g = self
+                .pipe
+                .finished
+                .wait(g)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -346,6 +454,29 @@ mod tests {
         let cfg = small_cfg();
         let e = run(&cfg, 5000, 48, 2, &mut Failing(20_000), &mut |_, _, _| {}).unwrap_err();
         assert_eq!(e.to_string(), "disk full");
+    }
+
+    /// The calling thread takes the tasks in order, each only when all its pieces end within
+    /// the limit, and none once every task is taken.
+    #[test]
+    fn tasks_are_taken_in_order_within_the_window() {
+        let plan = Plan::new(5 * 960, 960);
+        let per = plan.per_task;
+        assert_eq!(per, 2);
+        let next = AtomicU64::new(0);
+        // Task 0 ends at piece 2: not below a limit of 1.
+        assert_eq!(take_task(&plan, &next, 1), None);
+        assert_eq!(take_task(&plan, &next, 2), Some(0));
+        assert_eq!(take_task(&plan, &next, 2), None);
+        assert_eq!(
+            next.load(Ordering::Relaxed),
+            1,
+            "a refused task is not taken"
+        );
+        assert_eq!(take_task(&plan, &next, 100), Some(1));
+        next.store(4, Ordering::Relaxed);
+        assert_eq!(take_task(&plan, &next, 5 * per), Some(4));
+        assert_eq!(take_task(&plan, &next, u64::MAX), None, "every task taken");
     }
 
     /// The window lets every worker finish a whole task ahead of the oldest unwritten piece.
