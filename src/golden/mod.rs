@@ -48,9 +48,10 @@ pub struct GenStats {
 
 /// Generate vectors `0..count` to `out`, one JSON line each, in index order, calling
 /// `on_piece(first index, vectors, lines)` on the calling thread after each piece of lines is
-/// written (progress). This is the fast path: vectors exist only as their lines. Worker
-/// threads (as many as rayon's, so `RAYON_NUM_THREADS` applies) generate while the calling
-/// thread writes ([`pipeline`]); the output does not depend on the thread count.
+/// written (progress). This is the fast path: vectors exist only as their lines. The calling
+/// thread and worker threads (as many in all as rayon's, so `RAYON_NUM_THREADS` applies)
+/// generate, and the calling thread writes ([`pipeline`]); the output does not depend on the
+/// thread count.
 pub fn generate_lines(
     cfg: &GenConfig,
     count: u64,
