@@ -15,7 +15,7 @@ use super::ids::{self, RuleSet};
 use super::operands::Operands;
 use super::regtext::{RegKeys, GRF_KEYS};
 use super::template::{self, Built, OpSel, RegionRules};
-use super::values::{self, float_class, ClassSet, PlacedLabel, Rng};
+use super::values::{self, float_class, ClassSet, PlacedLabel, PlacedText, Rng};
 use crate::asm::{print_insn, Dialect, PrintOptions};
 use crate::exec::{ExecOptions, Prepared};
 use crate::float::{FloatEnv, FloatType, Policy};
@@ -520,7 +520,7 @@ impl Work {
             }
             // Classes: the values' labels and the shape's, likewise.
             c.put(b",\"classes\":");
-            classes.write(c, &shape.labels);
+            classes.write_placed(c, &text.labels);
             c.put(b"}\n");
         });
         Some(())

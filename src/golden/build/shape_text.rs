@@ -29,6 +29,8 @@ pub(super) struct ShapeText {
     pub(super) grf_candidates: u64,
     /// Per ARF block: the ARF registers among the candidates with a byte in it.
     pub(super) block_candidates: Vec<u64>,
+    /// The shape's placed form labels, rendered.
+    pub(super) labels: PlacedText,
 }
 
 impl ShapeText {
@@ -53,6 +55,7 @@ impl ShapeText {
         self.block_candidates.clear();
         self.block_candidates
             .extend_from_slice(&shape.block_candidates);
+        self.labels.set(&shape.labels);
     }
 
     /// `shape`'s text, new, for one vector.

@@ -350,64 +350,72 @@ pub(super) fn changed_regs(
 ) -> (u64, u64) {
     let (mut changed, mut with_undef) = (0u64, 0u64);
     let (mut ua, mut ub) = ([0u8; 64], [0u8; 64]);
-    for mut maybe in [maybe & grf_mask, maybe & !grf_mask] {
-        while maybe != 0 {
-            let i = maybe.trailing_zeros() as usize;
-            maybe &= maybe - 1;
-            let Some(reg) = candidates.get(i) else {
+    // (One loop over the GRF candidates, then the others: no array iterator's state.)
+    let (mut maybe, mut rest) = (maybe & grf_mask, maybe & !grf_mask);
+    loop {
+        if maybe == 0 {
+            if rest == 0 {
                 break;
-            };
-            // GRF registers by their bits (as the general path below: differing undefined flags
-            // or a differing defined byte); ARF registers after a quick check of equal bytes
-            // and undefined flags, then by their dwords' bits and masks.
-            match *reg {
-                RegRef::Arf(ix) => {
-                    if same_arf(st, after, ix) {
-                        continue;
-                    }
-                    // (Whole dwords: compared as the general path does, in one pass.)
-                    if let Some((differ, undef)) = arf_differs(st, after, ix) {
-                        changed |= u64::from(differ) << i;
-                        with_undef |= u64::from(differ && undef) << i;
-                        continue;
-                    }
+            }
+            (maybe, rest) = (rest, 0);
+        }
+        let i = maybe.trailing_zeros() as usize;
+        maybe &= maybe - 1;
+        let Some(reg) = candidates.get(i) else {
+            // (None above `i` either: the next kind.)
+            maybe = 0;
+            continue;
+        };
+        // GRF registers by their bits (as the general path below: differing undefined flags
+        // or a differing defined byte); ARF registers after a quick check of equal bytes
+        // and undefined flags, then by their dwords' bits and masks.
+        match *reg {
+            RegRef::Arf(ix) => {
+                if same_arf(st, after, ix) {
+                    continue;
                 }
-                RegRef::Grf(n) => {
-                    if !grf.contains(&usize::from(n)) {
-                        continue;
-                    }
-                    if let (Some((x, ux)), Some((y, uy))) = (grf_reg(st, n), grf_reg(after, n)) {
-                        // (Bytes compared as 64-bit words when all are defined, else one by one.)
-                        let defined_differ = if ux | uy == 0 {
-                            u32::from(words(x) != words(y))
-                        } else {
-                            (0..32).fold(0u32, |m, k| m | u32::from(x[k] != y[k]) << k)
-                        };
-                        if ux != uy || defined_differ & !ux != 0 {
-                            changed |= 1 << i;
-                            with_undef |= u64::from(uy != 0) << i;
-                        }
-                        continue;
-                    }
+                // (Whole dwords: compared as the general path does, in one pass.)
+                if let Some((differ, undef)) = arf_differs(st, after, ix) {
+                    changed |= u64::from(differ) << i;
+                    with_undef |= u64::from(differ && undef) << i;
+                    continue;
                 }
             }
-            let (x, ux) = reg_view(st, *reg, &mut ua);
-            let (y, uy) = reg_view(after, *reg, &mut ub);
-            let n = x.len();
-            let differ = if !ux && !uy {
-                x != y
-            } else {
-                ua[..n] != ub[..n]
-                    || x.iter()
-                        .zip(y)
-                        .zip(&ua)
-                        .any(|((a, c), u)| (a ^ c) & !u != 0)
-            };
-            if differ {
-                changed |= 1 << i;
-                if uy {
-                    with_undef |= 1 << i;
+            RegRef::Grf(n) => {
+                if !grf.contains(&usize::from(n)) {
+                    continue;
                 }
+                if let (Some((x, ux)), Some((y, uy))) = (grf_reg(st, n), grf_reg(after, n)) {
+                    // (Bytes compared as 64-bit words when all are defined, else one by one.)
+                    let defined_differ = if ux | uy == 0 {
+                        u32::from(words(x) != words(y))
+                    } else {
+                        (0..32).fold(0u32, |m, k| m | u32::from(x[k] != y[k]) << k)
+                    };
+                    if ux != uy || defined_differ & !ux != 0 {
+                        changed |= 1 << i;
+                        with_undef |= u64::from(uy != 0) << i;
+                    }
+                    continue;
+                }
+            }
+        }
+        let (x, ux) = reg_view(st, *reg, &mut ua);
+        let (y, uy) = reg_view(after, *reg, &mut ub);
+        let n = x.len();
+        let differ = if !ux && !uy {
+            x != y
+        } else {
+            ua[..n] != ub[..n]
+                || x.iter()
+                    .zip(y)
+                    .zip(&ua)
+                    .any(|((a, c), u)| (a ^ c) & !u != 0)
+        };
+        if differ {
+            changed |= 1 << i;
+            if uy {
+                with_undef |= 1 << i;
             }
         }
     }
