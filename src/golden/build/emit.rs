@@ -140,6 +140,19 @@ fn arf_entry(
     first: bool,
 ) -> Option<()> {
     let (bytes, undef, fixed) = arf_dwords(st, i)?;
+    // One dword (a flag register, the most frequent): its 8 digits in a small block.
+    if let ([b0, b1, b2, b3], [u], [f]) = (bytes, undef, fixed) {
+        let d = u32::from_le_bytes([*b0, *b1, *b2, *b3]) & !(u | f);
+        c.block::<{ KEY_SLOT + 10 }>(|b| {
+            let at = entry_key(b, key, first);
+            if let Some(o) = b.get_mut(at..).and_then(|o| o.first_chunk_mut::<9>()) {
+                o[..8].copy_from_slice(&fast::hex4(d));
+                o[8] = b'"';
+            }
+            at + 9
+        });
+        return Some(());
+    }
     // (At most 16 dwords.)
     let n = (bytes.len() / 4).min(undef.len()).min(fixed.len()).min(16);
     let (bytes, undef, fixed) = (bytes.get(..4 * n)?, undef.get(..n)?, fixed.get(..n)?);

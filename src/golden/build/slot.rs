@@ -122,21 +122,7 @@ impl Slot {
         let same =
             self.dirty.len() == regs.len() && self.dirty.iter().zip(regs).all(|(a, b)| a == b);
         let also: &[u8] = if same { &[] } else { &self.dirty };
-        let mut reset = |n: u8| {
-            let o = usize::from(n) * 32;
-            copy_fixed::<u8, 32>(&mut d.grf, &s.grf, o);
-            let m = 0xffff_ffffu64 << (o % 64);
-            if let (Some(d), Some(s)) = (d.grf_undef.get_mut(o / 64), s.grf_undef.get(o / 64)) {
-                *d = (*d & !m) | (s & m);
-            }
-        };
-        // (Two loops: no chained iterator's state per register.)
-        for &n in regs {
-            reset(n);
-        }
-        for &n in also {
-            reset(n);
-        }
+        reset_grf(d, s, regs, also);
         let blocks = self.arf_dirty.union(moved);
         copy_arf_blocks(d, s, blocks);
         if blocks.meets(self.acc_blocks) {
@@ -203,6 +189,61 @@ impl Slot {
             }
         }
         set_arf(&mut self.st, i, bytes)
+    }
+}
+
+/// GRF bytes of [`reset_grf`]'s fixed-size path: 128 registers of 32 bytes.
+const GRF_BYTES: usize = 128 * 32;
+
+/// Make GRF registers `regs` and `also` (bytes and undefined flags) of `d` equal `s`'s;
+/// a register past the GRF is left alone. (A GRF of [`GRF_BYTES`] in both, every platform's,
+/// through fixed-size views: one check of the register number each, no bounds check per
+/// access.)
+#[inline]
+pub(super) fn reset_grf(d: &mut ThreadState, s: &ThreadState, regs: &[u8], also: &[u8]) {
+    let views = (
+        <&mut [u8; GRF_BYTES]>::try_from(d.grf.as_mut_slice()),
+        <&[u8; GRF_BYTES]>::try_from(s.grf.as_slice()),
+        <&mut [u64; GRF_BYTES / 64]>::try_from(d.grf_undef.as_mut_slice()),
+        <&[u64; GRF_BYTES / 64]>::try_from(s.grf_undef.as_slice()),
+    );
+    if let (Ok(dg), Ok(sg), Ok(du), Ok(su)) = views {
+        let mut reset = |n: u8| {
+            let k = usize::from(n);
+            if k < GRF_BYTES / 32 {
+                let o = 32 * k;
+                let (Some(to), Some(from)) = (
+                    dg.get_mut(o..).and_then(|x| x.first_chunk_mut::<32>()),
+                    sg.get(o..).and_then(|x| x.first_chunk::<32>()),
+                ) else {
+                    return;
+                };
+                *to = *from;
+                let m = 0xffff_ffffu64 << (o % 64);
+                if let (Some(du), Some(su)) = (du.get_mut(o / 64), su.get(o / 64)) {
+                    *du = (*du & !m) | (su & m);
+                }
+            }
+        };
+        // (Two loops: no chained iterator's state per register.)
+        for &n in regs {
+            reset(n);
+        }
+        for &n in also {
+            reset(n);
+        }
+        return;
+    }
+    let mut reset = |n: u8| {
+        let o = usize::from(n) * 32;
+        copy_fixed::<u8, 32>(&mut d.grf, &s.grf, o);
+        let m = 0xffff_ffffu64 << (o % 64);
+        if let (Some(d), Some(s)) = (d.grf_undef.get_mut(o / 64), s.grf_undef.get(o / 64)) {
+            *d = (*d & !m) | (s & m);
+        }
+    };
+    for &n in regs.iter().chain(also) {
+        reset(n);
     }
 }
 
@@ -638,6 +679,54 @@ mod tests {
                 }
             }
             assert!(followed > 1500 && failed > 100, "{followed} {failed}");
+        }
+    }
+
+    /// The GRF reset through fixed-size views equals a register-by-register copy by slices
+    /// (bytes and undefined flags; register numbers past the GRF left alone), and a GRF of
+    /// another size takes the general path likewise.
+    #[test]
+    fn fixed_size_grf_resets_equal_the_plain_copy() {
+        let mut r = Rng::for_vector(12, 13, 0);
+        let base = ThreadState::new(Platform::Skl);
+        let random = |r: &mut Rng, st: &mut ThreadState| {
+            st.grf.iter_mut().for_each(|x| *x = r.next() as u8);
+            st.grf_undef
+                .iter_mut()
+                .for_each(|w| *w = r.next() & r.next());
+        };
+        for round in 0..2000 {
+            let (mut src, mut dst) = (base.clone(), base.clone());
+            if round % 4 == 3 {
+                // Not the size of the fixed views: the general path.
+                for st in [&mut src, &mut dst] {
+                    st.grf.truncate(32 * 100);
+                    st.grf_undef.truncate(50);
+                }
+            }
+            random(&mut r, &mut src);
+            random(&mut r, &mut dst);
+            let pick = |r: &mut Rng| -> Vec<u8> {
+                (0..r.below(9))
+                    .map(|_| (100 + r.below(156)) as u8)
+                    .collect()
+            };
+            let (regs, also) = (pick(&mut r), pick(&mut r));
+            let mut want = dst.clone();
+            for &n in regs.iter().chain(&also) {
+                let o = 32 * usize::from(n);
+                if o + 32 <= want.grf.len() && o / 64 < want.grf_undef.len() {
+                    want.grf[o..o + 32].copy_from_slice(&src.grf[o..o + 32]);
+                    let m = 0xffff_ffffu64 << (o % 64);
+                    want.grf_undef[o / 64] =
+                        want.grf_undef[o / 64] & !m | src.grf_undef[o / 64] & m;
+                }
+            }
+            reset_grf(&mut dst, &src, &regs, &also);
+            assert!(
+                dst.grf == want.grf && dst.grf_undef == want.grf_undef,
+                "{regs:?} {also:?}"
+            );
         }
     }
 
