@@ -334,14 +334,80 @@ pub(super) fn same_arf(a: &ThreadState, b: &ThreadState, i: usize) -> bool {
     ) else {
         return false;
     };
-    // (Dword by dword, as integers: no slice comparison call.)
+    // (The sizes of the registers there are as fixed-size comparisons, inline; other sizes
+    // dword by dword, as integers: no slice comparison call.)
+    match hi - lo {
+        1 => same_fixed::<4, 1>((x, y), (ux, uy)),
+        2 => same_fixed::<8, 2>((x, y), (ux, uy)),
+        3 => same_fixed::<12, 3>((x, y), (ux, uy)),
+        4 => same_fixed::<16, 4>((x, y), (ux, uy)),
+        8 => same_fixed::<32, 8>((x, y), (ux, uy)),
+        16 => same_fixed::<64, 16>((x, y), (ux, uy)),
+        _ => same_dwords((x, y), (ux, uy)),
+    }
+}
+
+/// Whether the bytes `x` and `y` and the undefined masks `ux` and `uy` are the same, dword by
+/// dword (the general path of [`same_arf`]).
+fn same_dwords((x, y): (&[u8], &[u8]), (ux, uy): (&[u32], &[u32])) -> bool {
     let word = |d: &[u8]| u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
     let bytes = x.chunks_exact(4).zip(y.chunks_exact(4));
     (bytes.zip(ux.iter().zip(uy))).all(|((p, q), (u, v))| word(p) == word(q) && u == v)
+}
+
+/// [`same_dwords`] of `B` bytes and `D` masks (the lengths of the slices), as fixed-size
+/// comparisons.
+#[inline(always)]
+fn same_fixed<const B: usize, const D: usize>(
+    (x, y): (&[u8], &[u8]),
+    (ux, uy): (&[u32], &[u32]),
+) -> bool {
+    match (
+        x.first_chunk::<B>(),
+        y.first_chunk::<B>(),
+        ux.first_chunk::<D>(),
+        uy.first_chunk::<D>(),
+    ) {
+        (Some(x), Some(y), Some(ux), Some(uy)) => x == y && ux == uy,
+        _ => same_dwords((x, y), (ux, uy)),
+    }
 }
 
 /// `r<n>`.
 pub(super) fn grf_name(n: u8) -> &'static str {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     &NAMES.get_or_init(|| (0..=255).map(|n| format!("r{n}")).collect())[usize::from(n)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fixed-size comparisons of [`same_arf`] equal the dword-by-dword one, on random
+    /// bytes and masks that differ nowhere, in one byte or in one mask.
+    #[test]
+    fn fixed_size_register_comparisons_equal_the_dword_comparison() {
+        let mut r = Rng::for_vector(14, 14, 0);
+        for _ in 0..4000 {
+            let d = [1, 2, 3, 4, 8, 16][r.below(6)];
+            let x: Vec<u8> = (0..4 * d).map(|_| r.next() as u8).collect();
+            let ux: Vec<u32> = (0..d).map(|_| (r.next() & r.next()) as u32).collect();
+            let (mut y, mut uy) = (x.clone(), ux.clone());
+            match r.below(3) {
+                0 => {}
+                1 => y[r.below(4 * d)] ^= 1 << r.below(8),
+                _ => uy[r.below(d)] ^= 1 << r.below(32),
+            }
+            let want = same_dwords((&x, &y), (&ux, &uy));
+            let got = match d {
+                1 => same_fixed::<4, 1>((&x, &y), (&ux, &uy)),
+                2 => same_fixed::<8, 2>((&x, &y), (&ux, &uy)),
+                3 => same_fixed::<12, 3>((&x, &y), (&ux, &uy)),
+                4 => same_fixed::<16, 4>((&x, &y), (&ux, &uy)),
+                8 => same_fixed::<32, 8>((&x, &y), (&ux, &uy)),
+                _ => same_fixed::<64, 16>((&x, &y), (&ux, &uy)),
+            };
+            assert_eq!(got, want, "{d}");
+        }
+    }
 }

@@ -20,9 +20,7 @@ pub(super) struct ShapeText {
     /// `rules` holds the shape's rules.
     pub(super) listed: bool,
     /// The shape's rules with its plan's fixed ones, and whether `rules` lists them instead
-    /// of the shape's ([`ShapeText::list_rules`], in `fixed_rules.rs`). (Not boxed: the
-    /// text is taken out of its place for every vector, a default one left there, and a
-    /// default set allocates nothing.)
+    /// of the shape's ([`ShapeText::list_rules`], in `fixed_rules.rs`).
     pub(super) with_fixed: BitSet,
     pub(super) fixed_listed: bool,
     /// The GRF registers among the shape's candidates (bit `i`: candidate `i`).
