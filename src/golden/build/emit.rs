@@ -206,19 +206,22 @@ pub(super) fn alternatives(c: &mut Cursor<'_>, alts: &[Alt], floats: &mut FloatT
         if i > 0 {
             c.byte(b',');
         }
-        c.put(b"{\"kind\":\"");
         c.bytes(match a.kind {
-            AltKind::AnyNan => b"any_nan".as_slice(),
-            AltKind::Ulps => b"ulps",
-            AltKind::OverflowInf => b"overflow_inf",
+            AltKind::AnyNan => b"{\"kind\":\"any_nan\",\"reg\":\"r".as_slice(),
+            AltKind::Ulps => b"{\"kind\":\"ulps\",\"reg\":\"r",
+            AltKind::OverflowInf => b"{\"kind\":\"overflow_inf\",\"reg\":\"r",
         });
-        c.put(b"\",\"reg\":\"r");
         c.uint(u64::from(a.reg));
         c.put(b"\",\"offset\":");
         c.uint(u64::from(a.offset));
-        c.put(b",\"type\":\"");
-        c.lower(a.ty.name());
-        c.byte(b'"');
+        match type_field(a.ty) {
+            Some(f) => c.bytes(f),
+            None => {
+                c.put(b",\"type\":\"");
+                c.lower(a.ty.name());
+                c.byte(b'"');
+            }
+        }
         if let Some(u) = a.ulps {
             c.put(b",\"ulps\":");
             floats.write(c, u);
@@ -232,6 +235,31 @@ pub(super) fn alternatives(c: &mut Cursor<'_>, alts: &[Alt], floats: &mut FloatT
         c.byte(b'}');
     }
     c.byte(b']');
+}
+
+/// `,"type":"<type in lower case>"` of an alternative, rendered once per type (None: a type
+/// not in the table, written piece by piece).
+fn type_field(ty: DataType) -> Option<&'static [u8]> {
+    static FIELDS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    let fields = FIELDS.get_or_init(|| {
+        let n = (DataType::ALL.iter())
+            .map(|&t| t as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut v = vec![Vec::new(); n];
+        for t in DataType::ALL {
+            if let Some(f) = v.get_mut(t as usize) {
+                f.extend_from_slice(b",\"type\":\"");
+                lower(f, t.name());
+                f.push(b'"');
+            }
+        }
+        v
+    });
+    fields
+        .get(ty as usize)
+        .filter(|f| !f.is_empty())
+        .map(Vec::as_slice)
 }
 
 /// `,"insn":"<IGA text>","bytes":"<hex>"`.
@@ -382,6 +410,15 @@ pub(super) fn grf_name(n: u8) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rendered type fields are those written piece by piece, for every type.
+    #[test]
+    fn rendered_type_fields_equal_the_written_ones() {
+        for t in DataType::ALL {
+            let want = format!(",\"type\":\"{}\"", t.name().to_ascii_lowercase());
+            assert_eq!(type_field(t), Some(want.as_bytes()), "{t:?}");
+        }
+    }
 
     /// The fixed-size comparisons of [`same_arf`] equal the dword-by-dword one, on random
     /// bytes and masks that differ nowhere, in one byte or in one mask.
