@@ -15,7 +15,7 @@ use super::ids::{self, RuleSet};
 use super::operands::Operands;
 use super::regtext::{RegKeys, GRF_KEYS};
 use super::template::{self, Built, OpSel, RegionRules};
-use super::values::{self, float_class, ClassSet, PlacedLabel, Rng};
+use super::values::{self, float_class, ClassSet, PlacedLabel, PlacedText, Rng};
 use crate::asm::{print_insn, Dialect, PrintOptions};
 use crate::exec::{ExecOptions, Prepared};
 use crate::float::{FloatEnv, FloatType, Policy};
@@ -135,8 +135,9 @@ pub struct Work {
     after: Slot,
     /// Per opcode of the selection: the rank of the cached shape and the shape.
     shapes: Vec<Option<(u64, Option<Box<Shape>>)>>,
-    /// Per opcode of the selection: the constant text of its cached shape.
-    texts: Vec<ShapeText>,
+    /// Per opcode of the selection: the constant text of its cached shape (boxed: taken out
+    /// for each vector by moving a pointer).
+    texts: Vec<Option<Box<ShapeText>>>,
     /// `{"v":1,"id":"<gen>-<seed hex>-`.
     id_head: Vec<u8>,
     /// The value labels of the current vector.
@@ -172,7 +173,7 @@ impl Work {
             st: slot(),
             after: slot(),
             shapes: (0..cfg.ops.len()).map(|_| None).collect(),
-            texts: (0..cfg.ops.len()).map(|_| ShapeText::default()).collect(),
+            texts: (0..cfg.ops.len()).map(|_| None).collect(),
             id_head: {
                 let mut h = b"{\"v\":1,\"id\":\"".to_vec();
                 h.extend_from_slice(cfg.platform.name().as_bytes());
@@ -230,14 +231,17 @@ impl Work {
         if !matches!(self.shapes[oi], Some((r, _)) if r == s) {
             let sh = self.shape(cfg, oi, s, rejected);
             if let Some(sh) = &sh {
-                self.texts[oi].set(&self.base, sh, ps > 1);
+                let text = self.texts[oi].get_or_insert_with(Box::default);
+                text.set(&self.base, sh, ps > 1);
             }
             self.shapes[oi] = Some((s, sh));
         }
         let Some((_, Some(shape))) = self.shapes[oi].take() else {
             return false;
         };
-        let text = std::mem::take(&mut self.texts[oi]);
+        // (Set with the shape; rendered here only if it ever were not.)
+        let text =
+            (self.texts[oi].take()).unwrap_or_else(|| Box::new(ShapeText::new(&self.base, &shape)));
         let mut ok = false;
         for attempt in 0..ATTEMPTS {
             let mut r = Rng::for_vector(cfg.seed, index, attempt);
@@ -252,7 +256,7 @@ impl Work {
             out.truncate(mark);
         }
         self.shapes[oi] = Some((s, Some(shape)));
-        self.texts[oi] = text;
+        self.texts[oi] = Some(text);
         if !ok {
             // Values the engine refuses on every attempt (rare): a shape of this vector's own.
             let mut n = 0;
@@ -433,18 +437,6 @@ impl Work {
             shape::text::insn_fields(&mut self.insn_text, &insn, p, &bytes);
             self.insn_text.extend_from_slice(INITIAL);
         }
-        let (keys, id_head, insn_text) = (&self.keys, &self.id_head, &self.insn_text);
-        out.write(|c| {
-            c.bytes(id_head);
-            c.uint(index);
-            c.bytes(&text.head);
-            if !text.whole {
-                c.bytes(insn_text);
-            }
-            for (i, reg) in shape.initial.iter().enumerate() {
-                reg_entry(c, keys, st, *reg, i == 0);
-            }
-        });
         let mut ub = [0u8; 64];
         // Changed registers: the candidates that may have changed are the destination
         // registers and the ARF registers in the blocks the instruction wrote (the IP, which
@@ -471,12 +463,22 @@ impl Work {
             (maybe, text.grf_candidates),
             grf,
         );
-        let keys = &self.keys;
         let (rules, classes, floats) = (&self.rules, &mut self.classes, &mut self.floats);
         for &k in &shape.label_ranks {
             classes.insert_rank(k);
         }
+        let (keys, id_head, insn_text) = (&self.keys, &self.id_head, &self.insn_text);
+        // (The changed registers and the labels first: the line in one write.)
         out.write(|c| {
+            c.bytes(id_head);
+            c.uint(index);
+            c.bytes(&text.head);
+            if !text.whole {
+                c.bytes(insn_text);
+            }
+            for (i, reg) in shape.initial.iter().enumerate() {
+                reg_entry(c, keys, st, *reg, i == 0);
+            }
             c.put(b"},\"expected\":{");
             reg_entries(c, &shape.candidates, changed, |c, reg, first| {
                 reg_entry(c, keys, after, reg, first)
@@ -520,7 +522,7 @@ impl Work {
             }
             // Classes: the values' labels and the shape's, likewise.
             c.put(b",\"classes\":");
-            classes.write(c, &shape.labels);
+            classes.write_placed(c, &text.labels);
             c.put(b"}\n");
         });
         Some(())

@@ -239,10 +239,19 @@ impl<'a> Cursor<'a> {
         self.hex(&masked[..n]);
     }
 
-    /// A decimal unsigned number: its digits two at a time into a fixed-size buffer, written
-    /// by one fixed-size copy.
+    /// A decimal unsigned number: below 100 (register numbers, offsets) from the two-digit
+    /// table at once; else its digits two at a time into a fixed-size buffer, written by one
+    /// fixed-size copy.
     #[inline]
     pub fn uint(&mut self, mut v: u64) {
+        if v < 10 {
+            self.byte(b'0' + v as u8);
+            return;
+        }
+        if let Some(d) = DEC2.get(v as usize).filter(|_| v < 100) {
+            self.put(d);
+            return;
+        }
         let n = v.checked_ilog10().unwrap_or(0) as usize + 1;
         let mut buf = [0u8; 20];
         let mut i = n;
@@ -576,6 +585,7 @@ mod tests {
         }
         let mut nums: Vec<u64> = (0..5000).map(|_| r.next() >> r.below(64)).collect();
         nums.extend([0, 9, 10, 99, 100, u64::MAX]);
+        nums.extend(0..300);
         nums.extend((0..20).map(|k| 10u64.pow(k)));
         nums.extend((1..20).map(|k| 10u64.pow(k) - 1));
         for v in nums {

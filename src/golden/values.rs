@@ -374,6 +374,31 @@ pub(crate) struct PlacedLabel {
     pub text: &'static str,
 }
 
+/// A shape's placed form labels rendered once: `,"<text>"` of each, one after another, so
+/// that the labels a vector writes between two of its value labels are one copy
+/// ([`ClassSet::write_placed`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PlacedText {
+    json: Vec<u8>,
+    /// Per label: the rank it goes before and the end of its text in `json`.
+    ends: Vec<(u16, u32)>,
+}
+
+impl PlacedText {
+    /// Render `labels` (buffers reused).
+    pub(crate) fn set(&mut self, labels: &[PlacedLabel]) {
+        self.json.clear();
+        self.ends.clear();
+        for l in labels {
+            self.json.extend_from_slice(b",\"");
+            self.json.extend_from_slice(l.text.as_bytes());
+            self.json.push(b'"');
+            let end = u32::try_from(self.json.len()).unwrap_or(u32::MAX);
+            self.ends.push((l.before, end));
+        }
+    }
+}
+
 /// Place a shape's form labels (sorted, unique) among the value labels: those equal to a
 /// value label's text become that label's rank (in `ranks`), the others keep their text.
 pub(crate) fn place_labels(labels_sorted: Vec<&'static str>) -> (Vec<u16>, Vec<PlacedLabel>) {
@@ -428,8 +453,43 @@ impl ClassSet {
         self.bits.clear();
     }
 
+    /// [`ClassSet::write`] with the placed labels rendered ([`PlacedText`]): those before a
+    /// value label (all those after the last) as one copy.
+    #[inline]
+    pub(crate) fn write_placed(
+        &self,
+        out: &mut super::format::fast::Cursor<'_>,
+        extra: &PlacedText,
+    ) {
+        let items = &labels().items;
+        let list = out.list_start();
+        let (json, ends) = (extra.json.as_slice(), extra.ends.as_slice());
+        let before = |k: usize| ends.get(k).map_or(usize::MAX, |e| usize::from(e.0));
+        // (The next label not written, its text's start, and the rank it goes before.)
+        let (mut k, mut from) = (0, 0);
+        let mut next_before = before(0);
+        self.bits.for_each(|r| {
+            if next_before <= r {
+                let mut to = from;
+                while let Some(&(b, end)) = ends.get(k) {
+                    if usize::from(b) > r {
+                        break;
+                    }
+                    (k, to) = (k + 1, end as usize);
+                }
+                out.bytes(json.get(from..to).unwrap_or_default());
+                from = to;
+                next_before = before(k);
+            }
+            items.put(out, r);
+        });
+        out.bytes(json.get(from..).unwrap_or_default());
+        out.list_end(list);
+    }
+
     /// Write the labels of the set and `extra` (placed form labels, sorted) as a JSON list
-    /// of strings in text order.
+    /// of strings in text order (the general path of [`ClassSet::write_placed`]).
+    #[cfg(test)]
     pub(crate) fn write(&self, out: &mut super::format::fast::Cursor<'_>, extra: &[PlacedLabel]) {
         let items = &labels().items;
         let list = out.list_start();
@@ -467,7 +527,8 @@ mod tests {
         out.as_bytes().to_vec()
     }
 
-    /// Value labels by rank with placed form labels equal the sorted union of the texts.
+    /// Value labels by rank with placed form labels equal the sorted union of the texts, and
+    /// the writing of the rendered placed labels equals the general one.
     #[test]
     fn class_lists_equal_the_sorted_union_of_texts() {
         let mut r = Rng::for_vector(5, 6, 0);
@@ -482,6 +543,7 @@ mod tests {
             "a",
         ];
         let mut set = ClassSet::default();
+        let mut text = PlacedText::default();
         for _ in 0..300 {
             set.clear();
             let mut expect: Vec<String> = Vec::new();
@@ -508,6 +570,11 @@ mod tests {
             let out = written(&set, &placed);
             let got: Vec<String> = serde_json::from_slice(&out).unwrap();
             assert_eq!(got, expect);
+            // The rendered labels (into a reused text) give the same bytes.
+            text.set(&placed);
+            let mut fast = super::super::format::fast::Lines::default();
+            fast.write(|c| set.write_placed(c, &text));
+            assert_eq!(fast.as_bytes(), &out[..]);
         }
     }
 }

@@ -140,6 +140,19 @@ fn arf_entry(
     first: bool,
 ) -> Option<()> {
     let (bytes, undef, fixed) = arf_dwords(st, i)?;
+    // One dword (a flag register, the most frequent): its 8 digits in a small block.
+    if let ([b0, b1, b2, b3], [u], [f]) = (bytes, undef, fixed) {
+        let d = u32::from_le_bytes([*b0, *b1, *b2, *b3]) & !(u | f);
+        c.block::<{ KEY_SLOT + 10 }>(|b| {
+            let at = entry_key(b, key, first);
+            if let Some(o) = b.get_mut(at..).and_then(|o| o.first_chunk_mut::<9>()) {
+                o[..8].copy_from_slice(&fast::hex4(d));
+                o[8] = b'"';
+            }
+            at + 9
+        });
+        return Some(());
+    }
     // (At most 16 dwords.)
     let n = (bytes.len() / 4).min(undef.len()).min(fixed.len()).min(16);
     let (bytes, undef, fixed) = (bytes.get(..4 * n)?, undef.get(..n)?, fixed.get(..n)?);
@@ -193,19 +206,22 @@ pub(super) fn alternatives(c: &mut Cursor<'_>, alts: &[Alt], floats: &mut FloatT
         if i > 0 {
             c.byte(b',');
         }
-        c.put(b"{\"kind\":\"");
         c.bytes(match a.kind {
-            AltKind::AnyNan => b"any_nan".as_slice(),
-            AltKind::Ulps => b"ulps",
-            AltKind::OverflowInf => b"overflow_inf",
+            AltKind::AnyNan => b"{\"kind\":\"any_nan\",\"reg\":\"r".as_slice(),
+            AltKind::Ulps => b"{\"kind\":\"ulps\",\"reg\":\"r",
+            AltKind::OverflowInf => b"{\"kind\":\"overflow_inf\",\"reg\":\"r",
         });
-        c.put(b"\",\"reg\":\"r");
         c.uint(u64::from(a.reg));
         c.put(b"\",\"offset\":");
         c.uint(u64::from(a.offset));
-        c.put(b",\"type\":\"");
-        c.lower(a.ty.name());
-        c.byte(b'"');
+        match type_field(a.ty) {
+            Some(f) => c.bytes(f),
+            None => {
+                c.put(b",\"type\":\"");
+                c.lower(a.ty.name());
+                c.byte(b'"');
+            }
+        }
         if let Some(u) = a.ulps {
             c.put(b",\"ulps\":");
             floats.write(c, u);
@@ -219,6 +235,31 @@ pub(super) fn alternatives(c: &mut Cursor<'_>, alts: &[Alt], floats: &mut FloatT
         c.byte(b'}');
     }
     c.byte(b']');
+}
+
+/// `,"type":"<type in lower case>"` of an alternative, rendered once per type (None: a type
+/// not in the table, written piece by piece).
+fn type_field(ty: DataType) -> Option<&'static [u8]> {
+    static FIELDS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    let fields = FIELDS.get_or_init(|| {
+        let n = (DataType::ALL.iter())
+            .map(|&t| t as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut v = vec![Vec::new(); n];
+        for t in DataType::ALL {
+            if let Some(f) = v.get_mut(t as usize) {
+                f.extend_from_slice(b",\"type\":\"");
+                lower(f, t.name());
+                f.push(b'"');
+            }
+        }
+        v
+    });
+    fields
+        .get(ty as usize)
+        .filter(|f| !f.is_empty())
+        .map(Vec::as_slice)
 }
 
 /// `,"insn":"<IGA text>","bytes":"<hex>"`.
@@ -321,14 +362,89 @@ pub(super) fn same_arf(a: &ThreadState, b: &ThreadState, i: usize) -> bool {
     ) else {
         return false;
     };
-    // (Dword by dword, as integers: no slice comparison call.)
+    // (The sizes of the registers there are as fixed-size comparisons, inline; other sizes
+    // dword by dword, as integers: no slice comparison call.)
+    match hi - lo {
+        1 => same_fixed::<4, 1>((x, y), (ux, uy)),
+        2 => same_fixed::<8, 2>((x, y), (ux, uy)),
+        3 => same_fixed::<12, 3>((x, y), (ux, uy)),
+        4 => same_fixed::<16, 4>((x, y), (ux, uy)),
+        8 => same_fixed::<32, 8>((x, y), (ux, uy)),
+        16 => same_fixed::<64, 16>((x, y), (ux, uy)),
+        _ => same_dwords((x, y), (ux, uy)),
+    }
+}
+
+/// Whether the bytes `x` and `y` and the undefined masks `ux` and `uy` are the same, dword by
+/// dword (the general path of [`same_arf`]).
+fn same_dwords((x, y): (&[u8], &[u8]), (ux, uy): (&[u32], &[u32])) -> bool {
     let word = |d: &[u8]| u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
     let bytes = x.chunks_exact(4).zip(y.chunks_exact(4));
     (bytes.zip(ux.iter().zip(uy))).all(|((p, q), (u, v))| word(p) == word(q) && u == v)
+}
+
+/// [`same_dwords`] of `B` bytes and `D` masks (the lengths of the slices), as fixed-size
+/// comparisons.
+#[inline(always)]
+fn same_fixed<const B: usize, const D: usize>(
+    (x, y): (&[u8], &[u8]),
+    (ux, uy): (&[u32], &[u32]),
+) -> bool {
+    match (
+        x.first_chunk::<B>(),
+        y.first_chunk::<B>(),
+        ux.first_chunk::<D>(),
+        uy.first_chunk::<D>(),
+    ) {
+        (Some(x), Some(y), Some(ux), Some(uy)) => x == y && ux == uy,
+        _ => same_dwords((x, y), (ux, uy)),
+    }
 }
 
 /// `r<n>`.
 pub(super) fn grf_name(n: u8) -> &'static str {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     &NAMES.get_or_init(|| (0..=255).map(|n| format!("r{n}")).collect())[usize::from(n)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rendered type fields are those written piece by piece, for every type.
+    #[test]
+    fn rendered_type_fields_equal_the_written_ones() {
+        for t in DataType::ALL {
+            let want = format!(",\"type\":\"{}\"", t.name().to_ascii_lowercase());
+            assert_eq!(type_field(t), Some(want.as_bytes()), "{t:?}");
+        }
+    }
+
+    /// The fixed-size comparisons of [`same_arf`] equal the dword-by-dword one, on random
+    /// bytes and masks that differ nowhere, in one byte or in one mask.
+    #[test]
+    fn fixed_size_register_comparisons_equal_the_dword_comparison() {
+        let mut r = Rng::for_vector(14, 14, 0);
+        for _ in 0..4000 {
+            let d = [1, 2, 3, 4, 8, 16][r.below(6)];
+            let x: Vec<u8> = (0..4 * d).map(|_| r.next() as u8).collect();
+            let ux: Vec<u32> = (0..d).map(|_| (r.next() & r.next()) as u32).collect();
+            let (mut y, mut uy) = (x.clone(), ux.clone());
+            match r.below(3) {
+                0 => {}
+                1 => y[r.below(4 * d)] ^= 1 << r.below(8),
+                _ => uy[r.below(d)] ^= 1 << r.below(32),
+            }
+            let want = same_dwords((&x, &y), (&ux, &uy));
+            let got = match d {
+                1 => same_fixed::<4, 1>((&x, &y), (&ux, &uy)),
+                2 => same_fixed::<8, 2>((&x, &y), (&ux, &uy)),
+                3 => same_fixed::<12, 3>((&x, &y), (&ux, &uy)),
+                4 => same_fixed::<16, 4>((&x, &y), (&ux, &uy)),
+                8 => same_fixed::<32, 8>((&x, &y), (&ux, &uy)),
+                _ => same_fixed::<64, 16>((&x, &y), (&ux, &uy)),
+            };
+            assert_eq!(got, want, "{d}");
+        }
+    }
 }

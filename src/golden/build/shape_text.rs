@@ -20,15 +20,15 @@ pub(super) struct ShapeText {
     /// `rules` holds the shape's rules.
     pub(super) listed: bool,
     /// The shape's rules with its plan's fixed ones, and whether `rules` lists them instead
-    /// of the shape's ([`ShapeText::list_rules`], in `fixed_rules.rs`). (Not boxed: the
-    /// text is taken out of its place for every vector, a default one left there, and a
-    /// default set allocates nothing.)
+    /// of the shape's ([`ShapeText::list_rules`], in `fixed_rules.rs`).
     pub(super) with_fixed: BitSet,
     pub(super) fixed_listed: bool,
     /// The GRF registers among the shape's candidates (bit `i`: candidate `i`).
     pub(super) grf_candidates: u64,
     /// Per ARF block: the ARF registers among the candidates with a byte in it.
     pub(super) block_candidates: Vec<u64>,
+    /// The shape's placed form labels, rendered.
+    pub(super) labels: PlacedText,
 }
 
 impl ShapeText {
@@ -53,6 +53,7 @@ impl ShapeText {
         self.block_candidates.clear();
         self.block_candidates
             .extend_from_slice(&shape.block_candidates);
+        self.labels.set(&shape.labels);
     }
 
     /// `shape`'s text, new, for one vector.

@@ -122,21 +122,7 @@ impl Slot {
         let same =
             self.dirty.len() == regs.len() && self.dirty.iter().zip(regs).all(|(a, b)| a == b);
         let also: &[u8] = if same { &[] } else { &self.dirty };
-        let mut reset = |n: u8| {
-            let o = usize::from(n) * 32;
-            copy_fixed::<u8, 32>(&mut d.grf, &s.grf, o);
-            let m = 0xffff_ffffu64 << (o % 64);
-            if let (Some(d), Some(s)) = (d.grf_undef.get_mut(o / 64), s.grf_undef.get(o / 64)) {
-                *d = (*d & !m) | (s & m);
-            }
-        };
-        // (Two loops: no chained iterator's state per register.)
-        for &n in regs {
-            reset(n);
-        }
-        for &n in also {
-            reset(n);
-        }
+        reset_grf(d, s, regs, also);
         let blocks = self.arf_dirty.union(moved);
         copy_arf_blocks(d, s, blocks);
         if blocks.meets(self.acc_blocks) {
@@ -203,6 +189,61 @@ impl Slot {
             }
         }
         set_arf(&mut self.st, i, bytes)
+    }
+}
+
+/// GRF bytes of [`reset_grf`]'s fixed-size path: 128 registers of 32 bytes.
+const GRF_BYTES: usize = 128 * 32;
+
+/// Make GRF registers `regs` and `also` (bytes and undefined flags) of `d` equal `s`'s;
+/// a register past the GRF is left alone. (A GRF of [`GRF_BYTES`] in both, every platform's,
+/// through fixed-size views: one check of the register number each, no bounds check per
+/// access.)
+#[inline]
+pub(super) fn reset_grf(d: &mut ThreadState, s: &ThreadState, regs: &[u8], also: &[u8]) {
+    let views = (
+        <&mut [u8; GRF_BYTES]>::try_from(d.grf.as_mut_slice()),
+        <&[u8; GRF_BYTES]>::try_from(s.grf.as_slice()),
+        <&mut [u64; GRF_BYTES / 64]>::try_from(d.grf_undef.as_mut_slice()),
+        <&[u64; GRF_BYTES / 64]>::try_from(s.grf_undef.as_slice()),
+    );
+    if let (Ok(dg), Ok(sg), Ok(du), Ok(su)) = views {
+        let mut reset = |n: u8| {
+            let k = usize::from(n);
+            if k < GRF_BYTES / 32 {
+                let o = 32 * k;
+                let (Some(to), Some(from)) = (
+                    dg.get_mut(o..).and_then(|x| x.first_chunk_mut::<32>()),
+                    sg.get(o..).and_then(|x| x.first_chunk::<32>()),
+                ) else {
+                    return;
+                };
+                *to = *from;
+                let m = 0xffff_ffffu64 << (o % 64);
+                if let (Some(du), Some(su)) = (du.get_mut(o / 64), su.get(o / 64)) {
+                    *du = (*du & !m) | (su & m);
+                }
+            }
+        };
+        // (Two loops: no chained iterator's state per register.)
+        for &n in regs {
+            reset(n);
+        }
+        for &n in also {
+            reset(n);
+        }
+        return;
+    }
+    let mut reset = |n: u8| {
+        let o = usize::from(n) * 32;
+        copy_fixed::<u8, 32>(&mut d.grf, &s.grf, o);
+        let m = 0xffff_ffffu64 << (o % 64);
+        if let (Some(d), Some(s)) = (d.grf_undef.get_mut(o / 64), s.grf_undef.get(o / 64)) {
+            *d = (*d & !m) | (s & m);
+        }
+    };
+    for &n in regs.iter().chain(also) {
+        reset(n);
     }
 }
 
@@ -350,64 +391,72 @@ pub(super) fn changed_regs(
 ) -> (u64, u64) {
     let (mut changed, mut with_undef) = (0u64, 0u64);
     let (mut ua, mut ub) = ([0u8; 64], [0u8; 64]);
-    for mut maybe in [maybe & grf_mask, maybe & !grf_mask] {
-        while maybe != 0 {
-            let i = maybe.trailing_zeros() as usize;
-            maybe &= maybe - 1;
-            let Some(reg) = candidates.get(i) else {
+    // (One loop over the GRF candidates, then the others: no array iterator's state.)
+    let (mut maybe, mut rest) = (maybe & grf_mask, maybe & !grf_mask);
+    loop {
+        if maybe == 0 {
+            if rest == 0 {
                 break;
-            };
-            // GRF registers by their bits (as the general path below: differing undefined flags
-            // or a differing defined byte); ARF registers after a quick check of equal bytes
-            // and undefined flags, then by their dwords' bits and masks.
-            match *reg {
-                RegRef::Arf(ix) => {
-                    if same_arf(st, after, ix) {
-                        continue;
-                    }
-                    // (Whole dwords: compared as the general path does, in one pass.)
-                    if let Some((differ, undef)) = arf_differs(st, after, ix) {
-                        changed |= u64::from(differ) << i;
-                        with_undef |= u64::from(differ && undef) << i;
-                        continue;
-                    }
+            }
+            (maybe, rest) = (rest, 0);
+        }
+        let i = maybe.trailing_zeros() as usize;
+        maybe &= maybe - 1;
+        let Some(reg) = candidates.get(i) else {
+            // (None above `i` either: the next kind.)
+            maybe = 0;
+            continue;
+        };
+        // GRF registers by their bits (as the general path below: differing undefined flags
+        // or a differing defined byte); ARF registers after a quick check of equal bytes
+        // and undefined flags, then by their dwords' bits and masks.
+        match *reg {
+            RegRef::Arf(ix) => {
+                if same_arf(st, after, ix) {
+                    continue;
                 }
-                RegRef::Grf(n) => {
-                    if !grf.contains(&usize::from(n)) {
-                        continue;
-                    }
-                    if let (Some((x, ux)), Some((y, uy))) = (grf_reg(st, n), grf_reg(after, n)) {
-                        // (Bytes compared as 64-bit words when all are defined, else one by one.)
-                        let defined_differ = if ux | uy == 0 {
-                            u32::from(words(x) != words(y))
-                        } else {
-                            (0..32).fold(0u32, |m, k| m | u32::from(x[k] != y[k]) << k)
-                        };
-                        if ux != uy || defined_differ & !ux != 0 {
-                            changed |= 1 << i;
-                            with_undef |= u64::from(uy != 0) << i;
-                        }
-                        continue;
-                    }
+                // (Whole dwords: compared as the general path does, in one pass.)
+                if let Some((differ, undef)) = arf_differs(st, after, ix) {
+                    changed |= u64::from(differ) << i;
+                    with_undef |= u64::from(differ && undef) << i;
+                    continue;
                 }
             }
-            let (x, ux) = reg_view(st, *reg, &mut ua);
-            let (y, uy) = reg_view(after, *reg, &mut ub);
-            let n = x.len();
-            let differ = if !ux && !uy {
-                x != y
-            } else {
-                ua[..n] != ub[..n]
-                    || x.iter()
-                        .zip(y)
-                        .zip(&ua)
-                        .any(|((a, c), u)| (a ^ c) & !u != 0)
-            };
-            if differ {
-                changed |= 1 << i;
-                if uy {
-                    with_undef |= 1 << i;
+            RegRef::Grf(n) => {
+                if !grf.contains(&usize::from(n)) {
+                    continue;
                 }
+                if let (Some((x, ux)), Some((y, uy))) = (grf_reg(st, n), grf_reg(after, n)) {
+                    // (Bytes compared as 64-bit words when all are defined, else one by one.)
+                    let defined_differ = if ux | uy == 0 {
+                        u32::from(words(x) != words(y))
+                    } else {
+                        (0..32).fold(0u32, |m, k| m | u32::from(x[k] != y[k]) << k)
+                    };
+                    if ux != uy || defined_differ & !ux != 0 {
+                        changed |= 1 << i;
+                        with_undef |= u64::from(uy != 0) << i;
+                    }
+                    continue;
+                }
+            }
+        }
+        let (x, ux) = reg_view(st, *reg, &mut ua);
+        let (y, uy) = reg_view(after, *reg, &mut ub);
+        let n = x.len();
+        let differ = if !ux && !uy {
+            x != y
+        } else {
+            ua[..n] != ub[..n]
+                || x.iter()
+                    .zip(y)
+                    .zip(&ua)
+                    .any(|((a, c), u)| (a ^ c) & !u != 0)
+        };
+        if differ {
+            changed |= 1 << i;
+            if uy {
+                with_undef |= 1 << i;
             }
         }
     }
@@ -630,6 +679,54 @@ mod tests {
                 }
             }
             assert!(followed > 1500 && failed > 100, "{followed} {failed}");
+        }
+    }
+
+    /// The GRF reset through fixed-size views equals a register-by-register copy by slices
+    /// (bytes and undefined flags; register numbers past the GRF left alone), and a GRF of
+    /// another size takes the general path likewise.
+    #[test]
+    fn fixed_size_grf_resets_equal_the_plain_copy() {
+        let mut r = Rng::for_vector(12, 13, 0);
+        let base = ThreadState::new(Platform::Skl);
+        let random = |r: &mut Rng, st: &mut ThreadState| {
+            st.grf.iter_mut().for_each(|x| *x = r.next() as u8);
+            st.grf_undef
+                .iter_mut()
+                .for_each(|w| *w = r.next() & r.next());
+        };
+        for round in 0..2000 {
+            let (mut src, mut dst) = (base.clone(), base.clone());
+            if round % 4 == 3 {
+                // Not the size of the fixed views: the general path.
+                for st in [&mut src, &mut dst] {
+                    st.grf.truncate(32 * 100);
+                    st.grf_undef.truncate(50);
+                }
+            }
+            random(&mut r, &mut src);
+            random(&mut r, &mut dst);
+            let pick = |r: &mut Rng| -> Vec<u8> {
+                (0..r.below(9))
+                    .map(|_| (100 + r.below(156)) as u8)
+                    .collect()
+            };
+            let (regs, also) = (pick(&mut r), pick(&mut r));
+            let mut want = dst.clone();
+            for &n in regs.iter().chain(&also) {
+                let o = 32 * usize::from(n);
+                if o + 32 <= want.grf.len() && o / 64 < want.grf_undef.len() {
+                    want.grf[o..o + 32].copy_from_slice(&src.grf[o..o + 32]);
+                    let m = 0xffff_ffffu64 << (o % 64);
+                    want.grf_undef[o / 64] =
+                        want.grf_undef[o / 64] & !m | src.grf_undef[o / 64] & m;
+                }
+            }
+            reset_grf(&mut dst, &src, &regs, &also);
+            assert!(
+                dst.grf == want.grf && dst.grf_undef == want.grf_undef,
+                "{regs:?} {also:?}"
+            );
         }
     }
 
