@@ -176,6 +176,23 @@ pub fn run(
     Ok(stats)
 }
 
+/// Calls its function on the pipe when dropped while the thread unwinds (a panic: a bug), so
+/// that no other thread waits for ever on the one that died.
+struct OnUnwind<'a, F: Fn(&Pipe)>(&'a Pipe, F);
+
+impl<F: Fn(&Pipe)> Drop for OnUnwind<'_, F> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            (self.1)(self.0);
+        }
+    }
+}
+
+/// The error of a run whose worker thread died.
+fn lost() -> std::io::Error {
+    std::io::Error::other("a generation thread failed")
+}
+
 /// Vectors `range` as one piece, made by `w`, in `lines` (a buffer to reuse).
 fn make_piece(cfg: &GenConfig, w: &mut Work, range: Range<u64>, mut lines: Lines) -> Piece {
     lines.clear();
@@ -198,17 +215,11 @@ fn make_piece(cfg: &GenConfig, w: &mut Work, range: Range<u64>, mut lines: Lines
 /// A worker thread: take tasks in order until none is left; make each piece once the window
 /// allows.
 fn work(cfg: &GenConfig, plan: &Plan, window: u64, pipe: &Pipe, next_task: &AtomicU64) {
-    /// Tells the calling thread when the worker unwinds, so that it does not wait for ever.
-    struct Alive<'a>(&'a Pipe);
-    impl Drop for Alive<'_> {
-        fn drop(&mut self) {
-            if std::thread::panicking() {
-                self.0.lock().lost = true;
-                self.0.finished.notify_all();
-            }
-        }
-    }
-    let _alive = Alive(pipe);
+    // (Tells the calling thread when the worker unwinds, so that it does not wait for ever.)
+    let _alive = OnUnwind(pipe, |p: &Pipe| {
+        p.lock().lost = true;
+        p.finished.notify_all();
+    });
     let mut w = Work::new(cfg);
     loop {
         let t = next_task.fetch_add(1, Ordering::Relaxed);
@@ -249,17 +260,11 @@ fn lead(
     next_task: &AtomicU64,
     wr: &mut Writer<'_>,
 ) -> std::io::Result<()> {
-    /// Releases the workers waiting on the window when the calling thread unwinds.
-    struct Release<'a>(&'a Pipe);
-    impl Drop for Release<'_> {
-        fn drop(&mut self) {
-            if std::thread::panicking() {
-                self.0.lock().stop = true;
-                self.0.advanced.notify_all();
-            }
-        }
-    }
-    let _release = Release(wr.pipe);
+    // (Releases the workers waiting on the window when the calling thread unwinds.)
+    let _release = OnUnwind(wr.pipe, |p: &Pipe| {
+        p.lock().stop = true;
+        p.advanced.notify_all();
+    });
     let plan = wr.plan;
     let mut w: Option<Work> = None;
     loop {
@@ -323,7 +328,7 @@ impl Writer<'_> {
             } else {
                 let mut g = self.pipe.lock();
                 if g.lost {
-                    return Err(std::io::Error::other("a generation thread failed"));
+                    return Err(lost());
                 }
                 match g.done.remove(&id) {
                     Some(p) => Some(p),
@@ -354,7 +359,7 @@ impl Writer<'_> {
         let mut g = self.pipe.lock();
         while !g.done.contains_key(&self.next) {
             if g.lost {
-                return Err(std::io::Error::other("a generation thread failed"));
+                return Err(lost());
             }
             g = self
                 .pipe
