@@ -51,7 +51,7 @@ const KEPT_REGS: usize = 4;
 /// The implicit accumulator elements of type `t` on a state's platform: the precision row's
 /// channels per register and the registers' flat ARF bases, looked up once for the channel
 /// loops ([`implicit_addr`] per channel).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AccMap {
     /// Channels per register (0: no accumulator precision).
     per: usize,
@@ -63,15 +63,49 @@ pub struct AccMap {
     regs: &'static [&'static str],
     /// The flat ARF base of the first [`KEPT_REGS`] of them (`None`: not on the platform).
     bases: [Option<usize>; KEPT_REGS],
+    /// Of these, the registers with extended precision (acc0, acc1): their number and bytes
+    /// ([`ThreadState::ext_acc_at`]), for the writes of [`AccMap::write_each`].
+    ext: [Option<(usize, usize)>; KEPT_REGS],
+    /// The platform and type, and what a write of the type looks up.
+    p: Platform,
+    t: DataType,
+    wty: AccWriteType,
 }
 
 impl AccMap {
+    /// The map of type `t` for states of `p` (`st`'s platform: its layout follows from it,
+    /// so the maps of every platform and type are made once).
     pub fn new(st: &ThreadState, p: Platform, t: DataType) -> AccMap {
+        static TABLE: std::sync::OnceLock<Vec<AccMap>> = std::sync::OnceLock::new();
+        if p != st.platform() {
+            return AccMap::compute(st, p, t);
+        }
+        let table = TABLE.get_or_init(|| {
+            Platform::ALL
+                .iter()
+                .flat_map(|p| {
+                    let s = ThreadState::zeroed(*p);
+                    DataType::ALL
+                        .iter()
+                        .map(move |t| AccMap::compute(&s, *p, *t))
+                })
+                .collect()
+        });
+        match table.get(p as usize * DataType::ALL.len() + t as usize) {
+            Some(m) if m.t == t && m.p == p => *m,
+            _ => AccMap::compute(st, p, t),
+        }
+    }
+
+    /// [`AccMap::new`] by the lookups.
+    fn compute(st: &ThreadState, p: Platform, t: DataType) -> AccMap {
         let row = class_of(p, t).and_then(class_info);
         let (per, regs) = row.map_or((0, &[][..]), |r| (r.channels as usize, r.regs));
         let mut bases = [None; KEPT_REGS];
-        for (b, reg) in bases.iter_mut().zip(regs) {
+        let mut ext = [None; KEPT_REGS];
+        for ((b, e), reg) in bases.iter_mut().zip(ext.iter_mut()).zip(regs) {
             *b = reg_base(st, reg);
+            *e = b.and_then(|b| st.ext_acc_at(b));
         }
         AccMap {
             per,
@@ -79,6 +113,10 @@ impl AccMap {
             size: t.bytes() as usize,
             regs,
             bases,
+            ext,
+            p,
+            t,
+            wty: AccWriteType::new(p, t),
         }
     }
 
@@ -118,13 +156,46 @@ impl AccMap {
         live: u32,
         mut f: impl FnMut(usize) -> (i128, u64, bool),
     ) {
-        let ty = AccWriteType::new(st.platform(), t);
+        let ty = if t == self.t && st.platform() == self.p {
+            self.wty
+        } else {
+            AccWriteType::new(st.platform(), t)
+        };
         for ch in (0..n.min(super::region::MAX_CHANNELS)).filter(|ch| live >> ch & 1 == 1) {
-            if let Some(a) = self.addr(st, chan_off, ch) {
+            // An element of acc0/acc1 (the common case) is written without looking its
+            // register up again ([`ThreadState::acc_write_ext`]).
+            if let Some((a, num, w)) = self.ext_addr(chan_off, ch) {
+                let (exact, bits, und) = f(ch);
+                st.acc_write_ext(a, num, w, &ty, exact, bits, und);
+            } else if let Some(a) = self.addr(st, chan_off, ch) {
                 let (exact, bits, und) = f(ch);
                 st.acc_write_as(a, &ty, exact, bits, und);
             }
         }
+    }
+
+    /// [`AccMap::addr`] of channel `ch` when its element lies in a register of
+    /// [`AccMap::ext`], with that register's number and the element's word index: the flat
+    /// ARF address `a`, `n`, `w` with `acc_at(a) == (n, w)`.
+    #[inline]
+    fn ext_addr(&self, chan_off: usize, ch: usize) -> Option<(usize, usize, usize)> {
+        if self.per == 0 || self.regs.is_empty() {
+            return None;
+        }
+        let idx = chan_off + ch;
+        let (q, r) = match self.per_log2 {
+            Some(s) => (idx >> s, idx & (self.per - 1)),
+            None => (idx / self.per, idx % self.per),
+        };
+        let k = if self.regs.len() == 1 {
+            0
+        } else {
+            q % self.regs.len()
+        };
+        let (num, bytes) = (*self.ext.get(k)?)?;
+        let base = (*self.bases.get(k)?)?;
+        let rel = r * self.size;
+        (rel < bytes).then_some((base + rel, num, rel / 2))
     }
 }
 
@@ -135,6 +206,70 @@ fn reg_base(st: &ThreadState, name: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`AccMap::write_each`] (its acc0/acc1 path without the register lookup) has the effect
+    /// of [`ThreadState::acc_write`] at [`AccMap::addr`] per channel, for every platform and
+    /// type, channel offsets, channel counts, enables, values and undefined channels, on states
+    /// whose accumulators hold earlier writes of other types.
+    #[test]
+    fn write_each_is_acc_write_per_channel() {
+        let mut next = crate::test_rng::xorshift(0xacc0_5eed_0001);
+        for p in Platform::ALL {
+            let mut base = ThreadState::new(p);
+            for t in DataType::ALL {
+                for case in 0..40 {
+                    let map = AccMap::new(&base, p, t);
+                    let chan_off = 4 * (next() % 8) as usize;
+                    let n = [1usize, 2, 4, 8, 16, 32][(next() % 6) as usize];
+                    let live = if case % 3 == 0 {
+                        u32::MAX
+                    } else {
+                        next() as u32
+                    };
+                    let vals: Vec<(i128, u64, bool)> = (0..32)
+                        .map(|_| {
+                            let x = next();
+                            let exact = match next() % 4 {
+                                0 => i128::from(x as i64) << 8,
+                                1 => i128::from(x),
+                                _ => i128::from(x as i32),
+                            };
+                            (exact, next(), next() % 7 == 0)
+                        })
+                        .collect();
+                    let (mut fast, mut slow) = (base.clone(), base.clone());
+                    map.write_each(&mut fast, t, chan_off, n, live, |ch| vals[ch]);
+                    for ch in (0..n).filter(|ch| live >> ch & 1 == 1) {
+                        if let Some(a) = map.addr(&slow, chan_off, ch) {
+                            let (e, b, u) = vals[ch];
+                            slow.acc_write(a, t, e, b, u);
+                        }
+                    }
+                    assert!(fast == slow, "{p:?} {t:?} case {case}");
+                    assert!(fast.arf == slow.arf, "{p:?} {t:?} case {case}: bytes");
+                    assert_eq!(fast.take_written(), slow.take_written(), "{p:?} {t:?}");
+                    // The next case starts from these accumulators.
+                    base = fast;
+                }
+            }
+        }
+    }
+
+    /// The maps made once per platform and type are the maps of the lookups on states of the
+    /// platform.
+    #[test]
+    fn kept_maps_are_the_lookups() {
+        for p in Platform::ALL {
+            let st = ThreadState::new(p);
+            for t in DataType::ALL {
+                assert_eq!(
+                    AccMap::new(&st, p, t),
+                    AccMap::compute(&st, p, t),
+                    "{p:?} {t:?}"
+                );
+            }
+        }
+    }
 
     /// The channel split by shifts (power-of-two rows) gives the addresses of the split by
     /// division, for every platform, type, channel offset and channel.

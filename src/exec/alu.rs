@@ -60,7 +60,32 @@ pub(crate) fn gather_bits(st: &mut ThreadState, plan: &SrcPlan, n: usize, out: &
 
 /// Read the raw bits of channels `0..n` of a source; returns the channels whose accumulator
 /// read had another precision class than the last write.
+#[inline(always)]
 pub(crate) fn gather_raw(
+    st: &mut ThreadState,
+    plan: &SrcPlan,
+    n: usize,
+    bits: &mut [u64; MAX_CHANNELS],
+    undef: &mut u32,
+) -> u32 {
+    // The commonest case where it is read (consecutive defined dwords), then the rest.
+    if let (Space::Grf, 4, Some(b)) = (plan.space, plan.esize, plan.dwords_from) {
+        let (b, n) = (b as usize, n.min(MAX_CHANNELS));
+        if let Some(bytes) = st.grf.get(b..b + 4 * n) {
+            if undef_range(&st.grf_undef, b, 4 * n) == Some(false) {
+                for (d, w) in bits.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *d = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                }
+                return 0;
+            }
+        }
+    }
+    gather_raw_general(st, plan, n, bits, undef)
+}
+
+/// [`gather_raw`] of every plan.
+#[inline(never)]
+fn gather_raw_general(
     st: &mut ThreadState,
     plan: &SrcPlan,
     n: usize,
@@ -169,8 +194,24 @@ fn gather_grf<const N: usize>(
 
 /// The per-byte undefined bits `start..start + len` of a GRF undefined mask (bit `o % 64` of
 /// word `o / 64` for byte `o`): `Some(true)` if any is set, `None` past the end.
-#[inline]
+#[inline(always)]
 pub(crate) fn undef_range(gu: &[u64], start: usize, len: usize) -> Option<bool> {
+    // (The common case, a range within one mask word, in one test.)
+    let lo = start % 64;
+    if len > 0 && lo + len <= 64 {
+        let mask = if len == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << len) - 1) << lo
+        };
+        return Some(gu.get(start / 64)? & mask != 0);
+    }
+    undef_range_words(gu, start, len)
+}
+
+/// [`undef_range`] word by word.
+#[inline(never)]
+fn undef_range_words(gu: &[u64], start: usize, len: usize) -> Option<bool> {
     let end = start + len;
     let mut o = start;
     let mut any = false;
@@ -190,8 +231,27 @@ pub(crate) fn undef_range(gu: &[u64], start: usize, len: usize) -> Option<bool> 
 }
 
 /// Clear the undefined bits of bytes `start..start + len` (bytes within the mask).
-#[inline]
+#[inline(always)]
 pub(crate) fn clear_undef_range(gu: &mut [u64], start: usize, len: usize) {
+    // (The common case, a range within one mask word, in one step.)
+    let lo = start % 64;
+    if len > 0 && lo + len <= 64 {
+        let mask = if len == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << len) - 1) << lo
+        };
+        if let Some(x) = gu.get_mut(start / 64) {
+            *x &= !mask;
+        }
+        return;
+    }
+    clear_undef_range_words(gu, start, len)
+}
+
+/// [`clear_undef_range`] word by word.
+#[inline(never)]
+fn clear_undef_range_words(gu: &mut [u64], start: usize, len: usize) {
     let end = start + len;
     let mut o = start;
     while o < end {
@@ -279,7 +339,37 @@ pub(crate) fn write_dst(
 /// destination: the same effect as [`write_dst`] for each of them in channel order (with no
 /// exact value: an accumulator destination keeps the bits), with the GRF cases written out
 /// (consecutive defined dwords as one slice).
+#[inline(always)]
 pub(crate) fn write_results(
+    st: &mut ThreadState,
+    d: &DstPlan,
+    n: usize,
+    write: u32,
+    und: u32,
+    bits: &[u64; MAX_CHANNELS],
+) {
+    // The commonest case where it is written (every channel, consecutive defined dwords),
+    // then the rest.
+    if let (Space::Grf, 4, Some(b)) = (d.space, d.esize, d.dwords_from) {
+        let (b, n) = (b as usize, n.min(MAX_CHANNELS));
+        let all = super::mask::low(n);
+        if d.en_lo == d.en_hi && write & d.en_lo == all && und & all == 0 {
+            if let Some(bytes) = st.grf.get_mut(b..b + 4 * n) {
+                for (w, x) in bytes.chunks_exact_mut(4).zip(bits) {
+                    w.copy_from_slice(&(*x as u32).to_le_bytes());
+                }
+                st.mark_grf(b, 4 * n);
+                clear_undef_range(&mut st.grf_undef, b, 4 * n);
+                return;
+            }
+        }
+    }
+    write_results_general(st, d, n, write, und, bits)
+}
+
+/// [`write_results`] of every plan.
+#[inline(never)]
+fn write_results_general(
     st: &mut ThreadState,
     d: &DstPlan,
     n: usize,
@@ -790,10 +880,12 @@ fn integer(
     // The execution precision: word results have 33 bits (wrapping; flags undefined, a
     // saturated result unpredictable), DWord results 64 bits (beyond: unpredictable), per the
     // accumulator precision rows of the execution type.
-    let prec = class_of(p, class.ty)
-        .and_then(class_info)
-        .map(|r| r.bits)
-        .filter(|b| *b > 0 && *b < 128);
+    let prec = || {
+        class_of(p, class.ty)
+            .and_then(class_info)
+            .map(|r| r.bits)
+            .filter(|b| *b > 0 && *b < 128)
+    };
     // The accumulator gets `out.acc` where the operation gives one, else the result: both
     // are limited to the execution precision alike.
     let (res, mut acc_res) = (&mut out.res, out.acc.as_mut());
@@ -801,7 +893,7 @@ fn integer(
     let mut flag_undef = 0u32;
     let mut sat_undef = 0u32;
     if out.arith {
-        if let Some(bits) = prec {
+        if let Some(bits) = prec() {
             // A 64-bit channel holds any 64-bit pattern (signed or unsigned reading).
             let (lo, hi) = if bits >= 64 {
                 (i128::from(i64::MIN), i128::from(u64::MAX))
@@ -848,7 +940,9 @@ fn integer(
             }
         }
     }
-    violations.retain(|v| v.channels & en.maybe() != 0);
+    if !violations.is_empty() {
+        violations.retain(|v| v.channels & en.maybe() != 0);
+    }
     if opts.strict {
         if let Some(v) = violations.first() {
             return Err(v.refusal());
@@ -898,29 +992,40 @@ fn integer(
     // The destination bits of a channel, its condition flag (meaningful with flags only), the
     // exact value an accumulator destination keeps, and whether the float conversion makes the
     // result undefined.
-    let final_of = |ch: usize| -> Result<(u64, bool, i128, bool), ExecError> {
-        Ok(match (&out.cond, &conv, fdst) {
-            (Some(c), _, _) => {
-                let (b, f, e) = cond_final(c[ch], all_ones);
-                (b, f, e, false)
-            }
-            (None, Some(cv), _) => {
-                let (b, f, e) = conv_final(cv, res[ch], insn.sat, flags_on, insn.cmod);
-                (b, f, e, false)
-            }
-            (None, None, Some(ft)) => {
-                let (repr, b, fits) = int_repr(p, class.ty, res[ch]);
-                let cv = crate::float::convert(&fenv, repr, dst.ty, b, insn.sat).map_err(|e| {
-                    ExecError::Unsupported {
-                        what: format!("{}: {e}", op.name()),
+    // (Made where it is used: a closure capturing this much costs its construction.)
+    macro_rules! final_of {
+        () => {
+            |ch: usize| -> Result<(u64, bool, i128, bool), ExecError> {
+                Ok(match (&out.cond, &conv, fdst) {
+                    (Some(c), _, _) => {
+                        let (b, f, e) = cond_final(c[ch], all_ones);
+                        (b, f, e, false)
                     }
-                })?;
-                let f = super::ops_float::flag_of(insn.cmod, dst.ty, Some(ft), cv.bits, cv.flags);
-                (cv.bits, f, 0, !fits || fenv_undef)
+                    (None, Some(cv), _) => {
+                        let (b, f, e) = conv_final(cv, res[ch], insn.sat, flags_on, insn.cmod);
+                        (b, f, e, false)
+                    }
+                    (None, None, Some(ft)) => {
+                        let (repr, b, fits) = int_repr(p, class.ty, res[ch]);
+                        let cv = crate::float::convert(&fenv, repr, dst.ty, b, insn.sat).map_err(
+                            |e| ExecError::Unsupported {
+                                what: format!("{}: {e}", op.name()),
+                            },
+                        )?;
+                        let f = super::ops_float::flag_of(
+                            insn.cmod,
+                            dst.ty,
+                            Some(ft),
+                            cv.bits,
+                            cv.flags,
+                        );
+                        (cv.bits, f, 0, !fits || fenv_undef)
+                    }
+                    (None, None, None) => (0, false, 0, false),
+                })
             }
-            (None, None, None) => (0, false, 0, false),
-        })
-    };
+        };
+    }
     let live = en.maybe();
     let und_mask = undef | en.unknown;
     let acc_und = |ch: usize| und_mask >> ch & 1 == 1 || (!out.acc_forced && wr.is_none());
@@ -944,6 +1049,12 @@ fn integer(
                 flag_val |= u32::from(f) << ch;
             }
         }
+        (None, Some(cv)) if !flags_on => {
+            // (No flag: the bits only.)
+            for ch in chans {
+                fin[ch] = cv.bits(res[ch], insn.sat);
+            }
+        }
         (None, Some(cv)) => {
             for ch in chans {
                 let (b, f, _) = conv_final(cv, res[ch], insn.sat, flags_on, insn.cmod);
@@ -952,6 +1063,7 @@ fn integer(
             }
         }
         (None, None) => {
+            let final_of = final_of!();
             for ch in chans {
                 let Ok((b, f, _, cu)) = final_of(ch) else {
                     ok = false;
@@ -978,9 +1090,12 @@ fn integer(
             });
         }
         info.enabled = en.on;
-        info.violations.extend(violations);
+        if !violations.is_empty() {
+            info.violations.extend(violations);
+        }
         return Ok(());
     }
+    let final_of = final_of!();
     for ch in (0..n).filter(|ch| live >> ch & 1 == 1) {
         let (bits, flag, exact, conv_und) = final_of(ch)?;
         let m = 1u32 << ch;
@@ -999,7 +1114,9 @@ fn integer(
     }
     fw.commit(st);
     info.enabled = en.on;
-    info.violations.extend(violations);
+    if !violations.is_empty() {
+        info.violations.extend(violations);
+    }
     Ok(())
 }
 
@@ -1121,6 +1238,49 @@ mod tests {
             if n < 32 {
                 assert_eq!(undef >> n, 0, "case {case}: channels past {n}");
             }
+        }
+    }
+
+    /// [`undef_range`] (its one-word case) is [`undef_range_words`], for ranges within a word,
+    /// across words, empty, and past the end of the mask.
+    #[test]
+    fn undef_range_is_the_word_loop() {
+        let mut next = crate::test_rng::xorshift(0x00dd_5eed_0003);
+        let gu: Vec<u64> = (0..8)
+            .map(|k| if k == 3 { 0 } else { next() & next() & next() })
+            .collect();
+        for case in 0..200_000 {
+            let start = (next() % 560) as usize;
+            let len = match next() % 4 {
+                0 => (next() % 4) as usize,
+                1 => (next() % 70) as usize,
+                _ => 1usize << (next() % 8),
+            };
+            assert_eq!(
+                undef_range(&gu, start, len),
+                undef_range_words(&gu, start, len),
+                "case {case}: {start} {len}"
+            );
+        }
+    }
+
+    /// [`clear_undef_range`] (its one-word case) is [`clear_undef_range_words`], for ranges
+    /// within a word, across words, empty, and past the end of the mask.
+    #[test]
+    fn clear_undef_range_is_the_word_loop() {
+        let mut next = crate::test_rng::xorshift(0xc1ea_5eed_0004);
+        for case in 0..200_000 {
+            let gu: Vec<u64> = (0..8).map(|_| next() | next()).collect();
+            let start = (next() % 560) as usize;
+            let len = match next() % 4 {
+                0 => (next() % 4) as usize,
+                1 => (next() % 70) as usize,
+                _ => 1usize << (next() % 8),
+            };
+            let (mut fast, mut slow) = (gu.clone(), gu);
+            clear_undef_range(&mut fast, start, len);
+            clear_undef_range_words(&mut slow, start, len);
+            assert_eq!(fast, slow, "case {case}: {start} {len}");
         }
     }
 

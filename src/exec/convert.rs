@@ -133,11 +133,57 @@ impl IntConv {
             (b, self.read.value(b), over)
         }
     }
+
+    /// The destination bits of [`IntConv::apply`] alone.
+    #[inline(always)]
+    pub fn bits(&self, v: i128, sat: bool) -> u64 {
+        let c = if sat && self.clamp {
+            v.clamp(self.lo, self.hi)
+        } else {
+            v
+        };
+        (c as u64) & self.mask
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`IntConv::bits`] is the bits of [`IntConv::apply`], for every conversion, with and
+    /// without saturation, on extremes and random values of every width.
+    #[test]
+    fn bits_are_the_bits_of_apply() {
+        let mut next = crate::test_rng::xorshift(0xb175_0fa9_9100);
+        for p in Platform::ALL {
+            for e in DataType::ALL {
+                for d in DataType::ALL {
+                    let Some(cv) = IntConv::new(p, e, d) else {
+                        continue;
+                    };
+                    for k in 0..300 {
+                        let v = match k {
+                            0 => i128::MIN,
+                            1 => i128::MAX,
+                            2..=40 => (1i128 << (k - 2)) - 1 - i128::from(k % 3 == 0),
+                            41..=80 => -(1i128 << (k - 41)),
+                            _ => {
+                                let x = i128::from(next()) | i128::from(next()) << 64;
+                                x >> (next() % 127)
+                            }
+                        };
+                        for sat in [false, true] {
+                            assert_eq!(
+                                cv.bits(v, sat),
+                                cv.apply(v, sat).0,
+                                "{p:?} {e:?} {d:?} {v}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn conversion_table_is_the_rows() {

@@ -66,6 +66,7 @@ pub fn exec_mask(st: &ThreadState, no_mask: bool, chan_off: usize, n: usize) -> 
 }
 
 /// [`exec_mask`] from the control dwords of the state (read once per instruction).
+#[inline(always)]
 pub fn exec_mask_in(
     ctl: &ControlDwords,
     p: Platform,
@@ -80,9 +81,37 @@ pub fn exec_mask_in(
     let (vme, vme_undef) = pick(ctl.cr0_0, &CR0_0_VECTOR_MASK_ENABLE);
     let (dm, dm_u) = pick(ctl.sr0_2, &SR0_2_DMASK);
     let (vm, vm_u) = pick(ctl.sr0_3, &SR0_3_VMASK);
+    if !vme_undef && n < 32 {
+        // The common case as bit operations: the selected mask rotated to the channel offset.
+        let (m, u) = if vme == 1 { (vm, vm_u) } else { (dm, dm_u) };
+        let all = low(n);
+        return if u {
+            Enables {
+                on: 0,
+                unknown: all,
+            }
+        } else {
+            Enables {
+                on: m.rotate_right((chan_off % 32) as u32) & all,
+                unknown: 0,
+            }
+        };
+    }
+    exec_mask_general(p, (vme, vme_undef), (dm, dm_u), (vm, vm_u), chan_off, n)
+}
+
+/// [`exec_mask_in`] from the fields it reads: VME, DMask, VMask (value, undefined).
+#[inline(never)]
+fn exec_mask_general(
+    p: Platform,
+    (vme, vme_undef): (u32, bool),
+    (dm, dm_u): (u32, bool),
+    (vm, vm_u): (u32, bool),
+    chan_off: usize,
+    n: usize,
+) -> Enables {
     let low16 = n == 32 && feature::SIMD32_LOW16_EXEC_MASK.on(p);
     if !vme_undef && !low16 {
-        // The common case as bit operations: the selected mask rotated to the channel offset.
         let (m, u) = if vme == 1 { (vm, vm_u) } else { (dm, dm_u) };
         let all = low(n);
         return if u {
@@ -138,6 +167,7 @@ pub fn flag_base(f: Flag) -> usize {
 /// combined per PredCtrl (sequential; Align16 replication of channel x/y/z/w within each group
 /// of four, `a16_chan`; anyv/allv over all ExecSize channels; anyNh/allNh over groups of N
 /// channels), then inverted when `inv` (combine before invert).
+#[inline(always)]
 pub fn predicate(
     st: &ThreadState,
     pred: PredCtrl,
@@ -150,9 +180,26 @@ pub fn predicate(
     if pred == PredCtrl::None {
         return Enables::all(n);
     }
+    if pred == PredCtrl::Seq && a16_chan.is_none() {
+        // One flag bit per channel: the bits as a mask.
+        let (wv, wu) = flag_window(st, flag_base(flag) + chan_off);
+        let all = low(n.min(32));
+        let unknown = wu & all;
+        let val = if inv { !wv } else { wv };
+        return Enables {
+            on: val & !unknown & all,
+            unknown,
+        };
+    }
+    predicate_flags(st, pred, inv, flag, chan_off, n, a16_chan)
+}
+
+/// Flag bits `base..base + 32` of the 64-bit flag space and their undefined bits (every bit
+/// any channel reads: the groups and Align16 groups of four end by then); bits past f1.1 are
+/// undefined.
+#[inline(always)]
+fn flag_window(st: &ThreadState, base: usize) -> (u32, u32) {
     let fl = flag_space(st);
-    let base = flag_base(flag) + chan_off;
-    let n = n.min(32);
     let window = |x: u64| if base < 64 { (x >> base) as u32 } else { 0 };
     let past = if base >= 64 {
         u32::MAX
@@ -161,9 +208,22 @@ pub fn predicate(
     } else {
         0
     };
-    // Flag bits base..base+32 (every bit any channel reads: the groups and Align16 groups of
-    // four end by then); bits past f1.1 are undefined.
-    let (wv, wu) = (window(fl.0), window(fl.1) | past);
+    (window(fl.0), window(fl.1) | past)
+}
+
+/// [`predicate`] of a predicated instruction.
+#[inline(never)]
+fn predicate_flags(
+    st: &ThreadState,
+    pred: PredCtrl,
+    inv: bool,
+    flag: Flag,
+    chan_off: usize,
+    n: usize,
+    a16_chan: Option<u8>,
+) -> Enables {
+    let n = n.min(32);
+    let (wv, wu) = flag_window(st, flag_base(flag) + chan_off);
     if pred == PredCtrl::Seq && a16_chan.is_none() {
         // One flag bit per channel: the bits as a mask.
         let all = low(n);
@@ -220,5 +280,73 @@ fn reduce_bits(v: u32, u: u32, group: u32, any: bool) -> (bool, bool) {
         (any, false)
     } else {
         (!any, u & group != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`predicate`] (its sequential case written inline) is [`predicate_flags`], and
+    /// [`exec_mask_in`] (its common case inline) is [`exec_mask_general`], on random flags,
+    /// masks and undefined bits, for every predication form, flag subregister, channel offset
+    /// and ExecSize.
+    #[test]
+    fn inline_cases_are_the_general_functions() {
+        let mut next = crate::test_rng::xorshift(0x9e4d_5eed_0005);
+        let mut st = ThreadState::new(Platform::Skl);
+        for case in 0..100_000 {
+            if case % 16 == 0 {
+                for f in 0..2 {
+                    let u = if next() % 3 == 0 { next() & next() } else { 0 };
+                    st.set_flag(f, next() as u32, u as u32).expect("flag");
+                }
+            }
+            let pred = PredCtrl::ALL[(next() % PredCtrl::ALL.len() as u64) as usize];
+            let inv = next() % 2 == 0;
+            let flag = Flag {
+                reg: (next() % 2) as u8,
+                sub: (next() % 2) as u8,
+            };
+            let chan_off = 4 * (next() % 8) as usize;
+            let n = [1usize, 2, 4, 8, 16, 32][(next() % 6) as usize];
+            let a16 = (next() % 3 == 0).then(|| (next() % 4) as u8);
+            let want = if pred == PredCtrl::None {
+                Enables::all(n)
+            } else {
+                predicate_flags(&st, pred, inv, flag, chan_off, n, a16)
+            };
+            assert_eq!(
+                predicate(&st, pred, inv, flag, chan_off, n, a16),
+                want,
+                "case {case}: {pred:?} {inv} {flag:?} {chan_off} {n} {a16:?}"
+            );
+            let mut dword = || match next() % 4 {
+                0 => None,
+                1 => Some((next() as u32, next() as u32 & next() as u32)),
+                _ => Some((next() as u32, 0)),
+            };
+            let ctl = ControlDwords {
+                cr0_0: dword(),
+                sr0_2: dword(),
+                sr0_3: dword(),
+            };
+            for p in [Platform::Skl, Platform::Ivb] {
+                let pick = |d, f| field_of_dword(d, f).unwrap_or((0, true));
+                let want = exec_mask_general(
+                    p,
+                    pick(ctl.cr0_0, &CR0_0_VECTOR_MASK_ENABLE),
+                    pick(ctl.sr0_2, &SR0_2_DMASK),
+                    pick(ctl.sr0_3, &SR0_3_VMASK),
+                    chan_off,
+                    n,
+                );
+                assert_eq!(
+                    exec_mask_in(&ctl, p, false, chan_off, n),
+                    want,
+                    "case {case}"
+                );
+            }
+        }
     }
 }

@@ -582,30 +582,35 @@ pub(crate) fn execute(
     let fbase = flag_base(insn.flag) + usize::from(insn.chan_off);
     let und_mask = undef | en.unknown;
     // The final destination bits of a channel and its condition flag (false without flags).
-    let final_of = |ch: usize| -> Result<(u64, bool), ExecError> {
-        Ok(if is_cmp {
-            (if cond[ch] { all_ones(dst.ty) } else { 0 }, cond[ch])
-        } else if matches!(k, Kind::F32to16) {
-            // HF bits, zero-extended to the destination element.
-            let fl = flags_on
-                && flag_of(
-                    insn.cmod,
-                    DataType::HF,
-                    Some(FloatType::Hf),
-                    res[ch],
-                    out_flags[ch],
-                );
-            (res[ch] & 0xffff, fl)
-        } else if dst.ty == exec_dt {
-            same_type_final(insn, exec_ft, dst_ft, flags_on, res[ch], out_flags[ch])
-        } else {
-            let cv = float::convert(&env, exec_dt, dst.ty, res[ch], insn.sat)
-                .map_err(|e| unsupported(format!("{}: {e}", op.name())))?;
-            let fl =
-                flags_on && flag_of(insn.cmod, dst.ty, dst_ft, cv.bits, out_flags[ch] | cv.flags);
-            (cv.bits, fl)
-        })
-    };
+    // (Made where it is used: a closure capturing this much costs its construction.)
+    macro_rules! final_of {
+        () => {
+            |ch: usize| -> Result<(u64, bool), ExecError> {
+                Ok(if is_cmp {
+                    (if cond[ch] { all_ones(dst.ty) } else { 0 }, cond[ch])
+                } else if matches!(k, Kind::F32to16) {
+                    // HF bits, zero-extended to the destination element.
+                    let fl = flags_on
+                        && flag_of(
+                            insn.cmod,
+                            DataType::HF,
+                            Some(FloatType::Hf),
+                            res[ch],
+                            out_flags[ch],
+                        );
+                    (res[ch] & 0xffff, fl)
+                } else if dst.ty == exec_dt {
+                    same_type_final(insn, exec_ft, dst_ft, flags_on, res[ch], out_flags[ch])
+                } else {
+                    let cv = float::convert(&env, exec_dt, dst.ty, res[ch], insn.sat)
+                        .map_err(|e| unsupported(format!("{}: {e}", op.name())))?;
+                    let fl = flags_on
+                        && flag_of(insn.cmod, dst.ty, dst_ft, cv.bits, out_flags[ch] | cv.flags);
+                    (cv.bits, fl)
+                })
+            }
+        };
+    }
     let acc_map = (wr != Some(false) && !acc_dst && !is_cmp).then(|| AccMap::new(st, p, exec_dt));
     // (The flags as they were before the destination is written.)
     let mut fw = if flags_on {
@@ -639,6 +644,7 @@ pub(crate) fn execute(
                 flag_val |= u32::from(fl) << ch;
             }
         } else if !same {
+            let final_of = final_of!();
             for ch in chans {
                 let Ok((b, fl)) = final_of(ch) else {
                     ok = false;
@@ -665,10 +671,13 @@ pub(crate) fn execute(
                 });
             }
             info.enabled = en.on;
-            info.violations.extend(violations);
+            if !violations.is_empty() {
+                info.violations.extend(violations);
+            }
             return Ok(());
         }
     }
+    let final_of = final_of!();
     for ch in (0..n).filter(|ch| live >> ch & 1 == 1) {
         let (bits, flag) = final_of(ch)?;
         let (m, und) = (1u32 << ch, und_mask >> ch & 1 == 1);
@@ -698,7 +707,9 @@ pub(crate) fn execute(
         fw.commit(st);
     }
     info.enabled = en.on;
-    info.violations.extend(violations);
+    if !violations.is_empty() {
+        info.violations.extend(violations);
+    }
     Ok(())
 }
 

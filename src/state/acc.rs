@@ -194,16 +194,43 @@ impl ThreadState {
         bits: u64,
         undefined: bool,
     ) {
-        let size = ty.size;
         let Some((n, w)) = self.acc_at(o) else {
             return;
         };
         if n >= 2 {
             // acc2-acc9 have no extended precision: a plain (low-2-bit) register.
             let u = if undefined { u64::MAX } else { 0 };
-            self.write_arf_flat(o, size, bits, u);
+            self.write_arf_flat(o, ty.size, bits, u);
             return;
         }
+        self.acc_write_ext(o, n, w, ty, exact, bits, undefined);
+    }
+
+    /// The accumulator number and byte size of the register that starts at flat ARF byte
+    /// `base`, when it is one with extended precision (acc0, acc1): then every byte `o` of
+    /// it is `acc_at(o) == (n, (o - base) / 2)` ([`Self::acc_write_ext`] without the lookup).
+    pub(crate) fn ext_acc_at(&self, base: usize) -> Option<(usize, usize)> {
+        let ri = self.reg_of_flat(base)?;
+        let r = &self.layout.regs[ri];
+        (r.info.name == "acc" && r.base == base && r.num < 2 && base % 4 == 0)
+            .then(|| (usize::from(r.num), r.bytes))
+    }
+
+    /// [`Self::acc_write_as`] of an element at flat ARF byte `o` that lies in accumulator
+    /// `n` < 2 (acc0, acc1) at word index `w` (what `acc_at(o)` gives).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn acc_write_ext(
+        &mut self,
+        o: usize,
+        n: usize,
+        w: usize,
+        ty: &AccWriteType,
+        exact: i128,
+        bits: u64,
+        undefined: bool,
+    ) {
+        let size = ty.size;
         let Some((c, prec, words)) = ty.class else {
             // acc.precision.b / acc.precision.q: the type is not supported in the accumulator.
             self.write_arf_flat(o, size, 0, u64::MAX);
