@@ -306,8 +306,12 @@ impl Work {
         // Sources: whole registers of random bits, then typed values (labelled) in the
         // elements the instruction reads (all of them where these cannot be told).
         for f in &shape.src_fills {
-            if let SrcFill::Grf { regs: (n, cnt), .. } = *f {
-                Filler::raw(st, n, cnt, r)?;
+            if let SrcFill::Grf { regs, covered, .. } = *f {
+                if covered {
+                    Filler::skip_raw(regs.1, r);
+                } else {
+                    Filler::raw(st, regs.0, regs.1, r)?;
+                }
             }
         }
         for (i, f) in shape.src_fills.iter().enumerate() {
@@ -323,7 +327,7 @@ impl Work {
                         imm.bits = bits;
                     }
                 }
-                SrcFill::Grf { regs, ty, read } => match read {
+                SrcFill::Grf { regs, ty, read, .. } => match read {
                     Some(m) => self.fill.elems(st, regs, ty, m, r, classes)?,
                     None => self.fill.regs(st, regs.0, regs.1, ty, r, classes)?,
                 },

@@ -101,6 +101,15 @@ impl Filler {
         if !Filler::fits((n, cnt), ty, elems) {
             return None;
         }
+        let first = elems.trailing_zeros() % 128;
+        if elems != 0 && (elems >> first) & (elems >> first).wrapping_add(1) == 0 {
+            // One run of elements (a contiguous region): drawn in place, as the run would be.
+            let o = first as usize * sz;
+            let out = regs.get_mut(o..o + k * sz)?;
+            let drawn = (&mut self.drawn, &mut self.types);
+            draw(&mut self.ahead, drawn, out, ty, r, classes);
+            return define(st, n, cnt);
+        }
         let run = self.run.get_mut(..k * sz)?;
         draw(
             &mut self.ahead,
@@ -110,12 +119,22 @@ impl Filler {
             r,
             classes,
         );
-        let mut m = elems;
-        for v in run.chunks_exact(sz) {
-            let o = m.trailing_zeros() as usize * sz;
-            m &= m - 1;
-            regs.get_mut(o..o + sz)?.copy_from_slice(v);
-        }
+        // (Moves of the element's size, not a copy of unknown length.)
+        match sz {
+            1 => scatter::<1>(regs, run, elems),
+            2 => scatter::<2>(regs, run, elems),
+            4 => scatter::<4>(regs, run, elems),
+            8 => scatter::<8>(regs, run, elems),
+            _ => {
+                let mut m = elems;
+                for v in run.chunks_exact(sz) {
+                    let o = m.trailing_zeros() as usize * sz;
+                    m &= m - 1;
+                    regs.get_mut(o..o + sz)?.copy_from_slice(v);
+                }
+                Some(())
+            }
+        }?;
         define(st, n, cnt)
     }
 
@@ -130,6 +149,16 @@ impl Filler {
             q.copy_from_slice(&r.next().to_le_bytes());
         }
         define(st, n, cnt)
+    }
+
+    /// Skip the generator outputs [`Filler::raw`] would draw for `cnt` registers (their random
+    /// bits): for registers whose every byte typed values overwrite next
+    /// ([`SrcFill::Grf`]'s `covered`), which also define them.
+    #[inline]
+    pub(super) fn skip_raw(cnt: u8, r: &mut Rng) {
+        // (Output `k` of state `s` is `mix(s + k * STEP)`: see `Rng::STEP`.)
+        let outputs = 4 * u64::from(cnt);
+        *r = Rng::from_state(r.state().wrapping_add(outputs.wrapping_mul(Rng::STEP)));
     }
 
     /// Note in `classes` the labels of the values drawn ahead since [`Filler::begin`] (and
@@ -236,10 +265,13 @@ pub(super) enum SrcFill {
     Imm(DataType),
     /// GRF registers `regs` (start, count): random bits, then values of `ty` in the elements
     /// `read` ([`source_elements`]; None: in every element, where these cannot be told).
+    /// `covered`: those values overwrite every byte of the registers (and define them), so
+    /// that their random bits need not be computed ([`Filler::skip_raw`]).
     Grf {
         regs: (u8, u8),
         ty: DataType,
         read: Option<u128>,
+        covered: bool,
     },
 }
 
@@ -252,17 +284,43 @@ pub(super) fn src_fills(b: &Built) -> [SrcFill; 3] {
                 reg: Reg::Grf(n), ..
             } => {
                 let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
-                let read = source_elements(&b.insn, i);
+                let read =
+                    source_elements(&b.insn, i).filter(|&m| Filler::fits((n, cnt), rs.ty, m));
                 SrcFill::Grf {
                     regs: (n, cnt),
                     ty: rs.ty,
-                    read: read.filter(|&m| Filler::fits((n, cnt), rs.ty, m)),
+                    read,
+                    covered: covers(cnt, rs.ty, read),
                 }
             }
             _ => SrcFill::None,
         },
         None => SrcFill::None,
     })
+}
+
+/// Whether values of `ty` in elements `read` (None: every element) of `cnt` registers
+/// cover every byte of them.
+pub(super) fn covers(cnt: u8, ty: DataType, read: Option<u128>) -> bool {
+    let Some(m) = read else {
+        return true;
+    };
+    let (sz, bytes) = ((ty.bytes() as usize).clamp(1, 8), 32 * usize::from(cnt));
+    let n = bytes / sz;
+    bytes % sz == 0 && n <= 128 && m == u128::MAX >> (128 - n.max(1)) && n > 0
+}
+
+/// Copy the `SZ`-byte values of `run` to the elements `m` (bit `k`: bytes `k * SZ..`) of
+/// `regs`, ascending (None: an element past `regs`).
+#[inline(always)]
+fn scatter<const SZ: usize>(regs: &mut [u8], run: &[u8], mut m: u128) -> Option<()> {
+    for v in run.chunks_exact(SZ) {
+        let o = (m.trailing_zeros() as usize % 128) * SZ;
+        m &= m.wrapping_sub(1);
+        let to = regs.get_mut(o..o + SZ)?;
+        to.copy_from_slice(v);
+    }
+    Some(())
 }
 
 /// The elements source `i` of `insn` reads (bit `k`: the element `k * size` bytes into its
@@ -520,8 +578,15 @@ mod tests {
             let ty = DataType::ALL[k as usize % DataType::ALL.len()];
             let sz = (ty.bytes() as usize).clamp(1, 8);
             let cnt = 1 + pick.below(2) as u8;
-            let elems = (pick.next() as u128 | (pick.next() as u128) << 64)
-                & ((1u128 << (32 * usize::from(cnt) / sz)) - 1);
+            let top = 32 * usize::from(cnt) / sz;
+            let elems = if k % 3 == 0 {
+                // A run of elements (drawn in place).
+                let first = pick.below(top);
+                let len = 1 + pick.below(top - first);
+                ((1u128 << len) - 1) << first
+            } else {
+                (pick.next() as u128 | (pick.next() as u128) << 64) & ((1u128 << top) - 1)
+            };
             let mut st = base.clone();
             let before = st.grf.clone();
             let (mut ra, mut rb) = (Rng::for_vector(k, 3, 0), Rng::for_vector(k, 3, 0));
@@ -586,5 +651,75 @@ mod tests {
             assert!(bits.is_some_and(|b| b != 0), "{ty:?}");
             assert_ne!(r.state(), s, "{ty:?}");
         }
+    }
+
+    /// Random bits skipped for registers the typed values cover, then the values, give the
+    /// registers, undefined bits, generator state and labels of random bits then the values,
+    /// for random registers, types and read elements (runs, whole registers, strided, random,
+    /// every element); many are covered, many not.
+    #[test]
+    fn covered_registers_skip_their_random_bits() {
+        let base = ThreadState::new(Platform::Skl);
+        let mut pick = Rng::for_vector(13, 2, 0);
+        let (mut fa, mut fb) = (Filler::default(), Filler::default());
+        let (mut covered, mut not) = (0, 0);
+        for k in 0..4000u64 {
+            let ty = DataType::ALL[pick.below(DataType::ALL.len())];
+            let sz = (ty.bytes() as usize).clamp(1, 8);
+            let cnt = 1 + pick.below(4) as u8;
+            let top = 32 * usize::from(cnt) / sz;
+            let read = match k % 5 {
+                0 => None,
+                4 => Some(u128::MAX >> (128 - top.min(128))),
+                1 => {
+                    let first = pick.below(top);
+                    let len = 1 + pick.below(top - first);
+                    Some(((1u128 << len) - 1) << first)
+                }
+                2 => {
+                    let stride = 1 + pick.below(4);
+                    Some(
+                        (0..top.min(128))
+                            .step_by(stride)
+                            .fold(0u128, |m, e| m | 1 << e),
+                    )
+                }
+                _ => Some(
+                    (pick.next() as u128 | (pick.next() as u128) << 64)
+                        & (u128::MAX >> (128 - top.min(128))),
+                ),
+            }
+            .filter(|&m| Filler::fits((20, cnt), ty, m));
+            let cover = covers(cnt, ty, read);
+            (covered, not) = (covered + usize::from(cover), not + usize::from(!cover));
+            let (mut sa, mut sb) = (base.clone(), base.clone());
+            let mut ra = Rng::for_vector(k, pick.next(), 0);
+            let mut rb = ra.clone();
+            let (mut ca, mut cb) = (ClassSet::default(), ClassSet::default());
+            fa.begin();
+            fb.begin();
+            Filler::raw(&mut sa, 20, cnt, &mut ra).unwrap();
+            if cover {
+                Filler::skip_raw(cnt, &mut rb);
+            } else {
+                Filler::raw(&mut sb, 20, cnt, &mut rb).unwrap();
+            }
+            assert_eq!(ra.state(), rb.state(), "{k}");
+            for (f, st, r, c) in [
+                (&mut fa, &mut sa, &mut ra, &mut ca),
+                (&mut fb, &mut sb, &mut rb, &mut cb),
+            ] {
+                match read {
+                    Some(m) => f.elems(st, (20, cnt), ty, m, r, Some(&mut *c)).unwrap(),
+                    None => f.regs(st, 20, cnt, ty, r, Some(&mut *c)).unwrap(),
+                }
+                f.settle(c);
+            }
+            assert_eq!(sa.grf, sb.grf, "{ty:?} {read:?} {cover}");
+            assert_eq!(sa.grf_undef, sb.grf_undef, "{k}");
+            assert_eq!(ra.state(), rb.state(), "{k}");
+            assert_eq!(written(&ca), written(&cb), "{k}");
+        }
+        assert!(covered > 1000 && not > 1000, "{covered} {not}");
     }
 }
