@@ -301,7 +301,7 @@ impl Work {
         // (The only ARF writes to `st` are those of `Slot::set_arf`, which notes them; what
         // the reset reverts and what this vector writes is where `after` must follow.)
         self.arf_moved = self.arf_moved.union(self.st.arf_dirty);
-        self.st.reset_from(&self.base, &shape.grf, Blocks::EMPTY);
+        self.st.reset_to_same(&self.base, &shape.grf);
         let st = &mut self.st.st;
         // Sources: whole registers of random bits, then typed values (labelled) in the
         // elements the instruction reads (all of them where these cannot be told).
