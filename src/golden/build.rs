@@ -301,7 +301,8 @@ impl Work {
         // (The only ARF writes to `st` are those of `Slot::set_arf`, which notes them; what
         // the reset reverts and what this vector writes is where `after` must follow.)
         self.arf_moved = self.arf_moved.union(self.st.arf_dirty);
-        self.st.reset_to_same(&self.base, &shape.grf);
+        let tracked = slot::RegSet::of(&shape.grf);
+        self.st.reset_to_same(&self.base, &tracked);
         let st = &mut self.st.st;
         // Sources: whole registers of random bits, then typed values (labelled) in the
         // elements the instruction reads (all of them where these cannot be told).
@@ -395,7 +396,7 @@ impl Work {
         }
         let opts = ExecOptions::default();
         let moved = self.arf_moved.union(self.st.arf_dirty);
-        self.after.reset_from(&self.st.st, &shape.grf, moved);
+        self.after.reset_from(&self.st.st, &tracked, moved);
         self.arf_moved = Blocks::EMPTY;
         let step = match &shape.pre {
             Some(pre) if pre.has_imm() => {

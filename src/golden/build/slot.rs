@@ -99,6 +99,36 @@ impl Blocks {
     }
 }
 
+/// GRF register numbers as a set (made once per vector for both slots' resets): bit `n` of
+/// `low` for register `n` below 128; `far`: `list` has numbers from 128 on.
+pub(super) struct RegSet<'a> {
+    low: u128,
+    far: bool,
+    list: &'a [u8],
+}
+
+impl<'a> RegSet<'a> {
+    /// The set of the registers of `list`.
+    #[inline]
+    pub(super) fn of(list: &'a [u8]) -> RegSet<'a> {
+        // (Two 64-bit halves: a shift each, no 128-bit shift.)
+        let (mut lo, mut hi, mut far) = (0u64, 0u64, false);
+        for &n in list {
+            let bit = 1u64 << (n % 64);
+            match n / 64 {
+                0 => lo |= bit,
+                1 => hi |= bit,
+                _ => far = true,
+            }
+        }
+        RegSet {
+            low: u128::from(hi) << 64 | u128::from(lo),
+            far,
+            list,
+        }
+    }
+}
+
 impl Slot {
     pub(super) fn new(st: &ThreadState) -> Slot {
         let blocks = |r: &crate::state::layout::ArfReg| Blocks::of(r.base, r.base + r.bytes);
@@ -130,28 +160,22 @@ impl Slot {
     /// ARF blocks where it may differ from its previous source or `src` from that source
     /// (`moved`) and on the accumulator records of the registers in those blocks (`src`'s
     /// never change); it then tracks `regs`.
-    pub(super) fn reset_from(&mut self, src: &ThreadState, regs: &[u8], moved: Blocks) {
+    pub(super) fn reset_from(&mut self, src: &ThreadState, regs: &RegSet, moved: Blocks) {
         self.reset_with(src, regs, moved, true);
     }
 
     /// [`Slot::reset_from`] with nothing moved, from the source of the previous reset,
     /// unchanged since: the state already equals it but for the GRF registers it tracks (and
     /// its ARF blocks), so `regs` need no reset, only tracking.
-    pub(super) fn reset_to_same(&mut self, src: &ThreadState, regs: &[u8]) {
+    pub(super) fn reset_to_same(&mut self, src: &ThreadState, regs: &RegSet) {
         self.reset_with(src, regs, Blocks::EMPTY, false);
     }
 
     #[inline(always)]
-    fn reset_with(&mut self, src: &ThreadState, regs: &[u8], moved: Blocks, with_regs: bool) {
+    fn reset_with(&mut self, src: &ThreadState, regs: &RegSet, moved: Blocks, with_regs: bool) {
         let (d, s) = (&mut self.st, src);
-        let (mut low, mut far) = (0u128, false);
-        for &n in regs {
-            if n < 128 {
-                low |= 1 << n;
-            } else {
-                far = true;
-            }
-        }
+        let (low, far) = (regs.low, regs.far);
+        let regs = regs.list;
         let set = if with_regs {
             low | self.dirty
         } else {
@@ -208,7 +232,16 @@ impl Slot {
     /// Track the GRF registers of `w` (those the vector's registers miss: none, but for an
     /// instruction that would write outside them).
     fn note_grf(&mut self, w: &Written) {
-        for n in w.grf_regs(self.st.grf_reg_bytes()) {
+        let regs = w.grf_regs(self.st.grf_reg_bytes());
+        if regs.end <= 128 {
+            // (A run of registers below 128: a mask.)
+            let k = regs.end.saturating_sub(regs.start);
+            if k > 0 {
+                self.dirty |= (u128::MAX >> (128 - k)) << regs.start;
+            }
+            return;
+        }
+        for n in regs {
             let n = u8::try_from(n).unwrap_or(u8::MAX);
             if n < 128 {
                 self.dirty |= 1 << n;
@@ -328,7 +361,16 @@ pub(super) fn copy_arf_blocks(d: &mut ThreadState, s: &ThreadState, blocks: Bloc
         d.arf_undef.copy_from_slice(&s.arf_undef);
         return;
     }
-    for (o, e) in blocks.ranges(len) {
+    // (The blocks' ranges as `Blocks::ranges` gives them, without an iterator's state.)
+    let mut m = blocks.0;
+    while m != 0 {
+        let k = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let o = k * B;
+        if o >= len {
+            break;
+        }
+        let e = if k == 63 { len } else { (o + B).min(len) };
         if e - o == B {
             copy_fixed::<u8, B>(&mut d.arf, &s.arf, o);
             copy_fixed::<u32, { B / 4 }>(&mut d.arf_undef, &s.arf_undef, o / 4);
@@ -694,7 +736,7 @@ mod tests {
             for _ in 0..3000 {
                 let regs: Vec<u8> = (0..1 + r.below(4)).map(|_| r.below(128) as u8).collect();
                 moved = moved.union(st.arf_dirty);
-                st.reset_to_same(&base, &regs);
+                st.reset_to_same(&base, &RegSet::of(&regs));
                 assert!(same_raw(&st.st, &base));
                 // As `assemble`: register fills and `Slot::set_arf` on `st` only.
                 for &n in &regs {
@@ -713,7 +755,7 @@ mod tests {
                     // An attempt that stops before executing.
                     continue;
                 }
-                after.reset_from(&st.st, &regs, moved.union(st.arf_dirty));
+                after.reset_from(&st.st, &RegSet::of(&regs), moved.union(st.arf_dirty));
                 moved = Blocks::EMPTY;
                 assert!(same_raw(&after.st, &st.st), "{p:?}");
                 followed += 1;
@@ -739,6 +781,31 @@ mod tests {
                 }
             }
             assert!(followed > 1500 && failed > 100, "{followed} {failed}");
+        }
+    }
+
+    /// A register set holds exactly the numbers of its list below 128, and notes whether the
+    /// list has others, for random lists (numbers anywhere, repeated now and then).
+    #[test]
+    fn register_sets_hold_their_list() {
+        let mut r = Rng::for_vector(15, 1, 0);
+        for k in 0..5000 {
+            let list: Vec<u8> = (0..r.below(9))
+                .map(|_| {
+                    if k % 3 == 0 {
+                        r.next() as u8
+                    } else {
+                        r.below(128) as u8
+                    }
+                })
+                .collect();
+            let set = RegSet::of(&list);
+            for n in 0..=255u8 {
+                let held = n < 128 && set.low >> n & 1 == 1;
+                assert_eq!(held, n < 128 && list.contains(&n), "{list:?} {n}");
+            }
+            assert_eq!(set.far, list.iter().any(|&n| n >= 128), "{list:?}");
+            assert_eq!(set.list, &list[..]);
         }
     }
 
