@@ -301,13 +301,18 @@ impl Work {
         // (The only ARF writes to `st` are those of `Slot::set_arf`, which notes them; what
         // the reset reverts and what this vector writes is where `after` must follow.)
         self.arf_moved = self.arf_moved.union(self.st.arf_dirty);
-        self.st.reset_from(&self.base, &shape.grf, Blocks::EMPTY);
+        let tracked = slot::RegSet::of(&shape.grf);
+        self.st.reset_to_same(&self.base, &tracked);
         let st = &mut self.st.st;
         // Sources: whole registers of random bits, then typed values (labelled) in the
         // elements the instruction reads (all of them where these cannot be told).
         for f in &shape.src_fills {
-            if let SrcFill::Grf { regs: (n, cnt), .. } = *f {
-                Filler::raw(st, n, cnt, r)?;
+            if let SrcFill::Grf { regs, covered, .. } = *f {
+                if covered {
+                    Filler::skip_raw(regs.1, r);
+                } else {
+                    Filler::raw(st, regs.0, regs.1, r)?;
+                }
             }
         }
         for (i, f) in shape.src_fills.iter().enumerate() {
@@ -323,10 +328,9 @@ impl Work {
                         imm.bits = bits;
                     }
                 }
-                SrcFill::Grf { regs, ty, read } => match read {
-                    Some(m) => self.fill.elems(st, regs, ty, m, r, classes)?,
-                    None => self.fill.regs(st, regs.0, regs.1, ty, r, classes)?,
-                },
+                SrcFill::Grf { regs, ty, read, .. } => {
+                    self.fill.src(st, regs, ty, read, r, classes)?;
+                }
             }
         }
         self.fill.settle(&mut self.classes);
@@ -343,11 +347,22 @@ impl Work {
             for c in 0..u32::from(insn.exec_size) {
                 let cell = (start + c as usize) % 81;
                 for (i, class) in [(0, cell / 9), (1, cell % 9)] {
-                    let Some(o) = src_offset(&insn, i, c) else {
-                        continue;
-                    };
-                    let Some(t) = insn.src[i].map(|s| s.ty()) else {
-                        continue;
+                    // (The offsets of the shape's linear sources: no region walk per channel.)
+                    let (o, t) = match shape.src_fills[i] {
+                        SrcFill::Grf {
+                            ty,
+                            at: Some((base, step)),
+                            ..
+                        } => (base + c as usize * step, ty),
+                        _ => {
+                            let Some(o) = src_offset(&insn, i, c) else {
+                                continue;
+                            };
+                            let Some(t) = insn.src[i].map(|s| s.ty()) else {
+                                continue;
+                            };
+                            (o, t)
+                        }
                     };
                     let (v, _) = values::float_of_class_edge(t, class, r);
                     st.write_grf(o, t.bytes() as usize, v, false).ok()?;
@@ -355,7 +370,13 @@ impl Work {
             }
         }
         // Float add and mul: special operand pairs (tiny, overflowing and invalid results).
-        let pairs = super::fp_rows::special_pairs(&insn, r, |i, c| src_offset(&insn, i, c));
+        let pairs = super::fp_rows::special_pairs(&insn, r, |i, c| match shape.src_fills.get(i) {
+            Some(&SrcFill::Grf {
+                at: Some((base, step)),
+                ..
+            }) => Some(base + c as usize * step),
+            _ => src_offset(&insn, i, c),
+        });
         for (o, sz, v) in pairs {
             st.write_grf(o, sz, v, false).ok()?;
         }
@@ -391,7 +412,7 @@ impl Work {
         }
         let opts = ExecOptions::default();
         let moved = self.arf_moved.union(self.st.arf_dirty);
-        self.after.reset_from(&self.st.st, &shape.grf, moved);
+        self.after.reset_from(&self.st.st, &tracked, moved);
         self.arf_moved = Blocks::EMPTY;
         let step = match &shape.pre {
             Some(pre) if pre.has_imm() => {

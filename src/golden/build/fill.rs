@@ -110,13 +110,51 @@ impl Filler {
             r,
             classes,
         );
-        let mut m = elems;
-        for v in run.chunks_exact(sz) {
-            let o = m.trailing_zeros() as usize * sz;
-            m &= m - 1;
-            regs.get_mut(o..o + sz)?.copy_from_slice(v);
-        }
+        // (Moves of the element's size, not a copy of unknown length.)
+        match sz {
+            1 => scatter::<1>(regs, run, elems),
+            2 => scatter::<2>(regs, run, elems),
+            4 => scatter::<4>(regs, run, elems),
+            8 => scatter::<8>(regs, run, elems),
+            _ => {
+                let mut m = elems;
+                for v in run.chunks_exact(sz) {
+                    let o = m.trailing_zeros() as usize * sz;
+                    m &= m - 1;
+                    regs.get_mut(o..o + sz)?.copy_from_slice(v);
+                }
+                Some(())
+            }
+        }?;
         define(st, n, cnt)
+    }
+
+    /// Fill the elements `read` plans of registers `regs` with values of `ty`, as
+    /// [`Filler::regs`] (every element) or [`Filler::elems`] (the elements) would, their
+    /// labels to `classes` likewise (a run of elements drawn in place, its plan made once per
+    /// shape: [`ElemFill::of`]).
+    #[inline]
+    pub(super) fn src(
+        &mut self,
+        st: &mut ThreadState,
+        (n, cnt): (u8, u8),
+        ty: DataType,
+        read: ElemFill,
+        r: &mut Rng,
+        classes: Option<&mut ClassSet>,
+    ) -> Option<()> {
+        match read {
+            ElemFill::All => self.regs(st, n, cnt, ty, r, classes),
+            ElemFill::Run { at, len } => {
+                let a = grf_base(n);
+                let regs = st.grf.get_mut(a..a + 32 * usize::from(cnt))?;
+                let out = regs.get_mut(at..at + len)?;
+                let drawn = (&mut self.drawn, &mut self.types);
+                draw(&mut self.ahead, drawn, out, ty, r, classes);
+                define(st, n, cnt)
+            }
+            ElemFill::Elems(m) => self.elems(st, (n, cnt), ty, m, r, classes),
+        }
     }
 
     /// Fill GRF registers `n..n + cnt` with random bits (defined), one generator output per 8
@@ -130,6 +168,16 @@ impl Filler {
             q.copy_from_slice(&r.next().to_le_bytes());
         }
         define(st, n, cnt)
+    }
+
+    /// Skip the generator outputs [`Filler::raw`] would draw for `cnt` registers (their random
+    /// bits): for registers whose every byte typed values overwrite next
+    /// ([`SrcFill::Grf`]'s `covered`), which also define them.
+    #[inline]
+    pub(super) fn skip_raw(cnt: u8, r: &mut Rng) {
+        // (Output `k` of state `s` is `mix(s + k * STEP)`: see `Rng::STEP`.)
+        let outputs = 4 * u64::from(cnt);
+        *r = Rng::from_state(r.state().wrapping_add(outputs.wrapping_mul(Rng::STEP)));
     }
 
     /// Note in `classes` the labels of the values drawn ahead since [`Filler::begin`] (and
@@ -235,12 +283,47 @@ pub(super) enum SrcFill {
     /// An immediate of this type: a value per vector.
     Imm(DataType),
     /// GRF registers `regs` (start, count): random bits, then values of `ty` in the elements
-    /// `read` ([`source_elements`]; None: in every element, where these cannot be told).
+    /// the instruction reads (`read`, [`ElemFill`]). `covered`: those values overwrite every
+    /// byte of the registers (and define them), so that their random bits need not be
+    /// computed ([`Filler::skip_raw`]). `at`: Some((base, step)) where the element of every
+    /// channel `c` is at GRF byte `base + c * step` ([`src_offset`]'s, as the grid and the
+    /// special pairs write them).
     Grf {
         regs: (u8, u8),
         ty: DataType,
-        read: Option<u128>,
+        read: ElemFill,
+        covered: bool,
+        at: Option<(usize, usize)>,
     },
+}
+
+/// Which elements of its registers a source's values go to, planned once per shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::golden::build) enum ElemFill {
+    /// Every element (where the elements read cannot be told): [`Filler::regs`].
+    All,
+    /// One run of elements, bytes `at..at + len` from the first register: drawn in place
+    /// ([`Filler::elems`] on a contiguous set of elements).
+    Run { at: usize, len: usize },
+    /// Any other elements (bit `k`: element `k`): [`Filler::elems`].
+    Elems(u128),
+}
+
+impl ElemFill {
+    /// The plan of values of `ty` in elements `read` (None: every element) of registers
+    /// `regs` ([`Filler::fits`]: else every element).
+    pub(super) fn of(regs: (u8, u8), ty: DataType, read: Option<u128>) -> ElemFill {
+        let Some(m) = read.filter(|&m| Filler::fits(regs, ty, m)) else {
+            return ElemFill::All;
+        };
+        let sz = (ty.bytes() as usize).clamp(1, 8);
+        let first = m.trailing_zeros() % 128;
+        if m != 0 && (m >> first) & (m >> first).wrapping_add(1) == 0 {
+            let (at, len) = (first as usize * sz, m.count_ones() as usize * sz);
+            return ElemFill::Run { at, len };
+        }
+        ElemFill::Elems(m)
+    }
 }
 
 /// How a vector draws each source of `b` ([`SrcFill`]).
@@ -252,17 +335,64 @@ pub(super) fn src_fills(b: &Built) -> [SrcFill; 3] {
                 reg: Reg::Grf(n), ..
             } => {
                 let cnt = b.src_regs.iter().find(|x| x.0 == n).map_or(1, |x| x.1);
-                let read = source_elements(&b.insn, i);
+                let read =
+                    source_elements(&b.insn, i).filter(|&m| Filler::fits((n, cnt), rs.ty, m));
                 SrcFill::Grf {
                     regs: (n, cnt),
                     ty: rs.ty,
-                    read: read.filter(|&m| Filler::fits((n, cnt), rs.ty, m)),
+                    read: ElemFill::of((n, cnt), rs.ty, read),
+                    covered: covers(cnt, rs.ty, read),
+                    at: linear_offsets(&b.insn, i),
                 }
             }
             _ => SrcFill::None,
         },
         None => SrcFill::None,
     })
+}
+
+/// Some((base, step)) where [`src_offset`] of source `i` of `insn` is `base + c * step` for
+/// every channel `c` of its execution size (from the region, as `src_offset` walks it).
+fn linear_offsets(insn: &Insn, i: usize) -> Option<(usize, usize)> {
+    let base = src_offset(insn, i, 0)?;
+    let rs = insn.src.get(i)?.as_ref()?.as_reg()?;
+    let s = rs.ty.bytes() as usize;
+    let g = rs.region;
+    let (n, w) = (u32::from(insn.exec_size), u32::from(g.width.max(1)));
+    let (vs, hs) = (usize::from(g.vstride), usize::from(g.hstride));
+    let e = match () {
+        // (A three-source operand: one element, or one per channel.)
+        _ if insn.is_three_src() => usize::from(g.vstride != 0),
+        _ if n <= 1 => 0,
+        _ if w == 1 => vs,
+        _ if n <= w || vs == w as usize * hs => hs,
+        _ => return None,
+    };
+    Some((base, e * s))
+}
+
+/// Whether values of `ty` in elements `read` (None: every element) of `cnt` registers
+/// cover every byte of them.
+pub(super) fn covers(cnt: u8, ty: DataType, read: Option<u128>) -> bool {
+    let Some(m) = read else {
+        return true;
+    };
+    let (sz, bytes) = ((ty.bytes() as usize).clamp(1, 8), 32 * usize::from(cnt));
+    let n = bytes / sz;
+    bytes % sz == 0 && n <= 128 && m == u128::MAX >> (128 - n.max(1)) && n > 0
+}
+
+/// Copy the `SZ`-byte values of `run` to the elements `m` (bit `k`: bytes `k * SZ..`) of
+/// `regs`, ascending (None: an element past `regs`).
+#[inline(always)]
+fn scatter<const SZ: usize>(regs: &mut [u8], run: &[u8], mut m: u128) -> Option<()> {
+    for v in run.chunks_exact(SZ) {
+        let o = (m.trailing_zeros() as usize % 128) * SZ;
+        m &= m.wrapping_sub(1);
+        let to = regs.get_mut(o..o + SZ)?;
+        to.copy_from_slice(v);
+    }
+    Some(())
 }
 
 /// The elements source `i` of `insn` reads (bit `k`: the element `k * size` bytes into its
@@ -520,8 +650,15 @@ mod tests {
             let ty = DataType::ALL[k as usize % DataType::ALL.len()];
             let sz = (ty.bytes() as usize).clamp(1, 8);
             let cnt = 1 + pick.below(2) as u8;
-            let elems = (pick.next() as u128 | (pick.next() as u128) << 64)
-                & ((1u128 << (32 * usize::from(cnt) / sz)) - 1);
+            let top = 32 * usize::from(cnt) / sz;
+            let elems = if k % 3 == 0 {
+                // A run of elements (drawn in place).
+                let first = pick.below(top);
+                let len = 1 + pick.below(top - first);
+                ((1u128 << len) - 1) << first
+            } else {
+                (pick.next() as u128 | (pick.next() as u128) << 64) & ((1u128 << top) - 1)
+            };
             let mut st = base.clone();
             let before = st.grf.clone();
             let (mut ra, mut rb) = (Rng::for_vector(k, 3, 0), Rng::for_vector(k, 3, 0));
@@ -571,6 +708,135 @@ mod tests {
         assert_eq!(r.state(), s);
     }
 
+    /// A source's planned fill (`Filler::src`: a run of elements drawn in place, other
+    /// elements, every element) gives the registers, undefined bits, generator state and
+    /// labels of `Filler::elems` on its elements (`Filler::regs` where none are told or they
+    /// do not fit), for random registers, types and elements (runs, strided, random, none).
+    #[test]
+    fn planned_source_fills_equal_element_fills() {
+        let base = ThreadState::new(Platform::Skl);
+        let mut pick = Rng::for_vector(17, 4, 0);
+        let (mut fa, mut fb) = (Filler::default(), Filler::default());
+        let mut kinds = [0; 3];
+        for k in 0..6000u64 {
+            let ty = DataType::ALL[pick.below(DataType::ALL.len())];
+            let sz = (ty.bytes() as usize).clamp(1, 8);
+            let cnt = 1 + pick.below(4) as u8;
+            let top = (32 * usize::from(cnt) / sz + pick.below(3)).min(128);
+            let read = match k % 5 {
+                0 => None,
+                1 | 2 => {
+                    let first = pick.below(top);
+                    let len = 1 + pick.below(top - first);
+                    Some(((1u128 << len) - 1) << first)
+                }
+                3 => {
+                    let stride = 1 + pick.below(4);
+                    Some((0..top).step_by(stride).fold(0u128, |m, e| m | 1 << e))
+                }
+                _ => Some((pick.next() as u128 | (pick.next() as u128) << 64) >> (128 - top)),
+            };
+            let plan = ElemFill::of((20, cnt), ty, read);
+            kinds[match plan {
+                ElemFill::All => 0,
+                ElemFill::Run { .. } => 1,
+                ElemFill::Elems(_) => 2,
+            }] += 1;
+            let (mut sa, mut sb) = (base.clone(), base.clone());
+            for st in [&mut sa, &mut sb] {
+                Filler::raw(st, 20, cnt, &mut Rng::for_vector(k, 1, 0)).unwrap();
+            }
+            let mut ra = Rng::for_vector(k, pick.next(), 0);
+            let mut rb = ra.clone();
+            let (mut ca, mut cb) = (ClassSet::default(), ClassSet::default());
+            fa.begin();
+            fb.begin();
+            fa.src(&mut sa, (20, cnt), ty, plan, &mut ra, Some(&mut ca))
+                .unwrap();
+            match read.filter(|&m| Filler::fits((20, cnt), ty, m)) {
+                Some(m) => fb.elems(&mut sb, (20, cnt), ty, m, &mut rb, Some(&mut cb)),
+                None => fb.regs(&mut sb, 20, cnt, ty, &mut rb, Some(&mut cb)),
+            }
+            .unwrap();
+            fa.settle(&mut ca);
+            fb.settle(&mut cb);
+            assert_eq!(sa.grf, sb.grf, "{ty:?} {read:?} {plan:?}");
+            assert_eq!(sa.grf_undef, sb.grf_undef, "{k}");
+            assert_eq!(ra.state(), rb.state(), "{k}");
+            assert_eq!(written(&ca), written(&cb), "{k}");
+        }
+        assert!(kinds.iter().all(|&n| n > 1000), "{kinds:?}");
+    }
+
+    /// The linear offsets of the sources of random shapes of every opcode on every platform
+    /// are `src_offset`'s in every channel, and are found for most GRF sources.
+    #[test]
+    fn linear_offsets_are_the_source_offsets() {
+        let mut r = Rng::for_vector(19, 0, 0);
+        let (mut linear, mut grf) = (0, 0);
+        for p in Platform::ALL {
+            let ops = template::default_ops(p);
+            for k in 0..1500u64 {
+                let sel = ops[r.below(ops.len())];
+                let Some(b) = template::build(sel, k / 3, p, &[], &mut r) else {
+                    continue;
+                };
+                for (i, f) in src_fills(&b).iter().enumerate() {
+                    let SrcFill::Grf { at, .. } = *f else {
+                        continue;
+                    };
+                    grf += 1;
+                    let Some((base, step)) = at else {
+                        continue;
+                    };
+                    linear += 1;
+                    for c in 0..u32::from(b.insn.exec_size) {
+                        let want = src_offset(&b.insn, i, c);
+                        assert_eq!(Some(base + c as usize * step), want, "{:?} {i} {c}", b.insn);
+                    }
+                }
+            }
+        }
+        assert!(linear > 5000 && linear * 10 > grf * 7, "{linear} {grf}");
+        // Random regions (any width, strides, subregister, type, execution size), two- and
+        // three-source: linear exactly where every channel's offset is.
+        let (mut some, mut none) = (0, 0);
+        for k in 0..20_000 {
+            use crate::isa::{RegSrc, Region};
+            let op = if k % 3 == 0 { Opcode::Mad } else { Opcode::Add };
+            let mut insn = Insn::new(op);
+            insn.exec_size = [1, 2, 4, 8, 16, 32][r.below(6)];
+            let i = r.below(if op == Opcode::Mad { 3 } else { 2 });
+            let ty = DataType::ALL[r.below(DataType::ALL.len())];
+            let region = Region::new(
+                [0, 1, 2, 4, 8, 16, 32][r.below(7)],
+                [1, 2, 4, 8, 16][r.below(5)],
+                [0, 1, 2, 4][r.below(4)],
+            );
+            let (n, sub) = (r.below(120) as u8, r.below(32) as u8);
+            insn.src[i] = Some(Src::Reg(RegSrc::new(Reg::Grf(n), sub, ty, region)));
+            let offsets: Vec<usize> = (0..u32::from(insn.exec_size))
+                .map(|c| src_offset(&insn, i, c).unwrap())
+                .collect();
+            let step = offsets.get(1).map_or(0, |o| o - offsets[0]);
+            let linear = (offsets.iter().enumerate()).all(|(c, &o)| o == offsets[0] + c * step);
+            match linear_offsets(&insn, i) {
+                Some((base, st)) => {
+                    assert!(linear, "{insn:?}");
+                    for (c, &o) in offsets.iter().enumerate() {
+                        assert_eq!(base + c * st, o, "{insn:?} {c}");
+                    }
+                    some += 1;
+                }
+                None => {
+                    assert!(!linear, "{insn:?}");
+                    none += 1;
+                }
+            }
+        }
+        assert!(some > 8000 && none > 2000, "{some} {none}");
+    }
+
     /// Every type has a lookahead drawing (none takes the general path), and a run of no
     /// registers draws nothing.
     #[test]
@@ -586,5 +852,75 @@ mod tests {
             assert!(bits.is_some_and(|b| b != 0), "{ty:?}");
             assert_ne!(r.state(), s, "{ty:?}");
         }
+    }
+
+    /// Random bits skipped for registers the typed values cover, then the values, give the
+    /// registers, undefined bits, generator state and labels of random bits then the values,
+    /// for random registers, types and read elements (runs, whole registers, strided, random,
+    /// every element); many are covered, many not.
+    #[test]
+    fn covered_registers_skip_their_random_bits() {
+        let base = ThreadState::new(Platform::Skl);
+        let mut pick = Rng::for_vector(13, 2, 0);
+        let (mut fa, mut fb) = (Filler::default(), Filler::default());
+        let (mut covered, mut not) = (0, 0);
+        for k in 0..4000u64 {
+            let ty = DataType::ALL[pick.below(DataType::ALL.len())];
+            let sz = (ty.bytes() as usize).clamp(1, 8);
+            let cnt = 1 + pick.below(4) as u8;
+            let top = 32 * usize::from(cnt) / sz;
+            let read = match k % 5 {
+                0 => None,
+                4 => Some(u128::MAX >> (128 - top.min(128))),
+                1 => {
+                    let first = pick.below(top);
+                    let len = 1 + pick.below(top - first);
+                    Some(((1u128 << len) - 1) << first)
+                }
+                2 => {
+                    let stride = 1 + pick.below(4);
+                    Some(
+                        (0..top.min(128))
+                            .step_by(stride)
+                            .fold(0u128, |m, e| m | 1 << e),
+                    )
+                }
+                _ => Some(
+                    (pick.next() as u128 | (pick.next() as u128) << 64)
+                        & (u128::MAX >> (128 - top.min(128))),
+                ),
+            }
+            .filter(|&m| Filler::fits((20, cnt), ty, m));
+            let cover = covers(cnt, ty, read);
+            (covered, not) = (covered + usize::from(cover), not + usize::from(!cover));
+            let (mut sa, mut sb) = (base.clone(), base.clone());
+            let mut ra = Rng::for_vector(k, pick.next(), 0);
+            let mut rb = ra.clone();
+            let (mut ca, mut cb) = (ClassSet::default(), ClassSet::default());
+            fa.begin();
+            fb.begin();
+            Filler::raw(&mut sa, 20, cnt, &mut ra).unwrap();
+            if cover {
+                Filler::skip_raw(cnt, &mut rb);
+            } else {
+                Filler::raw(&mut sb, 20, cnt, &mut rb).unwrap();
+            }
+            assert_eq!(ra.state(), rb.state(), "{k}");
+            for (f, st, r, c) in [
+                (&mut fa, &mut sa, &mut ra, &mut ca),
+                (&mut fb, &mut sb, &mut rb, &mut cb),
+            ] {
+                match read {
+                    Some(m) => f.elems(st, (20, cnt), ty, m, r, Some(&mut *c)).unwrap(),
+                    None => f.regs(st, 20, cnt, ty, r, Some(&mut *c)).unwrap(),
+                }
+                f.settle(c);
+            }
+            assert_eq!(sa.grf, sb.grf, "{ty:?} {read:?} {cover}");
+            assert_eq!(sa.grf_undef, sb.grf_undef, "{k}");
+            assert_eq!(ra.state(), rb.state(), "{k}");
+            assert_eq!(written(&ca), written(&cb), "{k}");
+        }
+        assert!(covered > 1000 && not > 1000, "{covered} {not}");
     }
 }

@@ -12,7 +12,10 @@ use crate::state::Written;
 /// the blocks of its register).
 pub(super) struct Slot {
     pub(super) st: ThreadState,
-    pub(super) dirty: Vec<u8>,
+    /// The GRF registers written since it equalled its source: bit `n` for register `n`
+    /// below 128 (every register of a GRF of [`GRF_BYTES`]), the others in `dirty_far`.
+    dirty: u128,
+    dirty_far: Vec<u8>,
     pub(super) arf_dirty: Blocks,
     /// The accumulator records by number with the ARF blocks of their registers.
     accs: Vec<(usize, Blocks)>,
@@ -22,6 +25,10 @@ pub(super) struct Slot {
     ip_blocks: Blocks,
     /// Per ARF register of the layout: whether it is an accumulator.
     acc_regs: Vec<bool>,
+    /// Per ARF register of the layout: its first byte and the blocks of its first dword,
+    /// where [`Slot::set_arf`] writes a dword inline (None: an accumulator, or a register of
+    /// fewer than 4 bytes).
+    dwords: Vec<Option<(usize, Blocks)>>,
 }
 
 /// Copy the `N` elements at `o` of `src` to `dst` as one fixed-size move (inlined; a slice
@@ -92,6 +99,36 @@ impl Blocks {
     }
 }
 
+/// GRF register numbers as a set (made once per vector for both slots' resets): bit `n` of
+/// `low` for register `n` below 128; `far`: `list` has numbers from 128 on.
+pub(super) struct RegSet<'a> {
+    low: u128,
+    far: bool,
+    list: &'a [u8],
+}
+
+impl<'a> RegSet<'a> {
+    /// The set of the registers of `list`.
+    #[inline]
+    pub(super) fn of(list: &'a [u8]) -> RegSet<'a> {
+        // (Two 64-bit halves: a shift each, no 128-bit shift.)
+        let (mut lo, mut hi, mut far) = (0u64, 0u64, false);
+        for &n in list {
+            let bit = 1u64 << (n % 64);
+            match n / 64 {
+                0 => lo |= bit,
+                1 => hi |= bit,
+                _ => far = true,
+            }
+        }
+        RegSet {
+            low: u128::from(hi) << 64 | u128::from(lo),
+            far,
+            list,
+        }
+    }
+}
+
 impl Slot {
     pub(super) fn new(st: &ThreadState) -> Slot {
         let blocks = |r: &crate::state::layout::ArfReg| Blocks::of(r.base, r.base + r.bytes);
@@ -102,13 +139,20 @@ impl Slot {
             .collect();
         Slot {
             st: st.clone(),
-            dirty: Vec::new(),
+            dirty: 0,
+            dirty_far: Vec::new(),
             arf_dirty: Blocks::EMPTY,
             acc_blocks: accs.iter().fold(Blocks::EMPTY, |m, a| m.union(a.1)),
             accs,
             ip_blocks: (regs.iter().filter(|r| r.name == "ip"))
                 .fold(Blocks::EMPTY, |m, r| m.union(blocks(r))),
             acc_regs: regs.iter().map(|r| r.info.name == "acc").collect(),
+            dwords: (regs.iter())
+                .map(|r| {
+                    (r.info.name != "acc" && r.bytes >= 4)
+                        .then(|| (r.base, Blocks::of(r.base, r.base + 4)))
+                })
+                .collect(),
         }
     }
 
@@ -116,13 +160,41 @@ impl Slot {
     /// ARF blocks where it may differ from its previous source or `src` from that source
     /// (`moved`) and on the accumulator records of the registers in those blocks (`src`'s
     /// never change); it then tracks `regs`.
-    pub(super) fn reset_from(&mut self, src: &ThreadState, regs: &[u8], moved: Blocks) {
+    pub(super) fn reset_from(&mut self, src: &ThreadState, regs: &RegSet, moved: Blocks) {
+        self.reset_with(src, regs, moved, true);
+    }
+
+    /// [`Slot::reset_from`] with nothing moved, from the source of the previous reset,
+    /// unchanged since: the state already equals it but for the GRF registers it tracks (and
+    /// its ARF blocks), so `regs` need no reset, only tracking.
+    pub(super) fn reset_to_same(&mut self, src: &ThreadState, regs: &RegSet) {
+        self.reset_with(src, regs, Blocks::EMPTY, false);
+    }
+
+    #[inline(always)]
+    fn reset_with(&mut self, src: &ThreadState, regs: &RegSet, moved: Blocks, with_regs: bool) {
         let (d, s) = (&mut self.st, src);
-        // (The same registers as last time when the previous vector had the same shape.)
-        let same =
-            self.dirty.len() == regs.len() && self.dirty.iter().zip(regs).all(|(a, b)| a == b);
-        let also: &[u8] = if same { &[] } else { &self.dirty };
-        reset_grf(d, s, regs, also);
+        let (low, far) = (regs.low, regs.far);
+        let regs = regs.list;
+        let set = if with_regs {
+            low | self.dirty
+        } else {
+            self.dirty
+        };
+        reset_grf_set(d, s, set, &self.dirty_far);
+        if far {
+            // (Registers past the first 128: none on any platform.)
+            let far_regs = || regs.iter().copied().filter(|&n| n >= 128);
+            if with_regs {
+                let far: Vec<u8> = far_regs().collect();
+                reset_grf_set(d, s, 0, &far);
+            }
+            self.dirty_far.clear();
+            self.dirty_far.extend(far_regs());
+        } else {
+            self.dirty_far.clear();
+        }
+        self.dirty = low;
         let blocks = self.arf_dirty.union(moved);
         copy_arf_blocks(d, s, blocks);
         if blocks.meets(self.acc_blocks) {
@@ -138,10 +210,6 @@ impl Slot {
             }
         }
         d.events = Default::default();
-        if !same {
-            self.dirty.clear();
-            self.dirty.extend_from_slice(regs);
-        }
         self.arf_dirty = Blocks::EMPTY;
     }
 
@@ -164,18 +232,44 @@ impl Slot {
     /// Track the GRF registers of `w` (those the vector's registers miss: none, but for an
     /// instruction that would write outside them).
     fn note_grf(&mut self, w: &Written) {
-        for n in w.grf_regs(self.st.grf_reg_bytes()) {
+        let regs = w.grf_regs(self.st.grf_reg_bytes());
+        if regs.end <= 128 {
+            // (A run of registers below 128: a mask.)
+            let k = regs.end.saturating_sub(regs.start);
+            if k > 0 {
+                self.dirty |= (u128::MAX >> (128 - k)) << regs.start;
+            }
+            return;
+        }
+        for n in regs {
             let n = u8::try_from(n).unwrap_or(u8::MAX);
-            if !self.dirty.contains(&n) {
-                self.dirty.push(n);
+            if n < 128 {
+                self.dirty |= 1 << n;
+            } else if !self.dirty_far.contains(&n) {
+                self.dirty_far.push(n);
             }
         }
     }
 
     /// [`set_arf`], noting the bytes (and so the accumulator records) it changes (one dword
-    /// of a register other than an accumulator, a flag register or cr0.0, inline).
-    #[inline]
+    /// of a register other than an accumulator, a flag register or cr0.0, inline, with its
+    /// place looked up once: [`Slot::dwords`]).
+    #[inline(always)]
     pub(super) fn set_arf(&mut self, i: usize, bytes: &[u8]) -> Option<()> {
+        if let (Ok(dword), Some(&Some((base, blocks)))) =
+            (<[u8; 4]>::try_from(bytes), self.dwords.get(i))
+        {
+            if set_dword(&mut self.st, base, dword) {
+                self.arf_dirty = self.arf_dirty.union(blocks);
+                return Some(());
+            }
+        }
+        self.set_arf_general(i, bytes)
+    }
+
+    /// [`Slot::set_arf`] of any bytes.
+    #[inline(never)]
+    fn set_arf_general(&mut self, i: usize, bytes: &[u8]) -> Option<()> {
         let r = self.st.layout.regs.get(i)?;
         let (base, fits) = (r.base, bytes.len() <= r.bytes);
         self.arf_dirty = self.arf_dirty.union(Blocks::of(base, base + bytes.len()));
@@ -192,15 +286,15 @@ impl Slot {
     }
 }
 
-/// GRF bytes of [`reset_grf`]'s fixed-size path: 128 registers of 32 bytes.
+/// GRF bytes of [`reset_grf_set`]'s fixed-size path: 128 registers of 32 bytes.
 const GRF_BYTES: usize = 128 * 32;
 
-/// Make GRF registers `regs` and `also` (bytes and undefined flags) of `d` equal `s`'s;
-/// a register past the GRF is left alone. (A GRF of [`GRF_BYTES`] in both, every platform's,
-/// through fixed-size views: one check of the register number each, no bounds check per
-/// access.)
+/// Make GRF registers `set` (bit `n`: register `n`) and `far` (any numbers) of `d` (bytes
+/// and undefined flags) equal `s`'s; a register past the GRF is left alone. (A GRF of
+/// [`GRF_BYTES`] in both, every platform's, through fixed-size views: no bounds check per
+/// access, and none of `far` in it.)
 #[inline]
-pub(super) fn reset_grf(d: &mut ThreadState, s: &ThreadState, regs: &[u8], also: &[u8]) {
+pub(super) fn reset_grf_set(d: &mut ThreadState, s: &ThreadState, set: u128, far: &[u8]) {
     let views = (
         <&mut [u8; GRF_BYTES]>::try_from(d.grf.as_mut_slice()),
         <&[u8; GRF_BYTES]>::try_from(s.grf.as_slice()),
@@ -208,42 +302,41 @@ pub(super) fn reset_grf(d: &mut ThreadState, s: &ThreadState, regs: &[u8], also:
         <&[u64; GRF_BYTES / 64]>::try_from(s.grf_undef.as_slice()),
     );
     if let (Ok(dg), Ok(sg), Ok(du), Ok(su)) = views {
-        let mut reset = |n: u8| {
-            let k = usize::from(n);
-            if k < GRF_BYTES / 32 {
-                let o = 32 * k;
+        // (Two halves: 64-bit masks.)
+        for (half, mut m) in [(0, set as u64), (64, (set >> 64) as u64)] {
+            while m != 0 {
+                let o = 32 * (half + m.trailing_zeros() as usize);
+                m &= m - 1;
                 let (Some(to), Some(from)) = (
                     dg.get_mut(o..).and_then(|x| x.first_chunk_mut::<32>()),
                     sg.get(o..).and_then(|x| x.first_chunk::<32>()),
                 ) else {
-                    return;
+                    continue;
                 };
                 *to = *from;
-                let m = 0xffff_ffffu64 << (o % 64);
+                let mask = 0xffff_ffffu64 << (o % 64);
                 if let (Some(du), Some(su)) = (du.get_mut(o / 64), su.get(o / 64)) {
-                    *du = (*du & !m) | (su & m);
+                    *du = (*du & !mask) | (su & mask);
                 }
             }
-        };
-        // (Two loops: no chained iterator's state per register.)
-        for &n in regs {
-            reset(n);
-        }
-        for &n in also {
-            reset(n);
         }
         return;
     }
-    let mut reset = |n: u8| {
-        let o = usize::from(n) * 32;
+    let mut reset = |n: usize| {
+        let o = n * 32;
         copy_fixed::<u8, 32>(&mut d.grf, &s.grf, o);
         let m = 0xffff_ffffu64 << (o % 64);
         if let (Some(d), Some(s)) = (d.grf_undef.get_mut(o / 64), s.grf_undef.get(o / 64)) {
             *d = (*d & !m) | (s & m);
         }
     };
-    for &n in regs.iter().chain(also) {
-        reset(n);
+    let mut m = set;
+    while m != 0 {
+        reset(m.trailing_zeros() as usize);
+        m &= m - 1;
+    }
+    for &n in far {
+        reset(usize::from(n));
     }
 }
 
@@ -268,7 +361,16 @@ pub(super) fn copy_arf_blocks(d: &mut ThreadState, s: &ThreadState, blocks: Bloc
         d.arf_undef.copy_from_slice(&s.arf_undef);
         return;
     }
-    for (o, e) in blocks.ranges(len) {
+    // (The blocks' ranges as `Blocks::ranges` gives them, without an iterator's state.)
+    let mut m = blocks.0;
+    while m != 0 {
+        let k = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let o = k * B;
+        if o >= len {
+            break;
+        }
+        let e = if k == 63 { len } else { (o + B).min(len) };
         if e - o == B {
             copy_fixed::<u8, B>(&mut d.arf, &s.arf, o);
             copy_fixed::<u32, { B / 4 }>(&mut d.arf_undef, &s.arf_undef, o / 4);
@@ -634,7 +736,7 @@ mod tests {
             for _ in 0..3000 {
                 let regs: Vec<u8> = (0..1 + r.below(4)).map(|_| r.below(128) as u8).collect();
                 moved = moved.union(st.arf_dirty);
-                st.reset_from(&base, &regs, Blocks::EMPTY);
+                st.reset_to_same(&base, &RegSet::of(&regs));
                 assert!(same_raw(&st.st, &base));
                 // As `assemble`: register fills and `Slot::set_arf` on `st` only.
                 for &n in &regs {
@@ -653,7 +755,7 @@ mod tests {
                     // An attempt that stops before executing.
                     continue;
                 }
-                after.reset_from(&st.st, &regs, moved.union(st.arf_dirty));
+                after.reset_from(&st.st, &RegSet::of(&regs), moved.union(st.arf_dirty));
                 moved = Blocks::EMPTY;
                 assert!(same_raw(&after.st, &st.st), "{p:?}");
                 followed += 1;
@@ -680,6 +782,64 @@ mod tests {
             }
             assert!(followed > 1500 && failed > 100, "{followed} {failed}");
         }
+    }
+
+    /// A register set holds exactly the numbers of its list below 128, and notes whether the
+    /// list has others, for random lists (numbers anywhere, repeated now and then).
+    #[test]
+    fn register_sets_hold_their_list() {
+        let mut r = Rng::for_vector(15, 1, 0);
+        for k in 0..5000 {
+            let list: Vec<u8> = (0..r.below(9))
+                .map(|_| {
+                    if k % 3 == 0 {
+                        r.next() as u8
+                    } else {
+                        r.below(128) as u8
+                    }
+                })
+                .collect();
+            let set = RegSet::of(&list);
+            for n in 0..=255u8 {
+                let held = n < 128 && set.low >> n & 1 == 1;
+                assert_eq!(held, n < 128 && list.contains(&n), "{list:?} {n}");
+            }
+            assert_eq!(set.far, list.iter().any(|&n| n >= 128), "{list:?}");
+            assert_eq!(set.list, &list[..]);
+        }
+    }
+
+    /// `Slot::set_arf` (a dword written inline where its table places one) gives the state,
+    /// the result and the noted blocks of the general path, for random ARF registers of every
+    /// platform (some past the layout), bytes of 1 to 8 (mostly 4) and undefined masks.
+    #[test]
+    fn inline_dword_writes_equal_the_general_path() {
+        let mut r = Rng::for_vector(14, 3, 0);
+        let mut inline = 0;
+        for p in Platform::ALL {
+            let base = ThreadState::new(p);
+            let (mut a, mut b) = (Slot::new(&base), Slot::new(&base));
+            for k in 0..3000 {
+                if k % 40 == 0 {
+                    let undef: Vec<u32> = (0..base.arf_undef.len())
+                        .map(|_| if r.chance(1, 2) { r.next() as u32 } else { 0 })
+                        .collect();
+                    for s in [&mut a, &mut b] {
+                        s.st.arf_undef.copy_from_slice(&undef);
+                        s.arf_dirty = Blocks::EMPTY;
+                    }
+                }
+                let i = r.below(base.layout.regs.len() + 2);
+                let len = if r.chance(3, 4) { 4 } else { 1 + r.below(8) };
+                let bytes: Vec<u8> = (0..len).map(|_| r.next() as u8).collect();
+                let (ra, rb) = (a.set_arf(i, &bytes), b.set_arf_general(i, &bytes));
+                assert_eq!(ra, rb, "{p:?} {i} {len}");
+                assert!(same_raw(&a.st, &b.st), "{p:?} {i} {len}");
+                assert_eq!(a.arf_dirty, b.arf_dirty, "{p:?} {i} {len}");
+                inline += usize::from(len == 4 && a.dwords.get(i).is_some_and(|d| d.is_some()));
+            }
+        }
+        assert!(inline > 5000, "{inline}");
     }
 
     /// The GRF reset through fixed-size views equals a register-by-register copy by slices
@@ -713,6 +873,13 @@ mod tests {
             };
             let (regs, also) = (pick(&mut r), pick(&mut r));
             let mut want = dst.clone();
+            let set = (regs.iter().chain(&also))
+                .filter(|&&n| n < 128)
+                .fold(0u128, |m, &n| m | 1 << n);
+            let far: Vec<u8> = (regs.iter().chain(&also))
+                .copied()
+                .filter(|&n| n >= 128)
+                .collect();
             for &n in regs.iter().chain(&also) {
                 let o = 32 * usize::from(n);
                 if o + 32 <= want.grf.len() && o / 64 < want.grf_undef.len() {
@@ -722,7 +889,7 @@ mod tests {
                         want.grf_undef[o / 64] & !m | src.grf_undef[o / 64] & m;
                 }
             }
-            reset_grf(&mut dst, &src, &regs, &also);
+            reset_grf_set(&mut dst, &src, set, &far);
             assert!(
                 dst.grf == want.grf && dst.grf_undef == want.grf_undef,
                 "{regs:?} {also:?}"
