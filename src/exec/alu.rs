@@ -197,16 +197,24 @@ fn gather_grf<const N: usize>(
 #[inline(always)]
 pub(crate) fn undef_range(gu: &[u64], start: usize, len: usize) -> Option<bool> {
     // (The common case, a range within one mask word, in one test.)
-    let lo = start % 64;
-    if len > 0 && lo + len <= 64 {
-        let mask = if len == 64 {
-            u64::MAX
-        } else {
-            ((1u64 << len) - 1) << lo
-        };
+    if let Some(mask) = word_mask(start, len) {
         return Some(gu.get(start / 64)? & mask != 0);
     }
     undef_range_words(gu, start, len)
+}
+
+/// The bits of bytes `start..start + len` within their mask word (word `start / 64`), when
+/// the range is not empty and lies within one word.
+#[inline(always)]
+fn word_mask(start: usize, len: usize) -> Option<u64> {
+    let lo = start % 64;
+    (len > 0 && lo + len <= 64).then(|| {
+        if len == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << len) - 1) << lo
+        }
+    })
 }
 
 /// [`undef_range`] word by word.
@@ -234,13 +242,7 @@ fn undef_range_words(gu: &[u64], start: usize, len: usize) -> Option<bool> {
 #[inline(always)]
 pub(crate) fn clear_undef_range(gu: &mut [u64], start: usize, len: usize) {
     // (The common case, a range within one mask word, in one step.)
-    let lo = start % 64;
-    if len > 0 && lo + len <= 64 {
-        let mask = if len == 64 {
-            u64::MAX
-        } else {
-            ((1u64 << len) - 1) << lo
-        };
+    if let Some(mask) = word_mask(start, len) {
         if let Some(x) = gu.get_mut(start / 64) {
             *x &= !mask;
         }

@@ -83,21 +83,28 @@ pub fn exec_mask_in(
     let (vm, vm_u) = pick(ctl.sr0_3, &SR0_3_VMASK);
     if !vme_undef && n < 32 {
         // The common case as bit operations: the selected mask rotated to the channel offset.
-        let (m, u) = if vme == 1 { (vm, vm_u) } else { (dm, dm_u) };
-        let all = low(n);
-        return if u {
-            Enables {
-                on: 0,
-                unknown: all,
-            }
-        } else {
-            Enables {
-                on: m.rotate_right((chan_off % 32) as u32) & all,
-                unknown: 0,
-            }
-        };
+        let sel = if vme == 1 { (vm, vm_u) } else { (dm, dm_u) };
+        return selected_mask(sel, chan_off, n);
     }
     exec_mask_general(p, (vme, vme_undef), (dm, dm_u), (vm, vm_u), chan_off, n)
+}
+
+/// The enables of channels `0..n` from the selected mask (value, undefined) rotated to the
+/// channel offset: all unknown when the mask is undefined.
+#[inline(always)]
+fn selected_mask((m, u): (u32, bool), chan_off: usize, n: usize) -> Enables {
+    let all = low(n);
+    if u {
+        Enables {
+            on: 0,
+            unknown: all,
+        }
+    } else {
+        Enables {
+            on: m.rotate_right((chan_off % 32) as u32) & all,
+            unknown: 0,
+        }
+    }
 }
 
 /// [`exec_mask_in`] from the fields it reads: VME, DMask, VMask (value, undefined).
@@ -112,19 +119,8 @@ fn exec_mask_general(
 ) -> Enables {
     let low16 = n == 32 && feature::SIMD32_LOW16_EXEC_MASK.on(p);
     if !vme_undef && !low16 {
-        let (m, u) = if vme == 1 { (vm, vm_u) } else { (dm, dm_u) };
-        let all = low(n);
-        return if u {
-            Enables {
-                on: 0,
-                unknown: all,
-            }
-        } else {
-            Enables {
-                on: m.rotate_right((chan_off % 32) as u32) & all,
-                unknown: 0,
-            }
-        };
+        let sel = if vme == 1 { (vm, vm_u) } else { (dm, dm_u) };
+        return selected_mask(sel, chan_off, n);
     }
     let mut e = Enables::default();
     for ch in 0..n.min(32) {
