@@ -120,10 +120,10 @@ impl AccMap {
         }
     }
 
-    /// The flat ARF byte address of the element of channel `ch` with channel offset
-    /// `chan_off`: channel `(chan_off + ch) % per` of register `(chan_off + ch) / per` (cyclic).
-    #[inline]
-    pub fn addr(&self, st: &ThreadState, chan_off: usize, ch: usize) -> Option<usize> {
+    /// The register index `k` (into `regs`) and element `r` within it of channel `ch` with
+    /// channel offset `chan_off` (cyclic over the registers); None for an empty map.
+    #[inline(always)]
+    fn place(&self, chan_off: usize, ch: usize) -> Option<(usize, usize)> {
         if self.per == 0 || self.regs.is_empty() {
             return None;
         }
@@ -137,6 +137,14 @@ impl AccMap {
         } else {
             q % self.regs.len()
         };
+        Some((k, r))
+    }
+
+    /// The flat ARF byte address of the element of channel `ch` with channel offset
+    /// `chan_off`: channel `(chan_off + ch) % per` of register `(chan_off + ch) / per` (cyclic).
+    #[inline]
+    pub fn addr(&self, st: &ThreadState, chan_off: usize, ch: usize) -> Option<usize> {
+        let (k, r) = self.place(chan_off, ch)?;
         let base = match self.bases.get(k) {
             Some(b) => (*b)?,
             None => reg_base(st, self.regs[k])?,
@@ -179,19 +187,7 @@ impl AccMap {
     /// ARF address `a`, `n`, `w` with `acc_at(a) == (n, w)`.
     #[inline]
     fn ext_addr(&self, chan_off: usize, ch: usize) -> Option<(usize, usize, usize)> {
-        if self.per == 0 || self.regs.is_empty() {
-            return None;
-        }
-        let idx = chan_off + ch;
-        let (q, r) = match self.per_log2 {
-            Some(s) => (idx >> s, idx & (self.per - 1)),
-            None => (idx / self.per, idx % self.per),
-        };
-        let k = if self.regs.len() == 1 {
-            0
-        } else {
-            q % self.regs.len()
-        };
+        let (k, r) = self.place(chan_off, ch)?;
         let (num, bytes) = (*self.ext.get(k)?)?;
         let base = (*self.bases.get(k)?)?;
         let rel = r * self.size;
