@@ -42,6 +42,18 @@ impl Lines {
         self.len = 0;
     }
 
+    /// Append `b` as it is.
+    pub fn extend(&mut self, b: &[u8]) {
+        let need = self.len + b.len();
+        if self.buf.len() < need {
+            self.buf.resize(need + GROW, 0);
+        }
+        if let Some(d) = self.buf.get_mut(self.len..need) {
+            d.copy_from_slice(b);
+            self.len = need;
+        }
+    }
+
     /// Cut the text to `n` bytes.
     pub fn truncate(&mut self, n: usize) {
         self.len = self.len.min(n);

@@ -20,8 +20,16 @@
 //!   it is within the window, and otherwise waits for the next piece to write, which another
 //!   thread is making (tasks are taken in order): the pipeline cannot stall.
 //!
-//! The output does not depend on the number of workers or on timing: vector `i` depends only
-//! on the seed and `i`, and pieces are written in index order.
+//! - A piece is made *opcode by opcode* (vector `i` has opcode `i % ops`): all its vectors of
+//!   one opcode in a row, each line into a buffer of the thread's, then the lines are copied
+//!   into the piece in index order. Consecutive vectors of one opcode share their shape, their
+//!   code and their branches' history: a fifth fewer mispredicted branches per vector than in
+//!   index order, where every vector has another opcode than the one before (callgrind
+//!   `--branch-sim`, 134 -> 109), for 0.16 k more instructions (the copy).
+//!
+//! The output does not depend on the number of workers, on timing or on the order in which a
+//! thread makes its vectors: vector `i` depends only on the seed and `i`, and pieces are
+//! written in index order.
 
 use super::build::Work;
 use super::format::fast::Lines;
@@ -193,22 +201,60 @@ fn lost() -> std::io::Error {
     std::io::Error::other("a generation thread failed")
 }
 
-/// Vectors `range` as one piece, made by `w`, in `lines` (a buffer to reuse).
-fn make_piece(cfg: &GenConfig, w: &mut Work, range: Range<u64>, mut lines: Lines) -> Piece {
-    lines.clear();
-    let (mut written, mut skipped, mut rejected) = (0, 0, 0);
-    for i in range {
-        if w.line(cfg, i, &mut lines, &mut rejected) {
-            written += 1;
-        } else {
-            skipped += 1;
+/// A thread's generation state: the vector builder and the buffers of a piece made opcode by
+/// opcode.
+struct Maker {
+    w: Work,
+    /// The piece's lines in the order they were made.
+    made: Lines,
+    /// Per vector of the piece, in index order: its line in `made`.
+    spans: Vec<Range<usize>>,
+}
+
+impl Maker {
+    fn new(cfg: &GenConfig) -> Maker {
+        Maker {
+            w: Work::new(cfg),
+            made: Lines::default(),
+            spans: Vec::new(),
         }
     }
-    Piece {
-        lines,
-        written,
-        skipped,
-        rejected,
+
+    /// Vectors `range` as one piece, in `lines` (a buffer to reuse): made opcode by opcode,
+    /// written in index order.
+    fn piece(&mut self, cfg: &GenConfig, range: Range<u64>, mut lines: Lines) -> Piece {
+        lines.clear();
+        let (mut written, mut skipped, mut rejected) = (0, 0, 0);
+        let ops = (cfg.ops.len() as u64).max(1);
+        self.made.clear();
+        self.spans.clear();
+        self.spans.resize(range.clone().count(), 0..0);
+        // (Vectors `first`, `first + ops`, ... have the opcode of `first`.)
+        for first in range.start..range.end.min(range.start.saturating_add(ops)) {
+            let mut i = first;
+            while i < range.end {
+                let a = self.made.len();
+                if self.w.line(cfg, i, &mut self.made, &mut rejected) {
+                    written += 1;
+                } else {
+                    skipped += 1;
+                }
+                if let Some(s) = self.spans.get_mut((i - range.start) as usize) {
+                    *s = a..self.made.len();
+                }
+                i = i.saturating_add(ops);
+            }
+        }
+        let made = self.made.as_bytes();
+        for s in &self.spans {
+            lines.extend(made.get(s.clone()).unwrap_or_default());
+        }
+        Piece {
+            lines,
+            written,
+            skipped,
+            rejected,
+        }
     }
 }
 
@@ -220,7 +266,7 @@ fn work(cfg: &GenConfig, plan: &Plan, window: u64, pipe: &Pipe, next_task: &Atom
         p.lock().lost = true;
         p.finished.notify_all();
     });
-    let mut w = Work::new(cfg);
+    let mut m = Maker::new(cfg);
     loop {
         let t = next_task.fetch_add(1, Ordering::Relaxed);
         if t >= plan.tasks() {
@@ -242,7 +288,7 @@ fn work(cfg: &GenConfig, plan: &Plan, window: u64, pipe: &Pipe, next_task: &Atom
                 }
                 g.free.pop().unwrap_or_default()
             };
-            let piece = make_piece(cfg, &mut w, range, lines);
+            let piece = m.piece(cfg, range, lines);
             let mut g = pipe.lock();
             g.done.insert(id, piece);
             if g.next == id {
@@ -266,7 +312,7 @@ fn lead(
         p.advanced.notify_all();
     });
     let plan = wr.plan;
-    let mut w: Option<Work> = None;
+    let mut m: Option<Maker> = None;
     loop {
         wr.write_ready()?;
         if wr.next >= plan.end_id() {
@@ -274,14 +320,14 @@ fn lead(
         }
         match take_task(plan, next_task, wr.next.saturating_add(window)) {
             Some(t) => {
-                let w = w.get_or_insert_with(|| Work::new(cfg));
+                let m = m.get_or_insert_with(|| Maker::new(cfg));
                 for k in 0..plan.per_task {
                     let range = plan.piece(t, k);
                     if range.is_empty() {
                         break;
                     }
                     let lines = wr.pipe.lock().free.pop().unwrap_or_default();
-                    let piece = make_piece(cfg, w, range, lines);
+                    let piece = m.piece(cfg, range, lines);
                     wr.pipe.lock().done.insert(t * plan.per_task + k, piece);
                     wr.write_ready()?;
                 }
@@ -436,6 +482,27 @@ mod tests {
             assert_eq!(stats.written, count);
             assert!(out == reference, "task {task} workers {workers}");
             assert!(seen == reference, "task {task} workers {workers}");
+        }
+    }
+
+    /// A piece made opcode by opcode holds each vector's line in index order, as lines made
+    /// one after the other in index order do (ranges shorter and longer than the opcode
+    /// cycle, starting anywhere in it; a maker reused from piece to piece).
+    #[test]
+    fn a_piece_made_by_opcode_is_in_index_order() {
+        for cfg in [small_cfg(), GenConfig::new(crate::spec::Platform::Bdw, 9)] {
+            let mut m = Maker::new(&cfg);
+            for range in [5..6, 7..29, 40..300, 301..400] {
+                let mut w = Work::new(&cfg);
+                let (mut expected, mut rejected) = (Lines::default(), 0);
+                for i in range.clone() {
+                    assert!(w.line(&cfg, i, &mut expected, &mut rejected));
+                }
+                let piece = m.piece(&cfg, range.clone(), Lines::default());
+                assert_eq!(piece.written, range.end - range.start);
+                assert_eq!(piece.skipped, 0);
+                assert!(piece.lines.as_bytes() == expected.as_bytes(), "{range:?}");
+            }
         }
     }
 
