@@ -207,7 +207,8 @@ fn flag_window(st: &ThreadState, base: usize) -> (u32, u32) {
     (window(fl.0), window(fl.1) | past)
 }
 
-/// [`predicate`] of a predicated instruction.
+/// [`predicate`] of a predicated instruction, by groups of channels (sequential: groups of
+/// one; `predicate` takes that case inline, as a mask).
 #[inline(never)]
 fn predicate_flags(
     st: &ThreadState,
@@ -220,16 +221,6 @@ fn predicate_flags(
 ) -> Enables {
     let n = n.min(32);
     let (wv, wu) = flag_window(st, flag_base(flag) + chan_off);
-    if pred == PredCtrl::Seq && a16_chan.is_none() {
-        // One flag bit per channel: the bits as a mask.
-        let all = low(n);
-        let unknown = wu & all;
-        let val = if inv { !wv } else { wv };
-        return Enables {
-            on: val & !unknown & all,
-            unknown,
-        };
-    }
     let mut e = Enables::default();
     let mut put = |chans: u32, (v, u): (bool, bool)| {
         if u {

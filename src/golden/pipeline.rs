@@ -233,7 +233,8 @@ impl Maker {
         let ops = (cfg.ops.len() as u64).max(1);
         self.made.clear();
         self.spans.clear();
-        self.spans.resize(range.clone().count(), 0..0);
+        self.spans
+            .resize(range.end.saturating_sub(range.start) as usize, 0..0);
         // (Vectors `first`, `first + ops`, ... have the opcode of `first`.)
         for first in range.start..range.end.min(range.start.saturating_add(ops)) {
             let mut i = first;

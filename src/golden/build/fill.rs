@@ -591,26 +591,33 @@ mod tests {
         assert!(listed > 2000, "{listed}");
     }
 
+    /// A random `add` (or, every third `k`, `mad`) with a random execution size, and a random
+    /// source index, type and region for the caller to place.
+    fn random_source(r: &mut Rng, k: u32) -> (Insn, usize, DataType, crate::isa::Region) {
+        let op = if k % 3 == 0 { Opcode::Mad } else { Opcode::Add };
+        let mut insn = Insn::new(op);
+        insn.exec_size = [1, 2, 4, 8, 16, 32][r.below(6)];
+        let i = r.below(if op == Opcode::Mad { 3 } else { 2 });
+        let ty = DataType::ALL[r.below(DataType::ALL.len())];
+        let region = crate::isa::Region::new(
+            [0, 1, 2, 4, 8, 16, 32][r.below(7)],
+            [1, 2, 4, 8, 16][r.below(5)],
+            [0, 1, 2, 4][r.below(4)],
+        );
+        (insn, i, ty, region)
+    }
+
     /// The elements `source_elements` marks are those `src_offset` locates channel by
     /// channel, on random two- and three-source instructions (any region, subregister, type
     /// and execution size, whole numbers of rows or not); None only where an offset is not a
     /// whole number of elements or past the 128th element.
     #[test]
     fn source_elements_are_the_offsets_read() {
-        use crate::isa::{RegSrc, Region};
+        use crate::isa::RegSrc;
         let mut r = Rng::for_vector(11, 5, 0);
         let (mut marked, mut none) = (0, 0);
         for k in 0..20_000 {
-            let op = if k % 3 == 0 { Opcode::Mad } else { Opcode::Add };
-            let mut insn = Insn::new(op);
-            insn.exec_size = [1, 2, 4, 8, 16, 32][r.below(6)];
-            let i = r.below(if op == Opcode::Mad { 3 } else { 2 });
-            let ty = DataType::ALL[r.below(DataType::ALL.len())];
-            let region = Region::new(
-                [0, 1, 2, 4, 8, 16, 32][r.below(7)],
-                [1, 2, 4, 8, 16][r.below(5)],
-                [0, 1, 2, 4][r.below(4)],
-            );
+            let (mut insn, i, ty, region) = random_source(&mut r, k);
             let sub = if r.chance(1, 8) {
                 r.below(32) as u8
             } else {
@@ -802,17 +809,8 @@ mod tests {
         // three-source: linear exactly where every channel's offset is.
         let (mut some, mut none) = (0, 0);
         for k in 0..20_000 {
-            use crate::isa::{RegSrc, Region};
-            let op = if k % 3 == 0 { Opcode::Mad } else { Opcode::Add };
-            let mut insn = Insn::new(op);
-            insn.exec_size = [1, 2, 4, 8, 16, 32][r.below(6)];
-            let i = r.below(if op == Opcode::Mad { 3 } else { 2 });
-            let ty = DataType::ALL[r.below(DataType::ALL.len())];
-            let region = Region::new(
-                [0, 1, 2, 4, 8, 16, 32][r.below(7)],
-                [1, 2, 4, 8, 16][r.below(5)],
-                [0, 1, 2, 4][r.below(4)],
-            );
+            use crate::isa::RegSrc;
+            let (mut insn, i, ty, region) = random_source(&mut r, k);
             let (n, sub) = (r.below(120) as u8, r.below(32) as u8);
             insn.src[i] = Some(Src::Reg(RegSrc::new(Reg::Grf(n), sub, ty, region)));
             let offsets: Vec<usize> = (0..u32::from(insn.exec_size))
