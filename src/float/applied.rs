@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 /// A set of rows of `float_modes::RULES`, by position (a bit per row). Rows beyond the 128th
-/// cannot be recorded; tests/float_env.rs checks the table stays within that.
+/// cannot be recorded; tests/float/float_env.rs checks the table stays within that.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Applied(u128);
 

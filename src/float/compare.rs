@@ -1,7 +1,7 @@
 //! Comparisons (cmp, cmpn, and the flag an arithmetic result sets under a condition modifier),
 //! computed arithmetically: the IEEE ordered/unordered relation of the operands after the EU
 //! input handling (denormal flushing per the denorm mode, ALT input mapping). The grids of
-//! spec/compare.toml are the reviewable statement of the manual; tests/float_compare.rs checks
+//! spec/compare.toml are the reviewable statement of the manual; tests/float/float_compare.rs checks
 //! every cell against this evaluation.
 
 use super::applied::{index_of, Applied};

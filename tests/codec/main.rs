@@ -1,0 +1,18 @@
+//! The codec tests, one binary (issue 25: one test binary per area, not per file).
+
+#[path = "../common/codec_util.rs"]
+mod codec_util;
+#[path = "../common/encoding_util.rs"]
+mod encoding_util;
+#[path = "../common/material.rs"]
+mod material;
+#[path = "../common/scratch_util.rs"]
+mod scratch_util;
+
+mod codec_cli;
+mod codec_compact;
+mod codec_corpus;
+mod codec_fuzz;
+mod codec_implicit;
+mod codec_roundtrip_prop;
+mod opcodes;

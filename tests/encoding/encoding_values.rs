@@ -1,0 +1,354 @@
+//! spec/encoding/values.toml: every value table against the encodings written here from Mesa's
+//! brw_eu_defines.h / brw_reg_type.c / brw_disasm.c, and the names against euref's own
+//! enumerations where one exists.
+
+use euref::spec::encoding::values::{self, ALL};
+use euref::spec::encoding::ValueTable;
+use euref::spec::Platform::{self, *};
+
+fn expect(t: &ValueTable, id: &str, gens: &[Platform], entries: &[(&str, u64)]) {
+    assert_eq!(t.id, id);
+    for p in Platform::ALL {
+        assert_eq!(
+            t.gens.contains(p),
+            gens.contains(&p),
+            "{id} on {}",
+            p.name()
+        );
+    }
+    assert_eq!(t.entries, entries, "{id}");
+    assert!(!t.cite.is_empty());
+    for (n, v) in entries {
+        assert_eq!(t.value(n), Some(*v));
+        let first = t.name_of(*v).expect("name of a defined value");
+        assert_eq!(t.value(first), Some(*v), "{id}: name_of({v})");
+    }
+}
+
+const ALLP: &[Platform] = &[Ivb, Hsw, Bdw, Chv, Skl, Bxt];
+const GEN7: &[Platform] = &[Ivb, Hsw];
+const GEN8: &[Platform] = &[Bdw, Chv, Skl, Bxt];
+
+#[test]
+fn value_tables() {
+    assert_eq!(
+        ALL.len(),
+        30,
+        "value table count (enc.visa.type-format, enc.visa.pred-combine: tests/spec/seed_tables.rs)"
+    );
+    expect(
+        &values::GEN7_REG_FILE,
+        "enc.gen7.reg-file",
+        GEN7,
+        &[("arf", 0), ("grf", 1), ("mrf", 2), ("imm", 3)],
+    );
+    expect(
+        &values::GEN8_REG_FILE,
+        "enc.gen8.reg-file",
+        GEN8,
+        &[("arf", 0), ("grf", 1), ("imm", 3)],
+    );
+    expect(
+        &values::GEN9_SENDS_REG_FILE,
+        "enc.gen9.sends-reg-file",
+        &[Skl, Bxt],
+        &[("arf", 0), ("grf", 1)],
+    );
+    expect(
+        &values::EXEC_SIZE,
+        "enc.exec-size",
+        ALLP,
+        &[("1", 0), ("2", 1), ("4", 2), ("8", 3), ("16", 4), ("32", 5)],
+    );
+    expect(
+        &values::COND_MODIFIER,
+        "enc.cond-modifier",
+        ALLP,
+        &[
+            ("none", 0),
+            ("z", 1),
+            ("nz", 2),
+            ("g", 3),
+            ("ge", 4),
+            ("l", 5),
+            ("le", 6),
+            ("o", 8),
+            ("u", 9),
+        ],
+    );
+    expect(
+        &values::PRED_CONTROL_ALIGN1,
+        "enc.pred-control-align1",
+        ALLP,
+        &[
+            ("none", 0),
+            ("seq", 1),
+            ("anyv", 2),
+            ("allv", 3),
+            ("any2h", 4),
+            ("all2h", 5),
+            ("any4h", 6),
+            ("all4h", 7),
+            ("any8h", 8),
+            ("all8h", 9),
+            ("any16h", 10),
+            ("all16h", 11),
+            ("any32h", 12),
+            ("all32h", 13),
+        ],
+    );
+    expect(
+        &values::PRED_CONTROL_ALIGN16,
+        "enc.pred-control-align16",
+        ALLP,
+        &[
+            ("none", 0),
+            ("seq", 1),
+            ("x", 2),
+            ("y", 3),
+            ("z", 4),
+            ("w", 5),
+            ("any4h", 6),
+            ("all4h", 7),
+        ],
+    );
+    expect(
+        &values::QTR_CONTROL,
+        "enc.qtr-control",
+        ALLP,
+        &[("q1", 0), ("q2", 1), ("q3", 2), ("q4", 3)],
+    );
+    expect(
+        &values::NIB_CONTROL,
+        "enc.nib-control",
+        ALLP,
+        &[("low", 0), ("high", 1)],
+    );
+    expect(
+        &values::ACCESS_MODE,
+        "enc.access-mode",
+        ALLP,
+        &[("align1", 0), ("align16", 1)],
+    );
+    expect(
+        &values::MASK_CONTROL,
+        "enc.mask-control",
+        ALLP,
+        &[("normal", 0), ("nomask", 1)],
+    );
+    expect(
+        &values::DEP_CONTROL,
+        "enc.dep-control",
+        ALLP,
+        &[
+            ("none", 0),
+            ("noddclr", 1),
+            ("noddchk", 2),
+            ("noddclr_noddchk", 3),
+        ],
+    );
+    expect(
+        &values::THREAD_CONTROL,
+        "enc.thread-control",
+        ALLP,
+        &[("normal", 0), ("atomic", 1), ("switch", 2)],
+    );
+    expect(
+        &values::FLAG_REGISTER,
+        "enc.flag-register",
+        ALLP,
+        &[("f0.0", 0), ("f0.1", 1), ("f1.0", 2), ("f1.1", 3)],
+    );
+    let math7 = [
+        ("inv", 1),
+        ("log", 2),
+        ("exp", 3),
+        ("sqrt", 4),
+        ("rsq", 5),
+        ("sin", 6),
+        ("cos", 7),
+        ("fdiv", 9),
+        ("pow", 10),
+        ("int_div_both", 11),
+        ("int_div_quotient", 12),
+        ("int_div_remainder", 13),
+    ];
+    expect(
+        &values::GEN7_MATH_FUNCTION,
+        "enc.gen7.math-function",
+        GEN7,
+        &math7,
+    );
+    let math8: Vec<(&str, u64)> = math7
+        .iter()
+        .copied()
+        .chain([("invm", 14), ("rsqrtm", 15)])
+        .collect();
+    expect(
+        &values::GEN8_MATH_FUNCTION,
+        "enc.gen8.math-function",
+        GEN8,
+        &math8,
+    );
+    expect(
+        &values::HSTRIDE,
+        "enc.hstride",
+        ALLP,
+        &[("0", 0), ("1", 1), ("2", 2), ("4", 3)],
+    );
+    expect(
+        &values::VSTRIDE,
+        "enc.vstride",
+        ALLP,
+        &[
+            ("0", 0),
+            ("1", 1),
+            ("2", 2),
+            ("4", 3),
+            ("8", 4),
+            ("16", 5),
+            ("32", 6),
+            ("vxh", 15),
+        ],
+    );
+    expect(
+        &values::WIDTH,
+        "enc.width",
+        ALLP,
+        &[("1", 0), ("2", 1), ("4", 2), ("8", 3), ("16", 4)],
+    );
+    expect(
+        &values::CHAN_SELECT,
+        "enc.chan-select",
+        ALLP,
+        &[("x", 0), ("y", 1), ("z", 2), ("w", 3)],
+    );
+    expect(
+        &values::ADDRESS_MODE,
+        "enc.address-mode",
+        ALLP,
+        &[("direct", 0), ("indirect", 1)],
+    );
+    expect(
+        &values::GEN7_3SRC_TYPE,
+        "enc.gen7.3src-type",
+        GEN7,
+        &[("f", 0), ("d", 1), ("ud", 2), ("df", 3)],
+    );
+    expect(
+        &values::GEN8_3SRC_TYPE,
+        "enc.gen8.3src-type",
+        GEN8,
+        &[("f", 0), ("d", 1), ("ud", 2), ("df", 3), ("hf", 4)],
+    );
+    expect(
+        &values::REP_CONTROL,
+        "enc.rep-control",
+        ALLP,
+        &[("none", 0), ("replicate", 1)],
+    );
+    let sfid_ivb = [
+        ("null", 0),
+        ("sampler", 2),
+        ("gateway", 3),
+        ("dp_sampler", 4),
+        ("render", 5),
+        ("urb", 6),
+        ("thread_spawner", 7),
+        ("vme", 8),
+        ("const", 9),
+        ("data", 10),
+        ("pixel_interp", 11),
+    ];
+    expect(&values::IVB_SFID, "enc.ivb.sfid", &[Ivb], &sfid_ivb);
+    let sfid_hsw: Vec<(&str, u64)> = sfid_ivb
+        .iter()
+        .copied()
+        .chain([("dp_data_1", 12), ("cre", 13)])
+        .collect();
+    expect(
+        &values::HSW_SFID,
+        "enc.hsw.sfid",
+        &[Hsw, Bdw, Chv, Skl, Bxt],
+        &sfid_hsw,
+    );
+    expect(
+        &values::GEN7_BRANCH_OPCODES,
+        "enc.gen7.branch-opcodes",
+        GEN7,
+        &[
+            ("if", 3),
+            ("else", 1),
+            ("endif", 1),
+            ("while", 1),
+            ("break", 3),
+            ("cont", 3),
+            ("halt", 3),
+        ],
+    );
+    expect(
+        &values::GEN8_BRANCH_OPCODES,
+        "enc.gen8.branch-opcodes",
+        GEN8,
+        &[
+            ("if", 3),
+            ("else", 3),
+            ("endif", 1),
+            ("while", 1),
+            ("break", 3),
+            ("cont", 3),
+            ("halt", 3),
+            ("goto", 3),
+            ("join", 1),
+        ],
+    );
+}
+
+#[test]
+fn names_match_euref_enumerations() {
+    use euref::spec::{DataType, Opcode};
+    // Condition modifiers, predicate controls and math functions use the value names of
+    // properties.toml's cond_mod / pred_ctrl / math_fn enumerations.
+    use euref::spec::{CondMod, MathFn, PredCtrl};
+    for (n, _) in values::COND_MODIFIER.entries {
+        assert!(
+            CondMod::from_name(n).is_some(),
+            "enc.cond-modifier `{n}` is a CondMod"
+        );
+    }
+    for (n, _) in values::PRED_CONTROL_ALIGN1.entries {
+        assert!(
+            PredCtrl::from_name(n).is_some(),
+            "enc.pred-control-align1 `{n}` is a PredCtrl"
+        );
+    }
+    for (n, _) in values::GEN8_MATH_FUNCTION.entries {
+        assert!(
+            MathFn::from_name(n).is_some(),
+            "enc.gen8.math-function `{n}` is a MathFn"
+        );
+    }
+    // Three-source type names are data types; branch table names are opcodes of the platforms.
+    for t in [&values::GEN7_3SRC_TYPE, &values::GEN8_3SRC_TYPE] {
+        for (n, _) in t.entries {
+            let ty = DataType::from_name(n).expect("type");
+            for p in t.gens.platforms() {
+                assert!(
+                    ty.reg_enc(p).is_some(),
+                    "{}: {n} exists on {}",
+                    t.id,
+                    p.name()
+                );
+            }
+        }
+    }
+    for t in [&values::GEN7_BRANCH_OPCODES, &values::GEN8_BRANCH_OPCODES] {
+        for (n, v) in t.entries {
+            let op = Opcode::from_name(n).expect("opcode");
+            assert!(*v & 1 == 1, "{}: every jump instruction has JIP", t.id);
+            for p in t.gens.platforms() {
+                assert!(op.number(p).is_some(), "{}: {n} on {}", t.id, p.name());
+            }
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! The golden tests, one binary (issue 25: one test binary per area, not per file).
+
+#[path = "../common/golden_util.rs"]
+mod golden_util;
+#[path = "../common/material.rs"]
+mod material;
+#[path = "../common/scratch_util.rs"]
+mod scratch_util;
+
+mod golden_conformance;
+mod golden_coverage;
+mod golden_fast_writer;

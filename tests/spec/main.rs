@@ -1,0 +1,13 @@
+//! The spec tests, one binary (issue 25: one test binary per area, not per file).
+
+#[path = "../common/material.rs"]
+mod material;
+#[path = "../common/scratch_util.rs"]
+mod scratch_util;
+
+mod platforms;
+mod seed_tables;
+mod spec_compiler;
+mod spec_coverage;
+mod spec_runtime;
+mod types;
