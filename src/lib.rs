@@ -19,6 +19,7 @@ pub mod spec;
 pub mod state;
 pub mod validate;
 pub mod values;
+pub mod vector;
 
 #[cfg(test)]
 mod test_rng;

@@ -3,7 +3,7 @@
 //! the vector at the head of the window, is restarted, and the rest of the window is sent
 //! again.
 
-use super::compare::{compare_view, plainly_equal, Outcome};
+use super::compare::{compare_view, plainly_equal, verdict_before_values, Outcome};
 use super::json::{compact_strings, push_string, Lexer};
 use super::known::KnownFields;
 use super::read_ahead::{self, Item, ReadAhead};
@@ -24,6 +24,31 @@ const PREFETCH_AHEAD: usize = 3;
 
 /// The default number of requests in flight.
 pub const DEFAULT_WINDOW: usize = 256;
+
+/// Starts in a row of a simulator that exits before it answers anything, after which the
+/// check stops (the simulator cannot start: it would be restarted for every vector for ever).
+pub const DEAD_STARTS: u32 = 3;
+
+/// The error that stops a check whose simulator cannot start: the command, how it ended, what
+/// it wrote to standard error, and what to do.
+fn cannot_start(cmd: &str, how: &str, code: Option<i32>, stderr: &str) -> String {
+    let hint = match code {
+        Some(127) => {
+            " (127: the shell did not find the command: give its full path, or put it \
+                      on PATH, e.g. `cargo install --path .` for euref itself)"
+        }
+        Some(126) => " (126: the command is not executable)",
+        _ => "",
+    };
+    let stderr = if stderr.is_empty() {
+        "nothing on standard error".to_string()
+    } else {
+        format!("its standard error:\n{stderr}")
+    };
+    format!(
+        "the simulator `{cmd}` cannot start: it {how} before answering any request{hint}; {stderr}"
+    )
+}
 
 /// Options of a check run.
 #[derive(Debug, Clone)]
@@ -287,6 +312,7 @@ pub fn describe(v: &VectorView, o: &Outcome) -> String {
             )
         }
         Outcome::SimError { message }
+        | Outcome::Incomplete { message }
         | Outcome::Crash { message }
         | Outcome::Garbage { message }
         | Outcome::BadVector { message } => format!("  {message}"),
@@ -376,6 +402,7 @@ fn check_all(
     let spawn =
         || SimProcess::spawn(&opts.sim).map_err(|e| format!("cannot start `{}`: {e}", opts.sim));
     let mut sim = spawn()?;
+    let mut dead_starts = 0u32;
     let window = opts.window.max(1);
     let refill_at = window / 2;
     // Vector lines: to send again after a restart, in flight, and spare buffers.
@@ -458,7 +485,9 @@ fn check_all(
         let o = match received {
             Ok(line) => match ResponseView::parse_bytes(line) {
                 Ok(r) if r.id == v.id => {
-                    if plainly_equal(&v, &r) {
+                    if let Some(o) = verdict_before_values(&v, &r) {
+                        o
+                    } else if plainly_equal(&v, &r) {
                         Outcome::Pass
                     } else {
                         // The alternatives and the destination are read when needed.
@@ -494,6 +523,31 @@ fn check_all(
             o,
             Outcome::Timeout { .. } | Outcome::Crash { .. } | Outcome::Garbage { .. }
         );
+        // A simulator that exited without answering anything: 126/127 (the shell could not
+        // run the command) stops the check at once, any other exit after `DEAD_STARTS` starts
+        // in a row.
+        if let Outcome::Crash { message } = &o {
+            if !sim.answered() {
+                dead_starts += 1;
+                let code = sim.exit_code();
+                if matches!(code, Some(126 | 127)) || dead_starts >= DEAD_STARTS {
+                    let how = match dead_starts {
+                        1 => message.trim_start_matches("the simulator ").to_string(),
+                        n => format!(
+                            "{} ({n} starts in a row)",
+                            message.trim_start_matches("the simulator ")
+                        ),
+                    };
+                    let e = cannot_start(&opts.sim, &how, code, &sim.stderr_tail());
+                    // (What was checked so far stays in the report.)
+                    let _ = report.write_all(&out);
+                    return Err(e);
+                }
+            }
+        }
+        if sim.answered() {
+            dead_starts = 0;
+        }
         record(&v, spans.rules_id, o, summary, &mut out, report)?;
         drop(v);
         spare.push(head);

@@ -2,8 +2,8 @@
 //! perturbs the instruction or the state the simulator executes (the engine in src/exec is
 //! untouched), the way a buggy simulator would get it wrong.
 
-use crate::isa::{Addr, Insn, Src};
-use crate::spec::Opcode;
+use crate::isa::{Addr, Flag, Insn, Reg, Src};
+use crate::spec::{CondMod, Opcode, PredCtrl};
 use crate::state::ThreadState;
 
 /// An injected fault.
@@ -19,14 +19,29 @@ pub enum Fault {
     RegionOffByOne,
     /// Saturation is ignored (violates sat.* rows).
     NoSat,
+    /// Predication is ignored: every enabled channel executes (a fully predicated-off
+    /// instruction writes its destination).
+    IgnorePredication,
+    /// The flag subregister is that of the other flag register: f1.x where the instruction
+    /// says f0.x and f0.x where it says f1.x (for the predicate and the condition modifier).
+    FlagSwap,
+    /// `sel` with a condition modifier also writes the flag as `cmp` would (violates
+    /// cmpn.rule.sel-flags-untouched).
+    SelSetsFlags,
+    /// Every request is answered with an error.
+    ErrorAll,
 }
 
 impl Fault {
-    pub const ALL: [Fault; 4] = [
+    pub const ALL: [Fault; 8] = [
         Fault::NoDenormFlush,
         Fault::CmpnNanSwap,
         Fault::RegionOffByOne,
         Fault::NoSat,
+        Fault::IgnorePredication,
+        Fault::FlagSwap,
+        Fault::SelSetsFlags,
+        Fault::ErrorAll,
     ];
 
     pub fn name(self) -> &'static str {
@@ -35,6 +50,10 @@ impl Fault {
             Fault::CmpnNanSwap => "cmpn-nan-swap",
             Fault::RegionOffByOne => "region-off-by-one",
             Fault::NoSat => "no-sat",
+            Fault::IgnorePredication => "ignore-predication",
+            Fault::FlagSwap => "flag-swap",
+            Fault::SelSetsFlags => "sel-sets-flags",
+            Fault::ErrorAll => "error-all",
         }
     }
 
@@ -55,6 +74,16 @@ impl Fault {
         match self {
             Fault::CmpnNanSwap if insn.op == Opcode::Cmpn => insn.op = Opcode::Cmp,
             Fault::NoSat => insn.sat = false,
+            Fault::IgnorePredication => {
+                insn.pred = PredCtrl::None;
+                insn.pred_inv = false;
+            }
+            Fault::FlagSwap => {
+                insn.flag = Flag {
+                    reg: insn.flag.reg ^ 1,
+                    sub: insn.flag.sub,
+                }
+            }
             Fault::RegionOffByOne => {
                 if let Some(Src::Reg(r)) = &mut insn.src[0] {
                     if let Addr::Direct { sub, .. } = &mut r.addr {
@@ -69,8 +98,28 @@ impl Fault {
         }
     }
 
-    /// Perturb the state before execution.
-    pub fn apply_state(self, st: &mut ThreadState) {
+    /// The error every request is answered with, for [`Fault::ErrorAll`].
+    pub fn error(self) -> Option<&'static str> {
+        (self == Fault::ErrorAll).then_some("injected fault error-all: every request fails")
+    }
+
+    /// Perturb the state before `insn` (perturbed by [`Fault::apply_insn`]) executes.
+    pub fn apply_state(self, st: &mut ThreadState, insn: &Insn) {
+        if self == Fault::SelSetsFlags && insn.op == Opcode::Sel && insn.cmod != CondMod::None {
+            // The flag written as the comparison of a `cmp` with the same operands would
+            // write it (sel itself does not read the flag it is given for its modifier).
+            let mut cmp = insn.clone();
+            cmp.op = Opcode::Cmp;
+            cmp.sat = false;
+            cmp.ctrl.acc_wr = false;
+            if let Some(d) = cmp.dst.as_mut() {
+                d.addr = Addr::Direct {
+                    reg: Reg::NULL,
+                    sub: 0,
+                };
+            }
+            let _ = crate::exec::step(st, &cmp);
+        }
         if self == Fault::NoDenormFlush {
             if let Some((v, _)) = st.arf_dword("cr0", 0) {
                 let env = crate::float::FloatEnv::from_cr0(st.platform(), v).with_denorms(true);

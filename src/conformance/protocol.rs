@@ -1,7 +1,7 @@
 //! The simulator protocol (conformance/PROTOCOL.md): one JSON request line per vector on the
 //! simulator's stdin, one JSON response line on its stdout, in order.
 
-use crate::golden::Vector;
+use crate::vector::Vector;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

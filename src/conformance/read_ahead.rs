@@ -12,7 +12,7 @@ use super::json::plain_ascii_string;
 use super::known::KnownFields;
 use super::lines::read_line_bytes;
 use super::view::{write_request_from, Spans, VectorView};
-use crate::golden::Vector;
+use crate::vector::Vector;
 use std::collections::HashSet;
 use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};

@@ -4,7 +4,9 @@
 //! checking thread drives both pipes itself ([`pipes`]: non-blocking, `poll`); elsewhere a
 //! writer and a reader thread do.
 
-use std::process::{Child, Command, Stdio};
+use std::io::{Read as _, Write as _};
+use std::process::{Child, ChildStderr, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -38,10 +40,20 @@ pub enum RecvError {
     Exited(String),
 }
 
+/// The last bytes of the simulator's standard error kept (for the error when it cannot start).
+const STDERR_TAIL: usize = 2048;
+
 /// A running simulator.
 pub struct SimProcess {
     child: Child,
     io: pipes::Pipes,
+    /// The end of what it wrote to standard error (which is passed through as it comes), and
+    /// whether that stream has ended.
+    stderr: Arc<Mutex<(Vec<u8>, bool)>>,
+    /// A line has come from it.
+    answered: bool,
+    /// Its exit code, once known ([`SimProcess::exit_status`]).
+    code: Option<i32>,
     /// Received bytes not yet returned as lines: `buf[start..end]`.
     buf: Vec<u8>,
     start: usize,
@@ -58,8 +70,12 @@ impl SimProcess {
             .arg(format!("exec {cmd}"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()?;
+        let stderr = Arc::new(Mutex::new((Vec::new(), false)));
+        if let Some(err) = child.stderr.take() {
+            pass_stderr(err, stderr.clone());
+        }
         let stdin = child
             .stdin
             .take()
@@ -79,6 +95,9 @@ impl SimProcess {
         Ok(SimProcess {
             child,
             io,
+            stderr,
+            answered: false,
+            code: None,
             buf: vec![0; 4 * READ],
             start: 0,
             end: 0,
@@ -134,10 +153,12 @@ impl SimProcess {
             if let Some(k) = memchr::memchr(b'\n', &self.buf[from..self.end]) {
                 let start = self.start;
                 self.start = from + k + 1;
+                self.answered = true;
                 return Ok(&self.buf[start..from + k]);
             }
             if self.eof {
                 if self.start < self.end {
+                    self.answered = true;
                     let start = self.start;
                     self.start = self.end;
                     return Ok(&self.buf[start..self.end]);
@@ -162,11 +183,38 @@ impl SimProcess {
         // Give the process a moment to be reaped for its status.
         for _ in 0..50 {
             if let Ok(Some(s)) = self.child.try_wait() {
+                self.code = s.code();
                 return format!("exited ({s})");
             }
             thread::sleep(Duration::from_millis(2));
         }
         String::from("closed its output")
+    }
+
+    /// Whether any line has come from the simulator since it started.
+    pub fn answered(&self) -> bool {
+        self.answered
+    }
+
+    /// Its exit code, when it has exited and the code is known (not for a signal).
+    pub fn exit_code(&self) -> Option<i32> {
+        self.code
+    }
+
+    /// The end of what it wrote to standard error (at most the last 2 KiB, lossy UTF-8),
+    /// after waiting a moment for the stream to end when it has exited.
+    pub fn stderr_tail(&self) -> String {
+        for _ in 0..100 {
+            match self.stderr.lock() {
+                Ok(g) if !g.1 => {}
+                _ => break,
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        match self.stderr.lock() {
+            Ok(g) => String::from_utf8_lossy(&g.0).trim().to_string(),
+            Err(_) => String::new(),
+        }
     }
 
     /// Kill and reap the process.
@@ -175,6 +223,31 @@ impl SimProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Pass the simulator's standard error through to ours as it comes, keeping its last
+/// [`STDERR_TAIL`] bytes in `tail` (and noting its end), on a thread of its own.
+fn pass_stderr(mut err: ChildStderr, tail: Arc<Mutex<(Vec<u8>, bool)>>) {
+    let run = move || {
+        let mut chunk = [0u8; 4096];
+        loop {
+            let n = match err.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            let _ = std::io::stderr().write_all(&chunk[..n]);
+            if let Ok(mut g) = tail.lock() {
+                g.0.extend_from_slice(&chunk[..n]);
+                let extra = g.0.len().saturating_sub(STDERR_TAIL);
+                g.0.drain(..extra);
+            }
+        }
+        if let Ok(mut g) = tail.lock() {
+            g.1 = true;
+        }
+    };
+    // (Without a thread, standard error is not passed through, and the tail stays empty.)
+    let _ = thread::Builder::new().name("sim-stderr".into()).spawn(run);
 }
 
 impl Drop for SimProcess {

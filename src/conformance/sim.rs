@@ -56,8 +56,11 @@ fn try_execute(req: &Request, fault: Option<Fault>) -> Result<BTreeMap<String, S
         regs::write(&mut st, name, &bytes).map_err(|e| format!("initial.{name}: {e}"))?;
     }
     if let Some(f) = fault {
+        if let Some(e) = f.error() {
+            return Err(e.into());
+        }
         f.apply_insn(&mut insn);
-        f.apply_state(&mut st);
+        f.apply_state(&mut st, &insn);
     }
     crate::exec::step(&mut st, &insn).map_err(|e| e.to_string())?;
     req.report
@@ -473,7 +476,10 @@ impl Simulator {
             }
         }
         if let Some(f) = self.fault {
-            f.apply_state(st);
+            if let Some(e) = f.error() {
+                return Err(e.into());
+            }
+            f.apply_state(st, &pre.insn);
         }
         let info = crate::exec::step_prepared(st, pre, &ExecOptions::default())
             .map_err(|e| e.to_string())?;
@@ -650,7 +656,7 @@ fn write_reg_hex(st: &ThreadState, name: &str, out: &mut Vec<u8>) {
         ) {
             // Wholly defined, 32 bytes: their hex by the vectorized writer, appended at once.
             let mut text = [0u8; 64];
-            crate::golden::format::fast::hex_into(&mut text, reg);
+            crate::vector::hex::hex_into(&mut text, reg);
             out.extend_from_slice(&text);
             return;
         }
@@ -658,7 +664,7 @@ fn write_reg_hex(st: &ThreadState, name: &str, out: &mut Vec<u8>) {
             // Wholly defined: two digits per byte from a table, appended at once.
             let mut text = [0u8; 128];
             for (d, b) in text.chunks_exact_mut(2).zip(&st.grf[n * rb..(n + 1) * rb]) {
-                d.copy_from_slice(&crate::golden::format::fast::HEX2[usize::from(*b)]);
+                d.copy_from_slice(&crate::vector::hex::HEX2[usize::from(*b)]);
             }
             out.extend_from_slice(&text[..2 * rb]);
             return;
@@ -774,13 +780,7 @@ mod tests {
             reqs.extend(c.iter().flatten().map(Request::from_vector));
         })
         .unwrap();
-        let faults = [
-            None,
-            Some(Fault::NoDenormFlush),
-            Some(Fault::CmpnNanSwap),
-            Some(Fault::RegionOffByOne),
-            Some(Fault::NoSat),
-        ];
+        let faults = std::iter::once(None).chain(Fault::ALL.map(Some));
         let mut differ = 0;
         for fault in faults {
             let mut sim = Simulator::new(fault);

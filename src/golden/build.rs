@@ -143,7 +143,7 @@ pub struct Work {
     /// Per opcode of the selection: the constant text of its cached shape (boxed: taken out
     /// for each vector by moving a pointer).
     texts: Vec<Option<Box<ShapeText>>>,
-    /// `{"v":1,"id":"<gen>-<seed hex>-`.
+    /// `{"v":<FORMAT_VERSION>,"id":"<gen>-<seed hex>-`.
     id_head: Vec<u8>,
     /// The value labels of the current vector.
     classes: ClassSet,
@@ -180,7 +180,8 @@ impl Work {
             shapes: (0..cfg.ops.len()).map(|_| None).collect(),
             texts: (0..cfg.ops.len()).map(|_| None).collect(),
             id_head: {
-                let mut h = b"{\"v\":1,\"id\":\"".to_vec();
+                let mut h =
+                    format!("{{\"v\":{},\"id\":\"", super::format::FORMAT_VERSION).into_bytes();
                 h.extend_from_slice(cfg.platform.name().as_bytes());
                 h.push(b'-');
                 fast::uint_hex(&mut h, cfg.seed);
@@ -390,17 +391,16 @@ impl Work {
         if let Some((d, cnt)) = b.dst_regs {
             Filler::raw(st, d, cnt, r)?;
         }
-        if shape.uses_flags {
-            for f in self.arf_f.into_iter().flatten() {
-                // Mostly set bits, so that predicated vectors still execute most channels.
-                let v = match r.below(8) {
-                    0 => 0,
-                    1 | 2 => u32::MAX,
-                    3 => r.next() as u32,
-                    _ => (r.next() | r.next()) as u32,
-                };
-                self.st.set_arf(f, &v.to_le_bytes())?;
-            }
+        // Both flag registers, in every vector (read or not, they are checked): mostly set
+        // bits, so that predicated vectors still execute most channels.
+        for f in self.arf_f.into_iter().flatten() {
+            let v = match r.below(8) {
+                0 => 0,
+                1 | 2 => u32::MAX,
+                3 => r.next() as u32,
+                _ => (r.next() | r.next()) as u32,
+            };
+            self.st.set_arf(f, &v.to_le_bytes())?;
         }
         // mac and AccWrEn forms: random accumulator contents (mac reads acc0/acc1 implicitly).
         if shape.acc {
@@ -482,13 +482,25 @@ impl Work {
             }
         }
         let grf = w.grf_regs(st.grf_reg_bytes());
-        let (changed, with_undef) = changed_regs(
+        let (changed, mut with_undef) = changed_regs(
             st,
             after,
             &shape.candidates,
             (maybe, text.grf_candidates),
             grf,
         );
+        // A reported register that did not change may hold undefined bits too (an
+        // unpopulated dword of cr0 reads as undefined): its mask goes into `undefined`.
+        let mut same = shape.reported & !changed;
+        while same != 0 {
+            let i = same.trailing_zeros() as usize;
+            same &= same - 1;
+            if let Some(&reg) = shape.candidates.get(i) {
+                if reg_view(after, reg, &mut ub).1 {
+                    with_undef |= 1 << i;
+                }
+            }
+        }
         let (rules, classes, floats) = (&self.rules, &mut self.classes, &mut self.floats);
         for &k in &shape.label_ranks {
             classes.insert_rank(k);
@@ -505,10 +517,15 @@ impl Work {
             for (i, reg) in shape.initial.iter().enumerate() {
                 reg_entry(c, keys, st, *reg, i == 0);
             }
+            // Expected: every register of `initial` (changed or not: one that must not change
+            // is expected to keep its bytes) and every other register the instruction changed.
             c.put(b"},\"expected\":{");
-            reg_entries(c, &shape.candidates, changed, |c, reg, first| {
-                reg_entry(c, keys, after, reg, first)
-            });
+            reg_entries(
+                c,
+                &shape.candidates,
+                changed | shape.reported,
+                |c, reg, first| reg_entry(c, keys, after, reg, first),
+            );
             c.byte(b'}');
             if with_undef != 0 {
                 c.put(b",\"undefined\":{");

@@ -62,7 +62,7 @@ fn as_f64(t: DataType, v: u64) -> Option<f64> {
     match t {
         DataType::F => Some(f64::from(f32::from_bits(v as u32))),
         DataType::DF => Some(f64::from_bits(v)),
-        DataType::HF => Some(crate::conformance::compare::float_value(t, v)),
+        DataType::HF => Some(crate::vector::text::float_value(t, v)),
         _ => None,
     }
 }

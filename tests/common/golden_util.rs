@@ -2,9 +2,12 @@
 
 #![allow(dead_code)]
 
+use euref::conformance::check::{read_report, ReportLine};
 use euref::golden::Vector;
 use euref::isa::Insn;
 use euref::spec::Platform;
+use std::path::Path;
+use std::process::Command;
 
 /// The instruction of vector `v` on `p`, parsed from its IGA text, after asserting that the
 /// validator accepts it. From the text, not the bytes: decoding a one-source math on Gen7
@@ -18,4 +21,51 @@ pub fn parsed_valid_insn(v: &Vector, p: Platform) -> Insn {
         .collect();
     assert!(bad.is_empty(), "{}: {} violates {bad:?}", v.id, v.insn);
     insn
+}
+
+pub const EUREF: &str = env!("CARGO_BIN_EXE_euref");
+
+pub fn golden(args: &[&str], out: &Path, threads: &str) {
+    let st = Command::new(EUREF)
+        .arg("golden")
+        .args(args)
+        .arg("-o")
+        .arg(out)
+        .env("RAYON_NUM_THREADS", threads)
+        .status()
+        .unwrap();
+    assert!(st.success(), "euref golden {args:?} failed");
+}
+
+/// `euref check`: (exit code, stdout, report lines).
+pub fn check(
+    sim: &str,
+    vectors: &Path,
+    report: &Path,
+    extra: &[&str],
+) -> (i32, String, Vec<ReportLine>) {
+    let o = Command::new(EUREF)
+        .arg("check")
+        .arg("--sim")
+        .arg(sim)
+        .arg(vectors)
+        .arg("--report")
+        .arg(report)
+        .args(extra)
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(report).unwrap_or_default();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        read_report(&text),
+    )
+}
+
+pub fn vectors_of(path: &Path) -> Vec<Vector> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }

@@ -6,60 +6,12 @@
 use crate::golden_util;
 use crate::scratch_util;
 
-use euref::conformance::check::read_report;
 use euref::golden::coverage::Coverage;
-use euref::golden::{generate, GenConfig, Vector};
+use euref::golden::{generate, GenConfig};
 use euref::spec::Platform;
 use scratch_util::Scratch;
-use std::path::Path;
-use std::process::Command;
 
-const EUREF: &str = env!("CARGO_BIN_EXE_euref");
-
-fn golden(args: &[&str], out: &Path, threads: &str) {
-    let st = Command::new(EUREF)
-        .arg("golden")
-        .args(args)
-        .arg("-o")
-        .arg(out)
-        .env("RAYON_NUM_THREADS", threads)
-        .status()
-        .unwrap();
-    assert!(st.success(), "euref golden {args:?} failed");
-}
-
-/// `euref check`: (exit code, stdout, report lines).
-fn check(
-    sim: &str,
-    vectors: &Path,
-    report: &Path,
-    extra: &[&str],
-) -> (i32, String, Vec<euref::conformance::check::ReportLine>) {
-    let o = Command::new(EUREF)
-        .arg("check")
-        .arg("--sim")
-        .arg(sim)
-        .arg(vectors)
-        .arg("--report")
-        .arg(report)
-        .args(extra)
-        .output()
-        .unwrap();
-    let text = std::fs::read_to_string(report).unwrap_or_default();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        read_report(&text),
-    )
-}
-
-fn vectors_of(path: &Path) -> Vec<Vector> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use golden_util::{check, golden, vectors_of, EUREF};
 
 #[test]
 fn same_seed_same_bytes_on_one_and_two_threads() {
@@ -225,19 +177,19 @@ fn a_crashing_hanging_or_garbage_simulator_is_reported_and_checking_continues() 
 }
 
 /// A simulator that exits at once, while the checker is still writing a window of requests
-/// larger than a pipe holds to it: every vector is reported as a crash (the checker survives
-/// the broken pipe) and each costs one restart.
+/// larger than a pipe holds to it: the checker survives the broken pipe, and stops after a few
+/// starts that answered nothing (tests/golden/honest_verdict.rs) instead of restarting it for
+/// every vector.
 #[test]
-fn a_simulator_that_exits_at_once_is_reported_for_every_vector() {
+fn a_simulator_that_exits_at_once_stops_the_check() {
     let tmp = Scratch::new("golden-test");
     let v = tmp.join("exits.jsonl");
     golden(&["--gen", "skl", "--count", "300", "--seed", "3"], &v, "1");
     let r = tmp.join("exits.report.jsonl");
     let (code, out, lines) = check("true", &v, &r, &["--window", "300"]);
-    assert_eq!(code, 1, "{out}");
-    assert_eq!(lines.len(), 300, "{out}");
+    assert_eq!(code, 2, "{out}");
+    assert!(lines.len() < 3, "{out}");
     assert!(lines.iter().all(|l| l.status == "crash"), "{out}");
-    assert!(out.contains("simulator restarts: 300"), "{out}");
 }
 
 #[test]

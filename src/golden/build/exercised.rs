@@ -330,7 +330,7 @@ pub(super) fn facts(
         |i: usize, c: u32, cls: &[usize]| class(i, c).is_some_and(|(k, _, _)| cls.contains(&k));
     let one = |i: usize, c: u32| {
         class(i, c).is_some_and(|(_, t, v)| {
-            crate::conformance::compare::float_value(t, v).to_bits() == 1f64.to_bits()
+            crate::vector::text::float_value(t, v).to_bits() == 1f64.to_bits()
         })
     };
     use values::*;

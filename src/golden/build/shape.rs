@@ -67,9 +67,12 @@ pub(super) struct Shape {
     pub(super) grf: Vec<u8>,
     /// Registers of `initial`, sorted by name.
     pub(super) initial: Vec<RegRef>,
-    /// Registers that may change (destination, every ARF register but ip and null), sorted by
-    /// name.
+    /// Registers that may change or are reported (every register of `initial`, every ARF
+    /// register but ip and null), sorted by name.
     pub(super) candidates: Vec<RegRef>,
+    /// The candidates in `initial` (bit `i`: candidate `i`): every vector's `expected` lists
+    /// them, changed or not, so that a register that must not change is checked too.
+    pub(super) reported: u64,
     /// The GRF registers among the candidates (bit `i`: candidate `i`, the first 64).
     pub(super) grf_candidates: u64,
     /// Per ARF block: the ARF registers among the candidates with a byte in it.
@@ -79,7 +82,6 @@ pub(super) struct Shape {
     pub(super) float: bool,
     /// The tagging plan of its vectors (their rules and alternatives).
     pub(super) tags: TagPlan,
-    pub(super) uses_flags: bool,
     pub(super) acc: bool,
     /// How its vectors draw each source.
     pub(super) src_fills: [SrcFill; 3],
@@ -164,8 +166,6 @@ impl Work {
                 text::insn_fields(&mut buf.text, &b.insn, p, &bytes);
             }
             shape_tables::place_into(b.labels, &mut buf.label_ranks, &mut buf.labels);
-            let uses_flags =
-                b.insn.pred != crate::spec::PredCtrl::None || b.insn.cmod != CondMod::None;
             let acc = b.insn.op == Opcode::Mac || b.insn.ctrl.acc_wr;
             let float = b.insn.dst.is_some_and(|d| d.ty.is_float())
                 || b.insn.src.iter().flatten().any(|s| s.ty().is_float());
@@ -174,7 +174,7 @@ impl Work {
             let lists = LISTS.with(|l| {
                 let mut l = l.borrow_mut();
                 l.clear();
-                self.reg_lists(&b, &order, &mut l, &mut buf, (uses_flags, acc, float))
+                self.reg_lists(&b, &order, &mut l, &mut buf, (acc, float))
             });
             let Some(grf_candidates) = lists else {
                 continue;
@@ -184,6 +184,11 @@ impl Work {
                 // (The changed-register masks are 64 bits; no platform has that many.)
                 continue;
             }
+            // Every register of `initial` is a candidate (the GRF ones by `candidates_into`,
+            // the ARF ones as registers that may change), so every one is reported.
+            let Some(reported) = reported_mask(&buf.initial, candidates) else {
+                continue;
+            };
             let dst = &mut buf.dst;
             if let Some(d) = b.insn.dst {
                 if let Addr::Direct {
@@ -231,11 +236,11 @@ impl Work {
                     grf: buf.grf,
                     initial: buf.initial,
                     candidates: buf.candidates,
+                    reported,
                     grf_candidates,
                     block_candidates: buf.blocks,
                     dst: buf.dst,
                     float,
-                    uses_flags,
                     acc,
                     src_fills,
                 }));
@@ -256,12 +261,12 @@ impl Work {
                 grf: to_grf,
                 initial: to_initial,
                 candidates: to_candidates,
+                reported: to_reported,
                 grf_candidates: to_grf_candidates,
                 block_candidates: to_block_candidates,
                 dst: to_dst,
                 float: to_float,
                 tags: to_tags,
-                uses_flags: to_uses_flags,
                 acc: to_acc,
                 src_fills: to_src_fills,
             } = &mut *room;
@@ -281,11 +286,11 @@ impl Work {
             *to_grf = buf.grf;
             *to_initial = buf.initial;
             *to_candidates = buf.candidates;
+            *to_reported = reported;
             *to_grf_candidates = grf_candidates;
             *to_block_candidates = buf.blocks;
             *to_dst = buf.dst;
             *to_float = float;
-            *to_uses_flags = uses_flags;
             *to_acc = acc;
             *to_src_fills = src_fills;
             return Some(room);
@@ -303,7 +308,7 @@ impl Work {
         order: &RegOrder,
         l: &mut Lists,
         buf: &mut Buffers,
-        (uses_flags, acc, float): (bool, bool, bool),
+        (acc, float): (bool, bool),
     ) -> Option<u64> {
         let grf = &mut buf.grf;
         for &(n, c) in b.src_regs.iter() {
@@ -340,12 +345,12 @@ impl Work {
         {
             return None;
         }
-        if uses_flags {
-            let [Some(f0), Some(f1)] = self.arf_f else {
-                return None;
-            };
-            l.flags(order, f0, f1);
-        }
+        // Every vector has both flag registers, read or not: whatever the instruction does
+        // to them is checked (a simulator that writes flags it must not is caught).
+        let [Some(f0), Some(f1)] = self.arf_f else {
+            return None;
+        };
+        l.flags(order, f0, f1);
         if acc {
             for a in self.arf_acc.iter().flatten() {
                 l.arf(order, *a);
@@ -355,8 +360,19 @@ impl Work {
             l.cr0(order, self.arf_cr0?);
         }
         l.initial_into(&mut buf.initial);
-        Some(l.candidates_into(order, b.dst_regs, &mut buf.candidates, &mut buf.blocks))
+        Some(l.candidates_into(order, &mut buf.candidates, &mut buf.blocks))
     }
+}
+
+/// The bits of the candidates that are in `initial`; None when a register of `initial` is
+/// not a candidate (then it could not be reported).
+fn reported_mask(initial: &[RegRef], candidates: &[RegRef]) -> Option<u64> {
+    let mut mask = 0u64;
+    for reg in initial {
+        let at = candidates.iter().position(|c| c == reg)?;
+        mask |= 1u64.checked_shl(at as u32)?;
+    }
+    Some(mask)
 }
 
 #[cfg(test)]

@@ -416,6 +416,11 @@ fn float_plan(
             fixed.push(rule!("fp.sat.zero-sign"));
         }
     }
+    // sel writes no flag, whatever the types and whatever selects (seed000 §3.3.3.6): every
+    // sel with a condition modifier shows it.
+    if insn.op == Opcode::Sel && insn.cmod != CondMod::None {
+        fixed.push(rule!("cmpn.rule.sel-flags-untouched"));
+    }
     // The rest is about float operands and results: an instruction with neither a float
     // destination nor a float source 0 exercises nothing on its values (its operands are not
     // read).
@@ -437,7 +442,6 @@ fn float_plan(
                 let sel = insn.op == Opcode::Sel;
                 if sel {
                     fixed.push(rule!("cmpn.rule.minmax-by-sel"));
-                    fixed.push(rule!("cmpn.rule.sel-flags-untouched"));
                 }
                 grid = Some(Grid { g, kind, gc, sel });
             }

@@ -149,21 +149,20 @@ impl Lists {
         out.extend(self.initial.iter().map(|x| x.1));
     }
 
-    /// The registers that may change, appended to `out` (empty): the destination registers
-    /// `r<d>` .. `r<d + cnt - 1>` merged in name order into the ARF registers that may change;
-    /// and which of them (the first 64) lie where: the GRF ones (returned, bit `i`: `out[i]`)
-    /// and, per ARF block, the ARF ones with a byte in it (`blocks`, emptied first).
+    /// The candidates, appended to `out` (empty): the GRF registers of `initial` (sources and
+    /// destination: those that may change and those that must not, all reported) merged in
+    /// name order into the ARF registers that may change; and which of them (the first 64)
+    /// lie where: the GRF ones (returned, bit `i`: `out[i]`) and, per ARF block, the ARF ones
+    /// with a byte in it (`blocks`, emptied first). Call after [`Lists::initial_into`].
     pub(super) fn candidates_into(
         &mut self,
         o: &RegOrder,
-        dst: Option<(u8, u8)>,
         out: &mut Vec<RegRef>,
         blocks: &mut Vec<u64>,
     ) -> u64 {
-        if let Some((d, cnt)) = dst {
-            for q in 0..cnt {
-                let n = d.wrapping_add(q);
-                self.dsts.push((o.grf[usize::from(n)], n));
+        for &(rank, reg) in &self.initial {
+            if let RegRef::Grf(n) = reg {
+                self.dsts.push((rank, n));
             }
         }
         self.dsts.sort_by_key(|x| x.0);
@@ -270,22 +269,19 @@ mod tests {
                 let want_initial: Vec<RegRef> = want.iter().map(|x| x.1).collect();
                 assert_eq!(got[1..], want_initial[..]);
 
-                let dst = (next() % 4 != 0).then(|| ((next() % 120) as u8, (next() % 5) as u8));
                 if round % 100 == 0 {
                     // Another subset of the ARF registers may change.
                     keep = arf_sorted.iter().filter(|_| next() % 4 != 0).collect();
                     let kept: Vec<usize> = keep.iter().map(|x| x.1).collect();
                     o = RegOrder::new(regs, &kept);
                 }
-                let mut dsts: Vec<(String, RegRef)> = Vec::new();
-                if let Some((d, cnt)) = dst {
-                    for q in 0..cnt {
-                        dsts.push((grf_name(d + q).to_string(), RegRef::Grf(d + q)));
-                    }
-                }
-                dsts.sort_by(|a, b| a.0.cmp(&b.0));
+                // The GRF candidates: the GRF registers of `initial`.
+                let dsts: Vec<&(String, RegRef)> = want
+                    .iter()
+                    .filter(|x| matches!(x.1, RegRef::Grf(_)))
+                    .collect();
                 let mut want = Vec::new();
-                let mut di = dsts.iter().peekable();
+                let mut di = dsts.into_iter().peekable();
                 for (name, i) in &keep {
                     while let Some(d) = di.next_if(|d| d.0 < *name) {
                         want.push(d.1);
@@ -295,8 +291,8 @@ mod tests {
                 want.extend(di.map(|d| d.1));
                 let mut got = Vec::new();
                 let mut blocks = vec![7];
-                let grf = lists.candidates_into(&o, dst, &mut got, &mut blocks);
-                assert_eq!(got, want, "{p:?} {dst:?}");
+                let grf = lists.candidates_into(&o, &mut got, &mut blocks);
+                assert_eq!(got, want, "{p:?}");
                 // Where they lie: as the candidates' bits were set one by one before.
                 let (mut want_grf, mut want_blocks) = (0u64, Vec::<u64>::new());
                 for (i, reg) in got.iter().enumerate().take(64) {
@@ -314,13 +310,13 @@ mod tests {
                         }
                     }
                 }
-                assert_eq!(grf, want_grf, "{p:?} {dst:?}");
+                assert_eq!(grf, want_grf, "{p:?}");
                 let nonzero = want_blocks
                     .iter()
                     .rposition(|&m| m != 0)
                     .map_or(0, |k| k + 1);
-                assert!(blocks[nonzero..].iter().all(|&m| m == 0), "{p:?} {dst:?}");
-                assert_eq!(blocks[..nonzero], want_blocks[..nonzero], "{p:?} {dst:?}");
+                assert!(blocks[nonzero..].iter().all(|&m| m == 0), "{p:?}");
+                assert_eq!(blocks[..nonzero], want_blocks[..nonzero], "{p:?}");
                 tested_blocks += nonzero;
             }
         }
