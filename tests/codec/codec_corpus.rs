@@ -20,6 +20,9 @@ use std::collections::BTreeMap;
 
 #[test]
 fn assembling_the_corpus_gives_the_expected_bytes() {
+    let Some(_) = crate::material::corpus() else {
+        return;
+    };
     let mut total = 0usize;
     let mut per_gen = BTreeMap::new();
     let mut bad: BTreeMap<String, usize> = BTreeMap::new();
@@ -68,6 +71,9 @@ fn assembling_the_corpus_gives_the_expected_bytes() {
 
 #[test]
 fn decoding_printing_and_reassembling_gives_the_same_bytes() {
+    let Some(_) = crate::material::corpus() else {
+        return;
+    };
     let mut total = 0usize;
     let mut bad: BTreeMap<String, usize> = BTreeMap::new();
     let mut examples: Vec<String> = vec![];
@@ -137,6 +143,9 @@ fn decoding_printing_and_reassembling_gives_the_same_bytes() {
 
 #[test]
 fn decoding_gives_the_parsed_instruction() {
+    let Some(_) = crate::material::corpus() else {
+        return;
+    };
     let mut total = 0;
     let mut bad = vec![];
     for (dir, p) in GENS {

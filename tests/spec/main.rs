@@ -5,6 +5,7 @@ mod material;
 #[path = "../common/scratch_util.rs"]
 mod scratch_util;
 
+mod material_gate;
 mod platforms;
 mod seed_tables;
 mod spec_compiler;
