@@ -11,3 +11,4 @@ mod golden_conformance;
 mod golden_coverage;
 mod golden_fast_writer;
 mod golden_shards;
+mod golden_slurm;
