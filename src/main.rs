@@ -33,6 +33,8 @@ enum Command {
     Golden(cli::golden::Args),
     /// Check a simulator against golden vectors.
     Check(cli::check::Args),
+    /// Work with check reports: `report merge` merges shards' reports into one summary.
+    Report(cli::report::Args),
     /// Act as a simulator speaking the conformance protocol.
     Sim(cli::sim::Args),
     /// TestFloat-style floating-point subject (operands on stdin, results on stdout).
@@ -75,6 +77,7 @@ fn run() -> ExitCode {
         Command::Run(a) => cli::run::run(a),
         Command::Golden(a) => cli::golden::run(a),
         Command::Check(a) => cli::check::run(a),
+        Command::Report(a) => cli::report::run(a),
         Command::Sim(a) => cli::sim::run(a),
         Command::Fp(a) => cli::fp::run(a),
     };

@@ -1,10 +1,13 @@
 //! `euref check`: check a simulator against golden vectors.
 
+use super::line_slice;
+use super::report::restarts_recorded;
+use super::shard::Shard;
 use euref::conformance::check::{
-    describe, read_report, run as check_run, CheckOptions, Summary, DEFAULT_WINDOW,
+    describe, read_report, run_at as check_run, CheckOptions, Summary, DEFAULT_WINDOW,
 };
 use std::collections::HashSet;
-use std::io::{IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -18,9 +21,16 @@ pub struct Args {
     /// Stream one JSON line per vector to this file.
     #[arg(long)]
     pub report: Option<std::path::PathBuf>,
-    /// Skip the vectors already in the report file and append to it.
+    /// Skip the vectors already in the report file and append to it (a line cut off by an
+    /// interrupted run is dropped first).
     #[arg(long, requires = "report")]
     pub resume: bool,
+    /// Check only shard K of N (K from 1) of the file's vector lines: the lines
+    /// floor((K-1)*lines/N) .. floor(K*lines/N). The N shards' reports, concatenated in
+    /// order, are the report of the whole file. Needs a regular file (its lines are counted
+    /// first).
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     /// Per-vector timeout in milliseconds.
     #[arg(long, default_value_t = 5000)]
     pub timeout: u64,
@@ -47,8 +57,29 @@ fn ignore_sigpipe() {
 #[cfg(not(unix))]
 fn ignore_sigpipe() {}
 
+/// The vector lines to check (all of the file, or `--shard`'s slice of it) and the number of
+/// their first line in the file.
+fn open_vectors(a: &Args) -> Result<(Box<dyn BufRead + Send>, usize), String> {
+    match a.shard {
+        None => {
+            let f = std::fs::File::open(&a.vectors)
+                .map_err(|e| format!("{}: {e}", a.vectors.display()))?;
+            // (64 KiB: what the kernel copies in stays in cache until the reader takes its
+            // lines.)
+            Ok((Box::new(std::io::BufReader::with_capacity(1 << 16, f)), 1))
+        }
+        Some(shard) => {
+            let slice = line_slice::find(&a.vectors, shard)?;
+            let input = line_slice::open(&a.vectors, &slice)?;
+            Ok((Box::new(input), slice.first_line))
+        }
+    }
+}
+
 pub fn run(a: Args) -> Result<ExitCode, String> {
     ignore_sigpipe();
+    // (Before the report is created or resumed: a shard that cannot be found changes nothing.)
+    let (input, first_line) = open_vectors(&a)?;
     let mut summary = Summary::default();
     let mut skip = HashSet::new();
     let mut report: Box<dyn Write> = match &a.report {
@@ -56,18 +87,22 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             if a.resume && path.exists() {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
-                for l in read_report(&text) {
+                // A line cut off by an interrupted run is dropped (cut from the file), so
+                // that the resumed report is the report of an uninterrupted run, line for
+                // line (`euref report merge` refuses a cut-off line).
+                let whole = text.rfind('\n').map_or(0, |i| i + 1);
+                for l in read_report(&text[..whole]) {
                     summary.add(&l);
                     skip.insert(l.id);
                 }
-                // A line cut off by an interrupted run is dropped by starting on a new line.
-                let needs_nl = !text.is_empty() && !text.ends_with('\n');
-                let mut f = std::fs::OpenOptions::new()
+                summary.restarts = restarts_recorded(&summary);
+                let f = std::fs::OpenOptions::new()
                     .append(true)
                     .open(path)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
-                if needs_nl {
-                    f.write_all(b"\n").map_err(|e| e.to_string())?;
+                if whole < text.len() {
+                    f.set_len(whole as u64)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
                 }
                 Box::new(f)
             } else {
@@ -78,9 +113,6 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         }
         None => Box::new(std::io::sink()),
     };
-    let f = std::fs::File::open(&a.vectors).map_err(|e| format!("{}: {e}", a.vectors.display()))?;
-    // (64 KiB: what the kernel copies in stays in cache until the reader takes its lines.)
-    let input = std::io::BufReader::with_capacity(1 << 16, f);
     let opts = CheckOptions {
         sim: a.sim.clone(),
         timeout: Duration::from_millis(a.timeout.max(1)),
@@ -99,20 +131,28 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let mut shown = 0u64;
     let mut hidden = 0u64;
     let stdout = std::io::stdout();
-    check_run(&opts, input, &skip, &mut report, &mut summary, |v, o| {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-        if o.status() != "pass" {
-            if shown < a.show {
-                shown += 1;
-                let mut s = stdout.lock();
-                let _ = writeln!(s, "{}\n", describe(v, o));
-            } else {
-                hidden += 1;
+    check_run(
+        &opts,
+        input,
+        first_line,
+        &skip,
+        &mut report,
+        &mut summary,
+        |v, o| {
+            if let Some(b) = &bar {
+                b.inc(1);
             }
-        }
-    })?;
+            if o.status() != "pass" {
+                if shown < a.show {
+                    shown += 1;
+                    let mut s = stdout.lock();
+                    let _ = writeln!(s, "{}\n", describe(v, o));
+                } else {
+                    hidden += 1;
+                }
+            }
+        },
+    )?;
     if let Some(b) = bar {
         // On a terminal: the throughput of the run.
         let (n, secs) = (b.position(), b.elapsed().as_secs_f64());

@@ -1,8 +1,9 @@
 //! `euref golden`: generate golden vectors (JSON Lines) for one platform.
 
+use super::shard::Shard;
 use euref::golden::coverage::Coverage;
 use euref::golden::template::{self, OpSel};
-use euref::golden::{generate, generate_lines, GenConfig};
+use euref::golden::{generate_in, generate_lines_in, GenConfig};
 use euref::spec::{DataType, Platform};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -31,9 +32,15 @@ pub struct Args {
     /// Output file (default: stdout).
     #[arg(short = 'o', long)]
     pub output: Option<std::path::PathBuf>,
-    /// Print what the set covers and misses (to stderr when the vectors go to stdout).
+    /// Print what the set covers and misses (to stderr when the vectors go to stdout); with
+    /// --shard, what the shard's vectors cover.
     #[arg(long)]
     pub coverage: bool,
+    /// Write only shard K of N (K from 1): vectors floor((K-1)*count/N) .. floor(K*count/N)
+    /// of the run, byte for byte as the unsharded run writes them. The N shards' files,
+    /// concatenated in order, are the unsharded file.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
@@ -64,6 +71,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         let ty = DataType::from_name(t).ok_or_else(|| format!("--types: unknown type `{t}`"))?;
         cfg.types.push(ty);
     }
+    let indices = a.shard.map_or(0..a.count, |s| s.range(a.count));
+    let len = indices.end - indices.start;
     let to_stdout = a.output.is_none();
     // (The generator hands over pieces of about 800 KB: a buffer smaller than that passes them
     // through without a copy and gathers only the short pieces of small selections.)
@@ -78,7 +87,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         )),
     };
     let bar = std::io::stderr().is_terminal().then(|| {
-        let b = indicatif::ProgressBar::new(a.count);
+        let b = indicatif::ProgressBar::new(len);
         b.set_style(
             indicatif::ProgressStyle::with_template(
                 "{spinner} {bar:40} {pos}/{len} vectors {per_sec} eta {eta}",
@@ -96,14 +105,14 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     };
     let started = std::time::Instant::now();
     let stats = if want_cov {
-        generate(&cfg, a.count, &mut out, |chunk| {
+        generate_in(&cfg, indices.clone(), &mut out, |chunk| {
             for v in chunk.iter().flatten() {
                 cov.add(v);
             }
             progress(chunk.len() as u64);
         })
     } else {
-        generate_lines(&cfg, a.count, &mut out, |_, n, _| progress(n))
+        generate_lines_in(&cfg, indices.clone(), &mut out, |_, n, _| progress(n))
     }
     .map_err(|e| format!("writing vectors: {e}"))?;
     drop(out);
@@ -120,7 +129,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     if stats.skipped > 0 {
         eprintln!(
             "euref golden: {} of {} indices produced no vector (no template fits the --types/--ops selection)",
-            stats.skipped, a.count
+            stats.skipped, len
         );
     }
     if stats.rejected > 0 && want_cov {
@@ -130,7 +139,19 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         );
     }
     if want_cov {
-        let r = cov.report(p, &cfg.ops);
+        let mut r = cov.report(p, &cfg.ops);
+        if let Some(s) = a.shard {
+            // (A shard's coverage is of its own vectors; the whole set's is the unsharded
+            // run's.)
+            r.insert_str(
+                0,
+                &format!(
+                    "shard {s}: vectors {}..{} of {} only (the whole set's coverage: the same \
+                     command without --shard)\n",
+                    indices.start, indices.end, a.count
+                ),
+            );
+        }
         if to_stdout {
             eprint!("{r}");
         } else {

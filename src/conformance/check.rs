@@ -377,7 +377,22 @@ pub fn run(
     summary: &mut Summary,
     on_result: impl FnMut(&VectorView, &Outcome),
 ) -> Result<(), String> {
-    let (mut ahead, reader) = read_ahead::start(input, Arc::new(skip.clone()));
+    run_at(opts, input, 1, skip, report, summary, on_result)
+}
+
+/// [`run`] on an input whose first line is line `first_line` of its file (`euref check
+/// --shard`: a slice of the vectors file), so that lines that are no vector are reported with
+/// their line in the file, as an unsharded run reports them.
+pub fn run_at(
+    opts: &CheckOptions,
+    input: impl BufRead + Send + 'static,
+    first_line: usize,
+    skip: &HashSet<String>,
+    report: &mut dyn Write,
+    summary: &mut Summary,
+    on_result: impl FnMut(&VectorView, &Outcome),
+) -> Result<(), String> {
+    let (mut ahead, reader) = read_ahead::start_at(input, first_line, Arc::new(skip.clone()));
     let checked = check_all(opts, &mut ahead, report, summary, on_result);
     // (A reader still reading stops at its next chunk, once its channel is closed; after an
     // error it is not waited for: it may be waiting on its input.)
@@ -409,6 +424,11 @@ fn check_all(
     let mut resend: VecDeque<(String, Spans)> = VecDeque::new();
     let mut flight: VecDeque<(String, Spans)> = VecDeque::new();
     let mut spare: Vec<String> = Vec::new();
+    // Lines that are no vector wait until the vectors read before them are recorded, so that
+    // the report is in input order whatever the window (and a shard's report is its slice of
+    // the whole file's report): (vectors read before it, line, line number, message).
+    let mut held: VecDeque<(u64, String, usize, String)> = VecDeque::new();
+    let mut vectors_read = 0u64;
     let mut batch: Vec<u8> = Vec::with_capacity(1 << 16);
     let mut out: Vec<u8> = Vec::with_capacity(1 << 16);
     let mut record = |v: &VectorView,
@@ -445,12 +465,12 @@ fn check_all(
                 }
                 match ahead.next(&mut batch, &mut spare)? {
                     None => break,
-                    Some(Item::Vector(line, spans)) => flight.push_back((line, spans)),
+                    Some(Item::Vector(line, spans)) => {
+                        vectors_read += 1;
+                        flight.push_back((line, spans));
+                    }
                     Some(Item::Bad(line, line_no, message)) => {
-                        let v = VectorView::placeholder(format!("line-{line_no}"));
-                        let o = Outcome::BadVector { message };
-                        record(&v, None, o, summary, &mut out, report)?;
-                        spare.push(line);
+                        held.push_back((vectors_read, line, line_no, message));
                     }
                 }
             }
@@ -458,6 +478,17 @@ fn check_all(
                 sim.send_bytes(&batch);
                 batch.clear();
             }
+        }
+        // (Every vector read is in flight, to be sent again or recorded.)
+        let recorded = vectors_read.saturating_sub((flight.len() + resend.len()) as u64);
+        while held.front().is_some_and(|h| h.0 <= recorded) {
+            let Some((_, line, line_no, message)) = held.pop_front() else {
+                break;
+            };
+            let v = VectorView::placeholder(format!("line-{line_no}"));
+            let o = Outcome::BadVector { message };
+            record(&v, None, o, summary, &mut out, report)?;
+            spare.push(line);
         }
         let Some((head, spans)) = flight.pop_front() else {
             break;

@@ -63,9 +63,19 @@ pub fn start<R: BufRead + Send + 'static>(
     input: R,
     skip: Arc<HashSet<String>>,
 ) -> (ReadAhead, std::thread::JoinHandle<KnownFields>) {
+    start_at(input, 1, skip)
+}
+
+/// [`start`] for an input whose first line is line `first_line` (from 1) of its file: a slice
+/// of it (`euref check --shard`). The lines that are no vector are numbered as in the file.
+pub fn start_at<R: BufRead + Send + 'static>(
+    input: R,
+    first_line: usize,
+    skip: Arc<HashSet<String>>,
+) -> (ReadAhead, std::thread::JoinHandle<KnownFields>) {
     let (tx, rx) = mpsc::sync_channel(AHEAD);
     let (back_tx, back_rx) = mpsc::channel();
-    let handle = std::thread::spawn(move || read(input, &skip, tx, back_rx));
+    let handle = std::thread::spawn(move || read(input, first_line, &skip, tx, back_rx));
     let ahead = ReadAhead {
         rx,
         back: back_tx,
@@ -126,12 +136,14 @@ impl ReadAhead {
 /// that stopped listening.
 fn read(
     mut input: impl BufRead,
+    first_line: usize,
     skip: &HashSet<String>,
     tx: SyncSender<Result<Chunk, String>>,
     back: Receiver<Chunk>,
 ) -> KnownFields {
     let mut known = KnownFields::default();
-    let mut line_no = 0usize;
+    // (The number of the line before the first: `next_line` counts each line it reads.)
+    let mut line_no = first_line.saturating_sub(1);
     loop {
         let mut chunk = back.try_recv().unwrap_or_default();
         chunk.items.clear();
@@ -178,8 +190,9 @@ fn read(
 
 /// Read a vector line (with the fast reader, or else with serde: a vector it reads is written
 /// back canonically and read from that) and append its request to `requests`: the item, or the
-/// line back when it is skipped (its id in `skip`, or a canonical line the fast reader refuses,
-/// which is not reached).
+/// line back when it is skipped (its id in `skip`, a line that is no vector whose report id
+/// `line-<number>` is in `skip`, or a canonical line the fast reader refuses, which is not
+/// reached).
 fn parse(
     mut line: String,
     known: &mut KnownFields,
@@ -208,6 +221,8 @@ fn parse(
                 None => Err(line),
             }
         }
+        // (Reported as `line-<number>`: skipped too when that id is in `skip`.)
+        Err(_) if !skip.is_empty() && skip.contains(&format!("line-{line_no}")) => Err(line),
         Err(e) => Ok(Item::Bad(line, line_no, format!("line {line_no}: {e}"))),
     }
 }
@@ -343,7 +358,15 @@ mod tests {
     );
 
     fn read_all(input: impl BufRead + Send + 'static, skip: &HashSet<String>) -> Seen {
-        let (mut ahead, reader) = start(input, Arc::new(skip.clone()));
+        read_all_at(input, 1, skip)
+    }
+
+    fn read_all_at(
+        input: impl BufRead + Send + 'static,
+        first_line: usize,
+        skip: &HashSet<String>,
+    ) -> Seen {
+        let (mut ahead, reader) = start_at(input, first_line, Arc::new(skip.clone()));
         let (mut seen, mut spare) = (Vec::new(), Vec::new());
         let error = loop {
             let mut batch = Vec::new();
@@ -427,5 +450,29 @@ mod tests {
         assert!(seen == want);
         let n = lines.len() + 1;
         assert_eq!(error, Some(format!("vectors line {n}: disk gone")));
+    }
+
+    /// An input that is a slice of a file starting at line 41 numbers its lines as the file
+    /// does: a line that is no vector and a read error name their file line.
+    #[test]
+    fn a_slice_numbers_its_lines_as_its_file() {
+        let cfg = crate::golden::GenConfig::new(crate::spec::Platform::Skl, 9);
+        let mut text = Vec::new();
+        crate::golden::generate_lines(&cfg, 3, &mut text, |_, _, _| {}).unwrap();
+        let mut input = String::from_utf8(text).unwrap();
+        input.insert_str(0, "\n{\"v\":1,\"id\":\n");
+        let failing = std::io::BufReader::with_capacity(100, Failing(input.into_bytes()));
+        let (seen, error) = read_all_at(failing, 41, &HashSet::new());
+        assert_eq!(seen.len(), 4);
+        assert!(
+            seen[0]
+                .1
+                .as_ref()
+                .is_err_and(|m| m.starts_with("42: line 42")),
+            "{:?}",
+            seen[0].1
+        );
+        assert!(seen[1..].iter().all(|s| s.1.is_ok()));
+        assert_eq!(error, Some("vectors line 46: disk gone".to_string()));
     }
 }

@@ -2,7 +2,9 @@
 //! templates ([`template`]), executed on the reference model and written as JSON Lines
 //! ([`format`], conformance/README.md). Deterministic: vector `i` depends only on the seed
 //! and `i` ([`values::Rng::for_vector`]); [`generate_lines`] runs worker threads over ordered
-//! pieces and streams them ([`pipeline`]), so memory does not grow with the count.
+//! pieces and streams them ([`pipeline`]), so memory does not grow with the count. A run of
+//! indices `a..b` ([`generate_lines_in`], `euref golden --shard`) writes exactly those lines
+//! of the run from 0.
 
 mod bitset;
 pub mod build;
@@ -22,6 +24,7 @@ pub use format::{AltKind, Alternative, DstInfo, Vector};
 
 use rayon::prelude::*;
 use std::io::Write;
+use std::ops::Range;
 
 /// Vectors per batch that [`generate`] parses back at once (in parallel).
 pub const CHUNK: u64 = 16_384;
@@ -56,10 +59,22 @@ pub fn generate_lines(
     cfg: &GenConfig,
     count: u64,
     out: &mut dyn Write,
+    on_piece: impl FnMut(u64, u64, &[u8]),
+) -> std::io::Result<GenStats> {
+    generate_lines_in(cfg, 0..count, out, on_piece)
+}
+
+/// [`generate_lines`] for the vectors of `indices` only: the lines of those indices in a run
+/// from 0, byte for byte (vector `i` depends only on the seed and `i`), so the outputs of
+/// consecutive ranges concatenated are the output of their union.
+pub fn generate_lines_in(
+    cfg: &GenConfig,
+    indices: Range<u64>,
+    out: &mut dyn Write,
     mut on_piece: impl FnMut(u64, u64, &[u8]),
 ) -> std::io::Result<GenStats> {
     let workers = rayon::current_num_threads();
-    pipeline::run(cfg, count, task_len(cfg), workers, out, &mut on_piece)
+    pipeline::run(cfg, indices, task_len(cfg), workers, out, &mut on_piece)
 }
 
 /// Generate vectors `0..count` to `out` as [`generate_lines`] does; `on_chunk` sees the
@@ -70,10 +85,20 @@ pub fn generate(
     cfg: &GenConfig,
     count: u64,
     out: &mut dyn Write,
+    on_chunk: impl FnMut(&[Option<Vector>]),
+) -> std::io::Result<GenStats> {
+    generate_in(cfg, 0..count, out, on_chunk)
+}
+
+/// [`generate`] for the vectors of `indices` only (as [`generate_lines_in`]).
+pub fn generate_in(
+    cfg: &GenConfig,
+    indices: Range<u64>,
+    out: &mut dyn Write,
     mut on_chunk: impl FnMut(&[Option<Vector>]),
 ) -> std::io::Result<GenStats> {
     let mut batch = Batch::default();
-    let stats = generate_lines(cfg, count, out, |first, len, lines| {
+    let stats = generate_lines_in(cfg, indices, out, |first, len, lines| {
         if batch.len == 0 {
             batch.first = first;
         }

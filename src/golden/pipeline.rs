@@ -48,33 +48,45 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 /// up to 64 opcodes ([`super::task_len`]: 16 vectors of each, at least [`super::TASK`]).
 pub const PIECE: u64 = 1024;
 
-/// The pieces of a run: task `t` covers vectors `t * task ..`, in pieces of [`PIECE`].
+/// The pieces of a run of vectors `start..end`: task `t` covers the vectors of
+/// `(first_task + t) * task ..` within the run (tasks are aligned to whole multiples of `task`
+/// from index 0, so a run that starts in the middle, a shard, cuts no shape span in two that a
+/// run from 0 keeps whole), in pieces of [`PIECE`].
 #[derive(Debug, Clone, Copy)]
 struct Plan {
-    count: u64,
+    start: u64,
+    end: u64,
     task: u64,
     /// Pieces per whole task.
     per_task: u64,
+    /// The task (counted from index 0) that holds `start`.
+    first_task: u64,
 }
 
 impl Plan {
-    fn new(count: u64, task: u64) -> Plan {
+    fn new(range: Range<u64>, task: u64) -> Plan {
         let task = task.max(1);
         Plan {
-            count,
+            start: range.start,
+            end: range.end,
             task,
             per_task: task.div_ceil(PIECE),
+            first_task: range.start / task,
         }
     }
 
     fn tasks(&self) -> u64 {
-        self.count.div_ceil(self.task)
+        if self.start >= self.end {
+            return 0;
+        }
+        (self.end - 1) / self.task - self.first_task + 1
     }
 
     /// The vectors of piece `k` of task `t` (empty past the end of the run).
-    fn piece(&self, t: u64, k: u64) -> std::ops::Range<u64> {
-        let task_start = t.saturating_mul(self.task);
-        let task_end = task_start.saturating_add(self.task).min(self.count);
+    fn piece(&self, t: u64, k: u64) -> Range<u64> {
+        let aligned = self.first_task.saturating_add(t).saturating_mul(self.task);
+        let task_start = aligned.max(self.start).min(self.end);
+        let task_end = aligned.saturating_add(self.task).min(self.end);
         let a = task_start
             .saturating_add(k.saturating_mul(PIECE))
             .min(task_end);
@@ -82,11 +94,11 @@ impl Plan {
     }
 
     /// Piece `id` in write order (`t * per_task + k`), as its range.
-    fn piece_by_id(&self, id: u64) -> std::ops::Range<u64> {
+    fn piece_by_id(&self, id: u64) -> Range<u64> {
         self.piece(id / self.per_task, id % self.per_task)
     }
 
-    /// One past the last piece id (ids of short last tasks' missing pieces are empty ranges).
+    /// One past the last piece id (ids of short tasks' missing pieces are empty ranges).
     fn end_id(&self) -> u64 {
         self.tasks().saturating_mul(self.per_task)
     }
@@ -136,18 +148,18 @@ impl Pipe {
     }
 }
 
-/// Generate vectors `0..count` with `workers` threads (the calling thread and `workers - 1`
+/// Generate vectors `range` with `workers` threads (the calling thread and `workers - 1`
 /// more) in tasks of `task` vectors, writing each piece to `out` in order and calling
 /// `on_piece(first index, vectors, lines)` after it.
 pub fn run(
     cfg: &GenConfig,
-    count: u64,
+    range: Range<u64>,
     task: u64,
     workers: usize,
     out: &mut dyn Write,
     on_piece: &mut dyn FnMut(u64, u64, &[u8]),
 ) -> std::io::Result<GenStats> {
-    let plan = Plan::new(count, task);
+    let plan = Plan::new(range, task);
     let workers = workers.clamp(1, 256);
     let window = window(&plan, workers as u64);
     let pipe = Pipe {
@@ -427,25 +439,32 @@ impl Writer<'_> {
 mod tests {
     use super::*;
 
-    /// The pieces of a plan cover `0..count` once, in id order, each within one task and at
-    /// most [`PIECE`] long, for task lengths that are and are not multiples of the piece.
+    /// The pieces of a plan cover its range once, in id order, each within one task (tasks
+    /// aligned to multiples of the task length from index 0) and at most [`PIECE`] long, for
+    /// task lengths that are and are not multiples of the piece, and runs that start at 0 or
+    /// anywhere else (shards), empty ones included.
     #[test]
     fn pieces_cover_the_run_in_order() {
         for task in [1, 16, 127, 128, 129, 512, 960, 1000] {
             for count in [0, 1, 5, 127, 128, 129, 959, 960, 961, 5000] {
-                let plan = Plan::new(count, task);
-                let mut at = 0;
-                for id in 0..plan.end_id() {
-                    let r = plan.piece_by_id(id);
-                    if r.is_empty() {
-                        continue;
+                for start in [0, 1, 127, 128, 959, 961, 2500, count] {
+                    let start = start.min(count);
+                    let plan = Plan::new(start..count, task);
+                    let mut at = start;
+                    for id in 0..plan.end_id() {
+                        let r = plan.piece_by_id(id);
+                        if r.is_empty() {
+                            continue;
+                        }
+                        let what = format!("task {task} {start}..{count} id {id}");
+                        assert_eq!(r.start, at, "{what}");
+                        assert!(r.end - r.start <= PIECE, "{what}");
+                        assert_eq!(r.start / task, (r.end - 1) / task, "one task: {what}");
+                        assert_eq!(id / plan.per_task, r.start / task - start / task, "{what}");
+                        at = r.end;
                     }
-                    assert_eq!(r.start, at, "task {task} count {count} id {id}");
-                    assert!(r.end - r.start <= PIECE);
-                    assert_eq!(r.start / task, (r.end - 1) / task, "one task");
-                    at = r.end;
+                    assert_eq!(at, count, "task {task} {start}..{count}");
                 }
-                assert_eq!(at, count, "task {task} count {count}");
             }
         }
     }
@@ -464,7 +483,7 @@ mod tests {
         let cfg = small_cfg();
         let count = 700;
         let mut reference = Vec::new();
-        run(&cfg, count, count, 1, &mut reference, &mut |_, _, _| {}).unwrap();
+        run(&cfg, 0..count, count, 1, &mut reference, &mut |_, _, _| {}).unwrap();
         assert_eq!(reference.iter().filter(|b| **b == b'\n').count(), 700);
         for (task, workers) in [(48, 1), (48, 2), (48, 7), (1, 3), (400, 2), (2000, 4)] {
             let mut out = Vec::new();
@@ -472,7 +491,7 @@ mod tests {
             let mut at = 0;
             let stats = run(
                 &cfg,
-                count,
+                0..count,
                 task,
                 workers,
                 &mut out,
@@ -489,6 +508,54 @@ mod tests {
             assert!(out == reference, "task {task} workers {workers}");
             assert!(seen == reference, "task {task} workers {workers}");
         }
+    }
+
+    /// A run of vectors `start..end` writes exactly the lines of those indices in a run from 0
+    /// (any start within or between tasks and opcode cycles, any workers), and `on_piece`
+    /// sees consecutive ranges from `start`; consecutive runs concatenated are the whole run.
+    #[test]
+    fn a_run_from_any_start_is_a_slice_of_the_run_from_zero() {
+        let cfg = small_cfg();
+        let count = 900;
+        let mut whole = Vec::new();
+        run(&cfg, 0..count, 48, 2, &mut whole, &mut |_, _, _| {}).unwrap();
+        let lines: Vec<&[u8]> = whole.split_inclusive(|b| *b == b'\n').collect();
+        assert_eq!(lines.len(), count as usize);
+        for (start, end, task, workers) in [
+            (0, 0, 48, 2),
+            (5, 5, 48, 2),
+            (1, 2, 48, 1),
+            (47, 49, 48, 3),
+            (300, 900, 48, 2),
+            (301, 777, 1000, 2),
+            (13, 890, 7, 4),
+        ] {
+            let mut out = Vec::new();
+            let mut at = start;
+            let stats = run(
+                &cfg,
+                start..end,
+                task,
+                workers,
+                &mut out,
+                &mut |first, n, _| {
+                    assert_eq!(first, at, "{start}..{end}");
+                    at += n;
+                },
+            )
+            .unwrap();
+            assert_eq!(at, end);
+            assert_eq!(stats.written, end - start);
+            assert!(
+                out == lines[start as usize..end as usize].concat(),
+                "{start}..{end} task {task} workers {workers}"
+            );
+        }
+        let mut joined = Vec::new();
+        for r in [0..250, 250..251, 251..600, 600..900] {
+            run(&cfg, r, 48, 2, &mut joined, &mut |_, _, _| {}).unwrap();
+        }
+        assert!(joined == whole);
     }
 
     /// A piece made opcode by opcode holds each vector's line in index order, as lines made
@@ -530,7 +597,15 @@ mod tests {
             }
         }
         let cfg = small_cfg();
-        let e = run(&cfg, 5000, 48, 2, &mut Failing(20_000), &mut |_, _, _| {}).unwrap_err();
+        let e = run(
+            &cfg,
+            0..5000,
+            48,
+            2,
+            &mut Failing(20_000),
+            &mut |_, _, _| {},
+        )
+        .unwrap_err();
         assert_eq!(e.to_string(), "disk full");
     }
 
@@ -540,7 +615,7 @@ mod tests {
     fn tasks_are_taken_in_order_within_the_window() {
         // (Tasks of one and a half pieces: two pieces each.)
         let task = PIECE + PIECE / 2;
-        let plan = Plan::new(5 * task, task);
+        let plan = Plan::new(0..5 * task, task);
         let per = plan.per_task;
         assert_eq!(per, 2);
         let next = AtomicU64::new(0);
@@ -562,7 +637,7 @@ mod tests {
     /// The window lets every worker finish a whole task ahead of the oldest unwritten piece.
     #[test]
     fn window_covers_a_task_per_worker() {
-        let plan = Plan::new(10_000, 960);
+        let plan = Plan::new(0..10_000, 960);
         assert_eq!(plan.per_task, 960u64.div_ceil(PIECE));
         for workers in 1..5 {
             assert!(window(&plan, workers) >= (workers + 1) * plan.per_task);

@@ -10,4 +10,6 @@ mod scratch_util;
 mod golden_conformance;
 mod golden_coverage;
 mod golden_fast_writer;
+mod golden_shards;
+mod golden_slurm;
 mod honest_verdict;

@@ -1,0 +1,197 @@
+//! `euref report merge`: the reports of several `euref check` runs (the shards of one run:
+//! `euref check --shard K/N --report rK.jsonl`) merged into the summary an unsharded check
+//! prints (the same [`Summary`], filled from the report lines as `--resume` fills it), and
+//! optionally into one report file, their lines in the order given.
+//!
+//! A merge refuses, naming the file and line: a line that is no report line (a cut-off last
+//! line of an interrupted run included: `--resume` drops it), and an id that an earlier line
+//! already had (the same shard given twice, or reports of different runs).
+
+use euref::conformance::check::{ReportLine, Summary};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Merge the reports of `euref check` runs (e.g. of its shards) into one summary, the
+    /// table an unsharded check prints. Exit status 0 when every vector passed, 1 otherwise,
+    /// 2 on a damaged line or an id reported twice.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// Report files of `euref check --report`, in shard order.
+    #[arg(required = true, value_name = "REPORT")]
+    pub reports: Vec<PathBuf>,
+    /// Also write the merged report (the lines of the inputs, in the order given) here.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+}
+
+/// The report statuses after which `euref check` restarted the simulator, once per vector
+/// (src/conformance/check.rs: a timeout, a crash, an answer that is no response to the
+/// vector): the restarts a report records, which its lines do not carry otherwise.
+const RESTART_STATUSES: [&str; 3] = ["timeout", "crash", "garbage"];
+
+/// The simulator restarts recorded in the report lines counted in `summary`.
+pub fn restarts_recorded(summary: &Summary) -> u64 {
+    RESTART_STATUSES
+        .iter()
+        .filter_map(|s| summary.by_status.get(*s))
+        .sum()
+}
+
+pub fn run(a: Args) -> Result<ExitCode, String> {
+    match a.command {
+        Command::Merge(m) => merge_command(m),
+    }
+}
+
+fn merge_command(a: MergeArgs) -> Result<ExitCode, String> {
+    let summary = match &a.output {
+        None => merge(&a.reports, &mut std::io::sink())?,
+        Some(path) => {
+            for r in &a.reports {
+                if same_file(r, path) {
+                    return Err(format!(
+                        "-o {}: that is one of the reports to merge (it would be overwritten): \
+                         write the merged report to another file",
+                        path.display()
+                    ));
+                }
+            }
+            let f = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut out = std::io::BufWriter::new(f);
+            let merged = merge(&a.reports, &mut out).and_then(|s| {
+                out.flush()
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                Ok(s)
+            });
+            if merged.is_err() {
+                // (No half-merged report is left behind.)
+                drop(out);
+                let _ = std::fs::remove_file(path);
+            }
+            merged?
+        }
+    };
+    let mut s = std::io::stdout().lock();
+    let _ = write!(s, "{}", summary.table());
+    let _ = s.flush();
+    Ok(if summary.failed() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Whether `a` and `b` name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Where an id was first seen: the report's index and the line.
+type Seen = HashMap<String, (usize, u64)>;
+
+/// Read the reports in order into one summary, writing each line (its line end `\n`) to `out`.
+pub fn merge(reports: &[PathBuf], out: &mut dyn Write) -> Result<Summary, String> {
+    let mut summary = Summary::default();
+    let mut seen = Seen::new();
+    for (index, path) in reports.iter().enumerate() {
+        let name = path.display();
+        let f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        let mut r = BufReader::with_capacity(1 << 16, f);
+        let mut buf = Vec::new();
+        let mut line_no = 0u64;
+        loop {
+            buf.clear();
+            let n = r
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| format!("{name}:{}: {e}", line_no + 1))?;
+            if n == 0 {
+                break;
+            }
+            line_no += 1;
+            let at = format!("{name}:{line_no}");
+            let Some(body) = buf.strip_suffix(b"\n") else {
+                return Err(format!(
+                    "{at}: the last line is cut off (no line end), as an interrupted `euref \
+                     check` leaves it: finish that run with `--resume` (which drops the cut-off \
+                     line) before merging"
+                ));
+            };
+            let body = body.strip_suffix(b"\r").unwrap_or(body);
+            let text = std::str::from_utf8(body).map_err(|e| {
+                format!(
+                    "{at}: not UTF-8 (byte {} of the line): not a report of `euref check`",
+                    e.valid_up_to() + 1
+                )
+            })?;
+            if text.trim().is_empty() {
+                continue;
+            }
+            let l = parse_line(text).map_err(|e| format!("{at}:{e}"))?;
+            if let Some(&(first, first_line)) = seen.get(&l.id) {
+                return Err(format!(
+                    "{at}: vector `{}` is already reported at {}:{first_line}: each shard's \
+                     report must be given once, and all of them from one run (the same \
+                     vectors and --shard N)",
+                    l.id,
+                    reports[first].display()
+                ));
+            }
+            summary.add(&l);
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.write_all(b"\n"))
+                .map_err(|e| format!("merged report: {e}"))?;
+            seen.insert(l.id, (index, line_no));
+        }
+    }
+    summary.settle();
+    summary.restarts = restarts_recorded(&summary);
+    Ok(summary)
+}
+
+/// A report line, or `COLUMN: what is wrong` (serde's message without its position).
+fn parse_line(text: &str) -> Result<ReportLine, String> {
+    serde_json::from_str::<ReportLine>(text).map_err(|e| {
+        let msg = e.to_string();
+        let msg = msg
+            .rsplit_once(" at line ")
+            .map_or(msg.as_str(), |(m, _)| m)
+            .to_string();
+        format!(
+            "{}: not a report line of `euref check` ({msg}); merge the files that `euref \
+             check --report` wrote",
+            e.column()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_damaged_line_is_named_by_file_line_and_column() {
+        let e = parse_line("{\"id\":\"a\",\"op\":\"add\"}").unwrap_err();
+        assert!(e.starts_with("21: not a report line"), "{e}");
+        assert!(e.contains("missing field `status`"), "{e}");
+        let e = parse_line("{\"id\":\"a\",").unwrap_err();
+        assert!(e.starts_with("10: not a report line"), "{e}");
+        let l = parse_line(r#"{"id":"a","op":"add","status":"pass","rules":["x"]}"#).unwrap();
+        assert_eq!((l.id.as_str(), l.status.as_str()), ("a", "pass"));
+    }
+}
