@@ -17,14 +17,22 @@ else
   if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
+    # apt's messages go to a log shown afterwards without debconf's notices ("debconf:
+    # delaying package configuration, since apt-utils is not installed", "debconf: unable to
+    # initialize frontend"), which say nothing about the install; errors stay visible.
+    log="$(mktemp)"
     if command -v apt-get >/dev/null 2>&1 \
-      && $sudo apt-get update -qq >/dev/null \
-      && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null; then
+      && $sudo apt-get update -qq >/dev/null 2>>"$log" \
+      && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" \
+        >/dev/null 2>>"$log"; then
+      grep -v '^debconf: ' "$log" >&2 || true
       echo "scripts/test.sh: installed ${missing[*]}" >&2
     else
+      grep -v '^debconf: ' "$log" >&2 || true
       echo "scripts/test.sh: could not install ${missing[*]}; running without the oracles" >&2
       features=()
     fi
+    rm -f "$log"
   fi
 fi
 

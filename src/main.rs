@@ -1,6 +1,6 @@
 //! The `euref` command line.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 mod cli;
@@ -22,9 +22,9 @@ enum Command {
     /// Print the spec tables (Markdown with citations, or JSON).
     Spec(cli::spec::Args),
     /// Assemble text to text, or to binary (-o, --hex).
-    Asm(cli::asm::Args),
+    Asm(cli::asm::AsmArgs),
     /// Disassemble raw binary, hex text or assembly text (streaming for binary input).
-    Disasm(cli::asm::Args),
+    Disasm(cli::asm::DisasmArgs),
     /// Validate a program against every restriction in spec/rules.
     Validate(cli::validate::Args),
     /// Execute a straight-line program on a thread state and print the final state.
@@ -39,6 +39,10 @@ enum Command {
     Sim(cli::sim::Args),
     /// TestFloat-style floating-point subject (operands on stdin, results on stdout).
     Fp(cli::fp::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(cli::completions::Args),
+    /// Print the man page of euref or of one subcommand (roff), or write them all to a folder.
+    Man(cli::man::Args),
 }
 
 /// Let a closed output pipe end the process quietly, as Unix tools do (`euref disasm big.bin |
@@ -71,8 +75,8 @@ fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Spec(a) => cli::spec::run(a),
-        Command::Asm(a) => cli::asm::run(a, cli::asm::Mode::Asm),
-        Command::Disasm(a) => cli::asm::run(a, cli::asm::Mode::Disasm),
+        Command::Asm(a) => cli::asm::run_asm(a),
+        Command::Disasm(a) => cli::asm::run_disasm(a),
         Command::Validate(a) => cli::validate::run(a),
         Command::Run(a) => cli::run::run(a),
         Command::Golden(a) => cli::golden::run(a),
@@ -80,6 +84,8 @@ fn run() -> ExitCode {
         Command::Report(a) => cli::report::run(a),
         Command::Sim(a) => cli::sim::run(a),
         Command::Fp(a) => cli::fp::run(a),
+        Command::Completions(a) => cli::completions::run(a, Cli::command()),
+        Command::Man(a) => cli::man::run(a, Cli::command()),
     };
     match result {
         Ok(code) => code,

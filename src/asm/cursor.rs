@@ -28,11 +28,24 @@ impl Pos {
     }
 }
 
+/// The error of a `/*` comment without its `*/`: nothing after it can parse.
+pub(crate) const UNTERMINATED_COMMENT: &str = "unterminated `/*` comment";
+
 /// A parse error at a byte offset (boxed: results stay small on the paths that succeed).
 #[derive(Debug)]
 pub(crate) struct PErr(Box<(usize, String)>);
 
 impl PErr {
+    /// The byte offset of the error.
+    pub fn offset(&self) -> usize {
+        self.0 .0
+    }
+
+    /// Whether it is an unterminated block comment ([`UNTERMINATED_COMMENT`]).
+    pub fn is_unterminated_comment(&self) -> bool {
+        self.0 .1 == UNTERMINATED_COMMENT
+    }
+
     /// The error with its 1-based line and column (bytes) in `src`.
     pub fn locate(self, src: &[u8]) -> AsmError {
         let (off, msg) = *self.0;
@@ -243,7 +256,7 @@ impl<'a> Cursor<'a> {
         self.pos += 2;
         loop {
             match self.peek() {
-                None => return Err(start.err("unterminated `/*` comment")),
+                None => return Err(start.err(UNTERMINATED_COMMENT)),
                 Some(b'*') if self.peek_at(1) == Some(b'/') => {
                     self.pos += 2;
                     return Ok(());
@@ -400,6 +413,24 @@ impl<'a> Cursor<'a> {
     pub fn skip_to_eol(&mut self) {
         let rest = self.rest();
         self.pos += memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+    }
+
+    /// Move to the start of the line after the one holding byte `at` (or after the cursor's
+    /// line, when the cursor is further on; to the end of the input after the last line): where
+    /// parsing resumes after an error. Never moves backwards.
+    pub fn skip_past_line_of(&mut self, at: usize) {
+        let from = at.max(self.pos).min(self.src.len());
+        // Already at the start of a later line than the error's: resume there.
+        if from > at && from == self.pos && from > 0 && self.src[from - 1] == b'\n' {
+            return;
+        }
+        let end = memchr::memchr(b'\n', &self.src[from..]).map_or(self.src.len(), |i| from + i);
+        let skipped = &self.src[self.pos..end];
+        self.line = self
+            .line
+            .saturating_add(memchr::memchr_iter(b'\n', skipped).count() as u32);
+        self.pos = end;
+        self.newline();
     }
 
     /// Consume a `\n` and start a new line.

@@ -42,6 +42,8 @@ mod parse;
 mod print;
 #[cfg(test)]
 mod quick_tests;
+#[cfg(test)]
+mod recovery_tests;
 mod send;
 
 pub use error::AsmError;
@@ -247,6 +249,56 @@ pub fn parse(
     parse::Parser::new(src, d, platform, true)
         .program()
         .map_err(|e| e.locate(src))
+}
+
+/// Parse a program, going on after errors: the instructions that parse and every error (the
+/// statement in error is left out and parsing resumes at the next line; in Mesa's syntax a
+/// send's message description line goes with its first line). `dialect` None:
+/// [`detect_dialect`]. Where [`parse`] succeeds, this gives the same program and no error.
+pub fn parse_recovering(
+    src: &[u8],
+    dialect: Option<Dialect>,
+    platform: Platform,
+) -> (Program, Vec<AsmError>) {
+    let d = dialect.unwrap_or_else(|| detect_dialect(src));
+    let (prog, errors) = parse::Parser::new(src, d, platform, true).program_recovering();
+    (prog, errors.into_iter().map(|e| e.locate(src)).collect())
+}
+
+/// The dialect `src` shows positive signs of (Mesa's, or IGA's), as [`detect_dialect`] looks
+/// for them; None when it shows neither (PRM's syntax, which [`detect_dialect`] falls back to,
+/// has no sign of its own). For messages that suggest `--syntax`.
+pub fn looks_like(src: &[u8]) -> Option<Dialect> {
+    let m = dialect_marks(src);
+    (m.mesa || m.iga).then(|| m.dialect())
+}
+
+/// The 1-based column (in bytes) of the first character of the instruction on a line of
+/// text (`line`, without its line end): after blanks and a label `NAME:` that ends before it.
+pub fn insn_column(line: &[u8]) -> u32 {
+    let blank = |b: &u8| b.is_ascii_whitespace();
+    let mut start = line.iter().take_while(|b| blank(b)).count();
+    // A label on the same line: `NAME:` followed by the instruction.
+    let rest = &line[start..];
+    let n = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    if n > 0 && rest.get(n) == Some(&b':') && rest.get(n + 1) != Some(&b':') {
+        let after = &rest[n + 1..];
+        let skip = after.iter().take_while(|b| blank(b)).count();
+        if skip < after.len() && !after[skip..].starts_with(b"//") {
+            start += n + 1 + skip;
+        }
+    }
+    u32::try_from(start).map_or(u32::MAX, |c| c.saturating_add(1))
+}
+
+/// Line `line` (1-based) of `text`, without its line end; empty when there is no such line.
+pub fn line_of(text: &[u8], line: u32) -> &[u8] {
+    text.split(|&b| b == b'\n')
+        .nth(line.saturating_sub(1) as usize)
+        .unwrap_or_default()
 }
 
 /// Parse a program that defines and uses no labels one instruction at a time: `f` gets each

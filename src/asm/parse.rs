@@ -2,7 +2,7 @@
 //! size and channel offset, operands per instruction class, send descriptors, instruction
 //! options; label resolution.
 
-use super::cursor::{Cursor, PResult, Pos};
+use super::cursor::{Cursor, PErr, PResult, Pos};
 use super::direct::Known;
 use super::error::show;
 use super::names;
@@ -119,6 +119,72 @@ impl<'a> Parser<'a> {
         }
         self.resolve(&mut prog.insns)?;
         Ok(prog)
+    }
+
+    /// Parse every statement, going on after an error: the statement in error is left out
+    /// (with its line, and in Mesa's syntax a message description line after it), and parsing
+    /// resumes at the next line. The instructions that parsed, and every error in input order
+    /// (an undefined or out-of-range label is reported where it is used, and the instruction
+    /// using it is left out as well). Labels count the instructions that parsed, so the jump
+    /// offsets of a program with errors are those of the program without its bad statements.
+    pub fn program_recovering(&mut self) -> (Program, Vec<PErr>) {
+        let mut prog = Program::default();
+        let mut errors = Vec::new();
+        loop {
+            if let Err(e) = self.c.skip_space() {
+                // An unterminated block comment: nothing after it can parse.
+                errors.push(e);
+                break;
+            }
+            if self.c.is_eof() {
+                break;
+            }
+            let (insns, fixups) = (prog.insns.len(), self.fixups.len());
+            if let Err(e) = self.statement(&mut prog) {
+                prog.insns.truncate(insns);
+                prog.lines.truncate(insns);
+                self.fixups.truncate(fixups);
+                if e.is_unterminated_comment() {
+                    errors.push(e);
+                    break;
+                }
+                self.c.skip_past_line_of(e.offset());
+                if self.d == Dialect::Mesa {
+                    // The description line of a send whose first line failed.
+                    let rest = self.c.rest();
+                    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+                    if memchr::memmem::find(line, b"MsgDesc").is_some() {
+                        let at = self.c.offset();
+                        self.c.skip_past_line_of(at);
+                    }
+                }
+                errors.push(e);
+            }
+        }
+        // Instructions whose label cannot be resolved are left out too.
+        let mut unresolved = vec![false; prog.insns.len()];
+        for f in &self.fixups {
+            if let Err(e) = self.resolve_one(f, &mut prog.insns) {
+                errors.push(e);
+                if let Some(u) = unresolved.get_mut(f.insn) {
+                    *u = true;
+                }
+            }
+        }
+        if unresolved.contains(&true) {
+            let mut k = 0;
+            prog.insns.retain(|_| {
+                k += 1;
+                !unresolved[k - 1]
+            });
+            let mut k = 0;
+            prog.lines.retain(|_| {
+                k += 1;
+                !unresolved[k - 1]
+            });
+        }
+        errors.sort_by_key(PErr::offset);
+        (prog, errors)
     }
 
     /// Parse exactly one instruction (no labels).
@@ -240,30 +306,36 @@ impl<'a> Parser<'a> {
     }
 
     fn resolve(&mut self, insns: &mut [Insn]) -> PResult<()> {
-        let unit = jump_unit(self.plat) as i64;
         for f in &self.fixups {
-            let Some(&target) = self.labels.get(f.name) else {
-                return Err(f.pos.err(format!("undefined label `{}`", show(f.name))));
-            };
-            let off = (target as i64 - f.insn as i64) * unit;
-            let fits = if jump16(self.plat) {
-                (i16::MIN as i64..=i16::MAX as i64).contains(&off)
+            self.resolve_one(f, insns)?;
+        }
+        Ok(())
+    }
+
+    /// Set the jump offset of one label use.
+    fn resolve_one(&self, f: &Fixup<'a>, insns: &mut [Insn]) -> PResult<()> {
+        let unit = jump_unit(self.plat) as i64;
+        let Some(&target) = self.labels.get(f.name) else {
+            return Err(f.pos.err(format!("undefined label `{}`", show(f.name))));
+        };
+        let off = (target as i64 - f.insn as i64) * unit;
+        let fits = if jump16(self.plat) {
+            (i16::MIN as i64..=i16::MAX as i64).contains(&off)
+        } else {
+            (i32::MIN as i64..=i32::MAX as i64).contains(&off)
+        };
+        if !fits {
+            return Err(f.pos.err(format!(
+                "jump to `{}` is out of range for {}",
+                show(f.name),
+                self.plat.name()
+            )));
+        }
+        if let Some(insn) = insns.get_mut(f.insn) {
+            if f.uip {
+                insn.uip = Some(off as i32);
             } else {
-                (i32::MIN as i64..=i32::MAX as i64).contains(&off)
-            };
-            if !fits {
-                return Err(f.pos.err(format!(
-                    "jump to `{}` is out of range for {}",
-                    show(f.name),
-                    self.plat.name()
-                )));
-            }
-            if let Some(insn) = insns.get_mut(f.insn) {
-                if f.uip {
-                    insn.uip = Some(off as i32);
-                } else {
-                    insn.jip = Some(off as i32);
-                }
+                insn.jip = Some(off as i32);
             }
         }
         Ok(())

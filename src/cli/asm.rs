@@ -16,18 +16,17 @@
 
 use super::asm_stream::{self, Outcome};
 use super::binary::{self, InputFormat};
+use super::hints;
 use euref::asm::{self, Dialect, PrintOptions};
 use euref::gen::parse_gen;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The options `euref asm` and `euref disasm` share.
 #[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Input file (`-` for standard input): assembly text; for disasm also raw binary or hex
-    /// text.
-    pub file: PathBuf,
-    /// Input syntax: iga, prm or mesa (default: detected from the text).
+pub struct TextOptions {
+    /// Input syntax of assembly text: iga, prm or mesa (default: detected from the text).
     #[arg(long, value_parser = parse_dialect)]
     pub syntax: Option<Dialect>,
     /// Output syntax: iga, prm or mesa.
@@ -37,21 +36,55 @@ pub struct Args {
     /// availability, encodings).
     #[arg(long, default_value = "skl")]
     pub gen: String,
-    /// asm: write the binary encoding to this file.
+}
+
+/// `euref asm`.
+#[derive(clap::Args, Debug)]
+pub struct AsmArgs {
+    /// Input file (`-` for standard input): assembly text in IGA, PRM or Mesa syntax.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub text: TextOptions,
+    /// Write the binary encoding to this file.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
-    /// asm: print the binary encoding as hex bytes, one instruction per line.
+    /// Print the binary encoding as hex bytes, one instruction per line.
     #[arg(long, conflicts_with = "output")]
     pub hex: bool,
-    /// asm: store instructions in their 8-byte compact form where one exists (jump offsets
-    /// are re-resolved; binary output: hex on stdout unless -o). Instructions written with
+    /// Store instructions in their 8-byte compact form where one exists (jump offsets are
+    /// re-resolved; binary output: hex on stdout unless -o). Instructions written with
     /// {Compacted} are compacted in any binary output.
     #[arg(long)]
     pub compact: bool,
-    /// disasm: input format (auto: binary if the file is not text, hex if it is only hex
-    /// byte pairs, assembly otherwise).
+    /// Not an option of asm (its input is assembly text): refused with a pointer to `euref
+    /// disasm`.
+    #[arg(long, hide = true, value_name = "FORMAT")]
+    pub input: Option<String>,
+}
+
+/// `euref disasm`.
+#[derive(clap::Args, Debug)]
+pub struct DisasmArgs {
+    /// Input file (`-` for standard input): raw instruction bytes, hex text (bytes as hex
+    /// pairs) or assembly text.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub text: TextOptions,
+    /// Input format (auto: binary if the file is not text, hex if it is only hex byte pairs,
+    /// assembly otherwise).
     #[arg(long, value_enum, default_value = "auto")]
     pub input: InputFormat,
+}
+
+/// What one run of either command does.
+struct Job {
+    file: PathBuf,
+    text: TextOptions,
+    /// Binary output: to a file, or as hex on standard output.
+    output: Option<PathBuf>,
+    hex: bool,
+    compact: bool,
+    input: InputFormat,
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -60,44 +93,75 @@ fn parse_dialect(s: &str) -> Result<Dialect, String> {
 
 /// Which command runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+enum Mode {
     Asm,
     Disasm,
 }
 
-/// Run `euref asm` / `euref disasm`.
-pub fn run(a: Args, mode: Mode) -> Result<ExitCode, String> {
-    let platform = parse_gen(&a.gen).map_err(|e| e.to_string())?;
-    if mode == Mode::Disasm && (a.output.is_some() || a.hex || a.compact) {
-        return Err("-o, --hex and --compact are options of `euref asm`".into());
+/// Run `euref asm`.
+pub fn run_asm(a: AsmArgs) -> Result<ExitCode, String> {
+    if let Some(f) = a.input {
+        return Err(format!(
+            "`euref asm --input {f}`: asm reads assembly text only and has no --input; to turn \
+             hex text or raw instruction bytes into assembly, run `euref disasm --gen G FILE` \
+             (its --input is auto, asm, hex or bin)"
+        ));
     }
+    let job = Job {
+        file: a.file,
+        text: a.text,
+        output: a.output,
+        hex: a.hex,
+        compact: a.compact,
+        input: InputFormat::Asm,
+    };
+    run(job, Mode::Asm)
+}
+
+/// Run `euref disasm`.
+pub fn run_disasm(a: DisasmArgs) -> Result<ExitCode, String> {
+    let job = Job {
+        file: a.file,
+        text: a.text,
+        output: None,
+        hex: false,
+        compact: false,
+        input: a.input,
+    };
+    run(job, Mode::Disasm)
+}
+
+/// Run `euref asm` / `euref disasm`.
+fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
+    let platform = parse_gen(&a.text.gen).map_err(|e| e.to_string())?;
     let shown = a.file.display().to_string();
+    let stdin = shown == "-";
     // Binary output of a file: streamed when it can be (super::asm_stream).
-    if mode == Mode::Asm && !a.compact && (a.output.is_some() || a.hex) && shown != "-" {
+    if mode == Mode::Asm && !a.compact && (a.output.is_some() || a.hex) && !stdin {
         let o = a.output.as_deref();
-        if let Outcome::Done(code) = asm_stream::assemble(&a.file, a.syntax, platform, o)? {
+        if let Outcome::Done(code) = asm_stream::assemble(&a.file, a.text.syntax, platform, o)? {
             return Ok(code);
         }
     }
-    let mut input: Box<dyn Read> = if shown == "-" {
+    let mut input: Box<dyn Read> = if stdin {
         Box::new(std::io::stdin().lock())
     } else {
         Box::new(std::fs::File::open(&a.file).map_err(|e| format!("{shown}: {e}"))?)
     };
-    let name = if shown == "-" { "<stdin>" } else { &shown };
+    // Standard input is called as `euref validate` and `euref run` call it.
+    let name = if stdin { "<stdin>" } else { &shown };
     // The start of the input, for format detection.
     let mut head = Vec::with_capacity(binary::PEEK);
     (&mut input)
         .take(binary::PEEK as u64)
         .read_to_end(&mut head)
         .map_err(|e| format!("{name}: {e}"))?;
-    let format = match (mode, a.input) {
-        (Mode::Asm, InputFormat::Auto) => InputFormat::Asm,
-        (_, InputFormat::Auto) => binary::detect(&head),
-        (_, f) => f,
+    let format = match a.input {
+        InputFormat::Auto => binary::detect(&head),
+        f => f,
     };
     let o = PrintOptions {
-        dialect: a.out_syntax,
+        dialect: a.text.out_syntax,
         platform,
     };
     if mode == Mode::Disasm && matches!(format, InputFormat::Bin | InputFormat::Hex) {
@@ -120,6 +184,9 @@ pub fn run(a: Args, mode: Mode) -> Result<ExitCode, String> {
                     st.errors,
                     if st.errors == 1 { "" } else { "s" }
                 );
+                if let Some(h) = hints::platform_hint(&st.sample, platform, st.insns, st.errors) {
+                    eprintln!("{name}: {h}");
+                }
                 Ok(ExitCode::from(1))
             }
             // A closed pipe (e.g. `euref disasm f | head`) is not an error worth reporting.
@@ -134,10 +201,27 @@ pub fn run(a: Args, mode: Mode) -> Result<ExitCode, String> {
     input
         .read_to_end(&mut text)
         .map_err(|e| format!("{name}: {e}"))?;
-    let prog = match asm::parse(&text, a.syntax, platform) {
+    let prog = match asm::parse(&text, a.text.syntax, platform) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{shown}:{}:{}: {}", e.line, e.col, e.msg);
+            eprintln!("{name}:{}:{}: {}", e.line, e.col, e.msg);
+            let hint = match (a.text.syntax, mode, binary::detect(&text)) {
+                (_, Mode::Asm, InputFormat::Hex) => Some(
+                    "hint: the input looks like hex text (instruction bytes): `euref disasm` \
+                     turns it into assembly"
+                        .to_string(),
+                ),
+                (_, Mode::Asm, InputFormat::Bin) => Some(
+                    "hint: the input looks like raw instruction bytes: `euref disasm` turns \
+                     them into assembly"
+                        .to_string(),
+                ),
+                (Some(d), _, _) => hints::syntax_hint(&text, d),
+                (None, _, _) => None,
+            };
+            if let Some(h) = hint {
+                eprintln!("{name}: {h}");
+            }
             return Ok(ExitCode::from(1));
         }
     };
@@ -147,7 +231,8 @@ pub fn run(a: Args, mode: Mode) -> Result<ExitCode, String> {
             Ok(e) => e,
             Err(errs) => {
                 for (line, msg) in errs {
-                    eprintln!("{shown}:{line}: {msg}");
+                    let col = asm::insn_column(asm::line_of(&text, line));
+                    eprintln!("{name}:{line}:{col}: {msg}");
                 }
                 return Ok(ExitCode::from(1));
             }

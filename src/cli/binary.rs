@@ -4,6 +4,7 @@
 //! disassembly in constant memory, and assembling a program to bytes (with optional
 //! compaction, which moves instructions and so re-resolves jump offsets).
 
+use super::hints;
 use euref::asm::{self, PrintOptions};
 use euref::codec;
 use euref::encoding::{compact_word, is_compact};
@@ -220,10 +221,13 @@ impl HexReader {
 }
 
 /// Counts of a disassembly run.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 pub struct Stats {
     pub insns: u64,
     pub errors: u64,
+    /// The first instruction bytes of the stream (up to [`hints::SAMPLE`]), to try other
+    /// platforms on when many instructions fail to decode.
+    pub sample: Vec<u8>,
 }
 
 /// Read size of the streaming disassembler.
@@ -258,16 +262,26 @@ pub fn disassemble<R: Read, W: Write>(
     let mut hr = HexReader::new();
     let mut pieces: Vec<Piece> = vec![];
     let mut offset: u64 = 0;
-    let feed = |bytes: &[u8], pending: &mut Vec<u8>, hr: &mut HexReader| -> io::Result<()> {
+    let feed = |bytes: &[u8],
+                pending: &mut Vec<u8>,
+                hr: &mut HexReader,
+                sample: &mut Vec<u8>|
+     -> io::Result<()> {
+        let before = pending.len();
         if hex {
             hr.feed(bytes, pending)
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))?;
         } else {
             pending.extend_from_slice(bytes);
-            Ok(())
         }
+        let room = hints::SAMPLE - sample.len();
+        if room > 0 {
+            let new = &pending[before..];
+            sample.extend_from_slice(&new[..new.len().min(room)]);
+        }
+        Ok(())
     };
-    feed(head, &mut pending, &mut hr)?;
+    feed(head, &mut pending, &mut hr, &mut st.sample)?;
     let mut eof = false;
     while !eof {
         while pending.len() < batch {
@@ -280,7 +294,7 @@ pub fn disassemble<R: Read, W: Write>(
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
-            feed(&raw[..n], &mut pending, &mut hr)?;
+            feed(&raw[..n], &mut pending, &mut hr, &mut st.sample)?;
         }
         let used = decode_batch(name, &pending, &mut offset, p, o, &mut pieces, out, &mut st)?;
         pending.drain(..used);
@@ -491,7 +505,7 @@ pub fn assemble(
         native.ctrl.compacted = false;
         match codec::encode(&native, p) {
             Ok(b) => out[k] = Some(b.to_vec()),
-            Err(e) => errors.push((line(k), e.to_string())),
+            Err(e) => errors.push((line(k), encode_message(&e, p))),
         }
     }
     let addr_of = |size: &[i64]| -> Vec<i64> {
@@ -551,7 +565,7 @@ pub fn assemble(
             native.ctrl.compacted = false;
             codec::encode(&native, p)
                 .map(|b| b.to_vec())
-                .map_err(|e| e.to_string())
+                .map_err(|e| encode_message(&e, p))
         };
         match enc {
             Ok(b) => out[k] = Some(b),
@@ -572,6 +586,39 @@ pub fn assemble(
         return Err(errors);
     }
     Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+}
+
+/// An encoding error as `euref asm` reports it: a data type that has no encoding on `p` is
+/// named with the platforms where it has one.
+pub fn encode_message(e: &codec::EncodeError, p: Platform) -> String {
+    let Some(t) = e.ty else {
+        return e.to_string();
+    };
+    let imm = e.reason.starts_with("immediate");
+    let on = |q: Platform| {
+        if imm {
+            t.imm_enc(q).is_some()
+        } else {
+            t.reg_enc(q).is_some()
+        }
+    };
+    let there: Vec<&str> = Platform::ALL
+        .iter()
+        .filter(|&&q| on(q))
+        .map(|q| q.name())
+        .collect();
+    let what = if imm { "an immediate" } else { "a register" };
+    let elsewhere = if there.is_empty() {
+        String::new()
+    } else {
+        format!(" (it is on {})", there.join(", "))
+    };
+    format!(
+        "{}: type {} is not {what} type on {}{elsewhere}",
+        e.field,
+        t.name(),
+        p.name()
+    )
 }
 
 /// The hex text of one instruction: its bytes as lowercase pairs separated by spaces (the

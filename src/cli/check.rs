@@ -120,12 +120,10 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new_spinner();
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {pos} vectors checked {per_sec} {msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        );
+        b.set_style(super::progress::style(
+            "{spinner} {pos} vectors checked {rate} {msg}",
+            indicatif::ProgressStyle::default_spinner(),
+        ));
         b
     });
     let mut shown = 0u64;
@@ -158,8 +156,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         let (n, secs) = (b.position(), b.elapsed().as_secs_f64());
         b.finish_and_clear();
         eprintln!(
-            "{n} vectors checked in {secs:.2} s ({:.1} k vectors/s)",
-            n as f64 / secs.max(1e-9) / 1e3
+            "{n} vectors checked in {secs:.2} s ({})",
+            super::progress::rate(n as f64 / secs.max(1e-9))
         );
     }
     // A closed stdout is not an error of the check (SIGPIPE is ignored here).

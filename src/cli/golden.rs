@@ -1,5 +1,6 @@
 //! `euref golden`: generate golden vectors (JSON Lines) for one platform.
 
+use super::progress;
 use super::shard::Shard;
 use euref::golden::coverage::Coverage;
 use euref::golden::template::{self, OpSel};
@@ -51,6 +52,82 @@ fn parse_seed(s: &str) -> Result<u64, String> {
     r.map_err(|_| format!("--seed: `{s}` is not a number"))
 }
 
+/// Type names as `--types` spells them.
+fn type_list(ts: &[DataType]) -> String {
+    let names: Vec<String> = ts.iter().map(|t| t.name().to_ascii_lowercase()).collect();
+    names.join(", ")
+}
+
+/// An error when no opcode of the selection can make a vector with the `--types` on the
+/// platform ([`template::usable_types`] is empty for each): what the selection is, and what
+/// would work instead (the types these opcodes take on this platform, the platforms where they
+/// take the given types).
+fn empty_selection(a: &Args, cfg: &GenConfig) -> Result<(), String> {
+    let p = cfg.platform;
+    if cfg
+        .ops
+        .iter()
+        .any(|&s| !template::usable_types(s, p, &cfg.types).is_empty())
+    {
+        return Ok(());
+    }
+    let ops = if a.ops.is_empty() {
+        "every opcode".to_string()
+    } else {
+        format!("--ops {}", a.ops.join(","))
+    };
+    let mut here: Vec<DataType> = cfg
+        .ops
+        .iter()
+        .flat_map(|&s| template::usable_types(s, p, &[]))
+        .collect();
+    here.sort_by_key(|&t| t as usize);
+    here.dedup();
+    // The platforms where the same --ops (as named) take one of the types.
+    let elsewhere: Vec<&str> = Platform::ALL
+        .iter()
+        .filter(|&&q| q != p)
+        .filter(|&&q| {
+            let sels: Vec<OpSel> = if a.ops.is_empty() {
+                template::default_ops(q)
+            } else {
+                a.ops
+                    .iter()
+                    .filter_map(|o| OpSel::parse(o, q).ok())
+                    .flatten()
+                    .collect()
+            };
+            sels.iter()
+                .any(|&s| !template::usable_types(s, q, &cfg.types).is_empty())
+        })
+        .map(|q| q.name())
+        .collect();
+    let given = if cfg.types.is_empty() {
+        "every type".to_string()
+    } else {
+        format!("--types {}", type_list(&cfg.types))
+    };
+    let mut msg = format!(
+        "no vector can be made: {ops} with {given} on {} (no golden template of these \
+         opcodes takes these types on this platform)",
+        p.name()
+    );
+    if !here.is_empty() {
+        msg.push_str(&format!(
+            "; on {} they take --types {}",
+            p.name(),
+            type_list(&here)
+        ));
+    }
+    if !elsewhere.is_empty() {
+        msg.push_str(&format!(
+            "; with {given} they make vectors on --gen {}",
+            elsewhere.join(", ")
+        ));
+    }
+    Err(msg)
+}
+
 pub fn run(a: Args) -> Result<ExitCode, String> {
     let p =
         Platform::parse(&a.gen).ok_or_else(|| format!("--gen: unknown platform `{}`", a.gen))?;
@@ -71,6 +148,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         let ty = DataType::from_name(t).ok_or_else(|| format!("--types: unknown type `{t}`"))?;
         cfg.types.push(ty);
     }
+    // Before anything is written: a selection of which no vector can be made is an error.
+    empty_selection(&a, &cfg)?;
     let indices = a.shard.map_or(0..a.count, |s| s.range(a.count));
     let len = indices.end - indices.start;
     let to_stdout = a.output.is_none();
@@ -88,12 +167,10 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(len);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {bar:40} {pos}/{len} vectors {per_sec} eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
+        b.set_style(progress::style(
+            "{spinner} {bar:40} {pos}/{len} vectors {rate} eta {eta}",
+            indicatif::ProgressStyle::default_bar(),
+        ));
         b
     });
     let mut cov = Coverage::default();
@@ -121,9 +198,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         // On a terminal (where the progress bar was): the generation throughput.
         let secs = started.elapsed().as_secs_f64();
         eprintln!(
-            "euref golden: {} vectors in {secs:.2} s ({:.0} k vectors/s)",
+            "euref golden: {} vectors in {secs:.2} s ({})",
             stats.written,
-            stats.written as f64 / secs.max(1e-9) / 1e3
+            progress::rate(stats.written as f64 / secs.max(1e-9))
         );
     }
     if stats.skipped > 0 {

@@ -8,6 +8,7 @@
 //! or decode (reported with its location). The JSON shape is documented in docs/validate.md.
 
 use super::binary::{self, HexReader, InputFormat};
+use super::hints;
 use euref::asm::{self, Dialect, PrintOptions};
 use euref::codec;
 use euref::encoding::{compact_word, is_compact};
@@ -126,31 +127,21 @@ pub struct Report {
     pub results: Vec<InsnResult>,
 }
 
-/// The 1-based column of the first character of the instruction on `line` (after blanks and a
-/// label `NAME:` ending before it).
-fn column_of(text: &[u8], line: u32) -> u32 {
-    let Some(l) = text
-        .split(|&b| b == b'\n')
-        .nth(line.saturating_sub(1) as usize)
-    else {
+/// The start offset of every line of `text`, for columns of many instructions.
+fn line_starts(text: &[u8]) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', text).map(|i| i + 1))
+        .collect()
+}
+
+/// The column of the instruction on `line` (1-based), by [`asm::insn_column`].
+fn column_of(text: &[u8], starts: &[usize], line: u32) -> u32 {
+    let k = line.saturating_sub(1) as usize;
+    let (Some(&a), b) = (starts.get(k), starts.get(k + 1)) else {
         return 1;
     };
-    let blank = |b: &u8| b.is_ascii_whitespace();
-    let mut start = l.iter().take_while(|b| blank(b)).count();
-    // A label on the same line: `NAME:` followed by the instruction.
-    let rest = &l[start..];
-    let n = rest
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
-    if n > 0 && rest.get(n) == Some(&b':') && rest.get(n + 1) != Some(&b':') {
-        let after = &rest[n + 1..];
-        let skip = after.iter().take_while(|b| blank(b)).count();
-        if skip < after.len() && !after[skip..].starts_with(b"//") {
-            start += n + 1 + skip;
-        }
-    }
-    start as u32 + 1
+    let l = &text[a..b.map_or(text.len(), |&b| b - 1)];
+    asm::insn_column(l)
 }
 
 fn format_name(f: InputFormat) -> &'static str {
@@ -246,21 +237,14 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     };
     let mut errors = vec![];
     let insns: Vec<(Location, Insn)> = match format {
-        InputFormat::Asm | InputFormat::Auto => match asm::parse(&data, a.syntax, platform) {
-            Ok(prog) => prog
-                .insns
-                .into_iter()
-                .zip(prog.lines)
-                .map(|(i, l)| {
-                    let at = Location {
-                        line: Some(l),
-                        column: Some(column_of(&data, l)),
-                        offset: None,
-                    };
-                    (at, i)
-                })
-                .collect(),
-            Err(e) => {
+        InputFormat::Asm | InputFormat::Auto => {
+            // Every syntax error is reported; the statements that parse are validated.
+            let (prog, errs) = asm::parse_recovering(&data, a.syntax, platform);
+            let hint = match a.syntax {
+                Some(d) if !errs.is_empty() => hints::syntax_hint(&data, d),
+                _ => None,
+            };
+            for e in errs {
                 errors.push(InputError {
                     at: Location {
                         line: Some(e.line),
@@ -269,9 +253,24 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                     },
                     message: e.msg,
                 });
-                vec![]
             }
-        },
+            if let Some(h) = hint {
+                eprintln!("{name}: {h}");
+            }
+            let starts = line_starts(&data);
+            prog.insns
+                .into_iter()
+                .zip(prog.lines)
+                .map(|(i, l)| {
+                    let at = Location {
+                        line: Some(l),
+                        column: Some(column_of(&data, &starts, l)),
+                        offset: None,
+                    };
+                    (at, i)
+                })
+                .collect()
+        }
         InputFormat::Hex | InputFormat::Bin => {
             let bytes = if format == InputFormat::Hex {
                 let mut b = vec![];
@@ -284,6 +283,12 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 data
             };
             let (insns, errs) = decode_all(&bytes, platform);
+            let sample = &bytes[..bytes.len().min(hints::SAMPLE)];
+            if let Some(h) =
+                hints::platform_hint(sample, platform, insns.len() as u64, errs.len() as u64)
+            {
+                eprintln!("{name}: {h}");
+            }
             errors.extend(errs);
             insns
                 .into_iter()

@@ -255,7 +255,11 @@ pub(super) fn preliminary(
                 )?;
                 if let Src::Imm(im) = s {
                     let te = im.ty.imm_enc(p).ok_or_else(|| {
-                        EncodeError::new(name, "immediate type does not exist on this platform", 0)
+                        EncodeError::missing_type(
+                            name,
+                            "immediate type does not exist on this platform",
+                            im.ty,
+                        )
                     })?;
                     put(&mut pw, b.op[k + 1].reg_type, u64::from(te), name)?;
                 }
@@ -550,11 +554,7 @@ fn header(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs, num: u64) -> R<()> {
 
 fn reg_type(p: Platform, ty: DataType, name: &'static str) -> R<u64> {
     ty.reg_enc(p).map(u64::from).ok_or_else(|| {
-        EncodeError::new(
-            name,
-            "register type does not exist on this platform",
-            ty as i64,
-        )
+        EncodeError::missing_type(name, "register type does not exist on this platform", ty)
     })
 }
 
@@ -647,10 +647,10 @@ fn src(
         Src::Imm(im) => {
             put(w, o.reg_file, file_of(t, &t.file, File::Imm, name)?, name)?;
             let te = im.ty.imm_enc(p).ok_or_else(|| {
-                EncodeError::new(
+                EncodeError::missing_type(
                     name,
                     "immediate type does not exist on this platform",
-                    im.ty as i64,
+                    im.ty,
                 )
             })?;
             put(w, o.reg_type, u64::from(te), name)?;

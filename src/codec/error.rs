@@ -2,6 +2,7 @@
 
 use crate::encoding::{EncodingError, ErrorKind};
 use crate::spec::encoding::BitField;
+use crate::spec::DataType;
 use std::fmt;
 
 /// What is wrong with an instruction's bytes.
@@ -132,6 +133,8 @@ pub struct EncodeError {
     pub reason: &'static str,
     /// The offending value (as a signed number where that reads better).
     pub value: i64,
+    /// The data type that has no encoding, when that is the reason (shown by its name).
+    pub ty: Option<DataType>,
 }
 
 impl EncodeError {
@@ -140,6 +143,17 @@ impl EncodeError {
             field,
             reason,
             value,
+            ty: None,
+        }
+    }
+
+    /// A data type of the instruction that has no encoding on the platform.
+    pub(crate) fn missing_type(field: &'static str, reason: &'static str, ty: DataType) -> Self {
+        EncodeError {
+            field,
+            reason,
+            value: ty as i64,
+            ty: Some(ty),
         }
     }
 }
@@ -156,13 +170,17 @@ impl From<EncodingError> for EncodeError {
             field: e.field,
             reason,
             value: e.value as i64,
+            ty: None,
         }
     }
 }
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {} ({})", self.field, self.reason, self.value)
+        match self.ty {
+            Some(t) => write!(f, "{}: {} ({})", self.field, self.reason, t.name()),
+            None => write!(f, "{}: {} ({})", self.field, self.reason, self.value),
+        }
     }
 }
 

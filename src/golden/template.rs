@@ -424,6 +424,24 @@ fn math_types(f: MathFn, p: Platform, types: &[DataType]) -> std::rc::Rc<[DataTy
     })
 }
 
+/// The data types a vector of `sel` on `p` can use when `types` restricts them (empty: all):
+/// the destination and source types of the combinations [`build`] chooses from (math: the
+/// function's types). Empty when [`build`] can make no instruction of `sel` (every rank
+/// gives None): `euref golden` refuses such a selection before generating.
+pub fn usable_types(sel: OpSel, p: Platform, types: &[DataType]) -> Vec<DataType> {
+    let mut out: Vec<DataType> = match sel {
+        OpSel::Math(f) => math_types(f, p, types).to_vec(),
+        OpSel::Op(op) => type_pairs(op, usize::from(op.info().srcs), p, types)
+            .all
+            .iter()
+            .flat_map(|&(d, s)| [d, s[0]])
+            .collect(),
+    };
+    out.sort_by_key(|&t| t as usize);
+    out.dedup();
+    out
+}
+
 /// Build the instruction for selection `sel`, rank `k`, on `p`; `types` restricts the data
 /// types. None when nothing fits (e.g. a type filter excluding every combination).
 pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -> Option<Built> {

@@ -55,7 +55,7 @@ fn same_as_whole_text(name: &str, text: &[u8], gen: &str) -> Run {
     let f = tmp.join(name);
     std::fs::write(&f, text).unwrap();
     let whole = euref(&["asm", "--gen", gen, "--hex", "-"], Some(text), None);
-    let whole_err = whole.err.replace("-:", &format!("{}:", s(&f)));
+    let whole_err = whole.err.replace("<stdin>:", &format!("{}:", s(&f)));
     let out = tmp.join(&format!("{name}.bin"));
     let _ = std::fs::remove_file(&out);
     let whole_o = euref(&["asm", "--gen", gen, "-o", s(&out), "-"], Some(text), None);
@@ -72,7 +72,7 @@ fn same_as_whole_text(name: &str, text: &[u8], gen: &str) -> Run {
         assert_eq!(o.code, whole_o.code, "{name} {ct:?}: {}", o.err);
         assert_eq!(
             o.err,
-            whole_o.err.replace("-:", &format!("{}:", s(&f))),
+            whole_o.err.replace("<stdin>:", &format!("{}:", s(&f))),
             "{name} {ct:?}"
         );
         assert_eq!(std::fs::read(&out).ok(), whole_bin, "{name} -o {ct:?}");

@@ -15,6 +15,7 @@ mod arf_names;
 mod asm_cli;
 mod asm_errors;
 mod asm_mesa_corpus;
+mod asm_messages;
 mod asm_roundtrip_prop;
 mod asm_seed003;
 mod asm_seed_examples;

@@ -368,7 +368,7 @@ fn streamed_assembly_errors_are_those_of_the_whole_text() {
         assert!(!out.exists(), "{what}: no output on error");
         let (code, _, whole) = euref(&["asm", "--gen", "9", "--hex", "-"], Some(body.as_bytes()));
         assert_eq!(code, 1, "{what}: {whole}");
-        let whole = whole.replace("-:", &format!("{}:", s(&f)));
+        let whole = whole.replace("<stdin>:", &format!("{}:", s(&f)));
         assert_eq!(err, whole, "{what}");
         let (code, _, err) = euref_chunked(&["asm", "--gen", "9", "--hex", s(&f)], 256);
         assert_eq!((code, &err), (1, &whole), "{what} (hex)");

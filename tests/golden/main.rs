@@ -7,6 +7,7 @@ mod material;
 #[path = "../common/scratch_util.rs"]
 mod scratch_util;
 
+mod golden_cli;
 mod golden_conformance;
 mod golden_coverage;
 mod golden_fast_writer;

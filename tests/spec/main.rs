@@ -1,5 +1,7 @@
 //! The spec tests, one binary (issue 25: one test binary per area, not per file).
 
+#[path = "../common/cli_util.rs"]
+mod cli_util;
 #[path = "../common/material.rs"]
 mod material;
 #[path = "../common/scratch_util.rs"]
@@ -8,6 +10,7 @@ mod scratch_util;
 mod material_gate;
 mod platforms;
 mod seed_tables;
+mod spec_cli;
 mod spec_compiler;
 mod spec_coverage;
 mod spec_runtime;

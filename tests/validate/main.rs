@@ -25,4 +25,5 @@ mod validate_cli;
 mod validate_mesa_corpus;
 mod validate_no_alloc;
 mod validate_no_false_alarms;
+mod validate_recovery;
 mod validate_rule_cases;
