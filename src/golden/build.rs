@@ -106,7 +106,7 @@ mod shape_tables;
 mod shape_text;
 mod slot;
 
-use emit::{alternatives, grf_name, lower, reg_entries, reg_entry, reg_view, same_arf};
+use emit::{alternatives, grf_name, has_undef, lower, reg_entries, reg_entry, reg_view, same_arf};
 use exercised::{denorm_sensitive, src_offset, state_env, Alt, TagPlan};
 pub(crate) use exercised::{dst_elem, src_value};
 use fill::{grf_base, Filler, SrcFill};
@@ -495,10 +495,12 @@ impl Work {
         while same != 0 {
             let i = same.trailing_zeros() as usize;
             same &= same - 1;
-            if let Some(&reg) = shape.candidates.get(i) {
-                if reg_view(after, reg, &mut ub).1 {
-                    with_undef |= 1 << i;
-                }
+            if shape
+                .candidates
+                .get(i)
+                .is_some_and(|&r| has_undef(after, r))
+            {
+                with_undef |= 1 << i;
             }
         }
         let (rules, classes, floats) = (&self.rules, &mut self.classes, &mut self.floats);
@@ -637,7 +639,8 @@ mod tests {
                     let mut fast_out = Lines::default();
                     fast_out.write(|c| emit::reg_hex(c, &st, reg));
                     let mut ub = [0u8; 64];
-                    let (bytes, _) = reg_view(&st, reg, &mut ub);
+                    let (bytes, any) = reg_view(&st, reg, &mut ub);
+                    assert_eq!(has_undef(&st, reg), any, "{p:?} {reg:?}");
                     let general: String = (bytes.iter().zip(ub))
                         .map(|(b, u)| format!("{:02x}", b & !u))
                         .collect();

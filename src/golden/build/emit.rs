@@ -46,6 +46,31 @@ pub(super) fn reg_view<'a>(
     }
 }
 
+/// Whether register `r` of `st` has an undefined bit ([`reg_view`]'s flag, without writing the
+/// mask out): a GRF register by its 32 undefined-byte bits, an ARF register by the undefined
+/// and unpopulated bits of its dwords.
+#[inline]
+pub(super) fn has_undef(st: &ThreadState, r: RegRef) -> bool {
+    match r {
+        RegRef::Grf(n) => {
+            let o = usize::from(n) * 32;
+            st.grf_undef
+                .get(o / 64)
+                .is_some_and(|w| (w >> (o % 64)) as u32 != 0)
+        }
+        RegRef::Arf(i) => {
+            let Some(r) = st.layout.regs.get(i) else {
+                return false;
+            };
+            let dwords = r.base / 4..(r.base + r.bytes.min(64)).div_ceil(4);
+            let (u, ru) = (&st.arf_undef, &st.layout.read_undef);
+            dwords.fold(0, |m, d| {
+                m | u.get(d).copied().unwrap_or(0) | ru.get(d).copied().unwrap_or(0)
+            }) != 0
+        }
+    }
+}
+
 /// `s` in lower case.
 pub(super) fn lower(out: &mut Vec<u8>, s: &str) {
     out.extend(s.bytes().map(|b| b.to_ascii_lowercase()));
