@@ -10,3 +10,4 @@ mod scratch_util;
 mod golden_conformance;
 mod golden_coverage;
 mod golden_fast_writer;
+mod golden_templates;
