@@ -201,8 +201,9 @@ pub fn rust(spec: &Spec) -> String {
     }
     o.push_str("}\n\n");
     o.push_str("/// Instruction class of an opcode.\n#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\npub enum OpClass { Alu, Logic, Math, Flow, Send, ThreeSrc, Misc }\n\n");
+    o.push_str("/// How an opcode uses the accumulator without naming it, besides the AccWrCtrl write (spec/opcodes.toml `implicit_acc`).\n#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\npub enum ImplicitAcc {\n    /// Neither.\n    None,\n    /// Reads it as an implicit source (mac, mach, sada2).\n    Read,\n    /// Writes it whatever AccWrCtrl says (addc, subb).\n    Write,\n}\n\n");
     o.push_str("/// An allowed `dst <- srcs` type combination.\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct TypeCombo { pub dst: TypeSet, pub srcs: [TypeSet; 3], pub gens: GenSet }\n\n");
-    let _ = writeln!(o, "/// A row of spec/opcodes.toml.\n#[derive(Debug)]\npub struct OpcodeInfo {{\n    pub id: &'static str,\n    pub name: &'static str,\n    pub gens: GenSet,\n    pub number: [Option<u8>; {np}],\n    pub srcs: u8,\n    pub class: OpClass,\n    pub pred: bool,\n    pub cmod: bool,\n    pub sat: bool,\n    pub srcmod: bool,\n    pub accwr: bool,\n    pub types: &'static [TypeCombo],\n    pub text: &'static str,\n    pub cite: &'static str,\n}}\n");
+    let _ = writeln!(o, "/// A row of spec/opcodes.toml.\n#[derive(Debug)]\npub struct OpcodeInfo {{\n    pub id: &'static str,\n    pub name: &'static str,\n    pub gens: GenSet,\n    pub number: [Option<u8>; {np}],\n    pub srcs: u8,\n    pub class: OpClass,\n    pub pred: bool,\n    pub cmod: bool,\n    pub sat: bool,\n    pub srcmod: bool,\n    pub accwr: bool,\n    pub implicit_acc: ImplicitAcc,\n    pub types: &'static [TypeCombo],\n    pub text: &'static str,\n    pub cite: &'static str,\n}}\n");
     let no = spec.opcodes.len();
     let _ = writeln!(o, "pub static OPCODE_INFO: [OpcodeInfo; {no}] = [");
     for op in &spec.opcodes {
@@ -217,8 +218,8 @@ pub fn rust(spec: &Spec) -> String {
             .collect();
         let combos: Vec<String> = op.combos.iter().map(|(d, s, g)| format!("TypeCombo {{ dst: TypeSet({d}), srcs: [TypeSet({}), TypeSet({}), TypeSet({})], gens: GenSet({g}) }}", s[0], s[1], s[2])).collect();
         let v = &op.row.v;
-        let _ = writeln!(o, "    OpcodeInfo {{ id: {}, name: {}, gens: GenSet({}), number: [{}], srcs: {}, class: OpClass::{}, pred: {}, cmod: {}, sat: {}, srcmod: {}, accwr: {}, types: &[{}], text: {}, cite: {} }},",
-            q(v.id.get_ref()), q(v.name.get_ref()), op.row.gens, nums.join(", "), v.srcs, camel(v.class.get_ref()), v.pred, v.cmod, v.sat, v.srcmod, v.accwr, combos.join(", "), q(&v.text), q(v.cite.get_ref()));
+        let _ = writeln!(o, "    OpcodeInfo {{ id: {}, name: {}, gens: GenSet({}), number: [{}], srcs: {}, class: OpClass::{}, pred: {}, cmod: {}, sat: {}, srcmod: {}, accwr: {}, implicit_acc: ImplicitAcc::{}, types: &[{}], text: {}, cite: {} }},",
+            q(v.id.get_ref()), q(v.name.get_ref()), op.row.gens, nums.join(", "), v.srcs, camel(v.class.get_ref()), v.pred, v.cmod, v.sat, v.srcmod, v.accwr, camel(v.implicit_acc.as_ref().map_or("none", |a| a.get_ref().as_str())), combos.join(", "), q(&v.text), q(v.cite.get_ref()));
     }
     o.push_str("];\n\n");
     let all: Vec<String> = spec

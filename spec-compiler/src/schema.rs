@@ -127,6 +127,10 @@ pub struct Opcode {
     pub srcmod: bool,
     /// Supports implicit accumulator write (AccWrCtrl).
     pub accwr: bool,
+    /// The accumulator as an operand the instruction does not name, besides the AccWrCtrl
+    /// write: `read` (an implicit source, as mac's addend), `write` (written whatever
+    /// AccWrCtrl says, as addc's carry). Absent: neither.
+    pub implicit_acc: Option<S<String>>,
     /// Allowed type combinations, `"DST <- SRC0 SRC1"`, each a type name, a class
     /// (int float any byte word dword qword vint), or alternatives joined by `|`; an optional
     /// platform prefix limits a combination: `"gen9: D <- D D"`.

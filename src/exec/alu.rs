@@ -834,8 +834,9 @@ fn integer(
         v.neg = pl.neg && !logic;
         v.abs = pl.abs && !logic;
     }
-    // The implicit accumulator source of mac, mach and sada2, read with the execution type.
-    let reads_acc = matches!(op, Opcode::Mac | Opcode::Mach | Opcode::Sada2);
+    // The implicit accumulator source (mac, mach and sada2: spec/opcodes.toml `implicit_acc`),
+    // read with the execution type.
+    let reads_acc = op.info().implicit_acc == crate::spec::ImplicitAcc::Read;
     let mut accv = None;
     if reads_acc {
         let accv = accv.insert(Vals::empty(class.ty));

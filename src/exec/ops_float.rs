@@ -267,9 +267,10 @@ pub(crate) fn execute(
         }
     }
     let vals: &[Lanes] = vals;
-    // The implicit accumulator source of mac.
+    // The implicit accumulator source (of the float opcodes, mac's: spec/opcodes.toml
+    // `implicit_acc`).
     let mut accv = None;
-    if matches!(k, Kind::Mac) {
+    if op.info().implicit_acc == crate::spec::ImplicitAcc::Read {
         let accv = accv.insert(Lanes::new());
         let acc_map = AccMap::new(st, p, exec_dt);
         for ch in 0..n {

@@ -375,15 +375,18 @@ impl Work {
                 }
             }
         }
-        // Float add and mul: special operand pairs (tiny, overflowing and invalid results).
-        let pairs = super::fp_rows::special_pairs(&insn, r, |i, c| match shape.src_fills.get(i) {
+        // Float add and mul: special operand pairs (tiny, overflowing and invalid results);
+        // the integer opcodes with edge cases (carries, bit fields): values at their edges.
+        let at = |i: usize, c: u32| match shape.src_fills.get(i) {
             Some(&SrcFill::Grf {
                 at: Some((base, step)),
                 ..
             }) => Some(base + c as usize * step),
             _ => src_offset(&insn, i, c),
-        });
-        for (o, sz, v) in pairs {
+        };
+        let pairs = super::fp_rows::special_pairs(&insn, r, at);
+        let edges = template::value_edges::edge_values(&insn, r, at);
+        for (o, sz, v) in pairs.into_iter().chain(edges) {
             st.write_grf(o, sz, v, false).ok()?;
         }
         // Destination registers: random old contents (what the instruction must keep): raw

@@ -58,8 +58,8 @@ pub const EXCLUDED: &[(&[&str], &str)] = &[
          implicitly (mac, AccWrEn); no template yet",
     ),
     (
-        &["acc.macro-align16", "op.csel-needs-cmod"],
-        "opcode or math function without a template yet (madm, math invm/rsqrtm, csel)",
+        &["acc.macro-align16"],
+        "opcode or math function without a template yet (madm, math invm/rsqrtm)",
     ),
     (
         &["arf.cr0-switch", "arf.spf-h1-q1-n1"],

@@ -12,8 +12,10 @@
 //! opcode in turn, with different periods, so each value of each knob comes up for every
 //! opcode within a few hundred vectors.
 
+mod form_limits;
 mod form_sets;
 mod pick;
+pub(crate) mod value_edges;
 
 pub use form_sets::{FormLabels, RegionRules, FORM_LABELS, REGION_RULES};
 
@@ -107,7 +109,24 @@ pub const SUPPORTED: &[Opcode] = &[
     Opcode::Cbit,
     Opcode::Bfrev,
     Opcode::Mad,
+    Opcode::Addc,
+    Opcode::Subb,
+    Opcode::Mach,
+    Opcode::Bfe,
+    Opcode::Bfi1,
+    Opcode::Bfi2,
+    Opcode::Csel,
+    Opcode::Sad2,
+    Opcode::Sada2,
 ];
+
+/// Whether `op` reads or writes the accumulators without naming them (mac, mach and sada2
+/// read them, addc and subb write acc0 with or without AccWrEn): its row's `implicit_acc`
+/// (spec/opcodes.toml). Its vectors then have acc0/acc1 in `initial` and compared, as AccWrEn
+/// forms do.
+pub fn implicit_acc(op: Opcode) -> bool {
+    op.info().implicit_acc != crate::spec::ImplicitAcc::None
+}
 
 /// The math functions generated: the floating-point ones and the integer divisions (whose
 /// zero divisors and -2^31 / -1 the reference marks undefined).
@@ -463,7 +482,10 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             return Some(b);
         }
     }
-    // Type choice: a combination of the opcode row (math: the function's types).
+    // Type choice: a combination of the opcode row (math: the function's types). `alt_rank`:
+    // the rank the float mode cycles with (add and mul: their type cycle's block, so that
+    // every type combination takes each mode in turn).
+    let mut alt_rank = k;
     let (dty, sty): (DataType, [DataType; 3]) = if op == Opcode::Math {
         // Every type of the function's row (F and, on Gen9, HF; D and UD for the divisions).
         let ts = math_types(mfn, p, types);
@@ -477,6 +499,9 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         let (pairs, floats) = (&tp.all, &tp.floats);
         if pairs.is_empty() {
             return None;
+        }
+        if matches!(op, Opcode::Add | Opcode::Mul) {
+            alt_rank = k / pairs.len() as u64;
         }
         // Compares and selects: three of four vectors on float types (the grids).
         let (d, s) = if sweep.is_some() && !floats.is_empty() {
@@ -568,6 +593,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             // (op.ivb-align16-no-compressed-dword).
             && !(three && p == Platform::Ivb && u32::from(n) * elem > 32)
             && (op != Opcode::Math || n <= 8)
+            && form_limits::exec_size_ok(op, st, n)
         {
             sizes[ns] = n;
             ns += 1;
@@ -604,6 +630,9 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         &CMODS[1..7]
     } else if op == Opcode::Sel {
         &[CondMod::None, CondMod::L, CondMod::Ge]
+    } else if op == Opcode::Csel {
+        // csel selects by its condition modifier (op.csel-needs-cmod): z, nz, g, ge, l, le.
+        &CMODS[1..7]
     } else {
         // .o and .u (overflow, unordered) only for two-source float instructions.
         &CMODS[..if float && !three { 9 } else { 7 }]
@@ -681,12 +710,18 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         };
         (dreg, regs)
     });
-    // Accumulator write enable on the opcodes that allow it (add, mul, ...): every fourth.
+    // Accumulator write enable on the opcodes that allow it (add, mul, ...): every fourth;
+    // every other mach (Mesa builds mach with it: brw_fs_builder.h ALU2_ACC).
+    let accwr_cycle: &[bool] = if op == Opcode::Mach {
+        &[false, true]
+    } else {
+        &[false, false, false, true]
+    };
     if info.accwr
         && !matches!(op, Opcode::Mac | Opcode::Math)
         && !three
         && !a16
-        && pick_cycle(&[false, false, false, true], k, 19, 3)
+        && pick_cycle(accwr_cycle, k, 19, 3)
     {
         insn.ctrl.acc_wr = true;
         labels |= label!("accwr");
@@ -739,10 +774,19 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             }
             let c = if sweep.is_some() {
                 "contiguous"
+            } else if let Some(c) = form_limits::fixed_region_class(op, i) {
+                c
             } else {
                 pick_cycle(&classes[..nc], k, 5, i as u64 + 1)
             };
             match region_for(c, n, st) {
+                // pln's src1: its register layout, <8;8,1> from subregister 0
+                // (op.pln-src1-region); u and v of eight channels per two registers.
+                _ if op == Opcode::Pln && i == 1 => {
+                    let rs = RegSrc::new(Reg::Grf(sreg), 0, st, Region::new(8, 8, 1));
+                    let regs = 2 * n.div_ceil(8);
+                    (Src::Reg(rs), "contiguous", (sreg, regs))
+                }
                 Some((_, _)) if c == "imm" => (Src::Imm(Imm::new(st, 0)), "imm", (0, 0)),
                 Some((region, bytes)) => {
                     let rs = RegSrc::new(Reg::Grf(sreg), 0, st, region);
@@ -757,8 +801,8 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         };
         let mut src = src;
         if let Src::Reg(rs) = &mut src {
-            // No negated UD operand of a dword multiply (acc.mul-ud-negate).
-            let ud_mul = dword_mul && rs.ty == DataType::UD;
+            // No negated UD operand of a dword multiply or mach (acc.mul-ud-negate).
+            let ud_mul = (dword_mul || op == Opcode::Mach) && rs.ty == DataType::UD;
             if srcmod && !ud_mul {
                 if r.chance(1, 2) || !float {
                     rs.neg = true;
@@ -792,11 +836,6 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
             region_rules |= region_rule!("region.align16-dst-hstride-1")
                 | region_rule!("region.align16-vstride-0-4");
         }
-        let mut regs = regs;
-        if op == Opcode::Pln && i == 1 && regs.1 > 0 {
-            // pln reads the plane coefficients from src1's register and the next one.
-            regs.1 += 1;
-        }
         if regs.1 > 0 {
             src_regs.push(regs);
         }
@@ -814,7 +853,7 @@ pub fn build(sel: OpSel, k: u64, p: Platform, types: &[DataType], r: &mut Rng) -
         let alt = dty == st
             && (dty == DataType::F || !crate::spec::feature::DF_ELEMENT_SIZE_4.on(p))
             && dty.is_float()
-            && pick_cycle(&[false, false, true], k, 2, 1);
+            && pick_cycle(&[false, false, true], alt_rank, 2, 1);
         let keep = pick_cycle(&[false, true], k, 13, 1);
         cr0 = field::CR0_0_ROUNDING_MODE.set(cr0, round);
         cr0 = field::CR0_0_FP_MODE.set(cr0, u32::from(alt));
@@ -949,6 +988,10 @@ fn type_pair_ok(op: Opcode, d: DataType, s: DataType, p: Platform) -> bool {
         }
         // Mixed HF/F conversions stay in the plain forms.
         return exec_size_of(s) / d.bytes() <= 4;
+    }
+    // sad2 and sada2 sum byte differences into words: their rows' pairs (UW|W <- UB|B).
+    if matches!(op, Opcode::Sad2 | Opcode::Sada2) {
+        return true;
     }
     // Same-type arithmetic keeps the templates clear of the mixed-type rules.
     d == s || (matches!(op, Opcode::Cmp | Opcode::Cmpn) && d.bytes() == s.bytes())

@@ -13,4 +13,5 @@ mod golden_coverage;
 mod golden_fast_writer;
 mod golden_shards;
 mod golden_slurm;
+mod golden_templates;
 mod honest_verdict;

@@ -170,6 +170,9 @@ pub(super) fn load_opcodes(c: &mut Ctx, np: usize) -> Vec<OpcodeRow> {
                 "class",
                 &["alu", "logic", "math", "flow", "send", "three-src", "misc"],
             );
+            if let Some(a) = &o.implicit_acc {
+                c.one_of(&file, a, "implicit_acc", &["read", "write"]);
+            }
             if o.srcs > 3 {
                 c.err(&file, off, format!("srcs must be 0-3, found {}", o.srcs));
             }

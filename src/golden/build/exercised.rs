@@ -138,7 +138,9 @@ pub(super) fn fp_ops_of(insn: &Insn) -> FpOps {
         }
         Opcode::Mov => FpOps::Conversion,
         Opcode::Math => FpOps::Math,
-        Opcode::Cmp | Opcode::Cmpn => FpOps::Compare,
+        // csel's one float operation: src2 compared with zero (its result is src0 or src1,
+        // copied).
+        Opcode::Cmp | Opcode::Cmpn | Opcode::Csel => FpOps::Compare,
         Opcode::Sel if matches!(insn.cmod, CondMod::L | CondMod::Ge) => FpOps::Minmax,
         Opcode::Mad | Opcode::Lrp | Opcode::Mac => FpOps::Fused,
         _ => FpOps::Arith,

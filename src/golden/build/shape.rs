@@ -166,7 +166,7 @@ impl Work {
                 text::insn_fields(&mut buf.text, &b.insn, p, &bytes);
             }
             shape_tables::place_into(b.labels, &mut buf.label_ranks, &mut buf.labels);
-            let acc = b.insn.op == Opcode::Mac || b.insn.ctrl.acc_wr;
+            let acc = template::implicit_acc(b.insn.op) || b.insn.ctrl.acc_wr;
             let float = b.insn.dst.is_some_and(|d| d.ty.is_float())
                 || b.insn.src.iter().flatten().any(|s| s.ty().is_float());
             let arf = self.arf_sorted.iter().map(|x| x.1);

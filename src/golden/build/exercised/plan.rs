@@ -436,7 +436,11 @@ fn float_plan(
             Opcode::Sel if matches!(insn.cmod, CondMod::L | CondMod::Ge) => Some(GridKind::Cmpn),
             _ => None,
         };
-        if let (Some(kind), Some(gc)) = (kind, grid_cond(insn.cmod)) {
+        if insn.op == Opcode::Csel {
+            // csel compares src2 with zero as cmp does and writes no flags (opcode.csel).
+            let g = grid_cond(insn.cmod).and_then(|gc| compare::grid(GridKind::Cmp, gc, p));
+            fixed.extend(g.map(|g| row_rule!(GridInfo, compare::GRIDS, g)));
+        } else if let (Some(kind), Some(gc)) = (kind, grid_cond(insn.cmod)) {
             if let Some(g) = compare::grid(kind, gc, p) {
                 fixed.push(row_rule!(GridInfo, compare::GRIDS, g));
                 let sel = insn.op == Opcode::Sel;
@@ -491,7 +495,8 @@ fn modes(
     {
         fixed.extend(find(FpEffect::RoundCr0));
     }
-    let nan = if ops != FpOps::RawMov {
+    // (csel copies the source it selects, NaN or not: no NaN of its own.)
+    let nan = if ops != FpOps::RawMov && insn.op != Opcode::Csel {
         [find(FpEffect::NanPropagates), find(FpEffect::NanAny)]
     } else {
         [None, None]
@@ -521,7 +526,10 @@ fn modes(
     let alts = grf_dst.then(|| Alts {
         any_nan: find(FpEffect::NanAny).filter(|_| {
             !matches!(ops, FpOps::RawMov | FpOps::Minmax)
-                && !matches!(insn.op, Opcode::Sel | Opcode::Cmp | Opcode::Cmpn)
+                && !matches!(
+                    insn.op,
+                    Opcode::Sel | Opcode::Csel | Opcode::Cmp | Opcode::Cmpn
+                )
         }),
         math: (insn.op == Opcode::Math && insn.math != MathFn::None)
             .then(|| template::math_row(insn.math, dst.ty, p))

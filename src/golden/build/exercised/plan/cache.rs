@@ -37,10 +37,10 @@ impl PlanKey {
                     | u128::from(mov && r.abs) << 11
             }
         };
-        // (The condition modifier itself matters to compare grids and float min/max only;
-        // to the others, whether it is none, o, u or another.)
+        // (The condition modifier itself matters to compare grids, csel's comparison and
+        // float min/max only; to the others, whether it is none, o, u or another.)
         let cmod = match insn.op {
-            Opcode::Cmp | Opcode::Cmpn | Opcode::Sel => insn.cmod,
+            Opcode::Cmp | Opcode::Cmpn | Opcode::Sel | Opcode::Csel => insn.cmod,
             _ => match insn.cmod {
                 CondMod::None | CondMod::O | CondMod::U => insn.cmod,
                 _ => CondMod::Z,
