@@ -1031,7 +1031,16 @@ fn integer(
     }
     let live = en.maybe();
     let und_mask = undef | en.unknown;
-    let acc_und = |ch: usize| und_mask >> ch & 1 == 1 || (!out.acc_forced && wr.is_none());
+    // (addc's carry and subb's borrow: defined with AccWrEn, the form the sources show; without
+    // it, or with the accumulator disabled in cr0, they are silent: undefined, opcode.addc.)
+    let acc_und = |ch: usize| {
+        und_mask >> ch & 1 == 1
+            || if out.acc_forced {
+                wr != Some(true)
+            } else {
+                wr.is_none()
+            }
+    };
     let acc_val = |ch: usize| acc_res.map_or(res[ch], |r| r[ch]);
     // The final values first (nothing is written if one fails: the loop below then writes what
     // it writes before reporting the error), then the destination, the flags and the

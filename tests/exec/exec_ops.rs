@@ -1008,16 +1008,30 @@ fn addc_subb_carry_and_borrow_into_acc() {
     let mut st = zeroed(Skl);
     put(&mut st, r(2, 0), 4, &[0xffff_ffff, 5, 0, 0x8000_0000]);
     put(&mut st, r(3, 0), 4, &[1, 7, 0, 0x8000_0000]);
-    // No AccWrEn: opcode.addc note: the carry goes to the accumulator anyway.
     run(
         &mut st,
         &[
-            "addc (4) r1<1>:ud r2<4;4,1>:ud r3<4;4,1>:ud",
+            "addc (4) r1<1>:ud r2<4;4,1>:ud r3<4;4,1>:ud {AccWrEn}",
             "mov (4) r4<1>:ud acc0<4;4,1>:ud",
         ],
     );
     assert_eq!(get(&st, r(1, 0), 4, 4), vec![0, 12, 0, 0]);
     assert_eq!(get(&st, r(4, 0), 4, 4), vec![1, 0, 0, 1]);
+    // No AccWrEn (opcode.addc note: the sources are silent): the sum is defined, the
+    // accumulator channels undefined.
+    for op in ["addc", "subb"] {
+        run(
+            &mut st,
+            &[
+                &format!("{op} (4) r1<1>:ud r2<4;4,1>:ud r3<4;4,1>:ud"),
+                "mov (4) r4<1>:ud acc0<4;4,1>:ud",
+            ],
+        );
+        assert_eq!(get(&st, r(1, 0), 4, 4).len(), 4);
+        for c in 0..4 {
+            assert!(get1(&st, r(4, 4 * c), 4).1, "{op}: acc0 channel {c}");
+        }
+    }
     run(
         &mut st,
         &[

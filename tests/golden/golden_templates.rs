@@ -258,7 +258,10 @@ fn check_vector(v: &Vector, insn: &Insn, p: Platform, seen: &mut Seen) {
                 seen.note("carry", sum >= 1 << 32);
                 seen.note("no carry", sum < 1 << 32);
                 seen.note("sum exactly 2^32", sum == 1 << 32);
-                (Some(to_dst(sum, d.ty, false)), Some((sum >> 32) as u64))
+                (
+                    Some(to_dst(sum, d.ty, false)),
+                    acc_wr.then_some((sum >> 32) as u64),
+                )
             }
             Opcode::Subb => {
                 let diff = s(0) - s(1);
@@ -267,7 +270,7 @@ fn check_vector(v: &Vector, insn: &Insn, p: Platform, seen: &mut Seen) {
                 seen.note("difference -1", diff == -1);
                 (
                     Some(to_dst(diff, d.ty, insn.sat)),
-                    Some(u64::from(diff < 0)),
+                    acc_wr.then_some(u64::from(diff < 0)),
                 )
             }
             Opcode::Mach => {
@@ -420,6 +423,12 @@ fn check_vector(v: &Vector, insn: &Insn, p: Platform, seen: &mut Seen) {
         if let (Some(w), Some(g)) = (want, got) {
             assert_eq!(g, w, "{}: {} channel {c}", v.id, v.insn);
             seen.channels += 1;
+        }
+        // addc and subb without AccWrEn: the sources are silent, the accumulator is undefined
+        // (opcode.addc, opcode.subb notes).
+        if matches!(insn.op, Opcode::Addc | Opcode::Subb) && !acc_wr {
+            let g = regs.acc_dword("acc0", c as usize, true);
+            assert_eq!(g, None, "{}: {} acc0 channel {c} defined", v.id, v.insn);
         }
         // The carry, borrow or mach's low half in the accumulator's dword of the channel.
         if let Some(a) = acc_want {
@@ -630,15 +639,19 @@ fn engine_accumulator_use_follows_the_rows() {
                         s.set_arf_bytes(a, 0, &bytes).unwrap();
                     }
                 }
-                let before: Vec<Vec<u8>> = runs_of
-                    .iter()
-                    .map(|s| {
-                        [ix0, ix1]
-                            .iter()
-                            .flat_map(|i| s.arf_reg(*i).unwrap().0.to_vec())
-                            .collect()
-                    })
-                    .collect();
+                // (Bytes and undefined words: an undefined write is a write.)
+                let acc_of = |s: &euref::state::ThreadState| -> Vec<u64> {
+                    [ix0, ix1]
+                        .iter()
+                        .flat_map(|i| {
+                            let (b, u) = s.arf_reg(*i).unwrap();
+                            let b: Vec<u64> = b.iter().map(|x| u64::from(*x)).collect();
+                            let u: Vec<u64> = u.iter().map(|x| u64::from(*x) << 32).collect();
+                            [b, u].concat()
+                        })
+                        .collect()
+                };
+                let before: Vec<Vec<u64>> = runs_of.iter().map(acc_of).collect();
                 if runs_of
                     .iter_mut()
                     .any(|s| euref::exec::step(s, &insn).is_err())
@@ -650,11 +663,7 @@ fn engine_accumulator_use_follows_the_rows() {
                     (0..512).map(|q| s.read_grf(8 * q, 8).unwrap()).collect()
                 };
                 depends |= grf_of(&runs_of[0]) != grf_of(&runs_of[1]);
-                let acc_after: Vec<u8> = [ix0, ix1]
-                    .iter()
-                    .flat_map(|i| runs_of[0].arf_reg(*i).unwrap().0.to_vec())
-                    .collect();
-                writes |= acc_after != before[0];
+                writes |= acc_of(&runs_of[0]) != before[0];
             }
             assert!(runs >= 8, "{op:?} {p:?}: {runs} runs");
             assert_eq!(
