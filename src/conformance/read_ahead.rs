@@ -11,9 +11,9 @@
 use super::json::plain_ascii_string;
 use super::known::KnownFields;
 use super::lines::read_line_bytes;
+use super::selection::Selection;
 use super::view::{write_request_from, Spans, VectorView};
 use crate::vector::Vector;
-use std::collections::HashSet;
 use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::Arc;
@@ -61,7 +61,7 @@ pub struct ReadAhead {
 /// may be waiting on its input), and it stops at its next chunk.
 pub fn start<R: BufRead + Send + 'static>(
     input: R,
-    skip: Arc<HashSet<String>>,
+    skip: Arc<Selection>,
 ) -> (ReadAhead, std::thread::JoinHandle<KnownFields>) {
     let (tx, rx) = mpsc::sync_channel(AHEAD);
     let (back_tx, back_rx) = mpsc::channel();
@@ -126,7 +126,7 @@ impl ReadAhead {
 /// that stopped listening.
 fn read(
     mut input: impl BufRead,
-    skip: &HashSet<String>,
+    skip: &Selection,
     tx: SyncSender<Result<Chunk, String>>,
     back: Receiver<Chunk>,
 ) -> KnownFields {
@@ -178,14 +178,14 @@ fn read(
 
 /// Read a vector line (with the fast reader, or else with serde: a vector it reads is written
 /// back canonically and read from that) and append its request to `requests`: the item, or the
-/// line back when it is skipped (its id in `skip`, or a canonical line the fast reader refuses,
-/// which is not reached).
+/// line back when it is skipped (not kept by `skip`, or a canonical line the fast reader
+/// refuses, which is not reached).
 fn parse(
     mut line: String,
     known: &mut KnownFields,
     plain: bool,
     line_no: usize,
-    skip: &HashSet<String>,
+    skip: &Selection,
     requests: &mut Vec<u8>,
 ) -> Result<Item, String> {
     if let Ok((v, spans)) = VectorView::parse_spans_hinted(&line, known, Some(plain)) {
@@ -212,16 +212,16 @@ fn parse(
     }
 }
 
-/// Append the request of vector `v` (read from `line` with `spans`) unless its id is in
-/// `skip`: the spans, or `None` when skipped.
+/// Append the request of vector `v` (read from `line` with `spans`) when `skip` keeps it: the
+/// spans, or `None` when skipped.
 fn request(
     line: &str,
     v: &VectorView,
     spans: &Spans,
-    skip: &HashSet<String>,
+    skip: &Selection,
     requests: &mut Vec<u8>,
 ) -> Option<Spans> {
-    if !skip.is_empty() && skip.contains(v.id.as_ref()) {
+    if !skip.keeps_all() && !skip.keeps(&v.id, &v.op) {
         return None;
     }
     write_request_from(line, spans, v, requests);
@@ -342,7 +342,7 @@ mod tests {
         Option<String>,
     );
 
-    fn read_all(input: impl BufRead + Send + 'static, skip: &HashSet<String>) -> Seen {
+    fn read_all(input: impl BufRead + Send + 'static, skip: &Selection) -> Seen {
         let (mut ahead, reader) = start(input, Arc::new(skip.clone()));
         let (mut seen, mut spare) = (Vec::new(), Vec::new());
         let error = loop {
@@ -386,10 +386,13 @@ mod tests {
         let odd = lines[12].replacen('{', "{\"zz\":0, ", 1);
         lines[12] = odd;
         lines[20].push('\r');
-        let skip: HashSet<String> = [&lines[30], &lines[100]]
-            .iter()
-            .map(|l| VectorView::parse(l.trim_end()).unwrap().id.to_string())
-            .collect();
+        let skip = Selection {
+            skip: [&lines[30], &lines[100]]
+                .iter()
+                .map(|l| VectorView::parse(l.trim_end()).unwrap().id.to_string())
+                .collect(),
+            ..Selection::default()
+        };
         let input = lines.join("\n");
 
         // Line by line.
@@ -408,7 +411,7 @@ mod tests {
                 Err(_) => {}
             }
         }
-        assert_eq!(want.len(), lines.len() - 1 - skip.len());
+        assert_eq!(want.len(), lines.len() - 1 - skip.skip.len());
         assert!(want[7]
             .1
             .as_ref()

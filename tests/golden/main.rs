@@ -7,7 +7,9 @@ mod material;
 #[path = "../common/scratch_util.rs"]
 mod scratch_util;
 
+mod failure_cause;
 mod golden_conformance;
 mod golden_coverage;
 mod golden_fast_writer;
 mod honest_verdict;
+mod protocol_doc;
