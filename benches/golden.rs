@@ -39,6 +39,7 @@ fn bench(c: &mut Criterion) {
         sim: format!("{} sim", env!("CARGO_BIN_EXE_euref")),
         timeout: Duration::from_secs(10),
         window: 64,
+        select: Default::default(),
     };
     g.bench_function("check_against_euref_sim", |b| {
         b.iter(|| {

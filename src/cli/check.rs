@@ -6,6 +6,8 @@ use super::shard::Shard;
 use euref::conformance::check::{
     describe, read_report, run_at as check_run, CheckOptions, Summary, DEFAULT_WINDOW,
 };
+use euref::conformance::explain::explain;
+use euref::conformance::selection::Selection;
 use std::collections::HashSet;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -40,7 +42,22 @@ pub struct Args {
     /// Print at most this many failing vectors in full (all go to the report).
     #[arg(long, default_value_t = 20)]
     pub show: u64,
+    /// Check only the vectors of these opcodes (comma-separated, as in the vectors' `op`:
+    /// `mad,sel`, `math`); the others are not sent.
+    #[arg(long, value_name = "OPS")]
+    pub ops: Option<String>,
+    /// Check only the vectors with these ids (comma-separated); the others are not sent.
+    #[arg(long, value_name = "IDS")]
+    pub id: Option<String>,
+    /// Send the vector with this id alone and print the request, the response, expected and
+    /// actual registers, every differing element and the spec rows it lists.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["report", "resume", "ops", "id"])]
+    pub explain: Option<String>,
 }
+
+/// Exit code of a check in which nothing failed but some vectors were not fully checked
+/// (registers not modelled, features ignored by the simulator).
+const EXIT_UNCHECKED: u8 = 3;
 
 /// A simulator that exits while requests are still being written to it must not end the
 /// checker: `main` restores the default SIGPIPE disposition for every subcommand, the checker
@@ -76,8 +93,32 @@ fn open_vectors(a: &Args) -> Result<(Box<dyn BufRead + Send>, usize), String> {
     }
 }
 
+/// `--explain ID`: the one vector, explained; exit 0 when it passes.
+fn run_explain(a: &Args, id: &str) -> Result<ExitCode, String> {
+    let f = std::fs::File::open(&a.vectors).map_err(|e| format!("{}: {e}", a.vectors.display()))?;
+    let input = std::io::BufReader::new(f);
+    let e = explain(input, id, &a.sim, Duration::from_millis(a.timeout.max(1)))
+        .map_err(|e| format!("{}: {e}", a.vectors.display()))?;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(e.text.as_bytes());
+    let _ = out.flush();
+    Ok(match e.outcome.status() {
+        "pass" => ExitCode::SUCCESS,
+        "unmodelled" | "ignored" => ExitCode::from(EXIT_UNCHECKED),
+        _ => ExitCode::from(1),
+    })
+}
+
 pub fn run(a: Args) -> Result<ExitCode, String> {
     ignore_sigpipe();
+    if let Some(id) = &a.explain {
+        return run_explain(&a, id);
+    }
+    let select = Selection {
+        skip: Default::default(),
+        ops: a.ops.as_deref().map(Selection::parse_ops).transpose()?,
+        ids: a.id.as_deref().map(Selection::parse_ids).transpose()?,
+    };
     // (Before the report is created or resumed: a shard that cannot be found changes nothing.)
     let (input, first_line) = open_vectors(&a)?;
     let mut summary = Summary::default();
@@ -117,6 +158,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         sim: a.sim.clone(),
         timeout: Duration::from_millis(a.timeout.max(1)),
         window: a.window,
+        select: select.clone(),
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new_spinner();
@@ -128,6 +170,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     });
     let mut shown = 0u64;
     let mut hidden = 0u64;
+    // The ids asked for with --id that were seen (to name those that are not in the file).
+    let mut found = std::collections::HashSet::new();
     let stdout = std::io::stdout();
     check_run(
         &opts,
@@ -139,6 +183,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         |v, o| {
             if let Some(b) = &bar {
                 b.inc(1);
+            }
+            if select.ids.is_some() {
+                found.insert(v.id.to_string());
             }
             if o.status() != "pass" {
                 if shown < a.show {
@@ -165,14 +212,43 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     if hidden > 0 {
         let _ = writeln!(
             s,
-            "({hidden} more failing vectors not shown; see the report)"
+            "({hidden} more vectors that did not pass not shown; see the report)"
         );
+    }
+    if let Some(ids) = &select.ids {
+        let mut missing: Vec<&String> = ids
+            .iter()
+            .filter(|i| !found.contains(*i) && !skip.contains(*i))
+            .collect();
+        missing.sort();
+        if !missing.is_empty() {
+            let missing: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
+            let _ = writeln!(
+                s,
+                "--id: no vector of {} has id {}",
+                a.vectors.display(),
+                missing.join(", ")
+            );
+        }
+    }
+    if summary.total == 0 && (select.ops.is_some() || select.ids.is_some()) {
+        let asked: Vec<String> = [("--ops", &a.ops), ("--id", &a.id)]
+            .iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k} {v}")))
+            .collect();
+        return Err(format!(
+            "no vector of {} matches {}: nothing was checked",
+            a.vectors.display(),
+            asked.join(" ")
+        ));
     }
     let _ = write!(s, "{}", summary.table());
     let _ = s.flush();
-    Ok(if summary.failed() == 0 {
-        ExitCode::SUCCESS
-    } else {
+    Ok(if summary.failed() > 0 {
         ExitCode::from(1)
+    } else if summary.unchecked() > 0 {
+        ExitCode::from(EXIT_UNCHECKED)
+    } else {
+        ExitCode::SUCCESS
     })
 }

@@ -4,20 +4,19 @@
 //! again.
 
 use super::compare::{compare_view, plainly_equal, verdict_before_values, Outcome};
-use super::json::{compact_strings, push_string, Lexer};
+pub use super::describe::describe;
+use super::json::push_string;
 use super::known::KnownFields;
 use super::read_ahead::{self, Item, ReadAhead};
 use super::runner::{RecvError, SimProcess};
+use super::selection::Selection;
+pub use super::summary::Summary;
 use super::view::{write_request_from, ResponseView, Spans, VectorView};
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// The hash of the summary's counts (long `rules` texts: foldhash reads 16 bytes a step).
-type FastHash = foldhash::fast::RandomState;
 
 /// How many vectors ahead of the one checked the lines are prefetched ([`Spans::prefetch`]).
 const PREFETCH_AHEAD: usize = 3;
@@ -57,6 +56,8 @@ pub struct CheckOptions {
     pub timeout: Duration,
     /// Requests in flight (1: lockstep).
     pub window: usize,
+    /// The vectors checked (`--ops`, `--id`; the ids skipped by [`run`]'s `skip` are added).
+    pub select: Selection,
 }
 
 /// One line of the report file.
@@ -70,271 +71,40 @@ pub struct ReportLine {
     pub detail: Option<serde_json::Value>,
 }
 
-/// Counts by opcode and by rule. [`Summary::add_view`] counts per distinct `rules` text and
-/// [`Summary::settle`] (called at the end of [`run`]) spreads those counts over the rules.
-#[derive(Debug, Clone, Default)]
-pub struct Summary {
-    pub total: u64,
-    pub passed: u64,
-    pub by_op: BTreeMap<String, [u64; 2]>,
-    pub by_rule: BTreeMap<String, [u64; 2]>,
-    pub by_status: BTreeMap<String, u64>,
-    pub restarts: u64,
-    /// Not yet settled: pass/fail counts per raw `rules` array text.
-    by_rules_text: HashMap<String, [u64; 2], FastHash>,
-    /// Not yet settled: pass/fail counts per known `rules` array ([`Summary::take_known`]).
-    by_rules_id: Vec<[u64; 2]>,
-}
-
-impl Summary {
-    pub fn add(&mut self, l: &ReportLine) {
-        let pass = l.status == "pass";
-        self.total += 1;
-        self.passed += u64::from(pass);
-        *self.by_status.entry(l.status.clone()).or_default() += 1;
-        let k = usize::from(!pass);
-        self.by_op.entry(l.op.clone()).or_default()[k] += 1;
-        self.add_rules(l.rules.iter().map(String::as_str), k, 1);
-    }
-
-    fn add_rules<'r>(&mut self, rules: impl Iterator<Item = &'r str>, k: usize, n: u64) {
-        for r in rules {
-            if r.contains('[') {
-                continue;
-            }
-            match self.by_rule.get_mut(r) {
-                Some(c) => c[k] += n,
-                None => self.by_rule.entry(r.to_string()).or_default()[k] += n,
-            }
-        }
-    }
-
-    /// Count a checked vector.
-    pub fn add_view(&mut self, v: &VectorView, status: &str) {
-        self.add_view_known(v, status, None);
-    }
-
-    /// [`Summary::add_view`] for a vector whose `rules` text is known array `rules_id`
-    /// (counted by number until [`Summary::take_known`]).
-    pub fn add_view_known(&mut self, v: &VectorView, status: &str, rules_id: Option<u32>) {
-        let pass = status == "pass";
-        self.total += 1;
-        self.passed += u64::from(pass);
-        match self.by_status.get_mut(status) {
-            Some(c) => *c += 1,
-            None => {
-                self.by_status.insert(status.to_string(), 1);
-            }
-        }
-        let k = usize::from(!pass);
-        match self.by_op.get_mut(v.op.as_ref()) {
-            Some(c) => c[k] += 1,
-            None => self.by_op.entry(v.op.to_string()).or_default()[k] += 1,
-        }
-        if let Some(id) = rules_id {
-            let id = id as usize;
-            if self.by_rules_id.len() <= id {
-                self.by_rules_id.resize(id + 1, [0; 2]);
-            }
-            self.by_rules_id[id][k] += 1;
-            return;
-        }
-        match self.by_rules_text.get_mut(v.rules_raw.as_ref()) {
-            Some(c) => c[k] += 1,
-            None => {
-                self.by_rules_text
-                    .entry(v.rules_raw.to_string())
-                    .or_default()[k] += 1
-            }
-        }
-    }
-
-    /// Spread the counts kept per known `rules` array over the rules: by the rule numbers
-    /// recorded with the array ([`super::known::RuleSets`]), or else from its text (not copied).
-    pub fn take_known(&mut self, known: &KnownFields) {
-        let ids = std::mem::take(&mut self.by_rules_id);
-        let sets = &known.rule_sets;
-        let mut per_rule = vec![[0u64; 2]; sets.name_count()];
-        let mut unrecorded = Vec::new();
-        for (id, c) in (0u32..).zip(&ids) {
-            if c[0] + c[1] == 0 {
-                continue;
-            }
-            match sets.members(id) {
-                Some(rules) => {
-                    for &r in rules {
-                        let x = &mut per_rule[r as usize];
-                        x[0] += c[0];
-                        x[1] += c[1];
-                    }
-                }
-                None => unrecorded.extend(known.rules.text(id).map(|t| (t, *c))),
-            }
-        }
-        for (n, c) in (0u32..).zip(per_rule) {
-            let r = sets.name(n);
-            if c[0] + c[1] == 0 || r.contains('[') {
-                continue;
-            }
-            match self.by_rule.get_mut(r) {
-                Some(x) => {
-                    x[0] += c[0];
-                    x[1] += c[1];
-                }
-                None => {
-                    self.by_rule.insert(r.to_string(), c);
-                }
-            }
-        }
-        self.spread(unrecorded.into_iter());
-    }
-
-    /// Spread the counts kept per `rules` text over the rules.
-    pub fn settle(&mut self) {
-        let texts = std::mem::take(&mut self.by_rules_text);
-        self.spread(texts.iter().map(|(t, c)| (t.as_str(), *c)));
-    }
-
-    /// Add counts per `rules` text to the counts per rule.
-    fn spread<'t>(&mut self, texts: impl Iterator<Item = (&'t str, [u64; 2])>) {
-        // Counts per rule borrowed from the texts (or decoded), cells (`[`) included: they are
-        // left out once per rule when merging.
-        let mut counts: HashMap<Cow<str>, [u64; 2], FastHash> = HashMap::default();
-        fn add<'t>(
-            counts: &mut HashMap<Cow<'t, str>, [u64; 2], FastHash>,
-            r: Cow<'t, str>,
-            c: &[u64; 2],
-        ) {
-            let e = counts.entry(r).or_default();
-            e[0] += c[0];
-            e[1] += c[1];
-        }
-        let mut rules = Vec::new();
-        for (text, c) in texts {
-            let c = &c;
-            if compact_strings(text, &mut rules) {
-                for r in &rules {
-                    add(&mut counts, Cow::Borrowed(r), c);
-                }
-                continue;
-            }
-            let mut l = Lexer::checked(text);
-            let mut decoded = Vec::new();
-            let read = l.array(|l| {
-                decoded.push(l.string()?);
-                Ok(())
-            });
-            if read.is_ok() {
-                for r in decoded {
-                    add(&mut counts, r, c);
-                }
+/// The outcome of response line `line` to vector `v` (read without its alternatives and
+/// destination: `full` reads them when the values must be compared element by element), with
+/// the line kept when it is no pass.
+pub fn judge<'l>(
+    v: &VectorView,
+    line: &[u8],
+    full: impl FnOnce() -> Result<VectorView<'l>, String>,
+) -> Result<Outcome, String> {
+    let o = match ResponseView::parse_bytes(line) {
+        Ok(r) if r.id == v.id => {
+            if let Some(o) = verdict_before_values(v, &r) {
+                o
+            } else if r.is_plain() && plainly_equal(v, &r) {
+                return Ok(Outcome::Pass);
             } else {
-                // Not from a vector line: read as the report does.
-                let rules: Vec<String> = serde_json::from_str(text).unwrap_or_default();
-                for (k, n) in c.iter().enumerate() {
-                    if *n > 0 {
-                        self.add_rules(rules.iter().map(String::as_str), k, *n);
-                    }
-                }
+                compare_view(&full()?, &r)
             }
         }
-        for (r, c) in counts {
-            if r.contains('[') {
-                continue;
-            }
-            match self.by_rule.get_mut(r.as_ref()) {
-                Some(x) => {
-                    x[0] += c[0];
-                    x[1] += c[1];
-                }
-                None => {
-                    self.by_rule.insert(r.into_owned(), c);
-                }
-            }
-        }
-    }
-
-    pub fn failed(&self) -> u64 {
-        self.total - self.passed
-    }
-
-    /// The summary tables (rules: only those with failures).
-    pub fn table(&self) -> String {
-        use std::fmt::Write as _;
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "{} vectors: {} passed, {} failed ({}), simulator restarts: {}",
-            self.total,
-            self.passed,
-            self.failed(),
-            self.by_status
-                .iter()
-                .filter(|(k, _)| *k != "pass")
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            self.restarts
-        );
-        let _ = writeln!(s, "\n{:<12} {:>9} {:>9}", "opcode", "pass", "fail");
-        for (op, [p, f]) in &self.by_op {
-            let _ = writeln!(s, "{op:<12} {p:>9} {f:>9}");
-        }
-        let failing: Vec<_> = self.by_rule.iter().filter(|(_, c)| c[1] > 0).collect();
-        if !failing.is_empty() {
-            let _ = writeln!(
-                s,
-                "\n{:<40} {:>9} {:>9}",
-                "rule (with failures)", "pass", "fail"
-            );
-            for (r, [p, f]) in failing {
-                let _ = writeln!(s, "{r:<40} {p:>9} {f:>9}");
+        Ok(r) => Outcome::Garbage {
+            message: format!("response for `{}` where `{}` was expected", r.id, v.id),
+            response: String::new(),
+        },
+        Err(_) => {
+            let text = String::from_utf8_lossy(line);
+            let e = serde_json::from_str::<super::protocol::Response>(&text)
+                .err()
+                .map_or_else(|| "unreadable".to_string(), |e| e.to_string());
+            Outcome::Garbage {
+                message: format!("not a response ({e})"),
+                response: String::new(),
             }
         }
-        s
-    }
-}
-
-/// Human-readable text of a non-passing vector.
-pub fn describe(v: &VectorView, o: &Outcome) -> String {
-    let head = format!("{} {}  [{}]", o.status().to_uppercase(), v.id, v.insn);
-    let body = match o {
-        Outcome::Fail(m) => {
-            let ch = m.channel.map_or(String::new(), |c| format!(" channel {c}"));
-            let note = if m.note.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", m.note)
-            };
-            format!(
-                "  first difference: {} byte {}{ch}{note}\n  expected {} ({} {})\n  actual   {} ({} {})",
-                m.reg, m.byte, m.expected, m.ty, m.expected_value, m.actual, m.ty, m.actual_value
-            )
-        }
-        Outcome::SimError { message }
-        | Outcome::Incomplete { message }
-        | Outcome::Crash { message }
-        | Outcome::Garbage { message }
-        | Outcome::BadVector { message } => format!("  {message}"),
-        Outcome::Timeout { ms } => format!("  no response within {ms} ms"),
-        Outcome::Pass => String::new(),
     };
-    let all = v.rules();
-    let rules: Vec<&str> = all
-        .iter()
-        .map(String::as_str)
-        .filter(|r| !r.contains('['))
-        .collect();
-    let cells: Vec<&str> = all
-        .iter()
-        .map(String::as_str)
-        .filter(|r| r.contains('['))
-        .collect();
-    let mut s = format!("{head}\n{body}\n  rules: {}", rules.join(", "));
-    if !cells.is_empty() {
-        s.push_str(&format!("\n  cells: {}", cells.join(", ")));
-    }
-    s
+    Ok(o.with_response(line))
 }
 
 /// Report lines already in a report file (for `--resume`).
@@ -392,7 +162,9 @@ pub fn run_at(
     summary: &mut Summary,
     on_result: impl FnMut(&VectorView, &Outcome),
 ) -> Result<(), String> {
-    let (mut ahead, reader) = read_ahead::start_at(input, first_line, Arc::new(skip.clone()));
+    let mut select = opts.select.clone();
+    select.skip.extend(skip.iter().cloned());
+    let (mut ahead, reader) = read_ahead::start_at(input, first_line, Arc::new(select));
     let checked = check_all(opts, &mut ahead, report, summary, on_result);
     // (A reader still reading stops at its next chunk, once its channel is closed; after an
     // error it is not waited for: it may be waiting on its input.)
@@ -440,6 +212,9 @@ fn check_all(
      -> Result<(), String> {
         write_report_line(v, &o, out);
         summary.add_view_known(v, o.status(), rules_id);
+        if !matches!(o, Outcome::Pass) {
+            summary.add_outcome(&o);
+        }
         on_result(v, &o);
         if out.len() >= 1 << 15 {
             report.write_all(out).map_err(|e| format!("report: {e}"))?;
@@ -514,35 +289,10 @@ fn check_all(
         }
         let v = VectorView::reread(&head, &spans, false).map_err(|e| format!("vector {e}"))?;
         let o = match received {
-            Ok(line) => match ResponseView::parse_bytes(line) {
-                Ok(r) if r.id == v.id => {
-                    if let Some(o) = verdict_before_values(&v, &r) {
-                        o
-                    } else if plainly_equal(&v, &r) {
-                        Outcome::Pass
-                    } else {
-                        // The alternatives and the destination are read when needed.
-                        let full = VectorView::reread(&head, &spans, true)
-                            .map_err(|e| format!("vector {e}"))?;
-                        compare_view(&full, &r)
-                    }
-                }
-                Ok(r) => Outcome::Garbage {
-                    message: format!("response for `{}` where `{}` was expected", r.id, v.id),
-                },
-                Err(_) => {
-                    let text = String::from_utf8_lossy(line);
-                    let e = serde_json::from_str::<super::protocol::Response>(&text)
-                        .err()
-                        .map_or_else(|| "unreadable".to_string(), |e| e.to_string());
-                    Outcome::Garbage {
-                        message: format!(
-                            "not a response ({e}): {}",
-                            text.trim_end().chars().take(120).collect::<String>()
-                        ),
-                    }
-                }
-            },
+            Ok(line) => judge(&v, line, || {
+                // The alternatives and the destination are read when needed.
+                VectorView::reread(&head, &spans, true).map_err(|e| format!("vector {e}"))
+            })?,
             Err(RecvError::Timeout) => Outcome::Timeout {
                 ms: opts.timeout.as_millis() as u64,
             },
@@ -681,6 +431,7 @@ mod tests {
                 sim: "cat".into(),
                 timeout: Duration::from_secs(5),
                 window: 4,
+                select: Selection::default(),
             };
             let mut s = Summary::default();
             let r = run(

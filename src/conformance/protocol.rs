@@ -12,9 +12,11 @@ pub struct Request {
     pub id: String,
     /// Platform name (`ivb`, `hsw`, `bdw`, `chv`, `skl`, `bxt`).
     pub gen: String,
-    /// The instruction in IGA syntax.
+    /// The instruction in IGA syntax (a request may carry it, `bytes`, or both).
+    #[serde(default)]
     pub insn: String,
     /// Its 16-byte native encoding, hex.
+    #[serde(default)]
     pub bytes: String,
     /// Initial register contents (name -> hex bytes, byte 0 first).
     pub initial: BTreeMap<String, String>,
@@ -30,6 +32,13 @@ pub struct Response {
     pub fin: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Registers the simulator does not model (it need not report them; they are not
+    /// compared, and a vector that expects one cannot pass: status `unmodelled`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unmodelled: Vec<String>,
+    /// Features of the request the simulator ignored executing it (status `ignored`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<String>,
 }
 
 impl Request {
@@ -51,6 +60,17 @@ impl Request {
 }
 
 impl Response {
+    /// An error response.
+    pub fn error(id: &str, message: String) -> Response {
+        Response {
+            id: id.to_string(),
+            fin: Default::default(),
+            error: Some(message),
+            unmodelled: Vec::new(),
+            ignored: Vec::new(),
+        }
+    }
+
     pub fn to_line(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }

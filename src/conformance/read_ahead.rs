@@ -11,9 +11,9 @@
 use super::json::plain_ascii_string;
 use super::known::KnownFields;
 use super::lines::read_line_bytes;
+use super::selection::Selection;
 use super::view::{write_request_from, Spans, VectorView};
 use crate::vector::Vector;
-use std::collections::HashSet;
 use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::Arc;
@@ -61,7 +61,7 @@ pub struct ReadAhead {
 /// may be waiting on its input), and it stops at its next chunk.
 pub fn start<R: BufRead + Send + 'static>(
     input: R,
-    skip: Arc<HashSet<String>>,
+    skip: Arc<Selection>,
 ) -> (ReadAhead, std::thread::JoinHandle<KnownFields>) {
     start_at(input, 1, skip)
 }
@@ -71,7 +71,7 @@ pub fn start<R: BufRead + Send + 'static>(
 pub fn start_at<R: BufRead + Send + 'static>(
     input: R,
     first_line: usize,
-    skip: Arc<HashSet<String>>,
+    skip: Arc<Selection>,
 ) -> (ReadAhead, std::thread::JoinHandle<KnownFields>) {
     let (tx, rx) = mpsc::sync_channel(AHEAD);
     let (back_tx, back_rx) = mpsc::channel();
@@ -137,7 +137,7 @@ impl ReadAhead {
 fn read(
     mut input: impl BufRead,
     first_line: usize,
-    skip: &HashSet<String>,
+    skip: &Selection,
     tx: SyncSender<Result<Chunk, String>>,
     back: Receiver<Chunk>,
 ) -> KnownFields {
@@ -190,15 +190,15 @@ fn read(
 
 /// Read a vector line (with the fast reader, or else with serde: a vector it reads is written
 /// back canonically and read from that) and append its request to `requests`: the item, or the
-/// line back when it is skipped (its id in `skip`, a line that is no vector whose report id
-/// `line-<number>` is in `skip`, or a canonical line the fast reader refuses, which is not
+/// line back when it is skipped (not kept by `skip`, a line that is no vector whose report id
+/// `line-<number>` is in `skip.skip`, or a canonical line the fast reader refuses, which is not
 /// reached).
 fn parse(
     mut line: String,
     known: &mut KnownFields,
     plain: bool,
     line_no: usize,
-    skip: &HashSet<String>,
+    skip: &Selection,
     requests: &mut Vec<u8>,
 ) -> Result<Item, String> {
     if let Ok((v, spans)) = VectorView::parse_spans_hinted(&line, known, Some(plain)) {
@@ -222,21 +222,23 @@ fn parse(
             }
         }
         // (Reported as `line-<number>`: skipped too when that id is in `skip`.)
-        Err(_) if !skip.is_empty() && skip.contains(&format!("line-{line_no}")) => Err(line),
+        Err(_) if !skip.skip.is_empty() && skip.skip.contains(&format!("line-{line_no}")) => {
+            Err(line)
+        }
         Err(e) => Ok(Item::Bad(line, line_no, format!("line {line_no}: {e}"))),
     }
 }
 
-/// Append the request of vector `v` (read from `line` with `spans`) unless its id is in
-/// `skip`: the spans, or `None` when skipped.
+/// Append the request of vector `v` (read from `line` with `spans`) when `skip` keeps it: the
+/// spans, or `None` when skipped.
 fn request(
     line: &str,
     v: &VectorView,
     spans: &Spans,
-    skip: &HashSet<String>,
+    skip: &Selection,
     requests: &mut Vec<u8>,
 ) -> Option<Spans> {
-    if !skip.is_empty() && skip.contains(v.id.as_ref()) {
+    if !skip.keeps_all() && !skip.keeps(&v.id, &v.op) {
         return None;
     }
     write_request_from(line, spans, v, requests);
@@ -357,14 +359,14 @@ mod tests {
         Option<String>,
     );
 
-    fn read_all(input: impl BufRead + Send + 'static, skip: &HashSet<String>) -> Seen {
+    fn read_all(input: impl BufRead + Send + 'static, skip: &Selection) -> Seen {
         read_all_at(input, 1, skip)
     }
 
     fn read_all_at(
         input: impl BufRead + Send + 'static,
         first_line: usize,
-        skip: &HashSet<String>,
+        skip: &Selection,
     ) -> Seen {
         let (mut ahead, reader) = start_at(input, first_line, Arc::new(skip.clone()));
         let (mut seen, mut spare) = (Vec::new(), Vec::new());
@@ -409,10 +411,13 @@ mod tests {
         let odd = lines[12].replacen('{', "{\"zz\":0, ", 1);
         lines[12] = odd;
         lines[20].push('\r');
-        let skip: HashSet<String> = [&lines[30], &lines[100]]
-            .iter()
-            .map(|l| VectorView::parse(l.trim_end()).unwrap().id.to_string())
-            .collect();
+        let skip = Selection {
+            skip: [&lines[30], &lines[100]]
+                .iter()
+                .map(|l| VectorView::parse(l.trim_end()).unwrap().id.to_string())
+                .collect(),
+            ..Selection::default()
+        };
         let input = lines.join("\n");
 
         // Line by line.
@@ -431,7 +436,7 @@ mod tests {
                 Err(_) => {}
             }
         }
-        assert_eq!(want.len(), lines.len() - 1 - skip.len());
+        assert_eq!(want.len(), lines.len() - 1 - skip.skip.len());
         assert!(want[7]
             .1
             .as_ref()
@@ -462,7 +467,7 @@ mod tests {
         let mut input = String::from_utf8(text).unwrap();
         input.insert_str(0, "\n{\"v\":1,\"id\":\n");
         let failing = std::io::BufReader::with_capacity(100, Failing(input.into_bytes()));
-        let (seen, error) = read_all_at(failing, 41, &HashSet::new());
+        let (seen, error) = read_all_at(failing, 41, &Selection::default());
         assert_eq!(seen.len(), 4);
         assert!(
             seen[0]

@@ -25,19 +25,22 @@ use std::io::{BufRead, Write};
 pub fn execute(req: &Request, fault: Option<Fault>) -> Response {
     match try_execute(req, fault) {
         Ok(fin) => Response {
-            id: req.id.clone(),
             fin,
             error: None,
+            ..Response::error(&req.id, String::new())
         },
-        Err(e) => Response {
-            id: req.id.clone(),
-            fin: Default::default(),
-            error: Some(e),
-        },
+        Err(e) => Response::error(&req.id, e),
     }
 }
 
+/// The error of a request that has neither an instruction text nor an encoding.
+const NO_INSTRUCTION: &str =
+    "the request has neither `insn` nor `bytes` (give either: conformance/PROTOCOL.md)";
+
 fn instruction(req: &Request, p: Platform) -> Result<Insn, String> {
+    if req.bytes.is_empty() && req.insn.is_empty() {
+        return Err(NO_INSTRUCTION.into());
+    }
     if !req.bytes.is_empty() {
         let b = regs::parse_hex_defined(&req.bytes).map_err(|e| format!("bytes: {e}"))?;
         return crate::codec::decode(&b, p)
@@ -78,6 +81,27 @@ fn try_execute(req: &Request, fault: Option<Fault>) -> Result<BTreeMap<String, S
             Ok((name.clone(), s))
         })
         .collect()
+}
+
+/// The `id` of a request line that cannot be read as a request: the `id` string of the JSON
+/// object, or else the string after the first `"id":` of the text (a line cut short, or
+/// otherwise not JSON).
+fn find_id(text: &str) -> Option<String> {
+    if let Ok(serde_json::Value::Object(m)) = serde_json::from_str(text) {
+        return m.get("id").and_then(|v| v.as_str()).map(str::to_string);
+    }
+    let mut rest = text;
+    while let Some(at) = rest.find("\"id\"") {
+        rest = &rest[at + 4..];
+        let after = rest.trim_start();
+        if let Some(value) = after.strip_prefix(':') {
+            let mut l = Lexer::checked(value.trim_start());
+            if let Ok(id) = l.string() {
+                return Some(id.into_owned());
+            }
+        }
+    }
+    None
 }
 
 /// A request as borrowed text.
@@ -129,8 +153,9 @@ fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
     Ok(RequestView {
         id_raw: id.ok_or_else(|| missing("id"))?,
         gen: gen.ok_or_else(|| missing("gen"))?,
-        insn: insn.ok_or_else(|| missing("insn"))?,
-        bytes: bytes.ok_or_else(|| missing("bytes"))?,
+        // (Either may be absent: the other gives the instruction.)
+        insn: insn.unwrap_or_default(),
+        bytes: bytes.unwrap_or_default(),
         initial,
         report: report.ok_or_else(|| missing("report"))?,
     })
@@ -273,6 +298,9 @@ fn instruction_of(
     hex: &mut Vec<Option<u8>>,
     raw: &mut Vec<u8>,
 ) -> Result<Insn, String> {
+    if bytes.is_empty() && insn_text.is_empty() {
+        return Err(NO_INSTRUCTION.into());
+    }
     if bytes.is_empty() {
         return crate::asm::parse_insn(insn_text, crate::asm::Dialect::Iga, p)
             .map_err(|e| format!("insn: {e}"));
@@ -352,11 +380,10 @@ impl Simulator {
                 );
             }
             Err(e) => {
-                let r = Response {
-                    id: String::new(),
-                    fin: Default::default(),
-                    error: Some(format!("bad request: {e}")),
-                };
+                // The id echoed when one can be found, so that the checker reports the error
+                // for its vector.
+                let id = find_id(&text).unwrap_or_default();
+                let r = Response::error(&id, format!("bad request: {e}"));
                 out.extend_from_slice(r.to_line().as_bytes());
                 out.push(b'\n');
             }
@@ -919,14 +946,13 @@ mod tests {
             fast(&mut sim, "{\"id\":1}"),
             format!(
                 "{}\n",
-                Response {
-                    id: String::new(),
-                    fin: Default::default(),
-                    error: Some(format!(
+                Response::error(
+                    "",
+                    format!(
                         "bad request: {}",
                         serde_json::from_str::<Request>("{\"id\":1}").unwrap_err()
-                    )),
-                }
+                    )
+                )
                 .to_line()
             )
         );
@@ -940,6 +966,71 @@ mod tests {
             let want = format!("{}\n", execute(&r, None).to_line());
             assert!(want.contains("\"error\""), "{want}");
             assert_eq!(fast(&mut sim, &r.to_line()), want);
+        }
+    }
+
+    /// Issue 24: an error response names the request's id, also when the request cannot be
+    /// read (a line cut short, a missing key), when an id can be found in it.
+    #[test]
+    fn error_responses_echo_the_id() {
+        let mut sim = Simulator::new(None);
+        let cases = [
+            // Cut short: not JSON.
+            r#"{"id":"skl-7-1","gen":"skl","insn":"add (8|M0) r1"#,
+            // JSON, but no `report`.
+            r#"{"id":"skl-7-2","gen":"skl","insn":"nop","initial":{}}"#,
+            // The id after another key, with blanks.
+            r#"{"gen":"skl", "id" : "skl-7-3", "report":"#,
+            // A request the model refuses (an unknown platform).
+            r#"{"id":"skl-7-4","gen":"gen99","insn":"nop","bytes":"","initial":{},"report":[]}"#,
+        ];
+        for (k, line) in cases.iter().enumerate() {
+            let out = fast(&mut sim, line);
+            let r: Response = serde_json::from_str(&out).unwrap();
+            assert_eq!(r.id, format!("skl-7-{}", k + 1), "{line}: {out}");
+            assert!(r.error.is_some() && r.fin.is_empty(), "{out}");
+        }
+        // No id to be found: an empty one.
+        let out = fast(&mut sim, "not json at all");
+        assert!(
+            out.starts_with(r#"{"id":"","error":"bad request: "#),
+            "{out}"
+        );
+    }
+
+    /// Issue 24: a request may carry the instruction as text only or as bytes only
+    /// (conformance/PROTOCOL.md); one with neither is an error that says so.
+    #[test]
+    fn requests_with_insn_only_or_bytes_only_are_served() {
+        let cfg = crate::golden::GenConfig::new(Platform::Skl, 13);
+        let mut reqs = Vec::new();
+        crate::golden::generate(&cfg, 120, &mut std::io::sink(), |c| {
+            reqs.extend(c.iter().flatten().map(Request::from_vector));
+        })
+        .unwrap();
+        let mut sim = Simulator::new(None);
+        for r in &reqs {
+            let both = fast(&mut sim, &r.to_line());
+            assert!(both.contains("\"final\""), "{both}");
+            let mut v: serde_json::Value = serde_json::from_str(&r.to_line()).unwrap();
+            let o = v.as_object_mut().unwrap();
+            let bytes = o.remove("bytes").unwrap();
+            assert_eq!(fast(&mut sim, &v.to_string()), both, "insn only: {}", r.id);
+            let o = v.as_object_mut().unwrap();
+            o.remove("insn");
+            o.insert("bytes".into(), bytes);
+            assert_eq!(fast(&mut sim, &v.to_string()), both, "bytes only: {}", r.id);
+            v.as_object_mut().unwrap().remove("bytes");
+            let neither = fast(&mut sim, &v.to_string());
+            let want = format!(
+                "{}\n",
+                Response::error(&r.id, NO_INSTRUCTION.into()).to_line()
+            );
+            assert_eq!(neither, want);
+            // (The plain path says the same.)
+            let mut req = r.clone();
+            (req.insn, req.bytes) = (String::new(), String::new());
+            assert_eq!(format!("{}\n", execute(&req, None).to_line()), want);
         }
     }
 

@@ -58,6 +58,20 @@ pub struct ResponseView<'a> {
     /// The response has a `final` key (a response without one, and without an `error`, fails).
     pub has_final: bool,
     pub error: Option<Cow<'a, str>>,
+    /// Registers the simulator says it does not model (`unmodelled`): not compared, and not
+    /// required in `final`.
+    pub unmodelled: Vec<Cow<'a, str>>,
+    /// Features the simulator says it ignored executing this request (`ignored`): the vector
+    /// cannot pass.
+    pub ignored: Vec<Cow<'a, str>>,
+}
+
+impl ResponseView<'_> {
+    /// Whether the response says nothing of itself (no `unmodelled`, no `ignored`): its
+    /// registers alone decide.
+    pub fn is_plain(&self) -> bool {
+        self.unmodelled.is_empty() && self.ignored.is_empty()
+    }
 }
 
 fn missing(k: &str) -> JsonError {
@@ -86,6 +100,19 @@ pub fn lookup<'v>(pairs: &'v [(Cow<'_, str>, Cow<'_, str>)], key: &str) -> Optio
         .rev()
         .find(|(k, _)| k.as_ref() == key)
         .map(|(_, v)| v.as_ref())
+}
+
+/// An array of strings (`null`: none) into `out` (a later key replaces an earlier one).
+fn names<'a>(l: &mut Lexer<'a>, out: &mut Vec<Cow<'a, str>>) -> Result<(), JsonError> {
+    out.clear();
+    if l.peek() == Some(b'n') {
+        l.value()?;
+        return Ok(());
+    }
+    l.array(|l| {
+        out.push(l.string()?);
+        Ok(())
+    })
 }
 
 fn dst<'a>(l: &mut Lexer<'a>) -> Result<DstView<'a>, JsonError> {
@@ -773,6 +800,8 @@ impl<'a> ResponseView<'a> {
             fin,
             has_final,
             error: None,
+            unmodelled: Vec::new(),
+            ignored: Vec::new(),
         })
     }
 
@@ -780,6 +809,7 @@ impl<'a> ResponseView<'a> {
     pub fn parse(line: &'a str) -> Result<ResponseView<'a>, JsonError> {
         let mut l = Lexer::checked(line);
         let (mut id, mut fin, mut error) = (None, Vec::new(), None);
+        let (mut unmodelled, mut ignored) = (Vec::new(), Vec::new());
         let mut has_final = false;
         l.object(|l, key| {
             match key.as_ref() {
@@ -796,6 +826,8 @@ impl<'a> ResponseView<'a> {
                         Some(l.string()?)
                     }
                 }
+                "unmodelled" => names(l, &mut unmodelled)?,
+                "ignored" => names(l, &mut ignored)?,
                 _ => {
                     l.value()?;
                 }
@@ -808,6 +840,8 @@ impl<'a> ResponseView<'a> {
             fin,
             has_final,
             error,
+            unmodelled,
+            ignored,
         })
     }
 
@@ -823,6 +857,16 @@ impl<'a> ResponseView<'a> {
             // (An owned response omits an empty `final`: it has one when it holds a register.)
             has_final: !r.fin.is_empty(),
             error: r.error.as_deref().map(Cow::Borrowed),
+            unmodelled: r
+                .unmodelled
+                .iter()
+                .map(|s| Cow::Borrowed(s.as_str()))
+                .collect(),
+            ignored: r
+                .ignored
+                .iter()
+                .map(|s| Cow::Borrowed(s.as_str()))
+                .collect(),
         }
     }
 }

@@ -141,7 +141,7 @@ fn injected_faults_are_caught_with_the_right_rule() {
             );
         }
         assert!(
-            out.contains("first difference:") && out.contains("expected") && out.contains("rules:"),
+            out.contains(" differences in ") && out.contains("expected") && out.contains("rows:"),
             "{out}"
         );
         if fault == "cmpn-nan-swap" {

@@ -7,6 +7,7 @@ mod material;
 #[path = "../common/scratch_util.rs"]
 mod scratch_util;
 
+mod failure_cause;
 mod golden_cli;
 mod golden_conformance;
 mod golden_coverage;
@@ -15,3 +16,4 @@ mod golden_shards;
 mod golden_slurm;
 mod golden_templates;
 mod honest_verdict;
+mod protocol_doc;
