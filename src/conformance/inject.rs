@@ -103,8 +103,11 @@ impl Fault {
         (self == Fault::ErrorAll).then_some("injected fault error-all: every request fails")
     }
 
-    /// Perturb the state before `insn` (perturbed by [`Fault::apply_insn`]) executes.
-    pub fn apply_state(self, st: &mut ThreadState, insn: &Insn) {
+    /// Perturb the state before `insn` (perturbed by [`Fault::apply_insn`]) executes; what it
+    /// returns goes to [`Fault::after_step`] once it has (the perturbation of a control
+    /// register is the simulator's misreading of it, not a write: it is undone before the
+    /// registers are reported).
+    pub fn apply_state(self, st: &mut ThreadState, insn: &Insn) -> Option<u32> {
         if self == Fault::SelSetsFlags && insn.op == Opcode::Sel && insn.cmod != CondMod::None {
             // The flag written as the comparison of a `cmp` with the same operands would
             // write it (sel itself does not read the flag it is given for its modifier).
@@ -125,7 +128,17 @@ impl Fault {
                 let env = crate::float::FloatEnv::from_cr0(st.platform(), v).with_denorms(true);
                 let keep = env.denorm_bits;
                 let _ = st.set_arf_bytes("cr0", 0, &(v | keep).to_le_bytes());
+                return Some(v);
             }
+        }
+        None
+    }
+
+    /// Undo what [`Fault::apply_state`] did to the control registers (`saved`: what it
+    /// returned) after the step.
+    pub fn after_step(self, st: &mut ThreadState, saved: Option<u32>) {
+        if let (Fault::NoDenormFlush, Some(v)) = (self, saved) {
+            let _ = st.set_arf_bytes("cr0", 0, &v.to_le_bytes());
         }
     }
 }

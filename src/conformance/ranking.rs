@@ -4,10 +4,13 @@
 //!
 //! The measure (conformance/README.md, "Which rows explain the failures"): for a row listed by
 //! `n` of the `N` checked vectors, `f` of which fail, `F` failing in all,
-//! - `score = f / (F + n - f)`, the Jaccard index of the two sets: 1 when the row is listed by
-//!   exactly the failing vectors; it falls both when the row is listed by vectors that pass
-//!   and when failures do not list it, so a row listed by a few vectors that all fail (a
-//!   special case of the cause) ranks below the row of the cause, which every failure lists;
+//! - `score = 5f / (5f + 4(F - f) + (n - f))`, the F2 score of the row as a predictor of
+//!   failure (recall weighted four times precision): 1 when the row is listed by exactly the
+//!   failing vectors; it falls when failures do not list it, and four times less when vectors
+//!   that list it pass (a fault shows only on some values, so the vectors of its row pass
+//!   often, while a failure that does not list a row is not explained by it). So a row listed
+//!   by a few vectors that all fail (a special case of the cause) ranks below the row of the
+//!   cause, which every failure lists, even when more of the cause's vectors pass;
 //! - `risk = (f / n) / ((F - f) / (N - n))`, how much more often the row's vectors fail than
 //!   the others. A row is shown when `f >= MIN_FAILED`, `risk >= MIN_RISK` and the two
 //!   failure rates differ by at least `MIN_SIGMAS` standard errors (the two-proportion z
@@ -40,7 +43,7 @@ pub struct Ranked {
     /// Checked vectors listing the rows, and those of them that fail.
     pub listed: u64,
     pub failed: u64,
-    /// The Jaccard index of the row's vectors and the failing ones.
+    /// The F2 score of the row's vectors as a predictor of the failing ones.
     pub score: f64,
     /// How many times more often the row's vectors fail than the others (infinite: only
     /// the row's vectors fail).
@@ -74,7 +77,8 @@ pub fn rank(by_rule: &BTreeMap<String, [u64; 3]>, total: u64, failed: u64) -> Ra
         if risk < MIN_RISK || inside - outside < MIN_SIGMAS * se {
             continue;
         }
-        let score = f as f64 / (failed + n - f) as f64;
+        // (F2: recall weighted 4 = 2^2 times precision.)
+        let score = 5.0 * f as f64 / (5 * f + 4 * (failed - f) + (n - f)) as f64;
         all.push((kind(row), row, [c[0], c[1]], score, risk));
     }
     all.sort_by(|a, b| {
@@ -131,7 +135,7 @@ mod tests {
             names,
             ["cmpn.rule.sel-flags-untouched", "cmpn.rule.minmax-two-nan"]
         );
-        assert_eq!(sem[0].score, 100.0 / 120.0);
+        assert_eq!(sem[0].score, 500.0 / 520.0);
         assert!(sem[0].risk.is_infinite());
         // (Listed by every vector: it tells nothing.)
         assert!(!r.by_kind.contains_key(&RowKind::Structural));

@@ -63,9 +63,12 @@ fn try_execute(req: &Request, fault: Option<Fault>) -> Result<BTreeMap<String, S
             return Err(e.into());
         }
         f.apply_insn(&mut insn);
-        f.apply_state(&mut st, &insn);
     }
+    let saved = fault.and_then(|f| f.apply_state(&mut st, &insn));
     crate::exec::step(&mut st, &insn).map_err(|e| e.to_string())?;
+    if let Some(f) = fault {
+        f.after_step(&mut st, saved);
+    }
     req.report
         .iter()
         .map(|name| {
@@ -506,10 +509,13 @@ impl Simulator {
             if let Some(e) = f.error() {
                 return Err(e.into());
             }
-            f.apply_state(st, &pre.insn);
         }
+        let saved = self.fault.and_then(|f| f.apply_state(st, &pre.insn));
         let info = crate::exec::step_prepared(st, pre, &ExecOptions::default())
             .map_err(|e| e.to_string())?;
+        if let Some(f) = self.fault {
+            f.after_step(st, saved);
+        }
         if self.fault.is_none() {
             ps.grf_dirty = grow(dirty, info.written.grf);
         }
