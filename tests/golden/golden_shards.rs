@@ -18,6 +18,17 @@ fn euref(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `euref golden --gen GEN --count COUNT --seed SEED` into `tmp/g.jsonl`.
+fn golden_file(tmp: &Scratch, gen: &str, count: &str, seed: &str) -> PathBuf {
+    let path = tmp.join("g.jsonl");
+    let out = path.to_str().unwrap();
+    let o = euref(&[
+        "golden", "--gen", gen, "--count", count, "--seed", seed, "-o", out,
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    path
+}
+
 fn text(o: &Output) -> String {
     format!(
         "exit {:?}\nstdout: {}\nstderr: {}",
@@ -195,19 +206,7 @@ struct Checked {
 
 fn checked_whole(sim: String) -> Checked {
     let tmp = Scratch::new("shards");
-    let gen = tmp.join("g.jsonl");
-    let o = euref(&[
-        "golden",
-        "--gen",
-        "hsw",
-        "--count",
-        "70",
-        "--seed",
-        "11",
-        "-o",
-        gen.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
+    let gen = golden_file(&tmp, "hsw", "70", "11");
     let g = String::from_utf8(read(&gen)).unwrap();
     let mut v: Vec<&str> = g.lines().collect();
     v.insert(3, "");
@@ -373,19 +372,7 @@ fn a_resumed_report_keeps_lines_that_are_no_vector_once() {
 #[test]
 fn merged_and_resumed_summaries_keep_the_restarts() {
     let tmp = Scratch::new("shards");
-    let gen = tmp.join("g.jsonl");
-    let o = euref(&[
-        "golden",
-        "--gen",
-        "skl",
-        "--count",
-        "30",
-        "--seed",
-        "5",
-        "-o",
-        gen.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
+    let gen = golden_file(&tmp, "skl", "30", "5");
     let g = String::from_utf8(read(&gen)).unwrap();
     let id = |i: usize| {
         let l = g.lines().nth(i).unwrap();
