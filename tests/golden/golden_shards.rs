@@ -29,6 +29,12 @@ fn golden_file(tmp: &Scratch, gen: &str, count: &str, seed: &str) -> PathBuf {
     path
 }
 
+/// `euref check --sim SIM VECTORS --report REPORT --show 0`.
+fn check_quiet(sim: &str, vectors: &Path, report: &Path) -> Output {
+    let (v, r) = (vectors.to_str().unwrap(), report.to_str().unwrap());
+    euref(&["check", "--sim", sim, v, "--report", r, "--show", "0"])
+}
+
 fn text(o: &Output) -> String {
     format!(
         "exit {:?}\nstdout: {}\nstderr: {}",
@@ -215,16 +221,7 @@ fn checked_whole(sim: String) -> Checked {
     v.insert(40, "not json");
     let vectors = tmp.file("v.jsonl", v.join("\n") + "\n\n");
     let r = tmp.join("whole.report.jsonl");
-    let o = euref(&[
-        "check",
-        "--sim",
-        &sim,
-        vectors.to_str().unwrap(),
-        "--report",
-        r.to_str().unwrap(),
-        "--show",
-        "0",
-    ]);
+    let o = check_quiet(&sim, &vectors, &r);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let report = read(&r);
     assert_eq!(lines(&report).len(), 72);
@@ -390,16 +387,7 @@ fn merged_and_resumed_summaries_keep_the_restarts() {
         tmp,
     };
     let whole = c.tmp.join("whole.jsonl");
-    let o = euref(&[
-        "check",
-        "--sim",
-        &sim,
-        gen.to_str().unwrap(),
-        "--report",
-        whole.to_str().unwrap(),
-        "--show",
-        "0",
-    ]);
+    let o = check_quiet(&sim, &gen, &whole);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let table = table_of(&o.stdout);
     assert!(table.contains("simulator restarts: 1"), "{table}");
