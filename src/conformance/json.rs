@@ -93,7 +93,13 @@ impl<'a> Lexer<'a> {
 
     /// A string token with its quotes, as it is in the text (valid JSON).
     pub fn raw_string(&mut self) -> Result<&'a str, JsonError> {
-        self.scan_string().map(|(raw, _)| raw)
+        let at = self.pos;
+        let (raw, escaped) = self.scan_string()?;
+        if escaped {
+            // (Its escapes checked: the token is echoed as it is.)
+            decode_escaped(raw, at)?;
+        }
+        Ok(raw)
     }
 
     /// A string token with its quotes and whether it has escapes. In a plain text the token

@@ -123,15 +123,25 @@ fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
     let (mut id, mut gen, mut insn, mut bytes) = (None, None, None, None);
     // Room for a vector's registers at once (no regrowing while reading).
     let mut initial = Vec::with_capacity(16);
-    let mut report = None;
+    let (mut has_initial, mut report) = (false, None);
+    // A key given twice is an error, as serde's reading of a [`Request`] makes it.
+    let mut seen = [false; 6];
     l.object(|l, key| {
+        let slot = ["id", "gen", "insn", "bytes", "initial", "report"]
+            .iter()
+            .position(|k| *k == key.as_ref());
+        if let Some(k) = slot {
+            if std::mem::replace(&mut seen[k], true) {
+                return Err(format!("duplicate field `{key}`"));
+            }
+        }
         match key.as_ref() {
             "id" => id = Some(l.raw_string()?),
             "gen" => gen = Some(l.string()?),
             "insn" => insn = Some(l.string()?),
             "bytes" => bytes = Some(l.string()?),
             "initial" => {
-                initial.clear();
+                has_initial = true;
                 l.string_map(|k, v| {
                     initial.push((k, v));
                     Ok(())
@@ -159,7 +169,11 @@ fn parse_request(line: &str) -> Result<RequestView<'_>, String> {
         // (Either may be absent: the other gives the instruction.)
         insn: insn.unwrap_or_default(),
         bytes: bytes.unwrap_or_default(),
-        initial,
+        initial: if has_initial {
+            initial
+        } else {
+            return Err(missing("initial"));
+        },
         report: report.ok_or_else(|| missing("report"))?,
     })
 }
@@ -351,6 +365,10 @@ impl Simulator {
     pub fn handle(&mut self, line: &[u8], out: &mut Vec<u8>) {
         let mut req = LayoutRequest::default();
         if plain_ascii_str(line).is_some_and(|t| parse_request_layout(t, &mut req).is_some()) {
+            let names = req.initial[..req.n_initial].iter().map(|(k, _)| *k);
+            if let Some(k) = repeated_name(names) {
+                return given_twice(req.id_raw, k, out);
+            }
             let initial = req.initial[..req.n_initial].iter().copied();
             let report = &req.report[..req.n_report];
             self.respond(
@@ -362,13 +380,25 @@ impl Simulator {
             .ok()
             .and_then(|s| parse_request(s).ok());
         if let Some(req) = fast {
+            if let Some(k) = repeated_name(req.initial.iter().map(|(k, _)| k.as_ref())) {
+                return given_twice(&req.id_raw, k, out);
+            }
             let initial = req.initial.iter().map(|(k, v)| (k.as_ref(), v.as_ref()));
             let (gen, insn, bytes) = (req.gen.as_ref(), req.insn.as_ref(), req.bytes.as_ref());
             self.respond(req.id_raw, gen, insn, bytes, initial, &req.report, out);
             return;
         }
         let text = String::from_utf8_lossy(line);
-        match serde_json::from_str::<Request>(&text) {
+        // JSON text is UTF-8 (RFC 8259 §8.1): a line that is not is no request, even where
+        // the bytes that are not UTF-8 sit in a field the answer would not read.
+        let read = match std::str::from_utf8(line) {
+            Ok(_) => serde_json::from_str::<Request>(&text).map_err(|e| e.to_string()),
+            Err(e) => Err(format!(
+                "the line is not UTF-8 (at byte offset {}, from 0)",
+                e.valid_up_to()
+            )),
+        };
+        match read {
             Ok(req) => {
                 let id = serde_json::to_string(&req.id).unwrap_or_default();
                 let initial = req.initial.iter().map(|(k, v)| (k.as_str(), v.as_str()));
@@ -768,6 +798,36 @@ pub fn serve<R: std::io::Read>(
     out.flush()
 }
 
+/// A register named twice in a request's `initial` (which [`Request`]'s reading refuses):
+/// the first such name. The checker writes the names in order, so one pass usually decides.
+fn repeated_name<'k>(names: impl Iterator<Item = &'k str> + Clone) -> Option<&'k str> {
+    let mut prev: Option<&str> = None;
+    let ascending = names.clone().all(|k| {
+        let up = prev.is_none_or(|p| p < k);
+        prev = Some(k);
+        up
+    });
+    if ascending {
+        return None;
+    }
+    let mut all: Vec<&str> = names.collect();
+    all.sort_unstable();
+    all.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+}
+
+/// The error response to a request naming register `name` twice in `initial` (`id_raw`: the
+/// id as written, quotes included).
+fn given_twice(id_raw: &str, name: &str, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"id\":");
+    out.extend_from_slice(id_raw.as_bytes());
+    out.extend_from_slice(b",\"error\":");
+    push_string(
+        out,
+        &format!("bad request: initial: register `{name}` given twice"),
+    );
+    out.extend_from_slice(b"}\n");
+}
+
 /// Answer request line `text` (without its newline; a blank line gets no answer).
 fn answer(sim: &mut Simulator, text: &[u8], resp: &mut Vec<u8>) {
     if text.trim_ascii().is_empty() {
@@ -1002,6 +1062,56 @@ mod tests {
             out.starts_with(r#"{"id":"","error":"bad request: "#),
             "{out}"
         );
+    }
+
+    /// Issue 26 (found by tests/fuzz): the fast readers refuse what serde's reading of a
+    /// [`Request`] refuses, and every answer is one valid JSON line.
+    #[test]
+    fn malformed_requests_are_refused_as_their_definition_refuses_them() {
+        let mut sim = Simulator::new(None);
+        let ok = r#"{"id":"a","gen":"skl","insn":"mov (8|M0) r2.0<1>:ud 0x1:ud","initial":{"r2":"00"},"report":["r2"]}"#;
+        let answer = |sim: &mut Simulator, line: &[u8]| {
+            let mut out = Vec::new();
+            sim.handle(line, &mut out);
+            let text = String::from_utf8(out).expect("a UTF-8 answer");
+            let r: Response = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("not a response ({e}): {text}"));
+            (r, text)
+        };
+        let (r, text) = answer(&mut sim, ok.as_bytes());
+        assert!(r.error.is_none() && r.fin.contains_key("r2"), "{text}");
+        let cases: [(&[u8], &str); 5] = [
+            // No `initial` (serde: missing field); the fast reader took it as empty.
+            (
+                br#"{"id":"a","gen":"skl","insn":"nop","report":[]}"#,
+                "missing field `initial`",
+            ),
+            // A key given twice (serde: duplicate field); the fast reader kept the last.
+            (
+                br#"{"id":"a","gen":"skl","gen":"bdw","insn":"nop","initial":{},"report":[]}"#,
+                "duplicate field `gen`",
+            ),
+            // A register given twice in `initial` (serde's map kept the last silently).
+            (
+                br#"{"id":"a","gen":"skl","insn":"nop","initial":{"r3":"00","r2":"01","r3":"02"},"report":[]}"#,
+                "register `r3` given twice",
+            ),
+            // Bytes that are not UTF-8 (were read through a lossy conversion and answered).
+            (
+                b"{\"id\":\"a\",\"gen\":\"skl\",\"insn\":\"nop\xc3\",\"initial\":{},\"report\":[]}",
+                "not UTF-8 (at byte offset 33,",
+            ),
+            // An id with an invalid escape: echoed raw, it made the answer invalid JSON.
+            (
+                br#"{"id":"a\q","gen":"skl","insn":"nop","initial":{},"report":[]}"#,
+                "bad request",
+            ),
+        ];
+        for (line, why) in cases {
+            let (r, text) = answer(&mut sim, line);
+            let e = r.error.unwrap_or_else(|| panic!("answered: {text}"));
+            assert!(e.contains(why), "{e} (wanted: {why})");
+        }
     }
 
     /// Issue 24: a request may carry the instruction as text only or as bytes only
