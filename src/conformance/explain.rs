@@ -79,6 +79,7 @@ pub fn explain(
                 },
             }
         }
+        Err(RecvError::TooLong(head)) => super::check::too_long(head),
     };
     p.kill();
     let response = received.ok();
