@@ -6,8 +6,8 @@ use super::shard::Shard;
 use euref::conformance::check::{
     describe, run_at as check_run, CheckOptions, Start, Summary, DEFAULT_WINDOW,
 };
-use euref::conformance::read_ahead::ids_not_in;
 use euref::conformance::explain::explain;
+use euref::conformance::read_ahead::ids_not_in;
 use euref::conformance::selection::Selection;
 use std::collections::HashSet;
 use std::io::{BufRead, IsTerminal, Write};

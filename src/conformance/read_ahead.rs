@@ -168,7 +168,15 @@ fn read(
             };
             let at = chunk.requests.len();
             let (vetter, known) = (&mut vetter, &mut known);
-            match parse(line, text, known, at_.line, skip, vetter, &mut chunk.requests) {
+            match parse(
+                line,
+                text,
+                known,
+                at_.line,
+                skip,
+                vetter,
+                &mut chunk.requests,
+            ) {
                 Ok(item) => {
                     let end = chunk.requests.len();
                     chunk.items.push((item, end));
@@ -206,11 +214,14 @@ fn parse(
 ) -> Result<Item, String> {
     let parsed = match text {
         Text::NotUtf8(message) => Err(message),
-        Text::Utf8 { plain } => {
-            read_vector(&mut line, known, plain, line_no, vetter, |line, v, spans| {
-                request(line, v, spans, skip, requests)
-            })
-        }
+        Text::Utf8 { plain } => read_vector(
+            &mut line,
+            known,
+            plain,
+            line_no,
+            vetter,
+            |line, v, spans| request(line, v, spans, skip, requests),
+        ),
     };
     match parsed {
         Ok(Some(spans)) => Ok(Item::Vector(line, spans)),
@@ -389,7 +400,10 @@ enum Bytes {
     PlainAscii,
     Utf8,
     /// Byte `at` of the line (from 0), of value `byte`, starts no valid UTF-8 sequence.
-    NotUtf8 { at: usize, byte: u8 },
+    NotUtf8 {
+        at: usize,
+        byte: u8,
+    },
 }
 
 /// The next line of `input` that is not blank into `buf` (its line end removed) and what it
@@ -403,8 +417,8 @@ fn next_line(
         buf.clear();
         at.line += 1;
         at.byte = at.next;
-        let (n, bytes) = read_line(input, buf)
-            .map_err(|e| format!("vectors line {}: {e}", at.line))?;
+        let (n, bytes) =
+            read_line(input, buf).map_err(|e| format!("vectors line {}: {e}", at.line))?;
         if n == 0 {
             return Ok(None);
         }
@@ -454,13 +468,19 @@ mod tests {
         let bad: &[u8] = b"ok\nab\xff\xfe\nlast\n";
         let mut fast = std::io::BufReader::new(bad);
         let mut a = String::new();
-        assert_eq!(read_line(&mut fast, &mut a).unwrap(), (3, Bytes::PlainAscii));
+        assert_eq!(
+            read_line(&mut fast, &mut a).unwrap(),
+            (3, Bytes::PlainAscii)
+        );
         a.clear();
         let got = read_line(&mut fast, &mut a).unwrap();
         assert_eq!(got, (5, Bytes::NotUtf8 { at: 2, byte: 0xff }));
         assert_eq!(a, "ab\u{fffd}\u{fffd}\n");
         a.clear();
-        assert_eq!(read_line(&mut fast, &mut a).unwrap(), (5, Bytes::PlainAscii));
+        assert_eq!(
+            read_line(&mut fast, &mut a).unwrap(),
+            (5, Bytes::PlainAscii)
+        );
     }
 
     /// A reader that fails after its text.
@@ -590,7 +610,8 @@ mod tests {
         let mut input = String::from_utf8(text).unwrap();
         input.insert_str(0, "\n{\"v\":1,\"id\":\n");
         let failing = std::io::BufReader::with_capacity(100, Failing(input.into_bytes()));
-        let (seen, error) = read_all_at(failing, Start { line: 41, byte: 0 }, &Selection::default());
+        let (seen, error) =
+            read_all_at(failing, Start { line: 41, byte: 0 }, &Selection::default());
         assert_eq!(seen.len(), 4);
         assert!(
             seen[0]

@@ -328,6 +328,27 @@ mod tests {
         assert!(got[..text.len()] == text[..]);
     }
 
+    /// Issue 26: a line of exactly [`MAX_RESPONSE_LINE`] bytes is a line; one byte more, and
+    /// output without any line end, is [`RecvError::TooLong`] with its first 256 bytes, read
+    /// no further than the limit and a read's room past it.
+    #[test]
+    fn lines_longer_than_the_limit_are_cut_short() {
+        let max = MAX_RESPONSE_LINE;
+        let script = format!(
+            "head -c {max} /dev/zero | tr '\\0' a; echo; head -c {} /dev/zero | tr '\\0' b; echo",
+            max + 1
+        );
+        let mut sim = SimProcess::spawn(&format!("sh -c \"{script}\"")).unwrap();
+        let line = sim.recv_line(Duration::from_secs(20)).unwrap();
+        assert!(line.len() == max && line.iter().all(|&c| c == b'a'));
+        let r = sim.recv_line(Duration::from_secs(20));
+        assert_eq!(r, Err(RecvError::TooLong(vec![b'b'; 256])));
+        let mut sim = SimProcess::spawn("cat /dev/zero").unwrap();
+        let r = sim.recv_line(Duration::from_secs(20));
+        assert_eq!(r, Err(RecvError::TooLong(vec![0; 256])));
+        assert!(sim.buf.len() <= max + 4 * READ, "{}", sim.buf.len());
+    }
+
     /// Requests far larger than the pipes hold, sent at once to a simulator that echoes them
     /// (and so stops reading while its output is not read), all come back in order: what
     /// the input pipe does not take is written while the checker waits for output.

@@ -24,8 +24,20 @@ struct Sizes {
     /// GRF registers and bytes per register.
     grf_regs: usize,
     grf_bytes: usize,
-    /// The ARF registers a vector may name (`a0`, `acc0`, `f0`, `cr0`, ...) and their bytes.
-    arf: Vec<(String, usize)>,
+    /// The ARF registers a vector may name (`a0`, `acc0`, `f0`, `cr0`, ...: every name has
+    /// at most 8 bytes, [`packed`]) and their bytes.
+    arf: Vec<((u64, usize), usize)>,
+}
+
+/// A register name of at most 8 bytes as one integer (its bytes little-endian, the rest 0)
+/// and its length (`None`: longer).
+fn packed(name: &[u8]) -> Option<(u64, usize)> {
+    if name.len() > 8 {
+        return None;
+    }
+    let mut word = [0u8; 8];
+    word[..name.len()].copy_from_slice(name);
+    Some((u64::from_le_bytes(word), name.len()))
 }
 
 impl Sizes {
@@ -39,9 +51,9 @@ impl Sizes {
             for num in 0..info.count[p as usize] {
                 for name in [format!("{}{num}", info.name), info.name.to_string()] {
                     let size = st.arf_index(&name).and_then(|i| st.arf_reg(i));
-                    if let Some((bytes, _)) = size {
-                        if !arf.iter().any(|(n, _)| *n == name) {
-                            arf.push((name, bytes.len()));
+                    if let (Some((bytes, _)), Some(key)) = (size, packed(name.as_bytes())) {
+                        if !arf.iter().any(|(k, _)| *k == key) {
+                            arf.push((key, bytes.len()));
                         }
                     }
                 }
@@ -59,7 +71,14 @@ impl Sizes {
         if let Some(n) = regs::grf_number(name) {
             return (n < self.grf_regs).then_some(self.grf_bytes);
         }
-        self.arf.iter().find(|(n, _)| n == name).map(|(_, b)| *b)
+        let find = |key| self.arf.iter().find(|(k, _)| *k == key).map(|(_, b)| *b);
+        match find(packed(name.as_bytes())?) {
+            // ARF names are read regardless of case, as `euref sim` reads them.
+            None if name.bytes().any(|c| c.is_ascii_uppercase()) => {
+                find(packed(name.to_ascii_lowercase().as_bytes())?)
+            }
+            found => found,
+        }
     }
 }
 
@@ -230,6 +249,8 @@ mod tests {
             ("acc9", Some(32)),
             ("null", None),
             ("x", None),
+            ("CR0", Some(16)),
+            ("f0\0", None),
         ] {
             assert_eq!(skl.bytes(name), bytes, "{name}");
         }
@@ -245,9 +266,18 @@ mod tests {
         for (l, want) in [
             (line("99", f0, ""), "format version 99"),
             (line("0", f0, ""), "format version 0"),
-            (line("2", "\"f0\":\"000000\"", ""), "expected.f0 has 6 hex digits"),
-            (line("2", "\"f0\":\"0000000000\"", ""), "the register has 4 bytes"),
-            (line("2", "\"f9\":\"00000000\"", ""), "skl has no register `f9`"),
+            (
+                line("2", "\"f0\":\"000000\"", ""),
+                "expected.f0 has 6 hex digits",
+            ),
+            (
+                line("2", "\"f0\":\"0000000000\"", ""),
+                "the register has 4 bytes",
+            ),
+            (
+                line("2", "\"f9\":\"00000000\"", ""),
+                "skl has no register `f9`",
+            ),
             (
                 line("2", f0, ",\"undefined\":{\"f0\":\"ff\"}"),
                 "undefined.f0 has 2 hex digits, expected.f0 has 8",
