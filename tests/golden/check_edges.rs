@@ -193,9 +193,9 @@ fn a_killed_check_resumed_gives_the_uninterrupted_report() {
     use std::os::unix::process::CommandExt;
     let c = checked("150");
     let r = c.tmp.join("killed.jsonl");
-    // Each request goes to the simulator 5 ms after the one before.
+    // Each request goes to the simulator 10 ms after the one before.
     let slow = format!(
-        "sh -c 'while IFS= read -r l; do printf \"%s\\n\" \"$l\"; sleep 0.005; done | {}'",
+        "sh -c 'while IFS= read -r l; do printf \"%s\\n\" \"$l\"; sleep 0.01; done | {}'",
         c.sim
     );
     let args = [
@@ -372,6 +372,23 @@ fn one_bad_line_does_not_sink_a_run() {
         out.contains("20 vectors: 15 passed, 5 failed") && out.contains("simulator restarts: 0"),
         "{out}"
     );
+    // `--explain` of the vector cut short says why it is not sent.
+    let id9 = serde_json::from_slice::<serde_json::Value>(&v[8]).unwrap()["id"].clone();
+    let (sim, vf) = (
+        format!("{EUREF} sim"),
+        vectors.to_str().unwrap().to_string(),
+    );
+    let o = euref(&[
+        "check",
+        "--sim",
+        &sim,
+        &vf,
+        "--explain",
+        id9.as_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("expected.f0 has 6 hex digits"), "{err}");
     // Resumed from a report cut before the repeated id: the same report.
     let whole = read(&r);
     let start: Vec<u8> = lines(&whole)[..10].concat();
