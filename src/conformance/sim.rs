@@ -986,13 +986,14 @@ mod tests {
             o = "0000803f".repeat(8)
         );
         assert_eq!(fast(&mut sim, &line), want);
-        // Errors: serde's message for a bad line, the model's for a bad request.
+        // Errors: serde's message for a bad line (a number id echoed as written: issue 26),
+        // the model's for a bad request.
         assert_eq!(
             fast(&mut sim, "{\"id\":1}"),
             format!(
                 "{}\n",
                 Response::error(
-                    "",
+                    "1",
                     format!(
                         "bad request: {}",
                         serde_json::from_str::<Request>("{\"id\":1}").unwrap_err()
