@@ -146,7 +146,7 @@ fn read(
 ) -> KnownFields {
     let mut known = KnownFields::default();
     let mut vetter = Vetter::default();
-    let mut at_ = At::before(first);
+    let mut pos = At::before(first);
     loop {
         let mut chunk = back.try_recv().unwrap_or_default();
         chunk.items.clear();
@@ -155,7 +155,7 @@ fn read(
         let mut end = false;
         while chunk.items.len() < CHUNK {
             let mut line = chunk.spare.pop().unwrap_or_default();
-            let text = match next_line(&mut input, &mut line, &mut at_) {
+            let text = match next_line(&mut input, &mut line, &mut pos) {
                 Ok(Some(text)) => text,
                 Ok(None) => {
                     end = true;
@@ -167,16 +167,8 @@ fn read(
                 }
             };
             let at = chunk.requests.len();
-            let (vetter, known) = (&mut vetter, &mut known);
-            match parse(
-                line,
-                text,
-                known,
-                at_.line,
-                skip,
-                vetter,
-                &mut chunk.requests,
-            ) {
+            let (known, vetter, requests) = (&mut known, &mut vetter, &mut chunk.requests);
+            match parse(line, text, known, pos.line, skip, vetter, requests) {
                 Ok(item) => {
                     let end = chunk.requests.len();
                     chunk.items.push((item, end));
@@ -623,5 +615,48 @@ mod tests {
         );
         assert!(seen[1..].iter().all(|s| s.1.is_ok()));
         assert_eq!(error, Some("vectors line 46: disk gone".to_string()));
+    }
+
+    /// Issue 26: a line that is not UTF-8 is a bad item named by its line, the byte in the
+    /// line and the byte in the file (here a slice starting at line 41, byte 5000), and the
+    /// lines after it are read; so is a vector whose id an earlier line had.
+    #[test]
+    fn a_line_that_is_not_utf8_is_a_bad_item_and_the_rest_is_read() {
+        let cfg = crate::golden::GenConfig::new(crate::spec::Platform::Skl, 9);
+        let mut text = Vec::new();
+        crate::golden::generate_lines(&cfg, 3, &mut text, |_, _, _| {}).unwrap();
+        let good: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+        let input = [
+            b"\n",
+            good[0],
+            b"{\"v\":2,\"id\":\"\xc3(\"}\n",
+            good[1],
+            good[0],
+        ]
+        .concat();
+        let first = Start {
+            line: 41,
+            byte: 5000,
+        };
+        let (seen, error) = read_all_at(std::io::Cursor::new(input), first, &Selection::default());
+        assert_eq!(error, None);
+        assert_eq!(seen.len(), 4);
+        assert!(seen[0].1.is_ok() && seen[2].1.is_ok());
+        // Line 43 starts after a blank line and line 42: byte 5000 + 1 + |line 42|.
+        let at = 5000 + 1 + good[0].len() + 13;
+        let want = format!(
+            "43: line 43: byte 13 of the line (byte {at} of the file) is 0xc3, which is not UTF-8"
+        );
+        assert!(
+            seen[1].1.as_ref().is_err_and(|m| m.starts_with(&want)),
+            "{:?}",
+            seen[1].1
+        );
+        assert!(seen[1].0.contains('\u{fffd}'));
+        let dup = seen[3].1.as_ref().unwrap_err();
+        assert!(
+            dup.starts_with("45: line 45: vector `") && dup.contains("again: line 42"),
+            "{dup}"
+        );
     }
 }
