@@ -286,6 +286,10 @@ fn a_simulator_without_line_ends_costs_a_bounded_line() {
             resp.len()
         );
     }
+    // The limit is in the help.
+    let help = euref(&["check", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("longer than 4 MiB (4194304 bytes)"), "{help}");
 }
 
 /// Vector files with one bad line each kind: a byte that is not UTF-8, `"v":99`, an
