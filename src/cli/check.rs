@@ -1,12 +1,13 @@
 //! `euref check`: check a simulator against golden vectors.
 
 use super::line_slice;
-use super::report::restarts_recorded;
+use super::report::{read_for_resume, restarts_recorded};
 use super::shard::Shard;
 use euref::conformance::check::{
-    describe, read_report, run_at as check_run, CheckOptions, Summary, DEFAULT_WINDOW,
+    describe, run_at as check_run, CheckOptions, Start, Summary, DEFAULT_WINDOW,
 };
 use euref::conformance::explain::explain;
+use euref::conformance::read_ahead::ids_not_in;
 use euref::conformance::selection::Selection;
 use std::collections::HashSet;
 use std::io::{BufRead, IsTerminal, Write};
@@ -16,6 +17,8 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The simulator command line (run through `sh -c`), e.g. 'euref sim' or './mysim --euref'.
+    /// A response line longer than 4 MiB (4194304 bytes) is `garbage` (the simulator is
+    /// restarted): conformance/PROTOCOL.md.
     #[arg(long)]
     pub sim: String,
     /// The vectors (JSON Lines, from `euref golden`).
@@ -23,8 +26,10 @@ pub struct Args {
     /// Stream one JSON line per vector to this file.
     #[arg(long)]
     pub report: Option<std::path::PathBuf>,
-    /// Skip the vectors already in the report file and append to it (a line cut off by an
-    /// interrupted run is dropped first).
+    /// Skip the vectors already in the report file and append to it. A last line cut off by
+    /// an interrupted run is removed first (and said so); a report with a line that is no
+    /// report line, a second line for a vector, or a vector not in VECTORS is refused, naming
+    /// its lines.
     #[arg(long, requires = "report")]
     pub resume: bool,
     /// Check only shard K of N (K from 1) of the file's vector lines: the lines
@@ -74,23 +79,90 @@ fn ignore_sigpipe() {
 #[cfg(not(unix))]
 fn ignore_sigpipe() {}
 
-/// The vector lines to check (all of the file, or `--shard`'s slice of it) and the number of
-/// their first line in the file.
-fn open_vectors(a: &Args) -> Result<(Box<dyn BufRead + Send>, usize), String> {
+/// The vector lines to check (all of the file, or `--shard`'s slice of it) and where they
+/// start in the file.
+fn open_vectors(a: &Args) -> Result<(Box<dyn BufRead + Send>, Start), String> {
     match a.shard {
         None => {
             let f = std::fs::File::open(&a.vectors)
                 .map_err(|e| format!("{}: {e}", a.vectors.display()))?;
             // (64 KiB: what the kernel copies in stays in cache until the reader takes its
             // lines.)
-            Ok((Box::new(std::io::BufReader::with_capacity(1 << 16, f)), 1))
+            Ok((
+                Box::new(std::io::BufReader::with_capacity(1 << 16, f)),
+                Start::FILE,
+            ))
         }
         Some(shard) => {
             let slice = line_slice::find(&a.vectors, shard)?;
             let input = line_slice::open(&a.vectors, &slice)?;
-            Ok((Box::new(input), slice.first_line))
+            let start = Start {
+                line: slice.first_line,
+                byte: slice.bytes.start,
+            };
+            Ok((Box::new(input), start))
         }
     }
+}
+
+/// `--resume`: the summary and the ids of the report at `path`, and the report opened to
+/// append to, once it is found to be the report of an interrupted check of these vectors (a
+/// cut-off last line removed); refused, naming the lines, when it is not.
+#[allow(clippy::type_complexity)]
+fn resume(
+    a: &Args,
+    path: &std::path::Path,
+) -> Result<((Summary, HashSet<String>), std::fs::File), String> {
+    let name = path.display();
+    let resumed = read_for_resume(path)?;
+    let ids: HashSet<String> = resumed.ids.keys().cloned().collect();
+    if !ids.is_empty() {
+        // (The vectors read once more, as the check reads them: which ids it reports.)
+        let (input, first) = open_vectors(a)?;
+        let unknown = ids_not_in(input, first, &ids)?;
+        if !unknown.is_empty() {
+            let mut lines: Vec<(u64, &str)> = unknown
+                .iter()
+                .map(|id| (resumed.ids.get(id).copied().unwrap_or(0), id.as_str()))
+                .collect();
+            lines.sort_unstable();
+            let vectors = match a.shard {
+                Some(s) => format!("shard {s} of {}", a.vectors.display()),
+                None => a.vectors.display().to_string(),
+            };
+            let mut e: Vec<String> = lines
+                .iter()
+                .take(10)
+                .map(|(l, id)| format!("{name}:{l}: vector `{id}` is not in {vectors}"))
+                .collect();
+            if lines.len() > 10 {
+                e.push(format!("({} more)", lines.len() - 10));
+            }
+            return Err(format!(
+                "{}\n--resume: {name} reports vectors that {vectors} does not have: it is the \
+                 report of other vectors (another file, --shard or version of it). Resume it \
+                 with the vectors it was made of, or check afresh without --resume",
+                e.join("\n")
+            ));
+        }
+    }
+    let f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{name}: {e}"))?;
+    if let Some((line, bytes)) = resumed.cut {
+        // A line cut off by an interrupted run is removed, so that the resumed report is the
+        // report of an uninterrupted run, line for line.
+        f.set_len(resumed.whole)
+            .map_err(|e| format!("{name}: {e}"))?;
+        eprintln!(
+            "euref: {name}:{line}: the last line was cut off ({bytes} bytes without a line end: \
+             the run was stopped while writing it): removed; its vector is checked again"
+        );
+    }
+    let mut summary = resumed.summary;
+    summary.restarts = restarts_recorded(&summary);
+    Ok(((summary, ids), f))
 }
 
 /// `--explain ID`: the one vector, explained; exit 0 when it passes.
@@ -120,37 +192,18 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         ids: a.id.as_deref().map(Selection::parse_ids).transpose()?,
     };
     // (Before the report is created or resumed: a shard that cannot be found changes nothing.)
-    let (input, first_line) = open_vectors(&a)?;
+    let (input, first) = open_vectors(&a)?;
     let mut summary = Summary::default();
     let mut skip = HashSet::new();
     let mut report: Box<dyn Write> = match &a.report {
+        Some(path) if a.resume && path.exists() => {
+            let (resumed, f) = resume(&a, path)?;
+            summary = resumed.0;
+            skip = resumed.1;
+            Box::new(f)
+        }
         Some(path) => {
-            if a.resume && path.exists() {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                // A line cut off by an interrupted run is dropped (cut from the file), so
-                // that the resumed report is the report of an uninterrupted run, line for
-                // line (`euref report merge` refuses a cut-off line).
-                let whole = text.rfind('\n').map_or(0, |i| i + 1);
-                for l in read_report(&text[..whole]) {
-                    summary.add(&l);
-                    skip.insert(l.id);
-                }
-                summary.restarts = restarts_recorded(&summary);
-                let f = std::fs::OpenOptions::new()
-                    .append(true)
-                    .open(path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                if whole < text.len() {
-                    f.set_len(whole as u64)
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
-                }
-                Box::new(f)
-            } else {
-                Box::new(
-                    std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
-                )
-            }
+            Box::new(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?)
         }
         None => Box::new(std::io::sink()),
     };
@@ -176,7 +229,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     check_run(
         &opts,
         input,
-        first_line,
+        first,
         &skip,
         &mut report,
         &mut summary,

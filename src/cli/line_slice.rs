@@ -30,8 +30,8 @@ pub struct LineSlice {
 }
 
 /// Whether a line (line end included or not) is blank as the checker's reader sees it:
-/// nothing but white space. A line that is not UTF-8 is no blank line (the reader stops on it
-/// with an error, in whichever shard holds it).
+/// nothing but white space. A line that is not UTF-8 is no blank line (the reader reports it
+/// as a `bad_vector`, in whichever shard holds it).
 fn is_blank(line: &[u8]) -> bool {
     match line.first() {
         None => true,

@@ -142,7 +142,9 @@ pub fn merge(reports: &[PathBuf], out: &mut dyn Write) -> Result<Summary, String
             if text.trim().is_empty() {
                 continue;
             }
-            let l = parse_line(text).map_err(|e| format!("{at}:{e}"))?;
+            let l = parse_line(text).map_err(|e| {
+                format!("{at}:{e}; merge the files that `euref check --report` wrote")
+            })?;
             if let Some(&(first, first_line)) = seen.get(&l.id) {
                 return Err(format!(
                     "{at}: vector `{}` is already reported at {}:{first_line}: each shard's \
@@ -164,6 +166,94 @@ pub fn merge(reports: &[PathBuf], out: &mut dyn Write) -> Result<Summary, String
     Ok(summary)
 }
 
+/// What `euref check --resume` takes from the report it resumes.
+#[derive(Debug, Default)]
+pub struct Resumed {
+    /// The results of the report's lines (without its restarts: [`restarts_recorded`]).
+    pub summary: Summary,
+    /// The ids reported, each with its line.
+    pub ids: HashMap<String, u64>,
+    /// The bytes of the report's whole lines: where the resumed run appends.
+    pub whole: u64,
+    /// A last line cut off (no line end, as a run stopped while writing leaves it): its
+    /// number and length; it is to be removed.
+    pub cut: Option<(u64, usize)>,
+}
+
+/// Damaged lines named at most before a resume is refused.
+const DAMAGE_SHOWN: usize = 10;
+
+/// Read the report of `euref check` at `path` for `--resume`: every whole line must be a
+/// report line of a vector not reported before; a last line without a line end (cut off) is
+/// noted to be removed. Refused, naming each damaged line (file:line, at most 10) and what
+/// to do: a line that is no report line, or a second line for an id.
+pub fn read_for_resume(path: &Path) -> Result<Resumed, String> {
+    let name = path.display();
+    let f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+    let mut r = BufReader::with_capacity(1 << 16, f);
+    let mut got = Resumed::default();
+    let (mut buf, mut line_no, mut damaged) = (Vec::new(), 0u64, Vec::new());
+    let mut more = 0usize;
+    loop {
+        buf.clear();
+        let n = r
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| format!("{name}:{}: {e}", line_no + 1))?;
+        if n == 0 {
+            break;
+        }
+        line_no += 1;
+        let Some(body) = buf.strip_suffix(b"\n") else {
+            got.cut = Some((line_no, n));
+            break;
+        };
+        got.whole += n as u64;
+        let body = body.strip_suffix(b"\r").unwrap_or(body);
+        let at = format!("{name}:{line_no}");
+        let problem = match std::str::from_utf8(body) {
+            Err(e) => Some(format!(
+                "{at}: byte {} of the line is not UTF-8: not a report line of `euref check`",
+                e.valid_up_to() + 1
+            )),
+            Ok(text) if text.trim().is_empty() => None,
+            Ok(text) => match parse_line(text) {
+                Err(e) => Some(format!("{at}:{e}")),
+                Ok(l) => match got.ids.get(&l.id) {
+                    Some(first) => Some(format!(
+                        "{at}: vector `{}` is reported again (first on line {first}): a report \
+                         has one line per vector",
+                        l.id
+                    )),
+                    None => {
+                        got.summary.add(&l);
+                        got.ids.insert(l.id, line_no);
+                        None
+                    }
+                },
+            },
+        };
+        if let Some(p) = problem {
+            if damaged.len() < DAMAGE_SHOWN {
+                damaged.push(p);
+            } else {
+                more += 1;
+            }
+        }
+    }
+    if damaged.is_empty() {
+        return Ok(got);
+    }
+    if more > 0 {
+        damaged.push(format!("({more} more damaged lines)"));
+    }
+    Err(format!(
+        "{}\n--resume: {name} is damaged: it is not the report of an interrupted run. Delete \
+         or mend the lines named (the vectors they were for are then checked again), or check \
+         afresh without --resume",
+        damaged.join("\n")
+    ))
+}
+
 /// A report line, or `COLUMN: what is wrong` (serde's message without its position).
 fn parse_line(text: &str) -> Result<ReportLine, String> {
     serde_json::from_str::<ReportLine>(text).map_err(|e| {
@@ -172,11 +262,7 @@ fn parse_line(text: &str) -> Result<ReportLine, String> {
             .rsplit_once(" at line ")
             .map_or(msg.as_str(), |(m, _)| m)
             .to_string();
-        format!(
-            "{}: not a report line of `euref check` ({msg}); merge the files that `euref \
-             check --report` wrote",
-            e.column()
-        )
+        format!("{}: not a report line of `euref check` ({msg})", e.column())
     })
 }
 

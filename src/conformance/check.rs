@@ -7,6 +7,7 @@ use super::compare::{compare_view, plainly_equal, verdict_before_values, Outcome
 pub use super::describe::describe;
 use super::json::push_string;
 use super::known::KnownFields;
+pub use super::read_ahead::Start;
 use super::read_ahead::{self, Item, ReadAhead};
 use super::runner::{RecvError, SimProcess};
 use super::selection::Selection;
@@ -107,6 +108,17 @@ pub fn judge<'l>(
     Ok(o.with_response(line))
 }
 
+/// The outcome of a response line longer than the protocol allows
+/// ([`super::runner::MAX_RESPONSE_LINE`]), with its first bytes: `garbage` (the simulator is
+/// restarted).
+pub fn too_long(head: &[u8]) -> Outcome {
+    Outcome::Garbage {
+        message: RecvError::too_long_message(),
+        response: String::new(),
+    }
+    .with_response(head)
+}
+
 /// Report lines already in a report file (for `--resume`).
 pub fn read_report(text: &str) -> Vec<ReportLine> {
     text.lines()
@@ -147,16 +159,16 @@ pub fn run(
     summary: &mut Summary,
     on_result: impl FnMut(&VectorView, &Outcome),
 ) -> Result<(), String> {
-    run_at(opts, input, 1, skip, report, summary, on_result)
+    run_at(opts, input, Start::FILE, skip, report, summary, on_result)
 }
 
-/// [`run`] on an input whose first line is line `first_line` of its file (`euref check
-/// --shard`: a slice of the vectors file), so that lines that are no vector are reported with
-/// their line in the file, as an unsharded run reports them.
+/// [`run`] on an input that starts at `first` in its file (`euref check --shard`: a slice of
+/// the vectors file), so that lines that are no vector are reported with their line (and
+/// byte) in the file, as an unsharded run reports them.
 pub fn run_at(
     opts: &CheckOptions,
     input: impl BufRead + Send + 'static,
-    first_line: usize,
+    first: Start,
     skip: &HashSet<String>,
     report: &mut dyn Write,
     summary: &mut Summary,
@@ -164,7 +176,7 @@ pub fn run_at(
 ) -> Result<(), String> {
     let mut select = opts.select.clone();
     select.skip.extend(skip.iter().cloned());
-    let (mut ahead, reader) = read_ahead::start_at(input, first_line, Arc::new(select));
+    let (mut ahead, reader) = read_ahead::start_at(input, first, Arc::new(select));
     let checked = check_all(opts, &mut ahead, report, summary, on_result);
     // (A reader still reading stops at its next chunk, once its channel is closed; after an
     // error it is not waited for: it may be waiting on its input.)
@@ -299,6 +311,7 @@ fn check_all(
             Err(RecvError::Exited(s)) => Outcome::Crash {
                 message: format!("the simulator {s}"),
             },
+            Err(RecvError::TooLong(head)) => too_long(&head),
         };
         let restart = matches!(
             o,

@@ -58,7 +58,12 @@ pub fn explain(
     timeout: Duration,
 ) -> Result<Explained, String> {
     let line = find_line(&mut input, id)?;
-    let v = VectorView::parse(&line).map_err(|e| format!("vector `{id}`: {e}"))?;
+    let (v, spans) = VectorView::parse_spans(&line).map_err(|e| format!("vector `{id}`: {e}"))?;
+    // (A vector a check reports as `bad_vector` is not sent: the line number is not known
+    // here, and an id given twice is not looked for.)
+    super::vet::Vetter::default()
+        .vet(&v, spans.version, 0)
+        .map_err(|e| format!("{e}: a check reports it as `bad_vector`, it is not sent"))?;
     let mut request = Vec::new();
     v.write_request(&mut request);
     let mut p = SimProcess::spawn(sim).map_err(|e| format!("cannot start `{sim}`: {e}"))?;
@@ -79,6 +84,7 @@ pub fn explain(
                 },
             }
         }
+        Err(RecvError::TooLong(head)) => super::check::too_long(head),
     };
     p.kill();
     let response = received.ok();

@@ -24,4 +24,5 @@ pub mod runner;
 pub mod selection;
 pub mod sim;
 pub mod summary;
+pub mod vet;
 pub mod view;

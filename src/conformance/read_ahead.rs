@@ -12,8 +12,10 @@ use super::json::plain_ascii_string;
 use super::known::KnownFields;
 use super::lines::read_line_bytes;
 use super::selection::Selection;
+use super::vet::Vetter;
 use super::view::{write_request_from, Spans, VectorView};
 use crate::vector::Vector;
+use std::collections::HashSet;
 use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::Arc;
@@ -63,19 +65,20 @@ pub fn start<R: BufRead + Send + 'static>(
     input: R,
     skip: Arc<Selection>,
 ) -> (ReadAhead, std::thread::JoinHandle<KnownFields>) {
-    start_at(input, 1, skip)
+    start_at(input, Start::FILE, skip)
 }
 
-/// [`start`] for an input whose first line is line `first_line` (from 1) of its file: a slice
-/// of it (`euref check --shard`). The lines that are no vector are numbered as in the file.
+/// [`start`] for an input that starts at `first` in its file: a slice of it (`euref check
+/// --shard`). The lines that are no vector are numbered, and their bytes counted, as in the
+/// file.
 pub fn start_at<R: BufRead + Send + 'static>(
     input: R,
-    first_line: usize,
+    first: Start,
     skip: Arc<Selection>,
 ) -> (ReadAhead, std::thread::JoinHandle<KnownFields>) {
     let (tx, rx) = mpsc::sync_channel(AHEAD);
     let (back_tx, back_rx) = mpsc::channel();
-    let handle = std::thread::spawn(move || read(input, first_line, &skip, tx, back_rx));
+    let handle = std::thread::spawn(move || read(input, first, &skip, tx, back_rx));
     let ahead = ReadAhead {
         rx,
         back: back_tx,
@@ -136,14 +139,14 @@ impl ReadAhead {
 /// that stopped listening.
 fn read(
     mut input: impl BufRead,
-    first_line: usize,
+    first: Start,
     skip: &Selection,
     tx: SyncSender<Result<Chunk, String>>,
     back: Receiver<Chunk>,
 ) -> KnownFields {
     let mut known = KnownFields::default();
-    // (The number of the line before the first: `next_line` counts each line it reads.)
-    let mut line_no = first_line.saturating_sub(1);
+    let mut vetter = Vetter::default();
+    let mut pos = At::before(first);
     loop {
         let mut chunk = back.try_recv().unwrap_or_default();
         chunk.items.clear();
@@ -152,8 +155,8 @@ fn read(
         let mut end = false;
         while chunk.items.len() < CHUNK {
             let mut line = chunk.spare.pop().unwrap_or_default();
-            let plain = match next_line(&mut input, &mut line, &mut line_no) {
-                Ok(Some(plain)) => plain,
+            let text = match next_line(&mut input, &mut line, &mut pos) {
+                Ok(Some(text)) => text,
                 Ok(None) => {
                     end = true;
                     break;
@@ -164,7 +167,8 @@ fn read(
                 }
             };
             let at = chunk.requests.len();
-            match parse(line, &mut known, plain, line_no, skip, &mut chunk.requests) {
+            let (known, vetter, requests) = (&mut known, &mut vetter, &mut chunk.requests);
+            match parse(line, text, known, pos.line, skip, vetter, requests) {
                 Ok(item) => {
                     let end = chunk.requests.len();
                     chunk.items.push((item, end));
@@ -188,45 +192,67 @@ fn read(
     }
 }
 
-/// Read a vector line (with the fast reader, or else with serde: a vector it reads is written
-/// back canonically and read from that) and append its request to `requests`: the item, or the
-/// line back when it is skipped (not kept by `skip`, a line that is no vector whose report id
-/// `line-<number>` is in `skip.skip`, or a canonical line the fast reader refuses, which is not
-/// reached).
+/// Read line `line_no` (what it is: `text`) as a vector and append its request to
+/// `requests`: the item, or the line back when it is skipped (not kept by `skip`, or a line
+/// that is no vector whose report id `line-<number>` is in `skip.skip`).
 fn parse(
     mut line: String,
+    text: Text,
+    known: &mut KnownFields,
+    line_no: usize,
+    skip: &Selection,
+    vetter: &mut Vetter,
+    requests: &mut Vec<u8>,
+) -> Result<Item, String> {
+    let parsed = match text {
+        Text::NotUtf8(message) => Err(message),
+        Text::Utf8 { plain } => read_vector(
+            &mut line,
+            known,
+            plain,
+            line_no,
+            vetter,
+            |line, v, spans| request(line, v, spans, skip, requests),
+        ),
+    };
+    match parsed {
+        Ok(Some(spans)) => Ok(Item::Vector(line, spans)),
+        Ok(None) => Err(line),
+        // (Reported as `line-<number>`: skipped too when that id is in `skip`.)
+        Err(_) if !skip.skip.is_empty() && skip.skip.contains(&line_id(line_no)) => Err(line),
+        Err(message) => Ok(Item::Bad(line, line_no, message)),
+    }
+}
+
+/// The report id of line `line_no` when it is no vector the checker can use.
+pub fn line_id(line_no: usize) -> String {
+    format!("line-{line_no}")
+}
+
+/// Read `line` (number `line_no`, ASCII and plain when `plain`) as a vector, with the fast
+/// reader or else with serde (a vector it reads is written back canonically into `line` and
+/// read from that), and vet it ([`Vetter`]): what `with` makes of the vector, or why the line
+/// is no vector the checker can use (`line N: ...`).
+fn read_vector<T>(
+    line: &mut String,
     known: &mut KnownFields,
     plain: bool,
     line_no: usize,
-    skip: &Selection,
-    requests: &mut Vec<u8>,
-) -> Result<Item, String> {
-    if let Ok((v, spans)) = VectorView::parse_spans_hinted(&line, known, Some(plain)) {
-        let kept = request(&line, &v, &spans, skip, requests);
-        drop(v);
-        return match kept {
-            Some(spans) => Ok(Item::Vector(line, spans)),
-            None => Err(line),
-        };
+    vetter: &mut Vetter,
+    with: impl FnOnce(&str, &VectorView, &Spans) -> T,
+) -> Result<T, String> {
+    let at = |e: String| format!("line {line_no}: {e}");
+    if let Ok((v, spans)) = VectorView::parse_spans_hinted(line, known, Some(plain)) {
+        vetter.vet(&v, spans.version, line_no).map_err(at)?;
+        return Ok(with(line, &v, &spans));
     }
-    match serde_json::from_str::<Vector>(&line) {
-        Ok(v) => {
-            line = v.to_line();
-            let kept = match VectorView::parse_spans(&line) {
-                Ok((v, spans)) => request(&line, &v, &spans, skip, requests),
-                Err(_) => None,
-            };
-            match kept {
-                Some(spans) => Ok(Item::Vector(line, spans)),
-                None => Err(line),
-            }
-        }
-        // (Reported as `line-<number>`: skipped too when that id is in `skip`.)
-        Err(_) if !skip.skip.is_empty() && skip.skip.contains(&format!("line-{line_no}")) => {
-            Err(line)
-        }
-        Err(e) => Ok(Item::Bad(line, line_no, format!("line {line_no}: {e}"))),
+    match serde_json::from_str::<Vector>(line) {
+        Ok(v) => *line = v.to_line(),
+        Err(e) => return Err(at(e.to_string())),
     }
+    let (v, spans) = VectorView::parse_spans(line).map_err(at)?;
+    vetter.vet(&v, spans.version, line_no).map_err(at)?;
+    Ok(with(line, &v, &spans))
 }
 
 /// Append the request of vector `v` (read from `line` with `spans`) when `skip` keeps it: the
@@ -245,11 +271,87 @@ fn request(
     Some(*spans)
 }
 
+/// The report ids of the lines of `input` (numbered from `first`): of each vector the
+/// checker would check its id, of every other line that is not blank `line-<number>`, as a
+/// check of `input` reports them. What this gives: those of `ids` that are none of them
+/// (`euref check --resume`: report lines of another vectors file).
+pub fn ids_not_in(
+    mut input: impl BufRead,
+    first: Start,
+    ids: &HashSet<String>,
+) -> Result<HashSet<String>, String> {
+    let mut left = ids.clone();
+    let (mut known, mut vetter) = (KnownFields::default(), Vetter::default());
+    let mut at = At::before(first);
+    let mut line = String::new();
+    while !left.is_empty() {
+        let Some(text) = next_line(&mut input, &mut line, &mut at)? else {
+            break;
+        };
+        let line_no = at.line;
+        let id = match text {
+            Text::NotUtf8(_) => Err(()),
+            Text::Utf8 { plain } => read_vector(
+                &mut line,
+                &mut known,
+                plain,
+                line_no,
+                &mut vetter,
+                |_, v, _| v.id.to_string(),
+            )
+            .map_err(|_| ()),
+        };
+        left.remove(&id.unwrap_or_else(|()| line_id(line_no)));
+    }
+    Ok(left)
+}
+
+/// Where an input starts in its file: the number (from 1) of its first line and its byte
+/// offset (`euref check --shard`: a slice of the file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Start {
+    pub line: usize,
+    pub byte: u64,
+}
+
+impl Start {
+    /// The start of a whole file.
+    pub const FILE: Start = Start { line: 1, byte: 0 };
+}
+
+/// The line last read: its number and where it starts in the file.
+struct At {
+    line: usize,
+    byte: u64,
+    /// Where the next line starts.
+    next: u64,
+}
+
+impl At {
+    fn before(first: Start) -> At {
+        At {
+            line: first.line.saturating_sub(1),
+            byte: first.byte,
+            next: first.byte,
+        }
+    }
+}
+
+/// What a line read is.
+enum Text {
+    /// UTF-8: whether ASCII and plain ([`super::json::is_plain_ascii`]).
+    Utf8 { plain: bool },
+    /// Not UTF-8 (the line holds it with each bad sequence replaced): where, as the message
+    /// of a line that is no vector.
+    NotUtf8(String),
+}
+
 /// Append the next line of `input` to `buf`, newline included (as `BufRead::read_line`, with
-/// [`read_line_bytes`]): the number of bytes read (0 at the end) and whether the line without
-/// its line end is ASCII and plain ([`super::json::is_plain_ascii`], checked in the pass that
-/// stands for the UTF-8 validation).
-fn read_line(input: &mut impl BufRead, buf: &mut String) -> std::io::Result<(usize, bool)> {
+/// [`read_line_bytes`]): the number of bytes read (0 at the end) and what the line is (the
+/// ASCII and plain check stands for the UTF-8 validation); a line that is not UTF-8 is put in
+/// `buf` with each bad sequence replaced, and gives where its first bad byte is (the byte
+/// from 0 in the line, and its value).
+fn read_line(input: &mut impl BufRead, buf: &mut String) -> std::io::Result<(usize, Bytes)> {
     let mut bytes = std::mem::take(buf).into_bytes();
     let n = read_line_bytes(input, &mut bytes)?;
     // What `next_line` keeps of the line.
@@ -262,7 +364,7 @@ fn read_line(input: &mut impl BufRead, buf: &mut String) -> std::io::Result<(usi
         match plain_ascii_string(bytes, body) {
             Ok(s) => {
                 *buf = s;
-                return Ok((n, true));
+                return Ok((n, Bytes::PlainAscii));
             }
             Err(bytes) => bytes,
         }
@@ -272,39 +374,67 @@ fn read_line(input: &mut impl BufRead, buf: &mut String) -> std::io::Result<(usi
     match String::from_utf8(bytes) {
         Ok(s) => {
             *buf = s;
-            Ok((n, false))
+            Ok((n, Bytes::Utf8))
         }
-        Err(_) => Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "stream did not contain valid UTF-8",
-        )),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let byte = bytes[at];
+            *buf = String::from_utf8_lossy(&bytes).into_owned();
+            Ok((n, Bytes::NotUtf8 { at, byte }))
+        }
     }
 }
 
-/// The next vector line of `input` (blank lines skipped) into `buf`: whether it is ASCII and
-/// plain ([`read_line`]), or `None` at the end.
+/// What [`read_line`] found a line to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bytes {
+    PlainAscii,
+    Utf8,
+    /// Byte `at` of the line (from 0), of value `byte`, starts no valid UTF-8 sequence.
+    NotUtf8 {
+        at: usize,
+        byte: u8,
+    },
+}
+
+/// The next line of `input` that is not blank into `buf` (its line end removed) and what it
+/// is, or `None` at the end; `at` follows the lines read.
 fn next_line(
     input: &mut impl BufRead,
     buf: &mut String,
-    line_no: &mut usize,
-) -> Result<Option<bool>, String> {
+    at: &mut At,
+) -> Result<Option<Text>, String> {
     loop {
         buf.clear();
-        *line_no += 1;
-        match read_line(input, buf) {
-            Ok((0, _)) => return Ok(None),
-            Ok((_, plain)) => {
-                if buf.ends_with('\n') {
-                    buf.pop();
-                    if buf.ends_with('\r') {
-                        buf.pop();
-                    }
-                }
-                if !buf.trim().is_empty() {
-                    return Ok(Some(plain));
-                }
+        at.line += 1;
+        at.byte = at.next;
+        let (n, bytes) =
+            read_line(input, buf).map_err(|e| format!("vectors line {}: {e}", at.line))?;
+        if n == 0 {
+            return Ok(None);
+        }
+        at.next += n as u64;
+        if buf.ends_with('\n') {
+            buf.pop();
+            if buf.ends_with('\r') {
+                buf.pop();
             }
-            Err(e) => return Err(format!("vectors line {line_no}: {e}")),
+        }
+        let text = match bytes {
+            Bytes::PlainAscii => Text::Utf8 { plain: true },
+            Bytes::Utf8 => Text::Utf8 { plain: false },
+            Bytes::NotUtf8 { at: k, byte } => Text::NotUtf8(format!(
+                "line {}: byte {k} of the line (byte {} of the file) is 0x{byte:02x}, which \
+                 is not UTF-8 (a vector line is JSON text, UTF-8): the line is damaged; the \
+                 other lines are checked",
+                at.line,
+                at.byte + k as u64
+            )),
+        };
+        // (A line that is not UTF-8 is no blank line.)
+        if matches!(text, Text::NotUtf8(_)) || !buf.trim().is_empty() {
+            return Ok(Some(text));
         }
     }
 }
@@ -325,17 +455,24 @@ mod tests {
             assert_eq!(n, std_reader.read_line(&mut b).unwrap());
             assert_eq!(a, b);
         }
-        let bad: &[u8] = b"ok\n\xff\xfe\n";
+        // A line that is not UTF-8: its text with the bad bytes replaced, and where the first
+        // bad byte is; the lines after it are read.
+        let bad: &[u8] = b"ok\nab\xff\xfe\nlast\n";
         let mut fast = std::io::BufReader::new(bad);
-        let mut std_reader = std::io::BufReader::new(bad);
-        let (mut a, mut b) = (String::new(), String::new());
-        read_line(&mut fast, &mut a).unwrap();
-        std_reader.read_line(&mut b).unwrap();
-        let (ea, eb) = (
-            read_line(&mut fast, &mut a).unwrap_err(),
-            std_reader.read_line(&mut b).unwrap_err(),
+        let mut a = String::new();
+        assert_eq!(
+            read_line(&mut fast, &mut a).unwrap(),
+            (3, Bytes::PlainAscii)
         );
-        assert_eq!((ea.kind(), ea.to_string()), (eb.kind(), eb.to_string()));
+        a.clear();
+        let got = read_line(&mut fast, &mut a).unwrap();
+        assert_eq!(got, (5, Bytes::NotUtf8 { at: 2, byte: 0xff }));
+        assert_eq!(a, "ab\u{fffd}\u{fffd}\n");
+        a.clear();
+        assert_eq!(
+            read_line(&mut fast, &mut a).unwrap(),
+            (5, Bytes::PlainAscii)
+        );
     }
 
     /// A reader that fails after its text.
@@ -360,15 +497,11 @@ mod tests {
     );
 
     fn read_all(input: impl BufRead + Send + 'static, skip: &Selection) -> Seen {
-        read_all_at(input, 1, skip)
+        read_all_at(input, Start::FILE, skip)
     }
 
-    fn read_all_at(
-        input: impl BufRead + Send + 'static,
-        first_line: usize,
-        skip: &Selection,
-    ) -> Seen {
-        let (mut ahead, reader) = start_at(input, first_line, Arc::new(skip.clone()));
+    fn read_all_at(input: impl BufRead + Send + 'static, first: Start, skip: &Selection) -> Seen {
+        let (mut ahead, reader) = start_at(input, first, Arc::new(skip.clone()));
         let (mut seen, mut spare) = (Vec::new(), Vec::new());
         let error = loop {
             let mut batch = Vec::new();
@@ -421,7 +554,7 @@ mod tests {
         let input = lines.join("\n");
 
         // Line by line.
-        let mut known = KnownFields::default();
+        let (mut known, mut vetter) = (KnownFields::default(), Vetter::default());
         let mut want = Vec::new();
         for (k, l) in lines.iter().enumerate() {
             let l = l.trim_end_matches('\r');
@@ -429,8 +562,10 @@ mod tests {
                 continue;
             }
             let plain = crate::conformance::json::is_plain_ascii(l.as_bytes());
+            let text = Text::Utf8 { plain };
             let mut req = Vec::new();
-            match parse(l.to_string(), &mut known, plain, k + 1, &skip, &mut req) {
+            let (known, vetter) = (&mut known, &mut vetter);
+            match parse(l.to_string(), text, known, k + 1, &skip, vetter, &mut req) {
                 Ok(Item::Vector(line, spans)) => want.push((line, Ok(spans), req)),
                 Ok(Item::Bad(line, n, m)) => want.push((line, Err(format!("{n}: {m}")), req)),
                 Err(_) => {}
@@ -467,7 +602,8 @@ mod tests {
         let mut input = String::from_utf8(text).unwrap();
         input.insert_str(0, "\n{\"v\":1,\"id\":\n");
         let failing = std::io::BufReader::with_capacity(100, Failing(input.into_bytes()));
-        let (seen, error) = read_all_at(failing, 41, &Selection::default());
+        let (seen, error) =
+            read_all_at(failing, Start { line: 41, byte: 0 }, &Selection::default());
         assert_eq!(seen.len(), 4);
         assert!(
             seen[0]
@@ -479,5 +615,48 @@ mod tests {
         );
         assert!(seen[1..].iter().all(|s| s.1.is_ok()));
         assert_eq!(error, Some("vectors line 46: disk gone".to_string()));
+    }
+
+    /// Issue 26: a line that is not UTF-8 is a bad item named by its line, the byte in the
+    /// line and the byte in the file (here a slice starting at line 41, byte 5000), and the
+    /// lines after it are read; so is a vector whose id an earlier line had.
+    #[test]
+    fn a_line_that_is_not_utf8_is_a_bad_item_and_the_rest_is_read() {
+        let cfg = crate::golden::GenConfig::new(crate::spec::Platform::Skl, 9);
+        let mut text = Vec::new();
+        crate::golden::generate_lines(&cfg, 3, &mut text, |_, _, _| {}).unwrap();
+        let good: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+        let input = [
+            b"\n",
+            good[0],
+            b"{\"v\":2,\"id\":\"\xc3(\"}\n",
+            good[1],
+            good[0],
+        ]
+        .concat();
+        let first = Start {
+            line: 41,
+            byte: 5000,
+        };
+        let (seen, error) = read_all_at(std::io::Cursor::new(input), first, &Selection::default());
+        assert_eq!(error, None);
+        assert_eq!(seen.len(), 4);
+        assert!(seen[0].1.is_ok() && seen[2].1.is_ok());
+        // Line 43 starts after a blank line and line 42: byte 5000 + 1 + |line 42|.
+        let at = 5000 + 1 + good[0].len() + 13;
+        let want = format!(
+            "43: line 43: byte 13 of the line (byte {at} of the file) is 0xc3, which is not UTF-8"
+        );
+        assert!(
+            seen[1].1.as_ref().is_err_and(|m| m.starts_with(&want)),
+            "{:?}",
+            seen[1].1
+        );
+        assert!(seen[1].0.contains('\u{fffd}'));
+        let dup = seen[3].1.as_ref().unwrap_err();
+        assert!(
+            dup.starts_with("45: line 45: vector `") && dup.contains("again: line 42"),
+            "{dup}"
+        );
     }
 }

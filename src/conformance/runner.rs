@@ -32,12 +32,35 @@ enum Read {
 /// Room kept free for a read of the simulator's output.
 const READ: usize = 1 << 16;
 
+/// The longest response line taken from a simulator, its line end excluded (4 MiB; a
+/// response to the largest request, every register of a platform in hex, is far below 64 KiB):
+/// a longer line, or that many bytes without a line end, is no response (conformance/PROTOCOL.md),
+/// and reading it stops there, so a simulator that prints without line ends costs the checker
+/// this much memory at most.
+pub const MAX_RESPONSE_LINE: usize = 4 << 20;
+
+/// Bytes of a line longer than [`MAX_RESPONSE_LINE`] kept (its start, to show).
+const TOO_LONG_HEAD: usize = 256;
+
 /// Why no response came.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecvError {
     Timeout,
     /// The simulator closed its output (exited); its exit status if known.
     Exited(String),
+    /// More than [`MAX_RESPONSE_LINE`] bytes came without a line end: the first bytes of the
+    /// line (at most 256).
+    TooLong(Vec<u8>),
+}
+
+impl RecvError {
+    /// The message of a [`RecvError::TooLong`] line.
+    pub fn too_long_message() -> String {
+        format!(
+            "response line longer than {MAX_RESPONSE_LINE} bytes (4 MiB, the protocol's limit: \
+             conformance/PROTOCOL.md): a simulator ends every response with a line end"
+        )
+    }
 }
 
 /// The last bytes of the simulator's standard error kept (for the error when it cannot start).
@@ -144,13 +167,22 @@ impl SimProcess {
         has(self) || (self.fill(None) && has(self))
     }
 
-    /// The next response line (without its newline; a last line without one counts).
+    /// The next response line (without its newline; a last line without one counts). A line
+    /// longer than [`MAX_RESPONSE_LINE`] is not read further ([`RecvError::TooLong`]; the
+    /// simulator is to be restarted: where its next line starts is not known).
     pub fn recv_line(&mut self, timeout: Duration) -> Result<&[u8], RecvError> {
         let deadline = Instant::now() + timeout;
         // Where the search for a newline goes on (the bytes before it have none).
         let mut from = self.start;
         loop {
-            if let Some(k) = memchr::memchr(b'\n', &self.buf[from..self.end]) {
+            let newline = memchr::memchr(b'\n', &self.buf[from..self.end]);
+            let len = newline.map_or(self.end, |k| from + k) - self.start;
+            if len > MAX_RESPONSE_LINE {
+                self.answered = true;
+                let head = &self.buf[self.start..self.start + TOO_LONG_HEAD];
+                return Err(RecvError::TooLong(head.to_vec()));
+            }
+            if let Some(k) = newline {
                 let start = self.start;
                 self.start = from + k + 1;
                 self.answered = true;
@@ -294,6 +326,27 @@ mod tests {
         }
         assert_eq!(got.len(), text.len() + 1);
         assert!(got[..text.len()] == text[..]);
+    }
+
+    /// Issue 26: a line of exactly [`MAX_RESPONSE_LINE`] bytes is a line; one byte more, and
+    /// output without any line end, is [`RecvError::TooLong`] with its first 256 bytes, read
+    /// no further than the limit and a read's room past it.
+    #[test]
+    fn lines_longer_than_the_limit_are_cut_short() {
+        let max = MAX_RESPONSE_LINE;
+        let script = format!(
+            "head -c {max} /dev/zero | tr '\\0' a; echo; head -c {} /dev/zero | tr '\\0' b; echo",
+            max + 1
+        );
+        let mut sim = SimProcess::spawn(&format!("sh -c \"{script}\"")).unwrap();
+        let line = sim.recv_line(Duration::from_secs(20)).unwrap();
+        assert!(line.len() == max && line.iter().all(|&c| c == b'a'));
+        let r = sim.recv_line(Duration::from_secs(20));
+        assert_eq!(r, Err(RecvError::TooLong(vec![b'b'; 256])));
+        let mut sim = SimProcess::spawn("cat /dev/zero").unwrap();
+        let r = sim.recv_line(Duration::from_secs(20));
+        assert_eq!(r, Err(RecvError::TooLong(vec![0; 256])));
+        assert!(sim.buf.len() <= max + 4 * READ, "{}", sim.buf.len());
     }
 
     /// Requests far larger than the pipes hold, sent at once to a simulator that echoes them

@@ -86,25 +86,64 @@ fn try_execute(req: &Request, fault: Option<Fault>) -> Result<BTreeMap<String, S
         .collect()
 }
 
-/// The `id` of a request line that cannot be read as a request: the `id` string of the JSON
-/// object, or else the string after the first `"id":` of the text (a line cut short, or
-/// otherwise not JSON).
+/// The `id` of a request line that cannot be read as a request: the `id` of the JSON object
+/// (a string, or a number or `true`/`false` as written), or else, in a line that is no JSON
+/// (cut short, a bad escape or a control character somewhere), the value after the first
+/// `"id":` of the text that is a string or one of those tokens. A string that is no valid
+/// JSON string (a bad escape, a control character, a lone surrogate) is taken as written
+/// between its quotes; the response writes it as a valid JSON string.
 fn find_id(text: &str) -> Option<String> {
     if let Ok(serde_json::Value::Object(m)) = serde_json::from_str(text) {
-        return m.get("id").and_then(|v| v.as_str()).map(str::to_string);
+        return match m.get("id")? {
+            serde_json::Value::String(s) => Some(s.clone()),
+            v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_)) => Some(v.to_string()),
+            _ => None,
+        };
     }
     let mut rest = text;
     while let Some(at) = rest.find("\"id\"") {
         rest = &rest[at + 4..];
         let after = rest.trim_start();
-        if let Some(value) = after.strip_prefix(':') {
-            let mut l = Lexer::checked(value.trim_start());
-            if let Ok(id) = l.string() {
-                return Some(id.into_owned());
-            }
+        let Some(value) = after.strip_prefix(':') else {
+            continue;
+        };
+        let value = value.trim_start();
+        let mut l = Lexer::checked(value);
+        if let Ok(id) = l.string() {
+            return Some(id.into_owned());
+        }
+        if let Some(id) = string_as_written(value).or_else(|| scalar_token(value)) {
+            return Some(id);
         }
     }
     None
+}
+
+/// The text between the quotes of a string token at the start of `value` that is no valid
+/// JSON string (it ends at the first quote that no backslash escapes).
+fn string_as_written(value: &str) -> Option<String> {
+    let body = value.strip_prefix('"')?;
+    let mut escaped = false;
+    for (i, c) in body.char_indices() {
+        match c {
+            '\\' => escaped = !escaped,
+            '"' if !escaped => return Some(body[..i].to_string()),
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
+/// A number or `true`/`false` at the start of `value`, as written.
+fn scalar_token(value: &str) -> Option<String> {
+    let end = value
+        .find(|c: char| !(c.is_ascii_alphanumeric() || "+-.".contains(c)))
+        .unwrap_or(value.len());
+    let token = &value[..end];
+    match serde_json::from_str::<serde_json::Value>(token) {
+        Ok(serde_json::Value::Number(_) | serde_json::Value::Bool(_)) => Some(token.to_string()),
+        _ => None,
+    }
 }
 
 /// A request as borrowed text.
@@ -1007,13 +1046,14 @@ mod tests {
             o = "0000803f".repeat(8)
         );
         assert_eq!(fast(&mut sim, &line), want);
-        // Errors: serde's message for a bad line, the model's for a bad request.
+        // Errors: serde's message for a bad line (a number id echoed as written: issue 26),
+        // the model's for a bad request.
         assert_eq!(
             fast(&mut sim, "{\"id\":1}"),
             format!(
                 "{}\n",
                 Response::error(
-                    "",
+                    "1",
                     format!(
                         "bad request: {}",
                         serde_json::from_str::<Request>("{\"id\":1}").unwrap_err()
@@ -1055,6 +1095,24 @@ mod tests {
             let r: Response = serde_json::from_str(&out).unwrap();
             assert_eq!(r.id, format!("skl-7-{}", k + 1), "{line}: {out}");
             assert!(r.error.is_some() && r.fin.is_empty(), "{out}");
+        }
+        // Issue 26: an id that is no valid JSON string (a control character, a bad escape, a
+        // lone surrogate) is echoed as written, in a valid JSON string; a number as written.
+        for (line, id) in [
+            ("{\"id\":\"skl\t7-5\",\"gen\":\"skl\"}", "skl\t7-5"),
+            ("{\"id\":\"skl-7\\q6\",\"gen\":\"skl\"}", "skl-7\\q6"),
+            (
+                "{\"id\":\"skl-\\ud800-7\",\"gen\":\"skl\"}",
+                "skl-\\ud800-7",
+            ),
+            ("{\"id\":\"skl\\\"7-8\",\"gen\":\"skl\"}", "skl\"7-8"),
+            ("{\"id\":79,\"gen\":\"skl\"}", "79"),
+            ("{\"gen\":\"skl\" , \"id\" : 80 ,\"x\":\"\t\"}", "80"),
+        ] {
+            let out = fast(&mut sim, line);
+            let r: Response = serde_json::from_str(&out).unwrap();
+            assert_eq!(r.id, id, "{line}: {out}");
+            assert!(r.error.is_some(), "{out}");
         }
         // No id to be found: an empty one.
         let out = fast(&mut sim, "not json at all");

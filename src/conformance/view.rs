@@ -303,7 +303,7 @@ fn layout<'a>(line: &'a str, known: &mut KnownFields) -> Option<(VectorView<'a>,
     };
     let mut l = Lexer::with_plain(line, true);
     l.lit(b"{\"v\":").then_some(())?;
-    l.u32().ok()?;
+    sp.version = l.u32().ok()?;
     l.lit(b",").then_some(())?;
     let head = l.offset();
     l.lit(b"\"id\":").then_some(())?;
@@ -430,6 +430,8 @@ pub struct Spans {
     /// The number of the `rules` text among the known arrays it was read with
     /// ([`VectorView::parse_spans_known`]).
     pub rules_id: Option<u32>,
+    /// The line's format version (`v`).
+    pub version: u32,
     /// A line read in the golden layout: the text from `"id"` to the end of the `gen` value,
     /// and from `,"insn"` to the end of the `initial` value, which the request repeats
     /// ([`write_request_from`]).
@@ -618,7 +620,7 @@ impl<'a> VectorView<'a> {
         l.object(|l, key| {
             match key.as_ref() {
                 "v" => {
-                    l.u32()?;
+                    sp.version = l.u32()?;
                     v = true;
                 }
                 "id" => {

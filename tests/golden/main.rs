@@ -7,6 +7,7 @@ mod material;
 #[path = "../common/scratch_util.rs"]
 mod scratch_util;
 
+mod check_edges;
 mod failure_cause;
 mod golden_cli;
 mod golden_conformance;
