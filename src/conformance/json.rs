@@ -93,13 +93,7 @@ impl<'a> Lexer<'a> {
 
     /// A string token with its quotes, as it is in the text (valid JSON).
     pub fn raw_string(&mut self) -> Result<&'a str, JsonError> {
-        let at = self.pos;
-        let (raw, escaped) = self.scan_string()?;
-        if escaped {
-            // (Its escapes checked: the token is echoed as it is.)
-            decode_escaped(raw, at)?;
-        }
-        Ok(raw)
+        self.scan_string().map(|(raw, _)| raw)
     }
 
     /// A string token with its quotes and whether it has escapes. In a plain text the token
@@ -159,7 +153,14 @@ impl<'a> Lexer<'a> {
             }
         }
         self.pos = i + 1;
-        Ok((&self.src[start..=i], escaped))
+        let raw = &self.src[start..=i];
+        if escaped {
+            // Every escape checked here (a known escape letter, `\uXXXX` with a valid
+            // surrogate pairing), whether or not the caller decodes the string: a token that is
+            // skipped or echoed as written is valid JSON too, as serde requires of it.
+            decode_escaped(raw, start)?;
+        }
+        Ok((raw, escaped))
     }
 
     /// A string's value: borrowed, or decoded when it has escapes.
@@ -223,12 +224,12 @@ impl<'a> Lexer<'a> {
                 return Ok(v);
             }
         }
-        let x = self.number()?;
-        if x >= 0.0 && x <= f64::from(u32::MAX) && x.fract() == 0.0 {
-            Ok(x as u32)
-        } else {
-            err("expected an unsigned integer", at)
-        }
+        // Anything else is refused as serde refuses it for a `u32`: a fraction or exponent
+        // (`1.0`, `1e2`, `-0` are floating point), a sign, or a value over u32::MAX.
+        err(
+            "expected an unsigned integer (at most 4294967295, digits only)",
+            at,
+        )
     }
 
     /// Run `f` (which reads one value) and return the raw text it read.

@@ -20,7 +20,7 @@ pub struct Request {
     pub bytes: String,
     /// Initial register contents (name -> hex bytes, byte 0 first); a name given twice is
     /// an error.
-    #[serde(deserialize_with = "unique_keys")]
+    #[serde(deserialize_with = "crate::vector::unique_keys::unique_keys")]
     pub initial: BTreeMap<String, String>,
     /// The registers to return after execution.
     pub report: Vec<String>,
@@ -76,34 +76,4 @@ impl Response {
     pub fn to_line(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
-}
-
-/// A JSON object of strings as a map, refusing a key given twice (serde's map would keep the
-/// last one silently).
-fn unique_keys<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<BTreeMap<String, String>, D::Error> {
-    struct Unique;
-    impl<'de> serde::de::Visitor<'de> for Unique {
-        type Value = BTreeMap<String, String>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("an object of register names and hex strings")
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(
-            self,
-            mut m: A,
-        ) -> Result<Self::Value, A::Error> {
-            let mut out = BTreeMap::new();
-            while let Some((k, v)) = m.next_entry::<String, String>()? {
-                if out.contains_key(&k) {
-                    return Err(serde::de::Error::custom(format!(
-                        "register `{k}` given twice"
-                    )));
-                }
-                out.insert(k, v);
-            }
-            Ok(out)
-        }
-    }
-    d.deserialize_map(Unique)
 }

@@ -405,7 +405,7 @@ impl Simulator {
         let mut req = LayoutRequest::default();
         if plain_ascii_str(line).is_some_and(|t| parse_request_layout(t, &mut req).is_some()) {
             let names = req.initial[..req.n_initial].iter().map(|(k, _)| *k);
-            if let Some(k) = repeated_name(names) {
+            if let Some(k) = crate::vector::unique_keys::repeated_name(names) {
                 return given_twice(req.id_raw, k, out);
             }
             let initial = req.initial[..req.n_initial].iter().copied();
@@ -419,7 +419,9 @@ impl Simulator {
             .ok()
             .and_then(|s| parse_request(s).ok());
         if let Some(req) = fast {
-            if let Some(k) = repeated_name(req.initial.iter().map(|(k, _)| k.as_ref())) {
+            if let Some(k) = crate::vector::unique_keys::repeated_name(
+                req.initial.iter().map(|(k, _)| k.as_ref()),
+            ) {
                 return given_twice(&req.id_raw, k, out);
             }
             let initial = req.initial.iter().map(|(k, v)| (k.as_ref(), v.as_ref()));
@@ -835,23 +837,6 @@ pub fn serve<R: std::io::Read>(
     }
     out.write_all(&resp)?;
     out.flush()
-}
-
-/// A register named twice in a request's `initial` (which [`Request`]'s reading refuses):
-/// the first such name. The checker writes the names in order, so one pass usually decides.
-fn repeated_name<'k>(names: impl Iterator<Item = &'k str> + Clone) -> Option<&'k str> {
-    let mut prev: Option<&str> = None;
-    let ascending = names.clone().all(|k| {
-        let up = prev.is_none_or(|p| p < k);
-        prev = Some(k);
-        up
-    });
-    if ascending {
-        return None;
-    }
-    let mut all: Vec<&str> = names.collect();
-    all.sort_unstable();
-    all.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
 }
 
 /// The error response to a request naming register `name` twice in `initial` (`id_raw`: the

@@ -74,6 +74,35 @@ impl ResponseView<'_> {
     }
 }
 
+/// The keys of a vector line that [`VectorView::parse_object`] reads.
+const KEYS: [&str; 14] = [
+    "v",
+    "id",
+    "gen",
+    "op",
+    "insn",
+    "bytes",
+    "initial",
+    "expected",
+    "undefined",
+    "dst",
+    "alternatives",
+    "rules",
+    "classes",
+    "report",
+];
+
+/// An error when a register is named twice in map `what` of a vector.
+fn given_once<'k>(
+    names: impl Iterator<Item = &'k str> + Clone,
+    what: &str,
+) -> Result<(), JsonError> {
+    match crate::vector::unique_keys::repeated_name(names) {
+        Some(k) => Err(format!("{what}: register `{k}` given twice")),
+        None => Ok(()),
+    }
+}
+
 fn missing(k: &str) -> JsonError {
     format!("missing field `{k}`")
 }
@@ -287,7 +316,9 @@ fn compact_pairs<'a>(
 ) -> Option<(u32, u32)> {
     let at = l.offset();
     let ok = l.compact_map(|k, v| out.push((Cow::Borrowed(k), Cow::Borrowed(v))));
-    ok.then(|| span_in(line, &line[at..l.offset()]))
+    // (Names out of order may repeat one: such a line goes to the reader that says so.)
+    let ascending = out.windows(2).all(|w| w[0].0 < w[1].0);
+    (ok && ascending).then(|| span_in(line, &line[at..l.offset()]))
 }
 
 /// A vector line in `euref golden`'s layout, ASCII and plain ([`super::json::is_plain_ascii`]):
@@ -324,7 +355,14 @@ fn layout<'a>(line: &'a str, known: &mut KnownFields) -> Option<(VectorView<'a>,
     let shape = known.shape_key(bytes);
     l.lit(b",\"initial\":").then_some(())?;
     let at = l.offset();
-    if !l.compact_map(|_, _| ()) {
+    // (Names out of order may repeat one: such a line goes to the reader that says so.)
+    let mut prev = "";
+    let mut ascending = true;
+    if !l.compact_map(|k, _| {
+        ascending &= prev < k;
+        prev = k;
+    }) || !ascending
+    {
         return None;
     }
     let initial_raw = &line[at..l.offset()];
@@ -617,7 +655,18 @@ impl<'a> VectorView<'a> {
         let (mut initial_raw, mut rules_raw, mut classes) = (None, None, false);
         let (mut expected, mut undefined) = (None, Vec::new());
         let (mut dstv, mut alternatives) = (None, Vec::new());
+        // Keys seen, one bit each: a key given twice is an error, as serde's reading of a
+        // [`Vector`] makes it.
+        let mut seen = 0u16;
         l.object(|l, key| {
+            let bit = KEYS
+                .iter()
+                .position(|k| *k == key.as_ref())
+                .map_or(0, |i| 1 << i);
+            if seen & bit != 0 {
+                return Err(format!("duplicate field `{key}` at byte {}", l.offset()));
+            }
+            seen |= bit;
             match key.as_ref() {
                 "v" => {
                     sp.version = l.u32()?;
@@ -641,14 +690,25 @@ impl<'a> VectorView<'a> {
                 }
                 "bytes" => bytes = Some(l.string()?),
                 "initial" => {
-                    initial_raw = Some(l.spanned(|l| l.string_map(|_, _| Ok(())))?);
+                    let mut names = Vec::new();
+                    initial_raw = Some(l.spanned(|l| {
+                        l.string_map(|k, _| {
+                            names.push(k);
+                            Ok(())
+                        })
+                    })?);
+                    given_once(names.iter().map(|k| k.as_ref()), "initial")?;
                 }
                 "expected" => {
                     let mut e = Vec::new();
                     sp.expected = span(l.spanned(|l| map_into(l, &mut e))?);
+                    given_once(e.iter().map(|(k, _)| k.as_ref()), "expected")?;
                     expected = Some(e);
                 }
-                "undefined" => sp.undefined = span(l.spanned(|l| map_into(l, &mut undefined))?),
+                "undefined" => {
+                    sp.undefined = span(l.spanned(|l| map_into(l, &mut undefined))?);
+                    given_once(undefined.iter().map(|(k, _)| k.as_ref()), "undefined")?;
+                }
                 "dst" => (sp.dst, dstv, _) = read_dst(l, line, known)?,
                 "alternatives" => {
                     sp.alternatives = read_alternatives(l, line, known, &mut alternatives)?.0

@@ -7,6 +7,7 @@
 pub mod classes;
 pub mod hex;
 pub mod text;
+pub mod unique_keys;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -34,15 +35,21 @@ pub struct Vector {
     /// The registers the instruction reads, its destination registers (so that what it must
     /// preserve is known), both flag registers, and the accumulators it may write: register
     /// name -> hex bytes, byte 0 first. Every other register is undefined except the dispatch
-    /// defaults (conformance/PROTOCOL.md).
+    /// defaults (conformance/PROTOCOL.md). A name given twice is an error.
+    #[serde(deserialize_with = "unique_keys::unique_keys")]
     pub initial: BTreeMap<String, String>,
     /// The final content (whole registers, hex) of every register of `initial` and of any
     /// other register the instruction changes: what a simulator must report and match.
+    #[serde(deserialize_with = "unique_keys::unique_keys")]
     pub expected: BTreeMap<String, String>,
     /// Per register of `expected` with undefined bits: hex of the same length whose set bits
     /// are undefined (any value accepted). GRF bytes are all-or-nothing (`ff`); flag and
     /// control registers are per bit.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique_keys::unique_keys"
+    )]
     pub undefined: BTreeMap<String, String>,
     /// The destination (for reporting channels and typed values).
     #[serde(default, skip_serializing_if = "Option::is_none")]
