@@ -1,6 +1,7 @@
 //! `euref check`: check a simulator against golden vectors.
 
 use super::line_slice;
+use super::output;
 use super::report::restarts_recorded;
 use super::shard::Shard;
 use euref::conformance::check::{
@@ -99,9 +100,7 @@ fn run_explain(a: &Args, id: &str) -> Result<ExitCode, String> {
     let input = std::io::BufReader::new(f);
     let e = explain(input, id, &a.sim, Duration::from_millis(a.timeout.max(1)))
         .map_err(|e| format!("{}: {e}", a.vectors.display()))?;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(e.text.as_bytes());
-    let _ = out.flush();
+    output::print(e.text.as_bytes())?;
     Ok(match e.outcome.status() {
         "pass" => ExitCode::SUCCESS,
         "unmodelled" | "ignored" => ExitCode::from(EXIT_UNCHECKED),
@@ -172,7 +171,11 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let mut hidden = 0u64;
     // The ids asked for with --id that were seen (to name those that are not in the file).
     let mut found = std::collections::HashSet::new();
-    let stdout = std::io::stdout();
+    // Standard output (line-buffered: failing vectors show as they come). The first failed
+    // write is kept and reported after the run (the report file is written either way); a
+    // closed pipe (EPIPE: SIGPIPE is ignored here) is no error of the check.
+    let mut out = output::Named::new(std::io::stdout(), output::STDOUT);
+    let mut written: std::io::Result<()> = Ok(());
     check_run(
         &opts,
         input,
@@ -190,8 +193,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             if o.status() != "pass" {
                 if shown < a.show {
                     shown += 1;
-                    let mut s = stdout.lock();
-                    let _ = writeln!(s, "{}\n", describe(v, o));
+                    if written.is_ok() {
+                        written = writeln!(out, "{}\n", describe(v, o));
+                    }
                 } else {
                     hidden += 1;
                 }
@@ -207,13 +211,11 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             super::progress::rate(n as f64 / secs.max(1e-9))
         );
     }
-    // A closed stdout is not an error of the check (SIGPIPE is ignored here).
-    let mut s = stdout.lock();
+    let mut s = String::new();
     if hidden > 0 {
-        let _ = writeln!(
-            s,
-            "({hidden} more vectors that did not pass not shown; see the report)"
-        );
+        s.push_str(&format!(
+            "({hidden} more vectors that did not pass not shown; see the report)\n"
+        ));
     }
     if let Some(ids) = &select.ids {
         let mut missing: Vec<&String> = ids
@@ -223,15 +225,18 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         missing.sort();
         if !missing.is_empty() {
             let missing: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
-            let _ = writeln!(
-                s,
-                "--id: no vector of {} has id {}",
+            s.push_str(&format!(
+                "--id: no vector of {} has id {}\n",
                 a.vectors.display(),
                 missing.join(", ")
-            );
+            ));
         }
     }
+    if written.is_ok() {
+        written = out.write_all(s.as_bytes());
+    }
     if summary.total == 0 && (select.ops.is_some() || select.ids.is_some()) {
+        output::finish(out, written)?;
         let asked: Vec<String> = [("--ops", &a.ops), ("--id", &a.id)]
             .iter()
             .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k} {v}")))
@@ -242,8 +247,10 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             asked.join(" ")
         ));
     }
-    let _ = write!(s, "{}", summary.table());
-    let _ = s.flush();
+    if written.is_ok() {
+        written = out.write_all(summary.table().as_bytes());
+    }
+    output::finish(out, written)?;
     Ok(if summary.failed() > 0 {
         ExitCode::from(1)
     } else if summary.unchecked() > 0 {

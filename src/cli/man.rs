@@ -4,7 +4,7 @@
 //! synopsis and every option), or all of them written to a folder (`euref.1`, `euref-asm.1`,
 //! ...). Read one with `euref man asm | man -l -`.
 
-use std::io::Write;
+use super::output;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -76,9 +76,7 @@ pub fn run(a: Args, mut cmd: clap::Command) -> Result<ExitCode, String> {
         })?,
     };
     let text = page(c).map_err(|e| format!("rendering the page: {e}"))?;
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (e.g. `euref man | head`) is not an error worth reporting.
-    let _ = out.write_all(&text).and_then(|_| out.flush());
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
