@@ -48,7 +48,8 @@ pub struct AsmArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub text: TextOptions,
-    /// Write the binary encoding to this file.
+    /// Write the binary encoding to this file (through a temporary file beside it, renamed
+    /// when complete: a failed or killed run leaves the file as it was).
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
     /// Print the binary encoding as hex bytes, one instruction per line.

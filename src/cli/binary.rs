@@ -750,10 +750,52 @@ pub fn defines_labels(text: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::HexReader;
+    use super::{detect, detect_text, HexError, HexReader, InputFormat};
+
+    #[test]
+    fn mostly_hex_text_is_hex_and_an_odd_token_does_not_change_that() {
+        assert_eq!(detect(b"0a 0b\n0c 0d\n"), InputFormat::Hex);
+        assert_eq!(detect(b"0a 0b\n0c1 0d\n"), InputFormat::Hex);
+        // As many odd tokens as even ones, or words that are no hex: assembly.
+        assert_eq!(detect(b"add\n"), InputFormat::Asm);
+        assert_eq!(detect(b"0a add\n"), InputFormat::Asm);
+        assert_eq!(detect(b"mov (8|M0) r1.0<1>:f 0x0:f\n"), InputFormat::Asm);
+        assert_eq!(detect(b"// only a comment\n"), InputFormat::Asm);
+        // A control byte: binary, unless the text is said to be text.
+        assert_eq!(detect(b"mov \x01 r1\n"), InputFormat::Bin);
+        assert_eq!(detect_text(b"mov \x01 r1\n"), InputFormat::Asm);
+        assert_eq!(detect_text(b"0a 0b \x01\n"), InputFormat::Asm);
+    }
+
+    /// The error of reading `text` whole.
+    fn error_of(text: &[u8]) -> HexError {
+        let mut r = HexReader::new();
+        let mut out = vec![];
+        r.feed(text, &mut out).and_then(|_| r.finish()).unwrap_err()
+    }
+
+    #[test]
+    fn hex_errors_have_line_and_column() {
+        let e = error_of(b"0a 0b\n01 0g 02\n");
+        assert_eq!((e.line, e.col), (2, 5), "{e}");
+        assert!(e.msg.starts_with("unexpected `g` in hex input"), "{e}");
+        // An odd token: where it starts, with its length.
+        let e = error_of(b"0a 0b\n  01 abc 02\n");
+        assert_eq!((e.line, e.col), (2, 6), "{e}");
+        assert!(e.msg.starts_with("a token of 3 hex digits"), "{e}");
+        let e = error_of(b"0a 0b 0");
+        assert_eq!((e.line, e.col), (1, 7), "{e}");
+        assert!(e.msg.starts_with("a token of 1 hex digit:"), "{e}");
+        // A lone slash, also at a line end.
+        let e = error_of(b"0a /\n");
+        assert_eq!((e.line, e.col), (1, 4), "{e}");
+        let e = error_of(b"0a / 0b\n");
+        assert_eq!((e.line, e.col), (1, 4), "{e}");
+        assert_eq!(e.to_string(), format!("1:4: {}", e.msg));
+    }
 
     /// The whole text through the state machine one byte at a time (no three-byte fast path).
-    fn bytewise(text: &[u8]) -> Result<(Vec<u8>, u64), String> {
+    fn bytewise(text: &[u8]) -> Result<(Vec<u8>, u64), HexError> {
         let mut r = HexReader::new();
         let mut out = vec![];
         for &c in text {

@@ -19,7 +19,7 @@ pub struct Args {
     /// The simulator command line (run through `sh -c`), e.g. 'euref sim' or './mysim --euref'.
     #[arg(long)]
     pub sim: String,
-    /// The vectors (JSON Lines, from `euref golden`).
+    /// The vectors (JSON Lines, from `euref golden`; `-` for standard input).
     pub vectors: std::path::PathBuf,
     /// Stream one JSON line per vector to this file.
     #[arg(long)]
@@ -79,13 +79,16 @@ fn ignore_sigpipe() {}
 /// their first line in the file.
 fn open_vectors(a: &Args) -> Result<(Box<dyn BufRead + Send>, usize), String> {
     match a.shard {
-        None => {
-            let f = std::fs::File::open(&a.vectors)
-                .map_err(|e| format!("{}: {e}", a.vectors.display()))?;
-            // (64 KiB: what the kernel copies in stays in cache until the reader takes its
-            // lines.)
-            Ok((Box::new(std::io::BufReader::with_capacity(1 << 16, f)), 1))
-        }
+        // (64 KiB: what the kernel copies in stays in cache until the reader takes its
+        // lines.)
+        None => Ok((
+            Box::new(std::io::BufReader::with_capacity(1 << 16, open_file(a)?)),
+            1,
+        )),
+        Some(shard) if is_stdin(a) => Err(format!(
+            "--shard {shard}: the vectors are read from standard input, and a shard needs the \
+             vector lines counted before it starts: save the vectors to a file first"
+        )),
         Some(shard) => {
             let slice = line_slice::find(&a.vectors, shard)?;
             let input = line_slice::open(&a.vectors, &slice)?;
@@ -94,10 +97,24 @@ fn open_vectors(a: &Args) -> Result<(Box<dyn BufRead + Send>, usize), String> {
     }
 }
 
+/// Whether the vectors are read from standard input (`-`).
+fn is_stdin(a: &Args) -> bool {
+    a.vectors.as_os_str() == "-"
+}
+
+/// The vectors file, read once from its start (a regular file, a pipe, a named pipe, a
+/// device; `-` is standard input).
+fn open_file(a: &Args) -> Result<Box<dyn std::io::Read + Send>, String> {
+    if is_stdin(a) {
+        return Ok(Box::new(std::io::stdin()));
+    }
+    let f = std::fs::File::open(&a.vectors).map_err(|e| format!("{}: {e}", a.vectors.display()))?;
+    Ok(Box::new(f))
+}
+
 /// `--explain ID`: the one vector, explained; exit 0 when it passes.
 fn run_explain(a: &Args, id: &str) -> Result<ExitCode, String> {
-    let f = std::fs::File::open(&a.vectors).map_err(|e| format!("{}: {e}", a.vectors.display()))?;
-    let input = std::io::BufReader::new(f);
+    let input = std::io::BufReader::new(open_file(a)?);
     let e = explain(input, id, &a.sim, Duration::from_millis(a.timeout.max(1)))
         .map_err(|e| format!("{}: {e}", a.vectors.display()))?;
     output::print(e.text.as_bytes())?;

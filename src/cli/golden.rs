@@ -33,7 +33,9 @@ pub struct Args {
     /// Seed (decimal or 0x-hex): the same seed gives the same bytes.
     #[arg(long, default_value = "0")]
     pub seed: String,
-    /// Output file (default: stdout).
+    /// Output file (default: stdout). Written to a temporary file beside it
+    /// (.FILE.XXXXXX.partial) and renamed to FILE when complete: a failed run leaves FILE as it
+    /// was; a killed one (SIGKILL) also leaves the temporary file behind.
     #[arg(short = 'o', long)]
     pub output: Option<std::path::PathBuf>,
     /// Print what the set covers and misses (to stderr when the vectors go to stdout); with

@@ -8,6 +8,7 @@ mod material;
 mod scratch_util;
 
 mod failure_cause;
+mod golden_atomic_output;
 mod golden_cli;
 mod golden_conformance;
 mod golden_coverage;
