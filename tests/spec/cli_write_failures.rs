@@ -87,6 +87,10 @@ fn every_command_reports_a_full_standard_output() {
         vec!["completions", "bash"],
         vec!["man"],
         vec!["man", "asm"],
+        vec!["--help"],
+        vec!["--version"],
+        vec!["asm", "--help"],
+        vec!["help", "golden"],
     ] {
         fails_on_stdout(&args, b"");
     }
