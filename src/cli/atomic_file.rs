@@ -8,7 +8,9 @@
 //!
 //! A target that exists and is no regular file (`/dev/null`, `/dev/stdout`, a named pipe) is
 //! written in place: it cannot be renamed onto, and a reader of it sees the bytes as they
-//! come. A symbolic link is followed: the file it points to is replaced.
+//! come. A symbolic link is followed: the file it points to is replaced. The new file gets the
+//! mode of the file it replaces (a new one: 0666 less the umask, as `File::create`); it needs a
+//! folder where a file can be created.
 
 use super::output::Named;
 use std::fs::File;
@@ -33,7 +35,8 @@ impl AtomicFile {
         let shown = path.display().to_string();
         let fail = |e: io::Error| format!("{shown}: {e}");
         // (Asked without opening: opening a named pipe waits for its reader.)
-        let target = match std::fs::metadata(path) {
+        let meta = std::fs::metadata(path);
+        let target = match &meta {
             Ok(m) if !m.is_file() => {
                 let f = File::create(path).map_err(fail)?;
                 return Ok(AtomicFile {
@@ -53,23 +56,37 @@ impl AtomicFile {
         let mut prefix = std::ffi::OsString::from(".");
         prefix.push(target.file_name().unwrap_or_default());
         prefix.push(".");
-        // Mode 0666 before the umask, as `File::create` makes files (not tempfile's 0600).
+        // The mode of the file replaced, or 0666 as `File::create` makes files (not
+        // tempfile's 0600); the umask applies.
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(".partial");
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            builder.permissions(std::fs::Permissions::from_mode(0o666));
+            builder.permissions(match &meta {
+                Ok(m) => m.permissions(),
+                Err(_) => std::fs::Permissions::from_mode(0o666),
+            });
         }
         let (file, temp) = builder
             .tempfile_in(&dir)
-            .map_err(|e| format!("{shown}: creating a temporary file in {}: {e}", dir.display()))?
+            .map_err(|e| {
+                format!(
+                    "{shown}: creating a temporary file in {}: {e}",
+                    dir.display()
+                )
+            })?
             .into_parts();
         Ok(AtomicFile {
             out: Named::new(BufWriter::with_capacity(buffer, file), shown),
             temp: Some(temp),
             path: target,
         })
+    }
+
+    /// The file's name as given (for messages).
+    pub fn name(&self) -> &str {
+        self.out.dest()
     }
 
     /// Flush and put the file in place (the rename). Errors name the file; on error the
@@ -160,6 +177,10 @@ mod tests {
         AtomicFile::create(&path, 16).unwrap().commit().unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), mode(&plain));
+        // A file replaced keeps its mode.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        AtomicFile::create(&path, 16).unwrap().commit().unwrap();
+        assert_eq!(mode(&path), 0o600);
     }
 
     #[cfg(target_os = "linux")]

@@ -24,11 +24,11 @@
 //! A line that cannot be read (too few operands, a token that is not hex or too wide for its
 //! type) is reported on stderr with its line number and skipped; the exit status is then 1.
 
+use super::output;
 use euref::float::{self, FloatEnv, FloatType, Policy};
 use euref::fp::{Flags, FpOrd, Round};
 use euref::spec::compare::GridKind;
 use euref::spec::{CondMod, DataType, FpOps, Platform};
-use super::output;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 

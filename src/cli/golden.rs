@@ -9,7 +9,6 @@ use euref::golden::template::{self, OpSel};
 use euref::golden::{generate_in, generate_lines_in, GenConfig};
 use euref::spec::{DataType, Platform};
 use std::io::{IsTerminal, Write};
-use std::path::Path;
 use std::process::ExitCode;
 
 /// Bytes of output buffer: less than a piece of generated lines (`golden::PIECE` vectors).
@@ -207,8 +206,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     // On any error the temporary file is dropped (removed): no partial file is left.
     let stats = match out {
         Out::File(f) => {
-            let dest = a.output.as_deref().unwrap_or(Path::new("-")).display();
-            let stats = stats.map_err(|e| output::describe(&e, &dest.to_string()))?;
+            let stats = stats.map_err(|e| output::describe(&e, f.name()))?;
             f.commit()?;
             stats
         }

@@ -52,7 +52,15 @@ fn a_killed_run_leaves_the_file_as_it_was() {
         }
         // Far more vectors than are written before the kill.
         let mut child = Command::new(EUREF)
-            .args(["golden", "--gen", "skl", "--count", "100000000", "-o", s(&out)])
+            .args([
+                "golden",
+                "--gen",
+                "skl",
+                "--count",
+                "100000000",
+                "-o",
+                s(&out),
+            ])
             .env("RAYON_NUM_THREADS", "1")
             .spawn()
             .unwrap();
@@ -107,7 +115,15 @@ fn a_failed_write_is_an_error_and_leaves_no_partial_file() {
     let tmp = Scratch::new("golden-atomic");
     // A full device.
     let r = Command::new(EUREF)
-        .args(["golden", "--gen", "skl", "--count", "100", "-o", "/dev/full"])
+        .args([
+            "golden",
+            "--gen",
+            "skl",
+            "--count",
+            "100",
+            "-o",
+            "/dev/full",
+        ])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&r.stderr);
@@ -137,6 +153,9 @@ fn a_failed_write_is_an_error_and_leaves_no_partial_file() {
             None => assert!(!out.exists(), "a partial file is left"),
             Some(text) => assert_eq!(std::fs::read_to_string(&out).unwrap(), text),
         }
-        assert!(others(tmp.path(), "v.jsonl").is_empty(), "a temporary file is left");
+        assert!(
+            others(tmp.path(), "v.jsonl").is_empty(),
+            "a temporary file is left"
+        );
     }
 }

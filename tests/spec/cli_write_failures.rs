@@ -59,7 +59,17 @@ fn s(p: &Path) -> &str {
 fn vectors(tmp: &Scratch) -> (std::path::PathBuf, String) {
     let v = tmp.join("v.jsonl");
     let st = Command::new(EUREF)
-        .args(["golden", "--gen", "skl", "--count", "20", "--seed", "3", "-o", s(&v)])
+        .args([
+            "golden",
+            "--gen",
+            "skl",
+            "--count",
+            "20",
+            "--seed",
+            "3",
+            "-o",
+            s(&v),
+        ])
         .status()
         .unwrap();
     assert!(st.success());
@@ -103,7 +113,16 @@ fn every_command_reports_a_full_standard_output() {
     // golden's coverage report goes to standard output with -o.
     let v = tmp.join("cov.jsonl");
     fails_on_stdout(
-        &["golden", "--gen", "skl", "--count", "50", "--coverage", "-o", s(&v)],
+        &[
+            "golden",
+            "--gen",
+            "skl",
+            "--count",
+            "50",
+            "--coverage",
+            "-o",
+            s(&v),
+        ],
         b"",
     );
 }
@@ -200,7 +219,12 @@ fn closed_pipe(args: &[&str], keep: usize) -> (Option<i32>, Option<i32>, String)
     out.read_exact(&mut buf).unwrap();
     drop(out);
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     let st = child.wait().unwrap();
     (st.code(), st.signal(), err)
 }
@@ -213,7 +237,11 @@ fn a_closed_pipe_ends_the_output_quietly() {
         vec!["golden", "--gen", "skl", "--count", "200000"],
     ] {
         let (code, signal, err) = closed_pipe(&args, 16);
-        assert_eq!((code, signal), (None, Some(libc::SIGPIPE)), "{args:?}: {err}");
+        assert_eq!(
+            (code, signal),
+            (None, Some(libc::SIGPIPE)),
+            "{args:?}: {err}"
+        );
         assert!(err.is_empty(), "{args:?}: {err}");
     }
     // check ignores SIGPIPE (a simulator may exit while requests are written): the write

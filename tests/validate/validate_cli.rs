@@ -281,7 +281,11 @@ fn an_explicit_syntax_means_text() {
     assert_eq!(doc["format"], "asm", "{out}");
     // The control byte: line 2, column 22 (1-based, after `mov (8|M0) r1.0<1>:f `).
     let e = &doc["errors"][0];
-    assert_eq!((e["line"].as_u64(), e["column"].as_u64()), (Some(2), Some(22)), "{out}");
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(2), Some(22)),
+        "{out}"
+    );
     assert!(e.get("offset").is_none(), "{out}");
     // The first line parses and is validated.
     assert_eq!(doc["instructions"], 1, "{out}");
@@ -301,7 +305,9 @@ fn hex_errors_name_the_file_once_with_line_and_column() {
     let (code, _, err) = euref(&["validate", f, "--gen", "skl", "--input", "hex"]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.starts_with(&format!("euref: error: {f}:2:5: unexpected `g` in hex input")),
+        err.starts_with(&format!(
+            "euref: error: {f}:2:5: unexpected `g` in hex input"
+        )),
         "{err}"
     );
     assert_eq!(err.matches(f).count(), 1, "{err}");
