@@ -225,6 +225,7 @@ fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
                      them into assembly"
                         .to_string(),
                 ),
+                (Some(_), Mode::Disasm, InputFormat::Bin) => Some(binary::NOT_TEXT_HINT.into()),
                 (Some(d), _, _) => hints::syntax_hint(&text, d),
                 (None, _, _) => None,
             };

@@ -47,6 +47,12 @@ pub fn detect(head: &[u8]) -> InputFormat {
     detect_text(head)
 }
 
+/// The hint after a parse error of input read as text because `--syntax` is given, when the
+/// input would be detected as raw binary without it.
+pub const NOT_TEXT_HINT: &str = "hint: the input holds bytes that are not text (read as text \
+     because --syntax is given); if it is raw instruction bytes, leave --syntax out or give \
+     --input bin";
+
 /// Guess the format of text (never raw binary: for input said to be text, with `--syntax`):
 /// hex text if every word is made of hex digits and words of an even number of digits
 /// outnumber the others (an odd one is then an error of the hex text, reported where it is),

@@ -246,6 +246,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             // Every syntax error is reported; the statements that parse are validated.
             let (prog, errs) = asm::parse_recovering(&data, a.syntax, platform);
             let hint = match a.syntax {
+                Some(_) if !errs.is_empty() && binary::detect(head) == InputFormat::Bin => {
+                    Some(binary::NOT_TEXT_HINT.to_string())
+                }
                 Some(d) if !errs.is_empty() => hints::syntax_hint(&data, d),
                 _ => None,
             };

@@ -490,3 +490,25 @@ fn hex_errors_are_reported_where_they_are() {
     );
     assert_eq!(err.matches(s(&f)).count(), 1, "{err}");
 }
+
+/// `--syntax` says the input is text (issue 26): raw bytes given with it are parsed as
+/// assembly, and the error is followed by a hint to leave `--syntax` out.
+#[test]
+fn an_explicit_syntax_reads_raw_bytes_as_text_with_a_hint() {
+    let tmp = Scratch::new("codec-cli");
+    let k = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/kernels/saxpy.asm");
+    let bin = tmp.join("k.bin");
+    let (code, _, err) = euref(&["asm", "-o", s(&bin), k], None);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = euref(&["disasm", s(&bin)], None);
+    assert_eq!(code, 0);
+    assert_eq!(String::from_utf8_lossy(&out).lines().count(), 12);
+    let (code, out, err) = euref(&["disasm", "--syntax", "iga", s(&bin)], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(err.starts_with(&format!("{}:1:1: ", s(&bin))), "{err}");
+    assert!(
+        err.contains("leave --syntax out or give --input bin"),
+        "{err}"
+    );
+}

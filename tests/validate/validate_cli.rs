@@ -287,8 +287,12 @@ fn an_explicit_syntax_means_text() {
         "{out}"
     );
     assert!(e.get("offset").is_none(), "{out}");
-    // The first line parses and is validated.
+    // The first line parses and is validated; a hint says what to do if it was binary.
     assert_eq!(doc["instructions"], 1, "{out}");
+    assert!(
+        err.contains("leave --syntax out or give --input bin"),
+        "{err}"
+    );
     // Without --syntax: binary, as before.
     let (_, out, _) = euref(&["validate", f, "--gen", "skl", "--json"]);
     let doc: Value = serde_json::from_str(&out).unwrap();
