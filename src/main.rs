@@ -72,7 +72,28 @@ fn main() -> ExitCode {
 #[inline(never)]
 fn run() -> ExitCode {
     default_sigpipe();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help, --version, `euref help ...`: on standard output, a failed write reported as
+        // every command's is (src/cli/output.rs).
+        Err(e) if !e.use_stderr() => {
+            use std::io::IsTerminal;
+            let text = e.render();
+            let text = if std::io::stdout().is_terminal() {
+                text.ansi().to_string()
+            } else {
+                text.to_string()
+            };
+            return match cli::output::print(text.as_bytes()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("euref: error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Command::Spec(a) => cli::spec::run(a),
         Command::Asm(a) => cli::asm::run_asm(a),

@@ -15,8 +15,10 @@
 //!   and the field, continues with the next one, and exits with status 1 if any failed.
 
 use super::asm_stream::{self, Outcome};
-use super::binary::{self, InputFormat};
+use super::atomic_file::AtomicFile;
+use super::binary::{self, InputFormat, StreamError};
 use super::hints;
+use super::output;
 use euref::asm::{self, Dialect, PrintOptions};
 use euref::gen::parse_gen;
 use std::io::{Read, Write};
@@ -27,6 +29,7 @@ use std::process::ExitCode;
 #[derive(clap::Args, Debug)]
 pub struct TextOptions {
     /// Input syntax of assembly text: iga, prm or mesa (default: detected from the text).
+    /// Given, the input is text (assembly, or hex text for disasm), never raw binary.
     #[arg(long, value_parser = parse_dialect)]
     pub syntax: Option<Dialect>,
     /// Output syntax: iga, prm or mesa.
@@ -45,7 +48,8 @@ pub struct AsmArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub text: TextOptions,
-    /// Write the binary encoding to this file.
+    /// Write the binary encoding to this file (through a temporary file beside it, renamed
+    /// when complete: a failed or killed run leaves the file as it was).
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
     /// Print the binary encoding as hex bytes, one instruction per line.
@@ -157,6 +161,8 @@ fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
         .read_to_end(&mut head)
         .map_err(|e| format!("{name}: {e}"))?;
     let format = match a.input {
+        // An explicit syntax says the input is text (assembly, or hex text in disasm).
+        InputFormat::Auto if a.text.syntax.is_some() => binary::detect_text(&head),
         InputFormat::Auto => binary::detect(&head),
         f => f,
     };
@@ -165,8 +171,7 @@ fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
         platform,
     };
     if mode == Mode::Disasm && matches!(format, InputFormat::Bin | InputFormat::Hex) {
-        let stdout = std::io::stdout();
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+        let mut out = output::stdout();
         let r = binary::disassemble(
             name,
             &head,
@@ -189,10 +194,14 @@ fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
                 }
                 Ok(ExitCode::from(1))
             }
-            // A closed pipe (e.g. `euref disasm f | head`) is not an error worth reporting.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+            // The output failed: an error naming standard output (quiet for a closed pipe).
+            Err(StreamError::Write(e)) => {
+                output::settle(Err(e), output::STDOUT)?;
+                Ok(ExitCode::SUCCESS)
+            }
+            // The input failed: named in the message.
             Err(e) => {
-                eprintln!("{name}: {e}");
+                eprintln!("{e}");
                 Ok(ExitCode::from(1))
             }
         };
@@ -216,6 +225,7 @@ fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
                      them into assembly"
                         .to_string(),
                 ),
+                (Some(_), Mode::Disasm, InputFormat::Bin) => Some(binary::NOT_TEXT_HINT.into()),
                 (Some(d), _, _) => hints::syntax_hint(&text, d),
                 (None, _, _) => None,
             };
@@ -238,20 +248,21 @@ fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
             }
         };
         if let Some(path) = &a.output {
-            let bytes: Vec<u8> = enc.iter().flatten().copied().collect();
-            std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            // Whole or not at all (super::atomic_file).
+            let mut f = AtomicFile::create(path, 1 << 16)?;
+            let r = enc.iter().try_for_each(|e| f.write_all(e));
+            output::settle(r, &path.display().to_string())?;
+            f.commit()?;
         } else {
             let mut s = String::with_capacity(enc.len() * 48);
             for e in &enc {
                 binary::hex_line(&mut s, e);
             }
-            let _ = std::io::stdout().lock().write_all(s.as_bytes());
+            output::print(s.as_bytes())?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     let out = asm::print_program(&prog.insns, &o);
-    let mut stdout = std::io::stdout().lock();
-    // A closed pipe (e.g. `euref asm f | head`) is not an error worth reporting.
-    let _ = stdout.write_all(out.as_bytes());
+    output::print(out.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,7 @@
 //! streaming).
 //!
 //! Used when the result cannot depend on text further away than one statement: the input is
-//! a file, `--compact` is not given, and the text defines no labels and has no `/* */`
+//! a regular file, `--compact` is not given, and the text defines no labels and has no `/* */`
 //! comment running past its line. The text is parsed and encoded in chunks of whole statements (about [`CHUNK`]
 //! bytes, cut at a line end; for Mesa's syntax, whose sends continue on the next line, only
 //! after a line ending in `;`) and each chunk's bytes are written in turn. Every sign
@@ -22,17 +22,20 @@
 //! ([`codec::encode`], what [`binary::assemble`] does for them). On any error the whole-text
 //! path runs instead (the caller's), so messages, their order and their `line:column` are
 //! exactly the same; `-o` output goes to a temporary file renamed at the end (an existing file
-//! is left as it was on error), while `--hex` lines of the chunks before the failing one are
-//! already printed.
+//! is left as it was on error: [`AtomicFile`]), while `--hex` lines of the chunks before the
+//! failing one are already printed. Only a regular file is streamed (it is opened more than
+//! once); a pipe, a named pipe or a device is read once, by the whole-text path.
 
+use super::atomic_file::AtomicFile;
 use super::binary;
+use super::output;
 use euref::asm::{self, Dialect, DialectMarks};
 use euref::codec;
 use euref::spec::Platform;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
@@ -298,6 +301,13 @@ pub fn assemble(
     output: Option<&Path>,
 ) -> Result<Outcome, String> {
     let name = path.display().to_string();
+    // The text is read twice (or its start twice): only a regular file can be. A pipe, a
+    // named pipe or a device (`<(...)`, /dev/stdin) is read once, by the whole-text path.
+    // (Asked without opening: opening a named pipe waits for its writer, and reads from it
+    // would take the text from the whole-text path.)
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Ok(Outcome::WholeText);
+    }
     let open = || File::open(path).map_err(|e| format!("{name}: {e}"));
     let read_err = |e: std::io::Error| format!("{name}: {e}");
     let size = env_count(CHUNK_ENV).unwrap_or(CHUNK);
@@ -383,89 +393,47 @@ pub fn assemble(
     }
 }
 
-/// Where the bytes go: a file (through a temporary one when it is a regular file, renamed at
-/// the end) or hex lines on standard output.
+/// Where the bytes go: a file (whole or not at all: [`AtomicFile`]) or hex lines on standard
+/// output.
 enum Sink {
-    File {
-        out: std::io::BufWriter<File>,
-        path: PathBuf,
-        temp: Option<PathBuf>,
-    },
-    Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
+    File(AtomicFile),
+    Stdout(output::Stdout),
 }
 
 impl Sink {
     fn new(output: Option<&Path>) -> Result<Sink, String> {
-        let Some(path) = output else {
-            return Ok(Sink::Stdout(std::io::BufWriter::with_capacity(
-                1 << 16,
-                std::io::stdout().lock(),
-            )));
-        };
-        let shown = |e: std::io::Error| format!("{}: {e}", path.display());
-        // Devices and pipes (`-o /dev/stdout`) are written in place.
-        let regular = std::fs::metadata(path).map_or(true, |m| m.is_file());
-        let temp = regular.then(|| {
-            let mut name = std::ffi::OsString::from(".");
-            name.push(path.file_name().unwrap_or_default());
-            name.push(format!(".euref-asm-{}", std::process::id()));
-            path.with_file_name(name)
-        });
-        let file = File::create(temp.as_deref().unwrap_or(path)).map_err(shown)?;
-        Ok(Sink::File {
-            out: std::io::BufWriter::with_capacity(1 << 16, file),
-            path: path.to_path_buf(),
-            temp,
+        Ok(match output {
+            Some(path) => Sink::File(AtomicFile::create(path, 1 << 16)?),
+            None => Sink::Stdout(output::stdout()),
         })
     }
 
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         match self {
-            Sink::File { out, .. } => out.write_all(bytes),
+            Sink::File(out) => out.write_all(bytes),
             Sink::Stdout(out) => out.write_all(bytes),
         }
     }
 
-    /// Drop what was written (an error follows from the whole-text path).
-    fn discard(self) {
-        if let Sink::File {
-            out, temp: Some(t), ..
-        } = self
-        {
-            drop(out);
-            let _ = std::fs::remove_file(t);
-        }
-    }
+    /// Drop what was written (an error follows from the whole-text path); the temporary file
+    /// of a file output is removed.
+    fn discard(self) {}
 
+    /// A write failed: the error naming the destination (a closed pipe where SIGPIPE is
+    /// ignored: done, quietly).
     fn failed(self, e: std::io::Error) -> Result<Outcome, String> {
-        match self {
-            Sink::File { out, path, temp } => {
-                drop(out);
-                if let Some(t) = temp {
-                    let _ = std::fs::remove_file(t);
-                }
-                Err(format!("{}: {e}", path.display()))
-            }
-            // A closed pipe (e.g. `euref asm --hex f | head`) is not an error worth reporting.
-            Sink::Stdout(_) => Ok(Outcome::Done(ExitCode::SUCCESS)),
-        }
+        let dest = match &self {
+            Sink::File(_) => "the output file",
+            Sink::Stdout(_) => output::STDOUT,
+        };
+        output::settle(Err(e), dest)?;
+        Ok(Outcome::Done(ExitCode::SUCCESS))
     }
 
     fn finish(self) -> Result<Outcome, String> {
         match self {
-            Sink::File { out, path, temp } => {
-                let shown = |e: std::io::Error| format!("{}: {e}", path.display());
-                out.into_inner().map_err(|e| shown(e.into_error()))?;
-                if let Some(t) = temp {
-                    std::fs::rename(&t, &path).map_err(|e| {
-                        let _ = std::fs::remove_file(&t);
-                        shown(e)
-                    })?;
-                }
-            }
-            Sink::Stdout(mut out) => {
-                let _ = out.flush();
-            }
+            Sink::File(f) => f.commit()?,
+            Sink::Stdout(out) => output::finish(out, Ok(()))?,
         }
         Ok(Outcome::Done(ExitCode::SUCCESS))
     }

@@ -15,8 +15,9 @@ use std::io::{self, Read, Write};
 /// What an input file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum InputFormat {
-    /// Detect: raw binary if the start of the file is not text, hex text if every word is an
-    /// even number of hex digits (comments `#`, `//` allowed), assembly otherwise.
+    /// Detect: raw binary if the start of the file is not text (never with `--syntax`), hex
+    /// text if every word is hex digits and most are an even number of them (comments `#`,
+    /// `//` allowed), assembly otherwise.
     Auto,
     /// Assembly text (any of the three dialects).
     Asm,
@@ -43,7 +44,21 @@ pub fn detect(head: &[u8]) -> InputFormat {
     if !text_ok || controls {
         return InputFormat::Bin;
     }
-    let mut any = false;
+    detect_text(head)
+}
+
+/// The hint after a parse error of input read as text because `--syntax` is given, when the
+/// input would be detected as raw binary without it.
+pub const NOT_TEXT_HINT: &str = "hint: the input holds bytes that are not text (read as text \
+     because --syntax is given); if it is raw instruction bytes, leave --syntax out or give \
+     --input bin";
+
+/// Guess the format of text (never raw binary: for input said to be text, with `--syntax`):
+/// hex text if every word is made of hex digits and words of an even number of digits
+/// outnumber the others (an odd one is then an error of the hex text, reported where it is),
+/// assembly otherwise.
+pub fn detect_text(head: &[u8]) -> InputFormat {
+    let (mut even, mut odd) = (0u64, 0u64);
     // The last line may be cut by the peek: ignore it unless the whole file fits.
     let complete = head.len() < PEEK;
     let mut lines: Vec<&[u8]> = head.split(|&b| b == b'\n').collect();
@@ -56,13 +71,17 @@ pub fn detect(head: &[u8]) -> InputFormat {
             .split(|b| b.is_ascii_whitespace() || *b == b',')
             .filter(|t| !t.is_empty())
         {
-            if tok.len() % 2 != 0 || !tok.iter().all(u8::is_ascii_hexdigit) {
+            if !tok.iter().all(u8::is_ascii_hexdigit) {
                 return InputFormat::Asm;
             }
-            any = true;
+            if tok.len() % 2 == 0 {
+                even += 1;
+            } else {
+                odd += 1;
+            }
         }
     }
-    if any {
+    if even > odd {
         InputFormat::Hex
     } else {
         InputFormat::Asm
@@ -95,14 +114,31 @@ const HEX_DIGIT: [u8; 256] = {
     t
 };
 
+/// Where hex text is wrong, and how.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{col}: {msg}")]
+pub struct HexError {
+    /// 1-based line and byte column.
+    pub line: u64,
+    pub col: u64,
+    pub msg: String,
+}
+
 /// Incremental hex text -> bytes (works across chunk boundaries).
 #[derive(Default)]
 pub struct HexReader {
     nibble: Option<u8>,
     comment: bool,
     slash: bool,
+    /// Whether the last byte was a hex digit (a token is open).
+    in_token: bool,
     /// 1-based line number of the next character.
     line: u64,
+    /// Bytes read so far (the offset of the next one), where the current line starts, and
+    /// where the open token starts.
+    pos: u64,
+    line_start: u64,
+    token_start: u64,
 }
 
 impl HexReader {
@@ -113,12 +149,26 @@ impl HexReader {
         }
     }
 
-    /// Append the bytes of `text` to `out`. Errors name the line.
-    pub fn feed(&mut self, text: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+    /// An error at byte offset `at` (on the current line).
+    fn error(&self, at: u64, msg: String) -> HexError {
+        HexError {
+            line: self.line,
+            col: at - self.line_start + 1,
+            msg,
+        }
+    }
+
+    /// Append the bytes of `text` to `out`. Errors name the line and column.
+    pub fn feed(&mut self, text: &[u8], out: &mut Vec<u8>) -> Result<(), HexError> {
         let mut k = 0;
         while k < text.len() {
             if self.nibble.is_none() && !self.comment && !self.slash {
-                k += self.pairs(&text[k..], out);
+                let used = self.pairs(&text[k..], out);
+                if used > 0 {
+                    // (A pair's separator ends any open token.)
+                    self.in_token = false;
+                    k += used;
+                }
             }
             if let Some(&c) = text.get(k) {
                 self.step(c, out)?;
@@ -135,6 +185,8 @@ impl HexReader {
     fn pairs(&mut self, text: &[u8], out: &mut Vec<u8>) -> usize {
         out.reserve(text.len() / 3 + 1);
         let (mut k, mut lines) = (0, 0);
+        // (Where the last line end is, plus one; 0 for none.)
+        let mut after_newline = 0;
         for t in text.chunks_exact(3) {
             let (hi, lo, c) = (
                 HEX_DIGIT[usize::from(t[0])],
@@ -146,19 +198,29 @@ impl HexReader {
             }
             out.push(hi << 4 | lo);
             lines += u64::from(c == b'\n');
+            after_newline = if c == b'\n' { k + 3 } else { after_newline };
             k += 3;
         }
         self.line += lines;
+        if after_newline > 0 {
+            self.line_start = self.pos + after_newline as u64;
+        }
+        self.pos += k as u64;
         k
     }
 
     /// One byte through the state machine.
-    fn step(&mut self, c: u8, out: &mut Vec<u8>) -> Result<(), String> {
+    fn step(&mut self, c: u8, out: &mut Vec<u8>) -> Result<(), HexError> {
+        let at = self.pos;
+        self.pos += 1;
         if c == b'\n' {
-            self.end_token()?;
+            self.end_token(at)?;
+            if self.slash {
+                return Err(self.lone_slash(at - 1));
+            }
             self.comment = false;
-            self.slash = false;
             self.line += 1;
+            self.line_start = at + 1;
             return Ok(());
         }
         if self.comment {
@@ -170,53 +232,78 @@ impl HexReader {
                 self.comment = true;
                 return Ok(());
             }
-            return Err(format!("line {}: unexpected `/`", self.line));
+            return Err(self.lone_slash(at - 1));
         }
-        if let Some(v) = (c as char).to_digit(16) {
+        let v = HEX_DIGIT[usize::from(c)];
+        if v < 16 {
+            if !self.in_token {
+                self.in_token = true;
+                self.token_start = at;
+            }
             match self.nibble.take() {
-                Some(h) => out.push(h << 4 | v as u8),
-                None => self.nibble = Some(v as u8),
+                Some(h) => out.push(h << 4 | v),
+                None => self.nibble = Some(v),
             }
             return Ok(());
         }
         match c {
-            b' ' | b'\t' | b'\r' | b',' | 0x0C => self.end_token()?,
+            b' ' | b'\t' | b'\r' | b',' | 0x0C => self.end_token(at)?,
             b'#' => {
-                self.end_token()?;
+                self.end_token(at)?;
                 self.comment = true;
             }
             b'/' => {
-                self.end_token()?;
+                self.end_token(at)?;
                 self.slash = true;
             }
             _ => {
-                return Err(format!(
-                    "line {}: unexpected {} in hex input",
-                    self.line,
-                    if c.is_ascii_graphic() {
-                        format!("`{}`", c as char)
-                    } else {
-                        format!("byte {c:#04x}")
-                    }
+                return Err(self.error(
+                    at,
+                    format!(
+                        "unexpected {} in hex input (bytes are pairs of hex digits, separated \
+                         by blanks, commas or line ends; comments start with `#` or `//`)",
+                        if c.is_ascii_graphic() {
+                            format!("`{}`", c as char)
+                        } else {
+                            format!("byte {c:#04x}")
+                        }
+                    ),
                 ))
             }
         }
         Ok(())
     }
 
-    fn end_token(&mut self) -> Result<(), String> {
+    fn lone_slash(&self, at: u64) -> HexError {
+        self.error(
+            at,
+            "unexpected `/` in hex input (a comment starts with `//` or `#`)".into(),
+        )
+    }
+
+    /// The end of a token at byte offset `end`: an error if it has an odd number of digits.
+    fn end_token(&mut self, end: u64) -> Result<(), HexError> {
+        self.in_token = false;
         if self.nibble.take().is_some() {
-            return Err(format!("line {}: odd number of hex digits", self.line));
+            let n = end - self.token_start;
+            return Err(self.error(
+                self.token_start,
+                format!(
+                    "a token of {n} hex digit{}: bytes are pairs of hex digits (a digit \
+                     missing or one too many?)",
+                    if n == 1 { "" } else { "s" }
+                ),
+            ));
         }
         Ok(())
     }
 
     /// At the end of the input.
-    pub fn finish(&mut self) -> Result<(), String> {
+    pub fn finish(&mut self) -> Result<(), HexError> {
         if self.slash {
-            return Err(format!("line {}: unexpected `/`", self.line));
+            return Err(self.lone_slash(self.pos - 1));
         }
-        self.end_token()
+        self.end_token(self.pos)
     }
 }
 
@@ -254,7 +341,11 @@ pub fn disassemble<R: Read, W: Write>(
     p: Platform,
     o: &PrintOptions,
     out: &mut W,
-) -> io::Result<Stats> {
+) -> Result<Stats, StreamError> {
+    let hex_error = |at: HexError| StreamError::Hex {
+        name: name.to_string(),
+        at,
+    };
     let mut st = Stats::default();
     let batch = PIECE_INSNS * 16 * 2 * rayon::current_num_threads().clamp(1, 16);
     let mut pending: Vec<u8> = Vec::with_capacity(batch + 2 * CHUNK);
@@ -266,11 +357,10 @@ pub fn disassemble<R: Read, W: Write>(
                 pending: &mut Vec<u8>,
                 hr: &mut HexReader,
                 sample: &mut Vec<u8>|
-     -> io::Result<()> {
+     -> Result<(), StreamError> {
         let before = pending.len();
         if hex {
-            hr.feed(bytes, pending)
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))?;
+            hr.feed(bytes, pending).map_err(hex_error)?;
         } else {
             pending.extend_from_slice(bytes);
         }
@@ -292,18 +382,24 @@ pub fn disassemble<R: Read, W: Write>(
                 }
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
+                Err(source) => {
+                    return Err(StreamError::Read {
+                        name: name.to_string(),
+                        source,
+                    })
+                }
             };
             feed(&raw[..n], &mut pending, &mut hr, &mut st.sample)?;
         }
-        let used = decode_batch(name, &pending, &mut offset, p, o, &mut pieces, out, &mut st)?;
+        let used = decode_batch(name, &pending, &mut offset, p, o, &mut pieces, out, &mut st)
+            .map_err(StreamError::Write)?;
         pending.drain(..used);
     }
     if hex {
-        hr.finish()
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))?;
+        hr.finish().map_err(hex_error)?;
     }
-    let used = decode_batch(name, &pending, &mut offset, p, o, &mut pieces, out, &mut st)?;
+    let used = decode_batch(name, &pending, &mut offset, p, o, &mut pieces, out, &mut st)
+        .map_err(StreamError::Write)?;
     pending.drain(..used);
     if !pending.is_empty() {
         let e = codec::decode(&pending, p).err();
@@ -315,10 +411,26 @@ pub fn disassemble<R: Read, W: Write>(
         let mut piece = Piece::default();
         report(name, offset, &msg, &mut piece);
         eprint!("{}", piece.messages);
-        out.write_all(piece.text.as_bytes())?;
+        out.write_all(piece.text.as_bytes())
+            .map_err(StreamError::Write)?;
     }
-    out.flush()?;
+    out.flush().map_err(StreamError::Write)?;
     Ok(st)
+}
+
+/// Why [`disassemble`] stopped: the input (named) or the output failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    /// Reading the input failed.
+    #[error("{name}: {source}")]
+    Read { name: String, source: io::Error },
+    /// The hex text is malformed (`name:line:column: what`).
+    #[error("{name}:{at}")]
+    Hex { name: String, at: HexError },
+    /// Writing the listing failed (the writer's error, which names its destination when it
+    /// is a [`super::output::Named`] one).
+    #[error("{0}")]
+    Write(io::Error),
 }
 
 /// One piece of a batch: its bytes (a range of the pending input) and what decoding them
@@ -644,10 +756,52 @@ pub fn defines_labels(text: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::HexReader;
+    use super::{detect, detect_text, HexError, HexReader, InputFormat};
+
+    #[test]
+    fn mostly_hex_text_is_hex_and_an_odd_token_does_not_change_that() {
+        assert_eq!(detect(b"0a 0b\n0c 0d\n"), InputFormat::Hex);
+        assert_eq!(detect(b"0a 0b\n0c1 0d\n"), InputFormat::Hex);
+        // As many odd tokens as even ones, or words that are no hex: assembly.
+        assert_eq!(detect(b"add\n"), InputFormat::Asm);
+        assert_eq!(detect(b"0a add\n"), InputFormat::Asm);
+        assert_eq!(detect(b"mov (8|M0) r1.0<1>:f 0x0:f\n"), InputFormat::Asm);
+        assert_eq!(detect(b"// only a comment\n"), InputFormat::Asm);
+        // A control byte: binary, unless the text is said to be text.
+        assert_eq!(detect(b"mov \x01 r1\n"), InputFormat::Bin);
+        assert_eq!(detect_text(b"mov \x01 r1\n"), InputFormat::Asm);
+        assert_eq!(detect_text(b"0a 0b \x01\n"), InputFormat::Asm);
+    }
+
+    /// The error of reading `text` whole.
+    fn error_of(text: &[u8]) -> HexError {
+        let mut r = HexReader::new();
+        let mut out = vec![];
+        r.feed(text, &mut out).and_then(|_| r.finish()).unwrap_err()
+    }
+
+    #[test]
+    fn hex_errors_have_line_and_column() {
+        let e = error_of(b"0a 0b\n01 0g 02\n");
+        assert_eq!((e.line, e.col), (2, 5), "{e}");
+        assert!(e.msg.starts_with("unexpected `g` in hex input"), "{e}");
+        // An odd token: where it starts, with its length.
+        let e = error_of(b"0a 0b\n  01 abc 02\n");
+        assert_eq!((e.line, e.col), (2, 6), "{e}");
+        assert!(e.msg.starts_with("a token of 3 hex digits"), "{e}");
+        let e = error_of(b"0a 0b 0");
+        assert_eq!((e.line, e.col), (1, 7), "{e}");
+        assert!(e.msg.starts_with("a token of 1 hex digit:"), "{e}");
+        // A lone slash, also at a line end.
+        let e = error_of(b"0a /\n");
+        assert_eq!((e.line, e.col), (1, 4), "{e}");
+        let e = error_of(b"0a / 0b\n");
+        assert_eq!((e.line, e.col), (1, 4), "{e}");
+        assert_eq!(e.to_string(), format!("1:4: {}", e.msg));
+    }
 
     /// The whole text through the state machine one byte at a time (no three-byte fast path).
-    fn bytewise(text: &[u8]) -> Result<(Vec<u8>, u64), String> {
+    fn bytewise(text: &[u8]) -> Result<(Vec<u8>, u64), HexError> {
         let mut r = HexReader::new();
         let mut out = vec![];
         for &c in text {

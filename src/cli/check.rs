@@ -1,6 +1,7 @@
 //! `euref check`: check a simulator against golden vectors.
 
 use super::line_slice;
+use super::output;
 use super::report::{read_for_resume, restarts_recorded};
 use super::shard::Shard;
 use euref::conformance::check::{
@@ -21,7 +22,7 @@ pub struct Args {
     /// restarted): conformance/PROTOCOL.md.
     #[arg(long)]
     pub sim: String,
-    /// The vectors (JSON Lines, from `euref golden`).
+    /// The vectors (JSON Lines, from `euref golden`; `-` for standard input).
     pub vectors: std::path::PathBuf,
     /// Stream one JSON line per vector to this file.
     #[arg(long)]
@@ -83,16 +84,16 @@ fn ignore_sigpipe() {}
 /// start in the file.
 fn open_vectors(a: &Args) -> Result<(Box<dyn BufRead + Send>, Start), String> {
     match a.shard {
-        None => {
-            let f = std::fs::File::open(&a.vectors)
-                .map_err(|e| format!("{}: {e}", a.vectors.display()))?;
-            // (64 KiB: what the kernel copies in stays in cache until the reader takes its
-            // lines.)
-            Ok((
-                Box::new(std::io::BufReader::with_capacity(1 << 16, f)),
-                Start::FILE,
-            ))
-        }
+        // (64 KiB: what the kernel copies in stays in cache until the reader takes its
+        // lines.)
+        None => Ok((
+            Box::new(std::io::BufReader::with_capacity(1 << 16, open_file(a)?)),
+            Start::FILE,
+        )),
+        Some(shard) if is_stdin(a) => Err(format!(
+            "--shard {shard}: the vectors are read from standard input, and a shard needs the \
+             vector lines counted before it starts: save the vectors to a file first"
+        )),
         Some(shard) => {
             let slice = line_slice::find(&a.vectors, shard)?;
             let input = line_slice::open(&a.vectors, &slice)?;
@@ -116,6 +117,13 @@ fn resume(
     let name = path.display();
     let resumed = read_for_resume(path)?;
     let ids: HashSet<String> = resumed.ids.keys().cloned().collect();
+    if !ids.is_empty() && is_stdin(a) {
+        return Err(format!(
+            "--resume: {name} already reports vectors, and the vectors are read from standard \
+             input, which cannot be read twice (once to see that the report is theirs, once to \
+             check the rest): save the vectors to a file and resume with it"
+        ));
+    }
     if !ids.is_empty() {
         // (The vectors read once more, as the check reads them: which ids it reports.)
         let (input, first) = open_vectors(a)?;
@@ -165,15 +173,27 @@ fn resume(
     Ok(((summary, ids), f))
 }
 
+/// Whether the vectors are read from standard input (`-`).
+fn is_stdin(a: &Args) -> bool {
+    a.vectors.as_os_str() == "-"
+}
+
+/// The vectors file, read once from its start (a regular file, a pipe, a named pipe, a
+/// device; `-` is standard input).
+fn open_file(a: &Args) -> Result<Box<dyn std::io::Read + Send>, String> {
+    if is_stdin(a) {
+        return Ok(Box::new(std::io::stdin()));
+    }
+    let f = std::fs::File::open(&a.vectors).map_err(|e| format!("{}: {e}", a.vectors.display()))?;
+    Ok(Box::new(f))
+}
+
 /// `--explain ID`: the one vector, explained; exit 0 when it passes.
 fn run_explain(a: &Args, id: &str) -> Result<ExitCode, String> {
-    let f = std::fs::File::open(&a.vectors).map_err(|e| format!("{}: {e}", a.vectors.display()))?;
-    let input = std::io::BufReader::new(f);
+    let input = std::io::BufReader::new(open_file(a)?);
     let e = explain(input, id, &a.sim, Duration::from_millis(a.timeout.max(1)))
         .map_err(|e| format!("{}: {e}", a.vectors.display()))?;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(e.text.as_bytes());
-    let _ = out.flush();
+    output::print(e.text.as_bytes())?;
     Ok(match e.outcome.status() {
         "pass" => ExitCode::SUCCESS,
         "unmodelled" | "ignored" => ExitCode::from(EXIT_UNCHECKED),
@@ -225,7 +245,11 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let mut hidden = 0u64;
     // The ids asked for with --id that were seen (to name those that are not in the file).
     let mut found = std::collections::HashSet::new();
-    let stdout = std::io::stdout();
+    // Standard output (line-buffered: failing vectors show as they come). The first failed
+    // write is kept and reported after the run (the report file is written either way); a
+    // closed pipe (EPIPE: SIGPIPE is ignored here) is no error of the check.
+    let mut out = output::Named::new(std::io::stdout(), output::STDOUT);
+    let mut written: std::io::Result<()> = Ok(());
     check_run(
         &opts,
         input,
@@ -243,8 +267,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             if o.status() != "pass" {
                 if shown < a.show {
                     shown += 1;
-                    let mut s = stdout.lock();
-                    let _ = writeln!(s, "{}\n", describe(v, o));
+                    if written.is_ok() {
+                        written = writeln!(out, "{}\n", describe(v, o));
+                    }
                 } else {
                     hidden += 1;
                 }
@@ -260,13 +285,11 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             super::progress::rate(n as f64 / secs.max(1e-9))
         );
     }
-    // A closed stdout is not an error of the check (SIGPIPE is ignored here).
-    let mut s = stdout.lock();
+    let mut s = String::new();
     if hidden > 0 {
-        let _ = writeln!(
-            s,
-            "({hidden} more vectors that did not pass not shown; see the report)"
-        );
+        s.push_str(&format!(
+            "({hidden} more vectors that did not pass not shown; see the report)\n"
+        ));
     }
     if let Some(ids) = &select.ids {
         let mut missing: Vec<&String> = ids
@@ -276,15 +299,18 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         missing.sort();
         if !missing.is_empty() {
             let missing: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
-            let _ = writeln!(
-                s,
-                "--id: no vector of {} has id {}",
+            s.push_str(&format!(
+                "--id: no vector of {} has id {}\n",
                 a.vectors.display(),
                 missing.join(", ")
-            );
+            ));
         }
     }
+    if written.is_ok() {
+        written = out.write_all(s.as_bytes());
+    }
     if summary.total == 0 && (select.ops.is_some() || select.ids.is_some()) {
+        output::finish(out, written)?;
         let asked: Vec<String> = [("--ops", &a.ops), ("--id", &a.id)]
             .iter()
             .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k} {v}")))
@@ -295,8 +321,10 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             asked.join(" ")
         ));
     }
-    let _ = write!(s, "{}", summary.table());
-    let _ = s.flush();
+    if written.is_ok() {
+        written = out.write_all(summary.table().as_bytes());
+    }
+    output::finish(out, written)?;
     Ok(if summary.failed() > 0 {
         ExitCode::from(1)
     } else if summary.unchecked() > 0 {

@@ -6,8 +6,8 @@
 //! `euref completions zsh > ~/.zfunc/_euref`, `euref completions fish >
 //! ~/.config/fish/completions/euref.fish`.
 
+use super::output;
 use clap_complete::Shell;
-use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -26,9 +26,7 @@ pub fn script(shell: Shell, mut cmd: clap::Command) -> Vec<u8> {
 
 pub fn run(a: Args, cmd: clap::Command) -> Result<ExitCode, String> {
     let text = script(a.shell, cmd);
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (e.g. `euref completions bash | head`) is not an error worth reporting.
-    let _ = out.write_all(&text).and_then(|_| out.flush());
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -24,11 +24,12 @@
 //! A line that cannot be read (too few operands, a token that is not hex or too wide for its
 //! type) is reported on stderr with its line number and skipped; the exit status is then 1.
 
+use super::output;
 use euref::float::{self, FloatEnv, FloatType, Policy};
 use euref::fp::{Flags, FpOrd, Round};
 use euref::spec::compare::GridKind;
 use euref::spec::{CondMod, DataType, FpOps, Platform};
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 /// Denormal handling of the EU model.
@@ -525,13 +526,13 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
 
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = output::stdout();
     let mut line = Vec::with_capacity(128);
     let mut buf = Vec::with_capacity(128);
     let mut vals = [0u64; 3];
     let mut lineno: u64 = 0;
     let mut bad: u64 = 0;
+    let mut written = Ok(());
     loop {
         line.clear();
         match input.read_until(b'\n', &mut line) {
@@ -588,16 +589,12 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         buf.push(b' ');
         push_hex(&mut buf, testfloat_flags(res.flags) as u64, 2);
         buf.push(b'\n');
-        if out.write_all(&buf).is_err() {
-            // A closed pipe (e.g. `| head`): stop quietly.
-            return Ok(if bad > 0 {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            });
+        written = out.write_all(&buf);
+        if written.is_err() {
+            break;
         }
     }
-    let _ = out.flush();
+    output::finish(out, written)?;
     Ok(if bad > 0 {
         ExitCode::from(1)
     } else {

@@ -1,5 +1,7 @@
 //! `euref golden`: generate golden vectors (JSON Lines) for one platform.
 
+use super::atomic_file::AtomicFile;
+use super::output;
 use super::progress;
 use super::shard::Shard;
 use euref::golden::coverage::Coverage;
@@ -30,7 +32,9 @@ pub struct Args {
     /// Seed (decimal or 0x-hex): the same seed gives the same bytes.
     #[arg(long, default_value = "0")]
     pub seed: String,
-    /// Output file (default: stdout).
+    /// Output file (default: stdout). Written to a temporary file beside it
+    /// (.FILE.XXXXXX.partial) and renamed to FILE when complete: a failed run leaves FILE as it
+    /// was; a killed one (SIGKILL) also leaves the temporary file behind.
     #[arg(short = 'o', long)]
     pub output: Option<std::path::PathBuf>,
     /// Print what the set covers and misses (to stderr when the vectors go to stdout); with
@@ -128,6 +132,12 @@ fn empty_selection(a: &Args, cfg: &GenConfig) -> Result<(), String> {
     Err(msg)
 }
 
+/// Where the vectors go.
+enum Out {
+    File(AtomicFile),
+    Stdout(output::Stdout),
+}
+
 pub fn run(a: Args) -> Result<ExitCode, String> {
     let p =
         Platform::parse(&a.gen).ok_or_else(|| format!("--gen: unknown platform `{}`", a.gen))?;
@@ -155,14 +165,12 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let to_stdout = a.output.is_none();
     // (The generator hands over pieces of about 800 KB: a buffer smaller than that passes them
     // through without a copy and gathers only the short pieces of small selections.)
-    let mut out: Box<dyn Write> = match &a.output {
-        Some(path) => Box::new(std::io::BufWriter::with_capacity(
-            OUT_BUFFER,
-            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::with_capacity(
-            OUT_BUFFER,
-            std::io::stdout().lock(),
+    // A file appears whole or not at all (super::atomic_file).
+    let mut out = match &a.output {
+        Some(path) => Out::File(AtomicFile::create(path, OUT_BUFFER)?),
+        None => Out::Stdout(output::Named::new(
+            std::io::BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock()),
+            output::STDOUT,
         )),
     };
     let bar = std::io::stderr().is_terminal().then(|| {
@@ -181,18 +189,39 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         }
     };
     let started = std::time::Instant::now();
+    let w: &mut dyn Write = match &mut out {
+        Out::File(f) => f,
+        Out::Stdout(s) => s,
+    };
     let stats = if want_cov {
-        generate_in(&cfg, indices.clone(), &mut out, |chunk| {
+        generate_in(&cfg, indices.clone(), w, |chunk| {
             for v in chunk.iter().flatten() {
                 cov.add(v);
             }
             progress(chunk.len() as u64);
         })
     } else {
-        generate_lines_in(&cfg, indices.clone(), &mut out, |_, n, _| progress(n))
-    }
-    .map_err(|e| format!("writing vectors: {e}"))?;
-    drop(out);
+        generate_lines_in(&cfg, indices.clone(), w, |_, n, _| progress(n))
+    };
+    // On any error the temporary file is dropped (removed): no partial file is left.
+    let stats = match out {
+        Out::File(f) => {
+            let stats = stats.map_err(|e| output::describe(&e, f.name()))?;
+            f.commit()?;
+            stats
+        }
+        Out::Stdout(s) => match stats {
+            Ok(stats) => {
+                output::finish(s, Ok(()))?;
+                stats
+            }
+            Err(e) => {
+                // (A closed pipe where SIGPIPE is ignored: quietly done.)
+                output::finish(s, Err(e))?;
+                return Ok(ExitCode::SUCCESS);
+            }
+        },
+    };
     if let Some(b) = bar {
         b.finish_and_clear();
         // On a terminal (where the progress bar was): the generation throughput.
@@ -232,7 +261,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         if to_stdout {
             eprint!("{r}");
         } else {
-            print!("{r}");
+            output::print(r.as_bytes())?;
         }
     }
     let _ = template::SUPPORTED;

@@ -4,6 +4,8 @@
 //! synopsis and every option), or all of them written to a folder (`euref.1`, `euref-asm.1`,
 //! ...). Read one with `euref man asm | man -l -`.
 
+use super::atomic_file::AtomicFile;
+use super::output;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -49,8 +51,12 @@ fn write_all(dir: &Path, cmd: clap::Command) -> Result<(), String> {
     let shown = |e: std::io::Error| format!("{}: {e}", dir.display());
     std::fs::create_dir_all(dir).map_err(shown)?;
     for (name, text) in pages(cmd).map_err(|e| format!("rendering the pages: {e}"))? {
+        // Each page whole or not at all (super::atomic_file).
         let path = dir.join(&name);
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut f = AtomicFile::create(&path, 1 << 16)?;
+        let r = f.write_all(&text);
+        output::settle(r, &path.display().to_string())?;
+        f.commit()?;
     }
     Ok(())
 }
@@ -76,9 +82,7 @@ pub fn run(a: Args, mut cmd: clap::Command) -> Result<ExitCode, String> {
         })?,
     };
     let text = page(c).map_err(|e| format!("rendering the page: {e}"))?;
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (e.g. `euref man | head`) is not an error worth reporting.
-    let _ = out.write_all(&text).and_then(|_| out.flush());
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 

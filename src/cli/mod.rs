@@ -2,6 +2,7 @@
 
 pub mod asm;
 pub mod asm_stream;
+pub mod atomic_file;
 pub mod binary;
 pub mod check;
 pub mod completions;
@@ -11,6 +12,7 @@ pub mod golden;
 pub mod hints;
 pub mod line_slice;
 pub mod man;
+pub mod output;
 pub mod progress;
 pub mod report;
 pub mod run;

@@ -84,9 +84,7 @@ fn merge_command(a: MergeArgs) -> Result<ExitCode, String> {
             merged?
         }
     };
-    let mut s = std::io::stdout().lock();
-    let _ = write!(s, "{}", summary.table());
-    let _ = s.flush();
+    super::output::print(summary.table().as_bytes())?;
     Ok(if summary.failed() == 0 {
         ExitCode::SUCCESS
     } else {

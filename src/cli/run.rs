@@ -17,6 +17,7 @@
 //! rule in strict mode, an instruction the model cannot execute, the step limit); 2 a usage or
 //! input error (unknown `--gen`, unreadable file, malformed state JSON).
 
+use super::output;
 use super::state_diff;
 use euref::asm::{self, Dialect};
 use euref::exec::unpredictable::{self, Unpredictable};
@@ -25,7 +26,7 @@ use euref::gen::parse_gen;
 use euref::isa::Insn;
 use euref::spec::{OpClass, Platform};
 use euref::state::{json, ThreadState};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -285,7 +286,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         ));
         state_diff::write(&mut out, &init, &st, &last_type);
     }
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    output::print(out.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,5 +1,6 @@
 //! `euref sim`: the reference model as a simulator speaking conformance/PROTOCOL.md.
 
+use super::output;
 use euref::conformance::inject::Fault;
 use std::process::ExitCode;
 
@@ -17,11 +18,12 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let mut input = std::io::BufReader::with_capacity(1 << 18, stdin.lock());
     // (`serve` gathers whole response lines and writes them at once: no further buffer,
     // which would copy them again.)
-    let mut out = std::io::stdout().lock();
+    let mut out = output::Named::new(std::io::stdout().lock(), output::STDOUT);
     match euref::conformance::sim::serve(&mut input, &mut out, fault) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(()) => output::finish(out, Ok(())).map(|_| ExitCode::SUCCESS),
         // The checker went away: not an error of ours.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) if output::write_error(&e).is_some() => Err(output::describe(&e, output::STDOUT)),
         Err(e) => Err(format!("sim: {e}")),
     }
 }

@@ -1,5 +1,6 @@
 //! `euref spec`: the generated reference of every table, with citations.
 
+use super::output;
 use euref::spec;
 use std::io::Write;
 use std::process::ExitCode;
@@ -20,10 +21,11 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         None if a.json => spec::SPEC_JSON.to_string(),
         None => spec::SPEC_MARKDOWN.to_string(),
     };
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (e.g. `euref spec | head`) is not an error worth reporting.
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.write_all(b"\n");
+    let mut out = output::stdout();
+    let r = out
+        .write_all(text.as_bytes())
+        .and_then(|_| out.write_all(b"\n"));
+    output::finish(out, r)?;
     Ok(ExitCode::SUCCESS)
 }
 

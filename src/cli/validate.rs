@@ -9,6 +9,7 @@
 
 use super::binary::{self, HexReader, InputFormat};
 use super::hints;
+use super::output;
 use euref::asm::{self, Dialect, PrintOptions};
 use euref::codec;
 use euref::encoding::{compact_word, is_compact};
@@ -31,7 +32,8 @@ pub struct Args {
     /// Print one JSON document (shape: docs/validate.md) instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Assembly syntax: iga, prm or mesa (default: detected from the text).
+    /// Assembly syntax: iga, prm or mesa (default: detected from the text). Given, the input
+    /// is text (assembly or hex), never raw binary.
     #[arg(long, value_parser = parse_dialect)]
     pub syntax: Option<Dialect>,
     /// Input format (auto: binary if the file is not text, hex if it is only hex byte pairs,
@@ -231,8 +233,11 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     } else {
         data = std::fs::read(&a.file).map_err(|e| format!("{name}: {e}"))?;
     }
+    let head = &data[..data.len().min(binary::PEEK)];
     let format = match a.input {
-        InputFormat::Auto => binary::detect(&data[..data.len().min(binary::PEEK)]),
+        // An explicit syntax says the input is text (assembly, or hex text).
+        InputFormat::Auto if a.syntax.is_some() => binary::detect_text(head),
+        InputFormat::Auto => binary::detect(head),
         f => f,
     };
     let mut errors = vec![];
@@ -241,6 +246,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             // Every syntax error is reported; the statements that parse are validated.
             let (prog, errs) = asm::parse_recovering(&data, a.syntax, platform);
             let hint = match a.syntax {
+                Some(_) if !errs.is_empty() && binary::detect(head) == InputFormat::Bin => {
+                    Some(binary::NOT_TEXT_HINT.to_string())
+                }
                 Some(d) if !errs.is_empty() => hints::syntax_hint(&data, d),
                 _ => None,
             };
@@ -277,7 +285,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 let mut hr = HexReader::new();
                 hr.feed(&data, &mut b)
                     .and_then(|_| hr.finish())
-                    .map_err(|e| format!("{name}: {e}"))?;
+                    .map_err(|e| format!("{name}:{e}"))?;
                 b
             } else {
                 data
@@ -306,8 +314,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let results = validate_all(&insns, platform);
     let invalid = results.iter().filter(|r| !r.valid).count();
     let nviol: usize = results.iter().map(|r| r.violations.len()).sum();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = output::stdout();
     let written = if a.json {
         let report = Report {
             file: name.to_string(),
@@ -357,11 +364,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         ));
         out.write_all(s.as_bytes()).map(|_| errors.len())
     };
-    let input_errors = match written.and_then(|n| out.flush().map(|_| n)) {
-        Ok(n) => n,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => return Err(format!("writing the report: {e}")),
-    };
+    let input_errors = written.as_ref().map_or(0, |&n| n);
+    output::finish(out, written.map(|_| ()))?;
     Ok(if input_errors > 0 {
         ExitCode::from(2)
     } else if invalid > 0 {

@@ -451,3 +451,64 @@ fn time_euref(args: &[&str], stdout: Stdio) -> Option<(u64, String)> {
         field("Elapsed (wall clock) time").unwrap_or_default(),
     ))
 }
+
+/// Hex input errors in `euref disasm` (issue 26): a token with an odd number of digits in
+/// text that is otherwise hex is reported where it is (it made detection fall back to
+/// assembly: "expected an instruction mnemonic, found `0a`"), and a bad character names the
+/// file once, with line and column.
+#[test]
+fn hex_errors_are_reported_where_they_are() {
+    let tmp = Scratch::new("codec-cli");
+    // Two instructions of hex text, one byte of the second written with three digits.
+    let mut text = String::new();
+    for k in 0..2 {
+        let bytes: Vec<String> = (0..16).map(|b| format!("{:02x}", b * 3 + k)).collect();
+        text.push_str(&bytes.join(" "));
+        text.push('\n');
+    }
+    // Line 2, the third token ("07" -> "070"), starts at column 7.
+    let odd = text.replacen("\n01 04 07 ", "\n01 04 070 ", 1);
+    assert!(odd.contains("070"), "{odd}");
+    let f = tmp.join("odd.hex");
+    std::fs::write(&f, &odd).unwrap();
+    let (code, out, err) = euref(&["disasm", s(&f)], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    assert!(
+        err.starts_with(&format!("{}:2:7: a token of 3 hex digits", s(&f))),
+        "{err}"
+    );
+    // A bad character, with --input hex (detection would take it for assembly).
+    let bad = text.replacen("\n01 04 07 ", "\n01 04 0g ", 1);
+    let f = tmp.join("odd3.hex");
+    std::fs::write(&f, &bad).unwrap();
+    let (code, _, err) = euref(&["disasm", "--input", "hex", s(&f)], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with(&format!("{}:2:8: unexpected `g` in hex input", s(&f))),
+        "{err}"
+    );
+    assert_eq!(err.matches(s(&f)).count(), 1, "{err}");
+}
+
+/// `--syntax` says the input is text (issue 26): raw bytes given with it are parsed as
+/// assembly, and the error is followed by a hint to leave `--syntax` out.
+#[test]
+fn an_explicit_syntax_reads_raw_bytes_as_text_with_a_hint() {
+    let tmp = Scratch::new("codec-cli");
+    let k = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/kernels/saxpy.asm");
+    let bin = tmp.join("k.bin");
+    let (code, _, err) = euref(&["asm", "-o", s(&bin), k], None);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = euref(&["disasm", s(&bin)], None);
+    assert_eq!(code, 0);
+    assert_eq!(String::from_utf8_lossy(&out).lines().count(), 12);
+    let (code, out, err) = euref(&["disasm", "--syntax", "iga", s(&bin)], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(err.starts_with(&format!("{}:1:1: ", s(&bin))), "{err}");
+    assert!(
+        err.contains("leave --syntax out or give --input bin"),
+        "{err}"
+    );
+}

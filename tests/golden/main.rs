@@ -9,6 +9,7 @@ mod scratch_util;
 
 mod check_edges;
 mod failure_cause;
+mod golden_atomic_output;
 mod golden_cli;
 mod golden_conformance;
 mod golden_coverage;

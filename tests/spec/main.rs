@@ -7,6 +7,8 @@ mod material;
 #[path = "../common/scratch_util.rs"]
 mod scratch_util;
 
+mod cli_pipe_input;
+mod cli_write_failures;
 mod material_gate;
 mod platforms;
 mod seed_tables;

@@ -264,3 +264,55 @@ fn usage_errors_exit_2() {
     assert_eq!(code, 2);
     assert!(err.contains("/nonexistent/x.asm"), "{err}");
 }
+
+/// An explicit `--syntax` says the input is text (issue 26): a text file holding a control
+/// byte is parsed as assembly and the byte reported at its line and column, not decoded as
+/// raw instruction bytes (byte offsets, "unknown opcode"). Without `--syntax` the control
+/// byte still makes the file binary.
+#[test]
+fn an_explicit_syntax_means_text() {
+    let tmp = Scratch::new("validate-cli");
+    let text = "mov (8|M0) r1.0<1>:f r2.0<8;8,1>:f\nmov (8|M0) r1.0<1>:f \u{1}r2.0<8;8,1>:f\n";
+    let f = tmp.file("ctl.asm", text.as_bytes());
+    let f = f.to_str().unwrap();
+    let (code, out, err) = euref(&["validate", f, "--gen", "skl", "--syntax", "iga", "--json"]);
+    assert_eq!(code, 2, "{out}{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["format"], "asm", "{out}");
+    // The control byte: line 2, column 22 (1-based, after `mov (8|M0) r1.0<1>:f `).
+    let e = &doc["errors"][0];
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(2), Some(22)),
+        "{out}"
+    );
+    assert!(e.get("offset").is_none(), "{out}");
+    // The first line parses and is validated; a hint says what to do if it was binary.
+    assert_eq!(doc["instructions"], 1, "{out}");
+    assert!(
+        err.contains("leave --syntax out or give --input bin"),
+        "{err}"
+    );
+    // Without --syntax: binary, as before.
+    let (_, out, _) = euref(&["validate", f, "--gen", "skl", "--json"]);
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["format"], "bin", "{out}");
+}
+
+/// A bad character in hex input is reported once with the file's name, line and column
+/// (issue 26: it was "f: f: line 1: unexpected `g`").
+#[test]
+fn hex_errors_name_the_file_once_with_line_and_column() {
+    let tmp = Scratch::new("validate-cli");
+    let f = tmp.file("odd3.hex", b"01 02\n03 0g 04\n");
+    let f = f.to_str().unwrap();
+    let (code, _, err) = euref(&["validate", f, "--gen", "skl", "--input", "hex"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "euref: error: {f}:2:5: unexpected `g` in hex input"
+        )),
+        "{err}"
+    );
+    assert_eq!(err.matches(f).count(), 1, "{err}");
+}
