@@ -909,11 +909,16 @@ impl<'a> Parser<'a> {
                 Region::A16
             };
         }
-        if self.d == Dialect::Mesa || insn.exec_size == 1 {
+        if self.d == Dialect::Mesa {
             return Region::SCALAR;
         }
+        // A send payload register, whatever the execution size: what the printers leave
+        // out (a SIMD1 send's `r29` is <8;8,1> as on wider sends).
         if insn.is_send() {
             return Region::CONTIG8;
+        }
+        if insn.exec_size == 1 {
+            return Region::SCALAR;
         }
         let w = insn.exec_size.min(8);
         Region::new(w, w, 1)

@@ -8,13 +8,15 @@
 //!    operand under indirect addressing) is ignored when no other value of it changes the
 //!    decoded instruction: every other value (all of them for fields of up to 4 bits; zero,
 //!    all ones and each single-bit change for wider ones) decodes to the same instruction or
-//!    is refused, and at least one decodes (values that choose another layout are left out:
-//!    they give the other fields another meaning). These are the implicit operands of
+//!    is refused, and at least one decodes (values that choose another layout count only
+//!    when no other value keeps the layout: they give the other fields another meaning). These are the implicit operands of
 //!    spec/encoding/implicit.toml (structured-flow `null`/`ip` operands, `wait`'s source, ...),
 //!    the operand fields of instructions with fewer sources than the layout has (`mov`'s
 //!    src1, `nop`'s and `illegal`'s operands), the region fields of an immediate source, the
 //!    UIP field of JIP-only branches, Haswell `dim`'s src0 type (the immediate is read as 64
-//!    bits typed F whatever the field says), and the like.
+//!    bits typed F whatever the field says), and the like. Jointly: the fields in which the
+//!    word differs from the encoder's word for its instruction (a register file whose other
+//!    values lay the other ignored bits out differently).
 //! 2. **Fields the text cannot carry** (what the printers leave out, so the assembler writes
 //!    its default):
 //!    - `flag_reg_nr` / `flag_subreg_nr` when there is neither a predicate nor a conditional
@@ -41,8 +43,8 @@ pub fn dont_care(w: u128, p: Platform) -> u128 {
 }
 
 /// Kind 1, jointly: the fields in which `w` differs from the encoder's word for the same
-/// instruction (which decodes to it: the codec's round trip), such as a register file field
-/// whose other values would choose another layout for bits that are ignored as well.
+/// instruction (which decodes to it: the codec's round trip), such as a register file that
+/// chooses another layout for bits that are ignored as well.
 fn rewritten(w: u128, p: Platform, insn: &Insn) -> u128 {
     let Ok(c) = super::encode_word(insn, p) else {
         return 0;
@@ -107,16 +109,23 @@ fn ignored(w: u128, p: Platform, insn: &Insn) -> u128 {
                 t
             };
             tries.retain(|&v| v != cur);
-            let mut same = false;
-            let mut differs = false;
+            // Values that choose another layout (a 64-bit immediate type, an immediate file)
+            // give other fields another meaning: they decide only when no value keeps the
+            // layout (a register file that only chooses how ignored bits are laid out).
+            let (mut here, mut there): (Vec<u128>, Vec<u128>) = (vec![], vec![]);
             for v in tries {
                 let mut x = w;
                 f.set(&mut x, v);
-                // Values that choose another layout (a 64-bit immediate type, an immediate
-                // file) give other fields another meaning: they say nothing about this one.
-                if !std::ptr::eq(layout_for(x, p), own) {
-                    continue;
+                if std::ptr::eq(layout_for(x, p), own) {
+                    here.push(x);
+                } else {
+                    there.push(x);
                 }
+            }
+            let words = if here.is_empty() { there } else { here };
+            let mut same = false;
+            let mut differs = false;
+            for x in words {
                 match decode_word(x, p) {
                     Ok(i) if i == *insn => same = true,
                     Ok(_) => {
