@@ -93,7 +93,9 @@ pub fn encode(insn: &Insn, p: Platform) -> Result<[u8; 16], EncodeError> {
 /// (only implicit bits, such as the src1 type field of a one-source instruction with an
 /// immediate, which the compaction tables only hold as UD). Rewrites that change the
 /// instruction (Mesa turns `mov:D` of a small immediate into `mov:UD`) are not made: use
-/// [`crate::encoding::precompact`] on the native word for Mesa's exact output.
+/// [`crate::encoding::precompact`] on the native word for Mesa's exact output. An instruction
+/// marked compacted (`{Compacted}` text, a decoded compact word) is compacted up to its
+/// [`dont_care`] bits when the exact forms fail (docs/codec.md, "Text round trips").
 pub fn compact(insn: &Insn, p: Platform) -> Option<[u8; 8]> {
     let w = encode_word(insn, p).ok()?;
     if let Some(c) = crate::encoding::compact(w, p) {
