@@ -222,7 +222,7 @@ fn corpus_words_with_flipped_bits() {
 /// Issue 26's examples, through the library (the CLI path: codec_cli.rs).
 #[test]
 fn issue_examples_round_trip() {
-    let cases: [(Platform, &str); 4] = [
+    let cases: [(Platform, &str); 5] = [
         // {Compacted} text the assembler refused ("no compact form").
         (Platform::Ivb, "01 6d c0 20 00 33 00 00"),
         // brd with a 32-bit jump offset ("out of range" for a 16-bit field it does not use).
@@ -239,6 +239,11 @@ fn issue_examples_round_trip() {
         (
             Platform::Hsw,
             "0a 03 40 00 79 73 40 20 00 00 00 00 00 00 b0 bf",
+        ),
+        // A SIMD1 send whose payload region <8;8,1> prints bare (a mutated corpus word).
+        (
+            Platform::Bdw,
+            "31 20 00 06 08 02 20 23 a0 03 8d 06 18 08 4a 04",
         ),
     ];
     for (p, h) in cases {
