@@ -20,12 +20,12 @@
 //! 2. **Fields the text cannot carry** (what the printers leave out, so the assembler writes
 //!    its default):
 //!    - `flag_reg_nr` / `flag_subreg_nr` when there is neither a predicate nor a conditional
-//!      modifier (no syntax shows a flag register then; the hardware reads it only for those);
+//!      modifier (no syntax shows a flag register then);
 //!    - `pred_inv` when there is no predicate;
 //!    - the low bits of a direct register operand's subregister field below the operand's
 //!      type size (subregisters are written in elements of the type: byte offset 9 of a `:w`
-//!      operand prints as element 4, offset 8; operands must be aligned to their type,
-//!      seed000 §3.3.1).
+//!      operand prints as element 4, offset 8; a misaligned operand breaks the rules
+//!      align.src-natural / align.dst-natural, seed000 §2.1).
 
 use super::decode::decode_word;
 use crate::encoding::{layout_for, operand_layout, Operand};

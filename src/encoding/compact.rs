@@ -295,12 +295,10 @@ pub fn compact_masked(word: u128, care: u128, p: Platform) -> Option<u64> {
             // The register files choose the view (immediate or not) and may be don't-care
             // (a branch's implicit operands): try each data type entry (which holds them)
             // that agrees with the word.
-            let Some((t, vf)) = c.reg.steps.iter().find_map(|&(f, src)| match src {
+            let (t, vf) = c.reg.steps.iter().find_map(|&(f, src)| match src {
                 Src::Table(t, vf) if f.name == "datatype_index" => Some((t, vf)),
                 _ => None,
-            }) else {
-                return None;
-            };
+            })?;
             let (v, cv, fb) = (vf.get(word), vf.get(care), field_bits(vf));
             for &e in t.entries {
                 if (e ^ v) & cv != 0 || e == v {
