@@ -27,7 +27,7 @@
 //!   in those units.
 //! - When a source region is omitted: Mesa means `<0;1,0>` (its grammar's default); IGA and PRM
 //!   mean `<W;W,1>` with W = min(ExecSize, 8) in Align1 (`<0;1,0>` for SIMD1, `<8;8,1>` for a
-//!   send payload) and `<4>` in Align16.
+//!   send payload, SIMD1 included) and `<4>` in Align16.
 //! - The access mode is `{align16}`/`{Align16}` when written; IGA/PRM text without it is
 //!   Align16 when an operand uses Align16-only syntax (swizzle, write mask, `<N>` source
 //!   region, `.x` predicate).

@@ -84,9 +84,13 @@ pub(crate) fn known(insn: &Insn) -> Known {
     }
 }
 
-/// Whether branch offsets are 16-bit fields (Gen7/Gen7.5).
-fn jump16(p: Platform) -> bool {
-    p.gen_x10() < 80
+/// The range of `op`'s jump offsets on `p`: that of the signed field holding them
+/// ([`crate::encoding::jump_bits`]: 16-bit JIP/UIP of the Gen7/Gen7.5 structured branches,
+/// 32 bits otherwise).
+fn jump_range(op: Opcode, p: Platform) -> (i64, i64) {
+    let bits = u32::from(crate::encoding::jump_bits(op, p).clamp(1, 32));
+    let hi = (1i64 << (bits - 1)) - 1;
+    (-hi - 1, hi)
 }
 
 impl<'a> Parser<'a> {
@@ -319,12 +323,9 @@ impl<'a> Parser<'a> {
             return Err(f.pos.err(format!("undefined label `{}`", show(f.name))));
         };
         let off = (target as i64 - f.insn as i64) * unit;
-        let fits = if jump16(self.plat) {
-            (i16::MIN as i64..=i16::MAX as i64).contains(&off)
-        } else {
-            (i32::MIN as i64..=i32::MAX as i64).contains(&off)
-        };
-        if !fits {
+        let op = insns.get(f.insn).map_or(Opcode::If, |i| i.op);
+        let (lo, hi) = jump_range(op, self.plat);
+        if !(lo..=hi).contains(&off) {
             return Err(f.pos.err(format!(
                 "jump to `{}` is out of range for {}",
                 show(f.name),
@@ -752,15 +753,15 @@ impl<'a> Parser<'a> {
 
     /// JIP [UIP], each a label, a signed number, optionally prefixed `JIP:` / `UIP:`.
     fn jumps(&mut self, insn: &mut Insn, index: usize) -> PResult<()> {
-        insn.jip = self.jump_target(index, false)?;
+        insn.jip = self.jump_target(index, false, insn.op)?;
         if insn.jip.is_none() {
             return Err(self.c.expected("a jump target (a label or an offset)"));
         }
-        insn.uip = self.jump_target(index, true)?;
+        insn.uip = self.jump_target(index, true, insn.op)?;
         Ok(())
     }
 
-    fn jump_target(&mut self, index: usize, uip: bool) -> PResult<Option<i32>> {
+    fn jump_target(&mut self, index: usize, uip: bool, op: Opcode) -> PResult<Option<i32>> {
         self.operand_sep()?;
         let kw: &[u8] = if uip { b"UIP" } else { b"JIP" };
         let mut had_kw = false;
@@ -782,11 +783,8 @@ impl<'a> Parser<'a> {
             let v = match self.number()? {
                 RawNum::Int { neg, v, .. } => {
                     let x = if neg { -(v as i128) } else { v as i128 };
-                    let (lo, hi) = if jump16(self.plat) {
-                        (i16::MIN as i128, i16::MAX as i128)
-                    } else {
-                        (i32::MIN as i128, i32::MAX as i128)
-                    };
+                    let (lo, hi) = jump_range(op, self.plat);
+                    let (lo, hi) = (i128::from(lo), i128::from(hi));
                     if !(lo..=hi).contains(&x) {
                         return Err(p.err(format!(
                             "jump offset {x} is out of range for {} ({lo}..{hi})",
@@ -911,11 +909,16 @@ impl<'a> Parser<'a> {
                 Region::A16
             };
         }
-        if self.d == Dialect::Mesa || insn.exec_size == 1 {
+        if self.d == Dialect::Mesa {
             return Region::SCALAR;
         }
+        // A send payload register, whatever the execution size: what the printers leave
+        // out (a SIMD1 send's `r29` is <8;8,1> as on wider sends).
         if insn.is_send() {
             return Region::CONTIG8;
+        }
+        if insn.exec_size == 1 {
+            return Region::SCALAR;
         }
         let w = insn.exec_size.min(8);
         Region::new(w, w, 1)

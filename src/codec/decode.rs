@@ -340,6 +340,13 @@ fn src(w: u128, l: &Lay, t: &Tabs, a16: bool, k: usize) -> R<Src> {
         if ty.bits() == 64 && f.width() < 64 {
             return Err(bad(K::Malformed, tf, tf.get(w)));
         }
+        // Haswell's dim: the type field is not read; the immediate is typed F (opcode.dim,
+        // enc.hsw.dim-a1 / -a16: a DF value typed F), whatever the field holds.
+        let ty = if f.width() == 64 && ty.bits() < 64 {
+            DataType::F
+        } else {
+            ty
+        };
         return Ok(Src::Imm(Imm::new(ty, f.get(w))));
     }
     let ty = reg_type(t, tf, w, false)?;

@@ -30,6 +30,7 @@
 
 mod decode;
 mod decode_static;
+mod dont_care;
 mod encode;
 mod encode_static;
 mod error;
@@ -37,6 +38,7 @@ mod fields;
 mod implicit;
 
 pub use decode::{decode_word, decode_word_into};
+pub use dont_care::dont_care;
 pub use encode::encode_word;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 
@@ -91,22 +93,36 @@ pub fn encode(insn: &Insn, p: Platform) -> Result<[u8; 16], EncodeError> {
 /// (only implicit bits, such as the src1 type field of a one-source instruction with an
 /// immediate, which the compaction tables only hold as UD). Rewrites that change the
 /// instruction (Mesa turns `mov:D` of a small immediate into `mov:UD`) are not made: use
-/// [`crate::encoding::precompact`] on the native word for Mesa's exact output.
+/// [`crate::encoding::precompact`] on the native word for Mesa's exact output. An instruction
+/// marked compacted (`{Compacted}` text, a decoded compact word) is compacted up to its
+/// [`dont_care`] bits when the exact forms fail (docs/codec.md, "Text round trips").
 pub fn compact(insn: &Insn, p: Platform) -> Option<[u8; 8]> {
     let w = encode_word(insn, p).ok()?;
     if let Some(c) = crate::encoding::compact(w, p) {
         return Some(c.to_le_bytes());
     }
     let w2 = crate::encoding::precompact(w, p);
-    if w2 == w {
-        return None;
+    let same = w2 != w
+        && match (decode_word(w, p), decode_word(w2, p)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+    if let Some(c) = same.then(|| crate::encoding::compact(w2, p)).flatten() {
+        return Some(c.to_le_bytes());
     }
-    let same = match (decode_word(w, p), decode_word(w2, p)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if !same {
-        return None;
+    if insn.ctrl.compacted {
+        return compact_dont_care(w, p);
     }
-    crate::encoding::compact(w2, p).map(u64::to_le_bytes)
+    None
+}
+
+/// The compact form of native word `w` up to its [`dont_care`] bits, if one exists: for
+/// instructions marked `{Compacted}`, whose compact word (as decoded and printed) may hold
+/// other values than the encoder's in bits the text does not carry. The result uncompacts to
+/// a word that decodes and agrees with `w` outside those bits.
+fn compact_dont_care(w: u128, p: Platform) -> Option<[u8; 8]> {
+    let care = !dont_care(w, p);
+    let c = crate::encoding::compact_masked(w, care, p)?;
+    let n = crate::encoding::uncompact(c, p).ok()?;
+    (decode_word(n, p).is_ok() && (n ^ w) & care == 0).then(|| c.to_le_bytes())
 }

@@ -203,18 +203,33 @@ fn mask(bits: u8) -> u64 {
     }
 }
 
-fn run_compact(plan: &Plan, word: u128) -> Option<u64> {
-    if word & plan.view_reserved != 0 {
+/// Compact `word` with `plan`, keeping the bits of `care` (all bits: the exact compaction;
+/// see [`compact_masked`]).
+fn run_compact(plan: &Plan, word: u128, care: u128) -> Option<u64> {
+    if word & care & plan.view_reserved != 0 {
         return None;
     }
     let mut out: u128 = 0;
     for &(f, src) in &plan.steps {
         let v = match src {
-            Src::Table(t, vf) => t.index_of(vf.get(word))? as u64,
-            Src::Copy(vf) => {
+            Src::Table(t, vf) => {
                 let v = vf.get(word);
+                match t.index_of(v) {
+                    Some(i) => i as u64,
+                    None => {
+                        // The first entry equal to the value in the bits that matter.
+                        let c = vf.get(care);
+                        t.entries.iter().position(|&e| (e ^ v) & c == 0)? as u64
+                    }
+                }
+            }
+            Src::Copy(vf) => {
+                let mut v = vf.get(word);
                 if !f.fits(v) {
-                    return None;
+                    v &= vf.get(care);
+                    if !f.fits(v) {
+                        return None;
+                    }
                 }
                 v
             }
@@ -222,7 +237,7 @@ fn run_compact(plan: &Plan, word: u128) -> Option<u64> {
             Src::Imm(vf) => {
                 let imm = vf.get(word);
                 let low = imm & mask(f.width);
-                if sign_extend32(low, f.width) != imm {
+                if (sign_extend32(low, f.width) ^ imm) & vf.get(care) != 0 {
                     return None;
                 }
                 low
@@ -237,26 +252,74 @@ fn run_compact(plan: &Plan, word: u128) -> Option<u64> {
 /// `uncompact(compact(w)?, p) == Ok(w)` always holds. `None` when the instruction has no compact
 /// form (see the module documentation for the conditions).
 pub fn compact(word: u128, p: Platform) -> Option<u64> {
+    compact_masked(word, u128::MAX, p)
+}
+
+/// [`compact`] up to the bits outside `care`: a compact word whose uncompacted form equals
+/// `word` in every bit of `care` (and has zeros in the view's reserved bits), choosing for
+/// each table index the value itself when the table holds it, else its first entry that
+/// agrees with it in `care`. For bits an instruction's meaning does not depend on
+/// (`crate::codec::dont_care`): the implicit operands' fields, which Mesa's and the
+/// assembler's encodings fill differently from the table entries of a compact word.
+pub fn compact_masked(word: u128, care: u128, p: Platform) -> Option<u64> {
     let s = select::set(p);
     let c = plans(p);
     if c.cmpt.get(word) != 0 {
         return None;
     }
+    let exact = care == u128::MAX;
     match s.form(word) {
         Form::Unknown => None,
-        Form::ThreeSrc => run_compact(c.three.as_ref()?, word),
+        Form::ThreeSrc => run_compact(c.three.as_ref()?, word, care),
         form => {
-            if form == Form::Send && s.eot.is_some_and(|f| f.get(word) != 0) {
+            // Mesa leaves end-of-thread sends native; a compact word may still hold one.
+            if exact && form == Form::Send && s.eot.is_some_and(|f| f.get(word) != 0) {
                 return None;
             }
-            let plan = if s.has_valid_imm(word) {
-                &c.imm
-            } else {
-                &c.reg
+            let plan = |w: u128| {
+                if s.has_valid_imm(w) {
+                    &c.imm
+                } else {
+                    &c.reg
+                }
             };
-            run_compact(plan, word)
+            if exact {
+                return run_compact(plan(word), word, care);
+            }
+            // The uncompacted word must agree with `word` in `care` (the view it is expanded
+            // with follows from the register files the data type entry gives).
+            let agrees = |r: u64| uncompact(r, p).is_ok_and(|n| (n ^ word) & care == 0);
+            if let Some(r) = run_compact(plan(word), word, care).filter(|&r| agrees(r)) {
+                return Some(r);
+            }
+            // The register files choose the view (immediate or not) and may be don't-care
+            // (a branch's implicit operands): try each data type entry (which holds them)
+            // that agrees with the word.
+            let (t, vf) = c.reg.steps.iter().find_map(|&(f, src)| match src {
+                Src::Table(t, vf) if f.name == "datatype_index" => Some((t, vf)),
+                _ => None,
+            })?;
+            let (v, cv, fb) = (vf.get(word), vf.get(care), field_bits(vf));
+            for &e in t.entries {
+                if (e ^ v) & cv != 0 || e == v {
+                    continue;
+                }
+                let mut w = word;
+                vf.set(&mut w, e);
+                if let Some(r) = run_compact(plan(w), w, care | fb).filter(|&r| agrees(r)) {
+                    return Some(r);
+                }
+            }
+            None
         }
     }
+}
+
+/// The bits of field `f`.
+fn field_bits(f: &BitField) -> u128 {
+    let mut m = 0u128;
+    f.set(&mut m, u64::MAX);
+    m
 }
 
 fn run_uncompact(plan: &Plan, w: u128) -> Result<u128, EncodingError> {

@@ -18,10 +18,10 @@ mod error;
 mod field;
 mod select;
 
-pub use compact::{compact, precompact, uncompact};
+pub use compact::{compact, compact_masked, precompact, uncompact};
 pub use error::{EncodingError, ErrorKind};
 pub(crate) use field::F;
-pub use select::{check, is_compact, layout_for, operand_layout, Form, Operand};
+pub use select::{check, is_compact, jump_bits, layout_for, operand_layout, Form, Operand};
 pub(crate) use select::{set as layout_set, SelectInput, SelectValues, Set as LayoutSet};
 
 /// The 128-bit word of a native instruction from its 16 bytes in memory order.

@@ -75,8 +75,8 @@ pub(crate) struct Set {
     pub form: [Form; 128],
     pub opcode: &'static BitField,
     access_mode: &'static BitField,
-    src0_file: &'static BitField,
-    src1_file: &'static BitField,
+    pub(super) src0_file: &'static BitField,
+    pub(super) src1_file: &'static BitField,
     src0_type: &'static BitField,
     src1_type: &'static BitField,
     pred_control: &'static BitField,
@@ -539,6 +539,27 @@ impl Set {
 pub fn layout_for(word: u128, p: Platform) -> &'static Layout {
     let s = set(p);
     s.infos[s.select(word)].layout
+}
+
+/// Width in bits (at most 32, the model's offsets being `i32`) of the field that holds
+/// `op`'s jump offsets on `p`: the `jip` field of the branch layouts for the opcodes of
+/// `enc.gen7.branch-opcodes` / `enc.gen8.branch-opcodes` (16 bits on Gen7 and Gen7.5, 32 from
+/// Gen8), otherwise the `imm` field of the Align1 immediate layout (brd, brc, call, calla
+/// and jmpi take their offset as a source immediate, enc.implicit.brd-brc: 32 bits).
+pub fn jump_bits(op: Opcode, p: Platform) -> u8 {
+    let s = set(p);
+    let Some(n) = op.number(p) else {
+        return 32;
+    };
+    let (at, name) = if s.form[usize::from(n & 0x7f)] == Form::Branch {
+        (s.branch[0], "jip")
+    } else {
+        (s.imm[0], "imm")
+    };
+    s.infos[at]
+        .layout
+        .field(name)
+        .map_or(32, |f| f.width.min(32))
 }
 
 /// The layout holding `op`'s fields: the `*-ind` layout when that operand uses indirect

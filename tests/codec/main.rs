@@ -15,4 +15,5 @@ mod codec_corpus;
 mod codec_fuzz;
 mod codec_implicit;
 mod codec_roundtrip_prop;
+mod codec_text_roundtrip;
 mod opcodes;
