@@ -27,3 +27,4 @@ mod validate_no_alloc;
 mod validate_no_false_alarms;
 mod validate_recovery;
 mod validate_rule_cases;
+mod validate_scaling;

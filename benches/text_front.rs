@@ -1,0 +1,137 @@
+//! The assembly-text front end of `euref run` and `euref validate` (issue 26: their time was
+//! quadratic in the number of instructions): wall time per instruction of
+//! - `run/<n>`: `euref run FILE` on a straight-line program of n instructions (the 12
+//!   instructions of examples/kernels/saxpy.asm repeated, comments removed);
+//! - `validate/<n>`: `euref validate --gen skl FILE` on the same program (all valid);
+//! - `validate_errors/<n>`: `euref validate --gen skl FILE` on n lines that each fail to parse
+//!   (every error is located: line and column);
+//!
+//! at n = 1k, 10k, 100k and 1M. Flat per-instruction times show linear cost. Each sample is one
+//! process; the time of the same command on an empty file (process start, tables) is measured
+//! first and subtracted, so that small n are not dominated by it.
+//!
+//! `cargo bench --bench text_front`. Environment:
+//! - `EUREF_BIN`: the euref binary to measure (default: the one built with this bench), e.g.
+//!   an older build for a before/after comparison;
+//! - `EUREF_TEXT_BENCH_MAX`: the largest n to measure (default 1000000; the quadratic code of
+//!   before issue 26 needs minutes from 100k on).
+//!
+//! The figures in docs/performance.md (issue 26) were taken with thin LTO instead of the
+//! release profile's fat LTO, to keep the two builds short on a shared machine:
+//! `CARGO_PROFILE_BENCH_LTO=thin CARGO_PROFILE_BENCH_CODEGEN_UNITS=16 cargo bench --bench
+//! text_front`.
+
+use criterion::{
+    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
+
+fn exe() -> PathBuf {
+    std::env::var_os("EUREF_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_euref")))
+}
+
+fn max_size() -> usize {
+    std::env::var("EUREF_TEXT_BENCH_MAX")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(usize::MAX)
+}
+
+/// The example kernel's instruction lines, comments removed.
+fn kernel_lines() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kernels/saxpy.asm");
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or("").trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// A program of `n` lines cycling through `lines`.
+fn program(lines: &[String], n: usize) -> String {
+    let mut s = String::with_capacity(n * 48);
+    for l in lines.iter().cycle().take(n) {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
+}
+
+/// Wall time of one run of euref with `args` (the exit status is checked: `ok` lists the
+/// accepted ones).
+fn time_once(args: &[&str], ok: &[i32]) -> Duration {
+    let start = Instant::now();
+    let status = Command::new(exe())
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("euref runs");
+    let t = start.elapsed();
+    assert!(
+        status.code().is_some_and(|c| ok.contains(&c)),
+        "euref {args:?}: {status}"
+    );
+    t
+}
+
+/// The median of 9 runs.
+fn median(args: &[&str], ok: &[i32]) -> Duration {
+    let mut v: Vec<Duration> = (0..9).map(|_| time_once(args, ok)).collect();
+    v.sort();
+    v[4]
+}
+
+fn bench(c: &mut Criterion) {
+    let dir = tempfile::Builder::new()
+        .prefix("euref-text-front-")
+        .tempdir()
+        .unwrap();
+    let lines = kernel_lines();
+    let empty = dir.path().join("empty.asm");
+    std::fs::write(&empty, "").unwrap();
+    let e = empty.to_str().unwrap();
+    // Kinds: (group, arguments before the file, accepted exit statuses, the line pattern).
+    let bad = vec!["add (16|M0) r1.0<1>:f r2.0<8;8,1>:f oops".to_string()];
+    let kinds: [(&str, &[&str], &[i32], &[String]); 3] = [
+        ("run", &["run"], &[0], &lines),
+        ("validate", &["validate", "--gen", "skl"], &[0], &lines),
+        ("validate_errors", &["validate", "--gen", "skl"], &[2], &bad),
+    ];
+    for (group, pre, ok, pattern) in kinds {
+        // Process start and the work that does not depend on the program (the empty file is
+        // accepted by both commands).
+        let base = median(&[pre, &[e]].concat(), &[0]);
+        eprintln!("{group}: the empty file takes {base:?} (subtracted)");
+        let mut g = c.benchmark_group(group);
+        g.sampling_mode(SamplingMode::Flat)
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(1))
+            .measurement_time(Duration::from_millis(1));
+        for n in SIZES.into_iter().filter(|&n| n <= max_size()) {
+            let file = dir.path().join(format!("{group}-{n}.asm"));
+            std::fs::write(&file, program(pattern, n)).unwrap();
+            let args = [pre, &[file.to_str().unwrap()]].concat();
+            g.throughput(Throughput::Elements(n as u64));
+            g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+                b.iter_custom(|iters| {
+                    (0..iters)
+                        .map(|_| time_once(&args, ok).saturating_sub(base))
+                        .sum()
+                })
+            });
+            let _ = std::fs::remove_file(&file);
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
