@@ -356,7 +356,7 @@ mod tests {
         let e = parse(doc).unwrap_err();
         assert_eq!(e.path, "$.r2");
         assert!(
-            e.msg.contains("line 3, column 3 (byte offset 17)"),
+            e.msg.contains("line 3, column 3 (byte offset 18)"),
             "{}",
             e.msg
         );
@@ -378,7 +378,7 @@ mod tests {
         assert_eq!(e.path, "$");
         assert!(
             e.msg
-                .contains("byte 0xff at line 2, column 3 (byte offset 9)"),
+                .contains("byte 0xff at line 2, column 4 (byte offset 10)"),
             "{}",
             e.msg
         );
