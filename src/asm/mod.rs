@@ -90,7 +90,12 @@ impl FromStr for Dialect {
             .iter()
             .copied()
             .find(|d| d.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown syntax `{s}`: expected iga, prm or mesa"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown syntax {}: expected iga, prm or mesa",
+                    crate::quote::quote_str(s)
+                )
+            })
     }
 }
 

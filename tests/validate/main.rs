@@ -23,6 +23,7 @@ mod rules_regions;
 mod rules_special;
 mod validate_cli;
 mod validate_mesa_corpus;
+mod validate_messages;
 mod validate_no_alloc;
 mod validate_no_false_alarms;
 mod validate_recovery;
