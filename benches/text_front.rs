@@ -8,7 +8,14 @@
 //!
 //! at n = 1k, 10k, 100k and 1M. Flat per-instruction times show linear cost. Each sample is one
 //! process; the time of the same command on an empty file (process start, tables) is measured
-//! first and subtracted, so that small n are not dominated by it.
+//! first and subtracted. At 1k the work (a few ms) is within the noise of starting a process
+//! on a loaded machine, so the `in_process` groups measure the same steps without a process:
+//! - `in_process_run/<n>`: what `euref run` does per instruction: parse the text, index its
+//!   lines (`asm::LineIndex`), then per instruction its column, the static rules
+//!   (`validate::check_insn`) and the execution (`exec::step_with`, strict);
+//! - `in_process_validate/<n>`: `asm::parse_recovering`, the line index, and per instruction
+//!   its column, `validate::Checker` and the printed text;
+//! - `in_process_errors/<n>`: `asm::parse_recovering` of n bad lines (each error located).
 //!
 //! `cargo bench --bench text_front`. Environment:
 //! - `EUREF_BIN`: the euref binary to measure (default: the one built with this bench), e.g.
@@ -16,14 +23,19 @@
 //! - `EUREF_TEXT_BENCH_MAX`: the largest n to measure (default 1000000; the quadratic code of
 //!   before issue 26 needs minutes from 100k on).
 //!
-//! The figures in docs/performance.md (issue 26) were taken with thin LTO instead of the
-//! release profile's fat LTO, to keep the two builds short on a shared machine:
-//! `CARGO_PROFILE_BENCH_LTO=thin CARGO_PROFILE_BENCH_CODEGEN_UNITS=16 cargo bench --bench
-//! text_front`.
+//! The figures of issue 26 (before the fix: its binary through `EUREF_BIN`) were taken with
+//! thin LTO instead of the release profile's fat LTO, to keep the two builds short on a shared
+//! machine: `CARGO_PROFILE_BENCH_LTO=thin CARGO_PROFILE_BENCH_CODEGEN_UNITS=16 cargo bench
+//! --bench text_front`.
 
 use criterion::{
-    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+    black_box, criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
+use euref::asm::{self, Dialect, PrintOptions};
+use euref::exec::{self, ExecOptions};
+use euref::spec::Platform;
+use euref::state::ThreadState;
+use euref::validate::{check_insn, Checker};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -89,6 +101,67 @@ fn median(args: &[&str], ok: &[i32]) -> Duration {
     v[4]
 }
 
+/// A line that fails to parse (an unknown operand).
+const BAD_LINE: &str = "add (16|M0) r1.0<1>:f r2.0<8;8,1>:f oops";
+
+/// A command measured in a process.
+struct Cmd {
+    group: &'static str,
+    /// The arguments before the file.
+    args: &'static [&'static str],
+    /// The exit statuses it may end with.
+    ok: &'static [i32],
+    /// Whether its input is [`BAD_LINE`] repeated (else the example kernel's lines).
+    bad_lines: bool,
+}
+
+const CMDS: [Cmd; 3] = [
+    Cmd {
+        group: "run",
+        args: &["run"],
+        ok: &[0],
+        bad_lines: false,
+    },
+    Cmd {
+        group: "validate",
+        args: &["validate", "--gen", "skl"],
+        ok: &[0],
+        bad_lines: false,
+    },
+    Cmd {
+        group: "validate_errors",
+        args: &["validate", "--gen", "skl"],
+        ok: &[2],
+        bad_lines: true,
+    },
+];
+
+/// The work of a command measured in this process.
+struct Steps {
+    group: &'static str,
+    f: fn(&[u8]) -> usize,
+    /// Whether its input is [`BAD_LINE`] repeated (else the example kernel's lines).
+    bad_lines: bool,
+}
+
+const STEPS: [Steps; 3] = [
+    Steps {
+        group: "in_process_run",
+        f: run_steps,
+        bad_lines: false,
+    },
+    Steps {
+        group: "in_process_validate",
+        f: validate_steps,
+        bad_lines: false,
+    },
+    Steps {
+        group: "in_process_errors",
+        f: validate_steps,
+        bad_lines: true,
+    },
+];
+
 fn bench(c: &mut Criterion) {
     let dir = tempfile::Builder::new()
         .prefix("euref-text-front-")
@@ -98,14 +171,15 @@ fn bench(c: &mut Criterion) {
     let empty = dir.path().join("empty.asm");
     std::fs::write(&empty, "").unwrap();
     let e = empty.to_str().unwrap();
-    // Kinds: (group, arguments before the file, accepted exit statuses, the line pattern).
-    let bad = vec!["add (16|M0) r1.0<1>:f r2.0<8;8,1>:f oops".to_string()];
-    let kinds: [(&str, &[&str], &[i32], &[String]); 3] = [
-        ("run", &["run"], &[0], &lines),
-        ("validate", &["validate", "--gen", "skl"], &[0], &lines),
-        ("validate_errors", &["validate", "--gen", "skl"], &[2], &bad),
-    ];
-    for (group, pre, ok, pattern) in kinds {
+    let bad = vec![BAD_LINE.to_string()];
+    for Cmd {
+        group,
+        args: pre,
+        ok,
+        bad_lines,
+    } in CMDS
+    {
+        let pattern = if bad_lines { &bad } else { &lines };
         // Process start and the work that does not depend on the program (the empty file is
         // accepted by both commands).
         let base = median(&[pre, &[e]].concat(), &[0]);
@@ -133,5 +207,66 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// What `euref run` does with a program text, without the process and the output.
+fn run_steps(text: &[u8]) -> usize {
+    let p = Platform::Skl;
+    let prog = asm::parse(text, Some(Dialect::Iga), p).expect("the program parses");
+    let lines = asm::LineIndex::new(text);
+    let mut st = ThreadState::new(p);
+    let opts = ExecOptions { strict: true };
+    let mut cols = 0usize;
+    for (insn, &line) in prog.insns.iter().zip(&prog.lines) {
+        cols += lines.insn_column(line) as usize;
+        assert!(check_insn(p, insn).is_empty());
+        exec::step_with(&mut st, insn, &opts).expect("the instruction executes");
+    }
+    cols
+}
+
+/// What `euref validate` does with a text, without the process and the output.
+fn validate_steps(text: &[u8]) -> usize {
+    let p = Platform::Skl;
+    let (prog, errors) = asm::parse_recovering(text, Some(Dialect::Iga), p);
+    let lines = asm::LineIndex::new(text);
+    let o = PrintOptions {
+        dialect: Dialect::Iga,
+        platform: p,
+    };
+    let mut checker = Checker::new();
+    let mut n = errors.len();
+    for (insn, &line) in prog.insns.iter().zip(&prog.lines) {
+        n += lines.insn_column(line) as usize;
+        n += checker.check(p, insn).count();
+        n += asm::print_insn(insn, &o).len();
+    }
+    n
+}
+
+fn in_process(c: &mut Criterion) {
+    let lines = kernel_lines();
+    let bad = vec![BAD_LINE.to_string()];
+    for Steps {
+        group,
+        f,
+        bad_lines,
+    } in STEPS
+    {
+        let pattern = if bad_lines { &bad } else { &lines };
+        let mut g = c.benchmark_group(group);
+        g.sampling_mode(SamplingMode::Flat)
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(200))
+            .measurement_time(Duration::from_secs(2));
+        for n in SIZES.into_iter().filter(|&n| n <= max_size()) {
+            let text = program(pattern, n).into_bytes();
+            g.throughput(Throughput::Elements(n as u64));
+            g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, t| {
+                b.iter(|| f(black_box(t)))
+            });
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, in_process, bench);
 criterion_main!(benches);
