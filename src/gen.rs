@@ -20,8 +20,8 @@ impl fmt::Display for UnknownGen {
             .collect();
         write!(
             f,
-            "unknown generation `{}`: expected one of {}",
-            self.0,
+            "unknown generation {}: expected one of {}",
+            crate::quote::quote_str(&self.0),
             known.join("; ")
         )
     }

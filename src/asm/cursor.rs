@@ -4,6 +4,7 @@
 //! error, never a panic.
 
 use super::error::{show, AsmError};
+use super::lines::LineIndex;
 
 pub(crate) struct Cursor<'a> {
     src: &'a [u8],
@@ -44,6 +45,13 @@ impl PErr {
     /// Whether it is an unterminated block comment ([`UNTERMINATED_COMMENT`]).
     pub fn is_unterminated_comment(&self) -> bool {
         self.0 .1 == UNTERMINATED_COMMENT
+    }
+
+    /// The error located by a line index of its text (for many errors of one text: each is
+    /// located without counting lines from the start again).
+    pub fn locate_in(self, lines: &LineIndex<'_>) -> AsmError {
+        let (off, msg) = *self.0;
+        lines.error(off, msg)
     }
 
     /// The error with its 1-based line and column (bytes) in `src`.

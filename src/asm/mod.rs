@@ -35,6 +35,7 @@
 mod cursor;
 mod direct;
 mod error;
+mod lines;
 mod names;
 mod operand;
 mod options;
@@ -47,6 +48,7 @@ mod recovery_tests;
 mod send;
 
 pub use error::AsmError;
+pub use lines::LineIndex;
 pub use parse::jump_unit;
 pub use print::TextBuf;
 
@@ -88,7 +90,12 @@ impl FromStr for Dialect {
             .iter()
             .copied()
             .find(|d| d.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown syntax `{s}`: expected iga, prm or mesa"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown syntax {}: expected iga, prm or mesa",
+                    crate::quote::quote_str(s)
+                )
+            })
     }
 }
 
@@ -262,7 +269,16 @@ pub fn parse_recovering(
 ) -> (Program, Vec<AsmError>) {
     let d = dialect.unwrap_or_else(|| detect_dialect(src));
     let (prog, errors) = parse::Parser::new(src, d, platform, true).program_recovering();
-    (prog, errors.into_iter().map(|e| e.locate(src)).collect())
+    if errors.is_empty() {
+        return (prog, vec![]);
+    }
+    // One index for every error: counting lines from the start for each would take time
+    // quadratic in the number of errors (issue 26).
+    let lines = LineIndex::new(src);
+    (
+        prog,
+        errors.into_iter().map(|e| e.locate_in(&lines)).collect(),
+    )
 }
 
 /// The dialect `src` shows positive signs of (Mesa's, or IGA's), as [`detect_dialect`] looks
@@ -295,6 +311,7 @@ pub fn insn_column(line: &[u8]) -> u32 {
 }
 
 /// Line `line` (1-based) of `text`, without its line end; empty when there is no such line.
+/// Counts lines from the start: for the lines of many instructions use a [`LineIndex`].
 pub fn line_of(text: &[u8], line: u32) -> &[u8] {
     text.split(|&b| b == b'\n')
         .nth(line.saturating_sub(1) as usize)

@@ -22,7 +22,9 @@
 //!   sqrt are math FDIV/SQRT (RTNE, fp.round.math-model).
 //!
 //! A line that cannot be read (too few operands, a token that is not hex or too wide for its
-//! type) is reported on stderr with its line number and skipped; the exit status is then 1.
+//! type) is reported on stderr with its line number (and the bad token's column and operand
+//! number) and skipped; the exit status is then 1. A bad token is repeated quoted, with control
+//! characters escaped and cut after 60 characters ([`euref::quote`]).
 
 use super::output;
 use euref::float::{self, FloatEnv, FloatType, Policy};
@@ -408,9 +410,10 @@ fn parse_hex(tok: &[u8], digits: u32) -> Result<u64, String> {
         .strip_prefix(b"0x")
         .or_else(|| tok.strip_prefix(b"0X"))
         .unwrap_or(tok);
-    let shown = || String::from_utf8_lossy(tok).into_owned();
+    // The token quoted for a message: cut when long, control characters escaped.
+    let shown = || euref::quote::quote(tok);
     if t.is_empty() {
-        return Err(format!("`{}` is not a hexadecimal number", shown()));
+        return Err(format!("{} is not a hexadecimal number", shown()));
     }
     let mut v: u64 = 0;
     let mut significant = 0u32;
@@ -419,19 +422,19 @@ fn parse_hex(tok: &[u8], digits: u32) -> Result<u64, String> {
             b'0'..=b'9' => c - b'0',
             b'a'..=b'f' => c - b'a' + 10,
             b'A'..=b'F' => c - b'A' + 10,
-            _ => return Err(format!("`{}` is not a hexadecimal number", shown())),
+            _ => return Err(format!("{} is not a hexadecimal number", shown())),
         };
         if significant > 0 || d != 0 {
             significant += 1;
         }
         if significant > 16 {
-            return Err(format!("`{}` has more than 16 hex digits", shown()));
+            return Err(format!("{} has more than 16 hex digits", shown()));
         }
         v = v << 4 | d as u64;
     }
     if digits < 16 && v >> (digits * 4) != 0 {
         return Err(format!(
-            "`{}` does not fit in {} bits ({} hex digits)",
+            "{} does not fit in {} bits ({} hex digits)",
             shown(),
             digits * 4,
             digits
@@ -490,14 +493,14 @@ fn check_eu(s: &Subject) -> Result<(), String> {
 pub fn run(a: Args) -> Result<ExitCode, String> {
     let func = parse_function(&a.function).ok_or_else(|| {
         format!(
-            "unknown function `{}`: expected {FUNCTION_HELP}",
-            a.function
+            "unknown function {}: expected {FUNCTION_HELP}",
+            euref::quote::quote_str(&a.function)
         )
     })?;
     let rm = parse_round(&a.round).ok_or_else(|| {
         format!(
-            "unknown rounding mode `{}`: expected rtne, ru, rd or rtz",
-            a.round
+            "unknown rounding mode {}: expected rtne, ru, rd or rtz",
+            euref::quote::quote_str(&a.round)
         )
     })?;
     let platform = match &a.gen {
@@ -562,7 +565,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 Some(t) => match parse_hex(t, digits) {
                     Ok(v) => vals[i] = v,
                     Err(e) => {
-                        err = Some(format!("operand {}: {e}", i + 1));
+                        // The token is a piece of `line`: its column (1-based, in bytes).
+                        let col = t.as_ptr() as usize - line.as_ptr() as usize + 1;
+                        err = Some(format!("operand {}: {e} (column {col})", i + 1));
                         break;
                     }
                 },

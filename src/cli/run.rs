@@ -103,23 +103,11 @@ impl std::fmt::Display for Loc<'_> {
     }
 }
 
-/// The column where the instruction text on `line` (1-based) starts.
-fn insn_col(text: &str, line: u32) -> usize {
-    let l = text
-        .lines()
-        .nth(line.saturating_sub(1) as usize)
-        .unwrap_or("");
-    1 + (l.len() - l.trim_start().len())
-}
-
-/// The instruction's source text (trimmed, without a trailing comment).
-fn insn_text(text: &str, line: u32) -> String {
-    let l = text
-        .lines()
-        .nth(line.saturating_sub(1) as usize)
-        .unwrap_or("");
-    let l = l.split("//").next().unwrap_or(l);
-    l.trim().to_string()
+/// The instruction's source text on a line (trimmed, without a trailing comment), quoted
+/// for a message ([`euref::quote`]: a long line is cut, control characters escaped).
+fn insn_text(line: &[u8]) -> String {
+    let l = memchr::memmem::find(line, b"//").map_or(line, |i| &line[..i]);
+    euref::quote::quote(l.trim_ascii())
 }
 
 /// Run `euref run`.
@@ -150,8 +138,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         None => ThreadState::new(platform),
         Some(p) => {
             let shown = p.display().to_string();
-            let s = std::fs::read_to_string(p).map_err(|e| format!("{shown}: {e}"))?;
-            json::load(platform, &s).map_err(|e| format!("{shown}: {e}"))?
+            let bytes = std::fs::read(p).map_err(|e| format!("{shown}: {e}"))?;
+            json::load_bytes(platform, &bytes).map_err(|e| format!("{shown}: {e}"))?
         }
     };
     let prog = match asm::parse(text.as_bytes(), a.syntax, platform) {
@@ -161,12 +149,16 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             return Ok(ExitCode::from(1));
         }
     };
+    // Every instruction's line and column from one index of the text: constant time per
+    // instruction (counting lines from the start for each took time quadratic in the number
+    // of instructions, issue 26).
+    let lines = asm::LineIndex::new(text.as_bytes());
     let loc = |i: usize| {
         let line = prog.lines.get(i).copied().unwrap_or(0);
         Loc {
             name: &name,
             line,
-            col: insn_col(&text, line),
+            col: lines.insn_column(line) as usize,
         }
     };
     // Straight-line programs only: refuse branches and sends before executing anything.
@@ -178,11 +170,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             OpClass::Send => "a send: shared-function messages are not modelled",
             _ => continue,
         };
-        eprintln!(
-            "{}: `{}` is {what}",
-            loc(i),
-            insn_text(&text, prog.lines.get(i).copied().unwrap_or(0))
-        );
+        let here = loc(i);
+        eprintln!("{here}: {} is {what}", insn_text(lines.line(here.line)));
         return Ok(ExitCode::from(1));
     }
 
@@ -202,14 +191,17 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         }
         steps += 1;
         let here = loc(i);
-        let src = insn_text(&text, here.line);
+        let src = || insn_text(lines.line(here.line));
         let stat = static_violations(platform, insn);
         if !stat.is_empty() {
             if opts.strict {
                 for v in &stat {
                     eprintln!(
-                        "{here}: [{}] {}\n  cite: {}\n  in: {src}",
-                        v.id, v.msg, v.cite
+                        "{here}: [{}] {}\n  cite: {}\n  in: {}",
+                        v.id,
+                        v.msg,
+                        v.cite,
+                        src()
                     );
                 }
                 eprintln!("{here}: refused (strict execution; --lenient executes it)");
@@ -230,7 +222,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                     .map(|v| Unpredictable::from_row(v.undefined))
                     .fold(Unpredictable::default(), Unpredictable::union);
                 if let Err(e) = unpredictable::mark(&mut st, insn, &info, what) {
-                    eprintln!("{here}: {e}\n  in: {src}");
+                    eprintln!("{here}: {e}\n  in: {}", src());
                     return Ok(ExitCode::from(1));
                 }
                 for v in &info.violations {
@@ -247,7 +239,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             }
             Err(ExecError::Runtime { rule, msg }) => {
                 let cite = euref::spec::runtime::by_id(rule).map_or("", |r| r.cite);
-                eprintln!("{here}: [{rule}] {msg}\n  cite: {cite}\n  in: {src}");
+                eprintln!("{here}: [{rule}] {msg}\n  cite: {cite}\n  in: {}", src());
                 if opts.strict {
                     eprintln!("{here}: refused (strict execution; --lenient executes what it can)");
                 } else {
@@ -258,7 +250,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 return Ok(ExitCode::from(1));
             }
             Err(e) => {
-                eprintln!("{here}: {e}\n  in: {src}");
+                eprintln!("{here}: {e}\n  in: {}", src());
                 return Ok(ExitCode::from(1));
             }
         }

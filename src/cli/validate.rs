@@ -129,23 +129,6 @@ pub struct Report {
     pub results: Vec<InsnResult>,
 }
 
-/// The start offset of every line of `text`, for columns of many instructions.
-fn line_starts(text: &[u8]) -> Vec<usize> {
-    std::iter::once(0)
-        .chain(memchr::memchr_iter(b'\n', text).map(|i| i + 1))
-        .collect()
-}
-
-/// The column of the instruction on `line` (1-based), by [`asm::insn_column`].
-fn column_of(text: &[u8], starts: &[usize], line: u32) -> u32 {
-    let k = line.saturating_sub(1) as usize;
-    let (Some(&a), b) = (starts.get(k), starts.get(k + 1)) else {
-        return 1;
-    };
-    let l = &text[a..b.map_or(text.len(), |&b| b - 1)];
-    asm::insn_column(l)
-}
-
 fn format_name(f: InputFormat) -> &'static str {
     match f {
         InputFormat::Auto | InputFormat::Asm => "asm",
@@ -265,14 +248,15 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             if let Some(h) = hint {
                 eprintln!("{name}: {h}");
             }
-            let starts = line_starts(&data);
+            // Located by one line index: constant time per instruction (issue 26).
+            let lines = asm::LineIndex::new(&data);
             prog.insns
                 .into_iter()
                 .zip(prog.lines)
                 .map(|(i, l)| {
                     let at = Location {
                         line: Some(l),
-                        column: Some(column_of(&data, &starts, l)),
+                        column: Some(lines.insn_column(l)),
                         offset: None,
                     };
                     (at, i)

@@ -26,16 +26,22 @@
 //!   bit); an accumulator may add `"channels": [[word, "d", value], ...]`: the extended value
 //!   and write type of channels (this is what [`save`] writes).
 //!
-//! Errors name the JSON path (`$.r2.values[3]: ...`).
+//! Errors name the JSON path (`$.r2.values[3]: ...`). A key given twice in one object is an
+//! error (at the second one, with its line and column), numbers are read exactly as written
+//! (an integer beyond 64 bits is out of range, not rounded to a double), and text that is not
+//! UTF-8 is an error at the first bad byte ([`super::json_doc`]).
 //!
 //! [`save`] writes `"base": "undefined"` and every register with a defined bit, so
 //! `load(save(s)) == s`.
 
 use super::acc::{class_info, class_of, words_per_channel, NO_CLASS};
+use super::json_doc::{self, int_of, key_path, Int, Json, Obj};
 use super::ThreadState;
 use crate::fp::{self, Round};
+use crate::quote::quote_str;
 use crate::spec::{DataType, Platform};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt;
 
 /// A JSON state error: where (a JSON path such as `$.r2.values[3]`) and what.
@@ -62,19 +68,26 @@ fn err<T>(path: &str, msg: impl Into<String>) -> Result<T, JsonError> {
 
 /// Parse a JSON state for platform `p`.
 pub fn load(p: Platform, text: &str) -> Result<ThreadState, JsonError> {
-    let v: Value = serde_json::from_str(text).map_err(|e| JsonError {
-        path: "$".into(),
-        msg: format!("invalid JSON: {e}"),
-    })?;
-    from_value(p, &v)
+    from_doc(p, &json_doc::parse(text)?)
+}
+
+/// Parse a JSON state for platform `p` from bytes (which must be UTF-8: the first byte that
+/// is not is reported with its line, column and offset).
+pub fn load_bytes(p: Platform, bytes: &[u8]) -> Result<ThreadState, JsonError> {
+    from_doc(p, &json_doc::parse_bytes(bytes)?)
 }
 
 /// Build a state from a parsed JSON value.
 pub fn from_value(p: Platform, v: &Value) -> Result<ThreadState, JsonError> {
-    let Value::Object(obj) = v else {
+    from_doc(p, &Json::from_value(v))
+}
+
+/// Build a state from a JSON document.
+fn from_doc(p: Platform, v: &Json<'_>) -> Result<ThreadState, JsonError> {
+    let Json::Obj(obj) = v else {
         return err("$", "expected an object of registers");
     };
-    if let Some(pv) = obj.get("platform") {
+    if let Some(pv) = json_doc::get(obj, "platform") {
         let Some(s) = pv.as_str() else {
             return err("$.platform", "expected a platform name");
         };
@@ -90,21 +103,21 @@ pub fn from_value(p: Platform, v: &Value) -> Result<ThreadState, JsonError> {
                     ),
                 )
             }
-            None => return err("$.platform", format!("unknown platform `{s}`")),
+            None => return err("$.platform", format!("unknown platform {}", quote_str(s))),
         }
     }
-    let mut st = match obj.get("base") {
+    let mut st = match json_doc::get(obj, "base") {
         None => ThreadState::new(p),
-        Some(Value::String(s)) if s == "default" => ThreadState::new(p),
-        Some(Value::String(s)) if s == "zero" => ThreadState::zeroed(p),
-        Some(Value::String(s)) if s == "undefined" => ThreadState::blank(p, true),
+        Some(Json::Str(s)) if s == "default" => ThreadState::new(p),
+        Some(Json::Str(s)) if s == "zero" => ThreadState::zeroed(p),
+        Some(Json::Str(s)) if s == "undefined" => ThreadState::blank(p, true),
         Some(_) => return err("$.base", "expected \"default\", \"zero\" or \"undefined\""),
     };
     for (k, val) in obj {
         if k == "platform" || k == "base" {
             continue;
         }
-        let path = format!("$.{k}");
+        let path = key_path("$", k);
         if let Some(n) = grf_reg(k) {
             if n >= st.grf_size() / st.grf_reg_bytes() {
                 return err(
@@ -123,7 +136,8 @@ pub fn from_value(p: Platform, v: &Value) -> Result<ThreadState, JsonError> {
             return err(
                 &path,
                 format!(
-                    "unknown register `{k}` on {}: expected r0-r127 or one of {}",
+                    "unknown register {} on {}: expected r0-r127 or one of {}",
+                    quote_str(k),
                     p.name(),
                     names.join(", ")
                 ),
@@ -163,11 +177,14 @@ fn parse_hex_bytes(s: &str, path: &str) -> Result<Vec<Option<u8>>, JsonError> {
             continue;
         }
         match u8::from_str_radix(t, 16) {
-            Ok(b) => out.push(Some(b)),
-            Err(_) => {
+            Ok(b) if pair.iter().all(u8::is_ascii_hexdigit) => out.push(Some(b)),
+            _ => {
                 return err(
                     path,
-                    format!("byte {i}: `{t}` is not two hex digits (or xx for undefined)"),
+                    format!(
+                        "byte {i}: {} is not two hex digits (or xx for undefined)",
+                        crate::quote::quote(pair)
+                    ),
                 )
             }
         }
@@ -175,20 +192,49 @@ fn parse_hex_bytes(s: &str, path: &str) -> Result<Vec<Option<u8>>, JsonError> {
     Ok(out)
 }
 
-fn parse_uint(v: &Value, path: &str) -> Result<u64, JsonError> {
+/// A number literal for a message (a very long one is cut, [`quote_str`]).
+fn lit(n: &str) -> Cow<'_, str> {
+    if n.len() <= crate::quote::QUOTE_CHARS {
+        Cow::Borrowed(n)
+    } else {
+        Cow::Owned(quote_str(n))
+    }
+}
+
+fn parse_uint(v: &Json<'_>, path: &str) -> Result<u64, JsonError> {
     match v {
-        Value::Number(n) => n
-            .as_u64()
-            .ok_or(())
-            .or_else(|_| err(path, format!("expected an unsigned integer, found {n}"))),
-        Value::String(s) => {
+        Json::Num(n) => match int_of(n) {
+            Int::Exact(x) => u64::try_from(x).or_else(|_| {
+                err(
+                    path,
+                    format!(
+                        "{} is out of range for an unsigned 64-bit integer (0..={})",
+                        lit(n),
+                        u64::MAX
+                    ),
+                )
+            }),
+            Int::Huge => err(
+                path,
+                format!(
+                    "{} is out of range for an unsigned 64-bit integer (0..={})",
+                    lit(n),
+                    u64::MAX
+                ),
+            ),
+            Int::NotInt => err(
+                path,
+                format!("expected an unsigned integer, found {}", lit(n)),
+            ),
+        },
+        Json::Str(s) => {
             let h = s
                 .strip_prefix("0x")
                 .or_else(|| s.strip_prefix("0X"))
                 .ok_or(())
                 .or_else(|_| err(path, "expected a number or a \"0x...\" string"))?;
             u64::from_str_radix(&h.replace('_', ""), 16)
-                .or_else(|_| err(path, format!("`{s}` is not a 64-bit hex number")))
+                .or_else(|_| err(path, format!("{} is not a 64-bit hex number", quote_str(s))))
         }
         _ => err(path, "expected a number or a \"0x...\" string"),
     }
@@ -197,19 +243,23 @@ fn parse_uint(v: &Value, path: &str) -> Result<u64, JsonError> {
 /// One typed element: its bits (`None`: undefined) and, for integers, the exact value.
 fn parse_elem(
     t: DataType,
-    v: &Value,
+    v: &Json<'_>,
     path: &str,
     wide: u32,
 ) -> Result<Option<(u64, i128)>, JsonError> {
     let bits = t.bits();
     match v {
-        Value::Null => Ok(None),
-        Value::String(s) if s.starts_with("0x") || s.starts_with("0X") => {
+        Json::Null => Ok(None),
+        Json::Str(s) if s.starts_with("0x") || s.starts_with("0X") => {
             let b = parse_uint(v, path)?;
             if bits < 64 && b >> bits != 0 {
                 return err(
                     path,
-                    format!("bit pattern {s} does not fit {} ({bits} bits)", t.name()),
+                    format!(
+                        "bit pattern {} does not fit {} ({bits} bits)",
+                        quote_str(s),
+                        t.name()
+                    ),
                 );
             }
             let exact = crate::values::to_i64(t, b) as i128;
@@ -220,7 +270,7 @@ fn parse_elem(
             };
             Ok(Some((b, exact)))
         }
-        Value::String(s) if t.is_float() => {
+        Json::Str(s) if t.is_float() => {
             let f = match s.as_str() {
                 "nan" | "NaN" => f64::NAN,
                 "inf" | "+inf" => f64::INFINITY,
@@ -228,27 +278,26 @@ fn parse_elem(
                 _ => {
                     return err(
                         path,
-                        format!("`{s}` is not a number, \"0x...\", nan or inf"),
+                        format!("{} is not a number, \"0x...\", nan or inf", quote_str(s)),
                     )
                 }
             };
             Ok(Some((float_bits(t, f), 0)))
         }
-        Value::Number(n) if t.is_float() => {
-            let f = n
-                .as_f64()
-                .ok_or(())
-                .or_else(|_| err(path, "not a finite number"))?;
+        Json::Num(n) if t.is_float() => {
+            // Rust's parse rounds correctly to the nearest double.
+            let f = n.parse::<f64>().ok().filter(|f| f.is_finite()).ok_or(()).or_else(|_| {
+                err(
+                    path,
+                    format!(
+                        "{} is beyond the range of a double (write \"inf\" or \"-inf\" for an infinity)",
+                        lit(n)
+                    ),
+                )
+            })?;
             Ok(Some((float_bits(t, f), 0)))
         }
-        Value::Number(n) if t.is_int() => {
-            let x: i128 = if let Some(i) = n.as_i64() {
-                i128::from(i)
-            } else if let Some(u) = n.as_u64() {
-                i128::from(u)
-            } else {
-                return err(path, format!("{n} is not an integer"));
-            };
+        Json::Num(n) if t.is_int() => {
             let (lo, hi) = if wide > bits {
                 (-(1i128 << (wide - 1)), (1i128 << (wide - 1)) - 1)
             } else if t.is_signed() {
@@ -256,12 +305,20 @@ fn parse_elem(
             } else {
                 (0, (1i128 << bits) - 1)
             };
-            if x < lo || x > hi {
-                return err(
-                    path,
-                    format!("{x} is out of range for {} ([{lo}, {hi}])", t.name()),
-                );
-            }
+            let x = match int_of(n) {
+                Int::Exact(x) if (lo..=hi).contains(&x) => x,
+                Int::Exact(_) | Int::Huge => {
+                    return err(
+                        path,
+                        format!(
+                            "{} is out of range for {} ({lo}..={hi})",
+                            lit(n),
+                            t.name().to_ascii_lowercase()
+                        ),
+                    )
+                }
+                Int::NotInt => return err(path, format!("{} is not an integer", lit(n))),
+            };
             let b = (x as u128 as u64)
                 & if bits >= 64 {
                     u64::MAX
@@ -287,25 +344,28 @@ fn float_bits(t: DataType, f: f64) -> u64 {
 
 fn typed(
     st: &ThreadState,
-    obj: &Map<String, Value>,
+    obj: &Obj<'_>,
     path: &str,
     size: usize,
     acc: bool,
 ) -> Result<(Bytes, Channels), JsonError> {
-    for k in obj.keys() {
+    for (k, _) in obj {
         if !["type", "values", "offset"].contains(&k.as_str()) {
             return err(
-                &format!("{path}.{k}"),
+                &key_path(path, k),
                 "unknown key (expected type, values, offset)",
             );
         }
     }
     let tp = format!("{path}.type");
-    let Some(ts) = obj.get("type").and_then(Value::as_str) else {
+    let Some(ts) = json_doc::get(obj, "type").and_then(Json::as_str) else {
         return err(&tp, "expected a type name (ub b uw w ud d uq q hf f df)");
     };
     let Some(t) = DataType::from_name(ts).filter(|t| !t.is_vector()) else {
-        return err(&tp, format!("`{ts}` is not a register data type"));
+        return err(
+            &tp,
+            format!("{} is not a register data type", quote_str(ts)),
+        );
     };
     if !t.on(st.platform()) {
         return err(
@@ -313,7 +373,7 @@ fn typed(
             format!("{} does not exist on {}", t.name(), st.platform().name()),
         );
     }
-    let off = match obj.get("offset") {
+    let off = match json_doc::get(obj, "offset") {
         None => 0,
         Some(v) => parse_uint(v, &format!("{path}.offset"))? as usize,
     };
@@ -328,7 +388,7 @@ fn typed(
         );
     }
     let vp = format!("{path}.values");
-    let Some(vals) = obj.get("values").and_then(Value::as_array) else {
+    let Some(vals) = json_doc::get(obj, "values").and_then(Json::as_array) else {
         return err(&vp, "expected an array of values");
     };
     if off + vals.len() * es > size {
@@ -391,7 +451,7 @@ fn hex_bytes(s: &str, path: &str, size: usize) -> Result<Bytes, JsonError> {
     })
 }
 
-fn number_bytes(v: &Value, path: &str, size: usize) -> Result<Bytes, JsonError> {
+fn number_bytes(v: &Json<'_>, path: &str, size: usize) -> Result<Bytes, JsonError> {
     let n = parse_uint(v, path)?;
     let len = size.min(8);
     if len < 8 && n >> (8 * len) != 0 {
@@ -402,13 +462,13 @@ fn number_bytes(v: &Value, path: &str, size: usize) -> Result<Bytes, JsonError> 
     })
 }
 
-fn load_grf(st: &mut ThreadState, n: usize, v: &Value, path: &str) -> Result<(), JsonError> {
+fn load_grf(st: &mut ThreadState, n: usize, v: &Json<'_>, path: &str) -> Result<(), JsonError> {
     let rb = st.grf_reg_bytes();
     let bytes = match v {
-        Value::String(s) if !s.starts_with("0x") => hex_bytes(s, path, rb)?,
-        Value::Number(_) | Value::String(_) => number_bytes(v, path, rb)?,
-        Value::Object(o) if o.contains_key("type") => typed(st, o, path, rb, false)?.0,
-        Value::Object(o) if o.contains_key("hex") => raw_object(o, path, rb)?.0,
+        Json::Str(s) if !s.starts_with("0x") => hex_bytes(s, path, rb)?,
+        Json::Num(_) | Json::Str(_) => number_bytes(v, path, rb)?,
+        Json::Obj(o) if has(o, "type") => typed(st, o, path, rb, false)?.0,
+        Json::Obj(o) if has(o, "hex") => raw_object(o, path, rb)?.0,
         _ => {
             return err(
                 path,
@@ -425,25 +485,26 @@ fn load_grf(st: &mut ThreadState, n: usize, v: &Value, path: &str) -> Result<(),
 
 type Channels = Vec<(usize, u8, i128)>;
 
-fn raw_object(
-    o: &Map<String, Value>,
-    path: &str,
-    size: usize,
-) -> Result<(Bytes, Channels), JsonError> {
-    for k in o.keys() {
+/// Whether an object has member `key`.
+fn has(o: &Obj<'_>, key: &str) -> bool {
+    json_doc::get(o, key).is_some()
+}
+
+fn raw_object(o: &Obj<'_>, path: &str, size: usize) -> Result<(Bytes, Channels), JsonError> {
+    for (k, _) in o {
         if !["hex", "undefined", "channels"].contains(&k.as_str()) {
             return err(
-                &format!("{path}.{k}"),
+                &key_path(path, k),
                 "unknown key (expected hex, undefined, channels)",
             );
         }
     }
     let hp = format!("{path}.hex");
-    let Some(h) = o.get("hex").and_then(Value::as_str) else {
+    let Some(h) = json_doc::get(o, "hex").and_then(Json::as_str) else {
         return err(&hp, "expected a hex byte string");
     };
     let mut b = hex_bytes(h, &hp, size)?;
-    if let Some(u) = o.get("undefined") {
+    if let Some(u) = json_doc::get(o, "undefined") {
         let up = format!("{path}.undefined");
         let Some(us) = u.as_str() else {
             return err(&up, "expected a hex byte string (set bits are undefined)");
@@ -467,14 +528,14 @@ fn raw_object(
         }
     }
     let mut chans = Vec::new();
-    if let Some(c) = o.get("channels") {
+    if let Some(c) = json_doc::get(o, "channels") {
         let cp = format!("{path}.channels");
         let Some(arr) = c.as_array() else {
             return err(&cp, "expected [[word, type, value], ...]");
         };
         for (i, e) in arr.iter().enumerate() {
             let ep = format!("{cp}[{i}]");
-            let Some([w, t, v]) = e.as_array().map(Vec::as_slice) else {
+            let Some([w, t, v]) = e.as_array() else {
                 return err(&ep, "expected [word, type, value]");
             };
             let w = parse_uint(w, &format!("{ep}[0]"))? as usize;
@@ -484,32 +545,37 @@ fn raw_object(
             let Some(t) = t.as_str().and_then(DataType::from_name) else {
                 return err(&format!("{ep}[1]"), "expected a data type name");
             };
-            let x: i128 =
-                match v {
-                    Value::Number(n) => n.as_i64().map(i128::from).ok_or(()).or_else(|_| {
-                        err(&format!("{ep}[2]"), "expected a 64-bit signed integer")
-                    })?,
-                    _ => return err(&format!("{ep}[2]"), "expected an integer"),
-                };
+            let x: i128 = match v {
+                Json::Num(n) => match int_of(n) {
+                    Int::Exact(x) if i64::try_from(x).is_ok() => x,
+                    _ => {
+                        return err(
+                            &format!("{ep}[2]"),
+                            format!("{} is not a 64-bit signed integer", lit(n)),
+                        )
+                    }
+                },
+                _ => return err(&format!("{ep}[2]"), "expected an integer"),
+            };
             chans.push((w, t as u8, x));
         }
     }
     Ok((b, chans))
 }
 
-fn load_arf(st: &mut ThreadState, i: usize, v: &Value, path: &str) -> Result<(), JsonError> {
+fn load_arf(st: &mut ThreadState, i: usize, v: &Json<'_>, path: &str) -> Result<(), JsonError> {
     let reg = st.layout.regs[i].clone();
     let size = reg.bytes;
     let is_acc = reg.info.name == "acc";
     let (bytes, channels): (Bytes, Channels) =
         match v {
-            Value::String(s) if !s.starts_with("0x") => (hex_bytes(s, path, size)?, vec![]),
-            Value::Number(_) | Value::String(_) => (number_bytes(v, path, size)?, vec![]),
-            Value::Object(o) if o.contains_key("type") => {
+            Json::Str(s) if !s.starts_with("0x") => (hex_bytes(s, path, size)?, vec![]),
+            Json::Num(_) | Json::Str(_) => (number_bytes(v, path, size)?, vec![]),
+            Json::Obj(o) if has(o, "type") => {
                 let (b, ext) = typed(st, o, path, size, is_acc)?;
                 (b, ext)
             }
-            Value::Object(o) if o.contains_key("hex") => {
+            Json::Obj(o) if has(o, "hex") => {
                 let (b, ch) = raw_object(o, path, size)?;
                 let p = st.platform();
                 let mut conv = Vec::new();
@@ -525,7 +591,7 @@ fn load_arf(st: &mut ThreadState, i: usize, v: &Value, path: &str) -> Result<(),
                 }
                 (b, conv)
             }
-            Value::Object(o) => return load_fields(st, &reg, o, path),
+            Json::Obj(o) => return load_fields(st, &reg, o, path),
             _ => return err(
                 path,
                 "expected a hex byte string, a number, {\"type\", \"values\"} or fields by name",
@@ -555,7 +621,7 @@ fn load_arf(st: &mut ThreadState, i: usize, v: &Value, path: &str) -> Result<(),
 fn load_fields(
     st: &mut ThreadState,
     reg: &super::layout::ArfReg,
-    o: &Map<String, Value>,
+    o: &Obj<'_>,
     path: &str,
 ) -> Result<(), JsonError> {
     let Some(fr) = reg.field_reg else {
@@ -569,7 +635,7 @@ fn load_fields(
     };
     let p = st.platform();
     for (k, v) in o {
-        let fp = format!("{path}.{k}");
+        let fp = key_path(path, k);
         let Some(f) = st.field_info(fr, k) else {
             let names: Vec<&str> = crate::spec::registers::FIELDS
                 .iter()
@@ -579,7 +645,8 @@ fn load_fields(
             return err(
                 &fp,
                 format!(
-                    "{fr} has no field `{k}` on {}: fields are {}",
+                    "{fr} has no field {} on {}: fields are {}",
+                    quote_str(k),
                     p.name(),
                     names.join(", ")
                 ),

@@ -33,6 +33,7 @@
 
 pub mod acc;
 pub mod json;
+pub mod json_doc;
 pub mod layout;
 
 use crate::spec::registers::{self, FieldAccess, FieldInfo};

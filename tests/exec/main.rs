@@ -16,5 +16,7 @@ mod exec_regions;
 mod exec_written;
 mod registers;
 mod run_cli;
+mod run_scaling;
 mod state_arf_json;
+mod state_json_exact;
 mod values;

@@ -409,3 +409,71 @@ fn static_rule_violation_strict_refuses_lenient_marks_what_the_row_names() {
     assert_eq!(row_tokens(&b, "value"), vec!["??"; 8], "{out}");
     assert!(out.contains("f0  000000ff"), "{out}");
 }
+
+#[test]
+fn state_json_duplicates_bytes_and_big_integers_are_located() {
+    let tmp = Scratch::new("run-cli");
+    // A key given twice: the JSON path and place of the second.
+    let doc = "{\"r2\": \"0011\",\n  \"r2\": \"2233\"}";
+    let state = tmp.file("dup.json", doc);
+    let o = euref(&["run", "--state", state.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("dup.json: $.r2: duplicate key `r2` at line 2, column 3 (byte offset 17)"),
+        "{err}"
+    );
+    // A byte that is not UTF-8 (0xe9, Latin-1 for é) in a string on line 3.
+    let state = tmp.file("latin1.json", b"{\n \"r2\": \"00\",\n \"r3\": \"caf\xe9\"}");
+    let o = euref(&["run", "--state", state.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "latin1.json: $: not UTF-8 text: byte 0xe9 at line 3, column 12 (byte offset 26)"
+        ),
+        "{err}"
+    );
+    // 2^64 for a uq value: out of range, the number as written.
+    let state = tmp.file(
+        "uq.json",
+        r#"{"r2": {"type": "uq", "values": [18446744073709551616]}}"#,
+    );
+    let o = euref(&["run", "--state", state.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "uq.json: $.r2.values[0]: {} is out of range for uq (0..={})",
+            1u128 << 64,
+            u64::MAX
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn long_instruction_lines_are_cut_in_messages() {
+    let tmp = Scratch::new("run-cli");
+    // A refused instruction with a long block comment and a control byte on its line.
+    let line = format!(
+        "  jmpi (1|M0) 0x10:d /* {} \u{1b}[2J */\n",
+        "x".repeat(100_000)
+    );
+    let prog = tmp.file("long.asm", format!("mov (8|M0) r2.0<1>:f 1.0:f\n{line}"));
+    let p = prog.to_str().unwrap();
+    let o = euref(&["run", p]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.len() < 500, "{} bytes", err.len());
+    assert!(!err.contains('\u{1b}'));
+    let len = line.trim().len();
+    assert!(
+        err.starts_with(&format!("{p}:2:3: `jmpi (1|M0) 0x10:d /* xxx")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("... ({len} bytes) is a branching")),
+        "{err}"
+    );
+}

@@ -5,6 +5,7 @@ mod fp_support;
 #[path = "../common/material.rs"]
 mod material;
 
+mod fp_cli_messages;
 mod fp_exhaustive;
 mod fp_oracle;
 mod fp_props;
