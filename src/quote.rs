@@ -44,6 +44,31 @@ pub fn quote(input: &[u8]) -> String {
     s
 }
 
+/// A message that may hold input it did not quote (serde's messages repeat parts of the text
+/// they read, `unknown variant ...`): control characters escaped as in [`quote`], the rest
+/// kept, and cut after [`MESSAGE_CHARS`] characters.
+pub fn printable(message: &str) -> String {
+    if message.len() <= MESSAGE_CHARS && !message.chars().any(char::is_control) {
+        return message.to_string();
+    }
+    let mut s = String::with_capacity(message.len().min(MESSAGE_CHARS) + 24);
+    for (k, c) in message.chars().enumerate() {
+        if k == MESSAGE_CHARS {
+            let _ = write!(s, "... ({} bytes)", message.len());
+            break;
+        }
+        if c.is_control() {
+            s.extend(c.escape_debug());
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
+/// At most this many characters of a message are kept by [`printable`].
+pub const MESSAGE_CHARS: usize = 1000;
+
 /// [`quote`] of a string.
 pub fn quote_str(input: &str) -> String {
     quote(input.as_bytes())
@@ -52,6 +77,23 @@ pub fn quote_str(input: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{quote, quote_str, QUOTE_CHARS};
+
+    #[test]
+    fn messages_keep_their_text_and_lose_control_characters() {
+        use super::{printable, MESSAGE_CHARS};
+        assert_eq!(printable("line 3: expected `,`"), "line 3: expected `,`");
+        assert_eq!(
+            printable("unknown variant `ul\u{7f}ps`\n"),
+            "unknown variant `ul\\u{7f}ps`\\n"
+        );
+        let long = "x".repeat(3 * MESSAGE_CHARS);
+        let cut = printable(&long);
+        assert!(
+            cut.ends_with(&format!("... ({} bytes)", 3 * MESSAGE_CHARS)),
+            "{cut}"
+        );
+        assert_eq!(cut.chars().filter(|&c| c == 'x').count(), MESSAGE_CHARS);
+    }
 
     #[test]
     fn short_printable_input_is_kept() {

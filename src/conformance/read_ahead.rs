@@ -220,7 +220,7 @@ fn parse(
         Ok(None) => Err(line),
         // (Reported as `line-<number>`: skipped too when that id is in `skip`.)
         Err(_) if !skip.skip.is_empty() && skip.skip.contains(&line_id(line_no)) => Err(line),
-        Err(message) => Ok(Item::Bad(line, line_no, message)),
+        Err(message) => Ok(Item::Bad(line, line_no, crate::quote::printable(&message))),
     }
 }
 

@@ -137,6 +137,21 @@ pub struct Vetter {
     last_gen: Option<(String, Option<Platform>)>,
 }
 
+/// A vector's text as a message shows it: quoted, escaped and cut ([`crate::quote`]).
+fn q(s: &str) -> String {
+    crate::quote::quote_str(s)
+}
+
+/// A register name after `expected.` or `undefined.`: as it is when it is a plain name (letters
+/// and digits, as every register's), else [`q`].
+fn field(reg: &str) -> String {
+    if !reg.is_empty() && reg.len() <= 16 && reg.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        reg.to_string()
+    } else {
+        q(reg)
+    }
+}
+
 impl Vetter {
     /// Vet vector `v` of format `version` read from line `line_no`: `Err(what is wrong)` when
     /// it cannot be checked. Its id counts as seen only when it passes (a later line with the
@@ -144,33 +159,37 @@ impl Vetter {
     pub fn vet(&mut self, v: &VectorView, version: u32, line_no: usize) -> Result<(), String> {
         if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(format!(
-                "vector `{}`: format version {version} (`\"v\":{version}`) is not one this \
+                "vector {}: format version {version} (`\"v\":{version}`) is not one this \
                  euref reads ({OLDEST_VERSION} to {FORMAT_VERSION}): check it with the euref \
                  that wrote it, or write the vectors again with this one (`euref golden`)",
-                v.id
+                q(&v.id)
             ));
         }
         let p = self.platform(&v.gen).ok_or_else(|| {
             format!(
-                "vector `{}`: `gen` {:?} is no platform (ivb, hsw, bdw, chv, skl, bxt)",
-                v.id, v.gen
+                "vector {}: `gen` {} is no platform (ivb, hsw, bdw, chv, skl, bxt)",
+                q(&v.id),
+                q(&v.gen)
             )
         })?;
         let sizes = self.sizes[p as usize].get_or_insert_with(|| Sizes::of(p));
         for (reg, hex) in &v.expected {
             let Some(bytes) = sizes.bytes(reg) else {
                 return Err(format!(
-                    "vector `{}`: expected.{reg}: {} has no register `{reg}` \
+                    "vector {}: expected.{}: {} has no register {} \
                      (conformance/PROTOCOL.md, Registers)",
-                    v.id,
-                    p.name()
+                    q(&v.id),
+                    field(reg),
+                    p.name(),
+                    q(reg)
                 ));
             };
             if hex.len() != 2 * bytes {
                 return Err(format!(
-                    "vector `{}`: expected.{reg} has {} hex digits, the register has {bytes} \
+                    "vector {}: expected.{} has {} hex digits, the register has {bytes} \
                      bytes ({} digits): the vector is cut short or damaged",
-                    v.id,
+                    q(&v.id),
+                    field(reg),
                     hex.len(),
                     2 * bytes
                 ));
@@ -179,26 +198,29 @@ impl Vetter {
         for (reg, mask) in &v.undefined {
             let Some(hex) = super::view::lookup(&v.expected, reg) else {
                 return Err(format!(
-                    "vector `{}`: undefined.{reg} masks a register that `expected` does not \
+                    "vector {}: undefined.{} masks a register that `expected` does not \
                      have",
-                    v.id
+                    q(&v.id),
+                    field(reg)
                 ));
             };
             if mask.len() != hex.len() {
                 return Err(format!(
-                    "vector `{}`: undefined.{reg} has {} hex digits, expected.{reg} has {}: a \
+                    "vector {}: undefined.{} has {} hex digits, expected.{} has {}: a \
                      mask has the length of its register",
-                    v.id,
+                    q(&v.id),
+                    field(reg),
                     mask.len(),
+                    field(reg),
                     hex.len()
                 ));
             }
         }
         self.ids.note(&v.id, line_no).map_err(|first| {
             format!(
-                "vector `{}` again: line {first} has that id (ids are unique within a file: \
+                "vector {} again: line {first} has that id (ids are unique within a file: \
                  the vector of line {first} is checked, this one is not)",
-                v.id
+                q(&v.id)
             )
         })
     }

@@ -74,6 +74,17 @@ impl ResponseView<'_> {
     }
 }
 
+/// An error when `key` of an object, one of `keys`, comes a second time (`seen`: one bit per
+/// key of `keys`), as serde's reading of the struct the object stands for refuses it.
+fn once(seen: &mut u16, keys: &[&str], key: &str, l: &Lexer) -> Result<(), JsonError> {
+    let bit = keys.iter().position(|k| *k == key).map_or(0, |i| 1u16 << i);
+    if *seen & bit != 0 {
+        return Err(format!("duplicate field `{key}` at byte {}", l.offset()));
+    }
+    *seen |= bit;
+    Ok(())
+}
+
 /// The keys of a vector line that [`VectorView::parse_object`] reads.
 const KEYS: [&str; 14] = [
     "v",
@@ -146,7 +157,9 @@ fn names<'a>(l: &mut Lexer<'a>, out: &mut Vec<Cow<'a, str>>) -> Result<(), JsonE
 
 fn dst<'a>(l: &mut Lexer<'a>) -> Result<DstView<'a>, JsonError> {
     let (mut reg, mut offset, mut ty, mut stride) = (None, None, None, None);
+    let mut seen = 0u16;
     l.object(|l, k| {
+        once(&mut seen, &["reg", "offset", "type", "stride"], &k, l)?;
         match k.as_ref() {
             "reg" => reg = Some(l.string()?),
             "offset" => offset = Some(l.u32()?),
@@ -177,7 +190,10 @@ fn alternative<'a>(l: &mut Lexer<'a>) -> Result<AltView<'a>, JsonError> {
             l.number().map(Some)
         }
     };
+    let mut seen = 0u16;
     l.object(|l, k| {
+        let keys = ["kind", "reg", "offset", "type", "ulps", "abs", "rule"];
+        once(&mut seen, &keys, &k, l)?;
         match k.as_ref() {
             "kind" => {
                 kind = Some(match l.string()?.as_ref() {
@@ -659,14 +675,7 @@ impl<'a> VectorView<'a> {
         // [`Vector`] makes it.
         let mut seen = 0u16;
         l.object(|l, key| {
-            let bit = KEYS
-                .iter()
-                .position(|k| *k == key.as_ref())
-                .map_or(0, |i| 1 << i);
-            if seen & bit != 0 {
-                return Err(format!("duplicate field `{key}` at byte {}", l.offset()));
-            }
-            seen |= bit;
+            once(&mut seen, &KEYS, &key, l)?;
             match key.as_ref() {
                 "v" => {
                     sp.version = l.u32()?;
@@ -1168,10 +1177,26 @@ mod tests {
             ("\"expected\":{", "\"expected\":{\"r1\":2,"),
             ("\"initial\":{", "\"initial\":{\"r1\":[],"),
             ("}", "},"),
+            // Issue 26 (found by tests/fuzz): what the fast readers took and serde refuses.
+            // A key given twice, at the top and in `dst`.
+            ("\"op\":", "\"op\":\"x\",\"op\":"),
+            ("\"dst\":{", "\"dst\":{\"stride\":1,"),
+            // A register given twice in `initial`, `expected`.
+            ("\"initial\":{", "\"initial\":{\"f0\":\"00000000\","),
+            ("\"expected\":{", "\"expected\":{\"f1\":\"00000000\","),
+            // An invalid escape in a string read without decoding it.
+            ("\"rules\":[\"", "\"rules\":[\"\\q"),
+            // A u32 written as a float.
+            ("\"stride\":", "\"stride\":-0,\"x\":"),
+            ("\"stride\":", "\"stride\":1.0,\"x\":"),
         ] {
+            assert!(line.contains(from), "the test's vector has no {from}");
             let bad = line.replacen(from, to, 1);
             assert!(serde_json::from_str::<Vector>(&bad).is_err(), "{bad}");
             assert!(VectorView::parse(&bad).is_err(), "{bad}");
+            // (And through the reader of any layout: a blank after the first brace.)
+            let spaced = bad.replacen('{', "{ ", 1);
+            assert!(VectorView::parse(&spaced).is_err(), "{spaced}");
         }
     }
 
