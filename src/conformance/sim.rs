@@ -422,7 +422,7 @@ impl Simulator {
             if let Some(k) = crate::vector::unique_keys::repeated_name(
                 req.initial.iter().map(|(k, _)| k.as_ref()),
             ) {
-                return given_twice(&req.id_raw, k, out);
+                return given_twice(req.id_raw, k, out);
             }
             let initial = req.initial.iter().map(|(k, v)| (k.as_ref(), v.as_ref()));
             let (gen, insn, bytes) = (req.gen.as_ref(), req.insn.as_ref(), req.bytes.as_ref());

@@ -37,7 +37,7 @@ impl<'de> Visitor<'de> for Unique {
 pub fn repeated_name<'k>(names: impl Iterator<Item = &'k str> + Clone) -> Option<&'k str> {
     let mut prev: Option<&str> = None;
     let ascending = names.clone().all(|k| {
-        let up = prev.is_none_or(|p| p < k);
+        let up = prev.map_or(true, |p| p < k);
         prev = Some(k);
         up
     });
