@@ -3,6 +3,25 @@
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
+/// A line on standard error that never panics: `eprintln!` panics when the write fails (a
+/// closed or full standard error, `2>/dev/full`), and a message about something else must not
+/// turn into a crash (issue 26). A failed write of a message is dropped: there is nowhere left
+/// to report it.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+/// [`note!`] without the line end.
+macro_rules! note_text {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 mod cli;
 // The unit tests' random source, shared with the library's unit tests.
 #[cfg(test)]
@@ -63,7 +82,7 @@ fn main() -> ExitCode {
     // (First, and in a small function: nothing before the check may use the instructions
     // it checks for.)
     if let Err(e) = cli::cpu::check() {
-        eprintln!("euref: error: {e}");
+        note!("euref: error: {e}");
         return ExitCode::from(2);
     }
     run()
@@ -87,7 +106,7 @@ fn run() -> ExitCode {
             return match cli::output::print(text.as_bytes()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("euref: error: {e}");
+                    note!("euref: error: {e}");
                     ExitCode::from(2)
                 }
             };
@@ -111,7 +130,7 @@ fn run() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("euref: error: {e}");
+            note!("euref: error: {e}");
             ExitCode::from(2)
         }
     }

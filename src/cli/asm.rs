@@ -184,13 +184,13 @@ fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
         return match r {
             Ok(st) if st.errors == 0 => Ok(ExitCode::SUCCESS),
             Ok(st) => {
-                eprintln!(
+                note!(
                     "{name}: {} instruction{} could not be decoded",
                     st.errors,
                     if st.errors == 1 { "" } else { "s" }
                 );
                 if let Some(h) = hints::platform_hint(&st.sample, platform, st.insns, st.errors) {
-                    eprintln!("{name}: {h}");
+                    note!("{name}: {h}");
                 }
                 Ok(ExitCode::from(1))
             }
@@ -201,7 +201,7 @@ fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
             }
             // The input failed: named in the message.
             Err(e) => {
-                eprintln!("{e}");
+                note!("{e}");
                 Ok(ExitCode::from(1))
             }
         };
@@ -213,7 +213,7 @@ fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
     let prog = match asm::parse(&text, a.text.syntax, platform) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{name}:{}:{}: {}", e.line, e.col, e.msg);
+            note!("{name}:{}:{}: {}", e.line, e.col, e.msg);
             let hint = match (a.text.syntax, mode, binary::detect(&text)) {
                 (_, Mode::Asm, InputFormat::Hex) => Some(
                     "hint: the input looks like hex text (instruction bytes): `euref disasm` \
@@ -230,7 +230,7 @@ fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
                 (None, _, _) => None,
             };
             if let Some(h) = hint {
-                eprintln!("{name}: {h}");
+                note!("{name}: {h}");
             }
             return Ok(ExitCode::from(1));
         }
@@ -242,7 +242,7 @@ fn run(a: Job, mode: Mode) -> Result<ExitCode, String> {
             Err(errs) => {
                 for (line, msg) in errs {
                     let col = asm::insn_column(asm::line_of(&text, line));
-                    eprintln!("{name}:{line}:{col}: {msg}");
+                    note!("{name}:{line}:{col}: {msg}");
                 }
                 return Ok(ExitCode::from(1));
             }

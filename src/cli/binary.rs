@@ -410,7 +410,7 @@ pub fn disassemble<R: Read, W: Write>(
         };
         let mut piece = Piece::default();
         report(name, offset, &msg, &mut piece);
-        eprint!("{}", piece.messages);
+        note_text!("{}", piece.messages);
         out.write_all(piece.text.as_bytes())
             .map_err(StreamError::Write)?;
     }
@@ -517,7 +517,7 @@ fn decode_batch<W: Write>(
     }
     for c in work.iter() {
         if !c.messages.is_empty() {
-            eprint!("{}", c.messages);
+            note_text!("{}", c.messages);
         }
         out.write_all(c.text.as_bytes())?;
         st.insns += c.insns;

@@ -163,7 +163,7 @@ fn resume(
         // report of an uninterrupted run, line for line.
         f.set_len(resumed.whole)
             .map_err(|e| format!("{name}: {e}"))?;
-        eprintln!(
+        note!(
             "euref: {name}:{line}: the last line was cut off ({bytes} bytes without a line end: \
              the run was stopped while writing it): removed; its vector is checked again"
         );
@@ -280,7 +280,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         // On a terminal: the throughput of the run.
         let (n, secs) = (b.position(), b.elapsed().as_secs_f64());
         b.finish_and_clear();
-        eprintln!(
+        note!(
             "{n} vectors checked in {secs:.2} s ({})",
             super::progress::rate(n as f64 / secs.max(1e-9))
         );

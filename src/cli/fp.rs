@@ -581,7 +581,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             Ok(r) => r,
             Err(e) => {
                 bad += 1;
-                eprintln!("euref fp: line {lineno}: {e}");
+                note!("euref fp: line {lineno}: {e}");
                 continue;
             }
         };

@@ -226,20 +226,20 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         b.finish_and_clear();
         // On a terminal (where the progress bar was): the generation throughput.
         let secs = started.elapsed().as_secs_f64();
-        eprintln!(
+        note!(
             "euref golden: {} vectors in {secs:.2} s ({})",
             stats.written,
             progress::rate(stats.written as f64 / secs.max(1e-9))
         );
     }
     if stats.skipped > 0 {
-        eprintln!(
+        note!(
             "euref golden: {} of {} indices produced no vector (no template fits the --types/--ops selection)",
             stats.skipped, len
         );
     }
     if stats.rejected > 0 && want_cov {
-        eprintln!(
+        note!(
             "euref golden: {} built instructions were refused by the validator and rebuilt",
             stats.rejected
         );
@@ -259,7 +259,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             );
         }
         if to_stdout {
-            eprint!("{r}");
+            note_text!("{r}");
         } else {
             output::print(r.as_bytes())?;
         }

@@ -110,27 +110,43 @@ fn insn_text(line: &[u8]) -> String {
     euref::quote::quote(l.trim_ascii())
 }
 
+/// The error of a program that is not UTF-8 text: where the first byte that is not lies
+/// (line:column, 1-based, and its offset in the input).
+fn not_utf8(shown: &str, bytes: &[u8], e: &std::string::FromUtf8Error) -> String {
+    let at = e.utf8_error().valid_up_to();
+    let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+    let col = 1 + at
+        - bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+    format!(
+        "{shown}: not UTF-8 text: byte 0x{:02x} at line {line}, column {col} (byte offset \
+         {at}): a program is UTF-8 text",
+        bytes[at]
+    )
+}
+
 /// Run `euref run`.
 pub fn run(a: Args) -> Result<ExitCode, String> {
     let platform = parse_gen(&a.gen).map_err(|e| e.to_string())?;
     let (name, text) = match &a.file {
         None => (EXAMPLE_NAME.to_string(), EXAMPLE.to_string()),
-        Some(p) if p.as_os_str() == "-" => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .map_err(|e| format!("<stdin>: {e}"))?;
-            ("<stdin>".to_string(), s)
-        }
         Some(p) => {
-            let shown = p.display().to_string();
-            let bytes = std::fs::read(p).map_err(|e| format!("{shown}: {e}"))?;
-            let s = String::from_utf8(bytes).map_err(|e| {
-                format!(
-                    "{shown}: not UTF-8 text (byte {})",
-                    e.utf8_error().valid_up_to()
-                )
-            })?;
+            let stdin = p.as_os_str() == "-";
+            let shown = if stdin {
+                "<stdin>".to_string()
+            } else {
+                p.display().to_string()
+            };
+            let mut bytes = Vec::new();
+            let read = if stdin {
+                std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+            } else {
+                std::fs::read(p).map(|b| bytes = b)
+            };
+            read.map_err(|e| format!("{shown}: {e}"))?;
+            let s = String::from_utf8(bytes).map_err(|e| not_utf8(&shown, e.as_bytes(), &e))?;
             (shown, s)
         }
     };
@@ -145,7 +161,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let prog = match asm::parse(text.as_bytes(), a.syntax, platform) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{name}:{}:{}: {}", e.line, e.col, e.msg);
+            note!("{name}:{}:{}: {}", e.line, e.col, e.msg);
             return Ok(ExitCode::from(1));
         }
     };
@@ -171,7 +187,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             _ => continue,
         };
         let here = loc(i);
-        eprintln!("{here}: {} is {what}", insn_text(lines.line(here.line)));
+        note!("{here}: {} is {what}", insn_text(lines.line(here.line)));
         return Ok(ExitCode::from(1));
     }
 
@@ -182,7 +198,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let mut steps: u64 = 0;
     for (i, insn) in prog.insns.iter().enumerate() {
         if steps >= a.max_steps {
-            eprintln!(
+            note!(
                 "{}: stopped: the step limit of {} executed instructions is reached (--max-steps)",
                 loc(i),
                 a.max_steps
@@ -196,7 +212,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         if !stat.is_empty() {
             if opts.strict {
                 for v in &stat {
-                    eprintln!(
+                    note!(
                         "{here}: [{}] {}\n  cite: {}\n  in: {}",
                         v.id,
                         v.msg,
@@ -204,7 +220,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                         src()
                     );
                 }
-                eprintln!("{here}: refused (strict execution; --lenient executes it)");
+                note!("{here}: refused (strict execution; --lenient executes it)");
                 return Ok(ExitCode::from(1));
             }
             for v in &stat {
@@ -222,7 +238,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                     .map(|v| Unpredictable::from_row(v.undefined))
                     .fold(Unpredictable::default(), Unpredictable::union);
                 if let Err(e) = unpredictable::mark(&mut st, insn, &info, what) {
-                    eprintln!("{here}: {e}\n  in: {}", src());
+                    note!("{here}: {e}\n  in: {}", src());
                     return Ok(ExitCode::from(1));
                 }
                 for v in &info.violations {
@@ -239,25 +255,23 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             }
             Err(ExecError::Runtime { rule, msg }) => {
                 let cite = euref::spec::runtime::by_id(rule).map_or("", |r| r.cite);
-                eprintln!("{here}: [{rule}] {msg}\n  cite: {cite}\n  in: {}", src());
+                note!("{here}: [{rule}] {msg}\n  cite: {cite}\n  in: {}", src());
                 if opts.strict {
-                    eprintln!("{here}: refused (strict execution; --lenient executes what it can)");
+                    note!("{here}: refused (strict execution; --lenient executes what it can)");
                 } else {
-                    eprintln!(
-                        "{here}: cannot be executed even leniently: no element address to use"
-                    );
+                    note!("{here}: cannot be executed even leniently: no element address to use");
                 }
                 return Ok(ExitCode::from(1));
             }
             Err(e) => {
-                eprintln!("{here}: {e}\n  in: {}", src());
+                note!("{here}: {e}\n  in: {}", src());
                 return Ok(ExitCode::from(1));
             }
         }
         last_type.record(insn);
     }
     for w in &warnings {
-        eprintln!("warning: {w}");
+        note!("warning: {w}");
     }
     let mut out = String::new();
     if a.json {

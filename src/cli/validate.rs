@@ -246,7 +246,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 });
             }
             if let Some(h) = hint {
-                eprintln!("{name}: {h}");
+                note!("{name}: {h}");
             }
             // Located by one line index: constant time per instruction (issue 26).
             let lines = asm::LineIndex::new(&data);
@@ -279,7 +279,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             if let Some(h) =
                 hints::platform_hint(sample, platform, insns.len() as u64, errs.len() as u64)
             {
-                eprintln!("{name}: {h}");
+                note!("{name}: {h}");
             }
             errors.extend(errs);
             insns

@@ -477,3 +477,39 @@ fn long_instruction_lines_are_cut_in_messages() {
         "{err}"
     );
 }
+
+/// A program that is not UTF-8, from a file or standard input, is refused with the place of
+/// the first byte that is not (issue 26: standard input gave "stream did not contain valid
+/// UTF-8" with no place).
+#[test]
+fn a_program_that_is_not_utf8_is_located() {
+    let text: &[u8] = b"mov (8|M0) r2.0<1>:ud 0x1:ud\nab\xff\n";
+    // Line 2, column 3: offset 29 (the first line and its newline) + 2.
+    let want = "not UTF-8 text: byte 0xff at line 2, column 3 (byte offset 31)";
+    let tmp = Scratch::new("run-not-utf8");
+    let path = tmp.join("latin1.asm");
+    std::fs::write(&path, text).unwrap();
+    let o = euref(&["run", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!("latin1.asm: {want}")),
+        "{}",
+        stderr(&o)
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_euref"))
+        .args(["run", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(text).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!("<stdin>: {want}")),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -253,3 +253,42 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert_eq!((code, signal), (Some(0), None), "{err}");
     assert!(!err.contains("error"), "{err}");
 }
+
+/// Run `euref ARGS` with standard error on `err` (a file opened for writing): the exit status
+/// (`eprintln!` panicked on a failed write: status 101 instead of the command's own).
+fn status_with_stderr(args: &[&str], err: &str) -> i32 {
+    let err = File::options().write(true).open(err).unwrap();
+    Command::new(EUREF)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(err))
+        .status()
+        .unwrap()
+        .code()
+        .unwrap_or(-1)
+}
+
+/// A message that cannot be written (standard error full) is dropped; the command ends with
+/// the status it has when its messages are written: an error, or violations, not a panic.
+#[test]
+fn a_full_standard_error_changes_no_status() {
+    let tmp = Scratch::new("stderr-full");
+    let bad = tmp.join("bad.asm");
+    std::fs::write(&bad, "frobnicate (8|M0) r1 r2\n").unwrap();
+    let invalid = tmp.join("invalid.asm");
+    std::fs::write(&invalid, "mov (32|M0) r2.0<1>:q r4.0<8;8,1>:q\n").unwrap();
+    for args in [
+        vec!["asm", s(&bad)],
+        vec!["run", "--gen", "99"],
+        vec!["validate", "--gen", "skl", s(&invalid)],
+    ] {
+        let written = status_with_stderr(&args, "/dev/null");
+        assert_ne!(written, 0, "euref {args:?} should fail");
+        assert_eq!(
+            status_with_stderr(&args, "/dev/full"),
+            written,
+            "euref {args:?}"
+        );
+    }
+}
