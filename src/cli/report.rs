@@ -103,42 +103,73 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// Where an id was first seen: the report's index and the line.
 type Seen = HashMap<String, (usize, u64)>;
 
+/// One line of a report file, as [`each_line`] reads it.
+enum Line<'a> {
+    /// A whole line without its line end (`\n`, and a `\r` before it): its text, or the
+    /// 1-based byte of the line that is not UTF-8; and its length with the line end.
+    Whole(Result<&'a str, usize>, usize),
+    /// A last line without a line end, as a run stopped while writing leaves it: its length.
+    Cut(usize),
+}
+
+/// Call `f` with the number (from 1) and the content of each line of the report at `path`.
+fn each_line(
+    path: &Path,
+    mut f: impl FnMut(u64, Line) -> Result<(), String>,
+) -> Result<(), String> {
+    let name = path.display();
+    let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+    let mut r = BufReader::with_capacity(1 << 16, file);
+    let (mut buf, mut line_no) = (Vec::new(), 0u64);
+    loop {
+        buf.clear();
+        let n = r
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| format!("{name}:{}: {e}", line_no + 1))?;
+        if n == 0 {
+            return Ok(());
+        }
+        line_no += 1;
+        let line = match buf.strip_suffix(b"\n") {
+            None => Line::Cut(n),
+            Some(body) => {
+                let body = body.strip_suffix(b"\r").unwrap_or(body);
+                Line::Whole(
+                    std::str::from_utf8(body).map_err(|e| e.valid_up_to() + 1),
+                    n,
+                )
+            }
+        };
+        f(line_no, line)?;
+    }
+}
+
 /// Read the reports in order into one summary, writing each line (its line end `\n`) to `out`.
 pub fn merge(reports: &[PathBuf], out: &mut dyn Write) -> Result<Summary, String> {
     let mut summary = Summary::default();
     let mut seen = Seen::new();
     for (index, path) in reports.iter().enumerate() {
         let name = path.display();
-        let f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-        let mut r = BufReader::with_capacity(1 << 16, f);
-        let mut buf = Vec::new();
-        let mut line_no = 0u64;
-        loop {
-            buf.clear();
-            let n = r
-                .read_until(b'\n', &mut buf)
-                .map_err(|e| format!("{name}:{}: {e}", line_no + 1))?;
-            if n == 0 {
-                break;
-            }
-            line_no += 1;
+        each_line(path, |line_no, line| {
             let at = format!("{name}:{line_no}");
-            let Some(body) = buf.strip_suffix(b"\n") else {
-                return Err(format!(
-                    "{at}: the last line is cut off (no line end), as an interrupted `euref \
-                     check` leaves it: finish that run with `--resume` (which drops the cut-off \
-                     line) before merging"
-                ));
+            let text = match line {
+                Line::Cut(_) => {
+                    return Err(format!(
+                        "{at}: the last line is cut off (no line end), as an interrupted `euref \
+                         check` leaves it: finish that run with `--resume` (which drops the \
+                         cut-off line) before merging"
+                    ))
+                }
+                Line::Whole(Err(byte), _) => {
+                    return Err(format!(
+                        "{at}: not UTF-8 (byte {byte} of the line): not a report of `euref \
+                         check`"
+                    ))
+                }
+                Line::Whole(Ok(text), _) => text,
             };
-            let body = body.strip_suffix(b"\r").unwrap_or(body);
-            let text = std::str::from_utf8(body).map_err(|e| {
-                format!(
-                    "{at}: not UTF-8 (byte {} of the line): not a report of `euref check`",
-                    e.valid_up_to() + 1
-                )
-            })?;
             if text.trim().is_empty() {
-                continue;
+                return Ok(());
             }
             let l = parse_line(text).map_err(|e| {
                 format!("{at}:{e}; merge the files that `euref check --report` wrote")
@@ -157,7 +188,8 @@ pub fn merge(reports: &[PathBuf], out: &mut dyn Write) -> Result<Summary, String
                 .and_then(|()| out.write_all(b"\n"))
                 .map_err(|e| format!("merged report: {e}"))?;
             seen.insert(l.id, (index, line_no));
-        }
+            Ok(())
+        })?;
     }
     summary.settle();
     summary.restarts = restarts_recorded(&summary);
@@ -187,31 +219,22 @@ const DAMAGE_SHOWN: usize = 10;
 /// to do: a line that is no report line, or a second line for an id.
 pub fn read_for_resume(path: &Path) -> Result<Resumed, String> {
     let name = path.display();
-    let f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-    let mut r = BufReader::with_capacity(1 << 16, f);
     let mut got = Resumed::default();
-    let (mut buf, mut line_no, mut damaged) = (Vec::new(), 0u64, Vec::new());
+    let mut damaged = Vec::new();
     let mut more = 0usize;
-    loop {
-        buf.clear();
-        let n = r
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| format!("{name}:{}: {e}", line_no + 1))?;
-        if n == 0 {
-            break;
-        }
-        line_no += 1;
-        let Some(body) = buf.strip_suffix(b"\n") else {
-            got.cut = Some((line_no, n));
-            break;
+    each_line(path, |line_no, line| {
+        let (text, n) = match line {
+            Line::Cut(n) => {
+                got.cut = Some((line_no, n));
+                return Ok(());
+            }
+            Line::Whole(text, n) => (text, n),
         };
         got.whole += n as u64;
-        let body = body.strip_suffix(b"\r").unwrap_or(body);
         let at = format!("{name}:{line_no}");
-        let problem = match std::str::from_utf8(body) {
-            Err(e) => Some(format!(
-                "{at}: byte {} of the line is not UTF-8: not a report line of `euref check`",
-                e.valid_up_to() + 1
+        let problem = match text {
+            Err(byte) => Some(format!(
+                "{at}: byte {byte} of the line is not UTF-8: not a report line of `euref check`"
             )),
             Ok(text) if text.trim().is_empty() => None,
             Ok(text) => match parse_line(text) {
@@ -237,7 +260,8 @@ pub fn read_for_resume(path: &Path) -> Result<Resumed, String> {
                 more += 1;
             }
         }
-    }
+        Ok(())
+    })?;
     if damaged.is_empty() {
         return Ok(got);
     }

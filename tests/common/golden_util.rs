@@ -69,3 +69,18 @@ pub fn vectors_of(path: &Path) -> Vec<Vector> {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
+
+/// A command's exit status, standard output and standard error, for a failure message.
+pub fn output_text(o: &std::process::Output) -> String {
+    format!(
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The bytes of file `p` (a test failure naming it when it cannot be read).
+pub fn read_bytes(p: &Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}

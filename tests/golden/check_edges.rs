@@ -4,6 +4,7 @@
 //! value of the wrong length, an id given twice): each bad line is a `bad_vector` by its line,
 //! and the rest of the file is checked.
 
+use crate::golden_util::{output_text as text, read_bytes as read};
 use crate::scratch_util::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -19,18 +20,6 @@ fn euref(args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn text(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn read(p: &Path) -> Vec<u8> {
-    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
 
 /// Lines with their line ends.
 fn lines(bytes: &[u8]) -> Vec<&[u8]> {

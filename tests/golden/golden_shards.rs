@@ -4,6 +4,7 @@
 //! floor((K-1)*count/N) .. floor(K*count/N) (computed here from the unsharded output), and the
 //! merged summary of the shards' reports is the unsharded check's summary.
 
+use crate::golden_util::{output_text as text, read_bytes as read};
 use crate::scratch_util::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -35,18 +36,6 @@ fn check_quiet(sim: &str, vectors: &Path, report: &Path) -> Output {
     euref(&["check", "--sim", sim, v, "--report", r, "--show", "0"])
 }
 
-fn text(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn read(p: &Path) -> Vec<u8> {
-    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
 
 /// The shard's slice of `count` items, computed without the program's code.
 fn slice(k: u64, n: u64, count: u64) -> std::ops::Range<usize> {
