@@ -3,19 +3,19 @@
 //! a line and column inside the text and a message fit for a terminal; a program that parses
 //! prints (in its syntax) to text that parses again to the same instructions.
 
-use crate::mutate::{self, fit_for_terminal, no_panic, Rng};
+use crate::mutate::{self, fit_for_terminal, no_panic, Index, Rng};
 use crate::seeds;
 use euref::asm::{self, Dialect, PrintOptions};
 use euref::spec::Platform;
 
 fn one(input: &[u8], r: &mut Rng) -> Result<bool, String> {
-    let p = Platform::ALL[r.below(Platform::ALL.len())];
+    let p = Platform::ALL[r.index(Platform::ALL.len())];
     let dialect = [
         None,
         Some(Dialect::Iga),
         Some(Dialect::Prm),
         Some(Dialect::Mesa),
-    ][r.below(4)];
+    ][r.index(4)];
     let parsed = no_panic("asm::parse", input, || asm::parse(input, dialect, p));
     let prog = match parsed {
         Err(e) => {

@@ -6,7 +6,7 @@
 //! - Responses into the checker ([`check::judge`]): mutations of the responses `euref sim`
 //!   gives. Judging never panics and never fails; a response that is not one is `garbage`.
 
-use crate::mutate::{self, no_panic, Rng};
+use crate::mutate::{self, no_panic, Index, Rng};
 use crate::seeds;
 use euref::conformance::check::judge;
 use euref::conformance::compare::Outcome;
@@ -85,10 +85,10 @@ fn run_responses(iters: u64, seed: u64) {
     let mut r = Rng(seed);
     let mut garbage = 0;
     for k in 0..iters {
-        let i = r.below(vectors.len());
+        let i = r.index(vectors.len());
         let v = VectorView::from_vector(&vectors[i]);
         // Mutate this vector's own answer most of the time, another's sometimes.
-        let input = if r.below(4) > 0 {
+        let input = if r.index(4) > 0 {
             mutate::mutate(&mut r, std::slice::from_ref(&answers[i]), 2)
         } else {
             mutate::mutate(&mut r, &answers, 3)

@@ -3,7 +3,7 @@
 //! a state that loads saves to JSON that loads to the same state (`save` is canonical, so the
 //! second save equals the first).
 
-use crate::mutate::{self, fit_for_terminal, no_panic, Rng};
+use crate::mutate::{self, fit_for_terminal, no_panic, Index, Rng};
 use crate::seeds;
 use euref::state::json;
 
@@ -39,7 +39,7 @@ fn run(iters: u64, seed: u64) {
     let mut r = Rng(seed);
     let mut loaded = 0;
     for k in 0..iters {
-        let p = states[r.below(states.len())].0;
+        let p = states[r.index(states.len())].0;
         let input = mutate::mutate(&mut r, &texts, 4);
         match one(p, &input) {
             Ok(ok) => loaded += u64::from(ok),

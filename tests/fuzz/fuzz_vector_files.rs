@@ -5,7 +5,7 @@
 //! a line read as a vector is one serde reads as a [`Vector`], and its request is the one
 //! [`Request::from_vector`] makes of it.
 
-use crate::mutate::{self, fit_for_terminal, no_panic, Rng};
+use crate::mutate::{self, fit_for_terminal, no_panic, Index, Rng};
 use crate::seeds;
 use euref::conformance::protocol::Request;
 use euref::conformance::read_ahead::{self, Item};
@@ -71,10 +71,10 @@ fn run(iters: u64, seed: u64) {
     for k in 0..iters {
         let files: Vec<Vec<u8>> = (0..4)
             .map(|_| {
-                let n = 1 + r.below(6);
+                let n = 1 + r.index(6);
                 let mut f = Vec::new();
                 for _ in 0..n {
-                    f.extend_from_slice(&lines[r.below(lines.len())]);
+                    f.extend_from_slice(&lines[r.index(lines.len())]);
                     f.push(b'\n');
                 }
                 f

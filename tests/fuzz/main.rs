@@ -21,6 +21,10 @@
 //! toolchain only; the targets are plain functions of bytes, so moving them under libFuzzer
 //! later is a wrapper each.
 
+#[path = "../common/codec_util.rs"]
+mod codec_util;
+#[path = "../common/material.rs"]
+mod material;
 mod mutate;
 mod seeds;
 

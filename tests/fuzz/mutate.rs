@@ -3,19 +3,16 @@
 //! with another seed, truncation, number tokens made huge), as a coverage-blind fuzzer such as
 //! radamsa or AFL's havoc stage applies them.
 
-/// xorshift64*: small, fast, deterministic from its seed.
-pub struct Rng(pub u64);
+pub use crate::codec_util::Rng;
 
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
+/// A random index below `n` (0 when `n` is 0).
+pub trait Index {
+    fn index(&mut self, n: usize) -> usize;
+}
 
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+impl Index for Rng {
+    fn index(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
     }
 }
 
@@ -47,49 +44,49 @@ const NUMBERS: &[&str] = &[
 
 /// The bytes of `seeds[k]` with one to `max_edits` random mutations applied.
 pub fn mutate(r: &mut Rng, seeds: &[Vec<u8>], max_edits: usize) -> Vec<u8> {
-    let mut b = seeds[r.below(seeds.len())].clone();
-    for _ in 0..1 + r.below(max_edits) {
+    let mut b = seeds[r.index(seeds.len())].clone();
+    for _ in 0..1 + r.index(max_edits) {
         edit(r, &mut b, seeds);
     }
     b
 }
 
 fn edit(r: &mut Rng, b: &mut Vec<u8>, seeds: &[Vec<u8>]) {
-    let at = r.below(b.len() + 1);
-    match r.below(9) {
+    let at = r.index(b.len() + 1);
+    match r.index(9) {
         0 if !b.is_empty() => {
-            let i = r.below(b.len());
-            b[i] ^= 1 << r.below(8);
+            let i = r.index(b.len());
+            b[i] ^= 1 << r.index(8);
         }
         1 if !b.is_empty() => {
-            let i = r.below(b.len());
-            b[i] = INTERESTING[r.below(INTERESTING.len())];
+            let i = r.index(b.len());
+            b[i] = INTERESTING[r.index(INTERESTING.len())];
         }
         2 => {
-            let n = 1 + r.below(4);
+            let n = 1 + r.index(4);
             for _ in 0..n {
-                b.insert(at.min(b.len()), INTERESTING[r.below(INTERESTING.len())]);
+                b.insert(at.min(b.len()), INTERESTING[r.index(INTERESTING.len())]);
             }
         }
         3 if !b.is_empty() => {
             let at = at.min(b.len() - 1);
-            let end = (at + 1 + r.below(16)).min(b.len());
+            let end = (at + 1 + r.index(16)).min(b.len());
             b.drain(at..end);
         }
         4 if !b.is_empty() => {
             // Duplicate a range (repeated keys, repeated operands, repeated lines).
             let at = at.min(b.len() - 1);
-            let end = (at + 1 + r.below(64)).min(b.len());
+            let end = (at + 1 + r.index(64)).min(b.len());
             let piece = b[at..end].to_vec();
-            let to = r.below(b.len() + 1);
+            let to = r.index(b.len() + 1);
             b.splice(to..to, piece);
         }
         5 => {
             // Splice in a piece of another seed.
-            let other = &seeds[r.below(seeds.len())];
+            let other = &seeds[r.index(seeds.len())];
             if !other.is_empty() {
-                let from = r.below(other.len());
-                let end = (from + 1 + r.below(128)).min(other.len());
+                let from = r.index(other.len());
+                let end = (from + 1 + r.index(128)).min(other.len());
                 b.splice(at..at, other[from..end].iter().copied());
             }
         }
@@ -99,12 +96,12 @@ fn edit(r: &mut Rng, b: &mut Vec<u8>, seeds: &[Vec<u8>]) {
             let start = b[at..].iter().position(u8::is_ascii_digit).map(|k| at + k);
             if let Some(s) = start {
                 let end = s + b[s..].iter().take_while(|c| c.is_ascii_digit()).count();
-                let n = NUMBERS[r.below(NUMBERS.len())].as_bytes();
+                let n = NUMBERS[r.index(NUMBERS.len())].as_bytes();
                 b.splice(s..end, n.iter().copied());
             }
         }
         _ => {
-            let i = r.below(b.len() + 1);
+            let i = r.index(b.len() + 1);
             b.insert(i, r.next() as u8);
         }
     }

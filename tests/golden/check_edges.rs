@@ -20,7 +20,6 @@ fn euref(args: &[&str]) -> Output {
         .unwrap()
 }
 
-
 /// Lines with their line ends.
 fn lines(bytes: &[u8]) -> Vec<&[u8]> {
     bytes.split_inclusive(|b| *b == b'\n').collect()

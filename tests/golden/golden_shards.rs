@@ -36,7 +36,6 @@ fn check_quiet(sim: &str, vectors: &Path, report: &Path) -> Output {
     euref(&["check", "--sim", sim, v, "--report", r, "--show", "0"])
 }
 
-
 /// The shard's slice of `count` items, computed without the program's code.
 fn slice(k: u64, n: u64, count: u64) -> std::ops::Range<usize> {
     let at = |j: u64| (u128::from(j) * u128::from(count) / u128::from(n)) as usize;
