@@ -491,8 +491,10 @@ mod tests {
             let fast = STATIC_WORDS.with(|n| n.get()) - before;
             assert!(ok > 4000 && n_err > 1000, "{p:?}: {ok} ok, {n_err} errors");
             assert!(direct > ok, "{p:?}: direct layout for {direct}, {ok} ok");
+            // (About 950 on Cherryview, where random three-source words with an integer
+            // SrcType and a set src1_type/src2_type bit are refused: enc.gen8.3src-precision.)
             assert!(
-                eligible > 1000 && fast * 10 > eligible * 9,
+                eligible > 900 && fast * 10 > eligible * 9,
                 "{p:?}: {fast} of {eligible} words"
             );
         }

@@ -91,7 +91,10 @@ fn gen9_precision_bits_are_reserved_for_integer_source_types() {
     assert_eq!(src_types(&i), [DataType::D; 3]);
     w |= 1 << 36;
     let e = decode(&bytes(w), SKL).unwrap_err();
-    assert_eq!((e.kind, e.field, e.value), (DecodeErrorKind::ReservedValue, "src1_type", 1));
+    assert_eq!(
+        (e.kind, e.field, e.value),
+        (DecodeErrorKind::ReservedValue, "src1_type", 1)
+    );
 }
 
 #[test]
@@ -102,6 +105,10 @@ fn broadwell_gives_every_source_the_shared_type() {
         BDW,
         "csel (16|M0) (ne)f0.0 r14.0<1>:f r0.0<2;1>:hf (abs)r9.0<2;1>:hf r8.0<1>:hf",
     );
+    // SrcType F with bit 36 set: Mesa's reading would make src1 HF; euref reads F, as GED.
+    let w = word(CSEL) & !(7u128 << 43) | 1 << 36;
+    let (i, _) = decode(&bytes(w), BDW).unwrap();
+    assert_eq!(src_types(&i), [DataType::F; 3]);
     let (plain, _) = decode(&CSEL, BDW).unwrap();
     let (mesa, _) = decode(&bytes(word(CSEL) | 3 << 35), BDW).unwrap();
     assert_eq!(mesa, plain);
@@ -134,7 +141,11 @@ fn packed_synonyms_and_refused_regions() {
     assert_eq!(want.src[1].unwrap().as_reg().unwrap().region.vstride, 0);
     for s0 in ["<4;1>", "<8;1>", "<4>"] {
         let t = format!("mad (8|M0) r26.0<1>:f r22.0{s0}:f r2.4<0;0>:f r5.0<1>:f");
-        assert_eq!(asm::parse_insn(&t, Dialect::Iga, SKL).ok(), Some(want.clone()), "{t}");
+        assert_eq!(
+            asm::parse_insn(&t, Dialect::Iga, SKL).ok(),
+            Some(want.clone()),
+            "{t}"
+        );
     }
     // euref's earlier form, with its Align16 option.
     let old = "mad (8|M0) r26.0<1>:f r22.0<4>:f r2.4<0>:f r5.0<4>:f {Align16}";
@@ -144,7 +155,9 @@ fn packed_synonyms_and_refused_regions() {
         ("r22.0<2;1>:f r2.4<0;0>:f r5.0<0;0>:f", "src2"),
     ] {
         let t = format!("mad (8|M0) r26.0<1>:f {bad}");
-        let e = asm::parse_insn(&t, Dialect::Iga, SKL).unwrap_err().to_string();
+        let e = asm::parse_insn(&t, Dialect::Iga, SKL)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(what) && e.contains("three-source"), "{t}: {e}");
     }
 }
@@ -152,16 +165,19 @@ fn packed_synonyms_and_refused_regions() {
 #[test]
 fn omitted_regions_follow_iga_defaults() {
     // With a subregister (even .0) or SIMD1: replicated; else packed.
-    let i = asm::parse_insn(
-        "mad (8|M0) r1.0<1>:f r2:f r3.1:f r4:f",
-        Dialect::Iga,
-        SKL,
-    )
-    .unwrap();
-    let vs: Vec<u8> = i.src.iter().map(|s| s.unwrap().as_reg().unwrap().region.vstride).collect();
+    let i = asm::parse_insn("mad (8|M0) r1.0<1>:f r2:f r3.1:f r4:f", Dialect::Iga, SKL).unwrap();
+    let vs: Vec<u8> = i
+        .src
+        .iter()
+        .map(|s| s.unwrap().as_reg().unwrap().region.vstride)
+        .collect();
     assert_eq!(vs, [4, 0, 4]);
     let i = asm::parse_insn("mad (1|M0) r1.0<1>:f r2:f r3:f r4:f", Dialect::Iga, SKL).unwrap();
-    let vs: Vec<u8> = i.src.iter().map(|s| s.unwrap().as_reg().unwrap().region.vstride).collect();
+    let vs: Vec<u8> = i
+        .src
+        .iter()
+        .map(|s| s.unwrap().as_reg().unwrap().region.vstride)
+        .collect();
     assert_eq!(vs, [0, 0, 0]);
 }
 
