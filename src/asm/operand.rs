@@ -719,6 +719,46 @@ pub(crate) fn region_valid(g: Region) -> bool {
         && matches!(g.hstride, 0 | 1 | 2 | 4)
 }
 
+/// Bring the region of a three-source (Align16) source written in IGA syntax to the one-number
+/// Align16 form [`make_src`] reads (`<0>` replicated, `<4>` packed), as
+/// feature.iga-ternary-regions says: `<0;0>` and `<2;1>` / `<4;1>` / `<8;1>` on src0 and src1,
+/// `<0>` / `<1>` on src2 (a one-number region, as euref wrote it before, stays as it is, and
+/// so does a three-number Align1 one); without a region, `<0;0>` / `<0>` for an operand that
+/// names a subregister or an instruction of execution size 1 (`exec1`), else the packed one.
+pub(crate) fn ternary_region(r: &mut RawReg, src2: bool, exec1: bool) -> PResult<()> {
+    let one = |v: u8, pos: Pos| RawRegion {
+        n: 1,
+        v: [v, 0, 0],
+        pos,
+    };
+    match r.region {
+        None => {
+            let sub = matches!(r.base, RawBase::Direct(_, Some(_)));
+            r.region = Some(one(if sub || exec1 { 0 } else { 4 }, r.pos));
+        }
+        Some(g) if g.n == 2 && src2 => {
+            return Err(g.pos.err(format!(
+                "bad region <{};{}>: src2 of a three-source instruction takes <0> (replicated) or <1> (packed) in IGA syntax",
+                g.v[0], g.v[1]
+            )));
+        }
+        Some(g) if g.n == 2 => {
+            let v = match (g.v[0], g.v[1]) {
+                (0, 0) => 0,
+                (2 | 4 | 8, 1) => 4,
+                (a, b) => {
+                    return Err(g.pos.err(format!(
+                        "bad region <{a};{b}>: src0 and src1 of a three-source instruction take <0;0> (replicated) or <2;1> (packed; <4;1> and <8;1> are read too) in IGA syntax"
+                    )))
+                }
+            };
+            r.region = Some(one(v, g.pos));
+        }
+        Some(_) => {}
+    }
+    Ok(())
+}
+
 /// Build a source.
 pub(crate) fn make_src(s: &RawSrc, ctx: &OpCtx) -> PResult<Src> {
     let r = match s {

@@ -6,7 +6,7 @@ use super::cursor::{Cursor, PErr, PResult, Pos};
 use super::direct::Known;
 use super::error::show;
 use super::names;
-use super::operand::{make_dst, make_src, OpCtx, RawNum, RawReg, RawSrc};
+use super::operand::{make_dst, make_src, ternary_region, OpCtx, RawNum, RawReg, RawSrc};
 use super::options::{OptionsMemo, MEMO_SLOTS};
 use super::{Dialect, Program};
 use crate::isa::{arf_regnum, sfid_from_name, Flag, Insn, Region, SendDesc, Src};
@@ -714,6 +714,10 @@ impl<'a> Parser<'a> {
             _ => {
                 self.pre_dst_mods(insn, pd)?;
                 let k = known(insn);
+                // IGA's ternary regions depend on the source's place and the rest of the line
+                // (feature.iga-ternary-regions): three-source sources are read raw.
+                let ternary = self.d == Dialect::Iga && insn.is_three_src();
+                let ks = (!ternary).then_some(&k);
                 self.dst_into(&mut insn.dst, &mut pd.dst, &k)?;
                 let required = if op == Opcode::Math {
                     1
@@ -735,7 +739,7 @@ impl<'a> Parser<'a> {
                             i
                         )));
                     }
-                    self.src_into(&mut insn.src[i], pd, i, Some(&k))?;
+                    self.src_into(&mut insn.src[i], pd, i, ks)?;
                 }
                 if !self.at_operands_end()? {
                     return Err(self.c.err(format!(
@@ -841,8 +845,18 @@ impl<'a> Parser<'a> {
                 .iter()
                 .flatten()
                 .any(|s| matches!(s, RawSrc::Reg(r) if r.align16_syntax(false)));
+        // IGA writes three-source instructions without the Align16 they always have on
+        // Gen7-Gen9; a three-number (Align1) source region says Align1
+        // (feature.iga-ternary-regions).
+        let ternary = self.d == Dialect::Iga && insn.is_three_src();
+        let a1_region = pd
+            .srcs
+            .iter()
+            .flatten()
+            .any(|s| matches!(s, RawSrc::Reg(r) if r.region.is_some_and(|g| g.n == 3)));
         insn.access = match pd.access {
             Some(a) => a,
+            None if ternary && !a1_region => AccessMode::Align16,
             None if self.d != Dialect::Mesa && (a16_syntax || pd.pred_a16_only) => {
                 AccessMode::Align16
             }
@@ -863,6 +877,14 @@ impl<'a> Parser<'a> {
         }
         // Operands: those not read in their final form (module `direct`).
         let send = insn.is_send();
+        let mut srcs = pd.srcs;
+        if ternary && insn.access == AccessMode::Align16 {
+            for (k, s) in srcs.iter_mut().enumerate() {
+                if let Some(RawSrc::Reg(r)) = s {
+                    ternary_region(r, k == 2, insn.exec_size == 1)?;
+                }
+            }
+        }
         if pd.dst.is_some() || pd.srcs.iter().any(Option::is_some) {
             let ctx = OpCtx {
                 mesa: self.d == Dialect::Mesa,
@@ -872,7 +894,7 @@ impl<'a> Parser<'a> {
             if let Some(d) = &pd.dst {
                 insn.dst = Some(make_dst(d, &ctx)?);
             }
-            for (slot, raw) in insn.src.iter_mut().zip(pd.srcs.iter()) {
+            for (slot, raw) in insn.src.iter_mut().zip(srcs.iter()) {
                 if let Some(r) = raw {
                     *slot = Some(make_src(r, &ctx)?);
                 }

@@ -404,12 +404,9 @@ fn three_src(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
         let o = &l.op[k + 1];
         let rep = t.rep.get(o.rep_ctrl.get(w)).unwrap_or(false);
         let sub = o.subreg.map_or(0, |(f, u)| f.get(w) * u64::from(u));
-        // Src1Type / Src2Type (Gen8+): the source is HF (mesa brw_eu_emit.c brw_alu3).
-        let ty = if get(o.hf_type, w) != 0 {
-            DataType::HF
-        } else {
-            st
-        };
+        let v = get(o.hf_type, w);
+        let ty = src12_type(t, k > 0 && o.hf_type.is_some(), v, st)
+            .map_err(|()| bad(K::ReservedValue, o.hf_type, v))?;
         i.src[k] = Some(Src::Reg(RegSrc {
             addr: Addr::Direct {
                 reg: Reg::Grf(get(o.reg_nr, w) as u8),
@@ -427,6 +424,22 @@ fn three_src(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
         }));
     }
     Ok(())
+}
+
+/// The type of three-source source `src1`/`src2` given the shared SrcType `st` and the value
+/// `v` of the operand's `src1_type`/`src2_type` field (`has`: the layout has one): with an F or
+/// HF SrcType the field gives the source's precision, otherwise the source has SrcType and a
+/// set bit is reserved (Err) (enc.gen8.3src-precision). Broadwell's layout has no such field
+/// (enc.gen8.3src-bdw): every source has SrcType.
+#[inline(always)]
+pub(super) fn src12_type(t: &Tabs, has: bool, v: u64, st: DataType) -> Result<DataType, ()> {
+    if has && matches!(st, DataType::F | DataType::HF) {
+        t.prec3.get(v).ok_or(())
+    } else if v == 0 {
+        Ok(st)
+    } else {
+        Err(())
+    }
 }
 
 /// The message descriptor held in the instruction's last dword (read with the immediate

@@ -56,7 +56,7 @@ pub(super) trait Op {
     const ADDRESS_MODE: Fc;
     const WRITEMASK: Fc;
     const REP_CTRL: Fc;
-    /// Three-source `src1_type` / `src2_type`: the source is HF.
+    /// Three-source `src1_type` / `src2_type` (enc.gen8.3src-precision).
     const HF_TYPE: Fc;
 }
 
@@ -509,9 +509,17 @@ fn three_src<L: Fields>(i: &mut Insn, w: u128, t: &Tabs) -> R<()> {
         wrmask: L::DST_WRITEMASK.get(w) as u8,
     });
     i.src[0] = Some(src3::<Src0<L>>(w, t, st));
-    i.src[1] = Some(src3::<Src1<L>>(w, t, st));
-    i.src[2] = Some(src3::<Src2<L>>(w, t, st));
+    i.src[1] = Some(src3::<Src1<L>>(w, t, src12::<Src1<L>>(w, t, st)?));
+    i.src[2] = Some(src3::<Src2<L>>(w, t, src12::<Src2<L>>(w, t, st)?));
     Ok(())
+}
+
+/// The type of three-source src1/src2 (`decode::src12_type`).
+#[inline(always)]
+fn src12<O: Op>(w: u128, t: &Tabs, st: DataType) -> R<DataType> {
+    let v = O::HF_TYPE.get(w);
+    super::decode::src12_type(t, O::HF_TYPE.is_some(), v, st)
+        .map_err(|()| bad(K::ReservedValue, O::HF_TYPE, v))
 }
 
 /// A three-source operand's subregister (0 when the layout has no subregister field).
@@ -528,15 +536,10 @@ fn subreg3<O: Op>(w: u128) -> u8 {
     }
 }
 
+/// A three-source operand of type `ty`.
 #[inline(always)]
-fn src3<O: Op>(w: u128, t: &Tabs, st: DataType) -> Src {
+fn src3<O: Op>(w: u128, t: &Tabs, ty: DataType) -> Src {
     let rep = t.rep.get(O::REP_CTRL.get(w)).unwrap_or(false);
-    // Src1Type / Src2Type (Gen8+): the source is HF (mesa brw_eu_emit.c brw_alu3).
-    let ty = if O::HF_TYPE.get(w) != 0 {
-        DataType::HF
-    } else {
-        st
-    };
     Src::Reg(RegSrc {
         addr: Addr::Direct {
             reg: Reg::Grf(O::REG_NR.get(w) as u8),

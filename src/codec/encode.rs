@@ -765,20 +765,38 @@ fn three_src(w: &mut u128, ops: &Ops, l: &Lay, t: &Tabs) -> R<()> {
             return err(name, "three-source operands are direct GRF registers", 0);
         };
         let o = &l.op[k + 1];
-        // Src1Type / Src2Type mark an HF source (mesa brw_eu_emit.c brw_alu3); otherwise the
-        // source has the shared SrcType (src0's).
-        let hf = k > 0 && r.ty == DataType::HF && o.hf_type.is_some();
+        // src0 sets the shared SrcType; with an F or HF SrcType, src1_type / src2_type give
+        // src1 / src2 their own precision (enc.gen8.3src-precision), otherwise (and on
+        // Broadwell, which has no such fields: enc.gen8.3src-bdw) they have SrcType.
         match st {
             None => {
                 put(w, l.src_type, enc(&t.type3, r.ty, name)?, name)?;
                 st = Some(r.ty);
             }
-            Some(s) if !hf && s != r.ty => {
-                return err(name, "three-source sources share one type (or are HF)", 0)
+            Some(s) => {
+                let prec = o.hf_type.is_some() && matches!(s, DataType::F | DataType::HF);
+                if prec {
+                    let Some(v) = t.prec3.enc(r.ty) else {
+                        return err(
+                            name,
+                            "with an :f or :hf src0, three-source src1 and src2 are :f or :hf",
+                            0,
+                        );
+                    };
+                    put(w, o.hf_type, v, name)?;
+                } else if s != r.ty {
+                    return err(
+                        name,
+                        if o.hf_type.is_some() {
+                            "three-source sources share src0's type unless all are :f or :hf"
+                        } else {
+                            "three-source sources share one type on this platform (no per-source precision bits: enc.gen8.3src-bdw)"
+                        },
+                        0,
+                    );
+                }
             }
-            _ => {}
         }
-        put(w, o.hf_type, u64::from(hf), name)?;
         put(w, o.reg_nr, u64::from(n), name)?;
         subreg(w, o, sub, name)?;
         // VertStride 0 is the replicated scalar; any other is the <4;4,1> region

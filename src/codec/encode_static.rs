@@ -272,12 +272,13 @@ fn three_src<L: Fields>(w: &mut u128, ops: &Ops, t: &Tabs) -> Option<()> {
 #[inline(always)]
 fn three_src_op<O: Op>(w: &mut u128, r: &RegSrc, ty: DataType, t: &Tabs) -> Option<()> {
     let (n, sub) = grf(r.addr)?;
-    // Src1Type / Src2Type mark an HF source; the others have the shared type.
-    let hf = r.ty == DataType::HF && O::HF_TYPE.is_some();
-    if !hf && r.ty != ty {
+    // src1 / src2 with an F or HF shared type: their own precision (enc.gen8.3src-precision);
+    // otherwise (src0, other types, Broadwell) the shared type.
+    if O::HF_TYPE.is_some() && matches!(ty, DataType::F | DataType::HF) {
+        put(w, O::HF_TYPE, t.prec3.enc(r.ty)?)?;
+    } else if r.ty != ty {
         return None;
     }
-    put(w, O::HF_TYPE, u64::from(hf))?;
     put(w, O::REG_NR, u64::from(n))?;
     subreg::<O>(w, sub)?;
     let rep = r.region.vstride == 0;
@@ -490,8 +491,10 @@ mod tests {
             let fast = STATIC_WORDS.with(|n| n.get()) - before;
             assert!(ok > 4000 && n_err > 1000, "{p:?}: {ok} ok, {n_err} errors");
             assert!(direct > ok, "{p:?}: direct layout for {direct}, {ok} ok");
+            // (About 950 on Cherryview, where random three-source words with an integer
+            // SrcType and a set src1_type/src2_type bit are refused: enc.gen8.3src-precision.)
             assert!(
-                eligible > 1000 && fast * 10 > eligible * 9,
+                eligible > 900 && fast * 10 > eligible * 9,
                 "{p:?}: {fast} of {eligible} words"
             );
         }

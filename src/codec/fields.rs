@@ -36,7 +36,8 @@ pub(crate) struct OpFields {
     pub address_mode: F,
     pub writemask: F,
     pub rep_ctrl: F,
-    /// Three-source `src1_type` / `src2_type`: the source is HF.
+    /// Three-source `src1_type` / `src2_type`: the source's precision when the shared type is
+    /// F or HF (enc.gen8.3src-precision; absent on Broadwell, enc.gen8.3src-bdw).
     pub hf_type: F,
     pub addr_subreg: F,
     /// Indirect offset field and its unit in bytes.
@@ -359,6 +360,8 @@ pub(crate) struct Tabs {
     pub sends_file: Map<File>,
     pub indirect: Map<bool>,
     pub type3: Map<DataType>,
+    /// Three-source `src1_type` / `src2_type` values (enc.gen8.3src-precision).
+    pub prec3: Map<DataType>,
     pub rep: Map<bool>,
     /// Defined SFIDs.
     pub sfid: Map<u8>,
@@ -581,6 +584,7 @@ fn build(p: Platform) -> Tabs {
             pick(p, &[&values::GEN7_3SRC_TYPE, &values::GEN8_3SRC_TYPE]),
             DataType::from_name,
         ),
+        prec3: Map::new(&values::GEN8_3SRC_PRECISION, DataType::from_name),
         rep: Map::new(&values::REP_CONTROL, |s| Some(s == "replicate")),
         sfid: {
             let t = pick(p, &[&values::IVB_SFID, &values::HSW_SFID]);

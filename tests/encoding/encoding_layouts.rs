@@ -575,9 +575,11 @@ fn gen8_layouts() {
         &cat(&[G8_HDR, math, a16_dst, a16_src0, imm]),
         &["cond_modifier"],
     );
+    // Src1Type / Src2Type: Cherryview and Gen9 (GED models 8.1, 9); on Broadwell the bits
+    // keep Mesa's names but are not read (GED model 8 has no such fields: enc.gen8.3src-bdw).
+    let prec_chv: &[(&str, &str)] = &[("src2_type", "35"), ("src1_type", "36")];
+    let prec_bdw: &[(&str, &str)] = &[("mesa_src2_type", "35"), ("mesa_src1_type", "36")];
     let t8: &[(&str, &str)] = &[
-        ("src2_type", "35"),
-        ("src1_type", "36"),
         ("src0_abs", "37"),
         ("src0_negate", "38"),
         ("src2_negate", "42"),
@@ -604,13 +606,14 @@ fn gen8_layouts() {
             G8_HDR,
             cmod,
             t8,
+            prec_bdw,
             &[
                 ("src0_subreg4", "75:73"),
                 ("src1_subreg4", "96:94"),
                 ("src2_subreg4", "117:115"),
             ],
         ]),
-        &["src0_subreg2"],
+        &["src0_subreg2", "src1_type", "src2_type"],
     );
     expect(
         "enc.gen8.3src-chv",
@@ -620,6 +623,7 @@ fn gen8_layouts() {
             G8_HDR,
             cmod,
             t8,
+            prec_chv,
             &[
                 ("src0_subreg2", "84,75:73"),
                 ("src1_subreg2", "105,96:94"),

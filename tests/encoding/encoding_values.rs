@@ -33,7 +33,7 @@ const GEN8: &[Platform] = &[Bdw, Chv, Skl, Bxt];
 fn value_tables() {
     assert_eq!(
         ALL.len(),
-        30,
+        31,
         "value table count (enc.visa.type-format, enc.visa.pred-combine: tests/spec/seed_tables.rs)"
     );
     expect(
@@ -240,6 +240,14 @@ fn value_tables() {
         "enc.gen8.3src-type",
         GEN8,
         &[("f", 0), ("d", 1), ("ud", 2), ("df", 3), ("hf", 4)],
+    );
+    // Src1Type / Src2Type with an F or HF SrcType: mesa brw_eu_emit.c brw_alu3 quotes the
+    // Bspec ("0b = :f ... 1b = :hf"); GED models 8.1 and 9 only.
+    expect(
+        &values::GEN8_3SRC_PRECISION,
+        "enc.gen8.3src-precision",
+        &[Chv, Skl, Bxt],
+        &[("f", 0), ("hf", 1)],
     );
     expect(
         &values::REP_CONTROL,

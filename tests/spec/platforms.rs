@@ -201,6 +201,12 @@ fn features_match_the_sources() {
             "feature.mixed-float-mode",
             GEN8_UP,
         ),
+        // Text syntax.
+        (
+            &feature::IGA_TERNARY_REGIONS,
+            "feature.iga-ternary-regions",
+            ALL,
+        ),
     ];
     for (f, id, expect) in table {
         assert_eq!(f.id, *id);

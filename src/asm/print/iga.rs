@@ -88,9 +88,12 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
         }
         iga_dst(out, d, i);
     }
-    for s in i.src.iter().flatten() {
+    // IGA's ternary form of three-source (Align16) regions (feature.iga-ternary-regions).
+    let ternary = iga && a16 && i.is_three_src();
+    for (k, s) in i.src.iter().enumerate() {
+        let Some(s) = s else { continue };
         out.push(' ');
-        iga_src(out, s, i);
+        iga_src(out, s, i, ternary.then_some(k == 2));
     }
     if let Some(s) = &i.send {
         let ex = match s.ex_desc {
@@ -117,7 +120,7 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
     jumps(out, i, l, false);
     // Options.
     let mut opts = Opts::new(out, " {", ", ");
-    if a16 {
+    if a16 && !ternary {
         opts.push("Align16");
     }
     if !iga {
@@ -255,7 +258,9 @@ fn reg_name_only(out: &mut String, a: Addr) {
     }
 }
 
-fn iga_src(out: &mut String, s: &Src, i: &Insn) {
+/// `ternary`: the source of a three-source instruction in IGA's ternary form, and whether it
+/// is src2.
+fn iga_src(out: &mut String, s: &Src, i: &Insn, ternary: Option<bool>) {
     let r = match s {
         Src::Imm(imm) => return iga_imm(out, imm),
         Src::Reg(r) => r,
@@ -285,9 +290,27 @@ fn iga_src(out: &mut String, s: &Src, i: &Insn) {
         return;
     }
     iga_reg(out, r.addr, r.ty);
-    region_text(out, r, i.access == AccessMode::Align16, false);
+    match ternary {
+        Some(src2) => {
+            out.push_str(ternary_region(r, src2));
+            swizzle_text(out, r.swizzle);
+        }
+        None => region_text(out, r, i.access == AccessMode::Align16, false),
+    }
     out.push(':');
     out.push_str(names::type_lower(r.ty));
+}
+
+/// A three-source source's region in IGA's ternary form (feature.iga-ternary-regions): `<0;0>`
+/// (replicated, VertStride 0) or `<2;1>` on src0 and src1, `<0>` or `<1>` on src2. A swizzle
+/// other than `.xyzw` follows in euref's Align16 notation (IGA has none for it).
+pub(super) fn ternary_region(r: &RegSrc, src2: bool) -> &'static str {
+    match (src2, r.region.vstride == 0) {
+        (false, true) => "<0;0>",
+        (false, false) => "<2;1>",
+        (true, true) => "<0>",
+        (true, false) => "<1>",
+    }
 }
 
 /// `<v;w,h>` / `<w,h>` (VxH) in Align1, `<v>` + swizzle in Align16. Mesa separates with commas.

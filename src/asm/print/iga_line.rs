@@ -340,9 +340,12 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, labels: JumpLabels) {
         }
         dst(l, d, i);
     }
-    for s in i.src.iter().flatten() {
+    // IGA's ternary form of three-source (Align16) regions (feature.iga-ternary-regions).
+    let ternary = a16 && i.is_three_src();
+    for (k, s) in i.src.iter().enumerate() {
+        let Some(s) = s else { continue };
         l.b(b' ');
-        src(l, s, i);
+        src(l, s, i, ternary.then_some(k == 2));
     }
     if let Some(s) = &i.send {
         let ex = match s.ex_desc {
@@ -377,14 +380,14 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, labels: JumpLabels) {
             None => l.signed(off.into()),
         }
     }
-    options(l, i);
+    options(l, i, ternary);
     out.n = line.n;
 }
 
 #[inline(always)]
-fn options(l: &mut Line, i: &Insn) {
+fn options(l: &mut Line, i: &Insn, ternary: bool) {
     let mut o = Opts { any: false };
-    if i.access == AccessMode::Align16 {
+    if i.access == AccessMode::Align16 && !ternary {
         o.push(l, tok!("Align16"));
     }
     let c = &i.ctrl;
@@ -491,7 +494,9 @@ fn dst(l: &mut Line, d: &Dst, i: &Insn) {
 }
 
 #[inline(always)]
-fn src(l: &mut Line, s: &Src, i: &Insn) {
+/// `ternary`: the source of a three-source instruction in IGA's ternary form, and whether it
+/// is src2.
+fn src(l: &mut Line, s: &Src, i: &Insn, ternary: Option<bool>) {
     let r = match s {
         Src::Imm(imm) => return self::imm(l, imm),
         Src::Reg(r) => r,
@@ -522,7 +527,13 @@ fn src(l: &mut Line, s: &Src, i: &Insn) {
         return;
     }
     reg(l, r.addr, r.ty);
-    region(l, r, i.access == AccessMode::Align16);
+    match ternary {
+        Some(src2) => {
+            l.s(super::iga::ternary_region(r, src2));
+            swizzle(l, r.swizzle);
+        }
+        None => region(l, r, i.access == AccessMode::Align16),
+    }
     ty(l, r.ty);
 }
 
