@@ -125,6 +125,11 @@ fn decode_tables(
         Kind::Send => send(i, w, l, t, a16)?,
         Kind::Sends => sends(i, w, l, t)?,
         Kind::Branch => {
+            // Gen8+ brc has JIP/UIP only with an immediate src0 (enc.gen8.branch-opcodes).
+            if op == Opcode::Brc && !is_imm(w, l, t, 0)? {
+                let f = need(l.op[1].reg_file, "src0_reg_file")?;
+                return Err(bad(K::Unsupported, f, f.get(w)));
+            }
             let j = t.jumps[(n & 0x7f) as usize];
             if j & 1 != 0 {
                 let f = need(l.jip, "jip")?;

@@ -258,6 +258,11 @@ fn decode_with<L: Fields>(
         Kind::Send => send::<L>(i, w, t, l, a16)?,
         Kind::Sends => sends::<L>(i, w, t, l)?,
         Kind::Branch => {
+            // Gen8+ brc has JIP/UIP only with an immediate src0 (enc.gen8.branch-opcodes).
+            if op == Opcode::Brc && !is_imm(w, t, L::SRC0_REG_FILE)? {
+                let f = need!(L::SRC0_REG_FILE, "src0_reg_file");
+                return Err(bad(K::Unsupported, f, f.get(w)));
+            }
             let j = t.jumps[(n & 0x7f) as usize];
             if j & 1 != 0 {
                 let f = need!(L::JIP, "jip");

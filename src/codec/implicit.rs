@@ -93,6 +93,17 @@ fn source(o: &ImplicitOperand, i: &Insn, ip: Reg, a16: bool) -> Src {
     }
 }
 
+/// Implicit source `k` (0-2) of `i` on `p` as the encoder writes it where `i` has none of its
+/// own (the `enc.implicit.*` row of its opcode); None when the row has no such source.
+pub fn implicit_source(i: &Insn, p: crate::spec::Platform, k: usize) -> Option<Src> {
+    let t = super::fields::tabs(p);
+    implied(i, t, super::fields::Kind::Bare)
+        .1
+        .get(k)
+        .copied()
+        .flatten()
+}
+
 /// The implicit operands of `i` on the platform of `t` (the `enc.implicit.*` row of its opcode).
 pub(super) fn implied(i: &Insn, t: &Tabs, _kind: super::fields::Kind) -> Implied {
     let Some(row) = implicit::row(i.op, t.p) else {

@@ -2,8 +2,9 @@
 //! size and channel offset, condition modifier and saturate placement, math names).
 
 use super::{
-    flag_text, has_subreg_syntax, hex_upper, is_logic, names, push_i64, push_u64, reg_name,
-    sub_elems, swizzle_text, word, wrmask_text, Dialect, JumpLabels, Opts, PrintOptions, Region,
+    flag_text, has_subreg_syntax, hex_upper, iga_hides_src1, iga_wait_src, is_logic, jump_bytes,
+    names, push_i64, push_u64, reg_name, sub_elems, swizzle_text, word, wrmask_text, Dialect,
+    JumpLabels, Opts, PrintOptions, Region,
 };
 use crate::isa::{Addr, Dst, Imm, Insn, RegSrc, SendDesc, Src, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
@@ -66,14 +67,17 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
             flag_text(out, i);
         }
     }
-    // Execution size.
-    out.push_str(" (");
-    push_u64(out, i.exec_size.into());
-    if iga {
-        out.push_str("|M");
-        push_u64(out, i.chan_off.into());
+    // Execution size (IGA's wait has none when it is (1|M0)).
+    let wait_src = iga && iga_wait_src(i);
+    if !(wait_src && i.exec_size == 1 && i.chan_off == 0) {
+        out.push_str(" (");
+        push_u64(out, i.exec_size.into());
+        if iga {
+            out.push_str("|M");
+            push_u64(out, i.chan_off.into());
+        }
+        out.push(')');
     }
-    out.push(')');
     // Operands.
     if !suffix_mods && i.cmod != CondMod::None {
         out.push_str(" (");
@@ -86,9 +90,20 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
         if !suffix_mods && i.sat {
             out.push_str("(sat)");
         }
-        iga_dst(out, d, i);
+        if wait_src {
+            iga_reg(out, d.addr, d.ty);
+            out.push_str("<0;1,0>:");
+            out.push_str(names::type_lower(d.ty));
+        } else {
+            iga_dst(out, d, i);
+        }
     }
-    for s in i.src.iter().flatten() {
+    let hide1 = iga && iga_hides_src1(i, o.platform);
+    for (k, s) in i.src.iter().enumerate() {
+        let Some(s) = s else { continue };
+        if k == 1 && hide1 {
+            continue;
+        }
         out.push(' ');
         iga_src(out, s, i);
     }
@@ -114,7 +129,9 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
             }
         }
     }
-    jumps(out, i, l, false);
+    // IGA text counts bytes (enc.iga-text.jump-bytes); PRM text the field.
+    let per = if iga { jump_bytes(i.op, o.platform) } else { 1 };
+    jumps(out, i, l, false, per);
     // Options.
     let mut opts = Opts::new(out, " {", ", ");
     if a16 {
@@ -132,7 +149,8 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
     opts.close("}");
 }
 
-pub(super) fn jumps(out: &mut String, i: &Insn, l: JumpLabels, mesa: bool) {
+/// The jump targets: labels, or the offsets times `per` (text units per field unit).
+pub(super) fn jumps(out: &mut String, i: &Insn, l: JumpLabels, mesa: bool, per: i32) {
     let items = [(i.jip, l.jip, "JIP"), (i.uip, l.uip, "UIP")];
     for (off, label, kw) in items {
         let Some(off) = off else { continue };
@@ -146,7 +164,7 @@ pub(super) fn jumps(out: &mut String, i: &Insn, l: JumpLabels, mesa: bool) {
                 out.push_str("LABEL");
                 push_u64(out, k as u64);
             }
-            None => push_i64(out, off.into()),
+            None => push_i64(out, i64::from(off) * i64::from(per)),
         }
     }
 }

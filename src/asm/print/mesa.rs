@@ -75,7 +75,7 @@ pub(super) fn mesa_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLab
     }
     if i.jip.is_some() || i.uip.is_some() {
         let mut j = String::new();
-        jumps(&mut j, i, l, true);
+        jumps(&mut j, i, l, true, 1);
         field(out, &|out| out.push_str(j.trim_start()));
     }
     if let Some(s) = &i.send {
