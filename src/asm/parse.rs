@@ -940,6 +940,15 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        if send
+            && self.d == Dialect::Mesa
+            && insn.ctrl.acc_wr
+            && crate::codec::send_has_no_src_dep_set(self.plat)
+        {
+            // Mesa's AccWrEnable names bit 28, NoSrcDepSet on a Gen9 send (enc.gen9.send-a1).
+            insn.ctrl.acc_wr = false;
+            insn.ctrl.no_src_dep_set = true;
+        }
         if send {
             self.finish_send(insn, pd)?;
         } else if let Some((_, p)) = pd.sfid_suffix {

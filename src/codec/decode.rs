@@ -223,6 +223,7 @@ fn header(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
     c.no_mask = t.nomask.get(l.mask_control.get(w)).unwrap_or(false);
     c.acc_wr = get(l.acc_wr_control, w) != 0;
     c.branch_ctrl = get(l.branch_control, w) != 0;
+    c.no_src_dep_set = get(l.no_src_dep_set, w) != 0;
     (c.no_dd_clr, c.no_dd_chk) = lookup(&t.dep, l.dep_ctrl, "dep_ctrl", w)?;
     c.thread = lookup(&t.thread, l.thread_control, "thread_control", w)?;
     c.breakpoint = get(l.debug_control, w) != 0;

@@ -335,6 +335,7 @@ fn header<L: Fields>(i: &mut Insn, w: u128, t: &Tabs) -> R<()> {
     c.no_mask = t.nomask.get(L::MASK_CONTROL.get(w)).unwrap_or(false);
     c.acc_wr = L::ACC_WR_CONTROL.get(w) != 0;
     c.branch_ctrl = L::BRANCH_CONTROL.get(w) != 0;
+    c.no_src_dep_set = L::NO_SRC_DEP_SET.get(w) != 0;
     (c.no_dd_clr, c.no_dd_chk) = lk(&t.dep, L::DEP_CTRL, "dep_ctrl", w)?;
     c.thread = lk(&t.thread, L::THREAD_CONTROL, "thread_control", w)?;
     c.breakpoint = L::DEBUG_CONTROL.get(w) != 0;

@@ -34,6 +34,8 @@ pub struct Controls {
     pub acc_wr: bool,
     /// BranchCtrl (Gen8+ flow instructions; shares the AccWrCtrl bit).
     pub branch_ctrl: bool,
+    /// NoSrcDepSet: `{NoSrcDepSet}` (Gen9 sends; bit 28, AccWrCtrl elsewhere).
+    pub no_src_dep_set: bool,
     /// DepCtrl: `{NoDDClr}`.
     pub no_dd_clr: bool,
     /// DepCtrl: `{NoDDChk}`.

@@ -244,7 +244,16 @@ fn opcodes_mesa_does_not_emit_get_their_implicit_operands() {
     // brc (Gen8+): a jump-target instruction: null:D destination, src0 immediate D, the
     // targets in the JIP (127:96) and UIP (95:64) fields.
     for p in [Bdw, Skl] {
-        let w = reencode(p, Opcode::Brc, &[("jip", 48), ("uip", 48)]);
+        let w = reencode(
+            p,
+            Opcode::Brc,
+            &[
+                ("src0_reg_file", file(p, "imm")),
+                ("src0_reg_type", imm_ty(p, DataType::D)),
+                ("jip", 48),
+                ("uip", 48),
+            ],
+        );
         check(
             "enc.implicit.gen8.brc",
             p,

@@ -192,6 +192,10 @@ pub(super) fn common_opts(opts: &mut Opts, i: &Insn, mesa: bool) {
     if c.branch_ctrl {
         opts.push("BranchCtrl");
     }
+    if c.no_src_dep_set {
+        // Mesa calls bit 28 AccWrEnable on every instruction (enc.gen9.send-a1 note).
+        opts.push(if mesa { "AccWrEnable" } else { "NoSrcDepSet" });
+    }
     if c.compacted {
         opts.push(if mesa { "compacted" } else { "Compacted" });
     }

@@ -424,6 +424,9 @@ fn options(l: &mut Line, i: &Insn) {
     if c.branch_ctrl {
         o.push(l, tok!("BranchCtrl"));
     }
+    if c.no_src_dep_set {
+        o.push(l, tok!("NoSrcDepSet"));
+    }
     if c.compacted {
         o.push(l, tok!("Compacted"));
     }

@@ -113,10 +113,14 @@ pub(crate) fn program(insns: &[Insn], o: &PrintOptions) -> String {
 
 /// Whether IGA syntax writes `wait`'s operand as the source IGA shows, `nN.s<0;1,0>:ud`
 /// (enc.implicit.wait): an Align1 wait whose destination is direct with stride 1 (the source
-/// is then that register). Its `(1|M0)` group is left out too.
+/// is then that register) with neither saturation nor condition modifier (IGA's wait has
+/// none; euref's text of them needs the execution-size group). Its `(1|M0)` group is left
+/// out too.
 pub(super) fn iga_wait_src(i: &Insn) -> bool {
     i.op == Opcode::Wait
         && i.access == crate::spec::AccessMode::Align1
+        && !i.sat
+        && i.cmod == crate::spec::CondMod::None
         && i.dst
             .as_ref()
             .is_some_and(|d| d.hstride == 1 && matches!(d.addr, crate::isa::Addr::Direct { .. }))
