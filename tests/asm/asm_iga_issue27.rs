@@ -49,7 +49,9 @@ fn haswell_else_prints_and_reads_bytes() {
     // PRM syntax keeps the field value.
     assert_eq!(asm::print_insn(&i, &opts(Dialect::Prm, Hsw)), "else (8) 4");
     assert_eq!(
-        asm::parse_insn("else (8) 4", Dialect::Prm, Hsw).unwrap().jip,
+        asm::parse_insn("else (8) 4", Dialect::Prm, Hsw)
+            .unwrap()
+            .jip,
         Some(4)
     );
 }
@@ -86,7 +88,11 @@ fn haswell_call_counts_bytes() {
     )
     .unwrap();
     assert_eq!(prog.insns[0].jip, Some(32));
-    assert_eq!(prog.insns[2].jip, Some(4), "else: two instructions = 4 units");
+    assert_eq!(
+        prog.insns[2].jip,
+        Some(4),
+        "else: two instructions = 4 units"
+    );
     let text = asm::print_program(&prog.insns, &opts(Dialect::Iga, Hsw));
     assert!(text.contains("call (8|M0) r10.0<1>:d LABEL0"), "{text}");
     assert!(text.contains("else (8|M0) LABEL1"), "{text}");
@@ -133,8 +139,12 @@ fn one_source_math_has_no_src1_in_iga_text() {
     let mesa = asm::print_insn(&i, &opts(Dialect::Mesa, Skl));
     assert!(mesa.contains("null<8,8,1>F"), "{mesa}");
     // A two-source function needs both.
-    let e = asm::parse_insn("math.pow (8|M0) r95.0<1>:f r94.0<8;8,1>:f", Dialect::Iga, Skl)
-        .expect_err("pow with one source");
+    let e = asm::parse_insn(
+        "math.pow (8|M0) r95.0<1>:f r94.0<8;8,1>:f",
+        Dialect::Iga,
+        Skl,
+    )
+    .expect_err("pow with one source");
     assert!(e.to_string().contains("takes 2 sources"), "{e}");
 }
 

@@ -185,7 +185,8 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
     // Bit 28 of a send: NoSrcDepSet on Gen9, no field on Gen8, AccWrCtrl before
     // (enc.gen8.send-a1, enc.gen9.send-a1).
     let nsds_bit = send && codec::send_has_no_src_dep_set(p);
-    let acc_wr_bit = !branch_ctrl_bit && !nsds_bit && !(send && p.gen_x10() == 80);
+    let bit28_not_acc_wr = branch_ctrl_bit || nsds_bit || (send && p.gen_x10() == 80);
+    let acc_wr_bit = !bit28_not_acc_wr;
     i.ctrl = Controls {
         no_mask: r.bool(),
         acc_wr: acc_wr_bit && r.bool(),
