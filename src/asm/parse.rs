@@ -60,6 +60,8 @@ pub(crate) struct Pending {
     /// The sources (bit k: src k) read in their final form without a region: their region
     /// is the default one, set by `finish` once the access mode is known.
     pub(crate) default_regions: u8,
+    /// IGA's jmpi offset: an untyped number, relative to the jmpi (enc.iga-text.jmpi-bias).
+    pub(crate) jmpi_label: bool,
 }
 
 /// A channel offset and the position of its `M` (or option).
@@ -714,7 +716,19 @@ impl<'a> Parser<'a> {
         match op {
             Opcode::Nop | Opcode::Illegal => Ok(()),
             Opcode::Jmpi => {
-                pd.srcs[1] = Some(self.src_raw()?);
+                let mut s = self.src_raw()?;
+                if let RawSrc::Imm {
+                    ty: ty @ None,
+                    val: RawNum::Int { .. },
+                    ..
+                } = &mut s
+                {
+                    if self.d == Dialect::Iga {
+                        *ty = Some(DataType::D);
+                        pd.jmpi_label = true;
+                    }
+                }
+                pd.srcs[1] = Some(s);
                 Ok(())
             }
             Opcode::Ret => {
@@ -955,6 +969,9 @@ impl<'a> Parser<'a> {
             return Err(p.err("only sends take a shared function suffix"));
         }
         insn.canonicalize();
+        if pd.jmpi_label {
+            self.jmpi_field(insn)?;
+        }
         if insn.op == Opcode::Math && insn.src[1].is_none() {
             // IGA writes no src1 for a one-source function: it is the implicit operand
             // (enc.implicit.math-src1), as the decoder reads it back.
@@ -968,6 +985,31 @@ impl<'a> Parser<'a> {
                 }
                 _ => {}
             }
+        }
+        Ok(())
+    }
+
+    /// IGA's jmpi offset (relative to the jmpi) made the field (relative to the next
+    /// instruction): minus the jmpi's size (enc.iga-text.jmpi-bias).
+    fn jmpi_field(&self, insn: &mut Insn) -> PResult<()> {
+        let t = &crate::spec::encoding::values::IGA_TEXT_JMPI_BIAS;
+        let bias = t
+            .value(if insn.ctrl.compacted {
+                "compacted"
+            } else {
+                "native"
+            })
+            .unwrap_or(16) as i64;
+        if let Some(Src::Imm(imm)) = &mut insn.src[1] {
+            let x = i64::from(imm.bits as u32 as i32) - bias;
+            let field = i32::try_from(x).map_err(|_| {
+                self.c.err(format!(
+                    "jmpi offset {} is out of range: the field ({} minus the jmpi's {bias} bytes) has 32 bits",
+                    x + bias,
+                    x + bias
+                ))
+            })?;
+            imm.bits = u64::from(field as u32);
         }
         Ok(())
     }

@@ -195,3 +195,31 @@ fn send_bit_28_per_generation() {
     let t = asm::print_insn(&hsw, &opts(Dialect::Iga, Hsw));
     assert!(t.contains("AccWrEn"), "{t}");
 }
+
+/// jmpi: IGA writes the offset from the jmpi itself, the field (relative to the next
+/// instruction) plus 16, or 8 when compacted (enc.iga-text.jmpi-bias), untyped and without the
+/// (1|M0) group; euref's former typed text is the field itself.
+#[test]
+fn jmpi_offset_from_the_jmpi() {
+    for p in [Hsw, Bdw, Skl] {
+        let b = assemble("(W) jmpi 48", p);
+        assert_eq!(dword(&b, 3), 32, "{}: the field is 48 - 16", p.name());
+        assert_eq!(b[0] & 0x7F, 0x20, "jmpi opcode");
+        let i = codec::decode(&b, p).unwrap().0;
+        assert_eq!(asm::print_insn(&i, &opts(Dialect::Iga, p)), "(W) jmpi 48");
+        // The typed immediate is the raw field.
+        assert_eq!(dword(&assemble("(W) jmpi (1|M0) 32:d", p), 3), 32);
+        // Compacted: the jmpi is 8 bytes, so the same field is 40 from the jmpi.
+        let c = asm::parse_insn("(W) jmpi 40 {Compacted}", Dialect::Iga, p).unwrap();
+        assert!(c.ctrl.compacted);
+        let f = c.src[1].as_ref().and_then(|s| s.as_imm()).unwrap();
+        assert_eq!(f.bits as u32 as i32, 32);
+        assert_eq!(
+            asm::print_insn(&c, &opts(Dialect::Iga, p)),
+            "(W) jmpi 40 {Compacted}"
+        );
+        // PRM syntax keeps the typed field.
+        let prm = asm::print_insn(&i, &opts(Dialect::Prm, p));
+        assert!(prm.contains("32:d"), "{prm}");
+    }
+}

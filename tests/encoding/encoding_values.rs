@@ -33,7 +33,7 @@ const GEN8: &[Platform] = &[Bdw, Chv, Skl, Bxt];
 fn value_tables() {
     assert_eq!(
         ALL.len(),
-        33,
+        34,
         "value table count (enc.visa.type-format, enc.visa.pred-combine: tests/spec/seed_tables.rs)"
     );
     expect(
@@ -340,6 +340,14 @@ fn value_tables() {
         "enc.iga-text.jump-bytes",
         ALLP,
         &[("iga", 1)],
+    );
+    // IGA's jmpi offset counts from the jmpi: the field plus its size (Decoder.cpp
+    // decodeBranchInstruction; native 16 bytes, compacted 8).
+    expect(
+        &values::IGA_TEXT_JMPI_BIAS,
+        "enc.iga-text.jmpi-bias",
+        ALLP,
+        &[("native", 16), ("compacted", 8)],
     );
 }
 

@@ -2,7 +2,7 @@
 //! size and channel offset, condition modifier and saturate placement, math names).
 
 use super::{
-    flag_text, has_subreg_syntax, hex_upper, iga_hides_src1, iga_wait_src, is_logic, jump_bytes,
+    flag_text, has_subreg_syntax, hex_upper, iga_hides_src1, iga_jmpi_offset, iga_no_group, iga_wait_src, is_logic, jump_bytes,
     names, push_i64, push_u64, reg_name, sub_elems, swizzle_text, word, wrmask_text, Dialect,
     JumpLabels, Opts, PrintOptions, Region,
 };
@@ -69,7 +69,7 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
     }
     // Execution size (IGA's wait has none when it is (1|M0)).
     let wait_src = iga && iga_wait_src(i);
-    if !(wait_src && i.exec_size == 1 && i.chan_off == 0) {
+    if !(iga && iga_no_group(i)) {
         out.push_str(" (");
         push_u64(out, i.exec_size.into());
         if iga {
@@ -105,7 +105,10 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
             continue;
         }
         out.push(' ');
-        iga_src(out, s, i);
+        match iga_jmpi_offset(i).filter(|_| iga) {
+            Some(x) => push_i64(out, x),
+            None => iga_src(out, s, i),
+        }
     }
     if let Some(s) = &i.send {
         let ex = match s.ex_desc {

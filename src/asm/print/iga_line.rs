@@ -10,7 +10,7 @@
 
 use super::tokens::{pow2_code, toks, Tok, Toks, CODES};
 use super::{
-    has_subreg_syntax, iga_hides_src1, iga_wait_src, is_logic, jump_bytes, names, sub_elems, word,
+    has_subreg_syntax, iga_hides_src1, iga_jmpi_offset, iga_no_group, iga_wait_src, is_logic, jump_bytes, names, sub_elems, word,
     JumpLabels, Region,
 };
 use crate::isa::{Addr, Dst, Imm, Insn, Reg, RegSrc, SendDesc, Src, Swizzle, ThreadCtrl};
@@ -321,7 +321,7 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, p: Platform, labels: JumpLabels
     let wait_src = i.op == Opcode::Wait && iga_wait_src(i);
     match pow2_code(i.exec_size) {
         // IGA's wait has no group when it is (1|M0).
-        _ if wait_src && i.exec_size == 1 && i.chan_off == 0 => {}
+        _ if matches!(i.op, Opcode::Wait | Opcode::Jmpi) && iga_no_group(i) => {}
         Some(e) if i.chan_off % 4 == 0 && i.chan_off < 32 => {
             l.put(&t.exec[e * 8 + usize::from(i.chan_off / 4)]);
         }
@@ -359,7 +359,10 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, p: Platform, labels: JumpLabels
             continue;
         }
         l.b(b' ');
-        src(l, s, i);
+        match iga_jmpi_offset(i) {
+            Some(x) => l.signed(x),
+            None => src(l, s, i),
+        }
     }
     if let Some(s) = &i.send {
         let ex = match s.ex_desc {

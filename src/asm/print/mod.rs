@@ -126,6 +126,39 @@ pub(super) fn iga_wait_src(i: &Insn) -> bool {
             .is_some_and(|d| d.hstride == 1 && matches!(d.addr, crate::isa::Addr::Direct { .. }))
 }
 
+/// IGA's text of jmpi's offset: a D immediate field plus the jmpi's size, the offset from the
+/// jmpi itself (enc.iga-text.jmpi-bias); None for other instructions and operands.
+pub(super) fn iga_jmpi_offset(i: &Insn) -> Option<i64> {
+    if i.op != Opcode::Jmpi {
+        return None;
+    }
+    let Some(crate::isa::Src::Imm(imm)) = &i.src[1] else {
+        return None;
+    };
+    if imm.ty != DataType::D {
+        return None;
+    }
+    let t = &crate::spec::encoding::values::IGA_TEXT_JMPI_BIAS;
+    let bias = t.value(if i.ctrl.compacted {
+        "compacted"
+    } else {
+        "native"
+    })?;
+    Some(i64::from(imm.bits as u32 as i32) + bias as i64)
+}
+
+/// Whether IGA leaves out the `(1|M0)` group of `i`: jmpi and wait (OpSpec::hasImpicitEm)
+/// in the forms [`iga_jmpi_offset`] / [`iga_wait_src`] print.
+pub(super) fn iga_no_group(i: &Insn) -> bool {
+    i.exec_size == 1
+        && i.chan_off == 0
+        && match i.op {
+            Opcode::Wait => iga_wait_src(i),
+            Opcode::Jmpi => true,
+            _ => false,
+        }
+}
+
 /// Whether IGA syntax leaves out src1 of `i`: a one-source math function whose src1 is the
 /// implicit operand the encoder writes (enc.implicit.math-src1; IGA prints no src1 there).
 pub(super) fn iga_hides_src1(i: &Insn, p: crate::spec::Platform) -> bool {
