@@ -2,9 +2,9 @@
 //! size and channel offset, condition modifier and saturate placement, math names).
 
 use super::{
-    flag_text, has_subreg_syntax, hex_upper, iga_hides_src1, iga_jmpi_offset, iga_no_group, iga_wait_src, is_logic, jump_bytes,
-    names, push_i64, push_u64, reg_name, sub_elems, swizzle_text, word, wrmask_text, Dialect,
-    JumpLabels, Opts, PrintOptions, Region,
+    flag_text, has_subreg_syntax, hex_upper, iga_hides_src1, iga_jmpi_offset, iga_no_group,
+    iga_wait_src, is_logic, jump_bytes, names, push_i64, push_u64, reg_name, sub_elems,
+    swizzle_text, word, wrmask_text, Dialect, JumpLabels, Opts, PrintOptions, Region,
 };
 use crate::isa::{Addr, Dst, Imm, Insn, RegSrc, SendDesc, Src, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};

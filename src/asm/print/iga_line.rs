@@ -10,8 +10,8 @@
 
 use super::tokens::{pow2_code, toks, Tok, Toks, CODES};
 use super::{
-    has_subreg_syntax, iga_hides_src1, iga_jmpi_offset, iga_no_group, iga_wait_src, is_logic, jump_bytes, names, sub_elems, word,
-    JumpLabels, Region,
+    has_subreg_syntax, iga_hides_src1, iga_jmpi_offset, iga_no_group, iga_wait_src, is_logic,
+    jump_bytes, names, sub_elems, word, JumpLabels, Region,
 };
 use crate::isa::{Addr, Dst, Imm, Insn, Reg, RegSrc, SendDesc, Src, Swizzle, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform, PredCtrl};
