@@ -972,12 +972,12 @@ impl<'a> Parser<'a> {
         if pd.jmpi_label {
             self.jmpi_field(insn)?;
         }
-        if insn.op == Opcode::Math && insn.src[1].is_none() {
-            // IGA writes no src1 for a one-source function: it is the implicit operand
-            // (enc.implicit.math-src1), as the decoder reads it back.
+        if insn.op == Opcode::Math {
+            // A one-source function has no src1 of its own: Mesa's `null<8,8,1>F` is the
+            // implicit operand (enc.implicit.math-src1), left out as the decoder leaves it.
+            crate::codec::drop_implicit_math_src1(insn, self.plat);
             match crate::math::source_count(insn.math) {
-                Some(1) => insn.src[1] = crate::codec::implicit_source(insn, self.plat, 1),
-                Some(2) => {
+                Some(2) if insn.src[1].is_none() => {
                     return Err(self.c.err(format!(
                         "missing operand: `math.{}` takes 2 sources, found 1",
                         names::math_iga(insn.math)

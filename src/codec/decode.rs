@@ -87,9 +87,13 @@ pub(super) fn decode_word_with(w: u128, p: Platform, i: &mut Insn, fast: bool) -
     }
     let kind = t.kind(n);
     match (l.dec, fast) {
-        (Some(f), true) => f(w, t, l, op, n, kind, i),
-        _ => decode_tables(w, t, l, op, n, kind, i),
+        (Some(f), true) => f(w, t, l, op, n, kind, i)?,
+        _ => decode_tables(w, t, l, op, n, kind, i)?,
     }
+    if kind == Kind::Math {
+        super::implicit::drop_implicit_math_src1(i, t.p);
+    }
+    Ok(())
 }
 
 /// The rest of [`decode_word_with`] through the resolved tables (kept out of line: the

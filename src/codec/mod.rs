@@ -41,7 +41,7 @@ pub use decode::{decode_word, decode_word_into};
 pub use dont_care::dont_care;
 pub use encode::encode_word;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
-pub use implicit::implicit_source;
+pub use implicit::{drop_implicit_math_src1, implicit_source};
 
 use crate::encoding::{compact_word, is_compact, native_word};
 use crate::isa::Insn;

@@ -131,6 +131,10 @@ fn one_source_math_has_no_src1_in_iga_text() {
     // Mesa corpus gen9 math.expected: math inv(8) g95<1>F g94<8,8,1>F null<8,8,1>F.
     let hex = "38 00 60 01 e8 3a e0 2b c0 0b 8d 38 00 00 8d 00";
     let i = decode(hex, Skl);
+    assert_eq!(
+        i.src[1], None,
+        "the implicit src1 is no operand of the model"
+    );
     let iga = asm::print_insn(&i, &opts(Dialect::Iga, Skl));
     assert_eq!(iga, "math.inv (8|M0) r95.0<1>:f r94.0<8;8,1>:f");
     assert_eq!(asm::parse_insn(&iga, Dialect::Iga, Skl).unwrap(), i);
@@ -138,6 +142,17 @@ fn one_source_math_has_no_src1_in_iga_text() {
     // Mesa's text keeps its null src1.
     let mesa = asm::print_insn(&i, &opts(Dialect::Mesa, Skl));
     assert!(mesa.contains("null<8,8,1>F"), "{mesa}");
+    // Mesa's text with its null src1 reads as the same instruction.
+    assert_eq!(asm::parse_insn(&mesa, Dialect::Mesa, Skl).unwrap(), i);
+    // A src1 of its own (bits IGA drops) is kept and shown: here r3 (Gen8+ Align1: src1
+    // RegFile bits 90:89 = GRF, RegNum bits 108:101 = 3).
+    let mut b = hex_bytes(hex);
+    b[11] |= 0x02;
+    b[12] |= 0x60;
+    let own = codec::decode(&b, Skl).unwrap().0;
+    let t = asm::print_insn(&own, &opts(Dialect::Iga, Skl));
+    assert_eq!(t, "math.inv (8|M0) r95.0<1>:f r94.0<8;8,1>:f r3.0<8;8,1>:f");
+    assert_eq!(assemble(&t, Skl).to_vec(), b);
     // A two-source function needs both.
     let e = asm::parse_insn(
         "math.pow (8|M0) r95.0<1>:f r94.0<8;8,1>:f",

@@ -215,8 +215,8 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
                 i.math = r.pick(&MathFn::ALL);
             }
             // Math: the function's sources; a one-source function may have a src1 of its
-            // own, else its src1 is the implicit operand (enc.implicit.math-src1), which
-            // parsers supply where the text has none.
+            // own unless it is the implicit operand (enc.implicit.math-src1), which the
+            // model leaves out.
             let n = match euref::math::source_count(i.math) {
                 _ if op != Opcode::Math => info.srcs as usize,
                 Some(1) => 1 + r.below(2) as usize,
@@ -226,9 +226,9 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
             for k in 0..n {
                 i.src[k] = Some(src(&mut r, p, true));
             }
-            if op == Opcode::Math && i.src[1].is_none() {
+            if op == Opcode::Math {
                 i.canonicalize();
-                i.src[1] = euref::codec::implicit_source(&i, p, 1);
+                euref::codec::drop_implicit_math_src1(&mut i, p);
             }
         }
     }

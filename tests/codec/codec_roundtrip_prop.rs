@@ -339,6 +339,8 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
                     reg_src(&mut r, p, a16)
                 });
             }
+            // The model leaves out the implicit src1 of a one-source math function.
+            codec::drop_implicit_math_src1(&mut i, p);
         }
     }
     (p, i)

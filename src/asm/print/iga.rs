@@ -2,9 +2,9 @@
 //! size and channel offset, condition modifier and saturate placement, math names).
 
 use super::{
-    flag_text, has_subreg_syntax, hex_upper, iga_hides_src1, iga_jmpi_offset, iga_no_group,
-    iga_wait_src, is_logic, jump_bytes, names, push_i64, push_u64, reg_name, sub_elems,
-    swizzle_text, word, wrmask_text, Dialect, JumpLabels, Opts, PrintOptions, Region,
+    flag_text, has_subreg_syntax, hex_upper, iga_jmpi_offset, iga_no_group, iga_wait_src, is_logic,
+    jump_bytes, names, push_i64, push_u64, reg_name, sub_elems, swizzle_text, word, wrmask_text,
+    Dialect, JumpLabels, Opts, PrintOptions, Region,
 };
 use crate::isa::{Addr, Dst, Imm, Insn, RegSrc, SendDesc, Src, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
@@ -98,12 +98,7 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
             iga_dst(out, d, i);
         }
     }
-    let hide1 = iga && iga_hides_src1(i, o.platform);
-    for (k, s) in i.src.iter().enumerate() {
-        let Some(s) = s else { continue };
-        if k == 1 && hide1 {
-            continue;
-        }
+    for s in i.src.iter().flatten() {
         out.push(' ');
         match iga_jmpi_offset(i).filter(|_| iga) {
             Some(x) => push_i64(out, x),

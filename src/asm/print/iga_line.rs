@@ -10,8 +10,8 @@
 
 use super::tokens::{pow2_code, toks, Tok, Toks, CODES};
 use super::{
-    has_subreg_syntax, iga_hides_src1, iga_jmpi_offset, iga_no_group, iga_wait_src, is_logic,
-    jump_bytes, names, sub_elems, word, JumpLabels, Region,
+    has_subreg_syntax, iga_jmpi_offset, iga_no_group, iga_wait_src, is_logic, jump_bytes, names,
+    sub_elems, word, JumpLabels, Region,
 };
 use crate::isa::{Addr, Dst, Imm, Insn, Reg, RegSrc, SendDesc, Src, Swizzle, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform, PredCtrl};
@@ -352,12 +352,7 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, p: Platform, labels: JumpLabels
             dst(l, d, i);
         }
     }
-    let hide1 = i.op == Opcode::Math && iga_hides_src1(i, p);
-    for (k, s) in i.src.iter().enumerate() {
-        let Some(s) = s else { continue };
-        if k == 1 && hide1 {
-            continue;
-        }
+    for s in i.src.iter().flatten() {
         l.b(b' ');
         match iga_jmpi_offset(i) {
             Some(x) => l.signed(x),

@@ -154,18 +154,10 @@ pub(super) fn iga_no_group(i: &Insn) -> bool {
         && i.chan_off == 0
         && match i.op {
             Opcode::Wait => iga_wait_src(i),
-            Opcode::Jmpi => true,
+            // (An `(abs)` operand would read as the group.)
+            Opcode::Jmpi => !matches!(&i.src[1], Some(crate::isa::Src::Reg(r)) if r.abs),
             _ => false,
         }
-}
-
-/// Whether IGA syntax leaves out src1 of `i`: a one-source math function whose src1 is the
-/// implicit operand the encoder writes (enc.implicit.math-src1; IGA prints no src1 there).
-pub(super) fn iga_hides_src1(i: &Insn, p: crate::spec::Platform) -> bool {
-    i.op == Opcode::Math
-        && crate::math::source_count(i.math) == Some(1)
-        && i.src[1].is_some()
-        && i.src[1] == crate::codec::implicit_source(i, p, 1)
 }
 
 pub(super) fn is_logic(op: Opcode) -> bool {
