@@ -129,6 +129,7 @@ impl<'a> Parser<'a> {
         const ACCWRENABLE: u128 = key(b"accwrenable");
         const ACCWRCTRL: u128 = key(b"accwrctrl");
         const BRANCHCTRL: u128 = key(b"branchctrl");
+        const NOSRCDEPSET: u128 = key(b"nosrcdepset");
         const COMPACTED: u128 = key(b"compacted");
         const UNCOMPACTED: u128 = key(b"uncompacted");
         const BREAKPOINT: u128 = key(b"breakpoint");
@@ -147,6 +148,7 @@ impl<'a> Parser<'a> {
             NOPREEMPT => thread(ctrl, ThreadCtrl::NoPreempt)?,
             ACCWREN | ACCWRENABLE | ACCWRCTRL => ctrl.acc_wr = true,
             BRANCHCTRL => ctrl.branch_ctrl = true,
+            NOSRCDEPSET => ctrl.no_src_dep_set = true,
             COMPACTED => ctrl.compacted = true,
             UNCOMPACTED => ctrl.compacted = false,
             BREAKPOINT => ctrl.breakpoint = true,

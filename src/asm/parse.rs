@@ -6,7 +6,9 @@ use super::cursor::{Cursor, PErr, PResult, Pos};
 use super::direct::Known;
 use super::error::show;
 use super::names;
-use super::operand::{make_dst, make_src, ternary_region, OpCtx, RawNum, RawReg, RawSrc};
+use super::operand::{
+    make_dst, make_src, ternary_region, OpCtx, RawNum, RawReg, RawRegion, RawSrc,
+};
 use super::options::{OptionsMemo, MEMO_SLOTS};
 use super::{Dialect, Program};
 use crate::isa::{arf_regnum, sfid_from_name, Flag, Insn, Region, SendDesc, Src};
@@ -60,19 +62,39 @@ pub(crate) struct Pending {
     /// The sources (bit k: src k) read in their final form without a region: their region
     /// is the default one, set by `finish` once the access mode is known.
     pub(crate) default_regions: u8,
+    /// IGA's jmpi offset: an untyped number, relative to the jmpi (enc.iga-text.jmpi-bias).
+    pub(crate) jmpi_label: bool,
 }
 
 /// A channel offset and the position of its `M` (or option).
 pub(crate) type ChanOff = (u8, Pos);
 
-/// Jump units per native instruction: 64-bit units on Gen7/Gen7.5, bytes from Gen8 (mesa
-/// brw_eu_emit.c `brw_jump_scale`; checked against shared/corpus/mesa/asm/gen*/if.expected).
+/// Jump units per native instruction for the structured branches: 64-bit units on
+/// Gen7/Gen7.5, bytes from Gen8 (mesa brw_eu_emit.c `brw_jump_scale`; checked against
+/// shared/corpus/mesa/asm/gen*/if.expected). [`jump_unit_of`] gives it per opcode.
 pub fn jump_unit(p: Platform) -> i32 {
-    if p.gen_x10() >= 80 {
-        16
+    jump_unit_of(Opcode::If, p)
+}
+
+/// Bytes per unit of `op`'s jump offset field on `p`: the tables enc.gen7.jump-unit-bytes /
+/// enc.gen8.jump-unit-bytes (8 for the Gen7/Gen7.5 branches except call, calla and jmpi,
+/// which count bytes as every Gen8+ branch does); 1 for an opcode the tables do not list.
+pub fn jump_bytes(op: Opcode, p: Platform) -> i32 {
+    use crate::spec::encoding::values;
+    let t = if values::GEN7_JUMP_UNIT_BYTES.gens.contains(p) {
+        &values::GEN7_JUMP_UNIT_BYTES
     } else {
-        2
-    }
+        &values::GEN8_JUMP_UNIT_BYTES
+    };
+    t.value(op.name())
+        .and_then(|v| i32::try_from(v).ok())
+        .filter(|&v| (1..=16).contains(&v))
+        .unwrap_or(1)
+}
+
+/// Units of `op`'s jump offset field per native (16-byte) instruction on `p`.
+pub fn jump_unit_of(op: Opcode, p: Platform) -> i32 {
+    16 / jump_bytes(op, p)
 }
 
 /// What the opcode decides about the conversion of `insn`'s operands (see `Parser::finish`).
@@ -318,12 +340,12 @@ impl<'a> Parser<'a> {
 
     /// Set the jump offset of one label use.
     fn resolve_one(&self, f: &Fixup<'a>, insns: &mut [Insn]) -> PResult<()> {
-        let unit = jump_unit(self.plat) as i64;
         let Some(&target) = self.labels.get(f.name) else {
             return Err(f.pos.err(format!("undefined label `{}`", show(f.name))));
         };
-        let off = (target as i64 - f.insn as i64) * unit;
         let op = insns.get(f.insn).map_or(Opcode::If, |i| i.op);
+        let unit = jump_unit_of(op, self.plat) as i64;
+        let off = (target as i64 - f.insn as i64) * unit;
         let (lo, hi) = jump_range(op, self.plat);
         if !(lo..=hi).contains(&off) {
             return Err(f.pos.err(format!(
@@ -565,7 +587,12 @@ impl<'a> Parser<'a> {
     /// [`Parser::exec_size`] without its quick path.
     pub(crate) fn exec_size_general(&mut self, insn: &mut Insn, pd: &mut Pending) -> PResult<()> {
         if !self.c.eat(b'(') {
-            if matches!(insn.op, Opcode::Nop | Opcode::Illegal) {
+            // IGA writes no group for nop, illegal, wait and jmpi (OpSpec::hasImpicitEm:
+            // (1|M0); enc.implicit.wait).
+            if matches!(
+                insn.op,
+                Opcode::Nop | Opcode::Illegal | Opcode::Wait | Opcode::Jmpi
+            ) {
                 insn.exec_size = 1;
                 return Ok(());
             }
@@ -691,7 +718,19 @@ impl<'a> Parser<'a> {
         match op {
             Opcode::Nop | Opcode::Illegal => Ok(()),
             Opcode::Jmpi => {
-                pd.srcs[1] = Some(self.src_raw()?);
+                let mut s = self.src_raw()?;
+                if let RawSrc::Imm {
+                    ty: ty @ None,
+                    val: RawNum::Int { .. },
+                    ..
+                } = &mut s
+                {
+                    if self.d == Dialect::Iga {
+                        *ty = Some(DataType::D);
+                        pd.jmpi_label = true;
+                    }
+                }
+                pd.srcs[1] = Some(s);
                 Ok(())
             }
             Opcode::Ret => {
@@ -706,7 +745,22 @@ impl<'a> Parser<'a> {
             }
             Opcode::Wait => {
                 self.pre_dst_mods(insn, pd)?;
-                pd.dst = Some(self.dst_raw()?);
+                let mut d = self.dst_raw()?;
+                // IGA's form names the source `nN.s<0;1,0>`: the destination is the same
+                // register with stride 1 (enc.implicit.wait).
+                if let Some(r) = d.region.filter(|r| r.n == 3) {
+                    if r.v != [0, 1, 0] {
+                        return Err(r.pos.err(
+                            "wait reads its notification register as a scalar: write `<0;1,0>` (IGA's source form) or a destination stride such as `<1>`",
+                        ));
+                    }
+                    d.region = Some(RawRegion {
+                        n: 1,
+                        v: [1, 0, 0],
+                        pos: r.pos,
+                    });
+                }
+                pd.dst = Some(d);
                 Ok(())
             }
             _ if op.info().class == OpClass::Flow => self.jumps(insn, index),
@@ -787,14 +841,28 @@ impl<'a> Parser<'a> {
             let v = match self.number()? {
                 RawNum::Int { neg, v, .. } => {
                     let x = if neg { -(v as i128) } else { v as i128 };
+                    // IGA syntax counts bytes (enc.iga-text.jump-bytes); the others the field.
+                    let per = if self.d == Dialect::Iga {
+                        i128::from(jump_bytes(op, self.plat))
+                    } else {
+                        1
+                    };
                     let (lo, hi) = jump_range(op, self.plat);
-                    let (lo, hi) = (i128::from(lo), i128::from(hi));
+                    let (lo, hi) = (i128::from(lo) * per, i128::from(hi) * per);
                     if !(lo..=hi).contains(&x) {
                         return Err(p.err(format!(
                             "jump offset {x} is out of range for {} ({lo}..{hi})",
                             self.plat.name()
                         )));
                     }
+                    if x % per != 0 {
+                        return Err(p.err(format!(
+                            "jump offset {x} is not a multiple of {per}: in IGA syntax `{}` on {} jumps by whole {per}-byte units (write a multiple of {per}, or a label)",
+                            op.name(),
+                            self.plat.name()
+                        )));
+                    }
+                    let x = x / per;
                     x as i32
                 }
                 RawNum::Float(_) => return Err(p.err("a jump offset is an integer")),
@@ -910,12 +978,63 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        if send
+            && self.d == Dialect::Mesa
+            && insn.ctrl.acc_wr
+            && crate::codec::send_has_no_src_dep_set(self.plat)
+        {
+            // Mesa's AccWrEnable names bit 28, NoSrcDepSet on a Gen9 send (enc.gen9.send-a1).
+            insn.ctrl.acc_wr = false;
+            insn.ctrl.no_src_dep_set = true;
+        }
         if send {
             self.finish_send(insn, pd)?;
         } else if let Some((_, p)) = pd.sfid_suffix {
             return Err(p.err("only sends take a shared function suffix"));
         }
         insn.canonicalize();
+        if pd.jmpi_label {
+            self.jmpi_field(insn)?;
+        }
+        if insn.op == Opcode::Math {
+            // A one-source function has no src1 of its own: Mesa's `null<8,8,1>F` is the
+            // implicit operand (enc.implicit.math-src1), left out as the decoder leaves it.
+            crate::codec::drop_implicit_math_src1(insn, self.plat);
+            match crate::math::source_count(insn.math) {
+                Some(2) if insn.src[1].is_none() => {
+                    return Err(self.c.err(format!(
+                        "missing operand: `math.{}` takes 2 sources, found 1",
+                        names::math_iga(insn.math)
+                    )))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// IGA's jmpi offset (relative to the jmpi) made the field (relative to the next
+    /// instruction): minus the jmpi's size (enc.iga-text.jmpi-bias).
+    fn jmpi_field(&self, insn: &mut Insn) -> PResult<()> {
+        let t = &crate::spec::encoding::values::IGA_TEXT_JMPI_BIAS;
+        let bias = t
+            .value(if insn.ctrl.compacted {
+                "compacted"
+            } else {
+                "native"
+            })
+            .unwrap_or(16) as i64;
+        if let Some(Src::Imm(imm)) = &mut insn.src[1] {
+            let x = i64::from(imm.bits as u32 as i32) - bias;
+            let field = i32::try_from(x).map_err(|_| {
+                self.c.err(format!(
+                    "jmpi offset {} is out of range: the field ({} minus the jmpi's {bias} bytes) has 32 bits",
+                    x + bias,
+                    x + bias
+                ))
+            })?;
+            imm.bits = u64::from(field as u32);
+        }
         Ok(())
     }
 

@@ -570,8 +570,9 @@ pub fn assemble(
     labels: bool,
 ) -> Result<Vec<Vec<u8>>, Vec<(u32, String)>> {
     let n = insns.len();
-    let unit = i64::from(asm::jump_unit(p));
-    let bytes_per_unit = 16 / unit;
+    // Bytes per unit of each instruction's jump fields (enc.gen7.jump-unit-bytes /
+    // enc.gen8.jump-unit-bytes).
+    let bytes_per_unit = |k: usize| i64::from(asm::jump_bytes(insns[k].op, p));
     let line = |k: usize| lines.get(k).copied().unwrap_or(0);
     // Addresses in the layout the offsets were written for.
     let mut written = Vec::with_capacity(n + 1);
@@ -587,7 +588,7 @@ pub fn assemble(
         if insns[k].op == Opcode::Jmpi {
             return None;
         }
-        let a = written[k] + off * bytes_per_unit;
+        let a = written[k] + off * bytes_per_unit(k);
         written.binary_search(&a).ok()
     };
     let targets: Vec<(Option<usize>, Option<usize>)> = (0..n)
@@ -634,10 +635,10 @@ pub fn assemble(
         let mut i = insns[k].clone();
         let (tj, tu) = targets[k];
         if let Some(t) = tj {
-            i.jip = Some(((addr[t] - addr[k]) / bytes_per_unit) as i32);
+            i.jip = Some(((addr[t] - addr[k]) / bytes_per_unit(k)) as i32);
         }
         if let Some(t) = tu {
-            i.uip = Some(((addr[t] - addr[k]) / bytes_per_unit) as i32);
+            i.uip = Some(((addr[t] - addr[k]) / bytes_per_unit(k)) as i32);
         }
         i
     };

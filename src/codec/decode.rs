@@ -87,9 +87,13 @@ pub(super) fn decode_word_with(w: u128, p: Platform, i: &mut Insn, fast: bool) -
     }
     let kind = t.kind(n);
     match (l.dec, fast) {
-        (Some(f), true) => f(w, t, l, op, n, kind, i),
-        _ => decode_tables(w, t, l, op, n, kind, i),
+        (Some(f), true) => f(w, t, l, op, n, kind, i)?,
+        _ => decode_tables(w, t, l, op, n, kind, i)?,
     }
+    if kind == Kind::Math {
+        super::implicit::drop_implicit_math_src1(i, t.p);
+    }
+    Ok(())
 }
 
 /// The rest of [`decode_word_with`] through the resolved tables (kept out of line: the
@@ -125,6 +129,11 @@ fn decode_tables(
         Kind::Send => send(i, w, l, t, a16)?,
         Kind::Sends => sends(i, w, l, t)?,
         Kind::Branch => {
+            // Gen8+ brc has JIP/UIP only with an immediate src0 (enc.gen8.branch-opcodes).
+            if op == Opcode::Brc && !is_imm(w, l, t, 0)? {
+                let f = need(l.op[1].reg_file, "src0_reg_file")?;
+                return Err(bad(K::Unsupported, f, f.get(w)));
+            }
             let j = t.jumps[(n & 0x7f) as usize];
             if j & 1 != 0 {
                 let f = need(l.jip, "jip")?;
@@ -218,6 +227,7 @@ fn header(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
     c.no_mask = t.nomask.get(l.mask_control.get(w)).unwrap_or(false);
     c.acc_wr = get(l.acc_wr_control, w) != 0;
     c.branch_ctrl = get(l.branch_control, w) != 0;
+    c.no_src_dep_set = get(l.no_src_dep_set, w) != 0;
     (c.no_dd_clr, c.no_dd_chk) = lookup(&t.dep, l.dep_ctrl, "dep_ctrl", w)?;
     c.thread = lookup(&t.thread, l.thread_control, "thread_control", w)?;
     c.breakpoint = get(l.debug_control, w) != 0;

@@ -258,6 +258,11 @@ fn decode_with<L: Fields>(
         Kind::Send => send::<L>(i, w, t, l, a16)?,
         Kind::Sends => sends::<L>(i, w, t, l)?,
         Kind::Branch => {
+            // Gen8+ brc has JIP/UIP only with an immediate src0 (enc.gen8.branch-opcodes).
+            if op == Opcode::Brc && !is_imm(w, t, L::SRC0_REG_FILE)? {
+                let f = need!(L::SRC0_REG_FILE, "src0_reg_file");
+                return Err(bad(K::Unsupported, f, f.get(w)));
+            }
             let j = t.jumps[(n & 0x7f) as usize];
             if j & 1 != 0 {
                 let f = need!(L::JIP, "jip");
@@ -330,6 +335,7 @@ fn header<L: Fields>(i: &mut Insn, w: u128, t: &Tabs) -> R<()> {
     c.no_mask = t.nomask.get(L::MASK_CONTROL.get(w)).unwrap_or(false);
     c.acc_wr = L::ACC_WR_CONTROL.get(w) != 0;
     c.branch_ctrl = L::BRANCH_CONTROL.get(w) != 0;
+    c.no_src_dep_set = L::NO_SRC_DEP_SET.get(w) != 0;
     (c.no_dd_clr, c.no_dd_chk) = lk(&t.dep, L::DEP_CTRL, "dep_ctrl", w)?;
     c.thread = lk(&t.thread, L::THREAD_CONTROL, "thread_control", w)?;
     c.breakpoint = L::DEBUG_CONTROL.get(w) != 0;

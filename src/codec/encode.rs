@@ -547,6 +547,12 @@ fn header(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs, num: u64) -> R<()> {
     )?;
     put(w, l.acc_wr_control, u64::from(c.acc_wr), "acc_wr")?;
     put(w, l.branch_control, u64::from(c.branch_ctrl), "branch_ctrl")?;
+    put(
+        w,
+        l.no_src_dep_set,
+        u64::from(c.no_src_dep_set),
+        "no_src_dep_set",
+    )?;
     put(w, l.debug_control, u64::from(c.breakpoint), "breakpoint")?;
     put(w, l.eot, u64::from(eot(i)), "eot")?;
     Ok(())

@@ -151,6 +151,7 @@ fn header<L: Fields>(w: &mut u128, i: &Insn, t: &Tabs, num: u64) -> Option<()> {
     put(w, L::THREAD_CONTROL, t.thread.enc(c.thread)?)?;
     put(w, L::ACC_WR_CONTROL, u64::from(c.acc_wr))?;
     put(w, L::BRANCH_CONTROL, u64::from(c.branch_ctrl))?;
+    put(w, L::NO_SRC_DEP_SET, u64::from(c.no_src_dep_set))?;
     put(w, L::DEBUG_CONTROL, u64::from(c.breakpoint))?;
     put(w, L::EOT, u64::from(super::encode::eot(i)))
 }

@@ -93,6 +93,31 @@ fn source(o: &ImplicitOperand, i: &Insn, ip: Reg, a16: bool) -> Src {
     }
 }
 
+/// A one-source math function (math.toml `srcs` = 1) has no src1 of its own: when `i`'s src1
+/// is the implicit operand of enc.implicit.math-src1, the model leaves it out (the decoder
+/// and the text parsers call this; the encoder writes it back). A src1 that differs from it
+/// (bits Mesa's and IGA's encoders never write) is kept.
+pub fn drop_implicit_math_src1(i: &mut Insn, p: crate::spec::Platform) {
+    if i.op == crate::spec::Opcode::Math
+        && crate::math::source_count(i.math) == Some(1)
+        && i.src[1].is_some()
+        && i.src[1] == implicit_source(i, p, 1)
+    {
+        i.src[1] = None;
+    }
+}
+
+/// Implicit source `k` (0-2) of `i` on `p` as the encoder writes it where `i` has none of its
+/// own (the `enc.implicit.*` row of its opcode); None when the row has no such source.
+pub fn implicit_source(i: &Insn, p: crate::spec::Platform, k: usize) -> Option<Src> {
+    let t = super::fields::tabs(p);
+    implied(i, t, super::fields::Kind::Bare)
+        .1
+        .get(k)
+        .copied()
+        .flatten()
+}
+
 /// The implicit operands of `i` on the platform of `t` (the `enc.implicit.*` row of its opcode).
 pub(super) fn implied(i: &Insn, t: &Tabs, _kind: super::fields::Kind) -> Implied {
     let Some(row) = implicit::row(i.op, t.p) else {

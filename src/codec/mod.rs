@@ -41,6 +41,7 @@ pub use decode::{decode_word, decode_word_into};
 pub use dont_care::dont_care;
 pub use encode::encode_word;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
+pub use implicit::{drop_implicit_math_src1, implicit_source};
 
 use crate::encoding::{compact_word, is_compact, native_word};
 use crate::isa::Insn;
@@ -77,6 +78,19 @@ pub fn decode_into(bytes: &[u8], p: Platform, i: &mut Insn) -> Result<usize, Dec
     };
     decode_word_into(native_word(b), p, i)?;
     Ok(16)
+}
+
+/// Whether bit 28 of a send on `p` is NoSrcDepSet (the send layouts name it
+/// `no_src_dep_set`: Gen9) rather than AccWrCtrl (or no field, Gen8).
+pub fn send_has_no_src_dep_set(p: Platform) -> bool {
+    let Some(n) = crate::spec::Opcode::Send.number(p) else {
+        return false;
+    };
+    let mut w = 0u128;
+    crate::spec::encoding::gen7_a1::OPCODE.set(&mut w, n.into());
+    crate::encoding::layout_for(w, p)
+        .field("no_src_dep_set")
+        .is_some()
 }
 
 /// Encode one instruction in its native 16-byte form (memory order).

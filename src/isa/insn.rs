@@ -34,6 +34,8 @@ pub struct Controls {
     pub acc_wr: bool,
     /// BranchCtrl (Gen8+ flow instructions; shares the AccWrCtrl bit).
     pub branch_ctrl: bool,
+    /// NoSrcDepSet: `{NoSrcDepSet}` (Gen9 sends; bit 28, AccWrCtrl elsewhere).
+    pub no_src_dep_set: bool,
     /// DepCtrl: `{NoDDClr}`.
     pub no_dd_clr: bool,
     /// DepCtrl: `{NoDDChk}`.
@@ -100,9 +102,11 @@ pub struct Insn {
     /// Sources in hardware order. `jmpi` keeps its jump operand in `src[1]` (dst and src0 are
     /// `ip`, implicit).
     pub src: [Option<Src>; 3],
-    /// Jump IP offset of flow instructions, relative to this instruction, in the generation's
-    /// units: 64-bit units (2 per native instruction) on Gen7/Gen7.5, bytes (16 per native
-    /// instruction) on Gen8+ (mesa brw_eu_emit.c `brw_jump_scale`).
+    /// Jump IP offset of flow instructions, relative to this instruction, as the field holds
+    /// it: 64-bit units (2 per native instruction) on Gen7/Gen7.5, except call and calla, whose
+    /// offset counts bytes there too; bytes (16 per native instruction) on Gen8+
+    /// (enc.gen7.jump-unit-bytes, enc.gen8.jump-unit-bytes; mesa brw_eu_emit.c
+    /// `brw_jump_scale`).
     pub jip: Option<i32>,
     /// Update IP offset, same units as `jip`.
     pub uip: Option<i32>,

@@ -156,6 +156,12 @@ pub enum MathError {
     },
 }
 
+/// The number of sources function `f` reads (`srcs` of its math.toml `[[func]]` rows; IGA's
+/// `GetSourceCount(MathFC)` gives the same counts); None for a function without rows.
+pub fn source_count(f: MathFn) -> Option<u8> {
+    FUNCS.iter().find(|r| r.func == f).map(|r| r.srcs)
+}
+
 /// The `[[func]]` row of `f` for `ty` on `p`.
 #[inline]
 pub fn func_row(f: MathFn, ty: DataType, p: Platform) -> Option<&'static MathFuncInfo> {

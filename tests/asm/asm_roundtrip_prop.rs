@@ -151,10 +151,14 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
         };
     }
     i.sat = r.bool();
+    // NoSrcDepSet is bit 28 of a Gen9 send, which Mesa's text calls AccWrEnable: the two
+    // are not set together.
+    let nsds_bit = send && euref::codec::send_has_no_src_dep_set(p);
     i.ctrl = Controls {
         no_mask: r.bool(),
-        acc_wr: r.bool(),
+        acc_wr: !nsds_bit && r.bool(),
         branch_ctrl: r.bool(),
+        no_src_dep_set: nsds_bit && r.bool(),
         no_dd_clr: r.bool(),
         no_dd_chk: r.bool(),
         thread: r.pick(&[
@@ -210,13 +214,21 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
             if op == Opcode::Math {
                 i.math = r.pick(&MathFn::ALL);
             }
-            let n = if op == Opcode::Math {
-                1 + r.below(2) as usize
-            } else {
-                info.srcs as usize
+            // Math: the function's sources; a one-source function may have a src1 of its
+            // own unless it is the implicit operand (enc.implicit.math-src1), which the
+            // model leaves out.
+            let n = match euref::math::source_count(i.math) {
+                _ if op != Opcode::Math => info.srcs as usize,
+                Some(1) => 1 + r.below(2) as usize,
+                Some(n) => n as usize,
+                None => 1 + r.below(2) as usize,
             };
             for k in 0..n {
                 i.src[k] = Some(src(&mut r, p, true));
+            }
+            if op == Opcode::Math {
+                i.canonicalize();
+                euref::codec::drop_implicit_math_src1(&mut i, p);
             }
         }
     }

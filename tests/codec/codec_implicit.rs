@@ -207,8 +207,13 @@ fn opcodes_mesa_does_not_emit_get_their_implicit_operands() {
                 ("src0_reg_nr", 9),
             ],
         );
-        // brd / brc: null:D destination; the JIP is the src0 immediate.
-        for op in [Opcode::Brd, Opcode::Brc] {
+        // brd (and brc before Gen8): null:D destination; the JIP is the src0 immediate.
+        let ops: &[Opcode] = if p.gen_x10() < 80 {
+            &[Opcode::Brd, Opcode::Brc]
+        } else {
+            &[Opcode::Brd]
+        };
+        for &op in ops {
             let w = reencode(
                 p,
                 op,
@@ -219,7 +224,11 @@ fn opcodes_mesa_does_not_emit_get_their_implicit_operands() {
                 ],
             );
             check(
-                "enc.implicit.brd-brc",
+                if op == Opcode::Brd {
+                    "enc.implicit.brd-brc"
+                } else {
+                    "enc.implicit.gen7.brc"
+                },
                 p,
                 op,
                 w,
@@ -231,6 +240,34 @@ fn opcodes_mesa_does_not_emit_get_their_implicit_operands() {
                 ],
             );
         }
+    }
+    // brc (Gen8+): a jump-target instruction: null:D destination, src0 immediate D, the
+    // targets in the JIP (127:96) and UIP (95:64) fields.
+    for p in [Bdw, Skl] {
+        let w = reencode(
+            p,
+            Opcode::Brc,
+            &[
+                ("src0_reg_file", file(p, "imm")),
+                ("src0_reg_type", imm_ty(p, DataType::D)),
+                ("jip", 48),
+                ("uip", 48),
+            ],
+        );
+        check(
+            "enc.implicit.gen8.brc",
+            p,
+            Opcode::Brc,
+            w,
+            &[
+                ("dst_reg_file", file(p, "arf")),
+                ("dst_reg_type", reg_ty(p, DataType::D)),
+                ("src0_reg_file", file(p, "imm")),
+                ("src0_reg_type", imm_ty(p, DataType::D)),
+                ("jip", 48),
+                ("uip", 48),
+            ],
+        );
     }
     // goto / join (Gen8+): as if: null:D destination, src0 immediate D.
     for p in [Bdw, Chv, Skl, Bxt] {
@@ -288,6 +325,8 @@ fn rows_describe_what_the_corpus_holds() {
                 "enc.implicit.jmpi",
                 "enc.implicit.ret",
                 "enc.implicit.brd-brc",
+                "enc.implicit.gen7.brc",
+                "enc.implicit.gen8.brc",
             ]
             .contains(id);
         assert!(tested, "{id} has no case");

@@ -182,10 +182,16 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
     let branch = branch_jumps(op, p);
     // Gen8+ jump-target instructions hold BranchCtrl where others hold AccWrCtrl.
     let branch_ctrl_bit = branch.is_some() && gen8(p);
+    // Bit 28 of a send: NoSrcDepSet on Gen9, no field on Gen8, AccWrCtrl before
+    // (enc.gen8.send-a1, enc.gen9.send-a1).
+    let nsds_bit = send && codec::send_has_no_src_dep_set(p);
+    let bit28_not_acc_wr = branch_ctrl_bit || nsds_bit || (send && p.gen_x10() == 80);
+    let acc_wr_bit = !bit28_not_acc_wr;
     i.ctrl = Controls {
         no_mask: r.bool(),
-        acc_wr: !branch_ctrl_bit && r.bool(),
+        acc_wr: acc_wr_bit && r.bool(),
         branch_ctrl: branch_ctrl_bit && r.bool(),
+        no_src_dep_set: nsds_bit && r.bool(),
         no_dd_clr: r.bool(),
         no_dd_chk: r.bool(),
         thread: r.pick(&[ThreadCtrl::Normal, ThreadCtrl::Atomic, ThreadCtrl::Switch]),
@@ -333,6 +339,8 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
                     reg_src(&mut r, p, a16)
                 });
             }
+            // The model leaves out the implicit src1 of a one-source math function.
+            codec::drop_implicit_math_src1(&mut i, p);
         }
     }
     (p, i)

@@ -10,8 +10,8 @@ use std::path::Path;
 use std::process::Command;
 
 /// The instruction of vector `v` on `p`, parsed from its IGA text, after asserting that the
-/// validator accepts it. From the text, not the bytes: decoding a one-source math on Gen7
-/// gives a null src1 with a <8;8,1> region, which region.width-le-exec then reports.
+/// validator accepts it. (A one-source math has no src1 in the model, decoded or parsed: the
+/// implicit null<8;8,1>:f of enc.implicit.math-src1 is left out and not validated.)
 pub fn parsed_valid_insn(v: &Vector, p: Platform) -> Insn {
     let insn = euref::asm::parse_insn(&v.insn, euref::asm::Dialect::Iga, p)
         .unwrap_or_else(|e| panic!("{}: {}: {e}", v.id, v.insn));

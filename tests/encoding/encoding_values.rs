@@ -33,7 +33,7 @@ const GEN8: &[Platform] = &[Bdw, Chv, Skl, Bxt];
 fn value_tables() {
     assert_eq!(
         ALL.len(),
-        31,
+        35,
         "value table count (enc.visa.type-format, enc.visa.pred-combine: tests/spec/seed_tables.rs)"
     );
     expect(
@@ -308,7 +308,54 @@ fn value_tables() {
             ("halt", 3),
             ("goto", 3),
             ("join", 1),
+            ("brc", 3),
         ],
+    );
+    // Jump units (mesa brw_eu.h brw_jump_scale: 2 per instruction before Gen8, 16 from Gen8;
+    // IGA Decoder.cpp PC_SCALE: x8 on HSW except call, calla, jmpi).
+    expect(
+        &values::GEN7_JUMP_UNIT_BYTES,
+        "enc.gen7.jump-unit-bytes",
+        GEN7,
+        &[
+            ("if", 8),
+            ("else", 8),
+            ("endif", 8),
+            ("while", 8),
+            ("break", 8),
+            ("cont", 8),
+            ("halt", 8),
+            ("brd", 8),
+            ("brc", 8),
+            ("call", 1),
+            ("calla", 1),
+            ("jmpi", 1),
+        ],
+    );
+    let gen8_ops = [
+        "if", "else", "endif", "while", "break", "cont", "halt", "goto", "join", "brd", "brc",
+        "call", "calla", "jmpi",
+    ];
+    let gen8_units: Vec<(&str, u64)> = gen8_ops.iter().map(|&n| (n, 1)).collect();
+    expect(
+        &values::GEN8_JUMP_UNIT_BYTES,
+        "enc.gen8.jump-unit-bytes",
+        GEN8,
+        &gen8_units,
+    );
+    expect(
+        &values::IGA_TEXT_JUMP_BYTES,
+        "enc.iga-text.jump-bytes",
+        ALLP,
+        &[("iga", 1)],
+    );
+    // IGA's jmpi offset counts from the jmpi: the field plus its size (Decoder.cpp
+    // decodeBranchInstruction; native 16 bytes, compacted 8).
+    expect(
+        &values::IGA_TEXT_JMPI_BIAS,
+        "enc.iga-text.jmpi-bias",
+        ALLP,
+        &[("native", 16), ("compacted", 8)],
     );
 }
 
@@ -344,6 +391,20 @@ fn names_match_euref_enumerations() {
                 assert!(
                     ty.reg_enc(p).is_some(),
                     "{}: {n} exists on {}",
+                    t.id,
+                    p.name()
+                );
+            }
+        }
+    }
+    for t in [&values::GEN7_JUMP_UNIT_BYTES, &values::GEN8_JUMP_UNIT_BYTES] {
+        for (n, _) in t.entries {
+            let op = Opcode::from_name(n).expect("opcode");
+            for p in t.gens.platforms() {
+                // calla is absent on Ivy Bridge; every other name is an instruction there.
+                assert!(
+                    op.number(p).is_some() || (*n == "calla" && p == Ivb),
+                    "{}: {n} on {}",
                     t.id,
                     p.name()
                 );

@@ -2,8 +2,9 @@
 //! size and channel offset, condition modifier and saturate placement, math names).
 
 use super::{
-    flag_text, has_subreg_syntax, hex_upper, is_logic, names, push_i64, push_u64, reg_name,
-    sub_elems, swizzle_text, word, wrmask_text, Dialect, JumpLabels, Opts, PrintOptions, Region,
+    flag_text, has_subreg_syntax, hex_upper, iga_jmpi_offset, iga_no_group, iga_wait_src, is_logic,
+    jump_bytes, names, push_i64, push_u64, reg_name, sub_elems, swizzle_text, word, wrmask_text,
+    Dialect, JumpLabels, Opts, PrintOptions, Region,
 };
 use crate::isa::{Addr, Dst, Imm, Insn, RegSrc, SendDesc, Src, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
@@ -66,14 +67,17 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
             flag_text(out, i);
         }
     }
-    // Execution size.
-    out.push_str(" (");
-    push_u64(out, i.exec_size.into());
-    if iga {
-        out.push_str("|M");
-        push_u64(out, i.chan_off.into());
+    // Execution size (IGA's wait has none when it is (1|M0)).
+    let wait_src = iga && iga_wait_src(i);
+    if !(iga && iga_no_group(i)) {
+        out.push_str(" (");
+        push_u64(out, i.exec_size.into());
+        if iga {
+            out.push_str("|M");
+            push_u64(out, i.chan_off.into());
+        }
+        out.push(')');
     }
-    out.push(')');
     // Operands.
     if !suffix_mods && i.cmod != CondMod::None {
         out.push_str(" (");
@@ -86,14 +90,23 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
         if !suffix_mods && i.sat {
             out.push_str("(sat)");
         }
-        iga_dst(out, d, i);
+        if wait_src {
+            iga_reg(out, d.addr, d.ty);
+            out.push_str("<0;1,0>:");
+            out.push_str(names::type_lower(d.ty));
+        } else {
+            iga_dst(out, d, i);
+        }
     }
     // IGA's ternary form of three-source (Align16) regions (feature.iga-ternary-regions).
     let ternary = iga && a16 && i.is_three_src();
     for (k, s) in i.src.iter().enumerate() {
         let Some(s) = s else { continue };
         out.push(' ');
-        iga_src(out, s, i, ternary.then_some(k == 2));
+        match iga_jmpi_offset(i).filter(|_| iga) {
+            Some(x) => push_i64(out, x),
+            None => iga_src(out, s, i, ternary.then_some(k == 2)),
+        }
     }
     if let Some(s) = &i.send {
         let ex = match s.ex_desc {
@@ -117,7 +130,9 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
             }
         }
     }
-    jumps(out, i, l, false);
+    // IGA text counts bytes (enc.iga-text.jump-bytes); PRM text the field.
+    let per = if iga { jump_bytes(i.op, o.platform) } else { 1 };
+    jumps(out, i, l, false, per);
     // Options.
     let mut opts = Opts::new(out, " {", ", ");
     if a16 && !ternary {
@@ -135,7 +150,8 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
     opts.close("}");
 }
 
-pub(super) fn jumps(out: &mut String, i: &Insn, l: JumpLabels, mesa: bool) {
+/// The jump targets: labels, or the offsets times `per` (text units per field unit).
+pub(super) fn jumps(out: &mut String, i: &Insn, l: JumpLabels, mesa: bool, per: i32) {
     let items = [(i.jip, l.jip, "JIP"), (i.uip, l.uip, "UIP")];
     for (off, label, kw) in items {
         let Some(off) = off else { continue };
@@ -149,7 +165,7 @@ pub(super) fn jumps(out: &mut String, i: &Insn, l: JumpLabels, mesa: bool) {
                 out.push_str("LABEL");
                 push_u64(out, k as u64);
             }
-            None => push_i64(out, off.into()),
+            None => push_i64(out, i64::from(off) * i64::from(per)),
         }
     }
 }
@@ -176,6 +192,10 @@ pub(super) fn common_opts(opts: &mut Opts, i: &Insn, mesa: bool) {
     }
     if c.branch_ctrl {
         opts.push("BranchCtrl");
+    }
+    if c.no_src_dep_set {
+        // Mesa calls bit 28 AccWrEnable on every instruction (enc.gen9.send-a1 note).
+        opts.push(if mesa { "AccWrEnable" } else { "NoSrcDepSet" });
     }
     if c.compacted {
         opts.push(if mesa { "compacted" } else { "Compacted" });

@@ -9,9 +9,12 @@
 //! ([`super::TextBuf`]) or in a per-thread buffer appended in one copy.
 
 use super::tokens::{pow2_code, toks, Tok, Toks, CODES};
-use super::{has_subreg_syntax, is_logic, names, sub_elems, word, JumpLabels, Region};
+use super::{
+    has_subreg_syntax, iga_jmpi_offset, iga_no_group, iga_wait_src, is_logic, jump_bytes, names,
+    sub_elems, word, JumpLabels, Region,
+};
 use crate::isa::{Addr, Dst, Imm, Insn, Reg, RegSrc, SendDesc, Src, Swizzle, ThreadCtrl};
-use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
+use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform, PredCtrl};
 
 /// Longest line the printer writes (writes that would start past it are dropped rather than
 /// panicking). The longest IGA instruction (three indirect sources with modifiers, every
@@ -251,7 +254,7 @@ impl Opts {
 }
 
 /// Print `i` in IGA style (module `iga`'s `iga_insn` with `Dialect::Iga`).
-pub(crate) fn iga_line(out: &mut Line, i: &Insn, labels: JumpLabels) {
+pub(crate) fn iga_line(out: &mut Line, i: &Insn, p: Platform, labels: JumpLabels) {
     // A local line, every helper inlined and the rare long numbers out of line taking the
     // buffer and length: the length stays in a register (a store into the buffer could
     // otherwise be the length's memory, reloaded after every store).
@@ -315,7 +318,10 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, labels: JumpLabels) {
             l.flag(i);
         }
     }
+    let wait_src = i.op == Opcode::Wait && iga_wait_src(i);
     match pow2_code(i.exec_size) {
+        // IGA's wait has no group when it is (1|M0).
+        _ if matches!(i.op, Opcode::Wait | Opcode::Jmpi) && iga_no_group(i) => {}
         Some(e) if i.chan_off % 4 == 0 && i.chan_off < 32 => {
             l.put(&t.exec[e * 8 + usize::from(i.chan_off / 4)]);
         }
@@ -338,14 +344,23 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, labels: JumpLabels) {
         if !suffix_mods && i.sat {
             l.put(tok!("(sat)"));
         }
-        dst(l, d, i);
+        if wait_src {
+            reg(l, d.addr, d.ty);
+            l.put(tok!("<0;1,0>"));
+            ty(l, d.ty);
+        } else {
+            dst(l, d, i);
+        }
     }
     // IGA's ternary form of three-source (Align16) regions (feature.iga-ternary-regions).
     let ternary = a16 && i.is_three_src();
     for (k, s) in i.src.iter().enumerate() {
         let Some(s) = s else { continue };
         l.b(b' ');
-        src(l, s, i, ternary.then_some(k == 2));
+        match iga_jmpi_offset(i) {
+            Some(x) => l.signed(x),
+            None => src(l, s, i, ternary.then_some(k == 2)),
+        }
     }
     if let Some(s) = &i.send {
         let ex = match s.ex_desc {
@@ -377,7 +392,8 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, labels: JumpLabels) {
                 l.put(tok!("LABEL"));
                 l.dec(k as u64);
             }
-            None => l.signed(off.into()),
+            // In bytes (enc.iga-text.jump-bytes).
+            None => l.signed(i64::from(off) * i64::from(jump_bytes(i.op, p))),
         }
     }
     options(l, i, ternary);
@@ -408,6 +424,9 @@ fn options(l: &mut Line, i: &Insn, ternary: bool) {
     }
     if c.branch_ctrl {
         o.push(l, tok!("BranchCtrl"));
+    }
+    if c.no_src_dep_set {
+        o.push(l, tok!("NoSrcDepSet"));
     }
     if c.compacted {
         o.push(l, tok!("Compacted"));
@@ -623,7 +642,6 @@ mod tests {
     use super::super::iga::iga_insn;
     use super::*;
     use crate::asm::{Dialect, PrintOptions};
-    use crate::spec::Platform;
 
     /// The line printer prints what the general printer prints in IGA style, for every
     /// instruction that random words decode to (all opcodes, operand kinds, modifiers and
@@ -676,7 +694,7 @@ mod tests {
                 }
                 let mut buf = [0u8; LINE_BUF];
                 let mut line = Line::new(&mut buf);
-                iga_line(&mut line, &i, labels);
+                iga_line(&mut line, &i, p, labels);
                 assert_eq!(
                     std::str::from_utf8(line.bytes()),
                     Ok(want.as_str()),

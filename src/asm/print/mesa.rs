@@ -70,12 +70,23 @@ pub(super) fn mesa_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLab
     if let Some(d) = &i.dst {
         field(out, &|out| mesa_dst(out, d, i));
     }
-    for s in i.src.iter().flatten() {
+    // Mesa's text shows the implicit src1 of a one-source math (enc.implicit.math-src1),
+    // which the model leaves out.
+    let implicit1 = if i.op == Opcode::Math
+        && i.src[1].is_none()
+        && i.src[0].is_some()
+        && crate::math::source_count(i.math) == Some(1)
+    {
+        crate::codec::implicit_source(i, o.platform, 1)
+    } else {
+        None
+    };
+    for s in i.src.iter().flatten().chain(implicit1.iter()) {
         field(out, &|out| mesa_src(out, s, i, o));
     }
     if i.jip.is_some() || i.uip.is_some() {
         let mut j = String::new();
-        jumps(&mut j, i, l, true);
+        jumps(&mut j, i, l, true, 1);
         field(out, &|out| out.push_str(j.trim_start()));
     }
     if let Some(s) = &i.send {

@@ -13,7 +13,7 @@ mod tokens;
 pub use text_buf::TextBuf;
 
 use super::names;
-use super::parse::jump_unit;
+use super::parse::{jump_bytes, jump_unit_of};
 use super::{Dialect, PrintOptions};
 use crate::isa::{arf_name, Insn, Reg, Region, Swizzle};
 use crate::spec::{DataType, OpClass, Opcode};
@@ -32,7 +32,7 @@ pub(crate) fn insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabels) 
         Dialect::Prm => iga::iga_insn(out, i, o, l),
         Dialect::Iga if !tokens::toks().ok => iga::iga_insn(out, i, o, l),
         Dialect::Iga => iga_line::with_line(|line| {
-            iga_line::iga_line(line, i, l);
+            iga_line::iga_line(line, i, o.platform, l);
             match std::str::from_utf8(line.bytes()) {
                 Ok(s) => out.push_str(s),
                 // (Every name printed is ASCII; the general printer would show a bad one.)
@@ -46,7 +46,7 @@ pub(crate) fn insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabels) 
 pub(crate) fn insn_bytes(out: &mut Vec<u8>, i: &Insn, o: &PrintOptions, l: JumpLabels) {
     if o.dialect == Dialect::Iga && tokens::toks().ok {
         iga_line::with_line(|line| {
-            iga_line::iga_line(line, i, l);
+            iga_line::iga_line(line, i, o.platform, l);
             out.extend_from_slice(line.bytes());
         });
     } else {
@@ -59,10 +59,10 @@ pub(crate) fn insn_bytes(out: &mut Vec<u8>, i: &Insn, o: &PrintOptions, l: JumpL
 /// Print a whole program, turning branch offsets that land on an instruction into labels.
 pub(crate) fn program(insns: &[Insn], o: &PrintOptions) -> String {
     let n = insns.len();
-    let unit = jump_unit(o.platform) as i64;
     let mut is_target = vec![false; n + 1];
     let target = |idx: usize, off: Option<i32>| -> Option<usize> {
         let off = off? as i64;
+        let unit = i64::from(jump_unit_of(insns.get(idx)?.op, o.platform));
         if off % unit != 0 {
             return None;
         }
@@ -110,6 +110,55 @@ pub(crate) fn program(insns: &[Insn], o: &PrintOptions) -> String {
 }
 
 // ---------------------------------------------------------------------- shared helpers
+
+/// Whether IGA syntax writes `wait`'s operand as the source IGA shows, `nN.s<0;1,0>:ud`
+/// (enc.implicit.wait): an Align1 wait whose destination is direct with stride 1 (the source
+/// is then that register) with neither saturation nor condition modifier (IGA's wait has
+/// none; euref's text of them needs the execution-size group). Its `(1|M0)` group is left
+/// out too.
+pub(super) fn iga_wait_src(i: &Insn) -> bool {
+    i.op == Opcode::Wait
+        && i.access == crate::spec::AccessMode::Align1
+        && !i.sat
+        && i.cmod == crate::spec::CondMod::None
+        && i.dst
+            .as_ref()
+            .is_some_and(|d| d.hstride == 1 && matches!(d.addr, crate::isa::Addr::Direct { .. }))
+}
+
+/// IGA's text of jmpi's offset: a D immediate field plus the jmpi's size, the offset from the
+/// jmpi itself (enc.iga-text.jmpi-bias); None for other instructions and operands.
+pub(super) fn iga_jmpi_offset(i: &Insn) -> Option<i64> {
+    if i.op != Opcode::Jmpi {
+        return None;
+    }
+    let Some(crate::isa::Src::Imm(imm)) = &i.src[1] else {
+        return None;
+    };
+    if imm.ty != DataType::D {
+        return None;
+    }
+    let t = &crate::spec::encoding::values::IGA_TEXT_JMPI_BIAS;
+    let bias = t.value(if i.ctrl.compacted {
+        "compacted"
+    } else {
+        "native"
+    })?;
+    Some(i64::from(imm.bits as u32 as i32) + bias as i64)
+}
+
+/// Whether IGA leaves out the `(1|M0)` group of `i`: jmpi and wait (OpSpec::hasImpicitEm)
+/// in the forms [`iga_jmpi_offset`] / [`iga_wait_src`] print.
+pub(super) fn iga_no_group(i: &Insn) -> bool {
+    i.exec_size == 1
+        && i.chan_off == 0
+        && match i.op {
+            Opcode::Wait => iga_wait_src(i),
+            // (An `(abs)` operand would read as the group.)
+            Opcode::Jmpi => !matches!(&i.src[1], Some(crate::isa::Src::Reg(r)) if r.abs),
+            _ => false,
+        }
+}
 
 pub(super) fn is_logic(op: Opcode) -> bool {
     op.info().class == OpClass::Logic

@@ -68,7 +68,7 @@ impl TextBuf {
                 .map(<&mut [u8; LINE_BUF]>::try_from)
             {
                 let mut l = Line::new(buf);
-                iga_line(&mut l, i, JumpLabels::default());
+                iga_line(&mut l, i, o.platform, JumpLabels::default());
                 let n = l.len();
                 if let Some(x) = self.bytes.get_mut(start + n) {
                     *x = b'\n';
