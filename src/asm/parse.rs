@@ -993,6 +993,9 @@ impl<'a> Parser<'a> {
             return Err(p.err("only sends take a shared function suffix"));
         }
         insn.canonicalize();
+        if send {
+            crate::codec::settle_send_ex_desc(insn, self.plat, self.d != Dialect::Mesa);
+        }
         if pd.jmpi_label {
             self.jmpi_field(insn)?;
         }

@@ -489,7 +489,8 @@ fn send(i: &mut Insn, w: u128, l: &Lay, t: &Tabs, a16: bool) -> R<()> {
     i.send = Some(SendInfo {
         sfid: send_sfid(w, l, t)?,
         desc,
-        ex_desc: SendDesc::Imm(0),
+        // Gen9: ExDesc[31:16] in the src0 region bits (enc.gen9.send-a1-ex-desc).
+        ex_desc: SendDesc::Imm(l.imm_ex_desc(w)),
     });
     Ok(())
 }
@@ -558,12 +559,7 @@ fn sends(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {
     let ex_desc = if get(l.sel_reg32_ex_desc, w) != 0 {
         SendDesc::A0(get(l.ex_desc_addr_subreg, w) as u8)
     } else {
-        // Each descriptor field from the instruction field of the same name (enc.ex-desc).
-        let mut v = 0u128;
-        for &(d, f) in &l.ex_desc {
-            d.set(&mut v, f.get(w));
-        }
-        SendDesc::Imm(v as u32)
+        SendDesc::Imm(l.imm_ex_desc(w))
     };
     i.send = Some(SendInfo {
         sfid: send_sfid(w, l, t)?,

@@ -594,7 +594,8 @@ fn send<L: Fields>(i: &mut Insn, w: u128, t: &Tabs, l: &Lay, a16: bool) -> R<()>
     i.send = Some(SendInfo {
         sfid: send_sfid::<L>(w, t)?,
         desc,
-        ex_desc: SendDesc::Imm(0),
+        // Gen9: ExDesc[31:16] in the src0 region bits (enc.gen9.send-a1-ex-desc).
+        ex_desc: SendDesc::Imm(l.imm_ex_desc(w)),
     });
     Ok(())
 }
@@ -660,12 +661,7 @@ fn sends<L: Fields>(i: &mut Insn, w: u128, t: &Tabs, l: &Lay) -> R<()> {
     let ex_desc = if L::SEL_REG32_EX_DESC.get(w) != 0 {
         SendDesc::A0(L::EX_DESC_ADDR_SUBREG_NR.get(w) as u8)
     } else {
-        // Each descriptor field from the instruction field of the same name (enc.ex-desc).
-        let mut v = 0u128;
-        for &(d, f) in &l.ex_desc {
-            d.set(&mut v, f.get(w));
-        }
-        SendDesc::Imm(v as u32)
+        SendDesc::Imm(l.imm_ex_desc(w))
     };
     i.send = Some(SendInfo {
         sfid: send_sfid::<L>(w, t)?,

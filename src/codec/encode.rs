@@ -712,7 +712,7 @@ fn send_desc(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs) -> R<()> {
     if let SendDesc::Imm(d) = s.desc {
         put(w, last, u64::from(imm_desc(i, d)), "send.desc")?;
     }
-    // send/sendc on Gen7-Gen9 have no extended descriptor beyond the SFID and EOT. With a
+    // send/sendc on Gen7-Gen8 have no extended descriptor beyond the SFID and EOT. With a
     // register descriptor, Mesa's disassembler prints the instruction's last dword (src1's
     // register fields and EOT) where a Gen9 split send has its extended descriptor, and Mesa's
     // assembler ignores that number (shared/corpus/mesa/asm/*/send.asm `a0<0,1,0>UD
@@ -720,6 +720,21 @@ fn send_desc(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs) -> R<()> {
     // and EOT bits the model keeps elsewhere (ExDesc[3:0], ExDesc[5]; see `SendInfo`).
     match s.ex_desc {
         SendDesc::Imm(0) => Ok(()),
+        // Gen9 with an immediate descriptor: ExDesc[31:16] in the src0 region and src1 type
+        // bits (enc.gen9.send-a1-ex-desc), written over the region the operands put there.
+        SendDesc::Imm(v) if matches!(s.desc, SendDesc::Imm(_)) && !l.ex_desc.is_empty() => {
+            if v & !l.ex_desc_mask != 0 {
+                return err(
+                    "send.ex_desc",
+                    "sets extended-descriptor bits that have no field in a Gen9 send (only ExDesc[31:16], enc.gen9.send-a1-ex-desc)",
+                    i64::from(v & !l.ex_desc_mask),
+                );
+            }
+            for &(d, f) in &l.ex_desc {
+                f.set(w, d.get(u128::from(v)));
+            }
+            Ok(())
+        }
         SendDesc::Imm(v)
             if matches!(s.desc, SendDesc::A0(_))
                 && last.is_some()
@@ -729,7 +744,7 @@ fn send_desc(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs) -> R<()> {
         }
         _ => err(
             "send.ex_desc",
-            "send/sendc on Gen7-Gen9 have no extended descriptor beyond SFID and EOT",
+            "send/sendc have no extended descriptor beyond SFID and EOT here (Gen9 adds ExDesc[31:16] only with an immediate descriptor in Align1)",
             0,
         ),
     }

@@ -10,7 +10,9 @@
 //! Naming conventions of spec/encoding this module relies on (all visible in the TOML):
 //! operand fields are `dst_*`, `src0_*`, `src1_*`, `src2_*`; a subregister field's suffix gives
 //! its unit (`subreg_nr` bytes, `subreg16` / `subreg4` / `subreg2` 16-, 4- and 2-byte units);
-//! `addr_imm16` is an indirect offset in 16-byte units.
+//! `addr_imm16` is an indirect offset in 16-byte units. A layout `<name>_ex_desc` (no access
+//! mode field, so never an instruction layout) is a second view of layout `<name>`: where
+//! that layout's words hold extended-descriptor fields (enc.ex-desc) over other fields.
 
 pub(crate) use crate::encoding::F;
 use crate::encoding::{layout_for, layout_set, LayoutSet};
@@ -94,6 +96,20 @@ pub(crate) struct Lay {
     pub enc: Option<super::encode_static::EncodeFn>,
 }
 
+impl Lay {
+    /// The immediate extended descriptor this layout's word `w` holds, without the SFID and
+    /// EOT (each descriptor field from the instruction field of the same name, enc.ex-desc;
+    /// 0 where the layout has none).
+    #[inline]
+    pub fn imm_ex_desc(&self, w: u128) -> u32 {
+        let mut v = 0u128;
+        for &(d, f) in &self.ex_desc {
+            d.set(&mut v, f.get(w));
+        }
+        v as u32
+    }
+}
+
 /// The extended message descriptor's layout.
 pub(crate) fn ex_desc_layout() -> &'static Layout {
     &enc::ex_desc::LAYOUT
@@ -158,11 +174,20 @@ fn resolve(l: &'static Layout) -> Lay {
     }
     let mut ex_desc = vec![];
     let mut ex_desc_mask = 0u32;
+    // The extended descriptor's fields lie in the layout itself (split sends) or in its
+    // second view `<name>_ex_desc` (Gen9 send, enc.gen9.send-a1-ex-desc).
+    let view = enc::LAYOUTS
+        .iter()
+        .copied()
+        .find(|v| v.name.strip_suffix("_ex_desc") == Some(l.name));
     for d in ex_desc_layout().fields {
         if d.name.starts_with("reserved") || EX_DESC_ELSEWHERE.contains(&d.name) {
             continue;
         }
-        if let Some(b) = l.field(d.name) {
+        if let Some(b) = l
+            .field(d.name)
+            .or_else(|| view.and_then(|v| v.field(d.name)))
+        {
             ex_desc.push((F::new(Some(d)), F::new(Some(b))));
             ex_desc_mask |= field_mask32(d);
         }

@@ -36,12 +36,14 @@ mod encode_static;
 mod error;
 mod fields;
 mod implicit;
+mod send_view;
 
 pub use decode::{decode_word, decode_word_into};
 pub use dont_care::dont_care;
 pub use encode::encode_word;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use implicit::{drop_implicit_math_src1, implicit_source};
+pub use send_view::{send_ex_desc_in_src0, send_ex_desc_shown_by_region, settle_send_ex_desc};
 
 use crate::encoding::{compact_word, is_compact, native_word};
 use crate::isa::Insn;

@@ -25,7 +25,8 @@ fn asm_converts_between_dialects() {
     assert_eq!(code, 0, "{err}");
     assert!(iga.contains("(f0.0) if (8|M0) LABEL0 LABEL1"), "{iga}");
     assert!(
-        iga.contains("send (8|M0) null<1>:f r123.0<8;8,1>:f 0x26 0xA080017 {EOT}"),
+        // ExDesc[31:16] = 0x04D0 from the region bits <8,8,1> (enc.gen9.send-a1-ex-desc).
+        iga.contains("send (8|M0) null<1>:f r123.0<8;8,1>:f 0x4D00026 0xA080017 {EOT}"),
         "{iga}"
     );
     // Back to Mesa from the IGA text, and the same instructions again.

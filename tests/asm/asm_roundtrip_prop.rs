@@ -233,6 +233,14 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
         }
     }
     i.canonicalize();
+    // A Gen9 send's ExDesc[31:16] beside an immediate descriptor is the bits of its src0
+    // region (enc.gen9.send-a1-ex-desc): taken from the region, as the parsers settle it.
+    if send && euref::codec::send_ex_desc_in_src0(&i, p) {
+        if let Some(s) = &mut i.send {
+            s.ex_desc = SendDesc::Imm(0);
+        }
+        euref::codec::settle_send_ex_desc(&mut i, p, false);
+    }
     (p, i)
 }
 

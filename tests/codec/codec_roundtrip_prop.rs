@@ -315,6 +315,8 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
                 desc,
                 ex_desc: SendDesc::Imm(0),
             });
+            // Gen9: ExDesc[31:16] is the bits of the src0 region (enc.gen9.send-a1-ex-desc).
+            euref::codec::settle_send_ex_desc(&mut i, p, false);
         }
         Opcode::Dim => {
             i.dst = Some(dst(&mut r, p, a16));

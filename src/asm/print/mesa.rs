@@ -92,7 +92,13 @@ pub(super) fn mesa_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLab
     if let Some(s) = &i.send {
         for d in [
             Some(s.desc),
-            (s.ex_desc != SendDesc::Imm(0) || i.is_split_send()).then_some(s.ex_desc),
+            // A Gen9 send's ExDesc[31:16] beside an immediate descriptor is shown as the src0
+            // region Mesa reads from the same bits (enc.gen9.send-a1-ex-desc), unless the
+            // region cannot show all of it.
+            (i.is_split_send()
+                || (s.ex_desc != SendDesc::Imm(0)
+                    && !crate::codec::send_ex_desc_shown_by_region(i, o.platform)))
+            .then_some(s.ex_desc),
         ]
         .into_iter()
         .flatten()
