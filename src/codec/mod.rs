@@ -36,12 +36,14 @@ mod encode_static;
 mod error;
 mod fields;
 mod implicit;
+mod reserved_operands;
 
 pub use decode::{decode_word, decode_word_into};
 pub use dont_care::dont_care;
 pub use encode::encode_word;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use implicit::{drop_implicit_math_src1, implicit_source};
+pub(crate) use reserved_operands::{grf_limit, ret_reg_only};
 
 use crate::encoding::{compact_word, is_compact, native_word};
 use crate::isa::Insn;
