@@ -76,6 +76,10 @@ impl Parser<'_> {
         let (reg, mut i) = match at(0) {
             b'r' | b'g' | b'R' | b'G' => {
                 let (nr, i) = dec(1)?;
+                // A reserved number (enc.grf-reg-nr): the general path reports it.
+                if nr >= u32::from(self.grf_limit) {
+                    return None;
+                }
                 (Reg::Grf(u8::try_from(nr).ok()?), i)
             }
             // The general path reads the lowercase run `null` as the ARF name (not numbered).
@@ -149,7 +153,8 @@ impl Parser<'_> {
         let q = self.quick_parts()?;
         let hstride = match q.region {
             (_, 0, _) => 1,
-            ([h @ (0 | 1 | 2 | 4), ..], 1, _) => h,
+            // Stride 0 is reserved (enc.dst-hstride): the general path reports it.
+            ([h @ (1 | 2 | 4), ..], 1, _) => h,
             _ => return None,
         };
         let (ty, addr) = q.typed_addr(k)?;

@@ -124,7 +124,8 @@ impl<'a> Parser<'a> {
             }
             if c1.is_some_and(|b| b.is_ascii_digit()) {
                 self.c.bump();
-                let n = self.c.small("GRF register number", 255)?;
+                let max = u64::from(self.grf_limit.max(1) - 1);
+                let n = self.c.small("GRF register number", max)?;
                 return Ok(Some(RawBase::Direct(Reg::Grf(n as u8), self.subreg()?)));
             }
         }
@@ -647,22 +648,26 @@ pub(crate) fn make_dst(r: &RawReg, ctx: &OpCtx) -> PResult<Dst> {
         return Err(r.pos.err("a destination cannot have source modifiers"));
     }
     let ty = need_type(r.ty, ctx, r.pos)?;
-    let hstride = match r.region {
-        None => 1,
-        Some(g) if g.n == 1 => match g.v[0] {
-            0 | 1 | 2 | 4 => g.v[0],
-            x => {
-                return Err(g.pos.err(format!(
-                    "bad destination stride <{x}> (expected <0>, <1>, <2> or <4>)"
-                )))
+    let hstride =
+        match r.region {
+            None => 1,
+            Some(g) if g.n == 1 => match g.v[0] {
+                x if dst_stride_defined(x) => x,
+                0 => return Err(g.pos.err(
+                    "destination stride <0> is reserved (enc.dst-hstride): write <1>, <2> or <4>",
+                )),
+                x => {
+                    return Err(g.pos.err(format!(
+                        "bad destination stride <{x}> (expected <1>, <2> or <4>)"
+                    )))
+                }
+            },
+            Some(g) => {
+                return Err(g.pos.err(
+                    "bad destination region: a destination has only a horizontal stride, e.g. <1>",
+                ))
             }
-        },
-        Some(g) => {
-            return Err(g.pos.err(
-                "bad destination region: a destination has only a horizontal stride, e.g. <1>",
-            ))
-        }
-    };
+        };
     let wrmask = match r.swz {
         None => 0xF,
         Some(RawSwz::Rep) => return Err(r.pos.err("`.r` is not a destination write mask")),
@@ -683,6 +688,14 @@ pub(crate) fn make_dst(r: &RawReg, ctx: &OpCtx) -> PResult<Dst> {
         hstride,
         wrmask,
     })
+}
+
+/// Whether `x` is a destination stride of enc.dst-hstride.
+fn dst_stride_defined(x: u8) -> bool {
+    crate::spec::encoding::values::DST_HSTRIDE
+        .entries
+        .iter()
+        .any(|e| e.0.parse::<u8>() == Ok(x))
 }
 
 pub(crate) fn check_region(g: Region, pos: Pos) -> PResult<Region> {

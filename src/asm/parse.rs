@@ -28,6 +28,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) last_sfid: (&'a [u8], u8),
     /// The RegNum of `null`.
     pub(crate) null_reg: Option<u8>,
+    /// GRF numbers from this one up are reserved on `plat` (enc.grf-reg-nr).
+    pub(crate) grf_limit: u16,
     /// The data types by name (`names::type_table`).
     pub(crate) types: &'static names::TypeTable,
     /// Options blocks and what they set, by `options::memo_slot` (`Parser::options`).
@@ -128,6 +130,7 @@ impl<'a> Parser<'a> {
             allow_labels,
             last_sfid: (&[], 0),
             null_reg: arf_regnum(b"null", 0),
+            grf_limit: crate::codec::grf_limit(plat),
             types: names::type_table(),
             options_memo: [OptionsMemo::default(); MEMO_SLOTS],
         }
@@ -734,7 +737,15 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             Opcode::Ret => {
-                pd.srcs[0] = Some(self.src_raw()?);
+                let s = self.src_raw()?;
+                if let RawSrc::Imm { pos, .. } = s {
+                    if crate::codec::ret_reg_only(self.plat) {
+                        return Err(pos.err(
+                            "ret takes its return address from a register, not an immediate (enc.ret-src0-register): write e.g. `r2.0<0;1,0>:ud`",
+                        ));
+                    }
+                }
+                pd.srcs[0] = Some(s);
                 Ok(())
             }
             Opcode::Call | Opcode::Calla => {

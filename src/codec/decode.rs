@@ -93,7 +93,7 @@ pub(super) fn decode_word_with(w: u128, p: Platform, i: &mut Insn, fast: bool) -
     if kind == Kind::Math {
         super::implicit::drop_implicit_math_src1(i, t.p);
     }
-    Ok(())
+    super::reserved_operands::check_decoded(i, w, l, t, kind)
 }
 
 /// The rest of [`decode_word_with`] through the resolved tables (kept out of line: the
@@ -321,7 +321,7 @@ fn dst(w: u128, l: &Lay, t: &Tabs, a16: bool) -> R<Dst> {
     }
     let tf = need(o.reg_type, "dst_reg_type")?;
     let ty = reg_type(t, tf, w, false)?;
-    let hstride = lookup(&t.hstride, o.hstride, "dst_hstride", w)?;
+    let hstride = lookup(&t.dst_hstride, o.hstride, "dst_hstride", w)?;
     let wrmask = if a16 { get(o.writemask, w) as u8 } else { 0xF };
     Ok(Dst {
         addr: addr_runtime(w, l, t, 0, file, ff)?,

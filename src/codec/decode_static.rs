@@ -421,7 +421,7 @@ fn dst<L: Fields>(w: u128, t: &Tabs, l: &Lay, a16: bool) -> R<Dst> {
     }
     let tf = need!(O::<L>::REG_TYPE, "dst_reg_type");
     let ty = reg_type(t, tf, w, false)?;
-    let hstride = lk(&t.hstride, O::<L>::HSTRIDE, "dst_hstride", w)?;
+    let hstride = lk(&t.dst_hstride, O::<L>::HSTRIDE, "dst_hstride", w)?;
     let wrmask = if a16 {
         O::<L>::WRITEMASK.get(w) as u8
     } else {

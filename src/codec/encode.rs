@@ -108,6 +108,7 @@ pub(super) fn encode_word_with(insn: &Insn, p: Platform, fast: bool) -> R<u128> 
     let Some(num) = i.op.number(p) else {
         return err("opcode", "does not exist on this platform", 0);
     };
+    super::reserved_operands::check_encodable(i, t)?;
     let kind = t.kind(u64::from(num));
     let mut ops = Ops::NONE;
     operands(i, t, kind, &mut ops)?;
@@ -626,7 +627,7 @@ fn dst(w: &mut u128, d: &Dst, l: &Lay, t: &Tabs, p: Platform, pw: u128, a16: boo
     put(w, o.reg_type, reg_type(p, d.ty, "dst")?, "dst")?;
     addr(w, d.addr, 0, l, t, pw, "dst")?;
     let hs = t
-        .hstride
+        .dst_hstride
         .enc(d.hstride)
         .ok_or_else(|| EncodeError::new("dst", "bad horizontal stride", d.hstride.into()))?;
     put(w, o.hstride, hs, "dst")?;

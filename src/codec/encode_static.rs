@@ -198,7 +198,7 @@ fn dst<L: Fields>(w: &mut u128, d: &Dst, t: &Tabs, p: Platform, a16: bool) -> Op
     type O<L> = Dst_<L>;
     put(w, O::<L>::REG_TYPE, u64::from(d.ty.reg_enc(p)?))?;
     addr::<O<L>>(w, d.addr, t)?;
-    put(w, O::<L>::HSTRIDE, t.hstride.enc(d.hstride)?)?;
+    put(w, O::<L>::HSTRIDE, t.dst_hstride.enc(d.hstride)?)?;
     if a16 {
         put(w, O::<L>::WRITEMASK, u64::from(d.wrmask))?;
     }
@@ -469,6 +469,19 @@ mod tests {
                 t.lays[t.base].opcode.set(&mut w, u64::from(op));
                 if let Some(l) = t.select(w) {
                     w &= !l.reserved;
+                    // GRF numbers of regfile.grf and a destination stride other than 0:
+                    // the values enc.grf-reg-nr / enc.dst-hstride reserve would make most
+                    // random words fail to decode.
+                    for o in &l.op {
+                        if o.reg_nr.is_some() {
+                            let n = o.reg_nr.get(w) % u64::from(t.grf_limit);
+                            o.reg_nr.set(&mut w, n);
+                        }
+                    }
+                    let h = l.op[0].hstride;
+                    if h.is_some() && h.get(w) == 0 {
+                        h.set(&mut w, 1);
+                    }
                 }
                 let Ok(mut i) = decode_word(w, p) else {
                     continue;

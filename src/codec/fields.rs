@@ -368,6 +368,13 @@ pub(crate) struct Tabs {
     pub jumps: [u8; 128],
     pub exec: Map<u8>,
     pub hstride: Map<u8>,
+    /// Destination HorzStride: without stride 0 (enc.dst-hstride).
+    pub dst_hstride: Map<u8>,
+    /// GRF register numbers at or above this one are reserved (enc.grf-reg-nr; the count of
+    /// regfile.grf); 256 when the rule does not apply.
+    pub grf_limit: u16,
+    /// ret's src0 must be a register (enc.ret-src0-register).
+    pub ret_reg_only: bool,
     pub width: Map<u8>,
     pub vstride: Map<u8>,
     pub cmod: Map<CondMod>,
@@ -568,6 +575,9 @@ fn build(p: Platform) -> Tabs {
         jumps,
         exec: Map::new(&values::EXEC_SIZE, num),
         hstride: Map::new(&values::HSTRIDE, num),
+        dst_hstride: Map::new(&values::DST_HSTRIDE, num),
+        grf_limit: super::reserved_operands::grf_limit(p),
+        ret_reg_only: super::reserved_operands::ret_reg_only(p),
         width: Map::new(&values::WIDTH, num),
         vstride: Map::new(&values::VSTRIDE, |s| {
             if s == "vxh" {

@@ -36,6 +36,7 @@ mod encode_static;
 mod error;
 mod fields;
 mod implicit;
+mod reserved_operands;
 mod send_view;
 
 pub use decode::{decode_word, decode_word_into};
@@ -43,6 +44,7 @@ pub use dont_care::dont_care;
 pub use encode::encode_word;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use implicit::{drop_implicit_math_src1, implicit_source};
+pub(crate) use reserved_operands::{grf_limit, ret_reg_only};
 pub use send_view::{send_ex_desc_in_src0, send_ex_desc_shown_by_region, settle_send_ex_desc};
 
 use crate::encoding::{compact_word, is_compact, native_word};

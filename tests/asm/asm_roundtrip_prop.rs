@@ -35,7 +35,11 @@ impl Rng {
 
 fn reg(r: &mut Rng) -> Reg {
     if r.below(4) > 0 {
-        Reg::Grf(r.below(256) as u8)
+        // r0-r127 of regfile.grf: the numbers above are reserved (enc.grf-reg-nr).
+        let count = euref::spec::registers::file("grf")
+            .and_then(|f| f.count)
+            .unwrap_or(128);
+        Reg::Grf(r.below(count as u64) as u8)
     } else {
         Reg::Arf(r.below(256) as u8)
     }
@@ -102,7 +106,8 @@ fn dst(r: &mut Rng) -> Dst {
     Dst {
         addr: addr(r, ty),
         ty,
-        hstride: r.pick(&[0, 1, 2, 4]),
+        // Destination stride 0 is reserved (enc.dst-hstride).
+        hstride: r.pick(&[1, 2, 4]),
         wrmask: r.below(16) as u8,
     }
 }
@@ -182,7 +187,8 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
     match op {
         Opcode::Nop | Opcode::Illegal => {}
         Opcode::Jmpi => i.src[1] = Some(src(&mut r, p, true)),
-        Opcode::Ret => i.src[0] = Some(src(&mut r, p, true)),
+        // ret reads a register (enc.ret-src0-register).
+        Opcode::Ret => i.src[0] = Some(src(&mut r, p, false)),
         Opcode::Wait => i.dst = Some(dst(&mut r)),
         Opcode::Call | Opcode::Calla => {
             i.dst = Some(dst(&mut r));

@@ -19,6 +19,7 @@ mod asm_iga_issue27;
 mod asm_iga_ternary;
 mod asm_mesa_corpus;
 mod asm_messages;
+mod asm_reserved_operands;
 mod asm_roundtrip_prop;
 mod asm_seed003;
 mod asm_seed_examples;

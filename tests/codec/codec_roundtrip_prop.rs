@@ -54,9 +54,17 @@ fn pick_table(r: &mut Rng, t: &euref::spec::encoding::ValueTable) -> &'static st
     e[r.below(e.len() as u64) as usize].0
 }
 
+/// A GRF number of regfile.grf (r0-r127): the numbers above are reserved (enc.grf-reg-nr).
+fn grf_nr(r: &mut Rng) -> u8 {
+    let count = euref::spec::registers::file("grf")
+        .and_then(|f| f.count)
+        .unwrap_or(128);
+    r.below(count as u64) as u8
+}
+
 fn grf_or_arf(r: &mut Rng) -> Reg {
     if r.below(4) > 0 {
-        Reg::Grf(r.next() as u8)
+        Reg::Grf(grf_nr(r))
     } else {
         Reg::Arf(r.next() as u8)
     }
@@ -89,7 +97,8 @@ fn dst(r: &mut Rng, p: Platform, a16: bool) -> Dst {
     Dst {
         addr: addr(r, p, a16),
         ty: r.pick(&reg_types(p)),
-        hstride: r.pick(&[0, 1, 2, 4]),
+        // Destination stride 0 is reserved (enc.dst-hstride).
+        hstride: r.pick(&[1, 2, 4]),
         wrmask: if a16 { r.below(16) as u8 } else { 0xF },
     }
 }
@@ -238,7 +247,7 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
             };
             i.dst = Some(Dst {
                 addr: Addr::Direct {
-                    reg: Reg::Grf(r.next() as u8),
+                    reg: Reg::Grf(grf_nr(&mut r)),
                     sub: r.below(8) as u8 * 4,
                 },
                 ty: ty(&mut r),
@@ -254,7 +263,7 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
                 };
                 i.src[k] = Some(Src::Reg(RegSrc {
                     addr: Addr::Direct {
-                        reg: Reg::Grf(r.next() as u8),
+                        reg: Reg::Grf(grf_nr(&mut r)),
                         sub: r.below(32 / unit) as u8 * unit as u8,
                     },
                     ty: t,
@@ -277,7 +286,7 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
                 wrmask: 0xF,
             });
             let s0sub = r.below(2) as u8 * 16;
-            i.src[0] = Some(Src::Reg(direct(Reg::Grf(r.next() as u8), s0sub)));
+            i.src[0] = Some(Src::Reg(direct(Reg::Grf(grf_nr(&mut r)), s0sub)));
             let s1 = grf_or_arf(&mut r);
             i.src[1] = Some(Src::Reg(direct(s1, 0)));
             let desc = if r.below(4) == 0 {

@@ -14,6 +14,7 @@ mod codec_compact;
 mod codec_corpus;
 mod codec_fuzz;
 mod codec_implicit;
+mod codec_reserved_operands;
 mod codec_roundtrip_prop;
 mod codec_text_roundtrip;
 mod opcodes;

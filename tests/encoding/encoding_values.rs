@@ -33,7 +33,7 @@ const GEN8: &[Platform] = &[Bdw, Chv, Skl, Bxt];
 fn value_tables() {
     assert_eq!(
         ALL.len(),
-        35,
+        38,
         "value table count (enc.visa.type-format, enc.visa.pred-combine: tests/spec/seed_tables.rs)"
     );
     expect(
@@ -195,6 +195,26 @@ fn value_tables() {
         "enc.hstride",
         ALLP,
         &[("0", 0), ("1", 1), ("2", 2), ("4", 3)],
+    );
+    // Destination strides: 0 is reserved (seed004 §Register Region Restrictions 2.7).
+    expect(
+        &values::DST_HSTRIDE,
+        "enc.dst-hstride",
+        ALLP,
+        &[("1", 1), ("2", 2), ("4", 3)],
+    );
+    // Rule rows of issue 27 class 10 (value 1: the rule applies).
+    expect(
+        &values::GRF_REG_NR,
+        "enc.grf-reg-nr",
+        ALLP,
+        &[("reserved_above_count", 1)],
+    );
+    expect(
+        &values::RET_SRC0_REGISTER,
+        "enc.ret-src0-register",
+        ALLP,
+        &[("register_only", 1)],
     );
     expect(
         &values::VSTRIDE,

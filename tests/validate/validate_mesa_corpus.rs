@@ -2,11 +2,13 @@
 //! one native instruction per line with Mesa's verdict). Each instruction is decoded with
 //! `euref::codec` and validated with `euref::validate::check_insn` on the line's platform.
 //!
-//! 21 lines do not decode: each is listed in `DECODE_REJECTS` with the field the decoder names.
+//! 25 lines do not decode: each is listed in `DECODE_REJECTS` with the field the decoder names.
 //! They count as agreeing with Mesa (which calls every one invalid) because each field value is
 //! one no valid instruction has: a reserved ExecSize encoding (6, 7), a reserved register type
-//! encoding (spec/encoding type tables), or register file 2, the message register file that
-//! Gen7-Gen9 do not have (the rule `op.no-mrf` says why; the model cannot represent it). Any
+//! encoding (spec/encoding type tables), register file 2, the message register file that
+//! Gen7-Gen9 do not have (the rule `op.no-mrf` says why; the model cannot represent it), or a
+//! destination stride 0 (enc.dst-hstride; Mesa's dst_horizontal_stride_0 cases, Align1 and
+//! Align16). Any
 //! other decode error fails the test. euref agrees with Mesa on at least 98% of the lines, and every disagreement is
 //! listed in `DISAGREEMENTS` with the spec rule that explains it; any other disagreement, or a
 //! listed one that goes away, fails the test.
@@ -114,6 +116,8 @@ const DECODE_REJECTS: &[(&str, usize, &str)] = &[
     ("ivb.tsv", 14, "exec_size"),
     ("ivb.tsv", 15, "dst_reg_file"),
     ("ivb.tsv", 16, "src0_reg_file"),
+    ("ivb.tsv", 53, "dst_hstride"),
+    ("ivb.tsv", 54, "dst_hstride"),
     ("skl.tsv", 13, "exec_size"),
     ("skl.tsv", 14, "exec_size"),
     ("skl.tsv", 26, "dst_reg_type"),
@@ -131,6 +135,8 @@ const DECODE_REJECTS: &[(&str, usize, &str)] = &[
     ("skl.tsv", 55, "src_type"),
     ("skl.tsv", 56, "src_type"),
     ("skl.tsv", 57, "src_type"),
+    ("skl.tsv", 74, "dst_hstride"),
+    ("skl.tsv", 75, "dst_hstride"),
 ];
 
 fn platform_of(file: &str) -> Platform {

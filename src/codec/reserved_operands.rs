@@ -1,0 +1,136 @@
+//! Operand values whose fields can hold them but that the encoding reserves (issue 27 class
+//! 10), checked on the decoded instruction and before encoding:
+//!
+//! - a directly addressed GRF operand numbered from the count of `regfile.grf` up (r128-r255
+//!   of the 8-bit RegNum field; enc.grf-reg-nr): reserved value of the operand's `reg_nr`;
+//! - `ret` with an immediate source (enc.ret-src0-register): malformed `src0_reg_file`.
+//!
+//! Destination stride 0 (enc.dst-hstride) needs no code here: it is missing from the
+//! destination's value table, so the field readers and writers refuse it.
+
+use super::error::{DecodeError, DecodeErrorKind, EncodeError};
+use super::fields::{Kind, Lay, Tabs, F};
+use crate::isa::{Addr, Insn, Reg, Src};
+use crate::spec::encoding::values;
+use crate::spec::{Opcode, Platform};
+
+/// The first reserved GRF number on `p`: the register count of `regfile.grf` when
+/// enc.grf-reg-nr applies, else 256 (every 8-bit number names a register).
+pub(crate) fn grf_limit(p: Platform) -> u16 {
+    let t = &values::GRF_REG_NR;
+    let applies = t.gens.contains(p) && t.value("reserved_above_count") == Some(1);
+    let count = crate::spec::registers::file("grf").and_then(|f| f.count);
+    match (applies, count) {
+        (true, Some(n)) => u16::try_from(n).unwrap_or(256).min(256),
+        _ => 256,
+    }
+}
+
+/// Whether enc.ret-src0-register applies on `p`.
+pub(crate) fn ret_reg_only(p: Platform) -> bool {
+    let t = &values::RET_SRC0_REGISTER;
+    t.gens.contains(p) && t.value("register_only") == Some(1)
+}
+
+/// The GRF number of a directly addressed GRF operand.
+fn grf_nr(a: Addr) -> Option<u8> {
+    match a {
+        Addr::Direct {
+            reg: Reg::Grf(n), ..
+        } => Some(n),
+        _ => None,
+    }
+}
+
+/// The error for field `f` holding `v` (a missing field is a spec inconsistency).
+#[cold]
+fn at(kind: DecodeErrorKind, f: F, name: &'static str, v: u64) -> DecodeError {
+    match f.bf() {
+        Some(b) => DecodeError::at(kind, b, v),
+        None => DecodeError::missing(name),
+    }
+}
+
+/// Check a decoded instruction (operand `k` of the instruction is operand `k` of the
+/// layout's fields: dst 0, src0 1, src1 2, src2 3).
+#[inline]
+pub(super) fn check_decoded(
+    i: &Insn,
+    w: u128,
+    l: &Lay,
+    t: &Tabs,
+    kind: Kind,
+) -> Result<(), DecodeError> {
+    let limit = t.grf_limit;
+    if limit < 256 {
+        if let Some(n) = i.dst.as_ref().and_then(|d| grf_nr(d.addr)) {
+            if u16::from(n) >= limit {
+                let e = at(
+                    DecodeErrorKind::ReservedValue,
+                    l.op[0].reg_nr,
+                    "dst_reg_nr",
+                    n.into(),
+                );
+                return Err(e);
+            }
+        }
+        for (k, s) in i.src.iter().enumerate() {
+            if let Some(Src::Reg(r)) = s {
+                if let Some(n) = grf_nr(r.addr).filter(|&n| u16::from(n) >= limit) {
+                    let f = l.op[k + 1].reg_nr;
+                    return Err(at(
+                        DecodeErrorKind::ReservedValue,
+                        f,
+                        "src_reg_nr",
+                        n.into(),
+                    ));
+                }
+            }
+        }
+    }
+    if t.ret_reg_only && kind == Kind::Ret && matches!(i.src[0], Some(Src::Imm(_))) {
+        let f = l.op[1].reg_file;
+        return Err(at(DecodeErrorKind::Malformed, f, "src0_reg_file", f.get(w)));
+    }
+    Ok(())
+}
+
+/// Check an instruction before encoding it.
+#[inline]
+pub(super) fn check_encodable(i: &Insn, t: &Tabs) -> Result<(), EncodeError> {
+    let limit = t.grf_limit;
+    if limit < 256 {
+        if let Some(n) = i.dst.as_ref().and_then(|d| grf_nr(d.addr)) {
+            if u16::from(n) >= limit {
+                return Err(reserved_grf("dst", n));
+            }
+        }
+        const NAMES: [&str; 3] = ["src0", "src1", "src2"];
+        for (s, name) in i.src.iter().zip(NAMES) {
+            if let Some(Src::Reg(r)) = s {
+                if let Some(n) = grf_nr(r.addr).filter(|&n| u16::from(n) >= limit) {
+                    return Err(reserved_grf(name, n));
+                }
+            }
+        }
+    }
+    if t.ret_reg_only && i.op == Opcode::Ret {
+        if let Some(Src::Imm(m)) = i.src[0] {
+            return Err(EncodeError::new(
+                "src0",
+                "ret takes its return address from a register, not an immediate (enc.ret-src0-register)",
+                m.bits as i64,
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cold]
+fn reserved_grf(field: &'static str, n: u8) -> EncodeError {
+    EncodeError::new(
+        field,
+        "names a reserved GRF register number (beyond the registers of regfile.grf, enc.grf-reg-nr)",
+        n.into(),
+    )
+}
