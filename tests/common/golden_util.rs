@@ -84,3 +84,12 @@ pub fn output_text(o: &std::process::Output) -> String {
 pub fn read_bytes(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
+
+/// `euref ARGS` run to completion on two worker threads: its output.
+pub fn euref_output(args: &[&str]) -> std::process::Output {
+    Command::new(EUREF)
+        .args(args)
+        .env("RAYON_NUM_THREADS", "2")
+        .output()
+        .unwrap()
+}

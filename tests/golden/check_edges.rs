@@ -4,21 +4,13 @@
 //! value of the wrong length, an id given twice): each bad line is a `bad_vector` by its line,
 //! and the rest of the file is checked.
 
-use crate::golden_util::{output_text as text, read_bytes as read};
+use crate::golden_util::{euref_output as euref, output_text as text, read_bytes as read};
 use crate::scratch_util::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const EUREF: &str = env!("CARGO_BIN_EXE_euref");
-
-fn euref(args: &[&str]) -> Output {
-    Command::new(EUREF)
-        .args(args)
-        .env("RAYON_NUM_THREADS", "2")
-        .output()
-        .unwrap()
-}
 
 /// Lines with their line ends.
 fn lines(bytes: &[u8]) -> Vec<&[u8]> {

@@ -4,20 +4,12 @@
 //! floor((K-1)*count/N) .. floor(K*count/N) (computed here from the unsharded output), and the
 //! merged summary of the shards' reports is the unsharded check's summary.
 
-use crate::golden_util::{output_text as text, read_bytes as read};
+use crate::golden_util::{euref_output as euref, output_text as text, read_bytes as read};
 use crate::scratch_util::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const EUREF: &str = env!("CARGO_BIN_EXE_euref");
-
-fn euref(args: &[&str]) -> Output {
-    Command::new(EUREF)
-        .args(args)
-        .env("RAYON_NUM_THREADS", "2")
-        .output()
-        .unwrap()
-}
 
 /// `euref golden --gen GEN --count COUNT --seed SEED` into `tmp/g.jsonl`.
 fn golden_file(tmp: &Scratch, gen: &str, count: &str, seed: &str) -> PathBuf {
