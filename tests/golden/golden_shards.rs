@@ -301,19 +301,19 @@ fn the_report_is_in_input_order_whatever_the_window() {
     assert_eq!(ids[38], "line-41", "{ids:?}");
     for window in ["1", "2", "7", "1000"] {
         let r = c.tmp.join(&format!("w{window}.jsonl"));
-        let o = euref(&[
-            "check",
-            "--sim",
-            &c.sim,
-            c.vectors.to_str().unwrap(),
-            "--report",
-            r.to_str().unwrap(),
-            "--window",
-            window,
-        ]);
+        let o = check_into(&c, &r, &["--window", window]);
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
         assert!(read(&r) == c.report, "window {window}");
     }
+}
+
+/// `euref check` of `c`'s vectors against its simulator, reporting to `report`, with `extra`
+/// options.
+fn check_into(c: &Checked, report: &Path, extra: &[&str]) -> Output {
+    let (vectors, report) = (c.vectors.to_str().unwrap(), report.to_str().unwrap());
+    let mut args = vec!["check", "--sim", &c.sim, vectors, "--report", report];
+    args.extend_from_slice(extra);
+    euref(&args)
 }
 
 /// A report resumed after the lines that are no vector keeps them once (they are skipped as
@@ -325,17 +325,7 @@ fn a_resumed_report_keeps_lines_that_are_no_vector_once() {
     for keep in [9, 10, 12, 40] {
         let r = c.tmp.join(&format!("resumed{keep}.jsonl"));
         std::fs::write(&r, whole[..keep].concat()).unwrap();
-        let o = euref(&[
-            "check",
-            "--sim",
-            &c.sim,
-            c.vectors.to_str().unwrap(),
-            "--report",
-            r.to_str().unwrap(),
-            "--resume",
-            "--show",
-            "0",
-        ]);
+        let o = check_into(&c, &r, &["--resume", "--show", "0"]);
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
         assert!(read(&r) == c.report, "resumed after {keep} lines");
         assert_eq!(table_of(&o.stdout), c.table, "resumed after {keep} lines");
