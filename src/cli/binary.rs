@@ -687,9 +687,19 @@ pub fn assemble(
     }
     for (k, i) in insns.iter().enumerate() {
         if i.ctrl.compacted && size[k] != 8 && out[k].is_some() {
+            let why = if i.is_three_src() && !euref::encoding::has_three_src_compaction(p) {
+                format!(
+                    " ({} has no compact three-source form: enc.compact.3src is Gen8+)",
+                    p.name()
+                )
+            } else {
+                " (no entry of the platform's compaction tables holds its fields; remove \
+                 {Compacted})"
+                    .to_string()
+            };
             errors.push((
                 line(k),
-                "the instruction is marked {Compacted} but has no compact form".to_string(),
+                format!("the instruction is marked {{Compacted}} but has no compact form{why}"),
             ));
         }
     }

@@ -2,7 +2,7 @@
 
 use super::error::{DecodeError, DecodeErrorKind as K};
 use super::fields::{get, sext, tabs, File, Kind, Lay, OpFields, Tabs, F};
-use crate::encoding::{operand_layout, Operand};
+use crate::encoding::{operand_layout, EncodingError, Operand};
 use crate::isa::{
     Addr, Dst, Flag, Imm, Insn, Reg, RegSrc, Region, SendDesc, SendInfo, Src, Swizzle,
 };
@@ -184,14 +184,7 @@ pub(super) fn reserved_bits(w: u128, l: &Lay, t: &Tabs, p: Platform) -> R<()> {
     if set == 0 {
         return Ok(());
     }
-    let lo = set.trailing_zeros().min(127);
-    Err(DecodeError {
-        kind: K::ReservedBits,
-        field: "reserved",
-        byte: (lo / 8) as u8,
-        value: (set >> lo) as u64,
-        uncompacted: false,
-    })
+    Err(EncodingError::reserved_bits(set).into())
 }
 
 fn header(i: &mut Insn, w: u128, l: &Lay, t: &Tabs) -> R<()> {

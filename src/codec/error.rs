@@ -1,6 +1,6 @@
 //! Decode and encode errors.
 
-use crate::encoding::{EncodingError, ErrorKind};
+use crate::encoding::{reserved_bit_list, EncodingError, ErrorKind};
 use crate::spec::encoding::BitField;
 use crate::spec::DataType;
 use std::fmt;
@@ -101,6 +101,19 @@ impl fmt::Display for DecodeError {
                 self.value, self.byte
             );
         }
+        let of = if self.uncompacted {
+            " of the uncompacted instruction"
+        } else {
+            ""
+        };
+        if self.kind == DecodeErrorKind::ReservedBits {
+            let bits = reserved_bit_list(self.byte, self.value);
+            return write!(
+                f,
+                "byte {}{of}: reserved {bits} set (the platform's layout reserves them)",
+                self.byte
+            );
+        }
         let what = match self.kind {
             DecodeErrorKind::UnknownOpcode => "unknown opcode",
             DecodeErrorKind::ReservedValue => "reserved value",
@@ -108,11 +121,6 @@ impl fmt::Display for DecodeError {
             DecodeErrorKind::Malformed => "malformed value",
             DecodeErrorKind::Unsupported => "unsupported by the instruction model",
             DecodeErrorKind::Truncated => "truncated",
-        };
-        let of = if self.uncompacted {
-            " of the uncompacted instruction"
-        } else {
-            ""
         };
         write!(
             f,

@@ -176,6 +176,12 @@ fn build(p: Platform) -> Plans {
     }
 }
 
+/// Whether `p` has a compact form for three-source instructions (enc.compact.3src and its
+/// views enc.gen8.compaction-3src-bdw / -chv: Gen8 and later).
+pub fn has_three_src_compaction(p: Platform) -> bool {
+    plans(p).three.is_some()
+}
+
 fn plans(p: Platform) -> &'static Plans {
     static PLANS: [OnceLock<Plans>; 6] = [
         OnceLock::new(),

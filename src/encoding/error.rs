@@ -45,19 +45,36 @@ impl EncodingError {
         }
     }
 
+    /// Reserved bits `set` of a word: `byte` is that of the lowest, `value` the set bits from
+    /// that byte's bit 0 up (bit `i` of `value` is bit `8 * byte + i` of the word).
     pub(crate) fn reserved_bits(set: u128) -> EncodingError {
-        let lo = set.trailing_zeros().min(127) as u8;
+        let byte = (set.trailing_zeros().min(127) / 8) as u8;
         EncodingError {
             kind: ErrorKind::ReservedBits,
             field: "reserved",
-            byte: lo / 8,
-            value: (set >> lo) as u64,
+            byte,
+            value: (set >> (u32::from(byte) * 8)) as u64,
         }
     }
 }
 
+/// `bit 121` or `bits 121, 127`: the word's bits of a reserved-bits error whose `value` holds
+/// the set bits from bit 0 of `byte` up.
+pub(crate) fn reserved_bit_list(byte: u8, value: u64) -> String {
+    let bits: Vec<String> = (0..64u32)
+        .filter(|b| value >> b & 1 != 0)
+        .map(|b| (u32::from(byte) * 8 + b).to_string())
+        .collect();
+    let s = if bits.len() == 1 { "" } else { "s" };
+    format!("bit{s} {}", bits.join(", "))
+}
+
 impl fmt::Display for EncodingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.kind == ErrorKind::ReservedBits {
+            let bits = reserved_bit_list(self.byte, self.value);
+            return write!(f, "byte {}: reserved {bits} set", self.byte);
+        }
         let what = match self.kind {
             ErrorKind::UnknownOpcode => "unknown opcode",
             ErrorKind::ReservedValue => "reserved value",

@@ -18,7 +18,8 @@ mod error;
 mod field;
 mod select;
 
-pub use compact::{compact, compact_masked, precompact, uncompact};
+pub use compact::{compact, compact_masked, has_three_src_compaction, precompact, uncompact};
+pub(crate) use error::reserved_bit_list;
 pub use error::{EncodingError, ErrorKind};
 pub(crate) use field::F;
 pub use select::{check, is_compact, jump_bits, layout_for, operand_layout, Form, Operand};

@@ -1,5 +1,7 @@
 //! The codec tests, one binary (issue 25: one test binary per area, not per file).
 
+#[path = "../common/cli_util.rs"]
+mod cli_util;
 #[path = "../common/codec_util.rs"]
 mod codec_util;
 #[path = "../common/encoding_util.rs"]
@@ -11,6 +13,7 @@ mod scratch_util;
 
 mod codec_cli;
 mod codec_compact;
+mod codec_compact_3src;
 mod codec_corpus;
 mod codec_fuzz;
 mod codec_implicit;

@@ -207,6 +207,11 @@ fn features_match_the_sources() {
             "feature.iga-ternary-regions",
             ALL,
         ),
+        (
+            &feature::IGA_TEXT_KEEPS_BITS,
+            "feature.iga-text-keeps-bits",
+            ALL,
+        ),
     ];
     for (f, id, expect) in table {
         assert_eq!(f.id, *id);
