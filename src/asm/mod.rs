@@ -35,6 +35,7 @@
 mod cursor;
 mod direct;
 mod error;
+mod float_literal;
 mod lines;
 mod names;
 mod operand;

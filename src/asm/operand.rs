@@ -5,6 +5,7 @@
 
 use super::cursor::{PResult, Pos};
 use super::error::show;
+use super::float_literal;
 use super::names;
 use super::parse::{Parser, Pending};
 use super::Dialect;
@@ -56,6 +57,13 @@ pub(crate) enum RawNum {
         digits: u32,
     },
     Float(f64),
+}
+
+/// A named float literal of IGA's syntax.
+#[derive(Clone, Copy)]
+enum SpecialFloat {
+    Inf,
+    Nan { quiet: bool },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -464,7 +472,8 @@ impl<'a> Parser<'a> {
         Some((RawNum::Int { neg, v, digits }, ty, i))
     }
 
-    /// Whether a number starts at the cursor (`12`, `-1`, `0x1F`, `+3`, `-.5`).
+    /// Whether a number starts at the cursor (`12`, `-1`, `0x1F`, `+3`, `-.5`, and outside
+    /// Mesa's syntax IGA's `inf`, `-inf`, `qnan(`, `snan(`).
     pub(crate) fn at_number(&self) -> bool {
         let digit = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_digit());
         match self.c.peek() {
@@ -472,9 +481,68 @@ impl<'a> Parser<'a> {
             Some(b'-') | Some(b'+') => {
                 digit(self.c.peek_at(1))
                     || (self.c.peek_at(1) == Some(b'.') && digit(self.c.peek_at(2)))
+                    || self.special_float_at(1).is_some()
             }
-            _ => false,
+            _ => self.special_float_at(0).is_some(),
         }
+    }
+
+    /// IGA's named float literal starting `at` bytes after the cursor (enc.iga-text.float-
+    /// literals): `inf` (not followed by a name character), `qnan(` or `snan(`. Its kind and
+    /// the length of the keyword. Never in Mesa's syntax.
+    fn special_float_at(&self, at: usize) -> Option<(SpecialFloat, usize)> {
+        if self.d == Dialect::Mesa {
+            return None;
+        }
+        let is = |word: &[u8]| {
+            word.iter()
+                .enumerate()
+                .all(|(k, &b)| self.c.peek_at(at + k) == Some(b))
+        };
+        let name_char = |k: usize| {
+            self.c
+                .peek_at(at + k)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+        };
+        if is(b"inf") && !name_char(3) {
+            Some((SpecialFloat::Inf, 3))
+        } else if is(b"qnan(") {
+            Some((SpecialFloat::Nan { quiet: true }, 4))
+        } else if is(b"snan(") {
+            Some((SpecialFloat::Nan { quiet: false }, 4))
+        } else {
+            None
+        }
+    }
+
+    /// The rest of a named float literal after its sign: `inf` or `qnan(N)` / `snan(N)`.
+    fn special_float(&mut self, neg: bool, kind: SpecialFloat, len: usize) -> PResult<RawNum> {
+        self.c.advance(len);
+        let quiet = match kind {
+            SpecialFloat::Inf => {
+                let inf = if neg {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                };
+                return Ok(RawNum::Float(inf));
+            }
+            SpecialFloat::Nan { quiet } => quiet,
+        };
+        self.c.bump(); // `(`
+        self.c.skip_blank()?;
+        let pos = self.c.pos();
+        let payload = self
+            .c
+            .uint()?
+            .ok_or_else(|| self.c.expected("a NaN payload (e.g. 0x1)"))?;
+        self.c.skip_blank()?;
+        if !self.c.eat(b')') {
+            return Err(self.c.expected("`)` after the NaN payload"));
+        }
+        float_literal::nan_literal(neg, quiet, payload)
+            .map(RawNum::Float)
+            .map_err(|m| pos.err(m))
     }
 
     /// A signed integer or (IGA/PRM) floating-point literal.
@@ -492,6 +560,9 @@ impl<'a> Parser<'a> {
             }
             _ => false,
         };
+        if let Some((kind, len)) = self.special_float_at(0) {
+            return self.special_float(neg, kind, len);
+        }
         let hex = self.c.starts_with_ci(b"0x");
         let v = self.c.uint()?;
         if !hex && self.d != Dialect::Mesa {
@@ -548,11 +619,15 @@ pub(crate) fn imm_bits(ty: DataType, val: RawNum, mesa: bool, pos: Pos) -> PResu
     let out_of_range = || pos.err(format!("immediate out of range for type {}", ty.name()));
     let (neg, v, digits) = match val {
         RawNum::Float(f) => {
+            // enc.iga-text.float-literals: read as a double, narrowed to the type (an HF's
+            // 16 bits replicated, as its hexadecimal form is).
             return match ty {
-                DataType::F => Ok((f as f32).to_bits() as u64),
-                DataType::DF => Ok(f.to_bits()),
+                DataType::F | DataType::DF | DataType::HF => {
+                    let b = float_literal::narrow(ty, f).map_err(|m| pos.err(m))?;
+                    Ok(if ty == DataType::HF { b * 0x1_0001 } else { b })
+                }
                 _ => Err(pos.err(format!(
-                    "a floating-point literal needs type f or df, not {} (write other types' bits in hexadecimal)",
+                    "a floating-point literal needs type f, df or hf, not {} (write other types' bits in hexadecimal)",
                     ty.name()
                 ))),
             };
@@ -561,21 +636,37 @@ pub(crate) fn imm_bits(ty: DataType, val: RawNum, mesa: bool, pos: Pos) -> PResu
     };
     let hex = digits > 0;
     let x: i128 = if neg { -(v as i128) } else { v as i128 };
-    if !mesa && !hex && matches!(ty, DataType::F | DataType::DF) {
-        // IGA/PRM: a decimal integer with a float type is that value.
-        return Ok(match ty {
-            DataType::F => (x as f32).to_bits() as u64,
-            _ => (x as f64).to_bits(),
-        });
-    }
-    if !mesa && !hex && ty == DataType::HF {
-        return Err(pos.err("HF immediates must be written as hexadecimal bits (e.g. 0x3C00:hf)"));
+    if !mesa && !hex && x != 0 && matches!(ty, DataType::F | DataType::DF | DataType::HF) {
+        // enc.iga-text.float-literals: IGA refuses a decimal integer with a float type.
+        return Err(pos.err(format!(
+            "a decimal integer is not a literal of type {0}: write a decimal point (`{x}.0:{1}`) or the bits in hexadecimal (enc.iga-text.float-literals)",
+            ty.name(),
+            names::type_lower(ty)
+        )));
     }
     let fits = |lo: i128, hi: i128| (lo..=hi).contains(&x);
     match ty {
-        DataType::W | DataType::UW | DataType::HF => {
-            // More than four hexadecimal digits (`0x00001234`) write the whole 32-bit field;
-            // otherwise the 16-bit value is replicated to both halves.
+        DataType::W | DataType::UW => {
+            // enc.imm-word-replicated: the 16-bit value is replicated to both halves; a
+            // 32-bit literal is refused unless its halves agree.
+            if digits > 4 && !neg && fits(0, 0xFFFF_FFFF) {
+                if (x >> 16) == (x & 0xFFFF) {
+                    Ok(x as u64)
+                } else {
+                    Err(pos.err(format!(
+                        "a {} immediate holds 16 bits, replicated in both halves of the field (enc.imm-word-replicated): 0x{x:X} has different halves; write the 16-bit value",
+                        ty.name()
+                    )))
+                }
+            } else if fits(-0x8000, 0xFFFF) {
+                Ok(((x as u64) & 0xFFFF) * 0x1_0001)
+            } else {
+                Err(out_of_range())
+            }
+        }
+        DataType::HF => {
+            // More than four hexadecimal digits (`0x00001234`) write the whole 32-bit field
+            // (enc.imm-word-replicated, note); otherwise the 16 bits are replicated.
             if digits > 4 && !neg && fits(0, 0xFFFF_FFFF) {
                 Ok(x as u64)
             } else if fits(-0x8000, 0xFFFF) {

@@ -375,6 +375,8 @@ pub(crate) struct Tabs {
     pub grf_limit: u16,
     /// ret's src0 must be a register (enc.ret-src0-register).
     pub ret_reg_only: bool,
+    /// A W/UW immediate's halves must agree (enc.imm-word-replicated).
+    pub word_imm_replicated: bool,
     pub width: Map<u8>,
     pub vstride: Map<u8>,
     pub cmod: Map<CondMod>,
@@ -578,6 +580,7 @@ fn build(p: Platform) -> Tabs {
         dst_hstride: Map::new(&values::DST_HSTRIDE, num),
         grf_limit: super::reserved_operands::grf_limit(p),
         ret_reg_only: super::reserved_operands::ret_reg_only(p),
+        word_imm_replicated: super::reserved_operands::word_imm_replicated(p),
         width: Map::new(&values::WIDTH, num),
         vstride: Map::new(&values::VSTRIDE, |s| {
             if s == "vxh" {

@@ -3,7 +3,9 @@
 //!
 //! - a directly addressed GRF operand numbered from the count of `regfile.grf` up (r128-r255
 //!   of the 8-bit RegNum field; enc.grf-reg-nr): reserved value of the operand's `reg_nr`;
-//! - `ret` with an immediate source (enc.ret-src0-register): malformed `src0_reg_file`.
+//! - `ret` with an immediate source (enc.ret-src0-register): malformed `src0_reg_file`;
+//! - a W or UW immediate whose upper 16 bits differ from its lower 16 bits
+//!   (enc.imm-word-replicated, issue 27 class 9): reserved value of the `imm` field.
 //!
 //! Destination stride 0 (enc.dst-hstride) needs no code here: it is missing from the
 //! destination's value table, so the field readers and writers refuse it.
@@ -12,7 +14,7 @@ use super::error::{DecodeError, DecodeErrorKind, EncodeError};
 use super::fields::{Kind, Lay, Tabs, F};
 use crate::isa::{Addr, Insn, Reg, Src};
 use crate::spec::encoding::values;
-use crate::spec::{Opcode, Platform};
+use crate::spec::{DataType, Opcode, Platform};
 
 /// The first reserved GRF number on `p`: the register count of `regfile.grf` when
 /// enc.grf-reg-nr applies, else 256 (every 8-bit number names a register).
@@ -30,6 +32,24 @@ pub(crate) fn grf_limit(p: Platform) -> u16 {
 pub(crate) fn ret_reg_only(p: Platform) -> bool {
     let t = &values::RET_SRC0_REGISTER;
     t.gens.contains(p) && t.value("register_only") == Some(1)
+}
+
+/// Whether enc.imm-word-replicated applies on `p`.
+pub(crate) fn word_imm_replicated(p: Platform) -> bool {
+    let t = &values::IMM_WORD_REPLICATED;
+    t.gens.contains(p) && t.value("replicated") == Some(1)
+}
+
+/// A W or UW immediate operand of `i` whose two halves differ: its source index and bits.
+fn unreplicated_word(i: &Insn) -> Option<(usize, u64)> {
+    i.src.iter().enumerate().find_map(|(k, s)| match s {
+        Some(Src::Imm(m))
+            if matches!(m.ty, DataType::W | DataType::UW) && m.bits >> 16 != m.bits & 0xFFFF =>
+        {
+            Some((k, m.bits))
+        }
+        _ => None,
+    })
 }
 
 /// The GRF number of a directly addressed GRF operand.
@@ -92,6 +112,11 @@ pub(super) fn check_decoded(
         let f = l.op[1].reg_file;
         return Err(at(DecodeErrorKind::Malformed, f, "src0_reg_file", f.get(w)));
     }
+    if t.word_imm_replicated {
+        if let Some((_, bits)) = unreplicated_word(i) {
+            return Err(at(DecodeErrorKind::ReservedValue, l.imm, "imm", bits));
+        }
+    }
     Ok(())
 }
 
@@ -120,6 +145,15 @@ pub(super) fn check_encodable(i: &Insn, t: &Tabs) -> Result<(), EncodeError> {
                 "src0",
                 "ret takes its return address from a register, not an immediate (enc.ret-src0-register)",
                 m.bits as i64,
+            ));
+        }
+    }
+    if t.word_imm_replicated {
+        if let Some((k, bits)) = unreplicated_word(i) {
+            return Err(EncodeError::new(
+                ["src0", "src1", "src2"][k.min(2)],
+                "a W/UW immediate must hold the same 16 bits in both halves of the field (enc.imm-word-replicated)",
+                bits as i64,
             ));
         }
     }

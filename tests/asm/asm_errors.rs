@@ -95,7 +95,7 @@ fn other_errors() {
         "L:\nL:\n", None, 2, 1, "defined twice";
         "send.urb (8) r1 r2 0x6 0x0 /* unterminated", Some(Dialect::Prm), 1, 28, "unterminated `/*` comment";
         "mov (8) r1.0<1>:f r2.0<8;8,1>:f ) garbage", None, 1, 33, "unexpected `)`";
-        "add (8) r1.0<1>:f -5:f r3.0<8;8,1>:f {Q5}", None, 1, 39, "unknown instruction option `Q5`";
+        "add (8) r1.0<1>:f -5.0:f r3.0<8;8,1>:f {Q5}", None, 1, 41, "unknown instruction option `Q5`";
         "math.sat.nz (8) r1.0<1>:f r2.0<8;8,1>:f", None, 1, 10, "math has no condition modifier";
     }
     // Gen7 16-bit jump offsets.

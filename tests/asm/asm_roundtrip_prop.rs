@@ -80,7 +80,9 @@ fn imm(r: &mut Rng, p: Platform) -> Imm {
     let bits = match ty {
         DataType::Q | DataType::UQ | DataType::DF => r.next(),
         DataType::F if r.below(8) == 0 => r.next() | 1 << 40,
-        DataType::W | DataType::UW | DataType::HF if r.bool() => (r.below(0x10000)) * 0x1_0001,
+        // W/UW hold 16 replicated bits (enc.imm-word-replicated); HF may fill its field.
+        DataType::W | DataType::UW => r.below(0x10000) * 0x1_0001,
+        DataType::HF if r.bool() => (r.below(0x10000)) * 0x1_0001,
         _ => r.next() & 0xFFFF_FFFF,
     };
     Imm::new(ty, bits)

@@ -131,6 +131,9 @@ fn imm(r: &mut Rng, p: Platform, allow64: bool) -> Src {
     let ty = r.pick(&imm_types(p, allow64));
     let bits = if ty.bits() == 64 {
         r.next()
+    } else if matches!(ty, DataType::W | DataType::UW) {
+        // 16 bits in both halves (enc.imm-word-replicated).
+        (r.next() & 0xFFFF) * 0x1_0001
     } else {
         r.next() & 0xFFFF_FFFF
     };

@@ -33,7 +33,7 @@ const GEN8: &[Platform] = &[Bdw, Chv, Skl, Bxt];
 fn value_tables() {
     assert_eq!(
         ALL.len(),
-        38,
+        40,
         "value table count (enc.visa.type-format, enc.visa.pred-combine: tests/spec/seed_tables.rs)"
     );
     expect(
@@ -376,6 +376,26 @@ fn value_tables() {
         "enc.iga-text.jmpi-bias",
         ALLP,
         &[("native", 16), ("compacted", 8)],
+    );
+    expect(
+        &values::IMM_WORD_REPLICATED,
+        "enc.imm-word-replicated",
+        ALLP,
+        &[("replicated", 1)],
+    );
+    // IGA's float text: std::ostream's default precision (6) for both forms; the payload is
+    // the fraction less its quiet bit: 23 - 1, 52 - 1, 10 - 1 bits.
+    expect(
+        &values::IGA_TEXT_FLOAT_LITERALS,
+        "enc.iga-text.float-literals",
+        ALLP,
+        &[
+            ("g_precision", 6),
+            ("e_precision", 6),
+            ("f_nan_payload_bits", 23 - 1),
+            ("df_nan_payload_bits", 52 - 1),
+            ("hf_nan_payload_bits", 10 - 1),
+        ],
     );
 }
 

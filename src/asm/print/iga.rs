@@ -6,6 +6,7 @@ use super::{
     jump_bytes, names, push_i64, push_u64, reg_name, sub_elems, swizzle_text, word, wrmask_text,
     Dialect, JumpLabels, Opts, PrintOptions, Region,
 };
+use crate::asm::float_literal;
 use crate::isa::{Addr, Dst, Imm, Insn, RegSrc, SendDesc, Src, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
 use std::fmt::Write;
@@ -368,14 +369,16 @@ fn iga_imm(out: &mut String, imm: &Imm) {
     match imm.ty {
         DataType::D => push_i64(out, (b as u32 as i32).into()),
         DataType::Q => push_i64(out, b as i64),
-        DataType::W => match word(b) {
-            Some(w) => push_i64(out, (w as i16).into()),
+        // enc.imm-word-replicated: the 16 bits.
+        DataType::W => push_i64(out, (b as u16 as i16).into()),
+        DataType::UW => hex_upper(out, b & 0xFFFF, 1),
+        // enc.iga-text.float-literals.
+        DataType::HF => match word(b) {
+            Some(w) => float_literal::write_iga(out, imm.ty, w.into()),
             None => hex_upper(out, b, 8),
         },
-        DataType::UW | DataType::HF => match word(b) {
-            Some(w) => hex_upper(out, w.into(), 1),
-            None => hex_upper(out, b, 8),
-        },
+        DataType::F if b <= u64::from(u32::MAX) => float_literal::write_iga(out, imm.ty, b),
+        DataType::DF => float_literal::write_iga(out, imm.ty, b),
         _ => hex_upper(out, b, 1),
     }
     out.push(':');

@@ -624,17 +624,30 @@ fn imm(l: &mut Line, imm: &Imm) {
     match imm.ty {
         DataType::D => l.signed((b as u32 as i32).into()),
         DataType::Q => l.signed(b as i64),
-        DataType::W => match word(b) {
-            Some(w) => l.signed((w as i16).into()),
+        // enc.imm-word-replicated: the 16 bits.
+        DataType::W => l.signed((b as u16 as i16).into()),
+        DataType::UW => l.hex(b & 0xFFFF, 1, true),
+        // enc.iga-text.float-literals.
+        DataType::HF => match word(b) {
+            Some(w) => float_text(l, imm.ty, w.into()),
             None => l.hex(b, 8, true),
         },
-        DataType::UW | DataType::HF => match word(b) {
-            Some(w) => l.hex(w.into(), 1, true),
-            None => l.hex(b, 8, true),
-        },
+        DataType::F if b <= u64::from(u32::MAX) => float_text(l, imm.ty, b),
+        DataType::DF => float_text(l, imm.ty, b),
         _ => l.hex(b, 1, true),
     }
     ty(l, imm.ty);
+}
+
+/// IGA's text of a float immediate value (out of line: rare, and it formats through a
+/// string).
+#[cold]
+fn float_text(l: &mut Line, ty: DataType, bits: u64) {
+    let mut s = String::new();
+    crate::asm::float_literal::write_iga(&mut s, ty, bits);
+    for &c in s.as_bytes() {
+        l.b(c);
+    }
 }
 
 #[cfg(test)]
