@@ -331,7 +331,7 @@ pub fn rust(spec: &Spec) -> String {
     o.push_str("    #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n    pub enum SatKind { Clamp, Unit, None }\n");
     o.push_str("    #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n    pub enum SpecialInput { Zero, Denorm, Nan, PosInf, NegInf, PosOverflow, NegOverflow }\n");
     o.push_str("    #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n    pub enum SpecialResult { Zero, Imax, Imin }\n");
-    o.push_str("    /// A row of [[conversion]].\n    #[derive(Debug)]\n    pub struct ConversionInfo { pub id: &'static str, pub gens: GenSet, pub method: ConvMethod, pub round: ConvRound, pub sat: SatKind, pub upper_dword_undefined: bool, pub text: &'static str, pub cite: &'static str }\n");
+    o.push_str("    /// A row of [[conversion]].\n    #[derive(Debug)]\n    pub struct ConversionInfo { pub id: &'static str, pub gens: GenSet, pub method: ConvMethod, pub round: ConvRound, pub sat: SatKind, pub upper_dword_undefined: bool, pub alt_round_rtz: bool, pub text: &'static str, pub cite: &'static str }\n");
     let _ = writeln!(
         o,
         "    pub static CONVERSIONS: [ConversionInfo; {}] = [",
@@ -339,7 +339,7 @@ pub fn rust(spec: &Spec) -> String {
     );
     for cv in &spec.conversions {
         let v = &cv.row.v;
-        let _ = writeln!(o, "        ConversionInfo {{ id: {}, gens: GenSet({}), method: ConvMethod::{}, round: ConvRound::{}, sat: SatKind::{}, upper_dword_undefined: {}, text: {}, cite: {} }},", q(v.id.get_ref()), cv.row.gens, camel(v.method.get_ref()), camel(v.round.get_ref()), camel(v.sat.get_ref()), v.upper_dword_undefined, q(&v.text), q(v.cite.get_ref()));
+        let _ = writeln!(o, "        ConversionInfo {{ id: {}, gens: GenSet({}), method: ConvMethod::{}, round: ConvRound::{}, sat: SatKind::{}, upper_dword_undefined: {}, alt_round_rtz: {}, text: {}, cite: {} }},", q(v.id.get_ref()), cv.row.gens, camel(v.method.get_ref()), camel(v.round.get_ref()), camel(v.sat.get_ref()), v.upper_dword_undefined, v.alt_round.as_ref().is_some_and(|a| a.get_ref() == "rtz"), q(&v.text), q(v.cite.get_ref()));
     }
     o.push_str("    ];\n");
     let _ = writeln!(o, "    static TABLE: [[[u8; {nt}]; {nt}]; {np}] = [");

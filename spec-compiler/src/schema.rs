@@ -282,6 +282,9 @@ pub struct Conversion {
     /// destination element is its low dword).
     #[serde(default)]
     pub upper_dword_undefined: bool,
+    /// `rtz`: sources conflict on the rounding (the row's note says which); the result rounded
+    /// toward zero is also accepted (golden vectors carry it as an alternative).
+    pub alt_round: Option<S<String>>,
     pub text: String,
     pub cite: S<String>,
     pub note: Option<String>,

@@ -677,7 +677,7 @@ pub(crate) fn execute(
         Route::DfPairs => super::ops_df_pairs::execute(st, ctl, insn, n, tys, plans, info),
     };
     if !(feature::COMPRESSED_HALVES.on(st.platform())
-        && compressed(n, dst.ty, tys)
+        && compressed(n, plans)
         && second_half_reads_first(plans, n))
     {
         return pass(st, &ctl, info);
@@ -749,12 +749,13 @@ fn mark_upper_dwords(st: &mut ThreadState, d: &DstPlan, n: usize, chans: u32) {
     }
 }
 
-/// Whether an instruction of `n` channels with destination type `dst` and source types `tys`
-/// is compressed: ExecSize times its widest type exceeds a register (32 bytes), as the
-/// validator's `compressed` property (spec/properties.toml) says.
-fn compressed(n: usize, dst: DataType, tys: &[DataType]) -> bool {
-    let widest = tys.iter().fold(dst.bytes(), |w, t| w.max(t.bytes()));
-    n * widest as usize > 32
+/// Whether an instruction of `n` channels is compressed: ExecSize times its widest element as
+/// addressed exceeds a register (32 bytes), as the validator's `compressed` property
+/// (spec/properties.toml) says, with a DF element on feature.df-element-size-4 platforms
+/// counted as the 4 bytes each of its channels addresses.
+fn compressed(n: usize, plans: &Plans) -> bool {
+    let widest = (plans.srcs.iter().flatten()).fold(plans.dst.esize, |w, s| w.max(s.esize));
+    n * widest > 32
 }
 
 /// Whether some GRF source element of the second half of the channels (`n/2..n`) lies on a

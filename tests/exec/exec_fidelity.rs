@@ -66,6 +66,30 @@ fn compressed_halves_keep_the_execution_mask() {
     assert_eq!(info[0].enabled, 0x00ff);
 }
 
+/// Ivy Bridge DF on channel pairs: 8 channels of 4 bytes fill one register, so `(8)` with 4
+/// DF lanes is not compressed and reads every source before writing (a broadcast source in the
+/// destination's first qword keeps its old value for every lane).
+#[test]
+fn ivb_df_pairs_in_one_register_are_not_halved() {
+    let mut st = zeroed(Ivb);
+    put(&mut st, r(2, 0), 8, &[1.0f64.to_bits()]);
+    put(
+        &mut st,
+        r(4, 0),
+        8,
+        &[1.0f64, 2.0, 3.0, 4.0].map(f64::to_bits),
+    );
+    run(
+        &mut st,
+        &["add (8|M0) r2.0<1>:df r2.0<0;2,1>:df r4.0<8;8,1>:df"],
+    );
+    let want: Vec<u64> = [2.0f64, 3.0, 4.0, 5.0]
+        .iter()
+        .map(|x| x.to_bits())
+        .collect();
+    assert_eq!(get(&st, r(2, 0), 8, 4), want);
+}
+
 /// F bits of a DF value rounded toward zero (seed000 §2.4.5), from host arithmetic: the
 /// nearest F, stepped back toward zero when it lies beyond the DF value.
 fn f_rtz(x: f64) -> u64 {
