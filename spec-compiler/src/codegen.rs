@@ -271,7 +271,7 @@ pub fn rust(spec: &Spec) -> String {
     }
     o.push_str("    ];\n");
     o.push_str("    /// The register file row named `name` (grf, arf, imm, ...).\n    pub fn file(name: &str) -> Option<&'static RegFileInfo> { FILES.iter().find(|f| f.name == name) }\n");
-    let _ = writeln!(o, "    /// A row of [[arf]].\n    #[derive(Debug)]\n    pub struct ArfInfo {{ pub id: &'static str, pub name: &'static str, pub gens: GenSet, pub regtype: u8, pub count: [u32; {np}], pub bytes: u32, pub elem_bits: u32, pub elem_types: TypeSet, pub access: Access, pub granularity: u32, pub indexable: bool, pub subreg_range: Option<(u32, u32)>, pub text: &'static str, pub cite: &'static str }}");
+    let _ = writeln!(o, "    /// A row of [[arf]].\n    #[derive(Debug)]\n    pub struct ArfInfo {{ pub id: &'static str, pub name: &'static str, pub gens: GenSet, pub regtype: u8, pub count: [u32; {np}], pub bytes: u32, pub elem_bits: u32, pub elem_types: TypeSet, pub access: Access, pub granularity: u32, pub indexable: bool, pub subreg_range: Option<(u32, u32)>, pub initial_zero: bool, pub text: &'static str, pub cite: &'static str }}");
     let _ = writeln!(o, "    pub static ARFS: [ArfInfo; {}] = [", spec.arfs.len());
     for a in &spec.arfs {
         let v = &a.row.v;
@@ -280,21 +280,21 @@ pub fn rust(spec: &Spec) -> String {
             .subreg_range
             .map(|[x, y]| format!("Some(({x}, {y}))"))
             .unwrap_or("None".into());
-        let _ = writeln!(o, "        ArfInfo {{ id: {}, name: {}, gens: GenSet({}), regtype: {}, count: [{}], bytes: {}, elem_bits: {}, elem_types: TypeSet({}), access: Access::{}, granularity: {}, indexable: {}, subreg_range: {sr}, text: {}, cite: {} }},",
-            q(v.id.get_ref()), q(v.name.get_ref()), a.row.gens, v.regtype, cnt.join(", "), v.bytes, v.elem_bits, a.elem_types, camel(v.access.get_ref()), v.granularity, v.indexable, q(&v.text), q(v.cite.get_ref()));
+        let _ = writeln!(o, "        ArfInfo {{ id: {}, name: {}, gens: GenSet({}), regtype: {}, count: [{}], bytes: {}, elem_bits: {}, elem_types: TypeSet({}), access: Access::{}, granularity: {}, indexable: {}, subreg_range: {sr}, initial_zero: {}, text: {}, cite: {} }},",
+            q(v.id.get_ref()), q(v.name.get_ref()), a.row.gens, v.regtype, cnt.join(", "), v.bytes, v.elem_bits, a.elem_types, camel(v.access.get_ref()), v.granularity, v.indexable, v.initial.as_ref().is_some_and(|i| i.get_ref() == "zero"), q(&v.text), q(v.cite.get_ref()));
     }
     o.push_str("    ];\n");
     o.push_str("    /// The ARF register type with RegNum[7:4] = `n` on `p`.\n    pub fn arf_by_regtype(p: Platform, n: u8) -> Option<&'static ArfInfo> { ARFS.iter().find(|a| a.regtype == n && a.gens.contains(p)) }\n");
     o.push_str("    /// The ARF register type named `name` (null, a, acc, f, ...) on `p`.\n    pub fn arf_by_name(p: Platform, name: &str) -> Option<&'static ArfInfo> { ARFS.iter().find(|a| a.name == name && a.gens.contains(p)) }\n");
-    o.push_str("    /// A row of [[field]]: bits `hi:lo` of dword `dword` of register `reg`.\n    #[derive(Debug)]\n    pub struct FieldInfo { pub id: &'static str, pub reg: &'static str, pub dword: u32, pub hi: u32, pub lo: u32, pub name: &'static str, pub access: FieldAccess, pub gens: GenSet, pub text: &'static str, pub cite: &'static str }\n");
+    o.push_str("    /// A row of [[field]]: bits `hi:lo` of dword `dword` of register `reg`.\n    #[derive(Debug)]\n    pub struct FieldInfo { pub id: &'static str, pub reg: &'static str, pub dword: u32, pub hi: u32, pub lo: u32, pub name: &'static str, pub access: FieldAccess, pub initial_undefined: bool, pub gens: GenSet, pub text: &'static str, pub cite: &'static str }\n");
     o.push_str("    impl FieldInfo {\n        /// Mask of the field within its dword.\n        pub const fn mask(&self) -> u32 { (u32::MAX >> (31 - (self.hi - self.lo))) << self.lo }\n        /// Extract the field from a dword value.\n        pub const fn get(&self, dword: u32) -> u32 { (dword & self.mask()) >> self.lo }\n        /// Replace the field in a dword value.\n        pub const fn set(&self, dword: u32, v: u32) -> u32 { (dword & !self.mask()) | ((v << self.lo) & self.mask()) }\n    }\n");
     o.push_str("    /// Field constants, named after their IDs (`field.cr0.0.fp-mode` -> `CR0_0_FP_MODE`).\n    pub mod field {\n        use super::*;\n");
     let mut fl = vec![];
     for f in &spec.fields {
         let v = &f.row.v;
         let n = const_name(v.id.get_ref(), "field.");
-        let _ = writeln!(o, "        pub static {n}: FieldInfo = FieldInfo {{ id: {}, reg: {}, dword: {}, hi: {}, lo: {}, name: {}, access: FieldAccess::{}, gens: GenSet({}), text: {}, cite: {} }};",
-            q(v.id.get_ref()), q(v.reg.get_ref()), v.dword, f.hi, f.lo, q(v.name.get_ref()), camel(v.access.get_ref()), f.row.gens, q(&v.text), q(v.cite.get_ref()));
+        let _ = writeln!(o, "        pub static {n}: FieldInfo = FieldInfo {{ id: {}, reg: {}, dword: {}, hi: {}, lo: {}, name: {}, access: FieldAccess::{}, initial_undefined: {}, gens: GenSet({}), text: {}, cite: {} }};",
+            q(v.id.get_ref()), q(v.reg.get_ref()), v.dword, f.hi, f.lo, q(v.name.get_ref()), camel(v.access.get_ref()), v.initial.is_some(), f.row.gens, q(&v.text), q(v.cite.get_ref()));
         fl.push(format!("&{n}"));
     }
     o.push_str("    }\n");
@@ -331,7 +331,7 @@ pub fn rust(spec: &Spec) -> String {
     o.push_str("    #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n    pub enum SatKind { Clamp, Unit, None }\n");
     o.push_str("    #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n    pub enum SpecialInput { Zero, Denorm, Nan, PosInf, NegInf, PosOverflow, NegOverflow }\n");
     o.push_str("    #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n    pub enum SpecialResult { Zero, Imax, Imin }\n");
-    o.push_str("    /// A row of [[conversion]].\n    #[derive(Debug)]\n    pub struct ConversionInfo { pub id: &'static str, pub gens: GenSet, pub method: ConvMethod, pub round: ConvRound, pub sat: SatKind, pub text: &'static str, pub cite: &'static str }\n");
+    o.push_str("    /// A row of [[conversion]].\n    #[derive(Debug)]\n    pub struct ConversionInfo { pub id: &'static str, pub gens: GenSet, pub method: ConvMethod, pub round: ConvRound, pub sat: SatKind, pub upper_dword_undefined: bool, pub alt_round_rtz: bool, pub text: &'static str, pub cite: &'static str }\n");
     let _ = writeln!(
         o,
         "    pub static CONVERSIONS: [ConversionInfo; {}] = [",
@@ -339,7 +339,7 @@ pub fn rust(spec: &Spec) -> String {
     );
     for cv in &spec.conversions {
         let v = &cv.row.v;
-        let _ = writeln!(o, "        ConversionInfo {{ id: {}, gens: GenSet({}), method: ConvMethod::{}, round: ConvRound::{}, sat: SatKind::{}, text: {}, cite: {} }},", q(v.id.get_ref()), cv.row.gens, camel(v.method.get_ref()), camel(v.round.get_ref()), camel(v.sat.get_ref()), q(&v.text), q(v.cite.get_ref()));
+        let _ = writeln!(o, "        ConversionInfo {{ id: {}, gens: GenSet({}), method: ConvMethod::{}, round: ConvRound::{}, sat: SatKind::{}, upper_dword_undefined: {}, alt_round_rtz: {}, text: {}, cite: {} }},", q(v.id.get_ref()), cv.row.gens, camel(v.method.get_ref()), camel(v.round.get_ref()), camel(v.sat.get_ref()), v.upper_dword_undefined, v.alt_round.as_ref().is_some_and(|a| a.get_ref() == "rtz"), q(&v.text), q(v.cite.get_ref()));
     }
     o.push_str("    ];\n");
     let _ = writeln!(o, "    static TABLE: [[[u8; {nt}]; {nt}]; {np}] = [");

@@ -192,6 +192,9 @@ pub struct Arf {
     pub indexable: bool,
     /// Valid SubRegNum byte range, inclusive, e.g. [0, 12].
     pub subreg_range: Option<[u32; 2]>,
+    /// Content in the default state (before any state is given): `zero` (defined zero) or
+    /// `undefined` (not known to the model; the default when absent).
+    pub initial: Option<S<String>>,
     pub text: String,
     pub cite: S<String>,
     pub note: Option<String>,
@@ -213,6 +216,9 @@ pub struct Field {
     pub name: S<String>,
     /// rw | ro | reserved (writes dropped, reads undefined) | mbz | zero (writes dropped, reads 0) | w1c | special
     pub access: S<String>,
+    /// `undefined`: the field is undefined in the default state even where its register's
+    /// `initial` is `zero` (a value set at dispatch that the model cannot know).
+    pub initial: Option<S<String>>,
     pub gens: S<String>,
     pub text: String,
     pub cite: S<String>,
@@ -272,6 +278,13 @@ pub struct Conversion {
     pub round: S<String>,
     /// With saturation: clamp (to destination range) | unit (float [0.0, 1.0], NaN -> 0) | none
     pub sat: S<String>,
+    /// `true`: the conversion writes a qword per channel whose upper dword is undefined (the
+    /// destination element is its low dword).
+    #[serde(default)]
+    pub upper_dword_undefined: bool,
+    /// `rtz`: sources conflict on the rounding (the row's note says which); the result rounded
+    /// toward zero is also accepted (golden vectors carry it as an alternative).
+    pub alt_round: Option<S<String>>,
     pub text: String,
     pub cite: S<String>,
     pub note: Option<String>,

@@ -24,8 +24,9 @@ use euref::exec::unpredictable::{self, Unpredictable};
 use euref::exec::{self, ExecError, ExecOptions};
 use euref::gen::parse_gen;
 use euref::isa::Insn;
-use euref::spec::{OpClass, Platform};
+use euref::spec::OpClass;
 use euref::state::{json, ThreadState};
+use euref::validate::ExecContext;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -76,10 +77,16 @@ pub struct StaticViolation {
     pub undefined: &'static str,
 }
 
-/// The static restrictions (spec/rules) that `insn` violates on `platform`: the one place where
-/// `run` consults the validator before executing an instruction.
-fn static_violations(platform: Platform, insn: &Insn) -> Vec<StaticViolation> {
-    euref::validate::check_insn(platform, insn)
+/// The restrictions of spec/rules that `insn` violates in state `st`: the one place where
+/// `run` consults the validator before executing an instruction. The execution context comes
+/// from the state: its `preemptible` setting and cr0.0 Single Program Flow (an undefined SPF
+/// bit counts as clear: the rules that need SPF apply only when the state says it is set).
+fn static_violations(st: &ThreadState, insn: &Insn) -> Vec<StaticViolation> {
+    let ctx = ExecContext {
+        preemptible: st.preemptible(),
+        spf: st.spf() == Some(true),
+    };
+    euref::validate::check_insn_in(st.platform(), insn, &ctx)
         .into_iter()
         .map(|v| StaticViolation {
             id: v.rule.id,
@@ -208,7 +215,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         steps += 1;
         let here = loc(i);
         let src = || insn_text(lines.line(here.line));
-        let stat = static_violations(platform, insn);
+        let stat = static_violations(&st, insn);
         if !stat.is_empty() {
             if opts.strict {
                 for v in &stat {

@@ -1,4 +1,4 @@
-//! `euref validate FILE --gen G [--json] [--syntax S] [--input F]`: every violated rule of
+//! `euref validate FILE --gen G [--json] [--syntax S] [--input F] [--preemptible] [--spf]`: every violated rule of
 //! every instruction, with its location (line:column for text, byte offset for binary), rule
 //! ID, message, citation and, for per-source rules, the source operand.
 //!
@@ -16,7 +16,7 @@ use euref::encoding::{compact_word, is_compact};
 use euref::gen::parse_gen;
 use euref::isa::Insn;
 use euref::spec::{Opcode, Platform};
-use euref::validate::{Checker, Violation};
+use euref::validate::{Checker, ExecContext, Violation};
 use serde::Serialize;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -40,6 +40,14 @@ pub struct Args {
     /// assembly otherwise).
     #[arg(long, value_enum, default_value = "auto")]
     pub input: InputFormat,
+    /// The code runs in a mid-thread pre-emptible context: the rules that depend on it
+    /// (special.preemption-compressed-multi-index) apply.
+    #[arg(long)]
+    pub preemptible: bool,
+    /// The code runs with cr0.0 Single Program Flow set: the rules that depend on it
+    /// (arf.spf-h1-q1-n1) apply.
+    #[arg(long)]
+    pub spf: bool,
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -179,13 +187,13 @@ fn decode_all(bytes: &[u8], p: Platform) -> (Vec<(u64, Insn)>, Vec<InputError>) 
     (out, errors)
 }
 
-/// Validate `insns` (with their locations) on `p`.
-pub fn validate_all(insns: &[(Location, Insn)], p: Platform) -> Vec<InsnResult> {
+/// Validate `insns` (with their locations) on `p`, in execution context `ctx`.
+pub fn validate_all(insns: &[(Location, Insn)], p: Platform, ctx: ExecContext) -> Vec<InsnResult> {
     let o = PrintOptions {
         dialect: Dialect::Iga,
         platform: p,
     };
-    let mut checker = Checker::new();
+    let mut checker = Checker::with_context(ctx);
     insns
         .iter()
         .enumerate()
@@ -295,7 +303,11 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 .collect()
         }
     };
-    let results = validate_all(&insns, platform);
+    let ctx = ExecContext {
+        preemptible: a.preemptible,
+        spf: a.spf,
+    };
+    let results = validate_all(&insns, platform, ctx);
     let invalid = results.iter().filter(|r| !r.valid).count();
     let nviol: usize = results.iter().map(|r| r.violations.len()).sum();
     let mut out = output::stdout();

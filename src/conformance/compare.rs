@@ -210,6 +210,7 @@ fn accepts(a: &AltView, t: DataType, exp: u64, act: u64) -> bool {
     let ac = float_class(t, act);
     match a.kind {
         AltKind::AnyNan => ac == NAN,
+        AltKind::Value => a.bits == Some(act),
         AltKind::OverflowInf => {
             let neg = exp >> (t.bits() - 1) & 1 == 1;
             ac == if neg { NEG_INF } else { POS_INF }

@@ -29,6 +29,8 @@ pub struct AltView<'a> {
     pub ty: Cow<'a, str>,
     pub ulps: Option<f64>,
     pub abs: Option<f64>,
+    /// `value`: the accepted bits.
+    pub bits: Option<u64>,
 }
 
 /// A vector as the checker needs it.
@@ -181,7 +183,7 @@ fn dst<'a>(l: &mut Lexer<'a>) -> Result<DstView<'a>, JsonError> {
 
 fn alternative<'a>(l: &mut Lexer<'a>) -> Result<AltView<'a>, JsonError> {
     let (mut kind, mut reg, mut offset, mut ty) = (None, None, None, None);
-    let (mut ulps, mut abs, mut rule) = (None, None, false);
+    let (mut ulps, mut abs, mut rule, mut bits) = (None, None, false, None);
     let opt_num = |l: &mut Lexer<'a>| -> Result<Option<f64>, JsonError> {
         if l.peek() == Some(b'n') {
             l.value()?;
@@ -192,7 +194,9 @@ fn alternative<'a>(l: &mut Lexer<'a>) -> Result<AltView<'a>, JsonError> {
     };
     let mut seen = 0u16;
     l.object(|l, k| {
-        let keys = ["kind", "reg", "offset", "type", "ulps", "abs", "rule"];
+        let keys = [
+            "kind", "reg", "offset", "type", "ulps", "abs", "rule", "bits",
+        ];
         once(&mut seen, &keys, &k, l)?;
         match k.as_ref() {
             "kind" => {
@@ -200,6 +204,7 @@ fn alternative<'a>(l: &mut Lexer<'a>) -> Result<AltView<'a>, JsonError> {
                     "any_nan" => AltKind::AnyNan,
                     "ulps" => AltKind::Ulps,
                     "overflow_inf" => AltKind::OverflowInf,
+                    "value" => AltKind::Value,
                     other => return Err(format!("unknown variant `{other}`")),
                 })
             }
@@ -208,6 +213,7 @@ fn alternative<'a>(l: &mut Lexer<'a>) -> Result<AltView<'a>, JsonError> {
             "type" => ty = Some(l.string()?),
             "ulps" => ulps = opt_num(l)?,
             "abs" => abs = opt_num(l)?,
+            "bits" => bits = Some(alt_bits(&l.string()?)?),
             "rule" => {
                 l.string()?;
                 rule = true;
@@ -221,6 +227,9 @@ fn alternative<'a>(l: &mut Lexer<'a>) -> Result<AltView<'a>, JsonError> {
     if !rule {
         return Err(missing("rule"));
     }
+    if kind == Some(AltKind::Value) && bits.is_none() {
+        return Err(missing("bits"));
+    }
     Ok(AltView {
         kind: kind.ok_or_else(|| missing("kind"))?,
         reg: reg.ok_or_else(|| missing("reg"))?,
@@ -228,7 +237,16 @@ fn alternative<'a>(l: &mut Lexer<'a>) -> Result<AltView<'a>, JsonError> {
         ty: ty.ok_or_else(|| missing("type"))?,
         ulps,
         abs,
+        bits,
     })
+}
+
+/// The bits of a `value` alternative: `0x` and 1-16 hex digits.
+pub fn alt_bits(s: &str) -> Result<u64, String> {
+    s.strip_prefix("0x")
+        .filter(|h| (1..=16).contains(&h.len()))
+        .and_then(|h| u64::from_str_radix(h, 16).ok())
+        .ok_or_else(|| format!("bits `{s}` is not 0x followed by 1-16 hex digits"))
 }
 
 fn string_array<'a>(l: &mut Lexer<'a>) -> Result<&'a str, JsonError> {
@@ -793,6 +811,7 @@ impl<'a> VectorView<'a> {
                     ty: Cow::Borrowed(&a.ty),
                     ulps: a.ulps,
                     abs: a.abs,
+                    bits: a.bits.as_deref().and_then(|b| alt_bits(b).ok()),
                 })
                 .collect(),
             rules_raw: Cow::Owned(serde_json::to_string(&v.rules).unwrap_or_default()),

@@ -7,7 +7,7 @@
 use super::acc::{implicit_writes_in, AccMap};
 use super::convert::{IntConv, IntRead};
 use super::flags::{int_cond, FlagWriter};
-use super::mask::{exec_mask_in, flag_base, predicate, Enables};
+use super::mask::{self, exec_mask_in, flag_base, predicate, Enables};
 use super::operand::{resolve_all, resolve_src, DstPlan, Plans, Space, SrcPlan};
 use super::ops_int::{self, ExecClass, Inputs, IntOut, Vals};
 use super::region::MAX_CHANNELS;
@@ -272,12 +272,8 @@ fn clear_undef_range_words(gu: &mut [u64], start: usize, len: usize) {
     }
 }
 
-/// The execution mask and predicate of an instruction.
-pub(crate) fn enables(st: &ThreadState, insn: &Insn, n: usize) -> (Enables, Enables) {
-    enables_in(st, &st.control_dwords(), insn, n)
-}
-
-/// [`enables`] with the state's control dwords read beforehand.
+/// The execution mask and predicate of an instruction, from the control dwords `ctl` of the
+/// state (read once per instruction; one pass of a compressed instruction restricts them).
 pub(crate) fn enables_in(
     st: &ThreadState,
     ctl: &ControlDwords,
@@ -664,12 +660,131 @@ pub(crate) fn execute(
         }
     };
     let (n, dst, srcs, tys) = (o.n, o.dst, &o.srcs[..o.nsrc], &o.tys[..o.nsrc]);
-    match o.route {
-        Route::Raw { quirk } => raw(st, &ctl, insn, n, plans, quirk, info),
-        Route::Float => super::ops_float::execute(st, &ctl, insn, n, dst, tys, plans, info, opts),
-        Route::Integer => integer(st, &ctl, insn, n, dst, srcs, tys, plans, info, opts),
-        Route::DfPairs => super::ops_df_pairs::execute(st, insn, n, tys, plans, info),
+    let pass = |st: &mut ThreadState, ctl: &ControlDwords, info: &mut StepInfo| match o.route {
+        Route::Raw { quirk } => raw(st, ctl, insn, n, plans, quirk, info),
+        Route::Float => {
+            // A conversion whose row says the upper dword of each qword is undefined: the
+            // channels that may execute, decided before the instruction writes anything.
+            let upper = upper_dword_undefined(st.platform(), insn, dst.ty, tys)
+                .then(|| enables_in(st, ctl, insn, n).0.maybe());
+            super::ops_float::execute(st, ctl, insn, n, dst, tys, plans, info, opts)?;
+            if let Some(chans) = upper {
+                mark_upper_dwords(st, &plans.dst, n, chans);
+            }
+            Ok(())
+        }
+        Route::Integer => integer(st, ctl, insn, n, dst, srcs, tys, plans, info, opts),
+        Route::DfPairs => super::ops_df_pairs::execute(st, ctl, insn, n, tys, plans, info),
+    };
+    if !(feature::COMPRESSED_HALVES.on(st.platform())
+        && compressed(n, plans)
+        && second_half_reads_first(plans, n))
+    {
+        return pass(st, &ctl, info);
     }
+    // feature.compressed-halves: the two native instructions one after the other, so that
+    // the second half reads what the first half wrote.
+    let half = mask::low(n / 2);
+    pass(
+        st,
+        &ControlDwords {
+            channels: half,
+            ..ctl
+        },
+        info,
+    )?;
+    let mut second = StepInfo::default();
+    let res = pass(
+        st,
+        &ControlDwords {
+            channels: !half,
+            ..ctl
+        },
+        &mut second,
+    );
+    info.enabled |= second.enabled;
+    for v in second.violations {
+        match info.violations.iter_mut().find(|w| w.rule == v.rule) {
+            Some(w) => w.channels |= v.channels,
+            None => info.violations.push(v),
+        }
+    }
+    res
+}
+
+/// Whether `insn` (Align1, a GRF destination) converts its float execution type to a
+/// destination type by a conversion row with `upper_dword_undefined` (spec/conversions.toml:
+/// conv.float-narrow.df-f.gen7, DF -> F on Haswell).
+fn upper_dword_undefined(
+    p: crate::spec::Platform,
+    insn: &Insn,
+    dst: DataType,
+    tys: &[DataType],
+) -> bool {
+    if insn.access != AccessMode::Align1 || tys.is_empty() {
+        return false;
+    }
+    let exec = tys
+        .iter()
+        .copied()
+        .filter(|t| t.is_float())
+        .max_by_key(|t| t.bytes());
+    exec.is_some_and(|e| {
+        e != dst
+            && crate::spec::conversions::rule(e, dst, p).is_some_and(|r| r.upper_dword_undefined)
+    })
+}
+
+/// Mark undefined, for each channel of `chans` (`0..n`), the four GRF bytes after its
+/// destination element: the upper dword of the qword whose low dword the element is.
+fn mark_upper_dwords(st: &mut ThreadState, d: &DstPlan, n: usize, chans: u32) {
+    if d.space != Space::Grf || d.esize != 4 {
+        return;
+    }
+    for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| chans >> ch & 1 == 1) {
+        let o = d.off[ch] as usize + 4;
+        if o % 8 == 4 && o + 4 <= st.grf_size() {
+            st.set_grf_undefined(o, 4);
+        }
+    }
+}
+
+/// Whether an instruction of `n` channels is compressed: ExecSize times its widest element as
+/// addressed exceeds a register (32 bytes), as the validator's `compressed` property
+/// (spec/properties.toml) says, with a DF element on feature.df-element-size-4 platforms
+/// counted as the 4 bytes each of its channels addresses.
+fn compressed(n: usize, plans: &Plans) -> bool {
+    let widest = (plans.srcs.iter().flatten()).fold(plans.dst.esize, |w, s| w.max(s.esize));
+    n * widest > 32
+}
+
+/// Whether some GRF source element of the second half of the channels (`n/2..n`) lies on a
+/// GRF byte the first half (`0..n/2`) writes: the only case in which executing the halves one
+/// after the other differs from executing all channels at once.
+fn second_half_reads_first(plans: &Plans, n: usize) -> bool {
+    let d = &plans.dst;
+    if d.space != Space::Grf || n < 2 {
+        return false;
+    }
+    let h = n / 2;
+    let (mut lo, mut hi) = (u32::MAX, 0u32);
+    for &o in &d.off[..h] {
+        lo = lo.min(o);
+        hi = hi.max(o + d.esize as u32);
+    }
+    let written = |o: u32, len: u32| {
+        (0..h).any(|ch| {
+            let w = d.off[ch];
+            o < w + d.esize as u32 && w < o + len
+        })
+    };
+    plans.srcs.iter().flatten().any(|s| {
+        s.space == Space::Grf
+            && s.off[h..n].iter().any(|&o| {
+                let len = s.esize as u32;
+                o < hi && lo < o + len && written(o, len)
+            })
+    })
 }
 
 /// A placeholder for absent sources (never read: only `..nsrc` is used).

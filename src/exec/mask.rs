@@ -74,6 +74,22 @@ pub fn exec_mask_in(
     chan_off: usize,
     n: usize,
 ) -> Enables {
+    let e = exec_mask_all_channels(ctl, p, no_mask, chan_off, n);
+    Enables {
+        on: e.on & ctl.channels,
+        unknown: e.unknown & ctl.channels,
+    }
+}
+
+/// [`exec_mask_in`] before the restriction to `ctl.channels`.
+#[inline(always)]
+fn exec_mask_all_channels(
+    ctl: &ControlDwords,
+    p: Platform,
+    no_mask: bool,
+    chan_off: usize,
+    n: usize,
+) -> Enables {
     if no_mask {
         return Enables::all(n);
     }
@@ -317,6 +333,7 @@ mod tests {
                 cr0_0: dword(),
                 sr0_2: dword(),
                 sr0_3: dword(),
+                channels: u32::MAX,
             };
             for p in [Platform::Skl, Platform::Ivb] {
                 let pick = |d, f| field_of_dword(d, f).unwrap_or((0, true));

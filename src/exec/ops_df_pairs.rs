@@ -7,14 +7,23 @@
 //! receives its half of the result when that channel is enabled (masking per 32-bit channel).
 //!
 //! Executed: add, mul, mad, frc, rndd/rndu/rnde/rndz, mov (source modifiers, saturation) and
-//! sel (min/max with a condition modifier, or predicated), all operands DF. With any other
-//! condition modifier the flag bits of the enabled channels are undefined: which of the two
-//! channels of a pair a DF condition lands in is not stated. Refused: other opcodes, mixed
-//! types, immediates, and implicit accumulator writes (AccWrEn).
+//! sel (min/max with a condition modifier, or predicated), all operands DF; cmp with DF
+//! sources (a DF or null destination); and the conversions mov DF -> F and mov F -> DF. With a
+//! condition modifier other than sel's, the flag bits of the enabled channels are undefined:
+//! which of the two channels of a pair a DF condition lands in is not stated (a cmp still
+//! writes its DF destination, the lane's all-ones or zero over both channels).
+//!
+//! DF -> F: lane `j`'s converted F goes to channel `2j`, and channel `2j + 1` receives an
+//! undefined dword (conv.float-narrow.df-f.gen7 `upper_dword_undefined`; Mesa's vec4
+//! generator: on IVB/BYT "each DF implicitly writes two floats, being the first one the
+//! converted value"). F -> DF: lane `j` converts the F of channel `2j`; the odd channel's
+//! element is not read (Mesa brw_MOV: "When converting F->DF on IVB/BYT, every odd source
+//! channel is ignored"). Refused: other opcodes and type mixes, immediates, and implicit
+//! accumulator writes (AccWrEn).
 
 #![allow(clippy::needless_range_loop)] // channels index several parallel arrays
 
-use super::alu::{enables, gather_raw, write_dst};
+use super::alu::{enables_in, gather_raw, write_dst};
 use super::flags::FlagWriter;
 use super::mask::flag_base;
 use super::operand::{Plans, Space};
@@ -24,8 +33,9 @@ use super::{ExecError, StepInfo};
 use crate::float::{self, FloatType, Policy};
 use crate::fp::Round;
 use crate::isa::Insn;
+use crate::spec::compare::GridKind;
 use crate::spec::{AccessMode, CondMod, DataType, FpOps, Opcode, PredCtrl};
-use crate::state::ThreadState;
+use crate::state::{ControlDwords, ThreadState};
 
 fn unsupported(insn: &Insn, why: &str) -> ExecError {
     ExecError::Unsupported {
@@ -50,12 +60,25 @@ pub(crate) fn supports(op: Opcode) -> bool {
             | Opcode::Rndz
             | Opcode::Mov
             | Opcode::Sel
+            | Opcode::Cmp
     )
+}
+
+/// How the lanes' types relate (see the module documentation).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Types {
+    /// Every operand DF (cmp: both sources DF, a DF or null destination).
+    AllDf,
+    /// mov DF -> F.
+    DfToF,
+    /// mov F -> DF.
+    FToDf,
 }
 
 /// Execute a DF instruction on channel pairs. `n` is the encoded (doubled) ExecSize.
 pub(crate) fn execute(
     st: &mut ThreadState,
+    ctl: &ControlDwords,
     insn: &Insn,
     n: usize,
     tys: &[DataType],
@@ -66,12 +89,23 @@ pub(crate) fn execute(
     if !supports(op) {
         return Err(unsupported(
             insn,
-            "only add, mul, mad, frc, rnd*, mov and sel are modelled",
+            "only add, mul, mad, frc, rnd*, mov, sel and cmp are modelled",
         ));
     }
-    if insn.dst.map(|d| d.ty) != Some(DataType::DF) || tys.iter().any(|t| *t != DataType::DF) {
-        return Err(unsupported(insn, "every operand must be DF"));
-    }
+    let dst_ty = insn.dst.map(|d| d.ty);
+    let all_df_srcs = tys.iter().all(|t| *t == DataType::DF);
+    let types = match (op, dst_ty, tys) {
+        (Opcode::Mov, Some(DataType::F), [DataType::DF]) => Types::DfToF,
+        (Opcode::Mov, Some(DataType::DF), [DataType::F]) => Types::FToDf,
+        (Opcode::Cmp, _, _) if all_df_srcs && plans.dst.space == Space::Null => Types::AllDf,
+        (_, Some(DataType::DF), _) if all_df_srcs => Types::AllDf,
+        _ => {
+            return Err(unsupported(
+                insn,
+                "every operand must be DF, except mov DF -> F, mov F -> DF and a cmp's null destination",
+            ))
+        }
+    };
     if n % 2 != 0 {
         return Err(ExecError::Operand {
             operand: "exec_size".into(),
@@ -94,7 +128,7 @@ pub(crate) fn execute(
     }
     let (env, env_undef) = float_env(st);
     let dplan = &plans.dst;
-    let (em, pm) = enables(st, insn, n);
+    let (em, pm) = enables_in(st, ctl, insn, n);
     let sel = op == Opcode::Sel;
     let sel_pred = sel && insn.pred != PredCtrl::None;
     let mut en = if sel_pred { em } else { em.and(pm) };
@@ -113,6 +147,26 @@ pub(crate) fn execute(
         let mut bits = [0u64; MAX_CHANNELS];
         let mut undef = 0u32;
         gather_raw(st, pl, n, &mut bits, &mut undef);
+        if types == Types::FToDf {
+            // F -> DF: the even channel's F, widened exactly; the odd channel is not read.
+            for j in 0..lanes {
+                let f = bits[2 * j] & 0xffff_ffff;
+                let cv = float::convert(&env, DataType::F, DataType::DF, f, false)
+                    .map_err(|e| unsupported(insn, &e.to_string()))?;
+                let mut x = cv.bits;
+                if pl.abs {
+                    x &= !FloatType::Df.sign();
+                }
+                if pl.neg {
+                    x ^= FloatType::Df.sign();
+                }
+                v[k][j] = x;
+                if (undef >> (2 * j)) & 1 != 0 {
+                    vu[k] |= 1 << j;
+                }
+            }
+            continue;
+        }
         for j in 0..lanes {
             let mut x = (bits[2 * j] & 0xffff_ffff) | (bits[2 * j + 1] << 32);
             if pl.abs {
@@ -131,6 +185,7 @@ pub(crate) fn execute(
         Opcode::Mad => FpOps::Fused,
         Opcode::Sel => FpOps::Minmax,
         Opcode::Mov => FpOps::Conversion,
+        Opcode::Cmp => FpOps::Compare,
         _ => FpOps::Arith,
     };
     let pol = Policy::new(&env, FloatType::Df, ops);
@@ -155,7 +210,22 @@ pub(crate) fn execute(
             Opcode::Rndu => pol.rnd(a[j], Round::Ru).bits,
             Opcode::Rnde => pol.rnd(a[j], Round::Rtne).bits,
             Opcode::Rndz => pol.rnd(a[j], Round::Rtz).bits,
+            Opcode::Mov if types == Types::DfToF => {
+                // The converted F in the low dword; the high dword is written undefined.
+                float::convert(&env, DataType::DF, DataType::F, a[j], insn.sat)
+                    .map_err(|e| unsupported(insn, &e.to_string()))?
+                    .bits
+                    & 0xffff_ffff
+            }
             Opcode::Mov => a[j],
+            Opcode::Cmp => {
+                let c = pol.compare(insn.cmod, GridKind::Cmp, a[j], b[j]);
+                if c.value {
+                    u64::MAX
+                } else {
+                    0
+                }
+            }
             Opcode::Sel if sel_pred => {
                 // The predicate of the pair's low channel picks (both channels of a lane
                 // carry the same predicate for a DF flag layout; a disagreement or an
@@ -175,7 +245,7 @@ pub(crate) fn execute(
             Opcode::Sel => a[j],
             _ => return Err(unsupported(insn, "not modelled")),
         };
-        if insn.sat {
+        if insn.sat && types != Types::DfToF && op != Opcode::Cmp {
             res[j] = float::saturate(FloatType::Df, res[j]).0;
         }
     }
@@ -198,7 +268,9 @@ pub(crate) fn execute(
         } else {
             res[j] >> 32
         };
-        let und = lane_undef & (1 << j) != 0 || en.unknown & m != 0;
+        let und = lane_undef & (1 << j) != 0
+            || en.unknown & m != 0
+            || (types == Types::DfToF && ch % 2 == 1);
         write_dst(st, dplan, ch, half, 0, und);
         if flags_on {
             // Which channel of the pair holds a DF lane's condition is not stated.

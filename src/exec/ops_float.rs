@@ -873,6 +873,7 @@ mod tests {
                 cr0_0: Some((0, !used)),
                 sr0_2: None,
                 sr0_3: None,
+                channels: u32::MAX,
             };
             assert!(!float_env_in(&ctl, p).1);
             let ctl = ControlDwords {

@@ -5,6 +5,9 @@
 //! - `"base"` (optional): what the registers not named hold: `"default"` (the documented
 //!   default state, [`ThreadState::new`]), `"zero"` ([`ThreadState::zeroed`]) or `"undefined"`
 //!   (every byte and bit undefined). Default `"default"`.
+//! - `"preemptible"` (optional): `true` when the thread runs in a mid-thread pre-emptible
+//!   context (the rules that depend on it apply, spec/properties.toml `preemptible`); default
+//!   `false`.
 //! - a register name: `r0`-`r127`, or an ARF register of the platform (`a0`, `acc0`-`acc9`,
 //!   `f0`, `f1`, `sr0`, `cr0`, `n0`, `ip`, `tdr0`, `tm0`).
 //!
@@ -113,8 +116,13 @@ fn from_doc(p: Platform, v: &Json<'_>) -> Result<ThreadState, JsonError> {
         Some(Json::Str(s)) if s == "undefined" => ThreadState::blank(p, true),
         Some(_) => return err("$.base", "expected \"default\", \"zero\" or \"undefined\""),
     };
+    match json_doc::get(obj, "preemptible") {
+        None => {}
+        Some(Json::Bool(b)) => st.preemptible = *b,
+        Some(_) => return err("$.preemptible", "expected true or false"),
+    }
     for (k, val) in obj {
-        if k == "platform" || k == "base" {
+        if k == "platform" || k == "base" || k == "preemptible" {
             continue;
         }
         let path = key_path("$", k);
@@ -693,6 +701,9 @@ pub fn to_value(st: &ThreadState) -> Value {
         Value::String(st.platform().name().into()),
     );
     m.insert("base".into(), Value::String("undefined".into()));
+    if st.preemptible {
+        m.insert("preemptible".into(), Value::Bool(true));
+    }
     let rb = st.grf_reg_bytes();
     for n in 0..st.grf_size() / rb {
         let o = n * rb;

@@ -20,11 +20,16 @@
 //! registers of a thread are not initialized", and the register summaries give "Default Value:
 //! None" for a0, the accumulators and the flags. So by default:
 //! - r0-r127, a0, acc*, f0, f1 are **undefined**;
-//! - sr0 ("Provided by the Dispatcher") is defined: all zero except the dispatch and vector
-//!   masks (sr0.2, sr0.3), which are all ones (every channel dispatched);
-//! - cr0 is defined zero: IEEE float mode, round to nearest even, accumulator enabled, DMask
-//!   execution mask, no exception (the fields' documented initial values);
-//! - n0, ip, tdr0 and tm0 are defined zero.
+//! - the registers whose `[[arf]]` row says `initial = "zero"` are defined zero, except the
+//!   fields whose `[[field]]` row says `initial = "undefined"`, which are undefined:
+//!   - sr0 ("Provided by the Dispatcher"): the thread and EU identification (sr0.0 FFID,
+//!     priority class, HSID, EUID, TID; sr0.1 FFTID) is undefined, the priority zero, and
+//!     the dispatch and vector masks (sr0.2, sr0.3) all ones (every channel dispatched);
+//!   - cr0: IEEE float mode, round to nearest even, accumulator enabled, DMask execution
+//!     mask, no exception (the fields' documented initial values);
+//!   - n0, ip; tm0's TmEvent bit (reset when a thread is loaded), while the free-running
+//!     timestamp tm0.0/tm0.1 is undefined;
+//! - tdr0 ("Default Value: No"; set by dispatch) and the other registers are undefined.
 //!
 //! [`ThreadState::zeroed`] gives an all-defined, all-zero state (except the bits that always
 //! read undefined) with the same sr0 masks, convenient for tests and examples.
@@ -136,6 +141,10 @@ pub struct ControlDwords {
     pub cr0_0: Option<(u32, u32)>,
     pub sr0_2: Option<(u32, u32)>,
     pub sr0_3: Option<(u32, u32)>,
+    /// The channels (bit n: channel n of the instruction) that may be enabled at all: every
+    /// channel, except in one pass of a compressed instruction executed as its two halves
+    /// (feature.compressed-halves), which enables one half.
+    pub channels: u32,
 }
 
 /// Field `f` of a dword read as [`ThreadState::field_dword`] reads it: the value and whether
@@ -162,6 +171,9 @@ pub struct ThreadState {
     pub(crate) arf_undef: Vec<u32>,
     /// Extended precision of each accumulator register (indexed by its number).
     pub(crate) acc: Vec<AccExt>,
+    /// The thread runs in a mid-thread pre-emptible context (an execution-context setting,
+    /// spec/properties.toml `preemptible`; not a register): false unless a state says so.
+    pub(crate) preemptible: bool,
     pub(crate) events: ArfEvents,
     /// Where writes went (see [`Written`]).
     written: Written,
@@ -176,6 +188,7 @@ impl PartialEq for ThreadState {
             || self.grf_undef != o.grf_undef
             || self.arf_undef != o.arf_undef
             || self.acc != o.acc
+            || self.preemptible != o.preemptible
         {
             return false;
         }
@@ -216,12 +229,28 @@ fn field(reg: &str, name: &str, p: Platform) -> Option<&'static FieldInfo> {
 }
 
 impl ThreadState {
-    /// The documented default state (see the module documentation): GRF, a0, accumulators and
-    /// flags undefined; sr0, cr0, n0, ip, tdr0, tm0 defined.
+    /// The documented default state (see the module documentation): GRF, a0, accumulators,
+    /// flags, tdr0, the timestamp and sr0's identification fields undefined; the rest of sr0,
+    /// cr0, n0, ip and tm0's TmEvent defined.
     pub fn new(p: Platform) -> ThreadState {
         let mut s = ThreadState::blank(p, true);
-        for name in ["sr0", "cr0", "n0", "ip", "tdr0", "tm0"] {
-            s.define_arf_zero(name);
+        // The registers whose `[[arf]]` row says `initial = "zero"`, less the fields whose
+        // row says `initial = "undefined"` (dispatch-provided values the model cannot know).
+        let zero: Vec<usize> = (0..s.layout.regs.len())
+            .filter(|&i| s.layout.regs[i].info.initial_zero)
+            .collect();
+        for i in zero {
+            let r = &s.layout.regs[i];
+            let (b, n, field_reg) = (r.base, r.bytes, r.field_reg);
+            s.mark_arf(b, n);
+            s.arf[b..b + n].fill(0);
+            s.arf_undef[b / 4..(b + n).div_ceil(4)].fill(0);
+            let Some(reg) = field_reg else { continue };
+            for f in registers::FIELDS.iter().copied() {
+                if f.initial_undefined && f.reg == reg && f.gens.contains(p) {
+                    s.arf_undef[b / 4 + f.dword as usize] |= f.mask();
+                }
+            }
         }
         s.set_dispatch_masks();
         s
@@ -250,19 +279,10 @@ impl ThreadState {
             arf: vec![0; layout.total],
             arf_undef: vec![arf_fill; layout.total / 4],
             acc: vec![AccExt::default(); acc_count],
+            preemptible: false,
             layout,
             events: ArfEvents::default(),
             written: Written::NONE,
-        }
-    }
-
-    fn define_arf_zero(&mut self, name: &str) {
-        if let Some(i) = self.layout.by_name(name) {
-            let r = &self.layout.regs[i];
-            let (b, n) = (r.base, r.bytes);
-            self.mark_arf(b, n);
-            self.arf[b..b + n].fill(0);
-            self.arf_undef[b / 4..(b + n).div_ceil(4)].fill(0);
         }
     }
 
@@ -278,6 +298,27 @@ impl ThreadState {
     /// The platform.
     pub fn platform(&self) -> Platform {
         self.platform
+    }
+
+    /// Whether the thread runs in a mid-thread pre-emptible context (state JSON
+    /// `"preemptible"`).
+    pub fn preemptible(&self) -> bool {
+        self.preemptible
+    }
+
+    /// Set whether the thread runs in a mid-thread pre-emptible context.
+    pub fn set_preemptible(&mut self, on: bool) {
+        self.preemptible = on;
+    }
+
+    /// Whether cr0.0 Single Program Flow is set and defined (`None`: the platform lacks the
+    /// field or the bit is undefined).
+    pub fn spf(&self) -> Option<bool> {
+        let f = field("cr0", "single_program_flow", self.platform)?;
+        match self.field(f)? {
+            (v, false) => Some(v != 0),
+            (_, true) => None,
+        }
     }
 
     /// The ARF layout (register names, sizes).
@@ -757,6 +798,7 @@ impl ThreadState {
             cr0_0: cr0.map(|b| self.dword_at(b)),
             sr0_2: sr2.map(|b| self.dword_at(b)),
             sr0_3: sr3.map(|b| self.dword_at(b)),
+            channels: u32::MAX,
         }
     }
 

@@ -8,8 +8,10 @@
 //! D (what the encoder supplies, following Mesa's `brw_null_reg()`), so that destination rules
 //! see a legal, register-free operand; absent sources stay absent (`present` false).
 //!
-//! Execution-state properties (`runtime`, `preemptible`, `spf`, the `indirect_*` runtime
-//! ranges) are left false/zero: a static check cannot know them.
+//! Execution-state properties (`runtime`, the `indirect_*` runtime ranges) are left
+//! false/zero: a static check cannot know them. The execution-context properties
+//! `preemptible` and `spf` are false unless the caller gives an [`ExecContext`] that says
+//! otherwise ([`apply_context`]): `validate --preemptible --spf`, or `run` from its state.
 
 use super::{fill_derived_props, fill_table_props};
 use crate::isa::{Addr, Insn, Reg, SendDesc, Src, Swizzle, ThreadCtrl};
@@ -21,6 +23,23 @@ fn reg_num(r: Reg) -> i64 {
     match r {
         Reg::Grf(n) | Reg::Arf(n) => i64::from(n),
     }
+}
+
+/// What the caller knows of the context an instruction executes in (spec/properties.toml
+/// `preemptible`, `spf`): both false by default, so the rules that depend on them do not
+/// apply.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExecContext {
+    /// The thread runs in a mid-thread pre-emptible context (property `preemptible`).
+    pub preemptible: bool,
+    /// cr0.0 Single Program Flow is set (property `spf`).
+    pub spf: bool,
+}
+
+/// Set the execution-context properties of record `p` from `ctx`.
+pub fn apply_context(p: &mut PropsRecord, ctx: &ExecContext) {
+    p.preemptible = ctx.preemptible;
+    p.spf = ctx.spf;
 }
 
 /// The record of `i` on `platform`, every property filled (static properties only).

@@ -8,7 +8,7 @@ mod from_insn;
 pub mod predicates;
 mod tables;
 
-pub use from_insn::{props_into, props_of};
+pub use from_insn::{apply_context, props_into, props_of, ExecContext};
 pub use tables::{fill_derived_props, fill_table_props};
 
 use crate::isa::Insn;
@@ -36,6 +36,14 @@ pub fn violations<P: Props + ?Sized>(platform: Platform, p: &P) -> Vec<Violation
 /// means the instruction is valid; a valid instruction costs no allocation.
 pub fn check_insn(platform: Platform, i: &Insn) -> Vec<Violation> {
     violations(platform, &props_of(platform, i))
+}
+
+/// [`check_insn`] in execution context `ctx`: the rules that depend on the context
+/// (`preemptible`, `spf`) apply when `ctx` says so.
+pub fn check_insn_in(platform: Platform, i: &Insn, ctx: &ExecContext) -> Vec<Violation> {
+    let mut p = props_of(platform, i);
+    apply_context(&mut p, ctx);
+    violations(platform, &p)
 }
 
 /// The rules of spec/rules that apply to instruction `i` on `platform`: the rows of the
@@ -94,11 +102,20 @@ pub fn mask_rules(
 pub struct Checker {
     props: PropsRecord,
     found: Vec<(&'static rules::RuleInfo, Option<usize>)>,
+    ctx: ExecContext,
 }
 
 impl Checker {
     pub fn new() -> Checker {
         Checker::default()
+    }
+
+    /// A validator for instructions that execute in context `ctx`.
+    pub fn with_context(ctx: ExecContext) -> Checker {
+        Checker {
+            ctx,
+            ..Checker::default()
+        }
     }
 
     /// Validate `i` on `platform`: the violated rules, in table order, with the source they
@@ -109,6 +126,7 @@ impl Checker {
         i: &Insn,
     ) -> impl ExactSizeIterator<Item = Violation> + '_ {
         props_into(platform, i, &mut self.props);
+        apply_context(&mut self.props, &self.ctx);
         self.found.clear();
         rules::check_all(platform, &self.props, &mut self.found);
         self.found
@@ -125,6 +143,7 @@ impl Checker {
         applicable: &mut rules::RuleMask,
     ) -> impl ExactSizeIterator<Item = Violation> + '_ {
         props_into(platform, i, &mut self.props);
+        apply_context(&mut self.props, &self.ctx);
         self.found.clear();
         rules::check_collect(platform, &self.props, &mut self.found, applicable);
         self.found

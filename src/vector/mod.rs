@@ -91,6 +91,9 @@ pub struct Alternative {
     /// `ulps`: an absolute error bound also accepted (0: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abs: Option<f64>,
+    /// `value`: the element's other accepted bits, `0x` hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bits: Option<String>,
     /// The spec row that allows it.
     pub rule: String,
 }
@@ -106,6 +109,9 @@ pub enum AltKind {
     /// ±inf of the expected value's sign instead of a finite value (float_modes
     /// `fused_overflow_inf`, seed000 §2.3.1.2).
     OverflowInf,
+    /// Exactly the bits `bits`: a second answer where the sources conflict (a conversion row
+    /// with `alt_round`, e.g. F -> HF rounded per cr0 or toward zero).
+    Value,
 }
 
 impl Vector {

@@ -8,6 +8,7 @@ mod material;
 mod scratch_util;
 
 mod exec_fast_paths;
+mod exec_fidelity;
 mod exec_masks_acc;
 mod exec_ops;
 mod exec_ops_more;
@@ -16,6 +17,7 @@ mod exec_regions;
 mod exec_written;
 mod registers;
 mod run_cli;
+mod run_context;
 mod run_scaling;
 mod state_arf_json;
 mod state_json_exact;

@@ -13,6 +13,7 @@ mod golden_atomic_output;
 mod golden_cli;
 mod golden_conformance;
 mod golden_coverage;
+mod golden_disputed_rounding;
 mod golden_fast_writer;
 mod golden_shards;
 mod golden_slurm;

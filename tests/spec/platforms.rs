@@ -139,6 +139,13 @@ fn features_match_the_sources() {
             "feature.df-element-size-4",
             IVB,
         ),
+        // seed000 §3.2.5: a compressed instruction is its two native halves, in order (Mesa
+        // fs_inst::has_source_and_destination_hazard, no platform condition).
+        (
+            &feature::COMPRESSED_HALVES,
+            "feature.compressed-halves",
+            ALL,
+        ),
         (&feature::F16TO32_F32TO16, "feature.f16to32-f32to16", GEN7X),
         (
             &feature::MUL_DWORD_SRC1_LOW16,

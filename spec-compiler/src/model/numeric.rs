@@ -39,6 +39,9 @@ pub(super) fn load_conversions(c: &mut Ctx, types: &[TypeRow], np: usize) -> Con
             );
             c.one_of(&file, &cv.round, "round", &["exact", "cr0", "rtz", "rtne"]);
             c.one_of(&file, &cv.sat, "sat", &["clamp", "unit", "none"]);
+            if let Some(a) = &cv.alt_round {
+                c.one_of(&file, a, "alt_round", &["rtz"]);
+            }
             if !["wider", "same", "narrower", "any", "wider-or-same"].contains(&cv.size.as_str()) {
                 c.err(
                     &file,

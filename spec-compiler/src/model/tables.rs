@@ -289,6 +289,9 @@ pub(super) fn load_registers(c: &mut Ctx, np: usize) -> Registers {
             let g = c.common(&file, &a.id, &a.gens, &a.cite, &["arf."]);
             let off = a.id.span().start;
             c.one_of(&file, &a.access, "access", &["rw", "ro", "none"]);
+            if let Some(i) = &a.initial {
+                c.one_of(&file, i, "initial", &["zero", "undefined"]);
+            }
             if a.regtype > 15 {
                 c.err(
                     &file,
@@ -326,6 +329,9 @@ pub(super) fn load_registers(c: &mut Ctx, np: usize) -> Registers {
                 "access",
                 &["rw", "ro", "reserved", "mbz", "zero", "w1c", "special"],
             );
+            if let Some(i) = &fl.initial {
+                c.one_of(&file, i, "initial", &["undefined"]);
+            }
             let (hi, lo) = bitfields::parse_bits(c, &file, &fl.bits);
             let row = c.row(fl, &file, &S::new(off..off, String::new()), g);
             fields.push(FieldRow { row, hi, lo });

@@ -235,6 +235,7 @@ pub(super) fn alternatives(c: &mut Cursor<'_>, alts: &[Alt], floats: &mut FloatT
             AltKind::AnyNan => b"{\"kind\":\"any_nan\",\"reg\":\"r".as_slice(),
             AltKind::Ulps => b"{\"kind\":\"ulps\",\"reg\":\"r",
             AltKind::OverflowInf => b"{\"kind\":\"overflow_inf\",\"reg\":\"r",
+            AltKind::Value => b"{\"kind\":\"value\",\"reg\":\"r",
         });
         c.uint(u64::from(a.reg));
         c.put(b"\",\"offset\":");
@@ -254,6 +255,11 @@ pub(super) fn alternatives(c: &mut Cursor<'_>, alts: &[Alt], floats: &mut FloatT
         if let Some(u) = a.abs {
             c.put(b",\"abs\":");
             floats.write(c, u);
+        }
+        if let Some(b) = a.bits {
+            c.put(b",\"bits\":\"");
+            c.bytes(format!("{b:#x}").as_bytes());
+            c.byte(b'"');
         }
         c.put(b",\"rule\":");
         c.plain(a.rule);

@@ -21,6 +21,8 @@ pub(super) struct Alt {
     pub(super) ty: DataType,
     pub(super) ulps: Option<f64>,
     pub(super) abs: Option<f64>,
+    /// `value`: the accepted bits.
+    pub(super) bits: Option<u64>,
     pub(super) rule: &'static str,
 }
 

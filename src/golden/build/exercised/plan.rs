@@ -77,6 +77,10 @@ struct Alts {
     any_nan: Option<Rule>,
     math: Option<&'static MathFuncInfo>,
     fused: Option<Rule>,
+    /// A mov converting between float types by a row with `alt_round = "rtz"` while cr0 does
+    /// not round toward zero: the environment that does (the result rounded toward zero is
+    /// also accepted).
+    rtz: Option<FloatEnv>,
 }
 
 impl TagPlan {
@@ -307,8 +311,22 @@ impl TagPlan {
                 ty: dty,
                 ulps,
                 abs,
+                bits: None,
                 rule,
             };
+            if let (Some(env), Some((t, x, _))) = (a.rtz, vals.get(0, c)) {
+                // The conversion's row and its round-toward-zero result, where it differs.
+                let row = conversions::rule(t, dty, p).filter(|r| r.alt_round_rtz);
+                let other = crate::float::convert(&env, t, dty, x, insn.sat).ok();
+                if let (Some(row), Some(cv)) = (row, other) {
+                    if cv.bits != v {
+                        alts.push(Alt {
+                            bits: Some(cv.bits),
+                            ..mk(AltKind::Value, row.id, None, None)
+                        });
+                    }
+                }
+            }
             if cls == values::NAN {
                 if let Some(r) = a.any_nan {
                     alts.push(mk(AltKind::AnyNan, r.name(), None, None));
@@ -538,6 +556,15 @@ fn modes(
         fused: (ops == FpOps::Fused && !env.alt)
             .then(|| find(FpEffect::FusedOverflowInf))
             .flatten(),
+        rtz: (insn.op == Opcode::Mov
+            && sty.is_float()
+            && sty != dst.ty
+            && env.rounding != crate::fp::Round::Rtz
+            && conversions::rule(sty, dst.ty, p).is_some_and(|r| r.alt_round_rtz))
+        .then_some(FloatEnv {
+            rounding: crate::fp::Round::Rtz,
+            ..*env
+        }),
     });
     Some(Modes {
         ft,
