@@ -8,7 +8,9 @@ use super::error::show;
 use super::names;
 use super::parse::{Parser, Pending};
 use super::Dialect;
-use crate::isa::{arf_lookup, arf_regnum, Addr, Dst, Imm, Reg, RegSrc, Region, Src, Swizzle};
+use crate::isa::{
+    arf_lookup, arf_regnum, arf_type_exists, Addr, Dst, Imm, Reg, RegSrc, Region, Src, Swizzle,
+};
 use crate::spec::DataType;
 
 /// The register part of an operand.
@@ -152,20 +154,30 @@ impl<'a> Parser<'a> {
                 .map_err(|_| pos.err("ARF register number out of range (0x00-0xff)"))?;
             return Ok(Some(RawBase::Direct(Reg::Arf(n), self.subreg()?)));
         }
-        let Some(arf) = arf_lookup(name) else {
+        if arf_lookup(name).is_none() && !name.eq_ignore_ascii_case(b"mme") {
             return Ok(None);
-        };
+        }
         for _ in save..end {
             self.c.bump();
         }
-        // A numbered register written without its number (`ce`, `acc`) is number 0.
-        let nr = if arf.numbered && self.c.peek().is_some_and(|b| b.is_ascii_digit()) {
+        // A register written without its number (`ce`, `sp`, `acc`) is number 0; a number
+        // after a numberless name (`null5`, `sp2`) is read too, as IGA syntax prints it
+        // (enc.iga-text.arf-numberless).
+        let nr = if self.c.peek().is_some_and(|b| b.is_ascii_digit()) {
             self.c.small("register number", 15)?
         } else {
             0
         };
         let regnum = arf_regnum(name, nr as u8)
             .ok_or_else(|| pos.err(format!("no register `{}{nr}`", show(name))))?;
+        if !arf_type_exists(regnum, self.plat) {
+            return Err(pos.err(format!(
+                "register `{}{nr}` does not exist on {} (enc.arf-reg-type: its ARF type {:#x} is reserved there)",
+                show(name),
+                self.plat.name(),
+                regnum >> 4
+            )));
+        }
         Ok(Some(RawBase::Direct(Reg::Arf(regnum), self.subreg()?)))
     }
 

@@ -16,6 +16,7 @@ mod asm_cli;
 mod asm_errors;
 mod asm_iga_exdesc;
 mod asm_iga_issue27;
+mod asm_iga_regs;
 mod asm_iga_ternary;
 mod asm_mesa_corpus;
 mod asm_messages;
