@@ -152,6 +152,7 @@ impl<'a> Parser<'a> {
                 .ok_or_else(|| self.c.expected("an ARF register number"))?;
             let n = u8::try_from(v)
                 .map_err(|_| pos.err("ARF register number out of range (0x00-0xff)"))?;
+            self.arf_type_on_platform(n, pos, || format!("arf{n:#04x}"))?;
             return Ok(Some(RawBase::Direct(Reg::Arf(n), self.subreg()?)));
         }
         if arf_lookup(name).is_none() && !name.eq_ignore_ascii_case(b"mme") {
@@ -170,15 +171,27 @@ impl<'a> Parser<'a> {
         };
         let regnum = arf_regnum(name, nr as u8)
             .ok_or_else(|| pos.err(format!("no register `{}{nr}`", show(name))))?;
-        if !arf_type_exists(regnum, self.plat) {
-            return Err(pos.err(format!(
-                "register `{}{nr}` does not exist on {} (enc.arf-reg-type: its ARF type {:#x} is reserved there)",
-                show(name),
-                self.plat.name(),
-                regnum >> 4
-            )));
-        }
+        self.arf_type_on_platform(regnum, pos, || format!("{}{nr}", show(name)))?;
         Ok(Some(RawBase::Direct(Reg::Arf(regnum), self.subreg()?)))
+    }
+
+    /// An error at `pos` when the ARF type of `regnum` is reserved on the platform
+    /// (enc.arf-reg-type); `text` is the register as written.
+    fn arf_type_on_platform(
+        &self,
+        regnum: u8,
+        pos: Pos,
+        text: impl FnOnce() -> String,
+    ) -> PResult<()> {
+        if arf_type_exists(regnum, self.plat) {
+            return Ok(());
+        }
+        Err(pos.err(format!(
+            "register `{}` does not exist on {} (enc.arf-reg-type: its ARF type {:#x} is reserved there)",
+            text(),
+            self.plat.name(),
+            regnum >> 4
+        )))
     }
 
     /// `.N` after a register name (a digit must follow the dot).

@@ -1,7 +1,8 @@
-//! Issue 27 class 9: IGA's register names (msg0-msg7, sp, ce, mme0-mme7, null with a number)
-//! and its untyped branch operands (ret, call, jmpi), both ways. Expected RegNums come from
-//! the spec rows (spec/registers.toml `[[arf]]` regtype; enc.iga-text.arf-mme), read from the
-//! encoded word through the layout's `*_reg_nr` field; expected regions and types from
+//! Issue 27 class 9: IGA's register names (msg0-msg7, sp, ce, mme0-mme7, null with a number:
+//! enc.iga-text.arf-numberless, enc.iga-text.arf-mme, enc.arf-reg-type) and its untyped branch
+//! operands (ret, call, jmpi: enc.iga-text.branch-operands), both ways. Expected RegNums come
+//! from the spec rows (spec/registers.toml `[[arf]]` regtype; enc.iga-text.arf-mme), read from
+//! the encoded word through the layout's `*_reg_nr` field; expected regions and types from
 //! enc.iga-text.branch-operands.
 
 use euref::asm::{self, Dialect, PrintOptions};
@@ -143,6 +144,9 @@ fn names_follow_the_platforms_of_their_rows() {
     refused("(W) mov (1|M0) r1.0<1>:ud ce.0<0;1,0>:ud", Ivb);
     refused("(W) mov (1|M0) r1.0<1>:ud sp.0<0;1,0>:ud", Ivb);
     refused("(W) mov (1|M0) r1.0<1>:ud mask0.0<0;1,0>:ud", Ivb);
+    // euref's RegNum syntax too.
+    refused("(W) mov (1|M0) r1.0<1>:ud arf0x50.0<0;1,0>:ud", Hsw);
+    refused("(W) mov (1|M0) r1.0<1>:ud arf0xe0.0<0;1,0>:ud", Skl);
     // The rows: msg from Gen8, ce and sp from Haswell.
     assert!(arf_by_name(Hsw, "msg").is_none() && arf_by_name(Bdw, "msg").is_some());
     assert!(arf_by_name(Ivb, "sp").is_none() && arf_by_name(Hsw, "sp").is_some());

@@ -238,6 +238,8 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
             }
         }
     }
+    // (Before the send's ExDesc is settled from its src0.)
+    keep_listed_arf_types(p, &mut i);
     i.canonicalize();
     // A Gen9 send's ExDesc[31:16] beside an immediate descriptor is the bits of its src0
     // region (enc.gen9.send-a1-ex-desc): taken from the region, as the parsers settle it.
@@ -247,7 +249,6 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
         }
         euref::codec::settle_send_ex_desc(&mut i, p, false);
     }
-    keep_listed_arf_types(p, &mut i);
     (p, i)
 }
 
