@@ -82,8 +82,9 @@ impl Parser<'_> {
                 }
                 (Reg::Grf(u8::try_from(nr).ok()?), i)
             }
-            // The general path reads the lowercase run `null` as the ARF name (not numbered).
-            b'n' if &w[1..4] == b"ull" && !at(4).is_ascii_lowercase() => {
+            // `null` without a number (the general path reads `null5`,
+            // enc.iga-text.arf-numberless).
+            b'n' if &w[1..4] == b"ull" && !at(4).is_ascii_alphanumeric() => {
                 (Reg::Arf(self.null_reg?), 4)
             }
             _ => return None,

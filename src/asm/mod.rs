@@ -32,6 +32,7 @@
 //!   Align16 when an operand uses Align16-only syntax (swizzle, write mask, `<N>` source
 //!   region, `.x` predicate).
 
+mod branch_text;
 mod cursor;
 mod direct;
 mod error;

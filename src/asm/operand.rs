@@ -9,7 +9,9 @@ use super::float_literal;
 use super::names;
 use super::parse::{Parser, Pending};
 use super::Dialect;
-use crate::isa::{arf_lookup, arf_regnum, Addr, Dst, Imm, Reg, RegSrc, Region, Src, Swizzle};
+use crate::isa::{
+    arf_lookup, arf_regnum, arf_type_exists, Addr, Dst, Imm, Reg, RegSrc, Region, Src, Swizzle,
+};
 use crate::spec::DataType;
 
 /// The register part of an operand.
@@ -158,23 +160,46 @@ impl<'a> Parser<'a> {
                 .ok_or_else(|| self.c.expected("an ARF register number"))?;
             let n = u8::try_from(v)
                 .map_err(|_| pos.err("ARF register number out of range (0x00-0xff)"))?;
+            self.arf_type_on_platform(n, pos, || format!("arf{n:#04x}"))?;
             return Ok(Some(RawBase::Direct(Reg::Arf(n), self.subreg()?)));
         }
-        let Some(arf) = arf_lookup(name) else {
+        if arf_lookup(name).is_none() && !name.eq_ignore_ascii_case(b"mme") {
             return Ok(None);
-        };
+        }
         for _ in save..end {
             self.c.bump();
         }
-        // A numbered register written without its number (`ce`, `acc`) is number 0.
-        let nr = if arf.numbered && self.c.peek().is_some_and(|b| b.is_ascii_digit()) {
+        // A register written without its number (`ce`, `sp`, `acc`) is number 0; a number
+        // after a numberless name (`null5`, `sp2`) is read too, as IGA syntax prints it
+        // (enc.iga-text.arf-numberless).
+        let nr = if self.c.peek().is_some_and(|b| b.is_ascii_digit()) {
             self.c.small("register number", 15)?
         } else {
             0
         };
         let regnum = arf_regnum(name, nr as u8)
             .ok_or_else(|| pos.err(format!("no register `{}{nr}`", show(name))))?;
+        self.arf_type_on_platform(regnum, pos, || format!("{}{nr}", show(name)))?;
         Ok(Some(RawBase::Direct(Reg::Arf(regnum), self.subreg()?)))
+    }
+
+    /// An error at `pos` when the ARF type of `regnum` is reserved on the platform
+    /// (enc.arf-reg-type); `text` is the register as written.
+    fn arf_type_on_platform(
+        &self,
+        regnum: u8,
+        pos: Pos,
+        text: impl FnOnce() -> String,
+    ) -> PResult<()> {
+        if arf_type_exists(regnum, self.plat) {
+            return Ok(());
+        }
+        Err(pos.err(format!(
+            "register `{}` does not exist on {} (enc.arf-reg-type: its ARF type {:#x} is reserved there)",
+            text(),
+            self.plat.name(),
+            regnum >> 4
+        )))
     }
 
     /// `.N` after a register name (a digit must follow the dot).

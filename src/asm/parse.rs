@@ -965,10 +965,21 @@ impl<'a> Parser<'a> {
             }
         }
         if pd.dst.is_some() || pd.srcs.iter().any(Option::is_some) {
+            // IGA's branch operands: untyped is D, an omitted region the implicit one
+            // (enc.iga-text.branch-operands).
+            let branch = self.d == Dialect::Iga && super::branch_text::applies(insn);
             let ctx = OpCtx {
                 mesa: self.d == Dialect::Mesa,
-                default_region: self.default_region(insn),
-                default_type: if send { Some(DataType::UD) } else { None },
+                default_region: super::branch_text::implicit_region(insn.op)
+                    .filter(|_| branch)
+                    .unwrap_or_else(|| self.default_region(insn)),
+                default_type: if send {
+                    Some(DataType::UD)
+                } else if branch {
+                    Some(super::branch_text::IMPLICIT_TYPE)
+                } else {
+                    None
+                },
             };
             if let Some(d) = &pd.dst {
                 insn.dst = Some(make_dst(d, &ctx)?);

@@ -124,7 +124,8 @@ fn each_input(seeds: &[&str], min: usize, check: impl Fn(&[u8], Dialect, &str) -
 
 #[test]
 fn quick_registers_are_the_general_path() {
-    each_input(REGS, 10_000, |s, d, shown| {
+    // (`null` followed by a digit, `null5`, is left to the general path.)
+    each_input(REGS, 9_500, |s, d, shown| {
         let Some((r, n)) = parser(s, d).quick_reg() else {
             return false;
         };

@@ -6,6 +6,8 @@
 //! - `ret` with an immediate source (enc.ret-src0-register): malformed `src0_reg_file`;
 //! - a W or UW immediate whose upper 16 bits differ from its lower 16 bits
 //!   (enc.imm-word-replicated, issue 27 class 9): reserved value of the `imm` field.
+//! - a directly addressed ARF operand whose register type (RegNum[7:4]) spec/registers.toml
+//!   does not list for the platform (enc.arf-reg-type): reserved value of its `reg_nr`.
 //!
 //! Destination stride 0 (enc.dst-hstride) needs no code here: it is missing from the
 //! destination's value table, so the field readers and writers refuse it.
@@ -50,6 +52,22 @@ fn unreplicated_word(i: &Insn) -> Option<(usize, u64)> {
         }
         _ => None,
     })
+}
+
+/// Whether enc.arf-reg-type applies on `p`.
+fn arf_types_checked(p: Platform) -> bool {
+    let t = &values::ARF_REG_TYPE;
+    t.gens.contains(p) && t.value("reserved_unlisted") == Some(1)
+}
+
+/// The RegNum of a directly addressed ARF operand whose type does not exist on `p`.
+fn reserved_arf(a: Addr, p: Platform) -> Option<u8> {
+    match a {
+        Addr::Direct {
+            reg: Reg::Arf(n), ..
+        } if !crate::isa::arf_type_exists(n, p) && arf_types_checked(p) => Some(n),
+        _ => None,
+    }
 }
 
 /// The GRF number of a directly addressed GRF operand.
@@ -108,6 +126,28 @@ pub(super) fn check_decoded(
             }
         }
     }
+    if let Some(n) = i.dst.as_ref().and_then(|d| reserved_arf(d.addr, t.p)) {
+        let e = at(
+            DecodeErrorKind::ReservedValue,
+            l.op[0].reg_nr,
+            "dst_reg_nr",
+            n.into(),
+        );
+        return Err(e);
+    }
+    for (k, s) in i.src.iter().enumerate() {
+        if let Some(Src::Reg(r)) = s {
+            if let Some(n) = reserved_arf(r.addr, t.p) {
+                let f = l.op[k + 1].reg_nr;
+                return Err(at(
+                    DecodeErrorKind::ReservedValue,
+                    f,
+                    "src_reg_nr",
+                    n.into(),
+                ));
+            }
+        }
+    }
     if t.ret_reg_only && kind == Kind::Ret && matches!(i.src[0], Some(Src::Imm(_))) {
         let f = l.op[1].reg_file;
         return Err(at(DecodeErrorKind::Malformed, f, "src0_reg_file", f.get(w)));
@@ -139,6 +179,16 @@ pub(super) fn check_encodable(i: &Insn, t: &Tabs) -> Result<(), EncodeError> {
             }
         }
     }
+    if let Some(n) = i.dst.as_ref().and_then(|d| reserved_arf(d.addr, t.p)) {
+        return Err(reserved_arf_error("dst", n));
+    }
+    for (s, name) in i.src.iter().zip(["src0", "src1", "src2"]) {
+        if let Some(Src::Reg(r)) = s {
+            if let Some(n) = reserved_arf(r.addr, t.p) {
+                return Err(reserved_arf_error(name, n));
+            }
+        }
+    }
     if t.ret_reg_only && i.op == Opcode::Ret {
         if let Some(Src::Imm(m)) = i.src[0] {
             return Err(EncodeError::new(
@@ -165,6 +215,15 @@ fn reserved_grf(field: &'static str, n: u8) -> EncodeError {
     EncodeError::new(
         field,
         "names a reserved GRF register number (beyond the registers of regfile.grf, enc.grf-reg-nr)",
+        n.into(),
+    )
+}
+
+#[cold]
+fn reserved_arf_error(field: &'static str, n: u8) -> EncodeError {
+    EncodeError::new(
+        field,
+        "names an ARF register type reserved on this platform (enc.arf-reg-type)",
         n.into(),
     )
 }

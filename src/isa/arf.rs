@@ -1,13 +1,15 @@
 //! Architecture registers: the RegNum byte (type in bits 7:4, number in bits 3:0) and the
 //! assembler names of each type.
 //!
-//! The register types the spec lists (spec/registers.toml `[[arf]]`: null, a, acc, f, sr, cr,
-//! n, ip, tdr, tm) come from the generated table. The text names that the assemblers use and
-//! the spec does not list are public facts: `ce0` (IGA) / `mask0` (Mesa) for the channel-enable
-//! register, RegNum type 4 (mesa brw_eu_defines.h `BRW_ARF_MASK` = 0x40; iga
-//! IGALibrary/Models/Models.cpp register table "ce").
+//! The register types and their IGA names are the spec/registers.toml `[[arf]]` rows; the
+//! types IGA writes without a number (enc.iga-text.arf-numberless), IGA's `mme` names of
+//! acc2-acc9 (enc.iga-text.arf-mme) and Mesa's differing names (enc.mesa-text.arf-names) are
+//! value tables of spec/encoding/values.toml.
 
-use crate::spec::{registers, ArfKind};
+use std::sync::OnceLock;
+
+use crate::spec::encoding::values::{IGA_ARF_MME, IGA_ARF_NUMBERLESS, MESA_ARF_NAMES};
+use crate::spec::{registers, ArfKind, Platform};
 
 /// How an ARF register type is written in assembly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,58 +20,102 @@ pub struct ArfName {
     pub iga: &'static str,
     /// The name as Mesa writes it (`acc`, `f`, `mask`, ...).
     pub mesa: &'static str,
-    /// Whether the register number is part of the name (`acc1`, `f1`; `null` and `ip` have
-    /// none).
+    /// Whether IGA writes the register number as part of the name (`acc1`, `f1`; `null`,
+    /// `ce`, `sp` and `ip` have none unless it is nonzero).
     pub numbered: bool,
+    /// Whether Mesa writes the register number (`null` and `ip` have none).
+    pub mesa_numbered: bool,
 }
 
-/// The ARF register types with assembler names.
-pub const ARF_NAMES: &[ArfName] = &[
-    ArfName::new(0x0, "null", "null", false),
-    ArfName::new(0x1, "a", "a", true),
-    ArfName::new(0x2, "acc", "acc", true),
-    ArfName::new(0x3, "f", "f", true),
-    ArfName::new(0x4, "ce", "mask", true),
-    ArfName::new(0x7, "sr", "sr", true),
-    ArfName::new(0x8, "cr", "cr", true),
-    ArfName::new(0x9, "n", "n", true),
-    ArfName::new(0xA, "ip", "ip", false),
-    ArfName::new(0xB, "tdr", "tdr", true),
-    ArfName::new(0xC, "tm", "tm", true),
-];
-
-impl ArfName {
-    const fn new(regtype: u8, iga: &'static str, mesa: &'static str, numbered: bool) -> ArfName {
-        ArfName {
-            regtype,
-            iga,
-            mesa,
-            numbered,
-        }
-    }
+/// The ARF register types with assembler names (every `[[arf]]` row of spec/registers.toml).
+pub fn arf_names() -> &'static [ArfName] {
+    static NAMES: OnceLock<Vec<ArfName>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        registers::ARFS
+            .iter()
+            .map(|row| {
+                let t = u64::from(row.regtype);
+                let mesa = MESA_ARF_NAMES.name_of(t).unwrap_or(row.name);
+                ArfName {
+                    regtype: row.regtype,
+                    iga: row.name,
+                    mesa,
+                    numbered: IGA_ARF_NUMBERLESS.name_of(t).is_none(),
+                    // Mesa's disassembler writes null and ip bare (brw_disasm.c).
+                    mesa_numbered: !matches!(mesa, "null" | "ip"),
+                }
+            })
+            .collect()
+    })
 }
 
 /// The assembler name entry of ARF RegNum `regnum` (by its type nibble).
 pub fn arf_name(regnum: u8) -> Option<&'static ArfName> {
-    ARF_NAMES.iter().find(|a| a.regtype == regnum >> 4)
+    arf_names().iter().find(|a| a.regtype == regnum >> 4)
 }
 
 /// The ARF type written `name` (IGA or Mesa spelling, case-insensitive).
 pub fn arf_lookup(name: &[u8]) -> Option<&'static ArfName> {
-    ARF_NAMES.iter().find(|a| {
+    arf_names().iter().find(|a| {
         a.iga.as_bytes().eq_ignore_ascii_case(name) || a.mesa.as_bytes().eq_ignore_ascii_case(name)
     })
 }
 
+/// RegNum of IGA's `mme0` and the number of `mme` names (enc.iga-text.arf-mme): 0x22 and 8.
+fn mme_range() -> (u8, u8) {
+    let first = IGA_ARF_MME.value("first").unwrap_or(0x22);
+    let count = IGA_ARF_MME.value("count").unwrap_or(0);
+    (
+        u8::try_from(first).unwrap_or(0x22),
+        u8::try_from(count).unwrap_or(0),
+    )
+}
+
+/// IGA's `mme` number of RegNum `regnum` (`Some(0)` for 0x22, acc2), if it has one.
+pub fn mme_number(regnum: u8) -> Option<u8> {
+    let (first, count) = mme_range();
+    regnum.checked_sub(first).filter(|k| *k < count)
+}
+
 /// The RegNum of the ARF register written `name` followed by number `nr` (`("acc", 1)` ->
-/// 0x21); both IGA and Mesa names are accepted (case-insensitive). `None` when the name is no
-/// ARF type or the number does not fit.
+/// 0x21, `("mme", 0)` -> 0x22, `("null", 5)` -> 0x05); both IGA and Mesa names are accepted
+/// (case-insensitive). `None` when the name is no ARF type or the number does not fit.
 pub fn arf_regnum(name: &[u8], nr: u8) -> Option<u8> {
-    let a = arf_lookup(name)?;
-    if nr > 15 || (!a.numbered && nr != 0) {
-        return None;
+    if name.eq_ignore_ascii_case(b"mme") {
+        let (first, count) = mme_range();
+        return (nr < count).then(|| first + nr);
     }
-    Some(a.regtype << 4 | nr)
+    let a = arf_lookup(name)?;
+    (nr <= 15).then_some(a.regtype << 4 | nr)
+}
+
+/// Whether the ARF register type of RegNum `regnum` exists on `p` (enc.arf-reg-type: a type
+/// spec/registers.toml lists for the platform).
+pub fn arf_type_exists(regnum: u8, p: Platform) -> bool {
+    registers::arf_by_regtype(p, regnum >> 4).is_some()
+}
+
+/// The IGA-syntax name of ARF RegNum `regnum` without subregister (`acc1`, `mme0`, `null`,
+/// `null5`, `sp`, `ce`); None for a type with no name (1110b, 1111b).
+pub fn arf_iga_name(regnum: u8) -> Option<(&'static str, Option<u8>)> {
+    if let Some(k) = mme_number(regnum) {
+        return Some(("mme", Some(k)));
+    }
+    let a = arf_name(regnum)?;
+    let nr = regnum & 0xF;
+    Some((a.iga, (a.numbered || nr != 0).then_some(nr)))
+}
+
+/// The Mesa-syntax name of ARF RegNum `regnum` (`acc2`, `mask0`, `ms3`, `null`); None when
+/// Mesa has no text for it (a numberless type with a nonzero number, an unnamed type).
+pub fn arf_mesa_name(regnum: u8) -> Option<(&'static str, Option<u8>)> {
+    let a = arf_name(regnum)?;
+    let nr = regnum & 0xF;
+    match (a.mesa_numbered, nr) {
+        (true, _) => Some((a.mesa, Some(nr))),
+        (false, 0) => Some((a.mesa, None)),
+        (false, _) => None,
+    }
 }
 
 /// The spec's ARF kind of RegNum `regnum` (`ArfKind::None` for types spec/registers.toml does

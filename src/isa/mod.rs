@@ -27,7 +27,10 @@ mod insn;
 mod operand;
 mod sfid;
 
-pub use arf::{arf_kind, arf_lookup, arf_name, arf_regnum, ArfName, ARF_NAMES};
+pub use arf::{
+    arf_iga_name, arf_kind, arf_lookup, arf_mesa_name, arf_name, arf_names, arf_regnum,
+    arf_type_exists, mme_number, ArfName,
+};
 pub use insn::{Controls, Flag, Insn, SendDesc, SendInfo, ThreadCtrl};
 pub use operand::{Addr, Dst, Imm, Reg, RegSrc, Region, Src, Swizzle};
 pub use sfid::{sfid_from_name, sfid_name, SFID_NAMES};

@@ -240,6 +240,8 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
             }
         }
     }
+    // (Before the send's ExDesc is settled from its src0.)
+    keep_listed_arf_types(p, &mut i);
     i.canonicalize();
     // A Gen9 send's ExDesc[31:16] beside an immediate descriptor is the bits of its src0
     // region (enc.gen9.send-a1-ex-desc): taken from the region, as the parsers settle it.
@@ -250,6 +252,32 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
         euref::codec::settle_send_ex_desc(&mut i, p, false);
     }
     (p, i)
+}
+
+/// A register type the platform does not list is reserved (enc.arf-reg-type) and refused by
+/// the assemblers: such an ARF operand becomes a GRF register (r0-r127).
+fn keep_listed_arf_types(p: Platform, i: &mut Insn) {
+    let fix = |a: &mut Addr| {
+        if let Addr::Direct {
+            reg: reg @ Reg::Arf(_),
+            ..
+        } = a
+        {
+            if let Reg::Arf(n) = *reg {
+                if !euref::isa::arf_type_exists(n, p) {
+                    *reg = Reg::Grf(n & 0x7F);
+                }
+            }
+        }
+    };
+    if let Some(d) = &mut i.dst {
+        fix(&mut d.addr);
+    }
+    for s in i.src.iter_mut().flatten() {
+        if let Src::Reg(r) = s {
+            fix(&mut r.addr);
+        }
+    }
 }
 
 fn roundtrip(p: Platform, i: &Insn) -> Result<(), TestCaseError> {

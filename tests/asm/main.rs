@@ -18,6 +18,7 @@ mod asm_iga_exdesc;
 mod asm_iga_issue27;
 mod asm_iga_keep;
 mod asm_iga_literals;
+mod asm_iga_regs;
 mod asm_iga_ternary;
 mod asm_mesa_corpus;
 mod asm_messages;

@@ -62,11 +62,18 @@ fn grf_nr(r: &mut Rng) -> u8 {
     r.below(count as u64) as u8
 }
 
-fn grf_or_arf(r: &mut Rng) -> Reg {
+/// A GRF or ARF register; an ARF register type `p` does not list (reserved there,
+/// enc.arf-reg-type) becomes a GRF register.
+fn grf_or_arf(r: &mut Rng, p: Platform) -> Reg {
     if r.below(4) > 0 {
         Reg::Grf(grf_nr(r))
     } else {
-        Reg::Arf(r.next() as u8)
+        let n = r.next() as u8;
+        if euref::isa::arf_type_exists(n, p) {
+            Reg::Arf(n)
+        } else {
+            Reg::Grf(n & 0x7F)
+        }
     }
 }
 
@@ -87,7 +94,7 @@ fn addr(r: &mut Rng, p: Platform, a16: bool) -> Addr {
             r.below(32) as u8
         };
         Addr::Direct {
-            reg: grf_or_arf(r),
+            reg: grf_or_arf(r, p),
             sub,
         }
     }
@@ -281,7 +288,7 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
             let direct = |reg: Reg, sub: u8| RegSrc::new(reg, sub, DataType::UD, Region::SCALAR);
             i.dst = Some(Dst {
                 addr: Addr::Direct {
-                    reg: grf_or_arf(&mut r),
+                    reg: grf_or_arf(&mut r, p),
                     sub: r.below(2) as u8 * 16,
                 },
                 ty: DataType::UD,
@@ -290,7 +297,7 @@ fn random_insn(seed: u64) -> (Platform, Insn) {
             });
             let s0sub = r.below(2) as u8 * 16;
             i.src[0] = Some(Src::Reg(direct(Reg::Grf(grf_nr(&mut r)), s0sub)));
-            let s1 = grf_or_arf(&mut r);
+            let s1 = grf_or_arf(&mut r, p);
             i.src[1] = Some(Src::Reg(direct(s1, 0)));
             let desc = if r.below(4) == 0 {
                 SendDesc::A0(0)

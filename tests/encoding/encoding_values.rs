@@ -33,7 +33,7 @@ const GEN8: &[Platform] = &[Bdw, Chv, Skl, Bxt];
 fn value_tables() {
     assert_eq!(
         ALL.len(),
-        40,
+        45,
         "value table count (enc.visa.type-format, enc.visa.pred-combine: tests/spec/seed_tables.rs)"
     );
     expect(
@@ -215,6 +215,46 @@ fn value_tables() {
         "enc.ret-src0-register",
         ALLP,
         &[("register_only", 1)],
+    );
+    expect(
+        &values::ARF_REG_TYPE,
+        "enc.arf-reg-type",
+        ALLP,
+        &[("reserved_unlisted", 1)],
+    );
+    // IGA Models.cpp: null, ce, sp and ip have no register numbers.
+    expect(
+        &values::IGA_ARF_NUMBERLESS,
+        "enc.iga-text.arf-numberless",
+        ALLP,
+        &[("null", 0x0), ("ce", 0x4), ("sp", 0x6), ("ip", 0xA)],
+    );
+    // acc2-acc9 (RegNum 0x22-0x29) are IGA's mme0-mme7.
+    expect(
+        &values::IGA_ARF_MME,
+        "enc.iga-text.arf-mme",
+        ALLP,
+        &[("first", 0x22), ("count", 8)],
+    );
+    // brw_eu_defines.h: BRW_ARF_MASK 0x40, BRW_ARF_MASK_STACK 0x50, ..._DEPTH 0x60.
+    expect(
+        &values::MESA_ARF_NAMES,
+        "enc.mesa-text.arf-names",
+        ALLP,
+        &[("mask", 0x4), ("ms", 0x5), ("msd", 0x6)],
+    );
+    expect(
+        &values::IGA_TEXT_BRANCH_OPERANDS,
+        "enc.iga-text.branch-operands",
+        ALLP,
+        &[
+            ("ret_vstride", 2),
+            ("ret_width", 2),
+            ("ret_hstride", 1),
+            ("jmpi_vstride", 0),
+            ("jmpi_width", 1),
+            ("jmpi_hstride", 0),
+        ],
     );
     expect(
         &values::VSTRIDE,

@@ -7,6 +7,7 @@ use super::{
     Dialect, JumpLabels, Opts, PrintOptions, Region,
 };
 use crate::asm::float_literal;
+use crate::asm::branch_text;
 use crate::isa::{Addr, Dst, Imm, Insn, RegSrc, SendDesc, Src, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
 use std::fmt::Write;
@@ -96,7 +97,7 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
             out.push_str("<0;1,0>:");
             out.push_str(names::type_lower(d.ty));
         } else {
-            iga_dst(out, d, i);
+            iga_dst(out, d, i, iga);
         }
     }
     // IGA's ternary form of three-source (Align16) regions (feature.iga-ternary-regions).
@@ -106,7 +107,7 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
         out.push(' ');
         match iga_jmpi_offset(i).filter(|_| iga) {
             Some(x) => push_i64(out, x),
-            None => iga_src(out, s, i, ternary.then_some(k == 2)),
+            None => iga_src(out, s, i, ternary.then_some(k == 2), iga),
         }
     }
     if let Some(s) = &i.send {
@@ -252,7 +253,7 @@ fn iga_reg(out: &mut String, addr: Addr, ty: DataType) {
     }
 }
 
-fn iga_dst(out: &mut String, d: &Dst, i: &Insn) {
+fn iga_dst(out: &mut String, d: &Dst, i: &Insn, iga: bool) {
     let bare = i.is_send()
         && d.ty == DataType::UD
         && (d.wrmask == 0xF || i.access != AccessMode::Align16)
@@ -260,6 +261,20 @@ fn iga_dst(out: &mut String, d: &Dst, i: &Insn) {
         && matches!(d.addr, Addr::Direct { sub: 0, .. });
     if bare {
         reg_name_only(out, d.addr);
+        return;
+    }
+    if iga && branch_text::applies(i) {
+        // call/calla: stride 1 and type D are implicit (enc.iga-text.branch-operands).
+        iga_reg(out, d.addr, d.ty);
+        if d.hstride != 1 {
+            out.push('<');
+            push_u64(out, d.hstride.into());
+            out.push('>');
+        }
+        if d.ty != branch_text::IMPLICIT_TYPE {
+            out.push(':');
+            out.push_str(names::type_lower(d.ty));
+        }
         return;
     }
     iga_reg(out, d.addr, d.ty);
@@ -281,7 +296,7 @@ fn reg_name_only(out: &mut String, a: Addr) {
 
 /// `ternary`: the source of a three-source instruction in IGA's ternary form, and whether it
 /// is src2.
-fn iga_src(out: &mut String, s: &Src, i: &Insn, ternary: Option<bool>) {
+fn iga_src(out: &mut String, s: &Src, i: &Insn, ternary: Option<bool>, iga: bool) {
     let r = match s {
         Src::Imm(imm) => return iga_imm(out, imm),
         Src::Reg(r) => r,
@@ -291,6 +306,18 @@ fn iga_src(out: &mut String, s: &Src, i: &Insn, ternary: Option<bool>) {
     }
     if r.abs {
         out.push_str("(abs)");
+    }
+    if iga && branch_text::applies(i) {
+        // The implicit region and type D are left out (enc.iga-text.branch-operands).
+        iga_reg(out, r.addr, r.ty);
+        if branch_text::implicit_region(i.op) != Some(r.region) {
+            region_text(out, r, false, false);
+        }
+        if r.ty != branch_text::IMPLICIT_TYPE {
+            out.push(':');
+            out.push_str(names::type_lower(r.ty));
+        }
+        return;
     }
     if i.is_split_send() {
         iga_reg(out, r.addr, r.ty);

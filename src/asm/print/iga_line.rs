@@ -13,6 +13,7 @@ use super::{
     has_subreg_syntax, iga_jmpi_offset, iga_no_group, iga_wait_src, is_logic, jump_bytes, names,
     sub_elems, word, JumpLabels, Region,
 };
+use crate::asm::branch_text;
 use crate::isa::{Addr, Dst, Imm, Insn, Reg, RegSrc, SendDesc, Src, Swizzle, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, Platform, PredCtrl};
 
@@ -499,6 +500,17 @@ fn dst(l: &mut Line, d: &Dst, i: &Insn) {
         }
         return;
     }
+    if branch_text::applies(i) {
+        // call/calla: stride 1 and type D are implicit (enc.iga-text.branch-operands).
+        reg(l, d.addr, d.ty);
+        if d.hstride != 1 {
+            stride(l, d.hstride);
+        }
+        if d.ty != branch_text::IMPLICIT_TYPE {
+            ty(l, d.ty);
+        }
+        return;
+    }
     reg(l, d.addr, d.ty);
     stride(l, d.hstride);
     if i.access == AccessMode::Align16 && d.wrmask & 0xF != 0xF {
@@ -525,6 +537,17 @@ fn src(l: &mut Line, s: &Src, i: &Insn, ternary: Option<bool>) {
     }
     if r.abs {
         l.put(tok!("(abs)"));
+    }
+    if branch_text::applies(i) {
+        // The implicit region and type D are left out (enc.iga-text.branch-operands).
+        reg(l, r.addr, r.ty);
+        if branch_text::implicit_region(i.op) != Some(r.region) {
+            region(l, r, false);
+        }
+        if r.ty != branch_text::IMPLICIT_TYPE {
+            ty(l, r.ty);
+        }
+        return;
     }
     if i.is_split_send() {
         reg(l, r.addr, r.ty);

@@ -15,7 +15,7 @@ pub use text_buf::TextBuf;
 use super::names;
 use super::parse::{jump_bytes, jump_unit_of};
 use super::{Dialect, PrintOptions};
-use crate::isa::{arf_name, Insn, Reg, Region, Swizzle};
+use crate::isa::{arf_iga_name, arf_mesa_name, Insn, Reg, Region, Swizzle};
 use crate::spec::{DataType, OpClass, Opcode};
 use std::fmt::Write;
 
@@ -197,24 +197,33 @@ pub(super) fn wrmask_text(out: &mut String, m: u8) {
     }
 }
 
-/// Register name without subregister: `r5`/`g5`, `acc1`, `f0`, `null`, `ip`, `arf0x50`.
+/// Register name without subregister: `r5`/`g5`, `acc1`, `mme0`, `f0`, `null`, `null5`, `sp`,
+/// `ip` (IGA and PRM syntax: enc.iga-text.arf-numberless, enc.iga-text.arf-mme; Mesa syntax:
+/// enc.mesa-text.arf-names); `arf0xNN` only for a RegNum with no name in the dialect.
 pub(super) fn reg_name(out: &mut String, r: Reg, mesa: bool) {
     match r {
         Reg::Grf(n) => {
             out.push(if mesa { 'g' } else { 'r' });
             push_u64(out, n.into());
         }
-        Reg::Arf(n) => match arf_name(n) {
-            Some(a) if a.numbered || n & 0xF == 0 => {
-                out.push_str(if mesa { a.mesa } else { a.iga });
-                if a.numbered {
-                    push_u64(out, (n & 0xF).into());
+        Reg::Arf(n) => {
+            let name = if mesa {
+                arf_mesa_name(n)
+            } else {
+                arf_iga_name(n)
+            };
+            match name {
+                Some((s, nr)) => {
+                    out.push_str(s);
+                    if let Some(k) = nr {
+                        push_u64(out, k.into());
+                    }
+                }
+                None => {
+                    let _ = write!(out, "arf0x{n:02x}");
                 }
             }
-            _ => {
-                let _ = write!(out, "arf0x{n:02x}");
-            }
-        },
+        }
     }
 }
 
