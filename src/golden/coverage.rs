@@ -51,6 +51,7 @@ pub const EXCLUDED: &[(&[&str], &str)] = &[
             "acc.word-dst-lower-word",
             "acc.acc2-9-mov-only",
             "acc.acc2-9-no-modifiers",
+            "acc.simd16-float-explicit",
             "mixed.align16-no-acc-read",
             "mixed.acc-src-packed-hf-dst-offset-0",
         ],

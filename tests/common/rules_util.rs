@@ -229,3 +229,25 @@ pub fn assert_only_among(p: &PropsRecord, id: &str, on: &[Platform], among: &[Pl
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// Like [`assert_only`] for a native (uncompressed) instruction whose destination spans two
+/// registers: on Ivy Bridge `align.dst-one-reg-per-native-half` (seed000 §3.3.2) is named
+/// beside `id` (or alone where `id` does not apply there).
+#[track_caller]
+pub fn assert_only_and_ivb_native_half(p: &PropsRecord, id: &str, on: &[Platform]) {
+    let mut bad = vec![];
+    for &pl in ALL {
+        let mut got = ids_on(p, pl);
+        got.dedup();
+        got.sort_unstable();
+        let mut want: Vec<&str> = if on.contains(&pl) { vec![id] } else { vec![] };
+        if pl == Ivb {
+            want.push("align.dst-one-reg-per-native-half");
+        }
+        want.sort_unstable();
+        if got != want {
+            bad.push(format!("{}: got {got:?}, want {want:?}", pl.name()));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -376,6 +376,45 @@ fn step_limit_stops_with_an_error() {
     assert!(stdout(&o).is_empty());
 }
 
+/// Issue 28: `run` refuses what `validate` refuses for the seed statements that had no row
+/// (strict mode names the row and its seed citation).
+#[test]
+fn issue_28_seed_rows_are_refused_by_run() {
+    let tmp = Scratch::new("run-cli");
+    let cases = [
+        (
+            "skl",
+            "mov (4|M0) r2.1<1>:f r3.0<4;4,1>.xyzw:f {Align16}",
+            "align.align16-dst-16-byte",
+            "seed000 §3.2.3",
+        ),
+        (
+            "ivb",
+            "mov (16|M0) acc0.0<1>:f r4.0<8;8,1>:f",
+            "acc.simd16-float-explicit",
+            "seed000 §3.3.3.5",
+        ),
+        (
+            "ivb",
+            "mov (8|M0) r2.4<1>:d r3.4<4;4,1>:d",
+            "align.dst-one-reg-per-native-half",
+            "seed000 §3.3.2",
+        ),
+    ];
+    for (k, (gen, text, id, cite)) in cases.iter().enumerate() {
+        let prog = tmp.file(&format!("i28-{k}.asm"), format!("{text}\n"));
+        let p = prog.to_str().unwrap();
+        let o = euref(&["run", p, "--gen", gen]);
+        assert_eq!(o.status.code(), Some(1), "{text}");
+        let err = stderr(&o);
+        assert!(err.contains(&format!("{p}:1:1: [{id}]")), "{text}: {err}");
+        assert!(err.contains(cite), "{text}: {err}");
+        let o = euref(&["validate", p, "--gen", gen]);
+        assert_eq!(o.status.code(), Some(1), "{text}");
+        assert!(stdout(&o).contains(id), "{text}: {}", stdout(&o));
+    }
+}
+
 #[test]
 fn static_rule_violation_strict_refuses_lenient_marks_what_the_row_names() {
     let tmp = Scratch::new("run-cli");

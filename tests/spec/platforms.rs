@@ -208,6 +208,22 @@ fn features_match_the_sources() {
             "feature.mixed-float-mode",
             GEN8_UP,
         ),
+        // Execution semantics the seeds state (seed000 §1.1, seed004 8.1, 8.2, 8.4).
+        (
+            &feature::SRCMOD_AFTER_CONVERSION,
+            "feature.srcmod-after-conversion",
+            ALL,
+        ),
+        (
+            &feature::INDIRECT_TWO_REGS_ONE_INDEX,
+            "feature.indirect-two-regs-one-index",
+            ALL,
+        ),
+        (
+            &feature::INDIRECT_MULTI_SRC0_TWO_REG_DST,
+            "feature.indirect-multi-src0-two-reg-dst",
+            ALL,
+        ),
         // Text syntax.
         (
             &feature::IGA_TERNARY_REGIONS,

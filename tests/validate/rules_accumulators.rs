@@ -3,6 +3,7 @@
 use crate::rules_util;
 
 use euref::spec::DataType::*;
+use euref::spec::Platform::Ivb;
 use euref::spec::{ArfKind, CondMod, MathFn, Opcode};
 use rules_util::*;
 
@@ -15,10 +16,17 @@ fn accumulator_baselines_are_valid() {
     let mut q = mov8();
     arf_dst(&mut q, ArfKind::Acc, 0, 0);
     assert_valid(&q);
-    // mov (16) acc0<1>:f r4<8;8,1>:f: SIMD16 float continues in acc1.
+    // mov (16) acc0<1>:f r4<8;8,1>:f: SIMD16 float continues in acc1, except on Ivy Bridge
+    // (seed000 §3.3.3.5: no SIMD16 float with an explicit accumulator).
     let mut r = insn(Opcode::Mov, 16, 1);
     arf_dst(&mut r, ArfKind::Acc, 0, 0);
-    assert_valid(&r);
+    assert_only(&r, "acc.simd16-float-explicit", &[Ivb]);
+    // The same as a source, and SIMD8 is fine.
+    let mut s = insn(Opcode::Mov, 16, 1);
+    arf_src(&mut s, 0, ArfKind::Acc, 0, 0);
+    assert_only(&s, "acc.simd16-float-explicit", &[Ivb]);
+    s.exec_size = 8;
+    assert_valid(&s);
 }
 
 #[test]
@@ -68,9 +76,9 @@ fn accumulator_source_region_matches_the_destination() {
     let mut p = mov8();
     arf_src(&mut p, 0, ArfKind::Acc, 0, 0);
     p.dst_hstride = 2;
-    assert_only(&p, "acc.src-region-matches-dst", ALL);
+    assert_only_and_ivb_native_half(&p, "acc.src-region-matches-dst", ALL);
     region(&mut p, 0, 16, 8, 2);
-    assert_valid(&p);
+    assert_only_and_ivb_native_half(&p, "acc.src-region-matches-dst", NONE);
     // seed004: mov(8) r3<1>:f acc0.0<8;4,2>:hf -- one HF per DWord channel.
     let mut q = mov8();
     types(&mut q, F, &[HF]);

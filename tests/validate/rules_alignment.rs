@@ -70,7 +70,7 @@ fn two_register_destination_evenly_split() {
     scalar(&mut p, 0);
     scalar(&mut p, 1);
     p.dst_subreg = 4;
-    assert_only(&p, "align.dst-even-split", &[Ivb, Hsw, Bdw, Chv]);
+    assert_only_and_ivb_native_half(&p, "align.dst-even-split", &[Ivb, Hsw, Bdw, Chv]);
     p.dst_subreg = 0;
     assert_valid(&p);
     // SIMD16: eight channels in each register.
@@ -90,7 +90,11 @@ fn math_destination_evenly_split_on_gen9() {
     let mut p = math8(MathFn::Sin);
     scalar(&mut p, 0);
     p.dst_subreg = 4;
-    for &pl in &[Ivb, Hsw, Bdw, Chv] {
+    assert_eq!(
+        ids_on(&p, Ivb),
+        ["align.dst-one-reg-per-native-half", "align.dst-even-split"]
+    );
+    for &pl in &[Hsw, Bdw, Chv] {
         assert_eq!(ids_on(&p, pl), ["align.dst-even-split"], "{}", pl.name());
     }
     for &pl in GEN9 {
@@ -131,13 +135,18 @@ fn each_destination_register_from_one_source_register() {
     p.dst_subreg = 16;
     p.src_subreg[0] = 8;
     region(&mut p, 0, 2, 2, 1);
-    assert_only(&p, "align.dst-reg-from-one-src-reg", GEN7);
-    // mov (8) r2<2>:f r4.4<4;4,1>:f: channels 0-3 in r2 and r4, 4-7 in r3 and r5.
+    assert_only_and_ivb_native_half(&p, "align.dst-reg-from-one-src-reg", GEN7);
+    // mov (8) r2<2>:f r4.4<4;4,1>:f: channels 0-3 in r2 and r4, 4-7 in r3 and r5 (Mesa's
+    // valid case; a native SIMD8 instruction, so Ivy Bridge refuses its two-register
+    // destination, seed000 §3.3.2).
     let mut q = mov8();
     q.dst_hstride = 2;
     q.src_subreg[0] = 16;
     region(&mut q, 0, 4, 4, 1);
-    assert_valid(&q);
+    assert_only(&q, "align.dst-one-reg-per-native-half", &[Ivb]);
+    // As SIMD16 (two native halves) it is valid everywhere.
+    let r = insn(Opcode::Mov, 16, 1);
+    assert_valid(&r);
 }
 
 #[test]
@@ -149,11 +158,12 @@ fn two_register_sources_start_at_the_same_offset() {
     p.src_subreg[0] = 16;
     region(&mut p, 0, 2, 1, 0);
     region(&mut p, 1, 8, 2, 1);
-    assert_only(&p, "align.src-same-offset-both-regs", GEN7);
-    // add (4) r2<4>:f r4<4;1,0>:f r6<8;2,1>:f
+    assert_only_and_ivb_native_half(&p, "align.src-same-offset-both-regs", GEN7);
+    // add (4) r2<4>:f r4<4;1,0>:f r6<8;2,1>:f (Mesa's valid case; a native SIMD4 instruction
+    // whose destination spans r2 and r3, which Ivy Bridge refuses, seed000 §3.3.2)
     p.src_subreg[0] = 0;
     region(&mut p, 0, 4, 1, 0);
-    assert_valid(&p);
+    assert_only(&p, "align.dst-one-reg-per-native-half", &[Ivb]);
 }
 
 #[test]

@@ -34,7 +34,7 @@ fn vector_immediate_destination_stride() {
     let mut p = mov8();
     imm(&mut p, 0, VF, 0);
     p.dst_hstride = 2;
-    assert_only(&p, "imm.vector-dst-stride", ALL);
+    assert_only_and_ivb_native_half(&p, "imm.vector-dst-stride", ALL);
     p.dst_hstride = 1;
     assert_valid(&p);
     // mov (8) r2<4>:b 0x0:vf -- a DWord stride in bytes.
