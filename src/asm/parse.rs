@@ -830,6 +830,29 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// IGA writes the type of brd's and brc's immediate target when the word's type field is
+    /// not the implicit D (`brd (8|M0) 32:ud`; enc.iga-text.branch-operands): an integer type
+    /// is read and dropped, since the field is a don't-care bit of the implicit operand that
+    /// the encoder writes as D (codec::dont_care).
+    fn branch_imm_type(&mut self, op: Opcode) -> PResult<()> {
+        if self.d != Dialect::Iga || !matches!(op, Opcode::Brd | Opcode::Brc) {
+            return Ok(());
+        }
+        if self.c.peek() != Some(b':') {
+            return Ok(());
+        }
+        let p = self.c.pos();
+        match self.type_suffix()? {
+            Some(t) if t.is_int() => Ok(()),
+            Some(t) => Err(p.err(format!(
+                "`{}` targets are integers: type {} is not one (write :d, or no type)",
+                op.name(),
+                t.name()
+            ))),
+            None => Ok(()),
+        }
+    }
+
     fn jump_target(&mut self, index: usize, uip: bool, op: Opcode) -> PResult<Option<i32>> {
         self.operand_sep()?;
         let kw: &[u8] = if uip { b"UIP" } else { b"JIP" };
@@ -878,6 +901,7 @@ impl<'a> Parser<'a> {
                 }
                 RawNum::Float(_) => return Err(p.err("a jump offset is an integer")),
             };
+            self.branch_imm_type(op)?;
             return Ok(Some(v));
         }
         let name = self.c.ident();

@@ -125,6 +125,36 @@ fn gen8_brc_has_jip_and_uip() {
     }
 }
 
+/// IGA prints the type of brd's / brc's immediate target when the word's type field is not the
+/// implicit D (iga-facts class 7: `brd (8|M0) 32:ud`). euref reads it: the field is a don't-care
+/// bit of the implicit operand (enc.iga-text.branch-operands), so the text assembles to the
+/// canonical word, which equals IGA's word outside codec::dont_care. Gen8 src0 type: bits 46:43
+/// (enc.gen8.a1), UD = 0 and D = 1 (enc.gen8.reg-type).
+#[test]
+fn brd_and_brc_read_a_typed_immediate_target() {
+    for p in [Bdw, Skl] {
+        let plain = assemble("brd (8|M0) 32", p);
+        assert_eq!(assemble("brd (8|M0) 32:ud", p), plain, "{}", p.name());
+        assert_eq!(assemble("brd (8|M0) 32:d", p), plain, "{}", p.name());
+        let w = u128::from_le_bytes(plain);
+        assert_eq!(w >> 43 & 0xF, 1, "src0 type D");
+        let ud = w & !(0xF << 43);
+        let (i, _) = codec::decode(&ud.to_le_bytes(), p).unwrap();
+        assert_eq!(codec::encode(&i, p).unwrap(), plain);
+        assert_eq!(
+            codec::dont_care(ud, p) >> 43 & 0xF,
+            0xF,
+            "type bits are don't-care"
+        );
+        assert_eq!(
+            assemble("brc (16|M0) 48:ud 48:ud", p),
+            assemble("brc (16|M0) 48 48", p)
+        );
+        let e = asm::parse_insn("brd (8|M0) 32:f", Dialect::Iga, p).unwrap_err();
+        assert!(e.to_string().contains("type F is not one"), "{e}");
+    }
+}
+
 // ------------------------------------------------------------------ class 5: math
 
 /// One-source math: IGA prints no src1; the implicit null<8;8,1>:f is what its text means.

@@ -6,8 +6,8 @@ use super::{
     jump_bytes, names, push_i64, push_u64, reg_name, sub_elems, swizzle_text, word, wrmask_text,
     Dialect, JumpLabels, Opts, PrintOptions, Region,
 };
-use crate::asm::float_literal;
 use crate::asm::branch_text;
+use crate::asm::float_literal;
 use crate::isa::{Addr, Dst, Imm, Insn, RegSrc, SendDesc, Src, ThreadCtrl};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, Opcode, PredCtrl};
 use std::fmt::Write;
