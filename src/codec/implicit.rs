@@ -94,14 +94,20 @@ fn source(o: &ImplicitOperand, i: &Insn, ip: Reg, a16: bool) -> Src {
 }
 
 /// A one-source math function (math.toml `srcs` = 1) has no src1 of its own: when `i`'s src1
-/// is the implicit operand of enc.implicit.math-src1, the model leaves it out (the decoder
-/// and the text parsers call this; the encoder writes it back). A src1 that differs from it
-/// (bits Mesa's and IGA's encoders never write) is kept.
+/// is the implicit operand of enc.implicit.math-src1, or the null register with any type and
+/// region and no modifier (IGA's encoder writes null:ud<0;1,0>, all zeros; the row's note),
+/// the model leaves it out (the decoder and the text parsers call this; the encoder writes the
+/// implicit operand back). Any other src1 is kept.
 pub fn drop_implicit_math_src1(i: &mut Insn, p: crate::spec::Platform) {
+    let null_src1 = matches!(
+        i.src[1],
+        Some(Src::Reg(r)) if matches!(r.addr, crate::isa::Addr::Direct { reg, sub: 0 } if reg.is_null())
+            && !r.neg && !r.abs
+    );
     if i.op == crate::spec::Opcode::Math
         && crate::math::source_count(i.math) == Some(1)
         && i.src[1].is_some()
-        && i.src[1] == implicit_source(i, p, 1)
+        && (null_src1 || i.src[1] == implicit_source(i, p, 1))
     {
         i.src[1] = None;
     }

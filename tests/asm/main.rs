@@ -14,6 +14,7 @@ mod scratch_util;
 mod arf_names;
 mod asm_cli;
 mod asm_errors;
+mod asm_iga_differential;
 mod asm_iga_exdesc;
 mod asm_iga_issue27;
 mod asm_iga_keep;

@@ -116,3 +116,41 @@ pub fn corpus_root() -> PathBuf {
 pub fn seeds_root() -> PathBuf {
     Material::Seeds.root()
 }
+
+/// Intel's IGA assembler (`iga64`, Debian's libigc-tools, which scripts/test.sh installs):
+/// `$EUREF_IGA`, else `iga64` on the PATH. `None` (after a SKIPPED notice) when absent and not
+/// required; a failure when `CI=true` or `EUREF_REQUIRE_CORPUS=1`.
+pub fn iga64() -> Option<PathBuf> {
+    let named = std::env::var_os("EUREF_IGA").map(PathBuf::from);
+    let found = named.clone().or_else(|| {
+        std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|d| d.join("iga64"))
+                .find(|p| p.is_file())
+        })
+    });
+    if let Some(p) = found.filter(|p| p.is_file()) {
+        return Some(p);
+    }
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let why = match named {
+        Some(p) => format!("EUREF_IGA={} is not a file", p.display()),
+        None => "iga64 is not on the PATH".to_string(),
+    };
+    if required() {
+        panic!(
+            "{test} needs Intel's IGA assembler: {why} (CI=true or EUREF_REQUIRE_CORPUS=1 \
+             require it): run scripts/test.sh, which installs Debian's libigc-tools, or set \
+             EUREF_IGA"
+        );
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED {test}: needs Intel's IGA assembler: {why} (scripts/test.sh installs Debian's \
+         libigc-tools; or set EUREF_IGA; CI=true or EUREF_REQUIRE_CORPUS=1 make this a failure)"
+    );
+    None
+}
