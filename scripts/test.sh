@@ -36,4 +36,22 @@ else
   fi
 fi
 
+# Intel's IGA assembler (iga64, Debian's libigc-tools) for the differential test against IGA
+# (tests/asm/asm_iga_differential.rs; it skips with a notice without it, and fails under CI=true).
+if ! command -v iga64 >/dev/null 2>&1 && [ -z "${EUREF_IGA:-}" ]; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  log="$(mktemp)"
+  if command -v apt-get >/dev/null 2>&1 \
+    && $sudo apt-get update -qq >/dev/null 2>>"$log" \
+    && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libigc-tools \
+      >/dev/null 2>>"$log"; then
+    echo "scripts/test.sh: installed libigc-tools (iga64)" >&2
+  else
+    grep -v '^debconf: ' "$log" >&2 || true
+    echo "scripts/test.sh: could not install libigc-tools; the IGA differential test will skip" >&2
+  fi
+  rm -f "$log"
+fi
+
 exec cargo test --workspace "${features[@]}" "$@"

@@ -205,7 +205,8 @@ impl Insn {
     /// that instructions equal in hardware terms compare equal:
     /// - Align1: source swizzles `.xyzw`, destination write mask 0xF;
     /// - Align16: source regions keep only VertStride (Width 4, HorzStride 1); three-source
-    ///   operands have VertStride 0 (replicated scalar, RepCtrl) or 4.
+    ///   operands have VertStride 0 (replicated scalar, RepCtrl) or 4, and a replicated one
+    ///   the swizzle `.xyzw` (enc.3src-rep-swizzle-unread).
     ///
     /// - split sends (`sends`, `sendsc`): their sources have no region fields; regions are
     ///   `<0;1,0>`;
@@ -218,6 +219,8 @@ impl Insn {
         let three = self.is_three_src();
         self.canonicalize_send();
         let split_send = self.is_split_send();
+        let rep_swizzle_unread =
+            crate::spec::encoding::values::THREE_SRC_REP_SWIZZLE_UNREAD.value("unread") == Some(1);
         if let Some(d) = &mut self.dst {
             if !a16 {
                 d.wrmask = 0xF;
@@ -231,6 +234,10 @@ impl Insn {
                 } else if a16 {
                     if three {
                         r.region.vstride = if r.region.vstride == 0 { 0 } else { 4 };
+                        // A replicated scalar reads no swizzle (enc.3src-rep-swizzle-unread).
+                        if r.region.vstride == 0 && rep_swizzle_unread {
+                            r.swizzle = Swizzle::XYZW;
+                        }
                     }
                     r.region.width = Region::A16.width;
                     r.region.hstride = Region::A16.hstride;

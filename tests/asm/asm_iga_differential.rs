@@ -19,11 +19,11 @@
 //! printed, or assembles it to another instruction: Align16 operands written in Align1 form),
 //! IGA may refuse euref's text, which keeps the word exact (feature.iga-text-keeps-bits).
 //!
-//! **Open classes (issue 27, not decided yet)**: words that differ only in fields of these
+//! **Known classes** (issue 27; the first decided, the second open): words that differ only in fields of these
 //! kinds are counted and reported, not failed; any other difference fails the test.
-//! - `rep-swizzle`: the swizzle of a three-source source with RepCtrl set (Mesa writes `.xxxx`,
-//!   IGA `.xyzw`; euref's executor reads neither, codec::encode::rep_swizzle);
-//! - `send-src0-region`: a send's src0 region fields (Mesa writes <8;8,1>, IGA zeros);
+//! - `send-src0-region`: a send's src0 region fields (Mesa writes <8;8,1>, IGA zeros: its
+//!   syntax has no region on send operands and its encoder writes none; no source says
+//!   whether the hardware reads them, so euref keeps them as encoded: enc.send-src0-region);
 //! - `send-reg-exdesc`: a Gen9 send with a register descriptor whose ExDesc[31:16] IGA prints
 //!   (euref models ExDesc[31:16] with an immediate descriptor only, enc.gen9.send-a1-ex-desc).
 
@@ -156,17 +156,8 @@ fn open_class(got: &[u8], want: &[u8; 16], p: Platform) -> Option<&'static str> 
         names.push(f.name);
     }
     let all = |ok: &dyn Fn(&str) -> bool| !names.is_empty() && names.iter().all(|n| ok(n));
-    let rep = |k: usize| {
-        layout
-            .fields
-            .iter()
-            .find(|f| f.name == format!("src{k}_rep_ctrl"))
-            .is_some_and(|f| f.get(w) == 1)
-    };
     let is_send = matches!(insn.op, Opcode::Send | Opcode::Sendc);
-    if insn.is_three_src() && all(&|n| (0..3).any(|k| n == format!("src{k}_swizzle") && rep(k))) {
-        Some("rep-swizzle")
-    } else if is_send && all(&|n| matches!(n, "src0_vstride" | "src0_width" | "src0_hstride")) {
+    if is_send && all(&|n| matches!(n, "src0_vstride" | "src0_width" | "src0_hstride")) {
         Some("send-src0-region")
     } else {
         None

@@ -192,3 +192,34 @@ fn swizzles_iga_cannot_print_keep_the_align16_notation() {
         "mad (8|M0) r1.0<1>.xy:f r2.0<2;1>.yxwz:f r3.1<0;0>:f -r4.0<1>.z:f"
     );
 }
+
+/// enc.3src-rep-swizzle-unread: a replicated source's swizzle is not read. The Mesa corpus csel
+/// (gen9 csel.expected) has src2 RepCtrl (bit 106) with swizzle .xxxx (114:107 = 0); IGA's
+/// encoder writes .xyzw (0xE4) there. Both words are one instruction, the swizzle bits are
+/// don't-care, and either prints `r4.0<0>:f` (IGA) / `g4.0<0,1,0>F` (Mesa, no swizzle).
+#[test]
+fn replicated_source_swizzle_is_not_read() {
+    let mesa = u128::from_le_bytes([
+        0x12, 0x01, 0x60, 0x05, 0x00, 0x00, 0x1e, 0x7f, 0xc8, 0x21, 0x00, 0x39, 0x10, 0x04, 0x00,
+        0x01,
+    ]);
+    assert_eq!(mesa >> 106 & 1, 1, "src2 RepCtrl");
+    assert_eq!(mesa >> 107 & 0xFF, 0, "src2 swizzle .xxxx");
+    let iga_word = mesa | 0xE4 << 107;
+    for p in [SKL, BDW] {
+        let a = decode(&mesa.to_le_bytes(), p).unwrap().0;
+        let b = decode(&iga_word.to_le_bytes(), p).unwrap().0;
+        assert_eq!(a, b, "{}", p.name());
+        assert_eq!(euref::codec::dont_care(iga_word, p) >> 107 & 0xFF, 0xFF);
+        assert_eq!(u128::from_le_bytes(encode(&b, p).unwrap()), mesa);
+        assert!(iga(&b, p).ends_with(" r4.0<0>:f"), "{}", iga(&b, p));
+        let m = asm::print_insn(
+            &b,
+            &PrintOptions {
+                dialect: Dialect::Mesa,
+                platform: p,
+            },
+        );
+        assert!(m.contains("g4.0<0,1,0>F"), "{m}");
+    }
+}
