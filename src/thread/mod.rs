@@ -358,8 +358,9 @@ impl Thread {
                 ip,
                 &flow::CHANNEL_DISPATCHED,
                 format!(
-                    "the predicate of channels {:#x} is undefined (initialise the flag bits of \
-                     every dispatched channel)",
+                    "the predicate of channels {:#x} is undefined: initialise the flag bits of \
+                     every dispatched channel, or dispatch only the program's channels (sr0.2 \
+                     DMask, e.g. 0xff for SIMD8)",
                     pm.unknown & active
                 ),
             ));
