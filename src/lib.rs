@@ -18,6 +18,7 @@ pub mod math;
 pub mod quote;
 pub mod spec;
 pub mod state;
+pub mod thread;
 pub mod validate;
 pub mod values;
 pub mod vector;

@@ -46,7 +46,7 @@ enum Command {
     Disasm(cli::asm::DisasmArgs),
     /// Validate a program against every restriction in spec/rules.
     Validate(cli::validate::Args),
-    /// Execute a straight-line program on a thread state and print the final state.
+    /// Run a program (with SIMD control flow) on a thread state and print the final state.
     Run(cli::run::Args),
     /// Generate golden test vectors.
     Golden(cli::golden::Args),

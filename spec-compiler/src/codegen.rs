@@ -551,6 +551,7 @@ pub fn rust(spec: &Spec) -> String {
 
     // ---------------------------------------------------------------- runtime
     runtime(spec, &mut o);
+    flow(spec, &mut o);
     seed_tables::messages(spec, &mut o);
     seed_tables::platform_memory(spec, &mut o);
 
@@ -740,4 +741,27 @@ fn runtime(spec: &Spec, o: &mut String) {
         names.join(", ")
     );
     o.push_str("    /// The row with ID `id`.\n    pub fn by_id(id: &str) -> Option<&'static RuntimeRuleInfo> { RULES.iter().copied().find(|r| r.id == id) }\n}\n\n");
+}
+
+fn flow(spec: &Spec, o: &mut String) {
+    o.push_str("/// SIMD control flow (spec/flow.toml): the branch opcodes and the channel model of the thread runner.\npub mod flow {\n    use super::*;\n");
+    o.push_str("    /// A row of [[flow]].\n    #[derive(Debug, PartialEq, Eq)]\n    pub struct FlowRowInfo { pub id: &'static str, pub gens: GenSet, pub cite: &'static str, /** The opcode mnemonic (None: a row of the channel model). */ pub op: Option<&'static str>, /** \"none\", \"jip\", \"jip uip\" or \"target\". */ pub offsets: &'static str, /** \"defined\", \"assumption\", \"undefined\" or \"unmodelled\". */ pub status: &'static str, pub text: &'static str, pub note: Option<&'static str> }\n");
+    let mut names = vec![];
+    for r in &spec.flow {
+        let v = &r.v;
+        let n = const_name(v.id.get_ref(), "flow.");
+        let opt = |x: Option<&str>| match x {
+            Some(t) => format!("Some({})", q(t)),
+            None => "None".into(),
+        };
+        let _ = writeln!(o, "    /// `{}`: {}\n    pub static {n}: FlowRowInfo = FlowRowInfo {{ id: {}, gens: GenSet({}), cite: {}, op: {}, offsets: {}, status: {}, text: {}, note: {} }};", v.id.get_ref(), v.text.replace('\n', " "), q(v.id.get_ref()), r.gens, q(v.cite.get_ref()), opt(v.op.as_ref().map(|s| s.get_ref().as_str())), q(v.offsets.get_ref()), q(v.status.get_ref()), q(&v.text), opt(v.note.as_deref()));
+        names.push(format!("&{n}"));
+    }
+    let _ = writeln!(
+        o,
+        "    /// Every row, in file order.\n    pub static ROWS: [&FlowRowInfo; {}] = [{}];",
+        names.len(),
+        names.join(", ")
+    );
+    o.push_str("    /// The row with ID `id`.\n    pub fn by_id(id: &str) -> Option<&'static FlowRowInfo> { ROWS.iter().copied().find(|r| r.id == id) }\n    /// The row of opcode `op` on platform `p`, if any.\n    pub fn of_op(op: &str, p: Platform) -> Option<&'static FlowRowInfo> { ROWS.iter().copied().find(|r| r.op == Some(op) && r.gens.contains(p)) }\n}\n\n");
 }

@@ -707,3 +707,34 @@ pub struct RuntimeRule {
     pub undefined: S<String>,
     pub note: Option<String>,
 }
+
+/// spec/flow.toml: SIMD control flow, one row per branch opcode per platform group and rows
+/// for the channel model the thread runner (src/thread) follows.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct FlowFile {
+    #[serde(default)]
+    pub flow: Vec<S<FlowRow>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct FlowRow {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub cite: S<String>,
+    /// The opcode mnemonic the row is about (absent: a row of the channel model).
+    pub op: Option<S<String>>,
+    /// The jump operands: none | jip | jip uip | target
+    #[serde(default = "flow_none")]
+    pub offsets: S<String>,
+    /// defined | assumption | undefined | unmodelled
+    pub status: S<String>,
+    /// The semantics in words.
+    pub text: String,
+    pub note: Option<String>,
+}
+
+fn flow_none() -> S<String> {
+    S::new(0..0, "none".to_string())
+}

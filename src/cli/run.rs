@@ -1,32 +1,39 @@
-//! `euref run`: execute a straight-line program on a thread state and print the final state.
+//! `euref run`: execute a program on one thread state and print the final state.
 //!
 //! `euref run [FILE.asm] [--gen G] [--state init.json] [--json] [--lenient] [--syntax S]
-//! [--max-steps N]` (docs/run.md):
+//! [--max-steps N] [--trace]` (docs/run.md):
 //! - the program is assembly text in any of the three dialects (detected unless `--syntax`);
 //!   without FILE the built-in example (examples/kernels/saxpy.asm) runs;
 //! - the initial state is the documented default state ([`ThreadState::new`]) or the JSON
 //!   state of `--state` ([`euref::state::json`]);
-//! - every instruction executes in order with [`exec::step_with`]; strict by default (an
-//!   instruction that violates a rule is refused with the rule's ID, message and citation and
-//!   the instruction's line:column, exit status 1), `--lenient` executes it and marks what the
-//!   violation makes unpredictable as undefined;
+//! - the program is assembled to bytes (compacted where written `{Compacted}`), loaded at the
+//!   initial IP and run by the thread runner ([`euref::thread`]): SIMD structured control flow
+//!   (if/else/endif, while, break, cont, halt, jmpi, writes to ip) per spec/flow.toml, other
+//!   instructions by [`euref::exec`]; strict by default (an instruction that violates a rule
+//!   is refused with the rule's ID, message and citation and the instruction's line:column,
+//!   exit status 1), `--lenient` executes it and marks what the violation makes unpredictable
+//!   as undefined;
 //! - the output is the final state as a diff from the initial state ([`super::state_diff`]),
-//!   or the whole final state as JSON (`--json`, loadable with `--state`).
+//!   or the whole final state as JSON (`--json`, loadable with `--state`); `--trace` prints
+//!   every executed instruction first ([`super::run_trace`]).
 //!
-//! Exit status: 0 executed; 1 the program was refused (parse error, branch or send, a violated
-//! rule in strict mode, an instruction the model cannot execute, the step limit); 2 a usage or
-//! input error (unknown `--gen`, unreadable file, malformed state JSON).
+//! Exit status: 0 executed; 1 the program was refused (parse error, send, a branch a
+//! spec/flow.toml row leaves undefined, a violated rule in strict mode, an instruction the
+//! model cannot execute, the step limit); 2 a usage or input error (unknown `--gen`,
+//! unreadable file, malformed state JSON).
 
 use super::output;
+use super::run_trace;
 use super::state_diff;
 use euref::asm::{self, Dialect};
 use euref::exec::unpredictable::{self, Unpredictable};
-use euref::exec::{self, ExecError, ExecOptions};
+use euref::exec::{ExecError, ExecOptions};
 use euref::gen::parse_gen;
 use euref::isa::Insn;
 use euref::spec::OpClass;
 use euref::state::{json, ThreadState};
 use euref::validate::ExecContext;
+use euref::thread::{Image, RunError, Thread};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,9 +65,14 @@ pub struct Args {
     /// Input syntax: iga, prm or mesa (default: detected from the text).
     #[arg(long, value_parser = parse_dialect)]
     pub syntax: Option<Dialect>,
-    /// Stop with an error after this many executed instructions.
-    #[arg(long, default_value_t = 1_000_000)]
+    /// Stop with an error after this many executed instructions (a runaway loop); the
+    /// error names the loop's instructions.
+    #[arg(long, default_value_t = euref::thread::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
+    /// Print each executed instruction: its IP, the channels that executed it, its text and
+    /// the registers it wrote (JSON lines with --json).
+    #[arg(long)]
+    pub trace: bool,
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -184,35 +196,65 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             col: lines.insn_column(line) as usize,
         }
     };
-    // Straight-line programs only: refuse branches and sends before executing anything.
+    // Sends are refused before anything executes (shared functions are not modelled).
     for (i, insn) in prog.insns.iter().enumerate() {
-        let what = match insn.op.info().class {
-            OpClass::Flow => {
-                "a branching instruction: `euref run` executes straight-line programs only"
-            }
-            OpClass::Send => "a send: shared-function messages are not modelled",
-            _ => continue,
-        };
-        let here = loc(i);
-        note!("{here}: {} is {what}", insn_text(lines.line(here.line)));
-        return Ok(ExitCode::from(1));
-    }
-
-    let opts = ExecOptions { strict: !a.lenient };
-    let mut st = init.clone();
-    let mut last_type = state_diff::WriteTypes::default();
-    let mut warnings = Vec::new();
-    let mut steps: u64 = 0;
-    for (i, insn) in prog.insns.iter().enumerate() {
-        if steps >= a.max_steps {
+        if insn.op.info().class == OpClass::Send {
+            let here = loc(i);
             note!(
-                "{}: stopped: the step limit of {} executed instructions is reached (--max-steps)",
-                loc(i),
-                a.max_steps
+                "{here}: {} is a send: shared-function messages are not modelled",
+                insn_text(lines.line(here.line))
             );
             return Ok(ExitCode::from(1));
         }
-        steps += 1;
+    }
+    // The program image: the instructions assembled to bytes (compacted where written
+    // {Compacted}; labels resolve as docs/assembly.md says), loaded at the initial IP.
+    let labels = super::binary::defines_labels(text.as_bytes());
+    let enc = match super::binary::assemble(&prog.insns, &prog.lines, platform, false, labels) {
+        Ok(e) => e,
+        Err(errs) => {
+            for (line, msg) in errs {
+                let col = lines.insn_column(line);
+                note!("{name}:{line}:{col}: {msg}");
+            }
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let base = init.ip().unwrap_or(0);
+    let mut addrs = Vec::with_capacity(enc.len());
+    let mut bytes = Vec::new();
+    for e in &enc {
+        addrs.push(base.wrapping_add(bytes.len() as u32));
+        bytes.extend_from_slice(e);
+    }
+    // The instruction index at an address.
+    let index_at = |ip: u32| addrs.binary_search(&ip).ok();
+    let opts = ExecOptions { strict: !a.lenient };
+    let mut st = init.clone();
+    let mut thread = match Thread::new(Image::new(platform, bytes, base), &mut st) {
+        Ok(t) => t,
+        Err(e) => {
+            note!("{name}: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let mut last_type = state_diff::WriteTypes::default();
+    let mut warnings = Vec::new();
+    let mut trace = String::new();
+    while !thread.ended() {
+        let ip = thread.ip();
+        let Some(i) = index_at(ip) else {
+            note!(
+                "{name}: IP {ip:#x} is not the address of an instruction of the program ({})",
+                if ip < base || ip >= thread.image().end() {
+                    "outside the program"
+                } else {
+                    "inside an instruction"
+                }
+            );
+            return refused(&trace);
+        };
+        let insn = &prog.insns[i];
         let here = loc(i);
         let src = || insn_text(lines.line(here.line));
         let stat = static_violations(&st, insn);
@@ -228,7 +270,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                     );
                 }
                 note!("{here}: refused (strict execution; --lenient executes it)");
-                return Ok(ExitCode::from(1));
+                return refused(&trace);
             }
             for v in &stat {
                 warnings.push(format!(
@@ -237,30 +279,25 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 ));
             }
         }
-        match exec::step_with(&mut st, insn, &opts) {
-            Ok(info) => {
-                // Lenient: what the violated static rules make unpredictable is undefined.
-                let what = stat
-                    .iter()
-                    .map(|v| Unpredictable::from_row(v.undefined))
-                    .fold(Unpredictable::default(), Unpredictable::union);
-                if let Err(e) = unpredictable::mark(&mut st, insn, &info, what) {
-                    note!("{here}: {e}\n  in: {}", src());
-                    return Ok(ExitCode::from(1));
+        let step = match thread.step_limited(&mut st, &opts, a.max_steps) {
+            Ok(s) => s,
+            Err(RunError::StepLimit { limit, loop_ips }) => {
+                note!(
+                    "{here}: stopped: the step limit of {limit} executed instructions is reached \
+                     (--max-steps); the loop runs:"
+                );
+                for a in loop_ips {
+                    if let Some(k) = index_at(a) {
+                        let l = loc(k);
+                        note!("  ip {a:#06x}  {l}  {}", insn_text(lines.line(l.line)));
+                    }
                 }
-                for v in &info.violations {
-                    let row = v.row();
-                    warnings.push(format!(
-                        "{here}: [{}] {} (cite: {}; channels {:#x}: {} marked undefined)",
-                        v.rule,
-                        row.map_or("", |r| r.msg),
-                        row.map_or("", |r| r.cite),
-                        v.channels,
-                        row.map_or("results", |r| undefined_what(r.undefined)),
-                    ));
-                }
+                return refused(&trace);
             }
-            Err(ExecError::Runtime { rule, msg }) => {
+            Err(RunError::Exec {
+                err: ExecError::Runtime { rule, msg },
+                ..
+            }) => {
                 let cite = euref::spec::runtime::by_id(rule).map_or("", |r| r.cite);
                 note!("{here}: [{rule}] {msg}\n  cite: {cite}\n  in: {}", src());
                 if opts.strict {
@@ -268,21 +305,66 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 } else {
                     note!("{here}: cannot be executed even leniently: no element address to use");
                 }
-                return Ok(ExitCode::from(1));
+                return refused(&trace);
+            }
+            Err(RunError::Exec { err, .. }) => {
+                note!("{here}: {err}\n  in: {}", src());
+                return refused(&trace);
             }
             Err(e) => {
                 note!("{here}: {e}\n  in: {}", src());
-                return Ok(ExitCode::from(1));
+                return refused(&trace);
             }
+        };
+        if let Some(info) = &step.info {
+            // Lenient: what the violated static rules make unpredictable is undefined.
+            let what = stat
+                .iter()
+                .map(|v| Unpredictable::from_row(v.undefined))
+                .fold(Unpredictable::default(), Unpredictable::union);
+            if let Err(e) = unpredictable::mark(&mut st, insn, info, what) {
+                note!("{here}: {e}\n  in: {}", src());
+                return refused(&trace);
+            }
+            for v in &info.violations {
+                let row = v.row();
+                warnings.push(format!(
+                    "{here}: [{}] {} (cite: {}; channels {:#x}: {} marked undefined)",
+                    v.rule,
+                    row.map_or("", |r| r.msg),
+                    row.map_or("", |r| r.cite),
+                    v.channels,
+                    row.map_or("results", |r| undefined_what(r.undefined)),
+                ));
+            }
+            last_type.record(insn);
         }
-        last_type.record(insn);
+        if a.trace {
+            let wrote = run_trace::written_regs(&st, &step);
+            trace.push_str(&run_trace::line(
+                thread.steps(),
+                &step,
+                &src(),
+                &wrote,
+                a.json,
+            ));
+            trace.push('\n');
+        }
     }
+    let steps = thread.steps();
     for w in &warnings {
         note!("warning: {w}");
     }
-    let mut out = String::new();
+    let mut out = trace;
     if a.json {
-        out.push_str(&json::save(&st));
+        if a.trace {
+            // JSON lines: the final state on one line.
+            let v: serde_json::Value =
+                serde_json::from_str(&json::save(&st)).map_err(|e| e.to_string())?;
+            out.push_str(&serde_json::json!({ "final": v }).to_string());
+        } else {
+            out.push_str(&json::save(&st));
+        }
         out.push('\n');
     } else {
         out.push_str(&format!(
@@ -301,6 +383,13 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     }
     output::print(out.as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Exit status 1 after printing the trace so far (`--trace`: the steps up to the refused
+/// instruction).
+fn refused(trace: &str) -> Result<ExitCode, String> {
+    output::print(trace.as_bytes())?;
+    Ok(ExitCode::from(1))
 }
 
 fn undefined_what(u: &str) -> &'static str {

@@ -281,7 +281,15 @@ pub(crate) fn enables_in(
     n: usize,
 ) -> (Enables, Enables) {
     let chan_off = usize::from(insn.chan_off);
-    let em = exec_mask_in(ctl, st.platform(), insn.ctrl.no_mask, chan_off, n);
+    let mut em = exec_mask_in(ctl, st.platform(), insn.ctrl.no_mask, chan_off, n);
+    let at_ip = st.channels_at_ip();
+    if !insn.ctrl.no_mask && at_ip != u32::MAX {
+        // flow.channel.enable: only the channels on the instruction (PcIP == IP).
+        em = em.and(Enables {
+            on: at_ip.rotate_right((chan_off % 32) as u32),
+            unknown: 0,
+        });
+    }
     let pm = predicate(
         st,
         insn.pred,

@@ -177,6 +177,10 @@ pub struct ThreadState {
     pub(crate) events: ArfEvents,
     /// Where writes went (see [`Written`]).
     written: Written,
+    /// The thread channels on the current instruction (PcIP == IP, flow.channel.pcip): bit `n`
+    /// for channel `n`. All ones unless a thread runner ([`crate::thread`]) says otherwise;
+    /// not part of the architectural state (not compared, not saved).
+    channels_at_ip: u32,
 }
 
 impl PartialEq for ThreadState {
@@ -283,6 +287,7 @@ impl ThreadState {
             layout,
             events: ArfEvents::default(),
             written: Written::NONE,
+            channels_at_ip: u32::MAX,
         }
     }
 
@@ -994,6 +999,18 @@ impl ThreadState {
         let sh = 8 * (o % 4);
         let u = ((self.arf_undef[d] | self.layout.read_undef[d]) >> sh) & 0xffff;
         Some((u16::from_le_bytes([self.arf[o], self.arf[o + 1]]), u != 0))
+    }
+
+    /// The thread channels on the current instruction (flow.channel.enable): the executor
+    /// ANDs them into the execution mask of instructions without NoMask.
+    pub fn channels_at_ip(&self) -> u32 {
+        self.channels_at_ip
+    }
+
+    /// Set the thread channels on the current instruction (bit `n`: PcIP[n] == IP); all ones
+    /// when every channel is.
+    pub fn set_channels_at_ip(&mut self, mask: u32) {
+        self.channels_at_ip = mask;
     }
 
     /// The instruction pointer (the `ip` register), if defined.

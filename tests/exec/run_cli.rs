@@ -1,6 +1,6 @@
 //! `euref run`: the built-in example's exact results (expected values computed here, compared
 //! as bits), state input, JSON output, strict and lenient execution of runtime-rule violations,
-//! and the errors (parse, branch, state JSON, step limit).
+//! and the errors (parse, send, state JSON, step limit).
 
 use crate::scratch_util;
 use scratch_util::Scratch;
@@ -318,31 +318,21 @@ fn parse_errors_show_line_and_column() {
 }
 
 #[test]
-fn branch_and_send_are_refused_naming_the_line() {
+fn send_is_refused_naming_the_line() {
     let tmp = Scratch::new("run-cli");
+    // A send anywhere refuses the program before anything executes (branches run: tests/run).
     let prog = tmp.file(
-        "branch.asm",
-        "mov (8|M0) r2.0<1>:f 1.0:f\n\njmpi (1|M0) 0x10:d\n",
+        "send.asm",
+        "mov (8|M0) r2.0<1>:f 1.0:f\n\nsend (8|M0) null r5 0xC 0x60680FF {EOT}\n",
     );
     let p = prog.to_str().unwrap();
     let o = euref(&["run", p]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(
-        err.starts_with(&format!(
-            "{p}:3:1: `jmpi (1|M0) 0x10:d` is a branching instruction"
-        )),
-        "{err}"
-    );
+    assert!(err.starts_with(&format!("{p}:3:1: `send")), "{err}");
+    assert!(err.contains("is a send"), "{err}");
     // Nothing executed: no state printed.
     assert!(stdout(&o).is_empty());
-    let prog = tmp.file("send.asm", "send (8|M0) null r5 0xC 0x60680FF {EOT}\n");
-    let p = prog.to_str().unwrap();
-    let o = euref(&["run", p]);
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
-    assert!(err.starts_with(&format!("{p}:1:1: `send")), "{err}");
-    assert!(err.contains("is a send"), "{err}");
 }
 
 #[test]
@@ -496,7 +486,7 @@ fn long_instruction_lines_are_cut_in_messages() {
     let tmp = Scratch::new("run-cli");
     // A refused instruction with a long block comment and a control byte on its line.
     let line = format!(
-        "  jmpi (1|M0) 0x10:d /* {} \u{1b}[2J */\n",
+        "  send (8|M0) null r5 0xC 0x60680FF {{EOT}} /* {} \u{1b}[2J */\n",
         "x".repeat(100_000)
     );
     let prog = tmp.file("long.asm", format!("mov (8|M0) r2.0<1>:f 1.0:f\n{line}"));
@@ -508,11 +498,13 @@ fn long_instruction_lines_are_cut_in_messages() {
     assert!(!err.contains('\u{1b}'));
     let len = line.trim().len();
     assert!(
-        err.starts_with(&format!("{p}:2:3: `jmpi (1|M0) 0x10:d /* xxx")),
+        err.starts_with(&format!(
+            "{p}:2:3: `send (8|M0) null r5 0xC 0x60680FF {{EOT}} /* xxx"
+        )),
         "{err}"
     );
     assert!(
-        err.contains(&format!("... ({len} bytes) is a branching")),
+        err.contains(&format!("... ({len} bytes) is a send")),
         "{err}"
     );
 }

@@ -7,6 +7,7 @@ mod bitfields;
 pub mod codec_tables;
 mod ctx;
 mod encoding;
+mod flow;
 mod numeric;
 mod properties;
 mod rules;
@@ -140,6 +141,8 @@ pub struct Spec {
     pub rules: Vec<RuleRow>,
     /// spec/runtime.toml: state-dependent restrictions.
     pub runtime: Vec<Row<RuntimeRule>>,
+    /// spec/flow.toml: SIMD control flow.
+    pub flow: Vec<Row<FlowRow>>,
     /// spec/messages.toml and spec/platform_memory.toml (seed004 facts outside the EU ISA).
     pub seed: SeedTables,
     pub math: Vec<MathRow>,
@@ -232,6 +235,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let fp = numeric::load_float_modes(&mut c, &vocab.enums);
     let rules = rules::load_rules(&mut c, dir, &vocab);
     let runtime = runtime::load_runtime(&mut c);
+    let flow = flow::load_flow(&mut c, &opcodes);
     let (messages, msg_fields) = seed_tables::load_messages(&mut c, np);
     let (l3_allocs, facts, notes) = seed_tables::load_platform_memory(&mut c);
     let (math, math_specials) = numeric::load_math(&mut c, &vocab.enums);
@@ -279,6 +283,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
         enum_docs,
         rules,
         runtime,
+        flow,
         seed: SeedTables {
             messages,
             msg_fields,

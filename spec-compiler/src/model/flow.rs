@@ -1,0 +1,66 @@
+//! Loading spec/flow.toml: SIMD control flow (branch opcodes and the channel model the thread
+//! runner follows).
+
+use super::ctx::Ctx;
+use super::*;
+
+pub(super) fn load_flow(c: &mut Ctx, opcodes: &[OpcodeRow]) -> Vec<Row<FlowRow>> {
+    let mut rows = vec![];
+    let Some((f, file)) = c.load::<FlowFile>("flow.toml", false) else {
+        return rows;
+    };
+    let mut consts: BTreeMap<String, usize> = BTreeMap::new();
+    for r in f.flow {
+        let r = r.into_inner();
+        let m = c.common(&file, &r.id, &r.gens, &r.cite, &["flow."]);
+        let off = r.id.span().start;
+        c.one_of(
+            &file,
+            &r.status,
+            "status",
+            &["defined", "assumption", "undefined", "unmodelled"],
+        );
+        c.one_of(
+            &file,
+            &r.offsets,
+            "offsets",
+            &["none", "jip", "jip uip", "target"],
+        );
+        if let Some(op) = &r.op {
+            if !opcodes
+                .iter()
+                .any(|o| o.row.v.name.get_ref() == op.get_ref())
+            {
+                c.err(
+                    &file,
+                    op.span().start,
+                    format!("op `{}` is not an opcode of opcodes.toml", op.get_ref()),
+                );
+            }
+        }
+        if r.text.trim().is_empty() {
+            c.err(
+                &file,
+                off,
+                format!("`{}` has an empty text", r.id.get_ref()),
+            );
+        }
+        let name = const_name(r.id.get_ref(), "flow.");
+        let line = c.line(&file, off);
+        let duplicate_id = c.ids.get(r.id.get_ref()).is_some_and(|(_, l)| *l != line);
+        if let Some(l0) = consts.insert(name.clone(), line) {
+            if !duplicate_id {
+                c.err(
+                    &file,
+                    off,
+                    format!(
+                        "id `{}` gives the constant name {name} of the row at line {l0}",
+                        r.id.get_ref()
+                    ),
+                );
+            }
+        }
+        rows.push(c.row(r, &file, &S::new(off..off, String::new()), m));
+    }
+    rows
+}

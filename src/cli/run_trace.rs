@@ -1,0 +1,52 @@
+//! `euref run --trace`: one line per executed instruction: its IP, the channels that executed
+//! it, its text and the registers it wrote; JSON lines with `--json` (docs/run.md).
+
+use euref::state::ThreadState;
+use euref::thread::Step;
+use serde_json::json;
+
+/// The registers a step wrote: GRF registers (`r10`, `r10-r11`) and ARF registers by name.
+pub fn written_regs(st: &ThreadState, step: &Step) -> Vec<String> {
+    let Some(info) = &step.info else {
+        return vec![];
+    };
+    let w = &info.written;
+    let mut out = vec![];
+    let g = w.grf_regs(st.grf_reg_bytes());
+    if g.len() == 1 {
+        out.push(format!("r{}", g.start));
+    } else if !g.is_empty() {
+        out.push(format!("r{}-r{}", g.start, g.end - 1));
+    }
+    for r in &st.arf_layout().regs {
+        if w.arf_overlaps(r.base, r.base + r.bytes) {
+            out.push(r.name.clone());
+        }
+    }
+    out
+}
+
+/// One trace line (without the line end): text, or a JSON object when `json`.
+pub fn line(n: u64, step: &Step, text: &str, wrote: &[String], json: bool) -> String {
+    if json {
+        json!({
+            "step": n,
+            "ip": step.ip,
+            "channels": format!("{:#010x}", step.enabled),
+            "insn": text,
+            "wrote": wrote,
+            "next_ip": step.next_ip,
+        })
+        .to_string()
+    } else {
+        let wrote = if wrote.is_empty() {
+            String::new()
+        } else {
+            format!("  -> {}", wrote.join(" "))
+        };
+        format!(
+            "{n:>6}  ip {:#06x}  ch {:#010x}  {text}{wrote}",
+            step.ip, step.enabled
+        )
+    }
+}

@@ -1,0 +1,114 @@
+//! A program image: the instruction bytes a thread runs, decoded on first use at each
+//! address (native 16-byte and compacted 8-byte instructions alike).
+
+use crate::codec;
+use crate::isa::Insn;
+use crate::spec::Platform;
+
+/// A decoded instruction of an image and its size in bytes (8 or 16).
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    pub insn: Insn,
+    pub size: u32,
+}
+
+/// Instruction bytes loaded at a base address (the value of `ip` at the first byte).
+#[derive(Debug, Clone)]
+pub struct Image {
+    platform: Platform,
+    bytes: Vec<u8>,
+    base: u32,
+    /// Decoded instructions by (offset / 8).
+    cache: Vec<Option<Decoded>>,
+}
+
+/// An image offset that holds no instruction.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImageError {
+    #[error("IP {ip:#x} is outside the program image ({base:#x}..{end:#x})")]
+    Outside { ip: u32, base: u32, end: u32 },
+    #[error("IP {ip:#x} is not a multiple of 8 bytes")]
+    Misaligned { ip: u32 },
+    #[error("IP {ip:#x} (byte offset {offset} of the image): cannot decode: {msg}")]
+    Decode { ip: u32, offset: u32, msg: String },
+}
+
+impl Image {
+    /// The image of `bytes` for `platform`, loaded at address `base`.
+    pub fn new(platform: Platform, bytes: Vec<u8>, base: u32) -> Image {
+        let slots = bytes.len().div_ceil(8);
+        Image {
+            platform,
+            bytes,
+            base,
+            cache: vec![None; slots],
+        }
+    }
+
+    /// The image of native instructions encoded one after the other (no compaction; the
+    /// jump offsets are used as they are).
+    pub fn from_insns(
+        platform: Platform,
+        insns: &[Insn],
+        base: u32,
+    ) -> Result<Image, codec::EncodeError> {
+        let mut bytes = Vec::with_capacity(16 * insns.len());
+        for i in insns {
+            let mut native = i.clone();
+            native.ctrl.compacted = false;
+            bytes.extend_from_slice(&codec::encode(&native, platform)?);
+        }
+        Ok(Image::new(platform, bytes, base))
+    }
+
+    pub fn platform(&self) -> Platform {
+        self.platform
+    }
+
+    /// The address of the first byte.
+    pub fn base(&self) -> u32 {
+        self.base
+    }
+
+    /// The address one past the last byte (the end of the program).
+    pub fn end(&self) -> u32 {
+        self.base.wrapping_add(self.bytes.len() as u32)
+    }
+
+    /// The instruction bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The instruction at address `ip`.
+    pub fn at(&mut self, ip: u32) -> Result<&Decoded, ImageError> {
+        let end = self.end();
+        if ip < self.base || ip >= end {
+            return Err(ImageError::Outside {
+                ip,
+                base: self.base,
+                end,
+            });
+        }
+        let offset = ip - self.base;
+        if offset % 8 != 0 {
+            return Err(ImageError::Misaligned { ip });
+        }
+        let slot = (offset / 8) as usize;
+        if self.cache[slot].is_none() {
+            let (insn, size) = codec::decode(&self.bytes[offset as usize..], self.platform)
+                .map_err(|e| ImageError::Decode {
+                    ip,
+                    offset,
+                    msg: e.to_string(),
+                })?;
+            self.cache[slot] = Some(Decoded {
+                insn,
+                size: size as u32,
+            });
+        }
+        self.cache[slot]
+            .as_ref()
+            .ok_or(ImageError::Misaligned { ip })
+    }
+}

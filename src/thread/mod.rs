@@ -1,0 +1,528 @@
+//! Running a program on one thread with SIMD structured control flow (spec/flow.toml).
+//!
+//! A [`Thread`] holds a program [`Image`] (instruction bytes at a base address), the thread IP
+//! and one instruction pointer per channel (PcIP, flow.channel.pcip). Each [`Thread::step`]
+//! executes the instruction at IP:
+//! - a non-branching instruction goes to the executor ([`crate::exec`]) with the channels on
+//!   the instruction (PcIP == IP) as an extra enable ([`ThreadState::set_channels_at_ip`],
+//!   flow.channel.enable); those channels move to the next instruction; an instruction that
+//!   writes `ip` jumps (flow.ip-write);
+//! - a structured branch (if, else, endif, while, break, cont, halt) moves the channels'
+//!   PcIP ([`branch`]) and IP (flow.channel.no-channel-left); `jmpi` jumps the thread
+//!   (flow.jmpi);
+//! - what spec/flow.toml marks undefined or unmodelled is refused with the row's ID.
+//!
+//! The program ends when IP reaches the end of the image (flow.program-end).
+
+pub mod branch;
+pub mod image;
+
+use crate::exec::mask::{self, Enables};
+use crate::exec::{self, ExecError, ExecOptions, StepInfo};
+use crate::isa::{Insn, Src};
+use crate::spec::flow::{self, FlowRowInfo};
+use crate::spec::registers::field::CR0_0_SINGLE_PROGRAM_FLOW;
+use crate::spec::{OpClass, Opcode, PredCtrl};
+use crate::state::ThreadState;
+use branch::{Refusal, Targets};
+pub use image::{Decoded, Image, ImageError};
+
+/// Thread channels (PcIP entries).
+pub const CHANNELS: usize = 32;
+
+/// The default step limit of [`Thread::run`] and `euref run --max-steps`.
+pub const DEFAULT_MAX_STEPS: u64 = 1_000_000;
+
+/// How many of the last executed IPs a [`RunError::StepLimit`] reports the loop from.
+const RECENT: usize = 256;
+
+/// Why a thread stopped with an error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    /// IP does not point at an instruction of the image.
+    #[error("{0}")]
+    Image(#[from] ImageError),
+    /// The state has no defined IP (or it became undefined).
+    #[error("the ip register is undefined: the runner needs the address of the instruction")]
+    UndefinedIp,
+    /// A row of spec/flow.toml makes this undefined or unmodelled.
+    #[error("IP {ip:#x}: [{}] {detail} (cite: {})", row.id, row.cite)]
+    Refused {
+        ip: u32,
+        row: &'static FlowRowInfo,
+        detail: String,
+    },
+    /// The executor refused the instruction.
+    #[error("IP {ip:#x}: {err}")]
+    Exec { ip: u32, err: ExecError },
+    /// The step limit was reached: `loop_ips` are the distinct addresses executed since the
+    /// instruction at IP last ran (the loop; all of the last 256 steps when it did not), in
+    /// address order.
+    #[error(
+        "stopped after {limit} executed instructions (the step limit); the loop runs the \
+         instructions at {}",
+        loop_ips.iter().map(|a| format!("{a:#x}")).collect::<Vec<_>>().join(", ")
+    )]
+    StepLimit { limit: u64, loop_ips: Vec<u32> },
+}
+
+/// One executed instruction.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// Its address.
+    pub ip: u32,
+    pub insn: Insn,
+    /// Channels that executed it: for a non-branching instruction the executor's enabled
+    /// channels (instruction channel numbering); for a branch the dispatched thread channels
+    /// on it.
+    pub enabled: u32,
+    /// The executor's report (non-branching instructions only).
+    pub info: Option<StepInfo>,
+    /// IP after it.
+    pub next_ip: u32,
+}
+
+/// A thread running a program image.
+#[derive(Debug, Clone)]
+pub struct Thread {
+    image: Image,
+    ip: u32,
+    pcip: [u32; CHANNELS],
+    /// The channels enabled at dispatch (flow.channel.dispatched).
+    dispatched: u32,
+    /// The UIP the halted channels wait at (flow.halt.same-uip).
+    halt_uip: Option<u32>,
+    steps: u64,
+    recent: std::collections::VecDeque<u32>,
+}
+
+fn refused(ip: u32, row: &'static FlowRowInfo, detail: impl Into<String>) -> RunError {
+    RunError::Refused {
+        ip,
+        row,
+        detail: detail.into(),
+    }
+}
+
+impl Thread {
+    /// A thread starting at the state's IP (the image's base when the state's IP is the
+    /// default 0 and the image is loaded elsewhere: the state's IP is set to the base), with
+    /// the channels of the state's execution mask dispatched.
+    pub fn new(image: Image, st: &mut ThreadState) -> Result<Thread, RunError> {
+        let start = image.base();
+        st.set_ip(start);
+        // The 32 channels' mask bits as two halves of 16 (a SIMD32 request would apply
+        // feature.simd32-low16-exec-mask, a property of SIMD32 instructions).
+        let lo = mask::exec_mask(st, false, 0, 16);
+        let hi = mask::exec_mask(st, false, 16, 16);
+        let em = Enables {
+            on: lo.on | hi.on << 16,
+            unknown: lo.unknown | hi.unknown << 16,
+        };
+        if em.unknown != 0 {
+            return Err(refused(
+                start,
+                &flow::CHANNEL_DISPATCHED,
+                format!(
+                    "the execution mask (sr0.2 DMask / sr0.3 VMask per cr0.0 VME) is undefined \
+                     for channels {:#x}: the dispatched channels are unknown",
+                    em.unknown
+                ),
+            ));
+        }
+        Ok(Thread {
+            image,
+            ip: start,
+            pcip: [start; CHANNELS],
+            dispatched: em.on,
+            halt_uip: None,
+            steps: 0,
+            recent: std::collections::VecDeque::with_capacity(RECENT),
+        })
+    }
+
+    /// The thread IP.
+    pub fn ip(&self) -> u32 {
+        self.ip
+    }
+
+    /// Channel `n`'s instruction pointer.
+    pub fn pcip(&self, n: usize) -> u32 {
+        self.pcip[n % CHANNELS]
+    }
+
+    /// The channels enabled at dispatch.
+    pub fn dispatched(&self) -> u32 {
+        self.dispatched
+    }
+
+    /// Instructions executed so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The image.
+    pub fn image(&self) -> &Image {
+        &self.image
+    }
+
+    /// Whether the program has ended (IP at the end of the image, flow.program-end).
+    pub fn ended(&self) -> bool {
+        self.ip == self.image.end()
+    }
+
+    /// The instruction at IP (`None` at the end of the program).
+    pub fn current(&mut self) -> Result<Option<&Decoded>, RunError> {
+        if self.ended() {
+            return Ok(None);
+        }
+        Ok(Some(self.image.at(self.ip)?))
+    }
+
+    /// The dispatched channels whose PcIP is `a`.
+    fn channels_at(&self, a: u32) -> u32 {
+        (0..CHANNELS)
+            .filter(|&n| self.dispatched >> n & 1 == 1 && self.pcip[n] == a)
+            .fold(0, |m, n| m | 1 << n)
+    }
+
+    fn move_channels(&mut self, chans: u32, to: u32) {
+        for n in 0..CHANNELS {
+            if chans >> n & 1 == 1 {
+                self.pcip[n] = to;
+            }
+        }
+    }
+
+    /// Run to the end of the program, or until `max_steps` instructions have executed.
+    pub fn run(
+        &mut self,
+        st: &mut ThreadState,
+        opts: &ExecOptions,
+        max_steps: u64,
+    ) -> Result<(), RunError> {
+        while !self.ended() {
+            self.step_limited(st, opts, max_steps)?;
+        }
+        Ok(())
+    }
+
+    /// [`Thread::step`], first checking the step limit.
+    pub fn step_limited(
+        &mut self,
+        st: &mut ThreadState,
+        opts: &ExecOptions,
+        max_steps: u64,
+    ) -> Result<Step, RunError> {
+        if self.steps >= max_steps {
+            // The loop: what ran since the instruction at IP last ran (all the recent steps
+            // when it did not run in them).
+            let from = self.recent.iter().rposition(|&a| a == self.ip).unwrap_or(0);
+            let mut loop_ips: Vec<u32> = self.recent.iter().skip(from).copied().collect();
+            loop_ips.sort_unstable();
+            loop_ips.dedup();
+            return Err(RunError::StepLimit {
+                limit: max_steps,
+                loop_ips,
+            });
+        }
+        self.step(st, opts)
+    }
+
+    /// Execute the instruction at IP (the caller checks [`Thread::ended`] first; at the end
+    /// this is an [`ImageError::Outside`] error).
+    pub fn step(&mut self, st: &mut ThreadState, opts: &ExecOptions) -> Result<Step, RunError> {
+        let ip = self.ip;
+        let d = self.image.at(ip)?.clone();
+        let insn = &d.insn;
+        let next = ip.wrapping_add(d.size);
+        let spf = match st.field(&CR0_0_SINGLE_PROGRAM_FLOW) {
+            Some((v, false)) => v == 1,
+            _ => {
+                return Err(refused(
+                    ip,
+                    &flow::CHANNEL_SPF,
+                    "cr0.0 SPF is undefined: the channel model is unknown",
+                ))
+            }
+        };
+        let at_ip = self.channels_at(ip);
+        st.set_ip(ip);
+        let (enabled, info, next_ip) = if insn.op.info().class == OpClass::Flow {
+            let (active, next_ip) = self.branch(st, insn, ip, next, at_ip, spf)?;
+            st.set_ip(next_ip);
+            (active, None, next_ip)
+        } else {
+            let (info, next_ip) = self.plain(st, insn, ip, next, at_ip, spf, opts)?;
+            (info.enabled, Some(info), next_ip)
+        };
+        self.ip = next_ip;
+        if self.halt_uip == Some(next_ip) {
+            self.halt_uip = None;
+        }
+        self.steps += 1;
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(ip);
+        Ok(Step {
+            ip,
+            insn: d.insn,
+            enabled,
+            info,
+            next_ip,
+        })
+    }
+
+    /// A non-branching instruction: the executor with the channels on it.
+    #[allow(clippy::too_many_arguments)]
+    fn plain(
+        &mut self,
+        st: &mut ThreadState,
+        insn: &Insn,
+        ip: u32,
+        next: u32,
+        at_ip: u32,
+        spf: bool,
+        opts: &ExecOptions,
+    ) -> Result<(StepInfo, u32), RunError> {
+        if insn.ctrl.no_mask && at_ip == 0 {
+            return Err(refused(
+                ip,
+                &flow::CHANNEL_NOMASK_NO_CHANNEL,
+                "a NoMask instruction with no channel on it",
+            ));
+        }
+        // Under SPF every channel is on the instruction (the runner keeps them together).
+        st.set_channels_at_ip(if spf { u32::MAX } else { at_ip });
+        let r = exec::step_with(st, insn, opts);
+        st.set_channels_at_ip(u32::MAX);
+        let info = r.map_err(|err| RunError::Exec { ip, err })?;
+        if !info.jumped {
+            self.move_channels(at_ip, next);
+            st.set_ip(next);
+            return Ok((info, next));
+        }
+        // flow.ip-write
+        if spf {
+            return Err(refused(
+                ip,
+                &flow::IP_WRITE_SPF,
+                "this instruction writes ip with SPF on",
+            ));
+        }
+        if insn.exec_size != 1 {
+            return Err(refused(
+                ip,
+                &flow::IP_WRITE_WIDE,
+                format!(
+                    "this instruction writes ip with ExecSize {}",
+                    insn.exec_size
+                ),
+            ));
+        }
+        let to = st.ip().ok_or(RunError::UndefinedIp)?;
+        self.move_channels(at_ip, to);
+        Ok((info, to))
+    }
+
+    /// The predicate of a branch for every thread channel (flag bit `n` of the instruction's
+    /// flag subregister for channel `n`, flow.channel.dispatched): the channels of `active`
+    /// it enables.
+    fn predicate(
+        &self,
+        st: &ThreadState,
+        insn: &Insn,
+        ip: u32,
+        active: u32,
+        n: usize,
+    ) -> Result<u32, RunError> {
+        if !matches!(insn.pred, PredCtrl::None | PredCtrl::Seq) {
+            return Err(refused(
+                ip,
+                &flow::PREDICATE_ANYV_ALLV,
+                format!("predicate {:?}", insn.pred),
+            ));
+        }
+        let pm: Enables = mask::predicate(
+            st,
+            insn.pred,
+            insn.pred_inv,
+            insn.flag,
+            0,
+            n,
+            insn.a16_pred_chan(),
+        );
+        if pm.unknown & active != 0 {
+            return Err(refused(
+                ip,
+                &flow::CHANNEL_DISPATCHED,
+                format!(
+                    "the predicate of channels {:#x} is undefined: initialise the flag bits of \
+                     every dispatched channel, or dispatch only the program's channels (sr0.2 \
+                     DMask, e.g. 0xff for SIMD8)",
+                    pm.unknown & active
+                ),
+            ));
+        }
+        Ok(pm.on & active)
+    }
+
+    /// A branch: the channels' moves and the IP after it.
+    fn branch(
+        &mut self,
+        st: &ThreadState,
+        insn: &Insn,
+        ip: u32,
+        next: u32,
+        at_ip: u32,
+        spf: bool,
+    ) -> Result<(u32, u32), RunError> {
+        let p = self.image.platform();
+        let op = insn.op;
+        let row_of = |op: Opcode| flow::of_op(op.name(), p);
+        match op {
+            Opcode::Goto | Opcode::Join => {
+                return Err(refused(ip, &flow::GOTO_JOIN, op.name()));
+            }
+            Opcode::Call | Opcode::Calla | Opcode::Ret => {
+                return Err(refused(ip, &flow::CALL_RET, op.name()));
+            }
+            Opcode::Brc | Opcode::Brd => {
+                return Err(refused(ip, &flow::BRC_BRD, op.name()));
+            }
+            _ => {}
+        }
+        let Some(row) = row_of(op) else {
+            return Err(RunError::Exec {
+                ip,
+                err: ExecError::Unsupported {
+                    what: format!("{}: no spec/flow.toml row on {}", op.name(), p.name()),
+                },
+            });
+        };
+        if matches!(row.status, "undefined" | "unmodelled") {
+            return Err(refused(ip, row, format!("{} on {}", op.name(), p.name())));
+        }
+        if op == Opcode::Jmpi {
+            return self.jmpi(st, insn, ip, next, at_ip, row).map(|to| {
+                self.move_channels(at_ip, to);
+                (at_ip, to)
+            });
+        }
+        if insn.ctrl.no_mask {
+            return Err(refused(ip, &flow::STRUCTURED_NOMASK, op.name()));
+        }
+        if insn.ctrl.branch_ctrl && matches!(op, Opcode::If | Opcode::Else) {
+            return Err(refused(ip, &flow::BRANCH_CTRL, op.name()));
+        }
+        if matches!(op, Opcode::Else | Opcode::Endif) && insn.pred != PredCtrl::None {
+            return Err(refused(ip, row, format!("{} is not predicable", op.name())));
+        }
+        let active = at_ip;
+        let taken = self.predicate(st, insn, ip, active, CHANNELS)?;
+        if spf && taken != 0 && taken != active && insn.pred != PredCtrl::None {
+            return Err(refused(
+                ip,
+                &flow::CHANNEL_SPF,
+                format!(
+                    "SPF is on and the predicate splits the channels (taken {taken:#x} of \
+                     {active:#x})"
+                ),
+            ));
+        }
+        let unit = crate::asm::jump_bytes(op, p);
+        let off = |v: Option<i32>| v.map(|x| ip.wrapping_add_signed(x.wrapping_mul(unit)));
+        let jip = off(insn.jip).ok_or_else(|| refused(ip, row, "the instruction has no JIP"))?;
+        let uip = off(insn.uip);
+        let after_uip = match (op, uip) {
+            (Opcode::Break, Some(u)) => Some(u.wrapping_add(self.image.at(u)?.size)),
+            _ => None,
+        };
+        let targets = Targets {
+            at: ip,
+            next,
+            jip,
+            uip,
+            after_uip,
+        };
+        let m = branch::moves(op, row, targets, active, taken)
+            .map_err(|Refusal { row, detail }| refused(ip, row, detail))?;
+        if m.halted != 0 {
+            let u = uip.unwrap_or(jip);
+            match self.halt_uip {
+                Some(h) if h != u && self.channels_at(h) != 0 => {
+                    return Err(refused(
+                        ip,
+                        &flow::HALT_SAME_UIP,
+                        format!("channels halt to {u:#x}; others wait at {h:#x}"),
+                    ));
+                }
+                _ => self.halt_uip = Some(u),
+            }
+        }
+        for &(ch, to) in &m.moves {
+            self.move_channels(ch, to);
+        }
+        let to = m.ip.unwrap_or_else(|| {
+            if self.channels_at(next) != 0 {
+                next
+            } else {
+                jip
+            }
+        });
+        if spf && self.channels_at(to) != self.dispatched {
+            return Err(refused(
+                ip,
+                &flow::CHANNEL_SPF,
+                "SPF is on and the channels would continue at different addresses",
+            ));
+        }
+        Ok((active, to))
+    }
+
+    /// jmpi (flow.jmpi): the address the thread jumps to (the next instruction when the
+    /// predicate does not hold).
+    fn jmpi(
+        &self,
+        st: &ThreadState,
+        insn: &Insn,
+        ip: u32,
+        next: u32,
+        _at_ip: u32,
+        row: &'static FlowRowInfo,
+    ) -> Result<u32, RunError> {
+        let Some(Src::Imm(imm)) = insn.src[1] else {
+            return Err(refused(
+                ip,
+                row,
+                "jmpi with a register offset is not run yet (an immediate offset is)",
+            ));
+        };
+        if !matches!(insn.pred, PredCtrl::None | PredCtrl::Seq) {
+            return Err(refused(
+                ip,
+                &flow::PREDICATE_ANYV_ALLV,
+                format!("predicate {:?}", insn.pred),
+            ));
+        }
+        let pm = mask::predicate(
+            st,
+            insn.pred,
+            insn.pred_inv,
+            insn.flag,
+            usize::from(insn.chan_off),
+            1,
+            None,
+        );
+        if pm.unknown & 1 != 0 {
+            return Err(refused(ip, row, "the predicate's flag bit is undefined"));
+        }
+        if pm.on & 1 == 0 {
+            return Ok(next);
+        }
+        // The offset: a signed 32-bit immediate, bytes from the next instruction.
+        let offset = imm.bits as u32 as i32;
+        Ok(next.wrapping_add_signed(offset))
+    }
+}

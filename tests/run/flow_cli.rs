@@ -1,0 +1,160 @@
+//! `euref run` with branches: the final state of flow-facts X1, `--trace` (text and JSON
+//! lines), the step limit naming the loop, and a refused branch naming its row.
+
+use crate::scratch_util::Scratch;
+use std::process::{Command, Output};
+
+fn euref(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_euref"))
+        .args(args)
+        .output()
+        .expect("euref runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const X1: &str = "mov (8|M0) r10.0<1>:ud 0x0:ud
+(f0.0) if (8|M0) ELSE0 ENDIF0
+mov (8|M0) r10.0<1>:ud 0x1:ud
+else (8|M0) ENDIF0 ENDIF0
+ELSE0:
+mov (8|M0) r10.0<1>:ud 0x2:ud
+ENDIF0:
+endif (8|M0) NEXT0
+NEXT0:
+add (8|M0) r10.0<1>:ud r10.0<8;8,1>:ud 0x10:ud
+";
+
+const STATE: &str = r#"{"base": "zero", "sr0": {"dmask": 255}, "f0": {"f0_0": 178}}"#;
+
+#[test]
+fn run_executes_if_else_and_traces_each_instruction() {
+    let tmp = Scratch::new("run-flow");
+    let prog = tmp.file("x1.asm", X1);
+    let st = tmp.file("st.json", STATE);
+    let (p, s) = (prog.to_str().unwrap(), st.to_str().unwrap());
+    let o = euref(&["run", p, "--state", s, "--trace"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let trace: Vec<&str> = out.lines().take(7).collect();
+    // IPs in order; the then-block mov ran on channels 1,4,5,7 (0xb2), the else-block mov on
+    // 0,2,3,6 (0x4d); branches show the channels on them.
+    let want = [
+        (0x00, 0xff, "mov (8|M0) r10.0<1>:ud 0x0:ud", "r10"),
+        (0x10, 0xff, "(f0.0) if (8|M0) ELSE0 ENDIF0", ""),
+        (0x20, 0xb2, "mov (8|M0) r10.0<1>:ud 0x1:ud", "r10"),
+        (0x30, 0xb2, "else (8|M0) ENDIF0 ENDIF0", ""),
+        (0x40, 0x4d, "mov (8|M0) r10.0<1>:ud 0x2:ud", "r10"),
+        (0x50, 0xff, "endif (8|M0) NEXT0", ""),
+        (
+            0x60,
+            0xff,
+            "add (8|M0) r10.0<1>:ud r10.0<8;8,1>:ud 0x10:ud",
+            "r10",
+        ),
+    ];
+    for (k, (line, (ip, ch, insn, wrote))) in trace.iter().zip(want).enumerate() {
+        let head = format!("{:>6}  ip {ip:#06x}  ch {ch:#010x}  `{insn}`", k + 1);
+        assert!(line.starts_with(&head), "{line}\nwant {head}");
+        if wrote.is_empty() {
+            assert!(!line.contains("->"), "{line}");
+        } else {
+            assert!(line.ends_with(&format!("-> {wrote}")), "{line}");
+        }
+    }
+    assert!(out.contains("7 instructions executed"), "{out}");
+    // JSON lines: one object per step, then the final state on one line.
+    let o = euref(&["run", p, "--state", s, "--trace", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 8);
+    assert_eq!(lines[2]["ip"], 0x20);
+    assert_eq!(lines[2]["channels"], "0x000000b2");
+    assert_eq!(lines[2]["wrote"][0], "r10");
+    assert!(lines[7]["final"].is_object());
+    // {Compacted} on the first instruction: it takes 8 bytes, every later IP moves by 8 and
+    // the jumps are re-resolved to the moved targets (the same channels run each block).
+    let compacted = X1.replacen("0x0:ud\n", "0x0:ud {Compacted}\n", 1);
+    let prog = tmp.file("x1c.asm", compacted);
+    let o = euref(&[
+        "run",
+        prog.to_str().unwrap(),
+        "--state",
+        s,
+        "--trace",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let steps: Vec<(u64, String)> = out
+        .lines()
+        .take(7)
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+            (v["ip"].as_u64().expect("ip"), v["channels"].to_string())
+        })
+        .collect();
+    let ips: Vec<u64> = steps.iter().map(|s| s.0).collect();
+    assert_eq!(ips, [0x00, 0x08, 0x18, 0x28, 0x38, 0x48, 0x58]);
+    assert_eq!(steps[2].1, "\"0x000000b2\"");
+    assert_eq!(steps[4].1, "\"0x0000004d\"");
+}
+
+#[test]
+fn run_step_limit_names_the_loop() {
+    let tmp = Scratch::new("run-flow");
+    let prog = tmp.file(
+        "loop.asm",
+        "mov (8|M0) r3.0<1>:ud 0x0:ud\nLOOP:\nadd (8|M0) r3.0<1>:ud r3.0<8;8,1>:ud 0x1:ud\nwhile (8|M0) LOOP\n",
+    );
+    let st = tmp.file("st.json", STATE);
+    let o = euref(&[
+        "run",
+        prog.to_str().unwrap(),
+        "--state",
+        st.to_str().unwrap(),
+        "--max-steps",
+        "99",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("the step limit of 99 executed instructions"),
+        "{err}"
+    );
+    assert!(
+        err.contains("ip 0x0010") && err.contains(":3:1  `add (8|M0)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("ip 0x0020") && err.contains(":4:1  `while (8|M0) LOOP`"),
+        "{err}"
+    );
+    assert!(!err.contains("ip 0x0000"), "{err}");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn run_refuses_an_undefined_branch_naming_its_row() {
+    let tmp = Scratch::new("run-flow");
+    let prog = tmp.file(
+        "goto.asm",
+        "(f0.0) goto (8|M0) 32 32\nnop\njoin (8|M0) 16\n",
+    );
+    let st = tmp.file("st.json", STATE);
+    let o = euref(&[
+        "run",
+        prog.to_str().unwrap(),
+        "--state",
+        st.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains(":1:1: IP 0x0: [flow.goto-join]"), "{err}");
+}
