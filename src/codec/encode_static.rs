@@ -505,10 +505,11 @@ mod tests {
             let fast = STATIC_WORDS.with(|n| n.get()) - before;
             assert!(ok > 4000 && n_err > 1000, "{p:?}: {ok} ok, {n_err} errors");
             assert!(direct > ok, "{p:?}: direct layout for {direct}, {ok} ok");
-            // (About 950 on Cherryview, where random three-source words with an integer
-            // SrcType and a set src1_type/src2_type bit are refused: enc.gen8.3src-precision.)
+            // (About 900 on Cherryview, where random three-source words with an integer
+            // SrcType and a set src1_type/src2_type bit are refused: enc.gen8.3src-precision,
+            // and random ARF numbers of types the platform lacks: enc.arf-reg-type.)
             assert!(
-                eligible > 900 && fast * 10 > eligible * 9,
+                eligible > 850 && fast * 10 > eligible * 9,
                 "{p:?}: {fast} of {eligible} words"
             );
         }
