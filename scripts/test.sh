@@ -2,7 +2,8 @@
 # Runs the whole test suite, with the floating-point oracles (rug = MPFR, softfloat-wrapper =
 # Berkeley SoftFloat). Their builds need m4 and cmake: installed here when missing (apt-get).
 # On hosts where the oracles cannot build (not x86_64 Linux, or no apt-get), the suite runs
-# without them and says so. Extra arguments go to `cargo test`.
+# without them and says so. Intel's IGA assembler (iga64, Debian's libigc-tools) is installed
+# the same way for the differential test against IGA. Extra arguments go to `cargo test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

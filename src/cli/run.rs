@@ -32,8 +32,8 @@ use euref::gen::parse_gen;
 use euref::isa::Insn;
 use euref::spec::OpClass;
 use euref::state::{json, ThreadState};
-use euref::validate::ExecContext;
 use euref::thread::{Image, RunError, Thread};
+use euref::validate::ExecContext;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -213,9 +213,24 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let enc = match super::binary::assemble(&prog.insns, &prog.lines, platform, false, labels) {
         Ok(e) => e,
         Err(errs) => {
+            // An instruction that breaks a rule (an Align16 operand off its 16-byte alignment,
+            // say) may have no encoding at all: the rule says why (issue 28).
             for (line, msg) in errs {
                 let col = lines.insn_column(line);
-                note!("{name}:{line}:{col}: {msg}");
+                let k = prog.lines.iter().position(|&l| l == line);
+                let stat = k.map_or_else(Vec::new, |k| static_violations(&init, &prog.insns[k]));
+                if stat.is_empty() {
+                    note!("{name}:{line}:{col}: {msg}");
+                }
+                for v in &stat {
+                    note!(
+                        "{name}:{line}:{col}: [{}] {}\n  cite: {}\n  in: {}",
+                        v.id,
+                        v.msg,
+                        v.cite,
+                        insn_text(lines.line(line))
+                    );
+                }
             }
             return Ok(ExitCode::from(1));
         }
