@@ -679,12 +679,12 @@ pub(crate) fn execute(
     // The inexact mark (row math.inexact), kept around each pass when it may matter.
     let track = insn.op == Opcode::Math;
     let pass = |st: &mut ThreadState, ctl: &ControlDwords, info: &mut StepInfo| {
-        if !(track || st.has_inexact()) {
-            return route(st, ctl, info);
-        }
-        let before = super::inexact::inputs(st, ctl, insn, n, plans);
+        let before =
+            (track || st.has_inexact()).then(|| super::inexact::inputs(st, ctl, insn, n, plans));
         let res = route(st, ctl, info);
-        super::inexact::mark(st, insn, n, plans, before, info.inexact);
+        if let Some(before) = before {
+            super::inexact::mark(st, insn, n, plans, before, info.inexact);
+        }
         res
     };
     if !(feature::COMPRESSED_HALVES.on(st.platform())

@@ -83,6 +83,7 @@ fn implicit_accs(st: &ThreadState) -> impl Iterator<Item = (usize, usize)> + '_ 
 }
 
 /// The channels of `insn` (one pass, `ctl`) with an inexact input, and those it may write.
+#[inline(never)]
 pub(crate) fn inputs(
     st: &ThreadState,
     ctl: &ControlDwords,
@@ -143,6 +144,7 @@ pub(crate) fn inputs(
 /// Set or clear, after the pass, the inexact flags of what the channels `inp.touched` of
 /// `insn` may have written: inexact where the channel had an inexact input or its math result
 /// is approximate (`produced`, channels).
+#[inline(never)]
 pub(crate) fn mark(
     st: &mut ThreadState,
     insn: &Insn,
@@ -189,9 +191,10 @@ pub(crate) fn mark(
             }
         }
     }
-    // Condition flags (a sel's condition modifier picks a source and writes no flag; math's
-    // field holds the function).
-    if insn.cmod != CondMod::None && insn.op != Opcode::Sel && insn.op != Opcode::Math {
+    // Condition flags (the condition modifier of sel and csel picks a source and writes no
+    // flag; math's field holds the function).
+    let no_flags = matches!(insn.op, Opcode::Sel | Opcode::Csel | Opcode::Math);
+    if insn.cmod != CondMod::None && !no_flags {
         let base = flag_base(insn.flag) + usize::from(insn.chan_off);
         for ch in (0..n.min(32)).filter(|ch| touched >> ch & 1 == 1) {
             let i = base + ch;
