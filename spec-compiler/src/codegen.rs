@@ -717,7 +717,14 @@ fn math(spec: &Spec, o: &mut String) {
         let v = &s.v;
         let _ = writeln!(o, "        MathSpecialInfo {{ id: {}, gens: GenSet({}), func: MathFn::{}, mode: float_modes::FpMode::{}, src0: InClass::{}, src1: InClass::{}, result: OutValue::{}, text: {}, cite: {} }},", q(v.id.get_ref()), s.gens, camel(v.func.get_ref()), camel(v.mode.get_ref()), class(v.src0.get_ref()), class(&v.src1), out(v.result.get_ref()), q(&v.text), q(v.cite.get_ref()));
     }
-    o.push_str("    ];\n}\n\n");
+    o.push_str("    ];\n");
+    o.push_str("    /// A row of [[mark]]: a mark the executor keeps beside the values.\n    #[derive(Debug)]\n    pub struct MathMarkInfo { pub id: &'static str, pub gens: GenSet, pub text: &'static str, pub cite: &'static str }\n");
+    for m in &spec.math_marks {
+        let v = &m.v;
+        let n = crate::model::const_name(v.id.get_ref(), "math.");
+        let _ = writeln!(o, "    /// `{}`\n    pub static {n}: MathMarkInfo = MathMarkInfo {{ id: {}, gens: GenSet({}), text: {}, cite: {} }};", v.id.get_ref(), q(v.id.get_ref()), m.gens, q(&v.text), q(v.cite.get_ref()));
+    }
+    o.push_str("}\n\n");
 }
 
 fn runtime(spec: &Spec, o: &mut String) {

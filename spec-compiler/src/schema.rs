@@ -632,6 +632,19 @@ pub struct MathFile {
     pub func: Vec<S<MathFunc>>,
     #[serde(default)]
     pub special: Vec<S<MathSpecial>>,
+    #[serde(default)]
+    pub mark: Vec<S<MathMark>>,
+}
+
+/// A rule for the marks the executor keeps beside the values (the inexact mark).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MathMark {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub text: String,
+    pub cite: S<String>,
+    pub note: Option<String>,
 }
 
 /// One math function: its operand types and the error bound conforming hardware may show.

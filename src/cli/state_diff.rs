@@ -8,6 +8,11 @@
 //! the changed elements when any of them was defined. ARF registers (flags, accumulators, a0,
 //! cr0, sr0, ip, ...) with a changed bit show their dwords in hex, `?` for a nibble with an
 //! undefined bit.
+//!
+//! Inexact values (row math.inexact: the model's value within the bound of the math row that
+//! produced it, or computed from one) show `~` before the element's value, and an ARF register
+//! with inexact bits adds their mask (`~` and the dwords, `0` nibbles exact); a legend line
+//! follows when any is shown.
 
 use euref::isa::{Addr, Insn, Reg};
 use euref::spec::DataType;
@@ -102,6 +107,7 @@ fn fmt_float(v: f64, nan: bool) -> String {
 pub fn write(out: &mut String, before: &ThreadState, after: &ThreadState, types: &WriteTypes) {
     let rb = after.grf_reg_bytes();
     let mut any = false;
+    let mut any_inexact = false;
     for reg in 0..after.grf_size() / rb {
         let o = reg * rb;
         let byte = |s: &ThreadState, i: usize| (s.grf_bytes()[i], s.grf_byte_undefined(i));
@@ -109,7 +115,8 @@ pub fn write(out: &mut String, before: &ThreadState, after: &ThreadState, types:
             .map(|i| {
                 let (a, ua) = byte(before, i);
                 let (b, ub) = byte(after, i);
-                ua != ub || (!ub && a != b)
+                let inexact = before.grf_byte_inexact(i) != after.grf_byte_inexact(i);
+                ua != ub || (!ub && (a != b || inexact))
             })
             .collect();
         let nchanged = changed.iter().filter(|c| **c).count();
@@ -141,9 +148,11 @@ pub fn write(out: &mut String, before: &ThreadState, after: &ThreadState, types:
                     let mut bits = 0u64;
                     let mut hex = String::new();
                     let mut undef = false;
+                    let mut inexact = false;
                     for k in (0..size).rev() {
                         let (b, u) = byte(s, o + e * size + k);
                         undef |= u;
+                        inexact |= s.grf_byte_inexact(o + e * size + k);
                         bits = (bits << 8) | u64::from(b);
                         if u {
                             hex.push_str("??");
@@ -153,12 +162,15 @@ pub fn write(out: &mut String, before: &ThreadState, after: &ThreadState, types:
                     }
                     let v = if undef {
                         "??".to_string()
+                    } else if inexact {
+                        format!("~{}", value_text(t, bits))
                     } else {
                         value_text(t, bits)
                     };
                     (v, hex)
                 };
                 let (v, hex) = show(after);
+                any_inexact |= v.starts_with('~');
                 let (wv, _) = show(before);
                 Some((v, hex, wv))
             })
@@ -205,11 +217,18 @@ pub fn write(out: &mut String, before: &ThreadState, after: &ThreadState, types:
                 w | (u32::from(bytes.get(4 * d + k).copied().unwrap_or(0)) << (8 * k))
             })
         };
-        let changed = (0..dwords).any(|d| {
-            let (a, ua) = (dword(ab, d), au[d]);
-            let (b, ub) = (dword(bb, d), bu[d]);
-            ua != ub || (a ^ b) & !ua != 0
-        });
+        let inexact = |s: &ThreadState| -> Vec<u32> {
+            (0..dwords)
+                .map(|d| s.arf_inexact(&r.name, d).unwrap_or(0))
+                .collect()
+        };
+        let (ai, bi) = (inexact(after), inexact(before));
+        let changed = ai != bi
+            || (0..dwords).any(|d| {
+                let (a, ua) = (dword(ab, d), au[d]);
+                let (b, ub) = (dword(bb, d), bu[d]);
+                ua != ub || (a ^ b) & !ua != 0
+            });
         if !changed {
             continue;
         }
@@ -220,7 +239,14 @@ pub fn write(out: &mut String, before: &ThreadState, after: &ThreadState, types:
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let _ = writeln!(out, "{}  {}", r.name, show(ab, &au));
+        let marks = if ai.iter().any(|m| *m != 0) {
+            any_inexact = true;
+            let m: Vec<String> = ai.iter().map(|m| format!("{m:08x}")).collect();
+            format!("  ~{}", m.join(" "))
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "{}  {}{marks}", r.name, show(ab, &au));
         let _ = writeln!(
             out,
             "{}  {}  (was)",
@@ -230,6 +256,14 @@ pub fn write(out: &mut String, before: &ThreadState, after: &ThreadState, types:
     }
     if !any {
         out.push_str("no register changed\n");
+    }
+    if any_inexact {
+        let _ = writeln!(
+            out,
+            "~ inexact: the model's value, within the bound of the math row that produced it or \
+             computed from such a value ({})",
+            euref::spec::math::INEXACT.id
+        );
     }
 }
 

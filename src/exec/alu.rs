@@ -668,7 +668,7 @@ pub(crate) fn execute(
         }
     };
     let (n, dst, srcs, tys) = (o.n, o.dst, &o.srcs[..o.nsrc], &o.tys[..o.nsrc]);
-    let pass = |st: &mut ThreadState, ctl: &ControlDwords, info: &mut StepInfo| match o.route {
+    let route = |st: &mut ThreadState, ctl: &ControlDwords, info: &mut StepInfo| match o.route {
         Route::Raw { quirk } => raw(st, ctl, insn, n, plans, quirk, info),
         Route::Float => {
             // A conversion whose row says the upper dword of each qword is undefined: the
@@ -683,6 +683,17 @@ pub(crate) fn execute(
         }
         Route::Integer => integer(st, ctl, insn, n, dst, srcs, tys, plans, info, opts),
         Route::DfPairs => super::ops_df_pairs::execute(st, ctl, insn, n, tys, plans, info),
+    };
+    // The inexact mark (row math.inexact), kept around each pass when it may matter.
+    let track = insn.op == Opcode::Math;
+    let pass = |st: &mut ThreadState, ctl: &ControlDwords, info: &mut StepInfo| {
+        let before =
+            (track || st.has_inexact()).then(|| super::inexact::inputs(st, ctl, insn, n, plans));
+        let res = route(st, ctl, info);
+        if let Some(before) = before {
+            super::inexact::mark(st, insn, n, plans, before, info.inexact);
+        }
+        res
     };
     if !(feature::COMPRESSED_HALVES.on(st.platform())
         && compressed(n, plans)
@@ -711,6 +722,7 @@ pub(crate) fn execute(
         &mut second,
     );
     info.enabled |= second.enabled;
+    info.inexact |= second.inexact;
     for v in second.violations {
         match info.violations.iter_mut().find(|w| w.rule == v.rule) {
             Some(w) => w.channels |= v.channels,

@@ -17,6 +17,7 @@ pub mod acc;
 pub mod alu;
 pub mod convert;
 pub mod flags;
+pub(crate) mod inexact;
 pub mod mask;
 pub mod operand;
 pub mod ops_df_pairs;
@@ -73,6 +74,9 @@ pub struct StepInfo {
     pub jumped: bool,
     /// The instruction raised a software exception (cr0.1).
     pub software_exception: bool,
+    /// Channels whose math result is the model's value within the bound of its function row
+    /// (row math.inexact), not an exact one.
+    pub inexact: u32,
     /// Where the instruction wrote: every GRF byte, ARF byte, undefined flag and accumulator
     /// record it changed lies in these GRF and ARF byte ranges. The IP advance that follows
     /// an instruction that did not jump is not included (the `ip` register changes on every

@@ -564,6 +564,8 @@ pub(crate) fn execute(
                     Err(e) => return Err(unsupported(format!("math: {e}"))),
                 };
                 undef |= u32::from(m.undefined) << ch;
+                // Row math.inexact: a result within a bound (no special row) is approximate.
+                info.inexact |= u32::from(!m.undefined && !m.tolerance.is_exact()) << ch;
                 if let Some(r) = m.bits2 {
                     rem.get_or_insert([0; MAX_CHANNELS])[ch] = r;
                     rem_mask |= 1 << ch;

@@ -29,6 +29,12 @@
 //!   bit); an accumulator may add `"channels": [[word, "d", value], ...]`: the extended value
 //!   and write type of channels (this is what [`save`] writes).
 //!
+//! - `"inexact"` (optional): an object of register name -> hex byte string of inexact flags
+//!   (row math.inexact), in memory order from byte 0 like a value: for a GRF register each
+//!   byte is `00` (exact) or `ff` (inexact); for an ARF register the set bits mark inexact
+//!   bits. Applied after the values (setting a value clears its flags). A flag under an
+//!   undefined byte or bit has no effect (undefined wins).
+//!
 //! Errors name the JSON path (`$.r2.values[3]: ...`). A key given twice in one object is an
 //! error (at the second one, with its line and column), numbers are read exactly as written
 //! (an integer beyond 64 bits is out of range, not rounded to a double), and text that is not
@@ -122,7 +128,7 @@ fn from_doc(p: Platform, v: &Json<'_>) -> Result<ThreadState, JsonError> {
         Some(_) => return err("$.preemptible", "expected true or false"),
     }
     for (k, val) in obj {
-        if k == "platform" || k == "base" || k == "preemptible" {
+        if k == "platform" || k == "base" || k == "preemptible" || k == "inexact" {
             continue;
         }
         let path = key_path("$", k);
@@ -152,7 +158,65 @@ fn from_doc(p: Platform, v: &Json<'_>) -> Result<ThreadState, JsonError> {
             );
         }
     }
+    if let Some(v) = json_doc::get(obj, "inexact") {
+        load_inexact(&mut st, v)?;
+    }
     Ok(st)
+}
+
+/// The `"inexact"` object: register name -> hex byte string of flags.
+fn load_inexact(st: &mut ThreadState, v: &Json<'_>) -> Result<(), JsonError> {
+    let Json::Obj(regs) = v else {
+        return err(
+            "$.inexact",
+            "expected an object of register name -> hex flag bytes",
+        );
+    };
+    for (k, val) in regs {
+        let path = key_path("$.inexact", k);
+        let Some(h) = val.as_str() else {
+            return err(&path, "expected a hex byte string (set bits are inexact)");
+        };
+        let bytes = parse_hex_bytes(h, &path)?;
+        let Some(bytes) = bytes.into_iter().collect::<Option<Vec<u8>>>() else {
+            return err(&path, "the inexact mask cannot contain xx");
+        };
+        let (base, size, grf) = if let Some(n) = grf_reg(k) {
+            let rb = st.grf_reg_bytes();
+            if n >= st.grf_size() / rb {
+                return err(&path, format!("no GRF register r{n}"));
+            }
+            (n * rb, rb, true)
+        } else if let Some(i) = st.arf_index(k) {
+            let r = &st.layout.regs[i];
+            (r.base, r.bytes, false)
+        } else {
+            return err(&path, format!("unknown register {}", quote_str(k)));
+        };
+        if bytes.len() > size {
+            return err(
+                &path,
+                format!("{} bytes given, the register has {size}", bytes.len()),
+            );
+        }
+        for (i, b) in bytes.iter().enumerate() {
+            if grf {
+                if *b != 0 && *b != 0xff {
+                    return err(
+                        &path,
+                        format!("byte {i}: GRF flags are per byte: 00 (exact) or ff (inexact)"),
+                    );
+                }
+                st.set_grf_inexact(base + i, 1, *b != 0);
+            } else {
+                let at = base + i;
+                let sh = 8 * (at % 4);
+                st.set_arf_inexact_bits(at / 4, 0xff << sh, false);
+                st.set_arf_inexact_bits(at / 4, u32::from(*b) << sh, true);
+            }
+        }
+    }
+    Ok(())
 }
 
 fn grf_reg(k: &str) -> Option<usize> {
@@ -769,7 +833,43 @@ pub fn to_value(st: &ThreadState) -> Value {
         };
         m.insert(r.name.clone(), v);
     }
+    if st.has_inexact() {
+        let marks = inexact_marks(st);
+        if !marks.is_empty() {
+            m.insert("inexact".into(), Value::Object(marks));
+        }
+    }
     Value::Object(m)
+}
+
+/// The `"inexact"` object of [`to_value`]: every register with an inexact (defined) byte or
+/// bit.
+fn inexact_marks(st: &ThreadState) -> Map<String, Value> {
+    let mut marks = Map::new();
+    let rb = st.grf_reg_bytes();
+    for n in 0..st.grf_size() / rb {
+        let o = n * rb;
+        if !st.grf_range_inexact(o, rb) {
+            continue;
+        }
+        let s: String = (o..o + rb)
+            .map(|b| if st.grf_byte_inexact(b) { "ff" } else { "00" })
+            .collect();
+        marks.insert(format!("r{n}"), Value::String(s));
+    }
+    for r in &st.layout.regs {
+        let bits: Vec<u32> = (0..r.bytes.div_ceil(4))
+            .map(|d| st.arf_inexact(&r.name, d).unwrap_or(0))
+            .collect();
+        if bits.iter().all(|b| *b == 0) {
+            continue;
+        }
+        let s: String = (0..r.bytes)
+            .map(|i| format!("{:02x}", (bits[i / 4] >> (8 * (i % 4))) as u8))
+            .collect();
+        marks.insert(r.name.clone(), Value::String(s));
+    }
+    marks
 }
 
 /// The state as pretty-printed JSON.

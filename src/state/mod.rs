@@ -34,6 +34,13 @@
 //! [`ThreadState::zeroed`] gives an all-defined, all-zero state (except the bits that always
 //! read undefined) with the same sr0 masks, convenient for tests and examples.
 //!
+//! # The inexact mark
+//! Beside the undefined mask, every GRF byte and ARF bit has an "inexact" flag (row
+//! math.inexact): the value is the model's choice within the bound of the math row that
+//! produced it, or was computed from such a value. The executor sets and propagates it
+//! (`exec::inexact`); an undefined byte or bit is undefined, not inexact, so the accessors
+//! report the flag only where the byte or bit is defined.
+//!
 //! JSON load/save: [`json`].
 
 pub mod acc;
@@ -169,6 +176,12 @@ pub struct ThreadState {
     pub(crate) arf: Vec<u8>,
     /// One bit per ARF bit (per dword), set when undefined.
     pub(crate) arf_undef: Vec<u32>,
+    /// One bit per GRF byte, set when the byte is inexact (meaningful where it is defined).
+    pub(crate) grf_inexact: Vec<u64>,
+    /// One bit per ARF bit (per dword), set when inexact (meaningful where defined).
+    pub(crate) arf_inexact: Vec<u32>,
+    /// Whether any inexact flag was ever set (false: both masks are all zero).
+    pub(crate) any_inexact: bool,
     /// Extended precision of each accumulator register (indexed by its number).
     pub(crate) acc: Vec<AccExt>,
     /// The thread runs in a mid-thread pre-emptible context (an execution-context setting,
@@ -196,6 +209,9 @@ impl PartialEq for ThreadState {
         {
             return false;
         }
+        if !self.inexact_same(o) {
+            return false;
+        }
         let grf_same = self
             .grf
             .iter()
@@ -216,6 +232,23 @@ impl PartialEq for ThreadState {
 }
 
 impl Eq for ThreadState {}
+
+impl ThreadState {
+    /// Equal inexact flags where the bytes and bits are defined (the undefined masks are
+    /// already equal).
+    fn inexact_same(&self, o: &Self) -> bool {
+        if !self.any_inexact && !o.any_inexact {
+            return true;
+        }
+        let grf = (self.grf_inexact.iter().zip(&o.grf_inexact))
+            .zip(&self.grf_undef)
+            .all(|((a, b), u)| (a ^ b) & !u == 0);
+        let arf = (self.arf_inexact.iter().zip(&o.arf_inexact))
+            .enumerate()
+            .all(|(d, (a, b))| (a ^ b) & !(self.arf_undef[d] | self.layout.read_undef[d]) == 0);
+        grf && arf
+    }
+}
 
 impl std::fmt::Debug for ThreadState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -282,6 +315,9 @@ impl ThreadState {
             grf_reg_bytes: reg_bytes,
             arf: vec![0; layout.total],
             arf_undef: vec![arf_fill; layout.total / 4],
+            grf_inexact: vec![0; size.div_ceil(64)],
+            arf_inexact: vec![0; layout.total / 4],
+            any_inexact: false,
             acc: vec![AccExt::default(); acc_count],
             preemptible: false,
             layout,
@@ -457,6 +493,8 @@ impl ThreadState {
     ) -> Result<(), StateError> {
         self.grf_check(o, size)?;
         self.write_grf_unchecked(o, size, bits, undefined);
+        // (A value set from outside the executor is exact.)
+        self.set_grf_inexact(o, size, false);
         Ok(())
     }
 
@@ -494,6 +532,7 @@ impl ThreadState {
         for (i, b) in bytes.iter().enumerate() {
             self.write_grf_unchecked(o + i, 1, u64::from(*b), false);
         }
+        self.set_grf_inexact(o, bytes.len(), false);
         Ok(())
     }
 
@@ -503,6 +542,88 @@ impl ThreadState {
         for b in o..o.saturating_add(len).min(self.grf.len()) {
             self.grf_undef[b / 64] |= 1 << (b % 64);
         }
+    }
+
+    /// Whether GRF byte `o` is inexact (row math.inexact): defined and marked.
+    pub fn grf_byte_inexact(&self, o: usize) -> bool {
+        !self.grf_byte_undefined(o)
+            && self
+                .grf_inexact
+                .get(o / 64)
+                .is_some_and(|w| (w >> (o % 64)) & 1 == 1)
+    }
+
+    /// Whether any byte of `o..o+len` is inexact.
+    pub fn grf_range_inexact(&self, o: usize, len: usize) -> bool {
+        self.any_inexact && (o..o.saturating_add(len)).any(|b| self.grf_byte_inexact(b))
+    }
+
+    /// Whether any flag of the state is set inexact (a cheap test before a scan).
+    pub fn has_inexact(&self) -> bool {
+        self.any_inexact
+    }
+
+    /// Mark GRF bytes `o..o+len` inexact (`on`) or exact.
+    pub fn set_grf_inexact(&mut self, o: usize, len: usize, on: bool) {
+        if !on && !self.any_inexact {
+            return;
+        }
+        self.any_inexact |= on;
+        self.mark_grf(o, len);
+        for b in o..o.saturating_add(len).min(self.grf.len()) {
+            let m = 1u64 << (b % 64);
+            let w = &mut self.grf_inexact[b / 64];
+            *w = if on { *w | m } else { *w & !m };
+        }
+    }
+
+    /// The inexact bits of flat ARF dword `d` (stored flags, whatever the undefined mask
+    /// says; 0 past the storage).
+    pub(crate) fn arf_inexact_dword(&self, d: usize) -> u32 {
+        self.arf_inexact.get(d).copied().unwrap_or(0)
+    }
+
+    /// Set (`on`) or clear the inexact bits `bits` of flat ARF dword `d`.
+    pub(crate) fn set_arf_inexact_bits(&mut self, d: usize, bits: u32, on: bool) {
+        if (!on && !self.any_inexact) || bits == 0 {
+            return;
+        }
+        self.any_inexact |= on;
+        if let Some(w) = self.arf_inexact.get_mut(d) {
+            self.written.add_arf(4 * d, 4 * d + 4);
+            *w = if on { *w | bits } else { *w & !bits };
+        }
+    }
+
+    /// The per-bit inexact mask of dword `dword` of ARF register `name` (bits that are
+    /// undefined are not inexact).
+    pub fn arf_inexact(&self, name: &str, dword: usize) -> Option<u32> {
+        let r = &self.layout.regs[self.layout.by_name(name)?];
+        if 4 * dword + 4 > r.bytes.div_ceil(4) * 4 {
+            return None;
+        }
+        let d = r.base / 4 + dword;
+        Some(self.arf_inexact[d] & !(self.arf_undef[d] | self.layout.read_undef[d]))
+    }
+
+    /// Set the per-bit inexact mask of dword `dword` of ARF register `name`.
+    pub fn set_arf_inexact(
+        &mut self,
+        name: &str,
+        dword: usize,
+        bits: u32,
+    ) -> Result<(), StateError> {
+        let i = self
+            .arf_index(name)
+            .ok_or_else(|| StateError::NoRegister(name.to_string()))?;
+        let r = &self.layout.regs[i];
+        if 4 * dword >= r.bytes {
+            return Err(StateError::NoRegister(format!("{name} dword {dword}")));
+        }
+        let d = r.base / 4 + dword;
+        self.set_arf_inexact_bits(d, u32::MAX, false);
+        self.set_arf_inexact_bits(d, bits, true);
+        Ok(())
     }
 
     /// Read an element of type `t` at byte offset `o`.
@@ -892,7 +1013,9 @@ impl ThreadState {
         while o < end {
             let (d, lo) = (o / 4, o % 4);
             let hi = (end - 4 * d).min(4);
-            self.arf_undef[d] &= !((u32::MAX >> (8 * (4 - (hi - lo)))) << (8 * lo));
+            let m = (u32::MAX >> (8 * (4 - (hi - lo)))) << (8 * lo);
+            self.arf_undef[d] &= !m;
+            self.set_arf_inexact_bits(d, m, false);
             o = 4 * d + 4;
         }
         if is_acc {

@@ -9,6 +9,7 @@ mod scratch_util;
 
 mod exec_fast_paths;
 mod exec_fidelity;
+mod exec_inexact;
 mod exec_masks_acc;
 mod exec_ops;
 mod exec_ops_more;

@@ -147,6 +147,8 @@ pub struct Spec {
     pub seed: SeedTables,
     pub math: Vec<MathRow>,
     pub math_specials: Vec<Row<MathSpecial>>,
+    /// [[mark]] of spec/math.toml (the inexact mark).
+    pub math_marks: Vec<Row<MathMark>>,
     pub layouts: Vec<LayoutRow>,
     pub value_tables: Vec<ValuesRow>,
     pub compact_tables: Vec<CompactRow>,
@@ -238,7 +240,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let flow = flow::load_flow(&mut c, &opcodes);
     let (messages, msg_fields) = seed_tables::load_messages(&mut c, np);
     let (l3_allocs, facts, notes) = seed_tables::load_platform_memory(&mut c);
-    let (math, math_specials) = numeric::load_math(&mut c, &vocab.enums);
+    let (math, math_specials, math_marks) = numeric::load_math(&mut c, &vocab.enums);
     let (layouts, value_tables, compact_tables, pending) = encoding::load_encodings(&mut c, dir);
     let codec = codec_tables::load_codec_tables(&mut c, pending, &opcodes, &layouts, &value_tables);
     let properties::Vocabulary {
@@ -293,6 +295,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
         },
         math,
         math_specials,
+        math_marks,
         layouts,
         value_tables,
         compact_tables,

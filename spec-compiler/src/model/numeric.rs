@@ -259,9 +259,10 @@ pub(super) fn load_float_modes(
 pub(super) fn load_math(
     c: &mut Ctx,
     enums: &BTreeMap<String, EnumInfo>,
-) -> (Vec<MathRow>, Vec<Row<MathSpecial>>) {
+) -> (Vec<MathRow>, Vec<Row<MathSpecial>>, Vec<Row<MathMark>>) {
     let mut math = vec![];
     let mut math_specials = vec![];
+    let mut math_marks = vec![];
     if let Some((f, file)) = c.load::<MathFile>("math.toml", false) {
         let fns: Vec<String> = enums
             .get("math_fn")
@@ -319,7 +320,13 @@ pub(super) fn load_math(
             );
             math_specials.push(c.row(s, &file, &S::new(off..off, String::new()), g));
         }
+        for m in f.mark {
+            let m = m.into_inner();
+            let g = c.common(&file, &m.id, &m.gens, &m.cite, &["math."]);
+            let off = m.id.span().start;
+            math_marks.push(c.row(m, &file, &S::new(off..off, String::new()), g));
+        }
     }
 
-    (math, math_specials)
+    (math, math_specials, math_marks)
 }
