@@ -99,53 +99,26 @@ pub(super) fn check_decoded(
     t: &Tabs,
     kind: Kind,
 ) -> Result<(), DecodeError> {
-    let limit = t.grf_limit;
-    if limit < 256 {
-        if let Some(n) = i.dst.as_ref().and_then(|d| grf_nr(d.addr)) {
-            if u16::from(n) >= limit {
-                let e = at(
-                    DecodeErrorKind::ReservedValue,
-                    l.op[0].reg_nr,
-                    "dst_reg_nr",
-                    n.into(),
-                );
-                return Err(e);
-            }
-        }
-        for (k, s) in i.src.iter().enumerate() {
-            if let Some(Src::Reg(r)) = s {
-                if let Some(n) = grf_nr(r.addr).filter(|&n| u16::from(n) >= limit) {
-                    let f = l.op[k + 1].reg_nr;
-                    return Err(at(
-                        DecodeErrorKind::ReservedValue,
-                        f,
-                        "src_reg_nr",
-                        n.into(),
-                    ));
-                }
-            }
-        }
-    }
-    if let Some(n) = i.dst.as_ref().and_then(|d| reserved_arf(d.addr, t.p)) {
-        let e = at(
-            DecodeErrorKind::ReservedValue,
-            l.op[0].reg_nr,
-            "dst_reg_nr",
-            n.into(),
-        );
-        return Err(e);
-    }
-    for (k, s) in i.src.iter().enumerate() {
-        if let Some(Src::Reg(r)) = s {
-            if let Some(n) = reserved_arf(r.addr, t.p) {
-                let f = l.op[k + 1].reg_nr;
-                return Err(at(
-                    DecodeErrorKind::ReservedValue,
-                    f,
-                    "src_reg_nr",
-                    n.into(),
-                ));
-            }
+    // A GRF number from the register count up (enc.grf-reg-nr) or an ARF type the platform
+    // lacks (enc.arf-reg-type): the operand's RegNum.
+    let reserved = |a: Addr| {
+        grf_nr(a)
+            .filter(|&n| t.grf_limit < 256 && u16::from(n) >= t.grf_limit)
+            .or_else(|| reserved_arf(a, t.p))
+    };
+    let dst = i.dst.as_ref().map(|d| (0, d.addr, "dst_reg_nr"));
+    let srcs = i.src.iter().enumerate().filter_map(|(k, s)| match s {
+        Some(Src::Reg(r)) => Some((k + 1, r.addr, "src_reg_nr")),
+        _ => None,
+    });
+    for (k, a, name) in dst.into_iter().chain(srcs) {
+        if let Some(n) = reserved(a) {
+            return Err(at(
+                DecodeErrorKind::ReservedValue,
+                l.op[k].reg_nr,
+                name,
+                n.into(),
+            ));
         }
     }
     if t.ret_reg_only && kind == Kind::Ret && matches!(i.src[0], Some(Src::Imm(_))) {

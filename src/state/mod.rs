@@ -606,13 +606,8 @@ impl ThreadState {
         Some(self.arf_inexact[d] & !(self.arf_undef[d] | self.layout.read_undef[d]))
     }
 
-    /// Set the per-bit inexact mask of dword `dword` of ARF register `name`.
-    pub fn set_arf_inexact(
-        &mut self,
-        name: &str,
-        dword: usize,
-        bits: u32,
-    ) -> Result<(), StateError> {
+    /// The index (in the per-dword ARF masks) of dword `dword` of ARF register `name`.
+    fn arf_dword_index(&self, name: &str, dword: usize) -> Result<usize, StateError> {
         let i = self
             .arf_index(name)
             .ok_or_else(|| StateError::NoRegister(name.to_string()))?;
@@ -620,7 +615,17 @@ impl ThreadState {
         if 4 * dword >= r.bytes {
             return Err(StateError::NoRegister(format!("{name} dword {dword}")));
         }
-        let d = r.base / 4 + dword;
+        Ok(r.base / 4 + dword)
+    }
+
+    /// Set the per-bit inexact mask of dword `dword` of ARF register `name`.
+    pub fn set_arf_inexact(
+        &mut self,
+        name: &str,
+        dword: usize,
+        bits: u32,
+    ) -> Result<(), StateError> {
+        let d = self.arf_dword_index(name, dword)?;
         self.set_arf_inexact_bits(d, u32::MAX, false);
         self.set_arf_inexact_bits(d, bits, true);
         Ok(())
@@ -1057,14 +1062,7 @@ impl ThreadState {
         dword: usize,
         bits: u32,
     ) -> Result<(), StateError> {
-        let i = self
-            .arf_index(name)
-            .ok_or_else(|| StateError::NoRegister(name.to_string()))?;
-        let r = &self.layout.regs[i];
-        if 4 * dword >= r.bytes {
-            return Err(StateError::NoRegister(format!("{name} dword {dword}")));
-        }
-        let d = r.base / 4 + dword;
+        let d = self.arf_dword_index(name, dword)?;
         self.mark_arf(4 * d, 4);
         self.arf_undef[d] = bits;
         Ok(())
