@@ -563,6 +563,18 @@ impl ThreadState {
         self.any_inexact
     }
 
+    /// Take `src`'s inexact marks (all of them, GRF and ARF): nothing to do when neither
+    /// state has any, the common case.
+    #[inline]
+    pub(crate) fn reset_inexact_from(&mut self, src: &ThreadState) {
+        if !self.any_inexact && !src.any_inexact {
+            return;
+        }
+        self.grf_inexact.clone_from(&src.grf_inexact);
+        self.arf_inexact.clone_from(&src.arf_inexact);
+        self.any_inexact = src.any_inexact;
+    }
+
     /// Mark GRF bytes `o..o+len` inexact (`on`) or exact.
     pub fn set_grf_inexact(&mut self, o: usize, len: usize, on: bool) {
         if !on && !self.any_inexact {

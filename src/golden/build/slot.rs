@@ -174,6 +174,9 @@ impl Slot {
     #[inline(always)]
     fn reset_with(&mut self, src: &ThreadState, regs: &RegSet, moved: Blocks, with_regs: bool) {
         let (d, s) = (&mut self.st, src);
+        // Inexact marks of the previous vector's math results: the source states are exact,
+        // so every mark goes (the GRF and ARF copies below do not carry them).
+        d.reset_inexact_from(s);
         let (low, far) = (regs.low, regs.far);
         let regs = regs.list;
         let set = if with_regs {
@@ -973,6 +976,19 @@ mod tests {
             }
         }
         assert!(found > 1000, "{found}");
+    }
+
+    /// A reset drops the inexact marks a previous vector's math result left (the source
+    /// states are exact): without it every later instruction pays the mark pass.
+    #[test]
+    fn reset_drops_inexact_marks() {
+        let base = ThreadState::new(Platform::Skl);
+        let mut slot = Slot::new(&base);
+        slot.st.set_grf_inexact(64, 4, true);
+        assert!(slot.st.has_inexact());
+        slot.reset_to_same(&base, &RegSet::of(&[]));
+        assert!(!slot.st.has_inexact());
+        assert!(!slot.st.grf_range_inexact(64, 4));
     }
 
     /// `Slot::set_arf` (a dword of a register other than an accumulator inline) equals the
