@@ -60,12 +60,25 @@ fn arf_types_checked(p: Platform) -> bool {
     t.gens.contains(p) && t.value("reserved_unlisted") == Some(1)
 }
 
-/// The RegNum of a directly addressed ARF operand whose type does not exist on `p`.
-fn reserved_arf(a: Addr, p: Platform) -> Option<u8> {
+/// The ARF register types (RegNum[7:4]) reserved on `p`, as bits: those spec/registers.toml
+/// does not list for it, when enc.arf-reg-type applies (made once per platform, `Tabs`).
+pub(crate) fn reserved_arf_types(p: Platform) -> u16 {
+    if !arf_types_checked(p) {
+        return 0;
+    }
+    (0..16u8)
+        .filter(|&t| !crate::isa::arf_type_exists(t << 4, p))
+        .fold(0, |m, t| m | 1 << t)
+}
+
+/// The RegNum of a directly addressed ARF operand whose type is reserved (`reserved`: the
+/// bits of [`reserved_arf_types`]).
+#[inline]
+fn reserved_arf(a: Addr, reserved: u16) -> Option<u8> {
     match a {
         Addr::Direct {
             reg: Reg::Arf(n), ..
-        } if !crate::isa::arf_type_exists(n, p) && arf_types_checked(p) => Some(n),
+        } if reserved >> (n >> 4) & 1 == 1 => Some(n),
         _ => None,
     }
 }
@@ -104,7 +117,7 @@ pub(super) fn check_decoded(
     let reserved = |a: Addr| {
         grf_nr(a)
             .filter(|&n| t.grf_limit < 256 && u16::from(n) >= t.grf_limit)
-            .or_else(|| reserved_arf(a, t.p))
+            .or_else(|| reserved_arf(a, t.reserved_arf_types))
     };
     let dst = i.dst.as_ref().map(|d| (0, d.addr, "dst_reg_nr"));
     let srcs = i.src.iter().enumerate().filter_map(|(k, s)| match s {
@@ -152,12 +165,16 @@ pub(super) fn check_encodable(i: &Insn, t: &Tabs) -> Result<(), EncodeError> {
             }
         }
     }
-    if let Some(n) = i.dst.as_ref().and_then(|d| reserved_arf(d.addr, t.p)) {
+    if let Some(n) = i
+        .dst
+        .as_ref()
+        .and_then(|d| reserved_arf(d.addr, t.reserved_arf_types))
+    {
         return Err(reserved_arf_error("dst", n));
     }
     for (s, name) in i.src.iter().zip(["src0", "src1", "src2"]) {
         if let Some(Src::Reg(r)) = s {
-            if let Some(n) = reserved_arf(r.addr, t.p) {
+            if let Some(n) = reserved_arf(r.addr, t.reserved_arf_types) {
                 return Err(reserved_arf_error(name, n));
             }
         }

@@ -215,12 +215,14 @@ impl Insn {
     ///
     /// Parsers and the binary decoder call this; it is idempotent.
     pub fn canonicalize(&mut self) {
+        // (Looked up only for a replicated three-source source, off the decoder's common path.)
+        let rep_swizzle_unread = || {
+            crate::spec::encoding::values::THREE_SRC_REP_SWIZZLE_UNREAD.value("unread") == Some(1)
+        };
         let a16 = self.access == AccessMode::Align16;
         let three = self.is_three_src();
         self.canonicalize_send();
         let split_send = self.is_split_send();
-        let rep_swizzle_unread =
-            crate::spec::encoding::values::THREE_SRC_REP_SWIZZLE_UNREAD.value("unread") == Some(1);
         if let Some(d) = &mut self.dst {
             if !a16 {
                 d.wrmask = 0xF;
@@ -235,7 +237,7 @@ impl Insn {
                     if three {
                         r.region.vstride = if r.region.vstride == 0 { 0 } else { 4 };
                         // A replicated scalar reads no swizzle (enc.3src-rep-swizzle-unread).
-                        if r.region.vstride == 0 && rep_swizzle_unread {
+                        if r.region.vstride == 0 && rep_swizzle_unread() {
                             r.swizzle = Swizzle::XYZW;
                         }
                     }
