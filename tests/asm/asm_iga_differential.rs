@@ -23,9 +23,7 @@
 //! kinds are counted and reported, not failed; any other difference fails the test.
 //! - `rep-swizzle`: the swizzle of a three-source source with RepCtrl set (Mesa writes `.xxxx`,
 //!   IGA `.xyzw`; euref's executor reads neither, codec::encode::rep_swizzle);
-//! - `send-src0-region`: a send's src0 region fields (Mesa writes <8;8,1>, IGA zeros);
-//! - `send-reg-exdesc`: a Gen9 send with a register descriptor whose ExDesc[31:16] IGA prints
-//!   (euref models ExDesc[31:16] with an immediate descriptor only, enc.gen9.send-a1-ex-desc).
+//! - `send-src0-region`: a send's src0 region fields (Mesa writes <8;8,1>, IGA zeros).
 
 use crate::material;
 use crate::scratch_util::Scratch;
@@ -319,9 +317,6 @@ fn mesa_corpus_round_trips_through_intel_iga() {
                             own.map(Vec::as_slice),
                             p,
                         ),
-                        Err(e) if p == Platform::Skl && e.contains("send.ex_desc") => {
-                            *t.open.entry("send-reg-exdesc").or_default() += 1
-                        }
                         Err(e) => t
                             .bad
                             .push(format!("{at}: euref cannot assemble IGA's `{line}`: {e}")),
