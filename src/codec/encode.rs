@@ -713,21 +713,34 @@ fn send_desc(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs) -> R<()> {
     if let SendDesc::Imm(d) = s.desc {
         put(w, last, u64::from(imm_desc(i, d)), "send.desc")?;
     }
-    // send/sendc on Gen7-Gen8 have no extended descriptor beyond the SFID and EOT. With a
-    // register descriptor, Mesa's disassembler prints the instruction's last dword (src1's
-    // register fields and EOT) where a Gen9 split send has its extended descriptor, and Mesa's
-    // assembler ignores that number (shared/corpus/mesa/asm/*/send.asm `a0<0,1,0>UD
-    // 0x00000200`): such a value is accepted when it is exactly that dword, without the SFID
-    // and EOT bits the model keeps elsewhere (ExDesc[3:0], ExDesc[5]; see `SendInfo`).
+    // send/sendc on Gen7-Gen8 have no extended descriptor beyond the SFID and EOT; Gen9 adds
+    // ExDesc[31:16] in the src0 region and src1 type bits, with either descriptor form and in
+    // either access mode (the views enc.gen9.send-a1-ex-desc, enc.gen9.send-reg-a1-ex-desc,
+    // enc.gen9.send-a16-ex-desc, enc.gen9.send-reg-a16-ex-desc). With a register descriptor,
+    // Mesa's disassembler prints the instruction's last dword (src1's register fields and
+    // EOT) where IGA prints the extended descriptor, and Mesa's assembler ignores that number
+    // (shared/corpus/mesa/asm/*/send.asm `a0<0,1,0>UD 0x00000200`): such a value is accepted
+    // when it is exactly that dword, without the SFID and EOT bits the model keeps elsewhere
+    // (ExDesc[3:0], ExDesc[5]; see `SendInfo`). The two readings cannot meet: that dword has
+    // the a0 register number's bit 9 set, and ExDesc has no field there.
+    let mesa_last = |v: u32| {
+        matches!(s.desc, SendDesc::A0(_))
+            && last.is_some()
+            && last.get(*w) as u32 & !t.ex_desc_elsewhere == v & !t.ex_desc_elsewhere
+    };
     match s.ex_desc {
         SendDesc::Imm(0) => Ok(()),
-        // Gen9 with an immediate descriptor: ExDesc[31:16] in the src0 region and src1 type
-        // bits (enc.gen9.send-a1-ex-desc), written over the region the operands put there.
-        SendDesc::Imm(v) if matches!(s.desc, SendDesc::Imm(_)) && !l.ex_desc.is_empty() => {
+        SendDesc::Imm(v) if mesa_last(v) => Ok(()),
+        // Gen9: ExDesc[31:16] written over the region the operands put in the same bits.
+        SendDesc::Imm(v) if !l.ex_desc.is_empty() => {
             if v & !l.ex_desc_mask != 0 {
                 return err(
                     "send.ex_desc",
-                    "sets extended-descriptor bits that have no field in a Gen9 send (only ExDesc[31:16], enc.gen9.send-a1-ex-desc)",
+                    if matches!(s.desc, SendDesc::A0(_)) {
+                        "sets extended-descriptor bits that have no field in a Gen9 send (only ExDesc[31:16], enc.gen9.send-reg-a1-ex-desc) and is not Mesa's number beside a register descriptor either (the instruction's last dword, without the SFID and EOT bits)"
+                    } else {
+                        "sets extended-descriptor bits that have no field in a Gen9 send (only ExDesc[31:16], enc.gen9.send-a1-ex-desc)"
+                    },
                     i64::from(v & !l.ex_desc_mask),
                 );
             }
@@ -736,16 +749,9 @@ fn send_desc(w: &mut u128, i: &Insn, l: &Lay, t: &Tabs) -> R<()> {
             }
             Ok(())
         }
-        SendDesc::Imm(v)
-            if matches!(s.desc, SendDesc::A0(_))
-                && last.is_some()
-                && last.get(*w) as u32 & !t.ex_desc_elsewhere == v & !t.ex_desc_elsewhere =>
-        {
-            Ok(())
-        }
         _ => err(
             "send.ex_desc",
-            "send/sendc have no extended descriptor beyond SFID and EOT here (Gen9 adds ExDesc[31:16] only with an immediate descriptor in Align1)",
+            "send/sendc have no extended descriptor beyond SFID and EOT here (Gen9 adds ExDesc[31:16]); beside a register descriptor, Mesa's number must be the instruction's last dword",
             0,
         ),
     }

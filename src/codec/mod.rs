@@ -45,7 +45,9 @@ pub use encode::encode_word;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use implicit::{drop_implicit_math_src1, implicit_source};
 pub(crate) use reserved_operands::{grf_limit, ret_reg_only};
-pub use send_view::{send_ex_desc_in_src0, send_ex_desc_shown_by_region, settle_send_ex_desc};
+pub use send_view::{
+    mesa_send_last_dword, send_ex_desc_in_src0, send_ex_desc_shown_by_region, settle_send_ex_desc,
+};
 
 use crate::encoding::{compact_word, is_compact, native_word};
 use crate::isa::Insn;

@@ -1,7 +1,8 @@
-//! Gen9 send / sendc with an immediate descriptor: the src0 region (and src1 type) bits are
-//! also ExDesc[31:16] (enc.gen9.send-a1-ex-desc). Mesa's text gives the region, IGA's the
-//! extended descriptor; the text parsers settle an instruction so that both views agree, as
-//! the decoder gives them.
+//! Gen9 send / sendc: the src0 region (and src1 type) bits are also ExDesc[31:16], with either
+//! descriptor form and in either access mode (enc.gen9.send-a1-ex-desc,
+//! enc.gen9.send-reg-a1-ex-desc, enc.gen9.send-a16-ex-desc, enc.gen9.send-reg-a16-ex-desc).
+//! Mesa's text gives the region, IGA's the extended descriptor; the text parsers settle an
+//! instruction so that both views agree, as the decoder gives them.
 
 use crate::isa::{Insn, SendDesc};
 use crate::spec::Platform;
@@ -13,10 +14,22 @@ use crate::spec::Platform;
 /// not encode or decode (the encoder then reports why) or has no such bits.
 pub fn settle_send_ex_desc(i: &mut Insn, p: Platform, ex_desc_wins: bool) {
     let Some(s) = i.send else { return };
-    if i.is_split_send() || !matches!((s.desc, s.ex_desc), (SendDesc::Imm(_), SendDesc::Imm(_))) {
+    if i.is_split_send() {
         return;
     }
-    let SendDesc::Imm(ex) = s.ex_desc else { return };
+    let SendDesc::Imm(mut ex) = s.ex_desc else {
+        return;
+    };
+    // Mesa's number beside a register descriptor is the instruction's last dword, not an
+    // extended descriptor (enc.gen9.send-reg-a1-ex-desc): the model holds none for it.
+    if !ex_desc_wins && ex != 0 && mesa_send_last_dword(i, p) == Some(ex) {
+        ex = 0;
+        i.send = Some(crate::isa::SendInfo {
+            ex_desc: SendDesc::Imm(0),
+            ..s
+        });
+    }
+    let Some(s) = i.send else { return };
     let Ok(mut w) = super::encode_word(i, p) else {
         return;
     };
@@ -26,7 +39,9 @@ pub fn settle_send_ex_desc(i: &mut Insn, p: Platform, ex_desc_wins: bool) {
     if l.ex_desc.is_empty() {
         return;
     }
-    if ex_desc_wins {
+    // A number beside a register descriptor with bits outside ExDesc[31:16] is Mesa's last
+    // dword (enc.gen9.send-reg-a1-ex-desc), which the encoder checked and which sets nothing.
+    if ex_desc_wins && ex & !l.ex_desc_mask == 0 {
         for &(d, f) in &l.ex_desc {
             f.set(&mut w, d.get(u128::from(ex)));
         }
@@ -45,13 +60,11 @@ pub fn settle_send_ex_desc(i: &mut Insn, p: Platform, ex_desc_wins: bool) {
     }
 }
 
-/// Whether `i`'s ExDesc[31:16] lies in its src0 region bits on `p`: a send / sendc in Align1
-/// with an immediate descriptor on a platform with such a layout view (Gen9).
+/// Whether `i`'s ExDesc[31:16] lies in its src0 region bits on `p`: a send / sendc (either
+/// descriptor form, either access mode) on a platform with such layout views (Gen9).
 pub fn send_ex_desc_in_src0(i: &Insn, p: Platform) -> bool {
-    let Some(s) = i.send else { return false };
-    !i.is_split_send()
-        && i.access == crate::spec::AccessMode::Align1
-        && matches!(s.desc, SendDesc::Imm(_))
+    i.send.is_some()
+        && !i.is_split_send()
         && super::fields::tabs(p)
             .lays
             .iter()
@@ -72,4 +85,21 @@ pub fn send_ex_desc_shown_by_region(i: &Insn, p: Platform) -> bool {
     send_ex_desc_in_src0(i, p)
         && matches!(s.ex_desc, SendDesc::Imm(v) if v >> 28 == 0)
         && u32::from(sub) % r.ty.bytes().max(1) == 0
+}
+
+/// Mesa's number beside a register descriptor of a send / sendc on `p`: the instruction's
+/// last dword (src1's register fields and EOT), without the SFID and EOT bits of the extended
+/// descriptor (enc.ex-desc), which Mesa's disassembler prints where IGA prints the extended
+/// descriptor (enc.gen9.send-reg-a1-ex-desc). None for other instructions or where `i` does
+/// not encode.
+pub fn mesa_send_last_dword(i: &Insn, p: Platform) -> Option<u32> {
+    let s = i.send?;
+    if i.is_split_send() || !matches!(s.desc, SendDesc::A0(_)) {
+        return None;
+    }
+    let w = super::encode_word(i, p).ok()?;
+    let t = super::fields::tabs(p);
+    let last = t.lays.get(t.a1_imm)?.imm;
+    last.is_some()
+        .then(|| last.get(w) as u32 & !t.ex_desc_elsewhere)
 }

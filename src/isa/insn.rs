@@ -68,9 +68,12 @@ pub struct SendInfo {
     pub desc: SendDesc,
     /// Extended message descriptor without the SFID (bits 3:0) and EOT (bit 5) fields, which
     /// live in `sfid` and [`Controls::eot`]; 0 for Gen7/Gen8 sends, whose only extended
-    /// descriptor fields are those two. On Gen9 send / sendc in Align1 with an immediate
-    /// descriptor, ExDesc[31:16] is the bits of the src0 region (enc.gen9.send-a1-ex-desc):
-    /// the decoder and the text parsers keep both views equal.
+    /// descriptor fields are those two. On Gen9 send / sendc, with either descriptor form and
+    /// in either access mode, ExDesc[31:16] is the bits of the src0 region and src1 type
+    /// (enc.gen9.send-a1-ex-desc and the register-descriptor and Align16 views): the decoder
+    /// and the text parsers keep both views equal. Mesa's number beside a register
+    /// descriptor (the instruction's last dword) is no extended descriptor: the parsers
+    /// leave 0 for it.
     pub ex_desc: SendDesc,
 }
 

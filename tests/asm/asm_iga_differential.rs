@@ -19,13 +19,11 @@
 //! printed, or assembles it to another instruction: Align16 operands written in Align1 form),
 //! IGA may refuse euref's text, which keeps the word exact (feature.iga-text-keeps-bits).
 //!
-//! **Known classes** (issue 27; the first decided, the second open): words that differ only in fields of these
-//! kinds are counted and reported, not failed; any other difference fails the test.
+//! **Known class** (issue 27, decided): words that differ only in fields of this
+//! kind are counted and reported, not failed; any other difference fails the test.
 //! - `send-src0-region`: a send's src0 region fields (Mesa writes <8;8,1>, IGA zeros: its
 //!   syntax has no region on send operands and its encoder writes none; no source says
-//!   whether the hardware reads them, so euref keeps them as encoded: enc.send-src0-region);
-//! - `send-reg-exdesc`: a Gen9 send with a register descriptor whose ExDesc[31:16] IGA prints
-//!   (euref models ExDesc[31:16] with an immediate descriptor only, enc.gen9.send-a1-ex-desc).
+//!   whether the hardware reads them, so euref keeps them as encoded: enc.send-src0-region).
 
 use crate::material;
 use crate::scratch_util::Scratch;
@@ -310,9 +308,6 @@ fn mesa_corpus_round_trips_through_intel_iga() {
                             own.map(Vec::as_slice),
                             p,
                         ),
-                        Err(e) if p == Platform::Skl && e.contains("send.ex_desc") => {
-                            *t.open.entry("send-reg-exdesc").or_default() += 1
-                        }
                         Err(e) => t
                             .bad
                             .push(format!("{at}: euref cannot assemble IGA's `{line}`: {e}")),

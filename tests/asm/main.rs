@@ -16,6 +16,7 @@ mod asm_cli;
 mod asm_errors;
 mod asm_iga_differential;
 mod asm_iga_exdesc;
+mod asm_iga_exdesc_reg;
 mod asm_iga_issue27;
 mod asm_iga_keep;
 mod asm_iga_literals;

@@ -63,7 +63,7 @@ fn expect(id: &str, width: u32, gens: &[Platform], fields: &[(&str, &str)], abse
 
 #[test]
 fn every_layout_is_sound() {
-    assert_eq!(LAYOUTS.len(), 58, "layout count");
+    assert_eq!(LAYOUTS.len(), 61, "layout count");
     for l in LAYOUTS {
         let mut owner = vec![None::<&str>; l.width as usize];
         for f in l.fields {
@@ -747,14 +747,22 @@ fn gen8_layouts() {
         ("eot", "127"),
     ];
     // Gen9 send / sendc: ExDesc[31:16] (Mesa brw_eu_inst_send_ex_desc; GED model 9
-    // ExMsgDescImm): [19:16] 67:64, [23:20] 83:80, [27:24] 88:85, [31:28] 94:91.
-    expect(
+    // ExMsgDescImm): [19:16] 67:64, [23:20] 83:80, [27:24] 88:85, [31:28] 94:91, the same
+    // bits with either descriptor form and in either access mode.
+    for id in [
         "enc.gen9.send-a1-ex-desc",
-        128,
-        &[Skl, Bxt],
-        &[("ex_desc_hi", "67:64,83:80,88:85,94:91")],
-        &["access_mode", "src0_vstride"],
-    );
+        "enc.gen9.send-reg-a1-ex-desc",
+        "enc.gen9.send-a16-ex-desc",
+        "enc.gen9.send-reg-a16-ex-desc",
+    ] {
+        expect(
+            id,
+            128,
+            &[Skl, Bxt],
+            &[("ex_desc_hi", "67:64,83:80,88:85,94:91")],
+            &["access_mode", "src0_vstride", "src0_swizzle"],
+        );
+    }
     let ex_imm: &[(&str, &str)] = &[("ex_mlen", "67:64"), ("ex_desc_hi", "95:80")];
     let ex_reg: &[(&str, &str)] = &[("ex_desc_addr_subreg_nr", "82:80")];
     let d_imm: &[(&str, &str)] = &[

@@ -90,19 +90,19 @@ pub(super) fn mesa_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLab
         field(out, &|out| out.push_str(j.trim_start()));
     }
     if let Some(s) = &i.send {
-        for d in [
-            Some(s.desc),
-            // A Gen9 send's ExDesc[31:16] beside an immediate descriptor is shown as the src0
-            // region Mesa reads from the same bits (enc.gen9.send-a1-ex-desc), unless the
-            // region cannot show all of it.
-            (i.is_split_send()
-                || (s.ex_desc != SendDesc::Imm(0)
-                    && !crate::codec::send_ex_desc_shown_by_region(i, o.platform)))
-            .then_some(s.ex_desc),
-        ]
-        .into_iter()
-        .flatten()
+        // A Gen9 send's ExDesc[31:16] is shown as the src0 region Mesa reads from the same
+        // bits (enc.gen9.send-a1-ex-desc), unless the region cannot show all of it. Beside a
+        // register descriptor, Mesa prints the instruction's last dword instead
+        // (enc.gen9.send-reg-a1-ex-desc), which its assembler ignores.
+        let ex = if i.is_split_send()
+            || (s.ex_desc != SendDesc::Imm(0)
+                && !crate::codec::send_ex_desc_shown_by_region(i, o.platform))
         {
+            Some(s.ex_desc)
+        } else {
+            crate::codec::mesa_send_last_dword(i, o.platform).map(SendDesc::Imm)
+        };
+        for d in [Some(s.desc), ex].into_iter().flatten() {
             pad(out, start, col);
             col += 16;
             match d {
