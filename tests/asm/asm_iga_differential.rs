@@ -246,6 +246,86 @@ impl Tally {
     }
 }
 
+/// Both directions for the words `ws` (named `name` in messages) on `p` (IGA's `plat`).
+fn check_words(
+    exe: &Path,
+    dir: &Path,
+    (p, plat): (Platform, &str),
+    name: &str,
+    ws: &[[u8; 16]],
+    t: &mut Tally,
+) {
+    let opts = PrintOptions {
+        dialect: Dialect::Iga,
+        platform: p,
+    };
+    let texts = iga_texts(exe, dir, &ws, plat);
+    let printed: Vec<String> = texts
+        .iter()
+        .map(|r| r.clone().unwrap_or_else(|_| "nop".into()))
+        .collect();
+    let selves = iga_asm_each(exe, dir, &printed, plat);
+    let mut ours = Vec::new();
+    for (k, w) in ws.iter().enumerate() {
+        t.checked += 1;
+        let at = format!("{name} word {k} ({})", hex(w));
+        let insn = match codec::decode(w, p) {
+            Ok((i, _)) => i,
+            Err(e) => {
+                t.bad.push(format!("{at}: euref cannot decode it: {e}"));
+                ours.push(("nop".to_string(), true));
+                continue;
+            }
+        };
+        let own = selves[k].as_ref().ok().filter(|_| texts[k].is_ok());
+        let lossy = iga_text_lossy(own, w, p);
+        t.lossy += usize::from(lossy);
+        // IGA to euref, where IGA's text assembles in IGA itself (its text of a Haswell
+        // `dim` DF immediate, for one, does not: IGA prints the wrong value).
+        if let (Ok(line), Some(_)) = (&texts[k], own) {
+            match asm::parse_insn(line, Dialect::Iga, p)
+                .map_err(|e| e.to_string())
+                .and_then(|i| codec::encode(&i, p).map_err(|e| e.to_string()))
+            {
+                Ok(b) => t.compare(
+                    &at,
+                    &format!("IGA's `{line}` assembles in euref to"),
+                    &b,
+                    w,
+                    own.map(Vec::as_slice),
+                    p,
+                ),
+                Err(e) => t
+                    .bad
+                    .push(format!("{at}: euref cannot assemble IGA's `{line}`: {e}")),
+            }
+        }
+        ours.push((asm::print_insn(&insn, &opts), lossy));
+    }
+    // euref to IGA.
+    let lines: Vec<String> = ours.iter().map(|(l, _)| l.clone()).collect();
+    let assembled = iga_asm_each(exe, dir, &lines, plat);
+    for (k, got) in assembled.into_iter().enumerate() {
+        let (line, lossy) = &ours[k];
+        let at = format!("{name} word {k} ({})", hex(&ws[k]));
+        match got {
+            // A word IGA cannot round-trip itself: IGA's assembly of any text loses bits.
+            _ if *lossy => {}
+            Ok(b) => t.compare(
+                &at,
+                &format!("euref's `{line}` assembles in IGA to"),
+                &b,
+                &ws[k],
+                None,
+                p,
+            ),
+            Err(e) => t
+                .bad
+                .push(format!("{at}: IGA refuses euref's `{line}`: {e}")),
+        }
+    }
+}
+
 #[test]
 fn mesa_corpus_round_trips_through_intel_iga() {
     let Some(_) = material::corpus() else { return };
@@ -265,81 +345,87 @@ fn mesa_corpus_round_trips_through_intel_iga() {
             .filter(|f| f.extension().is_some_and(|x| x == "expected"))
             .collect();
         files.sort();
-        let opts = PrintOptions {
-            dialect: Dialect::Iga,
-            platform: p,
-        };
         for file in files {
             let name = format!("{gen}/{}", file.file_name().unwrap().to_string_lossy());
             let ws = words(&file);
-            let texts = iga_texts(&exe, dir.path(), &ws, plat);
-            let printed: Vec<String> = texts
-                .iter()
-                .map(|r| r.clone().unwrap_or_else(|_| "nop".into()))
-                .collect();
-            let selves = iga_asm_each(&exe, dir.path(), &printed, plat);
-            let mut ours = Vec::new();
-            for (k, w) in ws.iter().enumerate() {
-                t.checked += 1;
-                let at = format!("{name} word {k} ({})", hex(w));
-                let insn = match codec::decode(w, p) {
-                    Ok((i, _)) => i,
-                    Err(e) => {
-                        t.bad.push(format!("{at}: euref cannot decode it: {e}"));
-                        ours.push(("nop".to_string(), true));
-                        continue;
-                    }
-                };
-                let own = selves[k].as_ref().ok().filter(|_| texts[k].is_ok());
-                let lossy = iga_text_lossy(own, w, p);
-                t.lossy += usize::from(lossy);
-                // IGA to euref, where IGA's text assembles in IGA itself (its text of a Haswell
-                // `dim` DF immediate, for one, does not: IGA prints the wrong value).
-                if let (Ok(line), Some(_)) = (&texts[k], own) {
-                    match asm::parse_insn(line, Dialect::Iga, p)
-                        .map_err(|e| e.to_string())
-                        .and_then(|i| codec::encode(&i, p).map_err(|e| e.to_string()))
-                    {
-                        Ok(b) => t.compare(
-                            &at,
-                            &format!("IGA's `{line}` assembles in euref to"),
-                            &b,
-                            w,
-                            own.map(Vec::as_slice),
-                            p,
-                        ),
-                        Err(e) => t
-                            .bad
-                            .push(format!("{at}: euref cannot assemble IGA's `{line}`: {e}")),
-                    }
-                }
-                ours.push((asm::print_insn(&insn, &opts), lossy));
-            }
-            // euref to IGA.
-            let lines: Vec<String> = ours.iter().map(|(l, _)| l.clone()).collect();
-            let assembled = iga_asm_each(&exe, dir.path(), &lines, plat);
-            for (k, got) in assembled.into_iter().enumerate() {
-                let (line, lossy) = &ours[k];
-                let at = format!("{name} word {k} ({})", hex(&ws[k]));
-                match got {
-                    Ok(b) => t.compare(
-                        &at,
-                        &format!("euref's `{line}` assembles in IGA to"),
-                        &b,
-                        &ws[k],
-                        None,
-                        p,
-                    ),
-                    Err(_) if *lossy => {}
-                    Err(e) => t
-                        .bad
-                        .push(format!("{at}: IGA refuses euref's `{line}`: {e}")),
-                }
-            }
+            check_words(&exe, dir.path(), (p, plat), &name, &ws, &mut t);
         }
     }
     eprintln!(
         "IGA differential: {} corpus words ({} with lossy IGA text), open classes {:?}, {} disagreements",
+        t.checked,
+        t.lossy,
+        t.open,
+        t.bad.len()
+    );
+    assert!(
+        t.bad.is_empty(),
+        "{} disagreements with Intel's IGA:\n{}",
+        t.bad.len(),
+        t.bad.join("\n")
+    );
+}
+
+/// The same two directions on corpus words with one to three random bits flipped, kept where
+/// euref decodes them (opt-in, as IGA runs per batch of 256 words):
+///
+/// ```text
+/// EUREF_IGA_WORDS=100000 cargo test --release --test asm -- asm_iga_differential --ignored --nocapture
+/// ```
+///
+/// (default 3000 mutated words per platform; `EUREF_FUZZ_SEED` changes them.)
+#[test]
+#[ignore = "opt-in: many iga64 runs"]
+fn mutated_corpus_words_round_trip_through_intel_iga() {
+    let Some(_) = material::corpus() else { return };
+    let Some(exe) = material::iga64() else { return };
+    let n: usize = std::env::var("EUREF_IGA_WORDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000);
+    let seed: u64 = std::env::var("EUREF_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x1ea5_eed);
+    let dir = Scratch::new("iga-fuzz");
+    let root = crate::codec_util::mesa_asm_dir();
+    let mut r = crate::codec_util::Rng(seed | 1);
+    let mut t = Tally::default();
+    for (gen, p, plat) in [
+        ("gen7.5", Platform::Hsw, "7p5"),
+        ("gen8", Platform::Bdw, "8"),
+        ("gen9", Platform::Skl, "9"),
+    ] {
+        let pool: Vec<[u8; 16]> = std::fs::read_dir(root.join(gen))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|f| f.extension().is_some_and(|x| x == "expected"))
+            .flat_map(|f| words(&f))
+            .collect();
+        let mut batch = Vec::new();
+        let mut made = 0;
+        while made < n {
+            let mut w = pool[r.below(pool.len() as u64) as usize];
+            for _ in 0..=r.below(3) {
+                let b = r.below(128) as usize;
+                w[b / 8] ^= 1 << (b % 8);
+            }
+            // Native words euref decodes (a set CmptCtrl bit would make it an 8-byte word).
+            if w[3] & 0x20 != 0 || codec::decode(&w, p).is_err() {
+                continue;
+            }
+            made += 1;
+            batch.push(w);
+            if batch.len() == 256 || made == n {
+                let name = format!("{gen} mutated batch {}", made / 256);
+                check_words(&exe, dir.path(), (p, plat), &name, &batch, &mut t);
+                batch.clear();
+            }
+        }
+    }
+    eprintln!(
+        "IGA differential (mutated words): {} words ({} with lossy IGA text), known classes {:?}, {} disagreements",
         t.checked,
         t.lossy,
         t.open,
