@@ -259,7 +259,7 @@ fn check_words(
         dialect: Dialect::Iga,
         platform: p,
     };
-    let texts = iga_texts(exe, dir, &ws, plat);
+    let texts = iga_texts(exe, dir, ws, plat);
     let printed: Vec<String> = texts
         .iter()
         .map(|r| r.clone().unwrap_or_else(|_| "nop".into()))
@@ -386,7 +386,7 @@ fn mutated_corpus_words_round_trip_through_intel_iga() {
     let seed: u64 = std::env::var("EUREF_FUZZ_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(0x1ea5_eed);
+        .unwrap_or(0x01ea_5eed);
     let dir = Scratch::new("iga-fuzz");
     let root = crate::codec_util::mesa_asm_dir();
     let mut r = crate::codec_util::Rng(seed | 1);
