@@ -79,6 +79,31 @@ impl Ctx {
         });
     }
 
+    /// Record the constant name row `id` (at byte `off` of `file`) becomes, `prefix` dropped,
+    /// in `consts`; two rows must not give the same name (a duplicate ID is reported by
+    /// `common` instead).
+    pub fn unique_const(
+        &mut self,
+        consts: &mut std::collections::BTreeMap<String, usize>,
+        file: &str,
+        off: usize,
+        id: &str,
+        prefix: &str,
+    ) {
+        let name = super::const_name(id, prefix);
+        let line = self.line(file, off);
+        let duplicate_id = self.ids.get(id).is_some_and(|(_, l)| *l != line);
+        if let Some(l0) = consts.insert(name.clone(), line) {
+            if !duplicate_id {
+                self.err(
+                    file,
+                    off,
+                    format!("id `{id}` gives the constant name {name} of the row at line {l0}"),
+                );
+            }
+        }
+    }
+
     pub fn err_line(&mut self, file: &str, line: usize, msg: impl Into<String>) {
         self.d.list.push(Diag {
             file: file.to_string(),

@@ -45,21 +45,8 @@ pub(super) fn load_flow(c: &mut Ctx, opcodes: &[OpcodeRow]) -> Vec<Row<FlowRow>>
                 format!("`{}` has an empty text", r.id.get_ref()),
             );
         }
-        let name = const_name(r.id.get_ref(), "flow.");
-        let line = c.line(&file, off);
-        let duplicate_id = c.ids.get(r.id.get_ref()).is_some_and(|(_, l)| *l != line);
-        if let Some(l0) = consts.insert(name.clone(), line) {
-            if !duplicate_id {
-                c.err(
-                    &file,
-                    off,
-                    format!(
-                        "id `{}` gives the constant name {name} of the row at line {l0}",
-                        r.id.get_ref()
-                    ),
-                );
-            }
-        }
+        // Each row becomes a constant: two IDs must not give the same name.
+        c.unique_const(&mut consts, &file, off, r.id.get_ref(), "flow.");
         rows.push(c.row(r, &file, &S::new(off..off, String::new()), m));
     }
     rows

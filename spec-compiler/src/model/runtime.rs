@@ -24,22 +24,7 @@ pub(super) fn load_runtime(c: &mut Ctx) -> Vec<Row<RuntimeRule>> {
             c.err(&file, off, format!("`{}` has an empty msg", r.id.get_ref()));
         }
         // Each row becomes a constant: two IDs must not give the same name.
-        let name = const_name(r.id.get_ref(), "runtime.");
-        let line = c.line(&file, off);
-        // (A duplicate ID is already reported by `common`.)
-        let duplicate_id = c.ids.get(r.id.get_ref()).is_some_and(|(_, l)| *l != line);
-        if let Some(l0) = consts.insert(name.clone(), line) {
-            if !duplicate_id {
-                c.err(
-                    &file,
-                    off,
-                    format!(
-                        "id `{}` gives the constant name {name} of the row at line {l0}",
-                        r.id.get_ref()
-                    ),
-                );
-            }
-        }
+        c.unique_const(&mut consts, &file, off, r.id.get_ref(), "runtime.");
         rows.push(c.row(r, &file, &S::new(off..off, String::new()), m));
     }
     rows
