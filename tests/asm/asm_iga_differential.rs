@@ -220,6 +220,23 @@ struct Tally {
 }
 
 impl Tally {
+    /// Report the counts (`what`: the words checked) and fail on any disagreement.
+    fn finish(self, what: &str) {
+        eprintln!(
+            "IGA differential: {} {what} ({} with lossy IGA text), known classes {:?}, {} disagreements",
+            self.checked,
+            self.lossy,
+            self.open,
+            self.bad.len()
+        );
+        assert!(
+            self.bad.is_empty(),
+            "{} disagreements with Intel's IGA:\n{}",
+            self.bad.len(),
+            self.bad.join("\n")
+        );
+    }
+
     /// `got` against the word `want` (and, where IGA's text converts the word, against IGA's
     /// own bytes `alt`).
     fn compare(
@@ -351,19 +368,7 @@ fn mesa_corpus_round_trips_through_intel_iga() {
             check_words(&exe, dir.path(), (p, plat), &name, &ws, &mut t);
         }
     }
-    eprintln!(
-        "IGA differential: {} corpus words ({} with lossy IGA text), open classes {:?}, {} disagreements",
-        t.checked,
-        t.lossy,
-        t.open,
-        t.bad.len()
-    );
-    assert!(
-        t.bad.is_empty(),
-        "{} disagreements with Intel's IGA:\n{}",
-        t.bad.len(),
-        t.bad.join("\n")
-    );
+    t.finish("corpus words");
 }
 
 /// The same two directions on corpus words with one to three random bits flipped, kept where
@@ -424,17 +429,5 @@ fn mutated_corpus_words_round_trip_through_intel_iga() {
             }
         }
     }
-    eprintln!(
-        "IGA differential (mutated words): {} words ({} with lossy IGA text), known classes {:?}, {} disagreements",
-        t.checked,
-        t.lossy,
-        t.open,
-        t.bad.len()
-    );
-    assert!(
-        t.bad.is_empty(),
-        "{} disagreements with Intel's IGA:\n{}",
-        t.bad.len(),
-        t.bad.join("\n")
-    );
+    t.finish("mutated corpus words");
 }
