@@ -229,6 +229,13 @@ impl Tally {
             self.open,
             self.bad.len()
         );
+        // A broken iga64 would make every word "lossy" and the check empty.
+        assert!(
+            self.checked > 0 && self.lossy * 2 < self.checked,
+            "IGA round-trips too few words ({} of {} lossy): is iga64 working?",
+            self.lossy,
+            self.checked
+        );
         assert!(
             self.bad.is_empty(),
             "{} disagreements with Intel's IGA:\n{}",
