@@ -326,9 +326,11 @@ impl Thread {
         Ok((info, to))
     }
 
-    /// The predicate of a branch for every thread channel (flag bit `n` of the instruction's
-    /// flag subregister for channel `n`, flow.channel.dispatched): the channels of `active`
-    /// it enables.
+    /// The predicate of a branch for every thread channel (flow.channel.dispatched): the
+    /// channels of `active` it enables. Sequential predication reads flag bit `n` of the
+    /// instruction's flag subregister for channel `n`; the group and Align16 replicate
+    /// predicates combine the flag bits of channel `n`'s group (flow.predicate.group);
+    /// .anyv/.allv are refused (flow.predicate.anyv-allv).
     fn predicate(
         &self,
         st: &ThreadState,
@@ -337,30 +339,39 @@ impl Thread {
         active: u32,
         n: usize,
     ) -> Result<u32, RunError> {
-        if !matches!(insn.pred, PredCtrl::None | PredCtrl::Seq) {
-            return Err(refused(
-                ip,
-                &flow::PREDICATE_ANYV_ALLV,
-                format!("predicate {:?}", insn.pred),
-            ));
-        }
-        let pm: Enables = mask::predicate(
-            st,
-            insn.pred,
-            insn.pred_inv,
-            insn.flag,
-            0,
-            n,
-            insn.a16_pred_chan(),
-        );
+        let a16 = insn.a16_pred_chan();
+        let row = match insn.pred {
+            PredCtrl::None | PredCtrl::Seq => &flow::CHANNEL_DISPATCHED,
+            // Align1 anyv/allv (in Align16 these encodings are the .x/.y replicate forms).
+            PredCtrl::Anyv | PredCtrl::Allv if a16.is_none() => {
+                return Err(refused(
+                    ip,
+                    &flow::PREDICATE_ANYV_ALLV,
+                    format!("predicate {:?}", insn.pred),
+                ));
+            }
+            PredCtrl::Any32h | PredCtrl::All32h if mask::flag_base(insn.flag) % 32 != 0 => {
+                return Err(refused(
+                    ip,
+                    &flow::PREDICATE_GROUP,
+                    format!(
+                        "predicate {:?} on flag subregister f{}.{}: the group of 32 does not \
+                         start at a multiple of 32 flag bits",
+                        insn.pred, insn.flag.reg, insn.flag.sub
+                    ),
+                ));
+            }
+            _ => &flow::PREDICATE_GROUP,
+        };
+        let pm: Enables = mask::predicate(st, insn.pred, insn.pred_inv, insn.flag, 0, n, a16);
         if pm.unknown & active != 0 {
             return Err(refused(
                 ip,
-                &flow::CHANNEL_DISPATCHED,
+                row,
                 format!(
                     "the predicate of channels {:#x} is undefined: initialise the flag bits of \
-                     every dispatched channel, or dispatch only the program's channels (sr0.2 \
-                     DMask, e.g. 0xff for SIMD8)",
+                     every dispatched channel (and of their predicate groups), or dispatch only \
+                     the program's channels (sr0.2 DMask, e.g. 0xff for SIMD8)",
                     pm.unknown & active
                 ),
             ));
@@ -435,8 +446,37 @@ impl Thread {
         let off = |v: Option<i32>| v.map(|x| ip.wrapping_add_signed(x.wrapping_mul(unit)));
         let jip = off(insn.jip).ok_or_else(|| refused(ip, row, "the instruction has no JIP"))?;
         let uip = off(insn.uip);
+        if op == Opcode::While {
+            if let Some(j) = insn.jip.filter(|&j| j >= 0) {
+                return Err(refused(
+                    ip,
+                    row,
+                    format!("the while's JIP ({j}) is not negative: it must point back into the loop body"),
+                ));
+            }
+        }
+        // break and cont: UIP is the loop's while (flow.break, flow.cont).
         let after_uip = match (op, uip) {
-            (Opcode::Break, Some(u)) => Some(u.wrapping_add(self.image.at(u)?.size)),
+            (Opcode::Break | Opcode::Cont, Some(u)) => {
+                let held = match self.image.at(u) {
+                    Ok(d) if d.insn.op == Opcode::While => Ok(d.size),
+                    Ok(d) => Err(format!("holds {}", d.insn.op.name())),
+                    Err(e) => Err(format!("is no instruction ({e})")),
+                };
+                match held {
+                    Ok(size) => (op == Opcode::Break).then(|| u.wrapping_add(size)),
+                    Err(what) => {
+                        return Err(refused(
+                            ip,
+                            row,
+                            format!(
+                                "the {}'s UIP {u:#x} {what}, not the loop's while",
+                                op.name()
+                            ),
+                        ));
+                    }
+                }
+            }
             _ => None,
         };
         let targets = Targets {
@@ -502,8 +542,11 @@ impl Thread {
         if !matches!(insn.pred, PredCtrl::None | PredCtrl::Seq) {
             return Err(refused(
                 ip,
-                &flow::PREDICATE_ANYV_ALLV,
-                format!("predicate {:?}", insn.pred),
+                row,
+                format!(
+                    "predicate {:?}: a jmpi takes sequential predication or none",
+                    insn.pred
+                ),
             ));
         }
         let pm = mask::predicate(

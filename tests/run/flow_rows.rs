@@ -86,7 +86,7 @@ fn the_program_ends_at_the_end_of_the_image() {
 }
 
 /// Refused branch forms, each naming its row: flow.branch-ctrl, flow.structured-nomask,
-/// flow.predicate.anyv-allv (also .all4h), flow.call-ret, flow.brc-brd; and
+/// flow.predicate.anyv-allv, flow.predicate.group (a group of 32 from f0.1), flow.call-ret, flow.brc-brd; and
 /// flow.else.gen7 (else is not predicable).
 #[test]
 fn refused_branch_forms_name_their_rows() {
@@ -97,8 +97,8 @@ fn refused_branch_forms_name_their_rows() {
         ),
         ("nop\n(W) endif (8|M0) 16\nnop\n", "flow.structured-nomask"),
         (
-            "(f0.0.all4h) while (8|M0) -16\nnop\n",
-            "flow.predicate.anyv-allv",
+            "(f0.1.any32h) while (8|M0) -16\nnop\n",
+            "flow.predicate.group",
         ),
         (
             "(f0.0.anyv) break (8|M0) 16 16\nnop\n",

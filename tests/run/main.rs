@@ -1,11 +1,18 @@
 //! The thread runner tests (SIMD structured control flow, issue 29), one binary.
 
+#[path = "../common/codec_util.rs"]
+mod codec_util;
+#[path = "../common/material.rs"]
+mod material;
 #[path = "../common/scratch_util.rs"]
 mod scratch_util;
 
 mod flow_cli;
+mod flow_corpus;
 mod flow_examples;
+mod flow_group_pred;
 mod flow_loops;
 mod flow_nested;
 mod flow_rows;
+mod flow_spf_prop;
 mod flow_util;
