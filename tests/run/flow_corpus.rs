@@ -381,3 +381,64 @@ fn branch_files_run_as_the_rows_say() {
         }
     }
 }
+
+/// The same runs through `euref run` on the corpus `.asm` text (Mesa syntax, assembled by the
+/// CLI to the `.expected` bytes; strict execution, which also checks spec/rules before each
+/// instruction): the `--trace --json` steps are the cases' traces, exit status 0 at the end,
+/// 1 with the row's ID on standard error when refused.
+#[test]
+fn branch_files_run_the_same_through_the_cli() {
+    let Some(_) = crate::material::corpus() else {
+        return;
+    };
+    let root = codec_util::mesa_asm_dir();
+    let tmp = crate::scratch_util::Scratch::new("run-corpus");
+    for (k, c) in cases().iter().enumerate() {
+        let gen = match c.dir {
+            "gen7" => "7",
+            "gen7.5" => "7.5",
+            "gen8" => "8",
+            _ => "9",
+        };
+        let st = tmp.file(
+            &format!("st{k}.json"),
+            format!(
+                r#"{{"base": "zero", "sr0": {{"dmask": {}}}, "f0": "{:#x}", "f1": "{:#x}"}}"#,
+                c.dmask, c.f0, c.f1
+            ),
+        );
+        let asm = root.join(c.dir).join(format!("{}.asm", c.name));
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_euref"))
+            .args(["run", "--gen", gen, "--trace", "--json", "--state"])
+            .arg(&st)
+            .arg(&asm)
+            .output()
+            .expect("euref runs");
+        let (out, err) = (
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr),
+        );
+        let what = format!("{}/{} (f0 {:#x}): {err}", c.dir, c.name, c.f0);
+        let steps: Vec<(u32, u32)> = out
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON line"))
+            .filter(|v| v.get("final").is_none())
+            .map(|v| {
+                let hex = |x: &serde_json::Value| {
+                    let s = x.as_str().expect("hex text");
+                    u32::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex")
+                };
+                let ip = u32::try_from(v["ip"].as_u64().expect("ip")).expect("u32");
+                (ip, hex(&v["channels"]))
+            })
+            .collect();
+        assert_eq!(steps, c.trace, "{what}");
+        match c.end {
+            End::Ends => assert_eq!(o.status.code(), Some(0), "{what}"),
+            End::Refused(_, row) => {
+                assert_eq!(o.status.code(), Some(1), "{what}");
+                assert!(err.contains(&format!("[{row}]")), "{what}");
+            }
+        }
+    }
+}

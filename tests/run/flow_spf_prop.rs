@@ -234,7 +234,7 @@ proptest! {
         let nn = n as usize;
         let text = program(p, n, &b);
         // f0.0 and f0.1 each all-true or all-false over every channel.
-        let f0 = u32::from(flags[0]) * 0xffff | u32::from(flags[1]) * 0xffff_0000;
+        let f0 = (u32::from(flags[0]) * 0xffff) | (u32::from(flags[1]) * 0xffff_0000);
         let mut off = state(p, (1u32 << n) - 1, f0, 0);
         let mut model = Model { regs: Default::default(), flags };
         for (k, &r) in DATA.iter().enumerate() {
