@@ -196,6 +196,7 @@ fn bad(kind: K, f: Fc, v: u64) -> DecodeError {
         byte: f.byte(),
         value: v,
         uncompacted: false,
+        rule: None,
     }
 }
 

@@ -37,6 +37,8 @@ pub struct DecodeError {
     /// The instruction was compact and the field belongs to its uncompacted (native) form:
     /// `byte` is an offset in the 16-byte native instruction.
     pub uncompacted: bool,
+    /// The spec rule that makes the value an error, when one names it (shown in the message).
+    pub rule: Option<&'static str>,
 }
 
 impl DecodeError {
@@ -48,6 +50,7 @@ impl DecodeError {
             byte: lo / 8,
             value,
             uncompacted: false,
+            rule: None,
         }
     }
 
@@ -60,6 +63,7 @@ impl DecodeError {
             byte: 0,
             value: 0,
             uncompacted: false,
+            rule: None,
         }
     }
 
@@ -70,6 +74,7 @@ impl DecodeError {
             byte: have.min(255) as u8,
             value: need as u64,
             uncompacted: false,
+            rule: None,
         }
     }
 }
@@ -88,6 +93,7 @@ impl From<EncodingError> for DecodeError {
             byte: e.byte,
             value: e.value,
             uncompacted: false,
+            rule: None,
         }
     }
 }
@@ -126,7 +132,11 @@ impl fmt::Display for DecodeError {
             f,
             "byte {}{of}: field `{}`: {what} {:#x}",
             self.byte, self.field, self.value
-        )
+        )?;
+        match self.rule {
+            Some(r) => write!(f, " ({r})"),
+            None => Ok(()),
+        }
     }
 }
 

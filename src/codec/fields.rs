@@ -377,6 +377,8 @@ pub(crate) struct Tabs {
     pub ret_reg_only: bool,
     /// A W/UW immediate's halves must agree (enc.imm-word-replicated).
     pub word_imm_replicated: bool,
+    /// enc.wait-src0-is-dst applies.
+    pub wait_src0_is_dst: bool,
     /// Bit `t` set: ARF register type `t` (RegNum[7:4]) is reserved on the platform
     /// (enc.arf-reg-type; 0 when the rule does not apply).
     pub reserved_arf_types: u16,
@@ -584,6 +586,7 @@ fn build(p: Platform) -> Tabs {
         grf_limit: super::reserved_operands::grf_limit(p),
         ret_reg_only: super::reserved_operands::ret_reg_only(p),
         word_imm_replicated: super::reserved_operands::word_imm_replicated(p),
+        wait_src0_is_dst: super::reserved_operands::wait_src0_is_dst(p),
         reserved_arf_types: super::reserved_operands::reserved_arf_types(p),
         width: Map::new(&values::WIDTH, num),
         vstride: Map::new(&values::VSTRIDE, |s| {

@@ -6,6 +6,8 @@
 //! - `ret` with an immediate source (enc.ret-src0-register): malformed `src0_reg_file`;
 //! - a W or UW immediate whose upper 16 bits differ from its lower 16 bits
 //!   (enc.imm-word-replicated, issue 27 class 9): reserved value of the `imm` field.
+//! - a `wait` whose src0 fields differ from the source enc.implicit.wait derives from its
+//!   destination (enc.wait-src0-is-dst): the first src0 field that differs, with the rule;
 //! - a directly addressed ARF operand whose register type (RegNum[7:4]) spec/registers.toml
 //!   does not list for the platform (enc.arf-reg-type): reserved value of its `reg_nr`.
 //!
@@ -52,6 +54,57 @@ fn unreplicated_word(i: &Insn) -> Option<(usize, u64)> {
         }
         _ => None,
     })
+}
+
+/// Whether enc.wait-src0-is-dst applies on `p`.
+pub(crate) fn wait_src0_is_dst(p: Platform) -> bool {
+    let t = &values::WAIT_SRC0_IS_DST;
+    t.gens.contains(p) && t.value("agree") == Some(1)
+}
+
+/// The first src0 field of wait word `w` that differs from the encoder's word for its decoded
+/// instruction `i` (whose src0 is the one enc.implicit.wait derives from the destination), as
+/// an error naming enc.wait-src0-is-dst; None when they agree.
+#[cold]
+#[inline(never)]
+fn wait_src0_mismatch(i: &Insn, w: u128, l: &Lay, t: &Tabs) -> Option<DecodeError> {
+    let o = &l.op[1];
+    let fields = [
+        o.reg_file,
+        o.reg_type,
+        o.reg_nr,
+        o.subreg.map_or(F::NONE, |(f, _)| f),
+        o.address_mode,
+        o.addr_subreg,
+        o.addr_imm.map_or(F::NONE, |(f, _)| f),
+        o.vstride,
+        o.width,
+        o.hstride,
+        o.swizzle,
+        o.abs,
+        o.negate,
+    ];
+    let rule = values::WAIT_SRC0_IS_DST.id;
+    let Ok(c) = super::encode_word(i, t.p) else {
+        // No word to compare with: name the source's register file.
+        let mut e = at(
+            DecodeErrorKind::Malformed,
+            o.reg_file,
+            "src0_reg_file",
+            o.reg_file.get(w),
+        );
+        e.rule = Some(rule);
+        return Some(e);
+    };
+    fields
+        .into_iter()
+        .filter(|f| f.bf().is_some())
+        .find(|f| f.get(w) != f.get(c))
+        .map(|f| {
+            let mut e = at(DecodeErrorKind::Malformed, f, "src0", f.get(w));
+            e.rule = Some(rule);
+            e
+        })
 }
 
 /// Whether enc.arf-reg-type applies on `p`.
@@ -141,6 +194,11 @@ pub(super) fn check_decoded(
     if t.word_imm_replicated {
         if let Some((_, bits)) = unreplicated_word(i) {
             return Err(at(DecodeErrorKind::ReservedValue, l.imm, "imm", bits));
+        }
+    }
+    if t.wait_src0_is_dst && kind == Kind::Wait {
+        if let Some(e) = wait_src0_mismatch(i, w, l, t) {
+            return Err(e);
         }
     }
     Ok(())

@@ -163,3 +163,52 @@ fn encoder_refuses_reserved_operands() {
         assert_eq!(codec::encode(&ret, p).unwrap_err().field, "src0");
     }
 }
+
+/// `wait` names its notification subregister twice (enc.wait-src0-is-dst): a word whose src0
+/// fields differ from the source enc.implicit.wait derives from the destination is refused,
+/// naming the differing field and the rule. The base is Gen8/Gen9 `wait (1|M0) n0.1<1>:ud`,
+/// built bit by bit (enc.gen8.a1): opcode 6:0 = 0x30, WE_all 34 = 1 (mask control), dst and
+/// src0 RegFile 36:35 / 42:41 = 0 (ARF), types 40:37 / 46:43 = 0 (UD), dst RegNum 60:53 =
+/// 0x30 (n0), dst SubRegNum 52:48 = 4 (byte 4: n0.1), dst HorzStride 62:61 = 1; src0 RegNum
+/// 76:69 = 0x30, SubRegNum 68:64 = 4, region <0;1,0> (VertStride 88:85 = 0, Width 84:82 = 0,
+/// HorzStride 81:80 = 0).
+#[test]
+fn wait_whose_source_differs_from_its_destination_is_refused() {
+    let mut w = 0u128;
+    for (hi, lo, v) in [
+        (6, 0, 0x30),
+        (34, 34, 1),
+        (60, 53, 0x30),
+        (52, 48, 4),
+        (62, 61, 1),
+        (76, 69, 0x30),
+        (68, 64, 4),
+    ] {
+        w = set(w, hi, lo, v);
+    }
+    for p in [Bdw, Skl] {
+        let i = decode(w, p).unwrap_or_else(|e| panic!("{}: {e}", p.name()));
+        assert_eq!(
+            i.dst.unwrap().addr,
+            Addr::Direct {
+                reg: Reg::Arf(0x30),
+                sub: 4
+            }
+        );
+        // src0 names r2 (GRF): the register file differs first.
+        let grf = set(set(w, 42, 41, 1), 76, 69, 2);
+        // src0 names n0.2 (SubRegNum 8); src0 region <8;8,1> (VertStride 4, Width 3, HorzStride 1).
+        let sub = set(w, 68, 64, 8);
+        let region = set(set(set(w, 88, 85, 4), 84, 82, 3), 81, 80, 1);
+        for (word, field, value) in [
+            (grf, "src0_reg_file", 1),
+            (sub, "src0_subreg_nr", 8),
+            (region, "src0_vstride", 4),
+        ] {
+            let e = decode(word, p).unwrap_err();
+            assert_eq!((e.field, e.value), (field, value), "{}: {e}", p.name());
+            assert_eq!(e.rule, Some("enc.wait-src0-is-dst"));
+            assert!(e.to_string().contains("enc.wait-src0-is-dst"), "{e}");
+        }
+    }
+}
