@@ -123,6 +123,45 @@ fn hsw_df_to_f_leaves_the_upper_dword_undefined() {
     }
 }
 
+/// Haswell DF -> F in Align16: the destination is packed (channel n at dword n, seed000
+/// §3.2.2-§3.2.3) and channel n reads qword n of the source (two DF elements per 16-byte
+/// group, swizzle .xyzw). seed000 §2.4.5: the upper dword of every qword of the destination is
+/// undefined, so dwords 1 and 3 (channels 1 and 3) are undefined and dwords 0 and 2 hold
+/// qwords 0 and 2 of the source rounded toward zero. With write mask .y only channel 1 writes:
+/// its element is the upper dword of qword 0 (undefined), dword 0 keeps its value.
+/// (The validator refuses this form, region.dst-stride-exec-ratio; the executor runs it.)
+#[test]
+fn hsw_df_to_f_align16_leaves_the_upper_dwords_undefined() {
+    let vals = [1.0f64 / 3.0, -2.25, -1.0 / 7.0, 1e300];
+    let old = 0x1111_1111u64;
+    let mut st = zeroed(Hsw);
+    put(&mut st, r(4, 0), 8, &vals.map(f64::to_bits));
+    put(&mut st, r(2, 0), 4, &[old; 8]);
+    run(
+        &mut st,
+        &["mov (4|M0) r2.0<1>:f r4.0<4;4,1>.xyzw:df {Align16}"],
+    );
+    assert_eq!(get1(&st, r(2, 0), 4), (f_rtz(vals[0]), false), "dword 0");
+    assert!(get1(&st, r(2, 4), 4).1, "dword 1");
+    assert_eq!(get1(&st, r(2, 8), 4), (f_rtz(vals[2]), false), "dword 2");
+    assert!(get1(&st, r(2, 12), 4).1, "dword 3");
+    for d in 4..8 {
+        assert_eq!(get1(&st, r(2, 4 * d), 4), (old, false), "dword {d}");
+    }
+    let mut st = zeroed(Hsw);
+    put(&mut st, r(4, 0), 8, &vals.map(f64::to_bits));
+    put(&mut st, r(2, 0), 4, &[old; 8]);
+    run(
+        &mut st,
+        &["mov (4|M0) r2.0<1>.y:f r4.0<4;4,1>.xyzw:df {Align16}"],
+    );
+    assert_eq!(get1(&st, r(2, 0), 4), (old, false), "dword 0 (x not written)");
+    assert!(get1(&st, r(2, 4), 4).1, "dword 1 (y: an upper dword)");
+    for d in 2..8 {
+        assert_eq!(get1(&st, r(2, 4 * d), 4), (old, false), "dword {d}");
+    }
+}
+
 /// Ivy Bridge DF -> F on channel pairs: lane j's F in channel 2j, an undefined dword in
 /// channel 2j + 1 (ExecSize and the regions are in 32-bit units, seed000 §1.3).
 #[test]
