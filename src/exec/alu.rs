@@ -735,11 +735,7 @@ pub(crate) fn execute(
 /// Whether an instruction with sources `tys` converts its float execution type to a destination type by a conversion
 /// row with `upper_dword_undefined` (spec/conversions.toml: conv.float-narrow.df-f.gen7, DF ->
 /// F on Haswell), in either access mode.
-fn upper_dword_undefined(
-    p: crate::spec::Platform,
-    dst: DataType,
-    tys: &[DataType],
-) -> bool {
+fn upper_dword_undefined(p: crate::spec::Platform, dst: DataType, tys: &[DataType]) -> bool {
     if tys.is_empty() {
         return false;
     }
