@@ -217,7 +217,10 @@ fn run_steps(text: &[u8]) -> usize {
     let prog = asm::parse(text, Some(Dialect::Iga), p).expect("the program parses");
     let lines = asm::LineIndex::new(text);
     let mut st = ThreadState::new(p);
-    let opts = ExecOptions { strict: true };
+    let opts = ExecOptions {
+        strict: true,
+        ..ExecOptions::default()
+    };
     let mut cols = 0usize;
     for (insn, &line) in prog.insns.iter().zip(&prog.lines) {
         cols += lines.insn_column(line) as usize;

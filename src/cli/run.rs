@@ -244,7 +244,10 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     }
     // The instruction index at an address.
     let index_at = |ip: u32| addrs.binary_search(&ip).ok();
-    let opts = ExecOptions { strict: !a.lenient };
+    let opts = ExecOptions {
+        strict: !a.lenient,
+        ..ExecOptions::default()
+    };
     let mut st = init.clone();
     let mut thread = match Thread::new(Image::new(platform, bytes, base), &mut st) {
         Ok(t) => t,

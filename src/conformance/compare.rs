@@ -614,6 +614,7 @@ mod tests {
                 id: Cow::Borrowed("t"),
                 fin: vec![(Cow::Borrowed("r1"), Cow::Borrowed(text.as_str()))],
                 has_final: true,
+                inexact: Vec::new(),
                 error: None,
                 unmodelled: Vec::new(),
                 ignored: Vec::new(),

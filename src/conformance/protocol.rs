@@ -32,6 +32,11 @@ pub struct Response {
     pub id: String,
     #[serde(rename = "final", default, skip_serializing_if = "BTreeMap::is_empty")]
     pub fin: BTreeMap<String, String>,
+    /// The inexact marks of registers of `final` (row math.inexact; the `"inexact"` object of
+    /// `euref run --json`): name -> hex mask, per GRF byte `00` or `ff`, per ARF bit; only
+    /// registers with a mark. Informative: the vector decides how a value is compared.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inexact: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// Registers the simulator does not model (it need not report them; they are not
@@ -67,6 +72,7 @@ impl Response {
         Response {
             id: id.to_string(),
             fin: Default::default(),
+            inexact: Default::default(),
             error: Some(message),
             unmodelled: Vec::new(),
             ignored: Vec::new(),

@@ -24,8 +24,9 @@ use std::io::{BufRead, Write};
 /// Execute one request on a fresh default state.
 pub fn execute(req: &Request, fault: Option<Fault>) -> Response {
     match try_execute(req, fault) {
-        Ok(fin) => Response {
+        Ok((fin, inexact)) => Response {
             fin,
+            inexact,
             error: None,
             ..Response::error(&req.id, String::new())
         },
@@ -50,7 +51,10 @@ fn instruction(req: &Request, p: Platform) -> Result<Insn, String> {
     crate::asm::parse_insn(&req.insn, crate::asm::Dialect::Iga, p).map_err(|e| format!("insn: {e}"))
 }
 
-fn try_execute(req: &Request, fault: Option<Fault>) -> Result<BTreeMap<String, String>, String> {
+/// The final registers of `report` and the inexact marks of those that have any.
+type Final = (BTreeMap<String, String>, BTreeMap<String, String>);
+
+fn try_execute(req: &Request, fault: Option<Fault>) -> Result<Final, String> {
     let p = Platform::parse(&req.gen).ok_or_else(|| format!("unknown gen `{}`", req.gen))?;
     let mut insn = instruction(req, p)?;
     let mut st = ThreadState::new(p);
@@ -69,7 +73,8 @@ fn try_execute(req: &Request, fault: Option<Fault>) -> Result<BTreeMap<String, S
     if let Some(f) = fault {
         f.after_step(&mut st, saved);
     }
-    req.report
+    let fin = req
+        .report
         .iter()
         .map(|name| {
             let r = regs::read(&st, name).ok_or_else(|| format!("report: no register `{name}`"))?;
@@ -83,7 +88,11 @@ fn try_execute(req: &Request, fault: Option<Fault>) -> Result<BTreeMap<String, S
             }
             Ok((name.clone(), s))
         })
-        .collect()
+        .collect::<Result<BTreeMap<_, _>, String>>()?;
+    let inexact = (fin.keys())
+        .filter_map(|name| Some((name.clone(), crate::state::json::inexact_hex(&st, name)?)))
+        .collect();
+    Ok((fin, inexact))
 }
 
 /// The `id` of a request line that cannot be read as a request: the `id` of the JSON object
@@ -338,6 +347,7 @@ fn restore(w: &mut ThreadState, d: &ThreadState, grf: (usize, usize)) {
     w.arf_undef.copy_from_slice(&d.arf_undef);
     w.acc.copy_from_slice(&d.acc);
     w.events = d.events;
+    w.reset_inexact_from(d);
 }
 
 /// The union of two GRF byte ranges (`start >= end`: empty).
@@ -617,6 +627,24 @@ impl Simulator {
             out.push(b'"');
         }
         out.push(b'}');
+        // `,"inexact":{...}`: the reported registers with an inexact mark (row math.inexact),
+        // in the same order; nothing when none has one.
+        if st.has_inexact() {
+            let mut first = true;
+            for name in order.iter().map(|&k| name(k)) {
+                let Some(mask) = crate::state::json::inexact_hex(st, name) else {
+                    continue;
+                };
+                out.extend_from_slice(if first { &b",\"inexact\":{"[..] } else { b"," });
+                first = false;
+                push_string(out, name);
+                out.push(b':');
+                push_string(out, &mask);
+            }
+            if !first {
+                out.push(b'}');
+            }
+        }
         Ok(())
     }
 }

@@ -59,6 +59,11 @@ pub struct ResponseView<'a> {
     pub fin: Vec<(Cow<'a, str>, Cow<'a, str>)>,
     /// The response has a `final` key (a response without one, and without an `error`, fails).
     pub has_final: bool,
+    /// The inexact marks the simulator gives (`inexact`: register -> hex mask, row
+    /// math.inexact). Informative: an inexact value is compared as the vector says (within a
+    /// math row's bound where the vector gives an `ulps` alternative), never accepted for its
+    /// mark.
+    pub inexact: Vec<(Cow<'a, str>, Cow<'a, str>)>,
     pub error: Option<Cow<'a, str>>,
     /// Registers the simulator says it does not model (`unmodelled`): not compared, and not
     /// required in `final`.
@@ -885,10 +890,18 @@ impl<'a> ResponseView<'a> {
         if has_final && !l.compact_map(|k, v| fin.push((Cow::Borrowed(k), Cow::Borrowed(v)))) {
             return None;
         }
+        let mut inexact = Vec::new();
+        if has_final
+            && l.lit(b",\"inexact\":")
+            && !l.compact_map(|k, v| inexact.push((Cow::Borrowed(k), Cow::Borrowed(v))))
+        {
+            return None;
+        }
         (l.lit(b"}") && l.at_end()).then(|| ResponseView {
             id: Cow::Borrowed(&raw[1..raw.len() - 1]),
             fin,
             has_final,
+            inexact,
             error: None,
             unmodelled: Vec::new(),
             ignored: Vec::new(),
@@ -899,6 +912,7 @@ impl<'a> ResponseView<'a> {
     pub fn parse(line: &'a str) -> Result<ResponseView<'a>, JsonError> {
         let mut l = Lexer::checked(line);
         let (mut id, mut fin, mut error) = (None, Vec::new(), None);
+        let mut inexact = Vec::new();
         let (mut unmodelled, mut ignored) = (Vec::new(), Vec::new());
         let mut has_final = false;
         l.object(|l, key| {
@@ -916,6 +930,7 @@ impl<'a> ResponseView<'a> {
                         Some(l.string()?)
                     }
                 }
+                "inexact" => map_into(l, &mut inexact)?,
                 "unmodelled" => names(l, &mut unmodelled)?,
                 "ignored" => names(l, &mut ignored)?,
                 _ => {
@@ -929,6 +944,7 @@ impl<'a> ResponseView<'a> {
             id: id.ok_or_else(|| missing("id"))?,
             fin,
             has_final,
+            inexact,
             error,
             unmodelled,
             ignored,
@@ -946,6 +962,9 @@ impl<'a> ResponseView<'a> {
                 .collect(),
             // (An owned response omits an empty `final`: it has one when it holds a register.)
             has_final: !r.fin.is_empty(),
+            inexact: (r.inexact.iter())
+                .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
+                .collect(),
             error: r.error.as_deref().map(Cow::Borrowed),
             unmodelled: r
                 .unmodelled
@@ -1322,5 +1341,20 @@ mod tests {
             hits > 150 && dst_hits > 150 && errors >= 4,
             "{hits} {dst_hits} {errors}"
         );
+    }
+
+    /// A reply with inexact marks (as `euref sim` writes it) is read by the fast layout and
+    /// by the general reader alike, marks included.
+    #[test]
+    fn replies_with_inexact_marks_are_read_by_both_readers() {
+        let line = r#"{"id":"m","final":{"f0":"00000000","r10":"abaaaa3e00000000"},"inexact":{"r10":"ffffffff00000000"}}"#;
+        let fast = ResponseView::layout(line).expect("the fast layout reads it");
+        let slow = ResponseView::parse(line).unwrap();
+        for r in [&fast, &slow] {
+            assert_eq!(r.fin.len(), 2);
+            assert_eq!(r.inexact.len(), 1);
+            assert_eq!(r.inexact[0].0, "r10");
+            assert_eq!(r.inexact[0].1, "ffffffff00000000");
+        }
     }
 }

@@ -673,7 +673,7 @@ pub(crate) fn execute(
         Route::Float => {
             // A conversion whose row says the upper dword of each qword is undefined: the
             // channels that may execute, decided before the instruction writes anything.
-            let upper = upper_dword_undefined(st.platform(), insn, dst.ty, tys)
+            let upper = upper_dword_undefined(st.platform(), dst.ty, tys)
                 .then(|| enables_in(st, ctl, insn, n).0.maybe());
             super::ops_float::execute(st, ctl, insn, n, dst, tys, plans, info, opts)?;
             if let Some(chans) = upper {
@@ -732,16 +732,11 @@ pub(crate) fn execute(
     res
 }
 
-/// Whether `insn` (Align1, a GRF destination) converts its float execution type to a
-/// destination type by a conversion row with `upper_dword_undefined` (spec/conversions.toml:
-/// conv.float-narrow.df-f.gen7, DF -> F on Haswell).
-fn upper_dword_undefined(
-    p: crate::spec::Platform,
-    insn: &Insn,
-    dst: DataType,
-    tys: &[DataType],
-) -> bool {
-    if insn.access != AccessMode::Align1 || tys.is_empty() {
+/// Whether an instruction with sources `tys` converts its float execution type to a destination type by a conversion
+/// row with `upper_dword_undefined` (spec/conversions.toml: conv.float-narrow.df-f.gen7, DF ->
+/// F on Haswell), in either access mode.
+fn upper_dword_undefined(p: crate::spec::Platform, dst: DataType, tys: &[DataType]) -> bool {
+    if tys.is_empty() {
         return false;
     }
     let exec = tys
@@ -755,16 +750,21 @@ fn upper_dword_undefined(
     })
 }
 
-/// Mark undefined, for each channel of `chans` (`0..n`), the four GRF bytes after its
-/// destination element: the upper dword of the qword whose low dword the element is.
+/// Mark undefined, for each channel of `chans` (`0..n`) whose destination element the
+/// instruction writes (in Align16: its channel enable set), the upper dword of the qword that
+/// holds that element. In Align1 (HorzStride 2) the element is the low dword and the four bytes
+/// after it become undefined; in Align16 (a packed F destination, channel `n` at dword `n`)
+/// an even channel's element is the low dword of its qword and makes the next dword
+/// undefined, an odd channel's element is itself the upper dword and is undefined.
 fn mark_upper_dwords(st: &mut ThreadState, d: &DstPlan, n: usize, chans: u32) {
     if d.space != Space::Grf || d.esize != 4 {
         return;
     }
-    for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| chans >> ch & 1 == 1) {
-        let o = d.off[ch] as usize + 4;
-        if o % 8 == 4 && o + 4 <= st.grf_size() {
-            st.set_grf_undefined(o, 4);
+    let written = chans & d.en_lo;
+    for ch in (0..n.min(MAX_CHANNELS)).filter(|ch| written >> ch & 1 == 1) {
+        let upper = (d.off[ch] as usize & !7) + 4;
+        if upper + 4 <= st.grf_size() {
+            st.set_grf_undefined(upper, 4);
         }
     }
 }

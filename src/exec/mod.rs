@@ -61,6 +61,12 @@ pub struct ExecOptions {
     /// Refuse (with [`ExecError::Runtime`]) an instruction that violates a runtime rule, instead
     /// of executing it and marking what the violation makes unpredictable as undefined.
     pub strict: bool,
+    /// Convert the execution-type result to a narrower float destination rounding toward
+    /// zero, whatever cr0.0 says, where the conversion's row offers that result as the other
+    /// side of a source conflict (`alt_round = "rtz"`, spec/conversions.toml: F -> HF,
+    /// DF -> HF, Gen8+ DF -> F). The operation itself still rounds per cr0.0. Golden vectors
+    /// execute an instruction so to find the alternative result they accept.
+    pub narrow_toward_zero: bool,
 }
 
 /// What an executed instruction reports besides its effect on the state.

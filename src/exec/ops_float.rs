@@ -584,6 +584,20 @@ pub(crate) fn execute(
     let flags_on = insn.cmod != CondMod::None && !sel_like;
     let fbase = flag_base(insn.flag) + usize::from(insn.chan_off);
     let und_mask = undef | en.unknown;
+    // The environment of the conversion to the destination type: the thread's, or, with
+    // `ExecOptions::narrow_toward_zero` and a conversion row that offers it (`alt_round =
+    // "rtz"`), rounding toward zero (the execution-type result is the same either way).
+    let narrow_env = if opts.narrow_toward_zero
+        && dst.ty != exec_dt
+        && crate::spec::conversions::rule(exec_dt, dst.ty, p).is_some_and(|r| r.alt_round_rtz)
+    {
+        FloatEnv {
+            rounding: Round::Rtz,
+            ..env
+        }
+    } else {
+        env
+    };
     // The final destination bits of a channel and its condition flag (false without flags).
     // (Made where it is used: a closure capturing this much costs its construction.)
     macro_rules! final_of {
@@ -605,7 +619,7 @@ pub(crate) fn execute(
                 } else if dst.ty == exec_dt {
                     same_type_final(insn, exec_ft, dst_ft, flags_on, res[ch], out_flags[ch])
                 } else {
-                    let cv = float::convert(&env, exec_dt, dst.ty, res[ch], insn.sat)
+                    let cv = float::convert(&narrow_env, exec_dt, dst.ty, res[ch], insn.sat)
                         .map_err(|e| unsupported(format!("{}: {e}", op.name())))?;
                     let fl = flags_on
                         && flag_of(insn.cmod, dst.ty, dst_ft, cv.bits, out_flags[ch] | cv.flags);

@@ -846,30 +846,52 @@ pub fn to_value(st: &ThreadState) -> Value {
 /// bit.
 fn inexact_marks(st: &ThreadState) -> Map<String, Value> {
     let mut marks = Map::new();
-    let rb = st.grf_reg_bytes();
-    for n in 0..st.grf_size() / rb {
-        let o = n * rb;
-        if !st.grf_range_inexact(o, rb) {
-            continue;
-        }
-        let s: String = (o..o + rb)
-            .map(|b| if st.grf_byte_inexact(b) { "ff" } else { "00" })
-            .collect();
-        marks.insert(format!("r{n}"), Value::String(s));
+    if !st.has_inexact() {
+        return marks;
     }
-    for r in &st.layout.regs {
-        let bits: Vec<u32> = (0..r.bytes.div_ceil(4))
-            .map(|d| st.arf_inexact(&r.name, d).unwrap_or(0))
-            .collect();
-        if bits.iter().all(|b| *b == 0) {
-            continue;
+    let grf = (0..st.grf_size() / st.grf_reg_bytes()).map(|n| format!("r{n}"));
+    for name in grf.chain(st.layout.regs.iter().map(|r| r.name.clone())) {
+        if let Some(s) = inexact_hex(st, &name) {
+            marks.insert(name, Value::String(s));
         }
-        let s: String = (0..r.bytes)
-            .map(|i| format!("{:02x}", (bits[i / 4] >> (8 * (i % 4))) as u8))
-            .collect();
-        marks.insert(r.name.clone(), Value::String(s));
     }
     marks
+}
+
+/// The inexact mask of register `name` as the `"inexact"` object writes it (a GRF register
+/// `rN`: `00` or `ff` per byte; an ARF register: its inexact bits, byte by byte), or None when
+/// it has no inexact byte or bit, or there is no such register.
+pub fn inexact_hex(st: &ThreadState, name: &str) -> Option<String> {
+    if !st.has_inexact() {
+        return None;
+    }
+    let rb = st.grf_reg_bytes();
+    let grf = name
+        .strip_prefix('r')
+        .filter(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()));
+    if let Some(n) = grf.and_then(|d| d.parse::<usize>().ok()) {
+        let o = n.checked_mul(rb).filter(|o| o + rb <= st.grf_size())?;
+        if !st.grf_range_inexact(o, rb) {
+            return None;
+        }
+        return Some(
+            (o..o + rb)
+                .map(|b| if st.grf_byte_inexact(b) { "ff" } else { "00" })
+                .collect(),
+        );
+    }
+    let r = &st.layout.regs[st.layout.by_name(name)?];
+    let bits: Vec<u32> = (0..r.bytes.div_ceil(4))
+        .map(|d| st.arf_inexact(&r.name, d).unwrap_or(0))
+        .collect();
+    if bits.iter().all(|b| *b == 0) {
+        return None;
+    }
+    Some(
+        (0..r.bytes)
+            .map(|i| format!("{:02x}", (bits[i / 4] >> (8 * (i % 4))) as u8))
+            .collect(),
+    )
 }
 
 /// The state as pretty-printed JSON.

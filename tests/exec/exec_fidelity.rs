@@ -123,6 +123,104 @@ fn hsw_df_to_f_leaves_the_upper_dword_undefined() {
     }
 }
 
+/// Haswell DF -> F in Align16: the destination is packed (channel n at dword n, seed000
+/// §3.2.2-§3.2.3) and channel n reads qword n of the source (two DF elements per 16-byte
+/// group, swizzle .xyzw). seed000 §2.4.5: the upper dword of every qword of the destination is
+/// undefined, so dwords 1 and 3 (channels 1 and 3) are undefined and dwords 0 and 2 hold
+/// qwords 0 and 2 of the source rounded toward zero. With write mask .y only channel 1 writes:
+/// its element is the upper dword of qword 0 (undefined), dword 0 keeps its value.
+/// (The validator refuses this form, region.dst-stride-exec-ratio; the executor runs it.)
+#[test]
+fn hsw_df_to_f_align16_leaves_the_upper_dwords_undefined() {
+    let vals = [1.0f64 / 3.0, -2.25, -1.0 / 7.0, 1e300];
+    let old = 0x1111_1111u64;
+    let mut st = zeroed(Hsw);
+    put(&mut st, r(4, 0), 8, &vals.map(f64::to_bits));
+    put(&mut st, r(2, 0), 4, &[old; 8]);
+    run(
+        &mut st,
+        &["mov (4|M0) r2.0<1>:f r4.0<4;4,1>.xyzw:df {Align16}"],
+    );
+    assert_eq!(get1(&st, r(2, 0), 4), (f_rtz(vals[0]), false), "dword 0");
+    assert!(get1(&st, r(2, 4), 4).1, "dword 1");
+    assert_eq!(get1(&st, r(2, 8), 4), (f_rtz(vals[2]), false), "dword 2");
+    assert!(get1(&st, r(2, 12), 4).1, "dword 3");
+    for d in 4..8 {
+        assert_eq!(get1(&st, r(2, 4 * d), 4), (old, false), "dword {d}");
+    }
+    let mut st = zeroed(Hsw);
+    put(&mut st, r(4, 0), 8, &vals.map(f64::to_bits));
+    put(&mut st, r(2, 0), 4, &[old; 8]);
+    run(
+        &mut st,
+        &["mov (4|M0) r2.0<1>.y:f r4.0<4;4,1>.xyzw:df {Align16}"],
+    );
+    assert_eq!(
+        get1(&st, r(2, 0), 4),
+        (old, false),
+        "dword 0 (x not written)"
+    );
+    assert!(get1(&st, r(2, 4), 4).1, "dword 1 (y: an upper dword)");
+    for d in 2..8 {
+        assert_eq!(get1(&st, r(2, 4 * d), 4), (old, false), "dword {d}");
+    }
+}
+
+/// The disputed narrowing (conv.float-narrow.f-hf, `alt_round = "rtz"`): by default the
+/// conversion to HF rounds per cr0 (nearest even); with `ExecOptions::narrow_toward_zero` the
+/// same F result of the operation is converted rounding toward zero. For mov the F result is
+/// the source; for mixed-mode add it is the F sum rounded per cr0. HF values by hand: 1.0 is
+/// 0x3C00 and its ulp 2^-10; 1 + 0.75 ulp rounds to 0x3C01 (nearest) or 0x3C00 (toward zero).
+#[test]
+fn narrowing_toward_zero_option_converts_the_f_result() {
+    use euref::exec::ExecOptions;
+    let rtz = ExecOptions {
+        narrow_toward_zero: true,
+        ..ExecOptions::default()
+    };
+    let f = |x: f32| u64::from(x.to_bits());
+    let t = 2f32.powi(-12);
+    for (text, a, b) in [
+        (
+            "add (8|M0) r10.0<1>:hf r12.0<8;8,1>:f r14.0<8;8,1>:f",
+            1.0,
+            3.0 * t,
+        ),
+        (
+            "mul (8|M0) r10.0<1>:hf r12.0<8;8,1>:f r14.0<8;8,1>:f",
+            1.0 + 3.0 * t,
+            1.0,
+        ),
+        ("mov (8|M0) r10.0<1>:hf r12.0<8;8,1>:f", 1.0 + 3.0 * t, 0.0),
+    ] {
+        for (opts, want) in [(ExecOptions::default(), 0x3c01u64), (rtz, 0x3c00)] {
+            let mut st = zeroed(Skl);
+            put(&mut st, r(12, 0), 4, &[f(a); 8]);
+            put(&mut st, r(14, 0), 4, &[f(b); 8]);
+            euref::exec::step_with(&mut st, &insn(Skl, text), &opts).unwrap();
+            assert_eq!(get(&st, r(10, 0), 2, 8), vec![want; 8], "{text} {opts:?}");
+        }
+    }
+    // The F result is rounded per cr0 before the conversion: 1 + 2^-10 - 2^-40 becomes the F
+    // value 1 + 2^-10, an HF value, so toward zero gives 0x3C01 too (not 1.0).
+    let mut st = zeroed(Skl);
+    put(&mut st, r(12, 0), 4, &[f(1.0 + 2f32.powi(-10)); 8]);
+    put(&mut st, r(14, 0), 4, &[f(-(2f32.powi(-40))); 8]);
+    let add = "add (8|M0) r10.0<1>:hf r12.0<8;8,1>:f r14.0<8;8,1>:f";
+    euref::exec::step_with(&mut st, &insn(Skl, add), &rtz).unwrap();
+    assert_eq!(get(&st, r(10, 0), 2, 8), vec![0x3c01; 8]);
+    // A conversion no row disputes (F -> D) is unchanged by the option.
+    let mut st = zeroed(Skl);
+    put(&mut st, r(12, 0), 4, &[f(-2.75); 8]);
+    euref::exec::step_with(
+        &mut st,
+        &insn(Skl, "mov (8|M0) r10.0<1>:d r12.0<8;8,1>:f"),
+        &rtz,
+    )
+    .unwrap();
+    assert_eq!(get(&st, r(10, 0), 4, 8), vec![u64::from((-2i32) as u32); 8]);
+}
+
 /// Ivy Bridge DF -> F on channel pairs: lane j's F in channel 2j, an undefined dword in
 /// channel 2j + 1 (ExecSize and the regions are in 32-bit units, seed000 §1.3).
 #[test]

@@ -239,7 +239,10 @@ fn acc_read_with_other_type_is_undefined_and_checked() {
     let e = exec::step_with(
         &mut st,
         &insn(Bdw, "mov (8) r1<1>:d acc0<8;8,1>:d"),
-        &ExecOptions { strict: true },
+        &ExecOptions {
+            strict: true,
+            ..ExecOptions::default()
+        },
     )
     .unwrap_err();
     assert!(matches!(

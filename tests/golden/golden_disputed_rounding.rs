@@ -89,6 +89,7 @@ fn narrowing_conversions_carry_the_round_toward_zero_result() {
                     let resp = Response {
                         id: v.id.clone(),
                         fin,
+                        inexact: Default::default(),
                         error: None,
                         unmodelled: Vec::new(),
                         ignored: Vec::new(),

@@ -20,3 +20,4 @@ mod golden_slurm;
 mod golden_templates;
 mod honest_verdict;
 mod protocol_doc;
+mod sim_inexact;

@@ -35,7 +35,10 @@ pub fn try_run(st: &mut ThreadState, text: &str, max: u64) -> Result<Vec<u32>, R
     let img = image(st.platform(), text);
     let mut t = Thread::new(img, st)?;
     let mut ips = vec![];
-    let opts = ExecOptions { strict: true };
+    let opts = ExecOptions {
+        strict: true,
+        ..ExecOptions::default()
+    };
     while !t.ended() {
         ips.push(t.step_limited(st, &opts, max)?.ip);
     }

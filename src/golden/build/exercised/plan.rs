@@ -77,10 +77,33 @@ struct Alts {
     any_nan: Option<Rule>,
     math: Option<&'static MathFuncInfo>,
     fused: Option<Rule>,
-    /// A mov converting between float types by a row with `alt_round = "rtz"` while cr0 does
-    /// not round toward zero: the environment that does (the result rounded toward zero is
-    /// also accepted).
-    rtz: Option<FloatEnv>,
+    /// An instruction whose execution-type result is converted to the destination type by a
+    /// row with `alt_round = "rtz"` while cr0 does not round toward zero: how the result
+    /// rounded toward zero, also accepted, is found.
+    rtz: Option<RtzAlt>,
+}
+
+/// How the round-toward-zero alternative of a disputed narrowing conversion is found.
+#[derive(Clone, Copy, Debug)]
+enum RtzAlt {
+    /// A mov: source 0 converted in this environment (cr0's, rounding toward zero).
+    Convert(FloatEnv),
+    /// Any other instruction (mixed-mode arithmetic with an HF destination, ...): the
+    /// instruction executed again with `ExecOptions::narrow_toward_zero`, which computes the
+    /// same execution-type (`from`) result and converts it rounding toward zero.
+    Rerun { from: DataType },
+}
+
+/// The state after `insn` executed on `before` with its narrowing conversion rounding toward
+/// zero (None when it does not execute).
+fn rerun_toward_zero(insn: &Insn, before: &ThreadState) -> Option<ThreadState> {
+    let mut st = before.clone();
+    let opts = crate::exec::ExecOptions {
+        narrow_toward_zero: true,
+        ..Default::default()
+    };
+    crate::exec::step_with(&mut st, insn, &opts).ok()?;
+    Some(st)
 }
 
 impl TagPlan {
@@ -299,6 +322,10 @@ impl TagPlan {
         crate::golden::fp_rows::tag(&fv, rules);
         // Alternatives, per enabled destination element.
         let Some(a) = &m.alts else { return };
+        let rerun = match a.rtz {
+            Some(RtzAlt::Rerun { .. }) if !channels.is_empty() => rerun_toward_zero(insn, before),
+            _ => None,
+        };
         for &c in channels {
             let (Some((o, _)), Some(v)) = (dst_elem(insn, c), vals.out(c)) else {
                 continue;
@@ -314,18 +341,25 @@ impl TagPlan {
                 bits: None,
                 rule,
             };
-            if let (Some(env), Some((t, x, _))) = (a.rtz, vals.get(0, c)) {
-                // The conversion's row and its round-toward-zero result, where it differs.
-                let row = conversions::rule(t, dty, p).filter(|r| r.alt_round_rtz);
-                let other = crate::float::convert(&env, t, dty, x, insn.sat).ok();
-                if let (Some(row), Some(cv)) = (row, other) {
-                    if cv.bits != v {
-                        alts.push(Alt {
-                            bits: Some(cv.bits),
-                            ..mk(AltKind::Value, row.id, None, None)
-                        });
-                    }
-                }
+            // The conversion's row and its round-toward-zero result, where it differs.
+            let toward_zero = match a.rtz {
+                Some(RtzAlt::Convert(env)) => vals.get(0, c).and_then(|(t, x, _)| {
+                    let row = conversions::rule(t, dty, p).filter(|r| r.alt_round_rtz)?;
+                    let cv = crate::float::convert(&env, t, dty, x, insn.sat).ok()?;
+                    Some((row, cv.bits))
+                }),
+                Some(RtzAlt::Rerun { from }) => rerun.as_ref().and_then(|st| {
+                    let row = conversions::rule(from, dty, p).filter(|r| r.alt_round_rtz)?;
+                    let (bits, undef) = st.read_grf(o, dty.bytes() as usize).ok()?;
+                    (!undef).then_some((row, bits))
+                }),
+                None => None,
+            };
+            if let Some((row, bits)) = toward_zero.filter(|t| t.1 != v) {
+                alts.push(Alt {
+                    bits: Some(bits),
+                    ..mk(AltKind::Value, row.id, None, None)
+                });
             }
             if cls == values::NAN {
                 if let Some(r) = a.any_nan {
@@ -556,15 +590,7 @@ fn modes(
         fused: (ops == FpOps::Fused && !env.alt)
             .then(|| find(FpEffect::FusedOverflowInf))
             .flatten(),
-        rtz: (insn.op == Opcode::Mov
-            && sty.is_float()
-            && sty != dst.ty
-            && env.rounding != crate::fp::Round::Rtz
-            && conversions::rule(sty, dst.ty, p).is_some_and(|r| r.alt_round_rtz))
-        .then_some(FloatEnv {
-            rounding: crate::fp::Round::Rtz,
-            ..*env
-        }),
+        rtz: rtz_alt(insn, dst.ty, env),
     });
     Some(Modes {
         ft,
@@ -574,6 +600,32 @@ fn modes(
         nan,
         alt_inputs,
         alts,
+    })
+}
+
+/// The round-toward-zero alternative of `insn` writing `dty` in `env` (None: its result is
+/// not converted by a row with `alt_round = "rtz"`, or cr0 already rounds toward zero): the
+/// execution type is the widest float source type (a null source is no operand), as the
+/// executor takes it; compares write no converted value.
+fn rtz_alt(insn: &Insn, dty: DataType, env: &FloatEnv) -> Option<RtzAlt> {
+    if env.rounding == crate::fp::Round::Rtz || matches!(insn.op, Opcode::Cmp | Opcode::Cmpn) {
+        return None;
+    }
+    let from = (insn.src.iter().flatten().take(insn.num_srcs()))
+        .filter(|s| !matches!(s, Src::Reg(r) if r.addr.is_null()))
+        .map(|s| s.ty())
+        .filter(|t| t.is_float())
+        .max_by_key(|t| t.bytes())?;
+    if from == dty || !conversions::rule(from, dty, env.platform).is_some_and(|r| r.alt_round_rtz) {
+        return None;
+    }
+    Some(if insn.op == Opcode::Mov {
+        RtzAlt::Convert(FloatEnv {
+            rounding: crate::fp::Round::Rtz,
+            ..*env
+        })
+    } else {
+        RtzAlt::Rerun { from }
     })
 }
 
@@ -801,5 +853,93 @@ mod tests {
             recalled > 2000 && recalled + 2000 < checked,
             "{recalled} {checked}"
         );
+    }
+
+    /// Mixed-mode arithmetic with an HF destination (issue 28): the F result of the operation
+    /// (rounded per cr0, here to nearest even) is converted to HF by conv.float-narrow.f-hf,
+    /// whose rounding the sources dispute; a vector also accepts that F result rounded toward
+    /// zero to HF. Values by hand: HF has 10 fraction bits (ulp 2^-10 at 1.0, largest finite
+    /// 65504, 0x7BFF).
+    #[test]
+    fn mixed_mode_hf_result_offers_the_round_toward_zero_alternative() {
+        let p = Platform::Skl;
+        let insn = crate::asm::parse_insn(
+            "add (8|M0) r10.0<1>:hf r12.0<8;8,1>:f r14.0<8;8,1>:f",
+            crate::asm::Dialect::Iga,
+            p,
+        )
+        .unwrap();
+        let f = |x: f32| u64::from(x.to_bits());
+        let t = 2f32.powi(-12);
+        // (a, b, expected HF bits (RTNE), the round-toward-zero alternative when it differs)
+        let cases: [(f32, f32, u64, Option<u64>); 5] = [
+            // 1 + 0.75 ulp: nearest is 1 + 2^-10, toward zero 1.0.
+            (1.0, 3.0 * t, 0x3c01, Some(0x3c00)),
+            (-1.0, -3.0 * t, 0xbc01, Some(0xbc00)),
+            // 65536 is past the HF range: +inf to nearest, the largest finite toward zero.
+            (65504.0, 32.0, 0x7c00, Some(0x7bff)),
+            // 1.75 is an HF value: no alternative.
+            (1.5, 0.25, 0x3f00, None),
+            // The exact sum 1 + 2^-10 - 2^-40 rounds to the F value 1 + 2^-10 first (the F
+            // result), which is an HF value: no alternative, although rounding the exact sum
+            // toward zero would give 1.0.
+            (1.0 + 2f32.powi(-10), -(2f32.powi(-40)), 0x3c01, None),
+        ];
+        let mut before = ThreadState::zeroed(p);
+        for (ch, (a, b, _, _)) in cases.iter().enumerate() {
+            before.write_grf(12 * 32 + 4 * ch, 4, f(*a), false).unwrap();
+            before.write_grf(14 * 32 + 4 * ch, 4, f(*b), false).unwrap();
+        }
+        let mut after = before.clone();
+        crate::exec::step(&mut after, &insn).unwrap();
+        for (ch, (_, _, want, _)) in cases.iter().enumerate() {
+            assert_eq!(
+                after.read_grf(10 * 32 + 2 * ch, 2).unwrap(),
+                (*want, false),
+                "{ch}"
+            );
+        }
+        let env = FloatEnv::from_cr0(p, 0);
+        let plan = TagPlan::new(&insn, false, env, Vec::new());
+        let (mut rules, mut alts, mut vals) = (RuleSet::default(), Vec::new(), Operands::new());
+        let enabled = (1u32 << cases.len()) - 1;
+        plan.apply_in(
+            env,
+            &insn,
+            &before,
+            &after,
+            enabled,
+            &mut vals,
+            (&mut rules, &mut alts),
+        );
+        let got: Vec<(u32, Option<u64>, &str)> = alts
+            .iter()
+            .filter(|a| a.kind == AltKind::Value)
+            .map(|a| (a.offset, a.bits, a.rule))
+            .collect();
+        let want: Vec<(u32, Option<u64>, &str)> = (cases.iter().enumerate())
+            .filter_map(|(ch, c)| {
+                c.3.map(|b| (2 * ch as u32, Some(b), "conv.float-narrow.f-hf"))
+            })
+            .collect();
+        assert_eq!(got, want);
+        // cr0 rounding toward zero: the sources agree, no alternative.
+        let rtz = FloatEnv::from_cr0(p, 0x30);
+        let mut before_rtz = before.clone();
+        before_rtz.set_arf_bytes("cr0", 0, &[0x30]).unwrap();
+        let mut after_rtz = before_rtz.clone();
+        crate::exec::step(&mut after_rtz, &insn).unwrap();
+        let plan = TagPlan::new(&insn, false, rtz, Vec::new());
+        alts.clear();
+        plan.apply_in(
+            rtz,
+            &insn,
+            &before_rtz,
+            &after_rtz,
+            enabled,
+            &mut vals,
+            (&mut rules, &mut alts),
+        );
+        assert!(alts.iter().all(|a| a.kind != AltKind::Value));
     }
 }
