@@ -1,7 +1,7 @@
 //! `euref run`: execute a program on one thread state and print the final state.
 //!
 //! `euref run [FILE.asm] [--gen G] [--state init.json] [--json] [--lenient] [--syntax S]
-//! [--max-steps N] [--trace]` (docs/run.md):
+//! [--max-steps N] [--trace] [--sip LABEL|OFFSET]` (docs/run.md):
 //! - the program is assembly text in any of the three dialects (detected unless `--syntax`);
 //!   without FILE the built-in example (examples/kernels/saxpy.asm) runs;
 //! - the initial state is the documented default state ([`ThreadState::new`]) or the JSON
@@ -12,7 +12,8 @@
 //!   instructions by [`euref::exec`]; strict by default (an instruction that violates a rule
 //!   is refused with the rule's ID, message and citation and the instruction's line:column,
 //!   exit status 1), `--lenient` executes it and marks what the violation makes unpredictable
-//!   as undefined;
+//!   as undefined; exceptions jump to the System IP of `--sip` ([`super::run_sip`],
+//!   flow.exception.*);
 //! - the output is the final state as a diff from the initial state ([`super::state_diff`]),
 //!   or the whole final state as JSON (`--json`, loadable with `--state`); `--trace` prints
 //!   every executed instruction first ([`super::run_trace`]).
@@ -23,6 +24,7 @@
 //! unreadable file, malformed state JSON).
 
 use super::output;
+use super::run_sip;
 use super::run_trace;
 use super::state_diff;
 use euref::asm::{self, Dialect};
@@ -73,6 +75,11 @@ pub struct Args {
     /// the registers it wrote (JSON lines with --json).
     #[arg(long)]
     pub trace: bool,
+    /// The System IP exceptions jump to (row flow.exception.sip): a label of the program or
+    /// a byte offset into the program image (decimal or 0x hex). Without it, an exception
+    /// the state enables is refused.
+    #[arg(long, value_name = "LABEL|OFFSET")]
+    pub sip: Option<String>,
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -244,6 +251,19 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     }
     // The instruction index at an address.
     let index_at = |ip: u32| addrs.binary_search(&ip).ok();
+    let sip = match &a.sip {
+        None => None,
+        Some(s) => {
+            let layout = run_sip::Layout {
+                text: &text,
+                lines: &prog.lines,
+                addrs: &addrs,
+                base,
+                end: base.wrapping_add(bytes.len() as u32),
+            };
+            Some(run_sip::resolve(s, &layout).map_err(|e| format!("{name}: {e}"))?)
+        }
+    };
     let opts = ExecOptions { strict: !a.lenient };
     let mut st = init.clone();
     let mut thread = match Thread::new(Image::new(platform, bytes, base), &mut st) {
@@ -253,6 +273,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             return Ok(ExitCode::from(1));
         }
     };
+    thread.set_sip(sip);
     let mut last_type = state_diff::WriteTypes::default();
     let mut warnings = Vec::new();
     let mut trace = String::new();

@@ -5,6 +5,7 @@ mod scratch_util;
 
 mod flow_cli;
 mod flow_examples;
+mod flow_exceptions;
 mod flow_loops;
 mod flow_nested;
 mod flow_rows;
