@@ -525,3 +525,50 @@ fn run_takes_the_sip_as_a_label_or_an_offset_and_traces_the_exception() {
         text(&o.stderr)
     );
 }
+
+/// flow.exception.illegal-opcode in `euref run`, strict: `illegal` is taken to the routine
+/// (the static rule op.illegal-opcode, which would refuse it, is left to the runner); the
+/// routine of [`ILLEGAL`] returns past it, so r11 = 2. With the exception disabled the run is
+/// refused naming flow.exception.illegal-opcode-disabled.
+#[test]
+fn run_takes_an_illegal_opcode_exception_in_strict_mode() {
+    let tmp = Scratch::new("run-exc-ill");
+    let prog = tmp.file("ill.asm", ILLEGAL);
+    let on = tmp.file(
+        "on.json",
+        r#"{"base": "zero", "sr0": {"dmask": 255}, "cr0": {"illegal_opcode_enable": 1}}"#,
+    );
+    let off = tmp.file("off.json", r#"{"base": "zero", "sr0": {"dmask": 255}}"#);
+    let p = prog.to_str().unwrap();
+    let euref = |st: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_euref"))
+            .args(["run", p, "--state", st.to_str().unwrap(), "--sip", "SIP"])
+            .args(["--trace", "--json"])
+            .output()
+            .expect("euref runs")
+    };
+    let o = euref(&on);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(
+        lines[1]["exception"],
+        serde_json::json!({"kind": "illegal opcode", "aip": 16, "sip": 64})
+    );
+    assert_eq!(lines[5]["exception"], serde_json::json!({"return": 32}));
+    let fin = &lines.last().expect("final")["final"];
+    assert_eq!(
+        fin["r11"].as_str().map(|h| &h[..16]),
+        Some("0200000002000000")
+    );
+    let o = euref(&off);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("[flow.exception.illegal-opcode-disabled]"),
+        "{err}"
+    );
+}
