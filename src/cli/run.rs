@@ -1,7 +1,7 @@
 //! `euref run`: execute a program on one thread state and print the final state.
 //!
 //! `euref run [FILE.asm] [--gen G] [--state init.json] [--json] [--lenient] [--syntax S]
-//! [--max-steps N] [--trace]` (docs/run.md):
+//! [--max-steps N] [--trace] [--sip LABEL|OFFSET]` (docs/run.md):
 //! - the program is assembly text in any of the three dialects (detected unless `--syntax`);
 //!   without FILE the built-in example (examples/kernels/saxpy.asm) runs;
 //! - the initial state is the documented default state ([`ThreadState::new`]) or the JSON
@@ -12,7 +12,8 @@
 //!   instructions by [`euref::exec`]; strict by default (an instruction that violates a rule
 //!   is refused with the rule's ID, message and citation and the instruction's line:column,
 //!   exit status 1), `--lenient` executes it and marks what the violation makes unpredictable
-//!   as undefined;
+//!   as undefined; exceptions jump to the System IP of `--sip` ([`super::run_sip`],
+//!   flow.exception.*);
 //! - the output is the final state as a diff from the initial state ([`super::state_diff`]),
 //!   or the whole final state as JSON (`--json`, loadable with `--state`); `--trace` prints
 //!   every executed instruction first ([`super::run_trace`]).
@@ -23,6 +24,7 @@
 //! unreadable file, malformed state JSON).
 
 use super::output;
+use super::run_sip;
 use super::run_trace;
 use super::state_diff;
 use euref::asm::{self, Dialect};
@@ -73,6 +75,11 @@ pub struct Args {
     /// the registers it wrote (JSON lines with --json).
     #[arg(long)]
     pub trace: bool,
+    /// The System IP exceptions jump to (row flow.exception.sip): a label of the program or
+    /// a byte offset into the program image (decimal or 0x hex). Without it, an exception
+    /// the state enables is refused.
+    #[arg(long, value_name = "LABEL|OFFSET")]
+    pub sip: Option<String>,
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -89,10 +96,16 @@ pub struct StaticViolation {
     pub undefined: &'static str,
 }
 
+/// The validator rule that flags `illegal` statically; the runner models what it describes
+/// (flow.exception.illegal-opcode, or a refusal per flow.exception.illegal-opcode-disabled),
+/// so `run` leaves it out.
+const ILLEGAL_OPCODE_RULE: &str = "op.illegal-opcode";
+
 /// The restrictions of spec/rules that `insn` violates in state `st`: the one place where
 /// `run` consults the validator before executing an instruction. The execution context comes
 /// from the state: its `preemptible` setting and cr0.0 Single Program Flow (an undefined SPF
 /// bit counts as clear: the rules that need SPF apply only when the state says it is set).
+/// [`ILLEGAL_OPCODE_RULE`] is left out: the thread runner takes the exception.
 fn static_violations(st: &ThreadState, insn: &Insn) -> Vec<StaticViolation> {
     let ctx = ExecContext {
         preemptible: st.preemptible(),
@@ -100,6 +113,7 @@ fn static_violations(st: &ThreadState, insn: &Insn) -> Vec<StaticViolation> {
     };
     euref::validate::check_insn_in(st.platform(), insn, &ctx)
         .into_iter()
+        .filter(|v| v.rule.id != ILLEGAL_OPCODE_RULE)
         .map(|v| StaticViolation {
             id: v.rule.id,
             msg: v.rule.msg,
@@ -244,6 +258,19 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     }
     // The instruction index at an address.
     let index_at = |ip: u32| addrs.binary_search(&ip).ok();
+    let sip = match &a.sip {
+        None => None,
+        Some(s) => {
+            let layout = run_sip::Layout {
+                text: &text,
+                lines: &prog.lines,
+                addrs: &addrs,
+                base,
+                end: base.wrapping_add(bytes.len() as u32),
+            };
+            Some(run_sip::resolve(s, &layout).map_err(|e| format!("{name}: {e}"))?)
+        }
+    };
     let opts = ExecOptions {
         strict: !a.lenient,
         ..ExecOptions::default()
@@ -256,6 +283,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             return Ok(ExitCode::from(1));
         }
     };
+    thread.set_sip(sip);
     let mut last_type = state_diff::WriteTypes::default();
     let mut warnings = Vec::new();
     let mut trace = String::new();

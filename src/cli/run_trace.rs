@@ -1,7 +1,9 @@
 //! `euref run --trace`: one line per executed instruction: its IP, the channels that executed
-//! it, its text and the registers it wrote; JSON lines with `--json` (docs/run.md).
+//! it, its text, the registers it wrote and the exception it took (or the return from the
+//! System Routine); JSON lines with `--json` (docs/run.md).
 
 use euref::state::ThreadState;
+use euref::thread::exception::Event;
 use euref::thread::Step;
 use serde_json::json;
 
@@ -29,23 +31,41 @@ pub fn written_regs(st: &ThreadState, step: &Step) -> Vec<String> {
 /// One trace line (without the line end): text, or a JSON object when `json`.
 pub fn line(n: u64, step: &Step, text: &str, wrote: &[String], json: bool) -> String {
     if json {
-        json!({
+        let mut v = json!({
             "step": n,
             "ip": step.ip,
             "channels": format!("{:#010x}", step.enabled),
             "insn": text,
             "wrote": wrote,
             "next_ip": step.next_ip,
-        })
-        .to_string()
+        });
+        if let Some(e) = step.exception {
+            v["exception"] = match e {
+                Event::Entered { kind, aip, sip } => {
+                    json!({ "kind": kind.name(), "aip": aip, "sip": sip })
+                }
+                Event::Returned { aip } => json!({ "return": aip }),
+            };
+        }
+        v.to_string()
     } else {
         let wrote = if wrote.is_empty() {
             String::new()
         } else {
             format!("  -> {}", wrote.join(" "))
         };
+        let exc = match step.exception {
+            None => String::new(),
+            Some(Event::Entered { kind, aip, sip }) => {
+                format!(
+                    "  => {} exception: AIP {aip:#06x}, IP = SIP {sip:#06x}",
+                    kind.name()
+                )
+            }
+            Some(Event::Returned { aip }) => format!("  => return to AIP {aip:#06x}"),
+        };
         format!(
-            "{n:>6}  ip {:#06x}  ch {:#010x}  {text}{wrote}",
+            "{n:>6}  ip {:#06x}  ch {:#010x}  {text}{wrote}{exc}",
             step.ip, step.enabled
         )
     }

@@ -855,6 +855,12 @@ impl ThreadState {
                         self.events.jumped = true;
                         self.return_to_aip();
                     }
+                    // In the System Routine (cr0.0 bit 31 set) an ordinary bit: software sets
+                    // or clears it and nothing is raised (flow.exception.software).
+                    "field.cr0.1.software-exception-control" if self.in_system_routine() => {
+                        v = (v & !m) | (merged & m);
+                        u = (u & !m) | (merged_u & m);
+                    }
                     // Writing 1 from an application raises a software exception; clearing it
                     // there has no effect.
                     "field.cr0.1.software-exception-control" if merged & m != 0 => {
@@ -867,6 +873,12 @@ impl ThreadState {
             }
         }
         (v, u)
+    }
+
+    /// cr0.0 bit 31 (the master exception state) is a defined 1.
+    fn in_system_routine(&self) -> bool {
+        field("cr0", "master_exception_state", self.platform)
+            .is_some_and(|f| self.field(f) == Some((1, false)))
     }
 
     fn return_to_aip(&mut self) {

@@ -31,6 +31,13 @@ pub enum ImageError {
     Misaligned { ip: u32 },
     #[error("IP {ip:#x} (byte offset {offset} of the image): cannot decode: {msg}")]
     Decode { ip: u32, offset: u32, msg: String },
+    /// The opcode field names no instruction on the platform (the runner raises the
+    /// illegal-opcode exception, flow.exception.illegal-opcode).
+    #[error(
+        "IP {ip:#x} (byte offset {offset} of the image): opcode {opcode:#04x} is undefined on \
+         this platform"
+    )]
+    UndefinedOpcode { ip: u32, offset: u32, opcode: u8 },
 }
 
 impl Image {
@@ -97,10 +104,17 @@ impl Image {
         let slot = (offset / 8) as usize;
         if self.cache[slot].is_none() {
             let (insn, size) = codec::decode(&self.bytes[offset as usize..], self.platform)
-                .map_err(|e| ImageError::Decode {
-                    ip,
-                    offset,
-                    msg: e.to_string(),
+                .map_err(|e| match e.kind {
+                    codec::DecodeErrorKind::UnknownOpcode => ImageError::UndefinedOpcode {
+                        ip,
+                        offset,
+                        opcode: (e.value & 0x7f) as u8,
+                    },
+                    _ => ImageError::Decode {
+                        ip,
+                        offset,
+                        msg: e.to_string(),
+                    },
                 })?;
             self.cache[slot] = Some(Decoded {
                 insn,

@@ -10,11 +10,15 @@
 //! - a structured branch (if, else, endif, while, break, cont, halt) moves the channels'
 //!   PcIP ([`branch`]) and IP (flow.channel.no-channel-left); `jmpi` jumps the thread
 //!   (flow.jmpi);
-//! - what spec/flow.toml marks undefined or unmodelled is refused with the row's ID.
+//! - what spec/flow.toml marks undefined or unmodelled is refused with the row's ID;
+//! - exceptions (breakpoint, illegal opcode, software exception, the return from the System
+//!   Routine: the flow.exception.* rows) are checked before and after the instruction
+//!   ([`exception`]).
 //!
 //! The program ends when IP reaches the end of the image (flow.program-end).
 
 pub mod branch;
+pub mod exception;
 pub mod image;
 
 use crate::exec::mask::{self, Enables};
@@ -80,6 +84,9 @@ pub struct Step {
     pub info: Option<StepInfo>,
     /// IP after it.
     pub next_ip: u32,
+    /// An exception taken (the instruction did not execute, unless it raised a software
+    /// exception) or the return from the System Routine.
+    pub exception: Option<exception::Event>,
 }
 
 /// A thread running a program image.
@@ -94,6 +101,8 @@ pub struct Thread {
     halt_uip: Option<u32>,
     steps: u64,
     recent: std::collections::VecDeque<u32>,
+    /// The System IP and the application state kept across the System Routine.
+    exc: exception::Exceptions,
 }
 
 fn refused(ip: u32, row: &'static FlowRowInfo, detail: impl Into<String>) -> RunError {
@@ -138,6 +147,7 @@ impl Thread {
             halt_uip: None,
             steps: 0,
             recent: std::collections::VecDeque::with_capacity(RECENT),
+            exc: exception::Exceptions::default(),
         })
     }
 
@@ -233,7 +243,19 @@ impl Thread {
     /// this is an [`ImageError::Outside`] error).
     pub fn step(&mut self, st: &mut ThreadState, opts: &ExecOptions) -> Result<Step, RunError> {
         let ip = self.ip;
-        let d = self.image.at(ip)?.clone();
+        let d = match self.image.at(ip) {
+            Ok(d) => d.clone(),
+            // flow.exception.illegal-opcode: an opcode undefined on the platform.
+            Err(ImageError::UndefinedOpcode { .. }) => {
+                let sip = self.exception_before(st, None, ip)?;
+                let stand_in = Insn::new(Opcode::Illegal);
+                return Ok(self.finish(ip, stand_in, 0, None, sip.unwrap_or(ip)));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if let Some(sip) = self.exception_before(st, Some(&d.insn), ip)? {
+            return Ok(self.finish(ip, d.insn, 0, None, sip));
+        }
         let insn = &d.insn;
         let next = ip.wrapping_add(d.size);
         let spf = match st.field(&CR0_0_SINGLE_PROGRAM_FLOW) {
@@ -256,6 +278,18 @@ impl Thread {
             let (info, next_ip) = self.plain(st, insn, ip, next, at_ip, spf, opts)?;
             (info.enabled, Some(info), next_ip)
         };
+        Ok(self.finish(ip, d.insn, enabled, info, next_ip))
+    }
+
+    /// The end of a step: IP moves to `next_ip`, the step is counted and reported.
+    fn finish(
+        &mut self,
+        ip: u32,
+        insn: Insn,
+        enabled: u32,
+        info: Option<StepInfo>,
+        next_ip: u32,
+    ) -> Step {
         self.ip = next_ip;
         if self.halt_uip == Some(next_ip) {
             self.halt_uip = None;
@@ -265,13 +299,14 @@ impl Thread {
             self.recent.pop_front();
         }
         self.recent.push_back(ip);
-        Ok(Step {
+        Step {
             ip,
-            insn: d.insn,
+            insn,
             enabled,
             info,
             next_ip,
-        })
+            exception: self.take_event(),
+        }
     }
 
     /// A non-branching instruction: the executor with the channels on it.
@@ -298,6 +333,9 @@ impl Thread {
         let r = exec::step_with(st, insn, opts);
         st.set_channels_at_ip(u32::MAX);
         let info = r.map_err(|err| RunError::Exec { ip, err })?;
+        if let Some(to) = self.exception_after(st, insn, ip, next, at_ip, &info)? {
+            return Ok((info, to));
+        }
         if !info.jumped {
             self.move_channels(at_ip, next);
             st.set_ip(next);

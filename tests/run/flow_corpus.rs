@@ -344,7 +344,10 @@ fn branch_files_run_as_the_rows_say() {
             "{dir}/{name} has no case"
         );
     }
-    let opts = ExecOptions { strict: true };
+    let opts = ExecOptions {
+        strict: true,
+        ..ExecOptions::default()
+    };
     for c in &cases {
         let p = platform_of(c.dir);
         let what = format!(

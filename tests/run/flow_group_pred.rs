@@ -133,8 +133,15 @@ nop ;
         let img = Image::from_insns(p, &prog.insns, 0).expect("encodes");
         let mut st = state(p, 0xff, f0, 0);
         let mut t = Thread::new(img, &mut st).expect("thread");
-        t.run(&mut st, &ExecOptions { strict: true }, 100)
-            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        t.run(
+            &mut st,
+            &ExecOptions {
+                strict: true,
+                ..ExecOptions::default()
+            },
+            100,
+        )
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
         let got = ud(&st, 10, 8)
             .iter()
             .enumerate()

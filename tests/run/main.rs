@@ -10,6 +10,7 @@ mod scratch_util;
 mod flow_cli;
 mod flow_corpus;
 mod flow_examples;
+mod flow_exceptions;
 mod flow_group_pred;
 mod flow_loops;
 mod flow_nested;
