@@ -143,10 +143,7 @@ fn run_step_limit_names_the_loop() {
 #[test]
 fn run_refuses_an_undefined_branch_naming_its_row() {
     let tmp = Scratch::new("run-flow");
-    let prog = tmp.file(
-        "goto.asm",
-        "(f0.0) goto (8|M0) 32 32\nnop\njoin (8|M0) 16\n",
-    );
+    let prog = tmp.file("goto.asm", "goto (8|M0) 32 32\nnop\njoin (8|M0) 16\n");
     let st = tmp.file("st.json", STATE);
     let o = euref(&[
         "run",
@@ -156,5 +153,8 @@ fn run_refuses_an_undefined_branch_naming_its_row() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     let err = text(&o.stderr);
-    assert!(err.contains(":1:1: IP 0x0: [flow.goto-join]"), "{err}");
+    assert!(
+        err.contains(":1:1: IP 0x0: [flow.goto.unpredicated]"),
+        "{err}"
+    );
 }

@@ -3,8 +3,11 @@
 #[path = "../common/scratch_util.rs"]
 mod scratch_util;
 
+mod flow_call_text;
+mod flow_calls;
 mod flow_cli;
 mod flow_examples;
+mod flow_goto;
 mod flow_loops;
 mod flow_nested;
 mod flow_rows;
