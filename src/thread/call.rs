@@ -4,8 +4,8 @@
 //! writes the return address to dst.0 (flow.call.return-ip) and an undefined dst.1
 //! (flow.call.mask), and leaves the caller's other channels waiting at the return address.
 //! The thread keeps a call [`Frame`] per open call: a ret (flow.ret) moves its channels to the
-//! return address and, once every channel that entered has returned, closes the frame and
-//! sends IP there. What the rows leave undefined is refused naming the row.
+//! return address and, once every channel that entered has returned (or halted), closes the
+//! frame and sends IP there. What the rows leave undefined is refused naming the row.
 
 use super::operand::{self, ReadError};
 use super::{refused, RunError, Thread, CHANNELS};
@@ -190,7 +190,10 @@ impl Thread {
             )));
         }
         frame.returned |= taken;
-        let done = frame.entered & !frame.returned == 0;
+        let pending = frame.entered & !frame.returned;
+        // Channels that halted in the subroutine wait at the halt UIP, not for the return.
+        let halted = self.halt_uip.map_or(0, |h| self.channels_at(h));
+        let done = pending & !halted == 0;
         self.move_channels(at_ip & !taken, next);
         self.move_channels(taken, to);
         if done {

@@ -242,3 +242,33 @@ fn call_refusals_name_their_rows() {
         ("flow.call.operands", 80)
     );
 }
+
+/// A halt inside a subroutine (flow.ret, flow.halt): f0.0 = 0b1011_0010, so 1, 4, 5, 7 halt
+/// to END (96) and wait there; 0, 2, 3, 6 add 0x10 and return. The halted channels count as
+/// gone: the ret closes the frame and IP goes to 16, where 0, 2, 3, 6 add 0x100; the jmpi
+/// (next 48 + 48) ends the program at 96. Had the frame waited for the halted channels, IP
+/// would have left the ret for 96 and the add at 16 would never run.
+///
+///     0 call r10 SUB   16 add 0x100   32 (W) jmpi 64 (to END)
+///     48 SUB: (f0.0) halt END END   64 add 0x10   80 ret r10   96 END
+#[test]
+fn halt_inside_a_subroutine() {
+    let text = "call (8|M0) r10.0<1>:ud SUB
+add (8|M0) r5.0<1>:ud r5.0<8;8,1>:ud 0x100:ud
+(W) jmpi (1|M0) 64
+SUB:
+(f0.0) halt (8|M0) END END
+add (8|M0) r5.0<1>:ud r5.0<8;8,1>:ud 0x10:ud
+ret (8|M0) r10.0<2;2,1>:ud
+END:
+";
+    for p in CALL {
+        let mut st = state(p, 0xff, 0b1011_0010, 0);
+        assert_eq!(run(&mut st, text), [0, 48, 64, 80, 16, 32], "{p:?}");
+        assert_eq!(
+            ud(&st, 5, 8),
+            [0x110, 0, 0x110, 0x110, 0, 0, 0x110, 0],
+            "{p:?}"
+        );
+    }
+}
