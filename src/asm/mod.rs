@@ -51,7 +51,7 @@ mod send;
 
 pub use error::AsmError;
 pub use lines::LineIndex;
-pub use parse::{jump_bytes, jump_unit, jump_unit_of};
+pub use parse::{jip_is_absolute, jump_bytes, jump_unit, jump_unit_of};
 pub use print::TextBuf;
 
 use crate::isa::Insn;

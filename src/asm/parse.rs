@@ -94,6 +94,13 @@ pub fn jump_bytes(op: Opcode, p: Platform) -> i32 {
         .unwrap_or(1)
 }
 
+/// Whether `op`'s jump field is an absolute address rather than an offset from the
+/// instruction: calla (flow.calla: IGA's OpSpec::isJipAbsolute). A label then resolves to its
+/// byte offset from the program's first instruction.
+pub fn jip_is_absolute(op: Opcode) -> bool {
+    op == Opcode::Calla
+}
+
 /// Units of `op`'s jump offset field per native (16-byte) instruction on `p`.
 pub fn jump_unit_of(op: Opcode, p: Platform) -> i32 {
     16 / jump_bytes(op, p)
@@ -348,7 +355,12 @@ impl<'a> Parser<'a> {
         };
         let op = insns.get(f.insn).map_or(Opcode::If, |i| i.op);
         let unit = jump_unit_of(op, self.plat) as i64;
-        let off = (target as i64 - f.insn as i64) * unit;
+        let from = if jip_is_absolute(op) {
+            0
+        } else {
+            f.insn as i64
+        };
+        let off = (target as i64 - from) * unit;
         let (lo, hi) = jump_range(op, self.plat);
         if !(lo..=hi).contains(&off) {
             return Err(f.pos.err(format!(

@@ -588,7 +588,13 @@ pub fn assemble(
         if insns[k].op == Opcode::Jmpi {
             return None;
         }
-        let a = written[k] + off * bytes_per_unit(k);
+        // calla's field is an address (flow.calla), the others offsets from the instruction.
+        let from = if asm::jip_is_absolute(insns[k].op) {
+            0
+        } else {
+            written[k]
+        };
+        let a = from + off * bytes_per_unit(k);
         written.binary_search(&a).ok()
     };
     let targets: Vec<(Option<usize>, Option<usize>)> = (0..n)
@@ -635,7 +641,12 @@ pub fn assemble(
         let mut i = insns[k].clone();
         let (tj, tu) = targets[k];
         if let Some(t) = tj {
-            i.jip = Some(((addr[t] - addr[k]) / bytes_per_unit(k)) as i32);
+            let from = if asm::jip_is_absolute(i.op) {
+                0
+            } else {
+                addr[k]
+            };
+            i.jip = Some(((addr[t] - from) / bytes_per_unit(k)) as i32);
         }
         if let Some(t) = tu {
             i.uip = Some(((addr[t] - addr[k]) / bytes_per_unit(k)) as i32);

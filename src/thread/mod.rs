@@ -8,8 +8,9 @@
 //!   flow.channel.enable); those channels move to the next instruction; an instruction that
 //!   writes `ip` jumps (flow.ip-write);
 //! - a structured branch (if, else, endif, while, break, cont, halt) moves the channels'
-//!   PcIP ([`branch`]) and IP (flow.channel.no-channel-left); `jmpi` jumps the thread
-//!   (flow.jmpi);
+//!   PcIP ([`branch`]) and IP (flow.channel.no-channel-left); so do goto and join
+//!   ([`goto_join`], Gen8+); `jmpi` jumps the thread (flow.jmpi, flow.jmpi.reg); call, calla
+//!   and ret ([`call`]) enter and leave subroutines;
 //! - what spec/flow.toml marks undefined or unmodelled is refused with the row's ID;
 //! - exceptions (breakpoint, illegal opcode, software exception, the return from the System
 //!   Routine: the flow.exception.* rows) are checked before and after the instruction
@@ -18,12 +19,15 @@
 //! The program ends when IP reaches the end of the image (flow.program-end).
 
 pub mod branch;
+pub mod call;
 pub mod exception;
+pub mod goto_join;
 pub mod image;
+pub mod operand;
 
 use crate::exec::mask::{self, Enables};
 use crate::exec::{self, ExecError, ExecOptions, StepInfo};
-use crate::isa::{Insn, Src};
+use crate::isa::Insn;
 use crate::spec::flow::{self, FlowRowInfo};
 use crate::spec::registers::field::CR0_0_SINGLE_PROGRAM_FLOW;
 use crate::spec::{OpClass, Opcode, PredCtrl};
@@ -99,6 +103,8 @@ pub struct Thread {
     dispatched: u32,
     /// The UIP the halted channels wait at (flow.halt.same-uip).
     halt_uip: Option<u32>,
+    /// The open calls, innermost last (flow.call, flow.ret).
+    calls: Vec<call::Frame>,
     steps: u64,
     recent: std::collections::VecDeque<u32>,
     /// The System IP and the application state kept across the System Routine.
@@ -145,6 +151,7 @@ impl Thread {
             pcip: [start; CHANNELS],
             dispatched: em.on,
             halt_uip: None,
+            calls: Vec::new(),
             steps: 0,
             recent: std::collections::VecDeque::with_capacity(RECENT),
             exc: exception::Exceptions::default(),
@@ -420,7 +427,7 @@ impl Thread {
     /// A branch: the channels' moves and the IP after it.
     fn branch(
         &mut self,
-        st: &ThreadState,
+        st: &mut ThreadState,
         insn: &Insn,
         ip: u32,
         next: u32,
@@ -431,11 +438,11 @@ impl Thread {
         let op = insn.op;
         let row_of = |op: Opcode| flow::of_op(op.name(), p);
         match op {
-            Opcode::Goto | Opcode::Join => {
-                return Err(refused(ip, &flow::GOTO_JOIN, op.name()));
+            Opcode::Goto | Opcode::Join if !insn.ctrl.no_mask => {
+                self.goto_join_checks(insn, ip)?;
             }
             Opcode::Call | Opcode::Calla | Opcode::Ret => {
-                return Err(refused(ip, &flow::CALL_RET, op.name()));
+                return self.call_ret(st, insn, ip, next, at_ip, spf);
             }
             Opcode::Brc | Opcode::Brd => {
                 return Err(refused(ip, &flow::BRC_BRD, op.name()));
@@ -524,8 +531,12 @@ impl Thread {
             uip,
             after_uip,
         };
-        let m = branch::moves(op, row, targets, active, taken)
-            .map_err(|Refusal { row, detail }| refused(ip, row, detail))?;
+        let m = if matches!(op, Opcode::Goto | Opcode::Join) {
+            goto_join::moves(op, targets, active, taken)
+        } else {
+            branch::moves(op, row, targets, active, taken)
+                .map_err(|Refusal { row, detail }| refused(ip, row, detail))?
+        };
         if m.halted != 0 {
             let u = uip.unwrap_or(jip);
             match self.halt_uip {
@@ -570,13 +581,6 @@ impl Thread {
         _at_ip: u32,
         row: &'static FlowRowInfo,
     ) -> Result<u32, RunError> {
-        let Some(Src::Imm(imm)) = insn.src[1] else {
-            return Err(refused(
-                ip,
-                row,
-                "jmpi with a register offset is not run yet (an immediate offset is)",
-            ));
-        };
         if !matches!(insn.pred, PredCtrl::None | PredCtrl::Seq) {
             return Err(refused(
                 ip,
@@ -602,8 +606,8 @@ impl Thread {
         if pm.on & 1 == 0 {
             return Ok(next);
         }
-        // The offset: a signed 32-bit immediate, bytes from the next instruction.
-        let offset = imm.bits as u32 as i32;
+        // The offset: bytes from the next instruction (an immediate, or flow.jmpi.reg).
+        let offset = operand::jmpi_offset(st, insn, ip, row)?;
         Ok(next.wrapping_add_signed(offset))
     }
 }

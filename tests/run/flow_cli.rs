@@ -143,10 +143,7 @@ fn run_step_limit_names_the_loop() {
 #[test]
 fn run_refuses_an_undefined_branch_naming_its_row() {
     let tmp = Scratch::new("run-flow");
-    let prog = tmp.file(
-        "goto.asm",
-        "(f0.0) goto (8|M0) 32 32\nnop\njoin (8|M0) 16\n",
-    );
+    let prog = tmp.file("goto.asm", "goto (8|M0) 32 32\nnop\njoin (8|M0) 16\n");
     let st = tmp.file("st.json", STATE);
     let o = euref(&[
         "run",
@@ -156,5 +153,60 @@ fn run_refuses_an_undefined_branch_naming_its_row() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     let err = text(&o.stderr);
-    assert!(err.contains(":1:1: IP 0x0: [flow.goto-join]"), "{err}");
+    assert!(
+        err.contains(":1:1: IP 0x0: [flow.goto.unpredicated]"),
+        "{err}"
+    );
+}
+
+/// `euref run` runs a divergent call (flow.call, flow.ret) and a goto/join (flow.goto,
+/// flow.join) on Skylake: f0.0 = 0xb2, so channels 1, 4, 5, 7 enter SUB (the trace shows
+/// 0xb2 on the subroutine's add) and, in the goto, the predicate-false channels 0, 2, 3, 6
+/// wait at J0 (the mov after the goto runs on 0xb2).
+#[test]
+fn run_executes_call_and_goto() {
+    let tmp = Scratch::new("run-flow");
+    let prog = tmp.file(
+        "call.asm",
+        "(f0.0) call (8|M0) r10.0<1>:ud SUB
+(f0.0) goto (8|M0) J0 J0
+mov (8|M0) r11.0<1>:ud 0x1:ud
+J0:
+join (8|M0) J1
+J1:
+(W) jmpi (1|M0) 48
+SUB:
+add (8|M0) r12.0<1>:ud r12.0<8;8,1>:ud 0x10:ud
+ret (8|M0) r10.0<2;2,1>:ud
+",
+    );
+    let st = tmp.file("st.json", STATE);
+    let (p, s) = (prog.to_str().unwrap(), st.to_str().unwrap());
+    let o = euref(&["run", p, "--state", s, "--trace"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let ips: Vec<(String, String)> = out
+        .lines()
+        .take_while(|l| l.contains("  ip 0x"))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w[2].to_string(), w[4].to_string())
+        })
+        .collect();
+    // call (0), SUB's add (80) and ret (96) on the entering channels, back to the goto
+    // (16), the mov (32) on the true channels, join (48), jmpi (64) to the end (112).
+    let want = [
+        ("0x0000", "0x000000ff"),
+        ("0x0050", "0x000000b2"),
+        ("0x0060", "0x000000b2"),
+        ("0x0010", "0x000000ff"),
+        ("0x0020", "0x000000b2"),
+        ("0x0030", "0x000000ff"),
+        ("0x0040", "0x000000ff"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(ips, want, "{out}");
 }

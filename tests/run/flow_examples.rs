@@ -173,7 +173,7 @@ mov (8|M0) r8.0<1>:ud 0x2:ud
 }
 
 /// What the rows leave undefined is refused naming the row: brd/brc (flow.brc-brd), goto
-/// (flow.goto-join, unmodelled), anyv predicates (flow.predicate.anyv-allv) on branches, a predicated branch reading undefined flag bits.
+/// with BranchCtrl (flow.goto.branch-ctrl), anyv predicates (flow.predicate.anyv-allv) on branches, a predicated branch reading undefined flag bits.
 #[test]
 fn undefined_rows_are_refused_by_id() {
     let cases: [(&str, &str, u32); 3] = [
@@ -184,8 +184,8 @@ fn undefined_rows_are_refused_by_id() {
             0,
         ),
         (
-            "(f0.0) goto (8|M0) 32 32\nnop\njoin (8|M0) 16\n",
-            flow::GOTO_JOIN.id,
+            "(f0.0) goto (8|M0) 32 32 {BranchCtrl}\nnop\njoin (8|M0) 16\n",
+            flow::GOTO_BRANCH_CTRL.id,
             0,
         ),
     ];

@@ -86,7 +86,8 @@ fn the_program_ends_at_the_end_of_the_image() {
 }
 
 /// Refused branch forms, each naming its row: flow.branch-ctrl, flow.structured-nomask,
-/// flow.predicate.anyv-allv, flow.predicate.group (a group of 32 from f0.1), flow.call-ret, flow.brc-brd; and
+/// flow.predicate.anyv-allv, flow.predicate.group (a group of 32 from f0.1), flow.call.nomask,
+/// flow.ret.unmatched, flow.brc-brd; and
 /// flow.else.gen7 (else is not predicable).
 #[test]
 fn refused_branch_forms_name_their_rows() {
@@ -104,8 +105,11 @@ fn refused_branch_forms_name_their_rows() {
             "(f0.0.anyv) break (8|M0) 16 16\nnop\n",
             "flow.predicate.anyv-allv",
         ),
-        ("call (8|M0) r10.0<1>:ud 32\nnop\nnop\n", "flow.call-ret"),
-        ("ret (8|M0) r10.0<2;2,1>:ud\nnop\n", "flow.call-ret"),
+        (
+            "(W) call (8|M0) r10.0<1>:ud 32\nnop\nnop\n",
+            "flow.call.nomask",
+        ),
+        ("ret (8|M0) r10.0<2;2,1>:ud\nnop\n", "flow.ret.unmatched"),
         ("brc (8|M0) 16 16\nnop\n", "flow.brc-brd"),
     ];
     for (text, id) in cases {

@@ -7,10 +7,13 @@ mod material;
 #[path = "../common/scratch_util.rs"]
 mod scratch_util;
 
+mod flow_call_text;
+mod flow_calls;
 mod flow_cli;
 mod flow_corpus;
 mod flow_examples;
 mod flow_exceptions;
+mod flow_goto;
 mod flow_group_pred;
 mod flow_loops;
 mod flow_nested;

@@ -13,7 +13,7 @@ mod tokens;
 pub use text_buf::TextBuf;
 
 use super::names;
-use super::parse::{jump_bytes, jump_unit_of};
+use super::parse::{jip_is_absolute, jump_bytes, jump_unit_of};
 use super::{Dialect, PrintOptions};
 use crate::isa::{arf_iga_name, arf_mesa_name, Insn, Reg, Region, Swizzle};
 use crate::spec::{DataType, OpClass, Opcode};
@@ -62,11 +62,14 @@ pub(crate) fn program(insns: &[Insn], o: &PrintOptions) -> String {
     let mut is_target = vec![false; n + 1];
     let target = |idx: usize, off: Option<i32>| -> Option<usize> {
         let off = off? as i64;
-        let unit = i64::from(jump_unit_of(insns.get(idx)?.op, o.platform));
+        let op = insns.get(idx)?.op;
+        let unit = i64::from(jump_unit_of(op, o.platform));
         if off % unit != 0 {
             return None;
         }
-        let t = idx as i64 + off / unit;
+        // calla's field is an address (flow.calla), the others offsets from the instruction.
+        let from = if jip_is_absolute(op) { 0 } else { idx as i64 };
+        let t = from + off / unit;
         (0..=n as i64).contains(&t).then_some(t as usize)
     };
     for (idx, i) in insns.iter().enumerate() {
