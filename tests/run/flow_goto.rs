@@ -211,7 +211,7 @@ mov (8|M0) r8.0<1>:ud 0x2:ud
 /// A predicated jmpi reads its register only when its flag bit holds: with f0.0 bit 0 clear
 /// it falls through although r4 is undefined; with it set the undefined offset is refused
 /// (flow.jmpi.reg). On Ivybridge jmpi is refused whatever its operand (flow.jmpi.ivb);
-/// `.anyv` is refused (flow.predicate.anyv-allv).
+/// `.anyv` is refused (flow.jmpi: a jmpi takes sequential predication or none).
 #[test]
 fn jmpi_register_refusals() {
     let text = "(f0.0) jmpi (1|M0) r4.0\nmov (8|M0) r8.0<1>:ud 0x2:ud\n";
@@ -234,6 +234,6 @@ fn jmpi_register_refusals() {
     let anyv = "(f0.0.anyv) jmpi (1|M0) r4.0\nnop\n";
     assert_eq!(
         refused_row(try_run(&mut st, anyv, 10)),
-        ("flow.predicate.anyv-allv", 0)
+        ("flow.jmpi", 0)
     );
 }
