@@ -11,7 +11,7 @@ use super::operand::{
 };
 use super::options::{OptionsMemo, MEMO_SLOTS};
 use super::{Dialect, Program};
-use crate::isa::{arf_regnum, sfid_from_name, Flag, Insn, Region, SendDesc, Src};
+use crate::isa::{arf_lookup, arf_regnum, sfid_from_name, Flag, Insn, Region, SendDesc, Src};
 use crate::spec::{AccessMode, CondMod, DataType, MathFn, OpClass, Opcode, Platform, PredCtrl};
 use std::collections::HashMap;
 
@@ -39,6 +39,8 @@ pub(crate) struct Parser<'a> {
 struct Fixup<'a> {
     insn: usize,
     uip: bool,
+    /// The label is jmpi's target: its immediate, bytes from the next instruction.
+    jmpi: bool,
     name: &'a [u8],
     pos: Pos,
 }
@@ -353,6 +355,18 @@ impl<'a> Parser<'a> {
         let Some(&target) = self.labels.get(f.name) else {
             return Err(f.pos.err(format!("undefined label `{}`", show(f.name))));
         };
+        if f.jmpi {
+            // flow.jmpi: bytes from the next instruction (every instruction native, 16 bytes).
+            let off = (target as i64 - (f.insn as i64 + 1)) * 16;
+            let bits = i32::try_from(off).map_err(|_| {
+                f.pos
+                    .err(format!("jump to `{}` is out of range", show(f.name)))
+            })?;
+            if let Some(Src::Imm(m)) = insns.get_mut(f.insn).and_then(|i| i.src[1].as_mut()) {
+                m.bits = u64::from(bits as u32);
+            }
+            return Ok(());
+        }
         let op = insns.get(f.insn).map_or(Opcode::If, |i| i.op);
         let unit = jump_unit_of(op, self.plat) as i64;
         let from = if jip_is_absolute(op) {
@@ -733,6 +747,34 @@ impl<'a> Parser<'a> {
         match op {
             Opcode::Nop | Opcode::Illegal => Ok(()),
             Opcode::Jmpi => {
+                self.c.skip_blank()?;
+                if let Some(name) = self.jmpi_label_ahead() {
+                    let pos = self.c.pos();
+                    if !self.allow_labels {
+                        return Err(pos.err(format!(
+                            "label `{}` cannot be resolved in a single instruction (write the offset)",
+                            show(name)
+                        )));
+                    }
+                    self.c.advance(name.len());
+                    self.fixups.push(Fixup {
+                        insn: index,
+                        uip: false,
+                        jmpi: true,
+                        name,
+                        pos,
+                    });
+                    pd.srcs[1] = Some(RawSrc::Imm {
+                        pos,
+                        val: RawNum::Int {
+                            neg: false,
+                            v: 0,
+                            digits: 0,
+                        },
+                        ty: Some(DataType::D),
+                    });
+                    return Ok(());
+                }
                 let mut s = self.src_raw()?;
                 if let RawSrc::Imm {
                     ty: ty @ None,
@@ -833,6 +875,34 @@ impl<'a> Parser<'a> {
     }
 
     /// JIP [UIP], each a label, a signed number, optionally prefixed `JIP:` / `UIP:`.
+    /// The label at the cursor when jmpi's operand is one: an identifier that names no
+    /// register (`SKIP`, `LABEL3`, `loop`; not `r4`, `g[a0.0]`, `a0` or `ip`) followed by the
+    /// end of the operands.
+    fn jmpi_label_ahead(&self) -> Option<&'a [u8]> {
+        let name = self.c.peek_ident();
+        let first = *name.first()?;
+        if !(first.is_ascii_alphabetic() || first == b'_') {
+            return None;
+        }
+        let after = self.c.peek_at(name.len());
+        if !matches!(
+            after,
+            None | Some(b' ' | b'\t' | b'\r' | b'\n' | b'{' | b';' | b'/')
+        ) {
+            return None;
+        }
+        let grf = matches!(first, b'r' | b'g' | b'R' | b'G')
+            && name.get(1).is_some_and(|b| b.is_ascii_digit());
+        let lower = name
+            .iter()
+            .position(|b| !b.is_ascii_lowercase())
+            .unwrap_or(name.len());
+        let arf = lower > 0
+            && (arf_lookup(&name[..lower]).is_some() || name[..lower].eq_ignore_ascii_case(b"mme"));
+        let arf_number = name.len() > 5 && name[..5].eq_ignore_ascii_case(b"arf0x");
+        (!grf && !arf && !arf_number).then_some(name)
+    }
+
     fn jumps(&mut self, insn: &mut Insn, index: usize) -> PResult<()> {
         insn.jip = self.jump_target(index, false, insn.op)?;
         if insn.jip.is_none() {
@@ -929,6 +999,7 @@ impl<'a> Parser<'a> {
         self.fixups.push(Fixup {
             insn: index,
             uip,
+            jmpi: false,
             name,
             pos: p,
         });

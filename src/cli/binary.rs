@@ -8,7 +8,7 @@ use super::hints;
 use euref::asm::{self, PrintOptions};
 use euref::codec;
 use euref::encoding::{compact_word, is_compact};
-use euref::isa::Insn;
+use euref::isa::{Insn, Src};
 use euref::spec::{Opcode, Platform};
 use std::io::{self, Read, Write};
 
@@ -555,8 +555,8 @@ fn decode_piece(name: &str, b: &[u8], base: u64, p: Platform, o: &PrintOptions, 
 /// are compacted where `compact_all` asks or the instruction itself is marked compacted
 /// (`{Compacted}`); an instruction marked compacted that has no compact form is an error.
 ///
-/// Compaction moves instructions, so jump offsets (JIP/UIP; not `jmpi`'s operand) are
-/// re-resolved: an offset is read as pointing at an instruction in the layout the text was
+/// Compaction moves instructions, so jump offsets (JIP/UIP, and `jmpi`'s immediate, bytes
+/// from the next instruction) are re-resolved: an offset is read as pointing at an instruction in the layout the text was
 /// written for and rewritten to that instruction's final address. That layout is all-native
 /// when `labels` (the assembler resolves labels assuming 16-byte instructions), otherwise
 /// the sizes the instructions ask for (8 bytes for `{Compacted}`, as in a disassembly
@@ -597,8 +597,21 @@ pub fn assemble(
         let a = from + off * bytes_per_unit(k);
         written.binary_search(&a).ok()
     };
+    // jmpi's target: its immediate is a byte offset from the next instruction (flow.jmpi).
+    let jmpi_target = |k: usize| -> Option<usize> {
+        match insns[k].src[1] {
+            Some(Src::Imm(m)) if insns[k].op == Opcode::Jmpi => {
+                let a = written[k + 1] + i64::from(m.bits as u32 as i32);
+                written.binary_search(&a).ok()
+            }
+            _ => None,
+        }
+    };
     let targets: Vec<(Option<usize>, Option<usize>)> = (0..n)
-        .map(|k| (target(k, insns[k].jip), target(k, insns[k].uip)))
+        .map(|k| match jmpi_target(k) {
+            Some(t) => (Some(t), None),
+            None => (target(k, insns[k].jip), target(k, insns[k].uip)),
+        })
         .collect();
     let wants = |i: &Insn| compact_all || i.ctrl.compacted;
     let mut errors = vec![];
@@ -640,6 +653,12 @@ pub fn assemble(
     let retarget = |k: usize, addr: &[i64]| -> Insn {
         let mut i = insns[k].clone();
         let (tj, tu) = targets[k];
+        if i.op == Opcode::Jmpi {
+            if let (Some(t), Some(Src::Imm(m))) = (tj, i.src[1].as_mut()) {
+                m.bits = u64::from((addr[t] - addr[k + 1]) as i32 as u32);
+            }
+            return i;
+        }
         if let Some(t) = tj {
             let from = if asm::jip_is_absolute(i.op) {
                 0

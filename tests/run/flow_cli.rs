@@ -210,3 +210,27 @@ ret (8|M0) r10.0<2;2,1>:ud
         .collect();
     assert_eq!(ips, want, "{out}");
 }
+
+/// `euref asm --compact` re-resolves a jmpi's label (flow.jmpi: bytes from the next
+/// instruction): the `mov` between the jmpi and its target compacts to 8 bytes, so the offset
+/// becomes 8 (16 when every instruction is native).
+#[test]
+fn compaction_re_resolves_jmpi_labels() {
+    let tmp = Scratch::new("jmpi-compact");
+    let prog = tmp.file(
+        "j.asm",
+        "(W) jmpi (1|M0) SKIP\nmov (8|M0) r2.0<1>:ud 0x1:ud\nSKIP:\nnop\n",
+    );
+    let p = prog.to_str().unwrap();
+    // The jmpi's immediate is its last dword (bytes 12-15 of the native word).
+    let offset = |args: &[&str]| -> (u8, usize) {
+        let o = euref(args);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let out = text(&o.stdout);
+        let first: Vec<&str> = out.lines().next().unwrap().split_whitespace().collect();
+        let mov_len = out.lines().nth(1).unwrap().split_whitespace().count();
+        (u8::from_str_radix(first[12], 16).unwrap(), mov_len)
+    };
+    assert_eq!(offset(&["asm", "--gen", "skl", "--hex", p]), (16, 16));
+    assert_eq!(offset(&["asm", "--gen", "skl", "--compact", p]), (8, 8));
+}

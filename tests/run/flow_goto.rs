@@ -232,8 +232,5 @@ fn jmpi_register_refusals() {
     );
     let mut st = state(Platform::Skl, 0xff, 0xff, 0);
     let anyv = "(f0.0.anyv) jmpi (1|M0) r4.0\nnop\n";
-    assert_eq!(
-        refused_row(try_run(&mut st, anyv, 10)),
-        ("flow.jmpi", 0)
-    );
+    assert_eq!(refused_row(try_run(&mut st, anyv, 10)), ("flow.jmpi", 0));
 }

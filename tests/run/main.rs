@@ -15,6 +15,7 @@ mod flow_examples;
 mod flow_exceptions;
 mod flow_goto;
 mod flow_group_pred;
+mod flow_jmpi_text;
 mod flow_loops;
 mod flow_nested;
 mod flow_rows;

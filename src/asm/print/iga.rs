@@ -106,6 +106,11 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
         let Some(s) = s else { continue };
         out.push(' ');
         match iga_jmpi_offset(i).filter(|_| iga) {
+            // A jmpi whose target is an instruction of the program: its label.
+            Some(_) if l.jip.is_some() => {
+                out.push_str("LABEL");
+                push_i64(out, l.jip.map_or(0, |n| n as i64));
+            }
             Some(x) => push_i64(out, x),
             None => iga_src(out, s, i, ternary.then_some(k == 2), iga),
         }

@@ -359,6 +359,11 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, p: Platform, labels: JumpLabels
         let Some(s) = s else { continue };
         l.b(b' ');
         match iga_jmpi_offset(i) {
+            // A jmpi whose target is an instruction of the program: its label.
+            Some(_) if labels.jip.is_some() => {
+                l.s("LABEL");
+                l.signed(labels.jip.map_or(0, |n| n as i64));
+            }
             Some(x) => l.signed(x),
             None => src(l, s, i, ternary.then_some(k == 2)),
         }

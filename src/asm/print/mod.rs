@@ -72,8 +72,24 @@ pub(crate) fn program(insns: &[Insn], o: &PrintOptions) -> String {
         let t = from + off / unit;
         (0..=n as i64).contains(&t).then_some(t as usize)
     };
+    // jmpi's immediate: bytes from the next instruction (flow.jmpi), labelled in IGA syntax
+    // only (the other syntaxes write the number).
+    let jmpi_target = |idx: usize| -> Option<usize> {
+        let i = insns.get(idx)?;
+        match i.src[1] {
+            Some(crate::isa::Src::Imm(m)) if i.op == Opcode::Jmpi && o.dialect == Dialect::Iga => {
+                let off = i64::from(m.bits as u32 as i32);
+                let t = idx as i64 + 1 + off / 16;
+                (off % 16 == 0 && (0..=n as i64).contains(&t)).then_some(t as usize)
+            }
+            _ => None,
+        }
+    };
     for (idx, i) in insns.iter().enumerate() {
         if i.op == Opcode::Jmpi {
+            if let Some(t) = jmpi_target(idx) {
+                is_target[t] = true;
+            }
             continue;
         }
         for off in [i.jip, i.uip] {
@@ -96,7 +112,10 @@ pub(crate) fn program(insns: &[Insn], o: &PrintOptions) -> String {
             let _ = writeln!(out, "LABEL{}:", label_no[idx]);
         }
         let l = if i.op == Opcode::Jmpi {
-            JumpLabels::default()
+            JumpLabels {
+                jip: jmpi_target(idx).map(|t| label_no[t]),
+                uip: None,
+            }
         } else {
             JumpLabels {
                 jip: target(idx, i.jip).map(|t| label_no[t]),
