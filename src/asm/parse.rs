@@ -589,6 +589,19 @@ impl<'a> Parser<'a> {
         if insn.op == Opcode::Math && names::math_fn(s).is_some() {
             return self.set_math(insn, s, p);
         }
+        // IGA's `.b`: BranchCtrl of if, else and goto (enc.iga-text.branch-ctrl-suffix).
+        if s == b"b" && self.d == Dialect::Iga {
+            let t = &crate::spec::encoding::values::IGA_TEXT_BRANCH_CTRL_SUFFIX;
+            if t.gens.contains(self.plat) && t.value(insn.op.name()) == Some(1) {
+                insn.ctrl.branch_ctrl = true;
+                return Ok(());
+            }
+            return Err(p.err(format!(
+                "`.b` (BranchCtrl) is IGA's suffix of if, else and goto from Gen8 on, not of {} on {} (enc.iga-text.branch-ctrl-suffix)",
+                insn.op.name(),
+                self.plat.name()
+            )));
+        }
         if insn.op.info().class == OpClass::Send {
             if let Some(f) = std::str::from_utf8(s).ok().and_then(sfid_from_name) {
                 pd.sfid_suffix = Some((f, p));
@@ -916,7 +929,9 @@ impl<'a> Parser<'a> {
     /// not the implicit D (`brd (8|M0) 32:ud`; enc.iga-text.branch-operands): an integer type
     /// is read and dropped, since the field is a don't-care bit of the implicit operand that
     /// the encoder writes as D (codec::dont_care).
-    fn branch_imm_type(&mut self, op: Opcode) -> PResult<()> {
+    /// A float type is read on a zero target only (`0:f`, IGA's text of a word whose type
+    /// field says F): the bits are then the same whatever the type.
+    fn branch_imm_type(&mut self, op: Opcode, target: i32) -> PResult<()> {
         if self.d != Dialect::Iga || !matches!(op, Opcode::Brd | Opcode::Brc) {
             return Ok(());
         }
@@ -926,6 +941,7 @@ impl<'a> Parser<'a> {
         let p = self.c.pos();
         match self.type_suffix()? {
             Some(t) if t.is_int() => Ok(()),
+            Some(_) if target == 0 => Ok(()),
             Some(t) => Err(p.err(format!(
                 "`{}` targets are integers: type {} is not one (write :d, or no type)",
                 op.name(),
@@ -983,7 +999,7 @@ impl<'a> Parser<'a> {
                 }
                 RawNum::Float(_) => return Err(p.err("a jump offset is an integer")),
             };
-            self.branch_imm_type(op)?;
+            self.branch_imm_type(op, v)?;
             return Ok(Some(v));
         }
         let name = self.c.ident();

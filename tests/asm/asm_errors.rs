@@ -90,7 +90,7 @@ fn other_errors() {
         "(+f0.0.x) add(8) g1<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };", None, 1, 1, "needs Align16";
         "mov (8) r1.40<1>:f r2.0<8;8,1>:f", None, 1, 9, "beyond the 32-byte register";
         "mov (8) r1.0<1>:f r[a0.0, 600]<8;8,1>:f", None, 1, 27, "out of range (-512..511";
-        "jmpi (1) LABEL", Some(Dialect::Prm), 1, 10, "expected a source operand";
+        "jmpi (1) LABEL", Some(Dialect::Prm), 1, 10, "undefined label `LABEL`";
         "(+f0.0) if(8) JIP: NOWHERE { align1 1Q };", Some(Dialect::Mesa), 1, 20, "undefined label `NOWHERE`";
         "L:\nL:\n", None, 2, 1, "defined twice";
         "send.urb (8) r1 r2 0x6 0x0 /* unterminated", Some(Dialect::Prm), 1, 28, "unterminated `/*` comment";

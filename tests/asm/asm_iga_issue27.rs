@@ -270,3 +270,53 @@ fn jmpi_offset_from_the_jmpi() {
         assert!(prm.contains("32:d"), "{prm}");
     }
 }
+
+/// BranchCtrl (bit 28 on Gen8/Gen9, enc.gen8.a1) of if, else and goto is IGA's mnemonic suffix
+/// `.b` (enc.iga-text.branch-ctrl-suffix): printed and read in IGA syntax, the option
+/// `{BranchCtrl}` still read; other opcodes and Gen7 have no `.b`; PRM and Mesa syntax keep the
+/// option.
+#[test]
+fn branch_ctrl_is_the_b_suffix_of_if_else_and_goto() {
+    for p in [Bdw, Skl] {
+        for (text, op) in [
+            ("(f0.0) if.b (8|M0) 32 80", Opcode::If),
+            ("else.b (8|M0) 32 32", Opcode::Else),
+            ("(f0.0) goto.b (8|M0) 32 80", Opcode::Goto),
+        ] {
+            let b = assemble(text, p);
+            assert_eq!(b[3] & 0x10, 0x10, "{text}: bit 28 (BranchCtrl)");
+            let plain = assemble(&text.replace(".b", ""), p);
+            assert_eq!(plain[3] & 0x10, 0, "{text} without .b");
+            let mut with_option = text.replace(".b", "");
+            with_option.push_str(" {BranchCtrl}");
+            assert_eq!(assemble(&with_option, p), b, "{with_option}");
+            let i = codec::decode(&b, p).unwrap().0;
+            assert_eq!(i.op, op);
+            assert_eq!(asm::print_insn(&i, &opts(Dialect::Iga, p)), text);
+            let prm = asm::print_insn(&i, &opts(Dialect::Prm, p));
+            assert!(prm.contains("BranchCtrl") && !prm.contains(".b"), "{prm}");
+        }
+        let e = asm::parse_insn("join.b (8|M0) 32", Dialect::Iga, p).unwrap_err();
+        assert!(
+            e.to_string().contains("enc.iga-text.branch-ctrl-suffix"),
+            "{e}"
+        );
+    }
+    assert!(asm::parse_insn("(f0.0) if.b (8|M0) 32 80", Dialect::Iga, Hsw).is_err());
+}
+
+/// A zero brd/brc target may carry a float type, as IGA prints a word whose type field says F
+/// (`brd (8|M0) 0:f`): read as 0 (enc.iga-text.branch-operands note); a non-zero float-typed
+/// target is refused.
+#[test]
+fn a_zero_branch_target_may_be_float_typed() {
+    for p in [Bdw, Skl] {
+        assert_eq!(
+            assemble("brd (8|M0) 0:f", p),
+            assemble("brd (8|M0) 0", p),
+            "{}",
+            p.name()
+        );
+        assert!(asm::parse_insn("brd (8|M0) 16:f", Dialect::Iga, p).is_err());
+    }
+}

@@ -33,7 +33,7 @@ const GEN8: &[Platform] = &[Bdw, Chv, Skl, Bxt];
 fn value_tables() {
     assert_eq!(
         ALL.len(),
-        48,
+        49,
         "value table count (enc.visa.type-format, enc.visa.pred-combine: tests/spec/seed_tables.rs)"
     );
     expect(
@@ -215,6 +215,12 @@ fn value_tables() {
         "enc.ret-src0-register",
         ALLP,
         &[("register_only", 1)],
+    );
+    expect(
+        &values::IGA_TEXT_BRANCH_CTRL_SUFFIX,
+        "enc.iga-text.branch-ctrl-suffix",
+        GEN8,
+        &[("if", 1), ("else", 1), ("goto", 1)],
     );
     expect(
         &values::WAIT_SRC0_IS_DST,

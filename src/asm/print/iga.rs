@@ -37,6 +37,10 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
     }
     // Mnemonic and its suffixes.
     out.push_str(i.op.name());
+    let branch_suffix = iga && super::iga_branch_ctrl_suffix(i, o.platform);
+    if branch_suffix {
+        out.push_str(".b");
+    }
     if i.op == Opcode::Math && i.math != MathFn::None {
         out.push('.');
         out.push_str(if iga {
@@ -153,7 +157,13 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
             opts.push_chan(c);
         }
     }
-    common_opts(&mut opts, i, false);
+    if branch_suffix {
+        let mut j = i.clone();
+        j.ctrl.branch_ctrl = false;
+        common_opts(&mut opts, &j, false);
+    } else {
+        common_opts(&mut opts, i, false);
+    }
     opts.close("}");
 }
 

@@ -289,6 +289,9 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, p: Platform, labels: JumpLabels
     }
     // Mnemonic and its suffixes.
     l.put(&t.op[i.op as usize]);
+    if super::iga_branch_ctrl_suffix(i, p) {
+        l.s(".b");
+    }
     if i.op == Opcode::Math && i.math != MathFn::None {
         l.b(b'.');
         l.s(names::math_iga(i.math));
@@ -402,12 +405,12 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, p: Platform, labels: JumpLabels
             None => l.signed(i64::from(off) * i64::from(jump_bytes(i.op, p))),
         }
     }
-    options(l, i, ternary);
+    options(l, i, p, ternary);
     out.n = line.n;
 }
 
 #[inline(always)]
-fn options(l: &mut Line, i: &Insn, ternary: bool) {
+fn options(l: &mut Line, i: &Insn, p: Platform, ternary: bool) {
     let mut o = Opts { any: false };
     if i.access == AccessMode::Align16 && !ternary {
         o.push(l, tok!("Align16"));
@@ -428,7 +431,7 @@ fn options(l: &mut Line, i: &Insn, ternary: bool) {
     if c.acc_wr {
         o.push(l, tok!("AccWrEn"));
     }
-    if c.branch_ctrl {
+    if c.branch_ctrl && !super::iga_branch_ctrl_suffix(i, p) {
         o.push(l, tok!("BranchCtrl"));
     }
     if c.no_src_dep_set {

@@ -148,6 +148,13 @@ pub(super) fn iga_wait_src(i: &Insn) -> bool {
             .is_some_and(|d| d.hstride == 1 && matches!(d.addr, crate::isa::Addr::Direct { .. }))
 }
 
+/// Whether IGA syntax writes `i`'s BranchCtrl bit as the mnemonic suffix `.b`
+/// (enc.iga-text.branch-ctrl-suffix) rather than the option `{BranchCtrl}`.
+pub(crate) fn iga_branch_ctrl_suffix(i: &Insn, p: crate::spec::Platform) -> bool {
+    let t = &crate::spec::encoding::values::IGA_TEXT_BRANCH_CTRL_SUFFIX;
+    i.ctrl.branch_ctrl && t.gens.contains(p) && t.value(i.op.name()) == Some(1)
+}
+
 /// IGA's text of jmpi's offset: a D immediate field plus the jmpi's size, the offset from the
 /// jmpi itself (enc.iga-text.jmpi-bias); None for other instructions and operands.
 pub(super) fn iga_jmpi_offset(i: &Insn) -> Option<i64> {
