@@ -473,6 +473,10 @@ fn predicate_by_channel(
     e
 }
 
+/// The rows flow.pmask.none, flow.pmask.seq, flow.pmask.group, flow.pmask.align16-replicate,
+/// flow.pmask.vertical (with flow.pmask.vertical-high-channel and
+/// flow.pmask.vertical-subregister) and flow.pmask.invert, written channel by channel
+/// (`predicate_by_channel`), against src/exec's masks.
 #[test]
 fn predicate_masks_equal_the_channel_definition() {
     let mut r = Rng(0x5eed_f1a9);

@@ -67,6 +67,7 @@ fn simd32_low16_exec_mask_on_gen7() {
     }
 }
 
+/// flow.pmask.seq, flow.pmask.invert.
 #[test]
 fn predication_sequential_inverted_and_flag_selection() {
     let mut st = zeroed(Bdw);
@@ -82,6 +83,8 @@ fn predication_sequential_inverted_and_flag_selection() {
     assert_eq!(written(&mut st, "(f1.1) mov (8) r1<1>:d 1:d", 8), 0xBC);
 }
 
+/// flow.pmask.group (and .anyv/.allv, flow.pmask.vertical), flow.pmask.invert after the
+/// combination.
 #[test]
 fn predication_any_all_groups_combine_before_invert() {
     let mut st = zeroed(Skl);
@@ -213,6 +216,33 @@ fn vertical_predicates_from_bit_16_are_unknown() {
     assert_eq!((on, undef), (0x00FF, 0xFF00));
 }
 
+/// flow.pmask.align16-group: Align16 .any4h/.all4h combine each group of four channels; and
+/// flow.pmask.group-start: a group counted from the channel offset when that offset is not a
+/// multiple of N (.any8h with M4: channels 0-3 read flag bits 4-11).
+#[test]
+fn align16_group_predicates_and_group_start() {
+    let mut st = zeroed(Hsw);
+    put(&mut st, r(2, 0), 4, &[1; 8]);
+    // Bit 5 set: group 1 (channels 4-7) has a set bit; bits 0-3 set: group 0 is all set.
+    st.set_flag(0, 0b0010_0000, 0).unwrap();
+    put(&mut st, r(1, 0), 4, &[0; 8]);
+    run(&mut st, &["(f0.0.any4h) mov (8) r1<4>.xyzw:d r2<4>.xyzw:d"]);
+    assert_eq!(get(&st, r(1, 0), 4, 8), vec![0, 0, 0, 0, 1, 1, 1, 1]);
+    st.set_flag(0, 0b0010_1111, 0).unwrap();
+    put(&mut st, r(1, 0), 4, &[0; 8]);
+    run(&mut st, &["(f0.0.all4h) mov (8) r1<4>.xyzw:d r2<4>.xyzw:d"]);
+    assert_eq!(get(&st, r(1, 0), 4, 8), vec![1, 1, 1, 1, 0, 0, 0, 0]);
+    // Only bit 8 set: counted from the channel offset 4 the group holds it (Mesa's aligned
+    // dependency mask would read bits 0-7).
+    let mut st = zeroed(Skl);
+    st.set_flag(0, 0x100, 0).unwrap();
+    assert_eq!(
+        written(&mut st, "(f0.0.any8h) mov (4|M4) r1<1>:d 1:d", 4),
+        0xF
+    );
+}
+
+/// flow.pmask.align16-replicate.
 #[test]
 fn align16_replicated_predicate_and_channel_enables() {
     let mut st = zeroed(Hsw);
