@@ -1,4 +1,5 @@
-//! Channel enables (seed000 §1.1 "Masking", seed002 §Predication).
+//! Channel enables (seed000 §1.1 "Masking"; spec/flow.toml flow.channel.enable and the
+//! predicate rows flow.pmask.*).
 //!
 //! A channel executes when it is within ExecSize, enabled by the execution mask (EMask: the
 //! dispatch mask sr0.2 or, when cr0.0 VME is set, the vector mask sr0.3; ignored with NoMask),
@@ -174,11 +175,13 @@ pub fn flag_base(f: Flag) -> usize {
     usize::from(f.reg) * 32 + usize::from(f.sub) * 16
 }
 
-/// The predicate mask of channels `0..n` (seed002 §Predication; seed000 §1.1): PredCtrl
-/// `None` enables every channel; otherwise the flag bits from `flag_base(flag) + chan_off`
-/// combined per PredCtrl (sequential; Align16 replication of channel x/y/z/w within each group
-/// of four, `a16_chan`; anyv/allv over all ExecSize channels; anyNh/allNh over groups of N
-/// channels), then inverted when `inv` (combine before invert).
+/// The predicate mask of channels `0..n` (the spec/flow.toml rows `flow.pmask.*`): PredCtrl
+/// `None` enables every channel (flow.pmask.none); otherwise the flag bits from
+/// `flag_base(flag) + chan_off` combined per PredCtrl (flow.pmask.seq; Align16 replication of
+/// component x/y/z/w within each group of four, `a16_chan`, flow.pmask.align16-replicate;
+/// anyNh/allNh over groups of N channels, flow.pmask.group; Align1 anyv/allv: each channel's
+/// own bit of f0.0 and of f1.0, flow.pmask.vertical), then inverted when `inv`
+/// (flow.pmask.invert: combine before invert).
 #[inline(always)]
 pub fn predicate(
     st: &ThreadState,
@@ -193,7 +196,7 @@ pub fn predicate(
         return Enables::all(n);
     }
     if pred == PredCtrl::Seq && a16_chan.is_none() {
-        // One flag bit per channel: the bits as a mask.
+        // flow.pmask.seq: one flag bit per channel, the bits as a mask.
         let (wv, wu) = flag_window(st, flag_base(flag) + chan_off);
         let all = low(n.min(32));
         let unknown = wu & all;
@@ -236,6 +239,9 @@ fn predicate_flags(
     a16_chan: Option<u8>,
 ) -> Enables {
     let n = n.min(32);
+    if a16_chan.is_none() && matches!(pred, PredCtrl::Anyv | PredCtrl::Allv) {
+        return vertical(st, pred == PredCtrl::Anyv, inv, flag, chan_off, n);
+    }
     let (wv, wu) = flag_window(st, flag_base(flag) + chan_off);
     let mut e = Enables::default();
     let mut put = |chans: u32, (v, u): (bool, bool)| {
@@ -252,10 +258,10 @@ fn predicate_flags(
         }
         return e;
     }
+    // flow.pmask.group (flow.pmask.group-start: groups counted from the channel offset).
     let (any, size) = match pred {
-        PredCtrl::None | PredCtrl::Seq => (true, 1),
-        PredCtrl::Anyv => (true, n.max(1)),
-        PredCtrl::Allv => (false, n.max(1)),
+        // (Anyv/Allv are Align1 only and taken above.)
+        PredCtrl::None | PredCtrl::Seq | PredCtrl::Anyv | PredCtrl::Allv => (true, 1),
         PredCtrl::Any2h => (true, 2),
         PredCtrl::All2h => (false, 2),
         PredCtrl::Any4h => (true, 4),
@@ -274,6 +280,67 @@ fn predicate_flags(
     e
 }
 
+/// The vertical predicates .anyv (`any`) / .allv of channels `0..n` (n <= 32):
+/// flow.pmask.vertical: channel `k` is the OR / AND of bit `chan_off + k` of f0.0 and of f1.0,
+/// whatever flag register the instruction names; flow.pmask.vertical-high-channel: a channel
+/// whose bit number is 16 or more is unknown; flow.pmask.vertical-subregister: an instruction
+/// naming f0.1 or f1.1 has a known channel only where the f0.0/f1.0 reading and the f0.1/f1.1
+/// reading agree. Then inverted when `inv` (flow.pmask.invert).
+fn vertical(
+    st: &ThreadState,
+    any: bool,
+    inv: bool,
+    flag: Flag,
+    chan_off: usize,
+    n: usize,
+) -> Enables {
+    let chans = low(n);
+    // Channels whose bit number chan_off + k is below 16.
+    let in_sub = if chan_off >= 16 {
+        0
+    } else {
+        low(16 - chan_off)
+    } & chans;
+    let (fv, fu) = flag_space(st);
+    // (value, unknown) of every channel from subregister `sub` of f0 and of f1.
+    let reading = |sub: usize| -> (u32, u32) {
+        let bits = |x: u64, reg: usize| {
+            let shift = (32 * reg + 16 * sub + chan_off) as u32;
+            x.checked_shr(shift).unwrap_or(0) as u32 & in_sub
+        };
+        let (v0, u0, v1, u1) = (bits(fv, 0), bits(fu, 0), bits(fv, 1), bits(fu, 1));
+        // A defined bit equal to 1 (any) or 0 (all) decides the channel.
+        let decided = if any {
+            (v0 & !u0) | (v1 & !u1)
+        } else {
+            (!v0 & !u0) | (!v1 & !u1)
+        } & in_sub;
+        let unknown = (u0 | u1) & !decided;
+        let value = if any {
+            decided
+        } else {
+            in_sub & !decided & !unknown
+        };
+        let value = if inv {
+            in_sub & !value & !unknown
+        } else {
+            value
+        };
+        (value, unknown)
+    };
+    let (mut on, mut unknown) = reading(0);
+    if flag.sub == 1 {
+        let (on_b, unknown_b) = reading(1);
+        let disagree = on ^ on_b;
+        unknown |= unknown_b | disagree;
+        on &= !unknown;
+    }
+    Enables {
+        on: on & in_sub,
+        unknown: (unknown & in_sub) | (chans & !in_sub),
+    }
+}
+
 /// OR (`any`) or AND of the flag bits `group` of 32-bit value and undefined windows: (value,
 /// undefined). A defined bit equal to `any` decides; otherwise undefined bits leave it unknown.
 fn reduce_bits(v: u32, u: u32, group: u32, any: bool) -> (bool, bool) {
@@ -289,6 +356,26 @@ fn reduce_bits(v: u32, u: u32, group: u32, any: bool) -> (bool, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every spec row this module names (`flow.pmask.*`, `flow.channel.*`) exists.
+    #[test]
+    fn the_rows_named_here_exist() {
+        let src = include_str!("mask.rs");
+        let mut named = 0;
+        for (at, _) in src.match_indices("flow.") {
+            let id: String = src[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
+                .collect();
+            // (`flow.pmask.*`, the family, ends as `flow.pmask` and is skipped.)
+            let id = id.trim_end_matches('.');
+            if id.starts_with("flow.pmask.") || id.starts_with("flow.channel.") {
+                assert!(crate::spec::flow::by_id(id).is_some(), "{id} is not a row");
+                named += 1;
+            }
+        }
+        assert!(named >= 8, "{named}");
+    }
 
     /// [`predicate`] (its sequential case written inline) is [`predicate_flags`], and
     /// [`exec_mask_in`] (its common case inline) is [`exec_mask_general`], on random flags,

@@ -389,12 +389,14 @@ fn random_flags(r: &mut Rng, st: &mut ThreadState) {
         .expect("f1");
 }
 
-/// The predicate of channels `0..n` channel by channel, from its definition (seed002
-/// §Predication): channel `ch` reads flag bit `base + ch` (sequential), bit `base + (ch & !3) + c`
-/// (Align16 replication of component `c`), or the OR (any) / AND (all) of the bits of its
-/// group (anyv/allv: all `n` channels; anyNh/allNh: groups of N from the channel's group start),
-/// where a bit past f1.1 or undefined is unknown and a defined bit equal to the OR/AND's
-/// absorbing value decides; the result is inverted with `inv`.
+/// The predicate of channels `0..n` channel by channel, from the rows flow.pmask.*: channel
+/// `ch` reads flag bit `base + ch` (sequential), bit `base + (ch & !3) + c` (Align16
+/// replication of component `c`), or the OR (any) / AND (all) of the bits of its group
+/// (anyNh/allNh: groups of N from the channel's group start) or of its own bit `chan_off + ch`
+/// of f0.0 and of f1.0 (anyv/allv; unknown from bit 16 on; an instruction naming f0.1 or f1.1
+/// is known only where the f0.1/f1.1 bits give the same value), where a bit past f1.1 or
+/// undefined is unknown and a defined bit equal to the OR/AND's absorbing value decides; the
+/// result is inverted with `inv`.
 fn predicate_by_channel(
     st: &ThreadState,
     pred: PredCtrl,
@@ -418,20 +420,38 @@ fn predicate_by_channel(
             (val >> i & 1 == 1, undef >> i & 1 == 1)
         }
     };
-    let combine = |from: usize, len: usize, any: bool| -> (bool, bool) {
-        let bits: Vec<(bool, bool)> = (from..from + len).map(bit).collect();
+    let combine_bits = |bits: Vec<(bool, bool)>, any: bool| -> (bool, bool) {
         if bits.iter().any(|&(v, u)| !u && v == any) {
             (any, false)
         } else {
             (!any, bits.iter().any(|&(_, u)| u))
         }
     };
+    let combine = |from: usize, len: usize, any: bool| {
+        combine_bits((from..from + len).map(bit).collect(), any)
+    };
+    // f0.S and f1.S bit i (S = 0, 1) combined.
+    let vertical_of = |sub: usize, i: usize, any: bool| {
+        combine_bits(vec![bit(16 * sub + i), bit(32 + 16 * sub + i)], any)
+    };
+    let vertical = |ch: usize, any: bool| -> (bool, bool) {
+        let i = chan_off + ch;
+        if i >= 16 {
+            return (false, true);
+        }
+        let a = vertical_of(0, i, any);
+        if flag.sub == 0 || a == vertical_of(1, i, any) {
+            a
+        } else {
+            (false, true)
+        }
+    };
     for ch in 0..n.min(32) {
         let group = |size: usize, any: bool| combine(base + ch / size * size, size, any);
         let (v, u) = match (a16_chan, pred) {
             (Some(c), _) => bit(base + (ch & !3) + usize::from(c)),
-            (None, PredCtrl::Anyv) => combine(base, n, true),
-            (None, PredCtrl::Allv) => combine(base, n, false),
+            (None, PredCtrl::Anyv) => vertical(ch, true),
+            (None, PredCtrl::Allv) => vertical(ch, false),
             (None, PredCtrl::Any2h) => group(2, true),
             (None, PredCtrl::All2h) => group(2, false),
             (None, PredCtrl::Any4h) => group(4, true),
@@ -453,6 +473,10 @@ fn predicate_by_channel(
     e
 }
 
+/// The rows flow.pmask.none, flow.pmask.seq, flow.pmask.group, flow.pmask.align16-replicate,
+/// flow.pmask.vertical (with flow.pmask.vertical-high-channel and
+/// flow.pmask.vertical-subregister) and flow.pmask.invert, written channel by channel
+/// (`predicate_by_channel`), against src/exec's masks.
 #[test]
 fn predicate_masks_equal_the_channel_definition() {
     let mut r = Rng(0x5eed_f1a9);

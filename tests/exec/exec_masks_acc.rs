@@ -67,6 +67,7 @@ fn simd32_low16_exec_mask_on_gen7() {
     }
 }
 
+/// flow.pmask.seq, flow.pmask.invert.
 #[test]
 fn predication_sequential_inverted_and_flag_selection() {
     let mut st = zeroed(Bdw);
@@ -82,13 +83,16 @@ fn predication_sequential_inverted_and_flag_selection() {
     assert_eq!(written(&mut st, "(f1.1) mov (8) r1<1>:d 1:d", 8), 0xBC);
 }
 
+/// flow.pmask.group (and .anyv/.allv, flow.pmask.vertical), flow.pmask.invert after the
+/// combination.
 #[test]
 fn predication_any_all_groups_combine_before_invert() {
     let mut st = zeroed(Skl);
     // Flag bits 0-15: 0b0001_0000_1111_0110.
     st.set_flag(0, 0b0001_0000_1111_0110, 0).unwrap();
     let cases = [
-        ("anyv", 0xFFFF),
+        // flow.pmask.vertical: f1.0 is 0, so anyv is f0.0 itself and allv nothing.
+        ("anyv", 0b0001_0000_1111_0110),
         ("allv", 0x0000),
         ("any2h", 0b0011_0000_1111_1111),
         ("all2h", 0b0000_0000_1111_0000),
@@ -114,12 +118,131 @@ fn predication_any_all_groups_combine_before_invert() {
             "-{pc}"
         );
     }
-    // anyv/allv over ExecSize channels only.
-    st.set_flag(0, 0xFF, 0).unwrap();
-    assert_eq!(written(&mut st, "(f0.0.allv) mov (8) r1<1>:d 1:d", 8), 0xFF);
-    assert_eq!(written(&mut st, "(f0.0.allv) mov (16) r1<1>:d 1:d", 16), 0);
 }
 
+/// Run a `mov (n) r1<1>:T 1:T`-like instruction (elements of `size` bytes) on a zeroed r1/r2
+/// and return (the elements that became 1, the elements that became undefined).
+fn written_undef(st: &mut ThreadState, text: &str, n: usize, size: usize) -> (u32, u32) {
+    put(st, r(1, 0), 4, &[0; 16]);
+    run(st, &[text]);
+    let (mut on, mut undef) = (0, 0);
+    for i in 0..n {
+        let (v, u) = get1(st, r(1, size * i), size);
+        if u {
+            undef |= 1 << i;
+        } else if v == 1 {
+            on |= 1 << i;
+        }
+    }
+    (on, undef)
+}
+
+/// flow.pmask.vertical: .anyv/.allv give channel n the OR / AND of bit n of f0.0 and bit n of
+/// f1.0 (not of the other channels' bits), inverted after; the same when the instruction names
+/// f1.0. Expected masks by hand: 0x35CA | 0x0F3C = 0x3FFE, 0x35CA & 0x0F3C = 0x0508.
+#[test]
+fn vertical_predicates_combine_each_channel_of_f0_0_and_f1_0() {
+    let mut st = zeroed(Skl);
+    st.set_flag(0, 0x0000_35CA, 0).unwrap();
+    st.set_flag(1, 0x0000_0F3C, 0).unwrap();
+    for f in ["f0.0", "f1.0"] {
+        for (pc, want) in [("anyv", 0x3FFE), ("allv", 0x0508)] {
+            let text = format!("({f}.{pc}) mov (16) r1<1>:d 1:d");
+            assert_eq!(written(&mut st, &text, 16), want, "{text}");
+            let text = format!("(-{f}.{pc}) mov (16) r1<1>:d 1:d");
+            assert_eq!(written(&mut st, &text, 16), !want & 0xFFFF, "{text}");
+        }
+    }
+    // The channel offset picks the bits: M8 channels 0-7 use bits 8-15 (0x35 and 0x0F).
+    assert_eq!(
+        written(&mut st, "(f0.0.anyv) mov (8|M8) r1<1>:d 1:d", 8),
+        0x3F
+    );
+    assert_eq!(
+        written(&mut st, "(f0.0.allv) mov (8|M8) r1<1>:d 1:d", 8),
+        0x05
+    );
+    // An undefined bit: a defined 1 still decides anyv, a defined 0 allv.
+    st.set_flag(1, 0x0000_0F3C, 0x0000_0003).unwrap();
+    let (on, undef) = written_undef(&mut st, "(f0.0.anyv) mov (8) r1<1>:d 1:d", 8, 4);
+    assert_eq!(
+        (on, undef),
+        (0xFE, 0x01),
+        "anyv: channel 1 has f0.0 bit 1 set"
+    );
+    let (on, undef) = written_undef(&mut st, "(f0.0.allv) mov (8) r1<1>:d 1:d", 8, 4);
+    assert_eq!(
+        (on, undef),
+        (0x08, 0x02),
+        "allv: channel 0 has f0.0 bit 0 clear"
+    );
+}
+
+/// flow.pmask.vertical-subregister: naming f0.1 (or f1.1), the f0.0/f1.0 reading and the
+/// f0.1/f1.1 reading give a channel a value only where they agree.
+#[test]
+fn vertical_predicates_naming_f0_1_are_known_where_both_readings_agree() {
+    let mut st = zeroed(Skl);
+    // f0.1 = f0.0 and f1.1 = f1.0: both readings are 0x3FFE (anyv).
+    st.set_flag(0, 0x35CA_35CA, 0).unwrap();
+    st.set_flag(1, 0x0F3C_0F3C, 0).unwrap();
+    for f in ["f0.1", "f1.1"] {
+        let text = format!("({f}.anyv) mov (16) r1<1>:d 1:d");
+        assert_eq!(written_undef(&mut st, &text, 16, 4), (0x3FFE, 0), "{text}");
+    }
+    // f0.1 = f1.1 = 0: the readings differ on the channels anyv sets from f0.0/f1.0.
+    st.set_flag(0, 0x0000_35CA, 0).unwrap();
+    st.set_flag(1, 0x0000_0F3C, 0).unwrap();
+    let (on, undef) = written_undef(&mut st, "(f0.1.anyv) mov (16) r1<1>:d 1:d", 16, 4);
+    assert_eq!((on, undef), (0, 0x3FFE));
+    // allv: 0x0508 against 0, inverted: 0xFAF7 against 0xFFFF.
+    let (on, undef) = written_undef(&mut st, "(-f0.1.allv) mov (16) r1<1>:d 1:d", 16, 4);
+    assert_eq!((on, undef), (0xFAF7, 0x0508));
+}
+
+/// flow.pmask.vertical-high-channel: a channel whose bit number (channel offset + n) is 16 or
+/// more has an unknown predicate (f0.0 and f1.0 have 16 bits).
+#[test]
+fn vertical_predicates_from_bit_16_are_unknown() {
+    let mut st = zeroed(Skl);
+    st.set_flag(0, u32::MAX, 0).unwrap();
+    st.set_flag(1, u32::MAX, 0).unwrap();
+    let (on, undef) = written_undef(&mut st, "(f0.0.anyv) mov (32) r1<1>:w 1:w", 32, 2);
+    assert_eq!((on, undef), (0x0000_FFFF, 0xFFFF_0000));
+    let (on, undef) = written_undef(&mut st, "(f0.0.allv) mov (16|M16) r1<1>:d 1:d", 16, 4);
+    assert_eq!((on, undef), (0, 0xFFFF));
+    // M8 with SIMD16: channels 0-7 use bits 8-15, channels 8-15 bits 16-23.
+    let (on, undef) = written_undef(&mut st, "(f0.0.anyv) mov (16|M8) r1<1>:d 1:d", 16, 4);
+    assert_eq!((on, undef), (0x00FF, 0xFF00));
+}
+
+/// flow.pmask.align16-group: Align16 .any4h/.all4h combine each group of four channels; and
+/// flow.pmask.group-start: a group counted from the channel offset when that offset is not a
+/// multiple of N (.any8h with M4: channels 0-3 read flag bits 4-11).
+#[test]
+fn align16_group_predicates_and_group_start() {
+    let mut st = zeroed(Hsw);
+    put(&mut st, r(2, 0), 4, &[1; 8]);
+    // Bit 5 set: group 1 (channels 4-7) has a set bit; bits 0-3 set: group 0 is all set.
+    st.set_flag(0, 0b0010_0000, 0).unwrap();
+    put(&mut st, r(1, 0), 4, &[0; 8]);
+    run(&mut st, &["(f0.0.any4h) mov (8) r1<4>.xyzw:d r2<4>.xyzw:d"]);
+    assert_eq!(get(&st, r(1, 0), 4, 8), vec![0, 0, 0, 0, 1, 1, 1, 1]);
+    st.set_flag(0, 0b0010_1111, 0).unwrap();
+    put(&mut st, r(1, 0), 4, &[0; 8]);
+    run(&mut st, &["(f0.0.all4h) mov (8) r1<4>.xyzw:d r2<4>.xyzw:d"]);
+    assert_eq!(get(&st, r(1, 0), 4, 8), vec![1, 1, 1, 1, 0, 0, 0, 0]);
+    // Only bit 8 set: counted from the channel offset 4 the group holds it (Mesa's aligned
+    // dependency mask would read bits 0-7).
+    let mut st = zeroed(Skl);
+    st.set_flag(0, 0x100, 0).unwrap();
+    assert_eq!(
+        written(&mut st, "(f0.0.any8h) mov (4|M4) r1<1>:d 1:d", 4),
+        0xF
+    );
+}
+
+/// flow.pmask.align16-replicate.
 #[test]
 fn align16_replicated_predicate_and_channel_enables() {
     let mut st = zeroed(Hsw);
