@@ -581,12 +581,16 @@ impl Thread {
         _at_ip: u32,
         row: &'static FlowRowInfo,
     ) -> Result<u32, RunError> {
-        if !matches!(insn.pred, PredCtrl::None | PredCtrl::Seq) {
+        // Sequential, or (Align1) the vertical anyv/allv of channel 0 (flow.pmask.vertical:
+        // oneDNN's `jmpi (1) f0.0.anyv`); group predicates have no source for a jmpi.
+        let vertical = matches!(insn.pred, PredCtrl::Anyv | PredCtrl::Allv)
+            && insn.access != crate::spec::AccessMode::Align16;
+        if !matches!(insn.pred, PredCtrl::None | PredCtrl::Seq) && !vertical {
             return Err(refused(
                 ip,
                 row,
                 format!(
-                    "predicate {:?}: a jmpi takes sequential predication or none",
+                    "predicate {:?}: a jmpi takes sequential or vertical (.anyv/.allv) predication, or none",
                     insn.pred
                 ),
             ));

@@ -211,7 +211,7 @@ mov (8|M0) r8.0<1>:ud 0x2:ud
 /// A predicated jmpi reads its register only when its flag bit holds: with f0.0 bit 0 clear
 /// it falls through although r4 is undefined; with it set the undefined offset is refused
 /// (flow.jmpi.reg). On Ivybridge jmpi is refused whatever its operand (flow.jmpi.ivb);
-/// `.anyv` is refused (flow.jmpi: a jmpi takes sequential predication or none).
+/// a group predicate (`.any4h`) is refused (flow.jmpi: no source gives the group of a scalar jump).
 #[test]
 fn jmpi_register_refusals() {
     let text = "(f0.0) jmpi (1|M0) r4.0\nmov (8|M0) r8.0<1>:ud 0x2:ud\n";
@@ -231,6 +231,6 @@ fn jmpi_register_refusals() {
         ("flow.jmpi.ivb", 0)
     );
     let mut st = state(Platform::Skl, 0xff, 0xff, 0);
-    let anyv = "(f0.0.anyv) jmpi (1|M0) r4.0\nnop\n";
-    assert_eq!(refused_row(try_run(&mut st, anyv, 10)), ("flow.jmpi", 0));
+    let group = "(f0.0.any4h) jmpi (1|M0) r4.0\nnop\n";
+    assert_eq!(refused_row(try_run(&mut st, group, 10)), ("flow.jmpi", 0));
 }

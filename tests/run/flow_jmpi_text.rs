@@ -78,3 +78,27 @@ fn jmpi_label_errors() {
         .expect("register jmpi");
     assert!(matches!(prog.insns[0].src[1], Some(Src::Reg(_))));
 }
+
+/// A jmpi predicated `.anyv` / `.allv` reads channel 0's bit of f0.0 OR / AND of f1.0
+/// (flow.jmpi, flow.pmask.vertical). With f0.0 bit 0 clear and f1.0 bit 0 set: anyv jumps
+/// over the mov (r2 stays 0), allv does not (r2 = 1); with both set, allv jumps too.
+#[test]
+fn jmpi_takes_vertical_predicates() {
+    let prog = |pred: &str| {
+        format!("({pred}) jmpi (1|M0) SKIP\nmov (8|M0) r2.0<1>:ud 0x1:ud\nSKIP:\nnop\n")
+    };
+    for p in [Platform::Hsw, Platform::Skl] {
+        for (pred, f0, f1, r2) in [
+            ("W&f0.0.anyv", 0, 1, 0),
+            ("W&f0.0.allv", 0, 1, 1),
+            ("W&f0.0.allv", 1, 1, 0),
+            ("W&f0.0.anyv", 0, 0, 1),
+            // The instruction names f1.0: the same two bits.
+            ("W&f1.0.anyv", 0, 1, 0),
+        ] {
+            let mut st = state(p, 0xff, f0, f1);
+            run(&mut st, &prog(pred));
+            assert_eq!(ud(&st, 2, 1), [r2], "{p:?} ({pred}) f0={f0} f1={f1}");
+        }
+    }
+}
