@@ -19,6 +19,9 @@ use crate::spec::DataType;
 pub(crate) enum RawBase {
     /// A register and its subregister number in elements (None: not written).
     Direct(Reg, Option<u32>),
+    /// A register whose subregister number is written in bytes (IGA's ce and msg:
+    /// enc.iga-text.arf-byte-subreg).
+    DirectBytes(Reg, Option<u32>),
     /// `r[a0.<a0> + off]`.
     Indirect { a0: u8, off: i32 },
 }
@@ -180,7 +183,11 @@ impl<'a> Parser<'a> {
         let regnum = arf_regnum(name, nr as u8)
             .ok_or_else(|| pos.err(format!("no register `{}{nr}`", show(name))))?;
         self.arf_type_on_platform(regnum, pos, || format!("{}{nr}", show(name)))?;
-        Ok(Some(RawBase::Direct(Reg::Arf(regnum), self.subreg()?)))
+        let sub = self.subreg()?;
+        if self.d == Dialect::Iga && crate::isa::iga_byte_subreg(regnum) {
+            return Ok(Some(RawBase::DirectBytes(Reg::Arf(regnum), sub)));
+        }
+        Ok(Some(RawBase::Direct(Reg::Arf(regnum), sub)))
     }
 
     /// An error at `pos` when the ARF type of `regnum` is reserved on the platform
@@ -742,6 +749,15 @@ fn sub_bytes(sub: Option<u32>, ty: DataType, pos: Pos) -> PResult<u8> {
 
 fn addr_of(base: RawBase, ty: DataType, pos: Pos) -> PResult<Addr> {
     Ok(match base {
+        RawBase::DirectBytes(reg, sub) => {
+            let b = sub.unwrap_or(0);
+            if b > 31 {
+                return Err(pos.err(format!(
+                    "subregister {b} (bytes, as IGA writes ce and msg) is beyond the 32-byte register"
+                )));
+            }
+            Addr::Direct { reg, sub: b as u8 }
+        }
         RawBase::Direct(reg, sub) => Addr::Direct {
             reg,
             sub: sub_bytes(sub, ty, pos)?,
@@ -862,7 +878,10 @@ pub(crate) fn ternary_region(r: &mut RawReg, src2: bool, exec1: bool) -> PResult
     };
     match r.region {
         None => {
-            let sub = matches!(r.base, RawBase::Direct(_, Some(_)));
+            let sub = matches!(
+                r.base,
+                RawBase::Direct(_, Some(_)) | RawBase::DirectBytes(_, Some(_))
+            );
             r.region = Some(one(if sub || exec1 { 0 } else { 4 }, r.pos));
         }
         Some(g) if g.n == 2 && src2 => {

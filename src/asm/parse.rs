@@ -1139,6 +1139,9 @@ impl<'a> Parser<'a> {
         }
         insn.canonicalize();
         if send {
+            if self.d == Dialect::Iga {
+                super::print::iga_send_src0_addr_back(insn, self.plat);
+            }
             crate::codec::settle_send_ex_desc(insn, self.plat, self.d != Dialect::Mesa);
         }
         if pd.jmpi_label {

@@ -8,7 +8,9 @@
 
 use std::sync::OnceLock;
 
-use crate::spec::encoding::values::{IGA_ARF_MME, IGA_ARF_NUMBERLESS, MESA_ARF_NAMES};
+use crate::spec::encoding::values::{
+    IGA_ARF_BYTE_SUBREG, IGA_ARF_MME, IGA_ARF_NUMBERLESS, MESA_ARF_NAMES,
+};
 use crate::spec::{registers, ArfKind, Platform};
 
 /// How an ARF register type is written in assembly.
@@ -47,6 +49,14 @@ pub fn arf_names() -> &'static [ArfName] {
             })
             .collect()
     })
+}
+
+/// Whether IGA syntax writes the subregister of ARF RegNum `regnum` in bytes rather than
+/// elements (enc.iga-text.arf-byte-subreg: ce, msg).
+pub fn iga_byte_subreg(regnum: u8) -> bool {
+    IGA_ARF_BYTE_SUBREG
+        .name_of(u64::from(regnum >> 4))
+        .is_some()
 }
 
 /// The assembler name entry of ARF RegNum `regnum` (by its type nibble).

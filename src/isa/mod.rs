@@ -29,7 +29,7 @@ mod sfid;
 
 pub use arf::{
     arf_iga_name, arf_kind, arf_lookup, arf_mesa_name, arf_name, arf_names, arf_regnum,
-    arf_type_exists, mme_number, ArfName,
+    arf_type_exists, iga_byte_subreg, mme_number, ArfName,
 };
 pub use insn::{Controls, Flag, Insn, SendDesc, SendInfo, ThreadCtrl};
 pub use operand::{Addr, Dst, Imm, Reg, RegSrc, Region, Src, Swizzle};

@@ -320,3 +320,44 @@ fn a_zero_branch_target_may_be_float_typed() {
         assert!(asm::parse_insn("brd (8|M0) 16:f", Dialect::Iga, p).is_err());
     }
 }
+
+/// Gen9 send with an indirect src0: bits 67:64 are both AddrImm[3:0] (enc.gen8.a1-ind,
+/// src0_addr_imm 72:64) and ExDesc[19:16] (enc.gen9.send-a1-ex-desc). IGA prints them in the
+/// exdesc operand only and writes whole 16-byte offsets; euref's IGA text does the same and
+/// assembles back to the word. Word: bits 72:64 = 0x41 (AddrImm 65, ExDesc[19:16] = 1), src0
+/// indirect from a0.0.
+#[test]
+fn gen9_send_indirect_offset_leaves_the_exdesc_bits_to_the_exdesc() {
+    let w = "31 00 60 0c 48 02 80 2f 41 80 8d 06 00 60 40 02";
+    let i = decode(w, Skl);
+    let text = asm::print_insn(&i, &opts(Dialect::Iga, Skl));
+    assert!(text.contains("r[a0.0, 64]"), "{text}");
+    assert!(text.contains("0x4D1000C"), "{text}");
+    assert_eq!(
+        assemble(&text, Skl),
+        <[u8; 16]>::try_from(hex_bytes(w)).unwrap()
+    );
+    // PRM syntax keeps euref's reading of the AddrImm field.
+    let prm = asm::print_insn(&i, &opts(Dialect::Prm, Skl));
+    assert!(prm.contains("r[a0.0, 65]"), "{prm}");
+}
+
+/// IGA writes the subregister of ce and msg in bytes, of every other register in elements
+/// (enc.iga-text.arf-byte-subreg). Gen9 src0 SubRegNum: bits 68:64 (enc.gen8.a1).
+#[test]
+fn ce_and_msg_subregisters_count_bytes_in_iga_syntax() {
+    let sub = |text: &str, d: Dialect| -> u8 {
+        let i = asm::parse_insn(text, d, Skl).unwrap_or_else(|e| panic!("{text}: {e}"));
+        codec::encode(&i, Skl).unwrap()[8] & 0x1F
+    };
+    let fbl = |r: &str| format!("(W) fbl (1|M0) r43.0<1>:ud {r}<0;1,0>:ud");
+    assert_eq!(sub(&fbl("ce.4"), Dialect::Iga), 4);
+    assert_eq!(sub(&fbl("ce.1"), Dialect::Iga), 1);
+    assert_eq!(sub(&fbl("msg0.1"), Dialect::Iga), 1);
+    assert_eq!(sub(&fbl("sp.1"), Dialect::Iga), 4);
+    assert_eq!(sub(&fbl("ce.1"), Dialect::Prm), 4);
+    // Printed back in bytes: src0 SubRegNum 2 of a ce:ud operand is `ce.2`.
+    let i = decode("4c 00 00 00 0c 00 60 25 02 08 00 00 00 00 00 00", Skl);
+    let text = asm::print_insn(&i, &opts(Dialect::Iga, Skl));
+    assert!(text.ends_with("ce.2<0;1,0>:ud"), "{text}");
+}

@@ -33,7 +33,7 @@ const GEN8: &[Platform] = &[Bdw, Chv, Skl, Bxt];
 fn value_tables() {
     assert_eq!(
         ALL.len(),
-        49,
+        50,
         "value table count (enc.visa.type-format, enc.visa.pred-combine: tests/spec/seed_tables.rs)"
     );
     expect(
@@ -221,6 +221,12 @@ fn value_tables() {
         "enc.iga-text.branch-ctrl-suffix",
         GEN8,
         &[("if", 1), ("else", 1), ("goto", 1)],
+    );
+    expect(
+        &values::IGA_ARF_BYTE_SUBREG,
+        "enc.iga-text.arf-byte-subreg",
+        ALLP,
+        &[("ce", 4), ("msg", 5)],
     );
     expect(
         &values::WAIT_SRC0_IS_DST,

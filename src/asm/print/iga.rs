@@ -97,7 +97,7 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
             out.push_str("(sat)");
         }
         if wait_src {
-            iga_reg(out, d.addr, d.ty);
+            iga_reg(out, d.addr, d.ty, iga);
             out.push_str("<0;1,0>:");
             out.push_str(names::type_lower(d.ty));
         } else {
@@ -116,7 +116,7 @@ pub(super) fn iga_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabe
                 push_i64(out, l.jip.map_or(0, |n| n as i64));
             }
             Some(x) => push_i64(out, x),
-            None => iga_src(out, s, i, ternary.then_some(k == 2), iga),
+            None => iga_src(out, s, i, ternary.then_some(k == 2), iga, o.platform),
         }
     }
     if let Some(s) = &i.send {
@@ -247,13 +247,23 @@ pub(super) fn chan_name(i: &Insn, mesa: bool) -> Option<(char, u8, bool)> {
     }
 }
 
-fn iga_reg(out: &mut String, addr: Addr, ty: DataType) {
+/// `iga`: IGA syntax (ce and msg subregisters in bytes, enc.iga-text.arf-byte-subreg).
+fn iga_reg(out: &mut String, addr: Addr, ty: DataType, iga: bool) {
     match addr {
         Addr::Direct { reg, sub } => {
             reg_name(out, reg, false);
             if has_subreg_syntax(reg) || sub != 0 {
                 out.push('.');
-                push_u64(out, sub_elems(sub, ty).into());
+                let bytes =
+                    iga && matches!(reg, crate::isa::Reg::Arf(n) if crate::isa::iga_byte_subreg(n));
+                push_u64(
+                    out,
+                    if bytes {
+                        sub.into()
+                    } else {
+                        sub_elems(sub, ty).into()
+                    },
+                );
             }
         }
         Addr::Indirect { a0, off } => {
@@ -280,7 +290,7 @@ fn iga_dst(out: &mut String, d: &Dst, i: &Insn, iga: bool) {
     }
     if iga && branch_text::applies(i) {
         // call/calla: stride 1 and type D are implicit (enc.iga-text.branch-operands).
-        iga_reg(out, d.addr, d.ty);
+        iga_reg(out, d.addr, d.ty, iga);
         if d.hstride != 1 {
             out.push('<');
             push_u64(out, d.hstride.into());
@@ -292,7 +302,7 @@ fn iga_dst(out: &mut String, d: &Dst, i: &Insn, iga: bool) {
         }
         return;
     }
-    iga_reg(out, d.addr, d.ty);
+    iga_reg(out, d.addr, d.ty, iga);
     out.push('<');
     push_u64(out, d.hstride.into());
     out.push('>');
@@ -311,7 +321,14 @@ fn reg_name_only(out: &mut String, a: Addr) {
 
 /// `ternary`: the source of a three-source instruction in IGA's ternary form, and whether it
 /// is src2.
-fn iga_src(out: &mut String, s: &Src, i: &Insn, ternary: Option<bool>, iga: bool) {
+fn iga_src(
+    out: &mut String,
+    s: &Src,
+    i: &Insn,
+    ternary: Option<bool>,
+    iga: bool,
+    p: crate::spec::Platform,
+) {
     let r = match s {
         Src::Imm(imm) => return iga_imm(out, imm),
         Src::Reg(r) => r,
@@ -324,7 +341,7 @@ fn iga_src(out: &mut String, s: &Src, i: &Insn, ternary: Option<bool>, iga: bool
     }
     if iga && branch_text::applies(i) {
         // The implicit region and type D are left out (enc.iga-text.branch-operands).
-        iga_reg(out, r.addr, r.ty);
+        iga_reg(out, r.addr, r.ty, iga);
         if branch_text::implicit_region(i.op) != Some(r.region) {
             region_text(out, r, false, false);
         }
@@ -335,7 +352,7 @@ fn iga_src(out: &mut String, s: &Src, i: &Insn, ternary: Option<bool>, iga: bool
         return;
     }
     if i.is_split_send() {
-        iga_reg(out, r.addr, r.ty);
+        iga_reg(out, r.addr, r.ty, iga);
         if r.ty != DataType::UD {
             out.push(':');
             out.push_str(names::type_lower(r.ty));
@@ -352,7 +369,12 @@ fn iga_src(out: &mut String, s: &Src, i: &Insn, ternary: Option<bool>, iga: bool
         reg_name_only(out, r.addr);
         return;
     }
-    iga_reg(out, r.addr, r.ty);
+    let addr = if iga {
+        super::iga_send_src0_addr(i, p, r.addr)
+    } else {
+        r.addr
+    };
+    iga_reg(out, addr, r.ty, iga);
     match ternary {
         Some(src2) => {
             out.push_str(ternary_region(r, src2));

@@ -368,7 +368,7 @@ pub(crate) fn iga_line(out: &mut Line, i: &Insn, p: Platform, labels: JumpLabels
                 l.signed(labels.jip.map_or(0, |n| n as i64));
             }
             Some(x) => l.signed(x),
-            None => src(l, s, i, ternary.then_some(k == 2)),
+            None => src(l, s, i, ternary.then_some(k == 2), p),
         }
     }
     if let Some(s) = &i.send {
@@ -467,7 +467,11 @@ fn reg(l: &mut Line, addr: Addr, ty: DataType) {
         Addr::Direct { reg, sub } => {
             reg_name(l, reg);
             if has_subreg_syntax(reg) || sub != 0 {
-                let e = sub_elems(sub, ty);
+                // ce and msg count bytes in IGA syntax (enc.iga-text.arf-byte-subreg).
+                let e = match reg {
+                    Reg::Arf(n) if crate::isa::iga_byte_subreg(n) => u32::from(sub),
+                    _ => sub_elems(sub, ty),
+                };
                 match l.t.dot_dec.get(e as usize) {
                     Some(d) => l.put(d),
                     None => {
@@ -535,7 +539,7 @@ fn dst(l: &mut Line, d: &Dst, i: &Insn) {
 #[inline(always)]
 /// `ternary`: the source of a three-source instruction in IGA's ternary form, and whether it
 /// is src2.
-fn src(l: &mut Line, s: &Src, i: &Insn, ternary: Option<bool>) {
+fn src(l: &mut Line, s: &Src, i: &Insn, ternary: Option<bool>, p: Platform) {
     let r = match s {
         Src::Imm(imm) => return self::imm(l, imm),
         Src::Reg(r) => r,
@@ -576,7 +580,7 @@ fn src(l: &mut Line, s: &Src, i: &Insn, ternary: Option<bool>) {
         }
         return;
     }
-    reg(l, r.addr, r.ty);
+    reg(l, super::iga_send_src0_addr(i, p, r.addr), r.ty);
     match ternary {
         Some(src2) => {
             l.s(super::iga::ternary_region(r, src2));

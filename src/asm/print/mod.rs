@@ -148,6 +148,56 @@ pub(super) fn iga_wait_src(i: &Insn) -> bool {
             .is_some_and(|d| d.hstride == 1 && matches!(d.addr, crate::isa::Addr::Direct { .. }))
 }
 
+/// The src0 address IGA syntax writes for a Gen9 send / sendc in Align1: the low four bits
+/// of an indirect src0's AddrImm are also ExDesc[19:16] (enc.gen9.send-a1-ex-desc), which IGA
+/// prints inside the exdesc operand and leaves out of the offset (its send offset counts whole
+/// 16 bytes; iga64 refuses any other). `addr` unchanged for every other operand.
+pub(crate) fn iga_send_src0_addr(
+    i: &Insn,
+    p: crate::spec::Platform,
+    addr: crate::isa::Addr,
+) -> crate::isa::Addr {
+    use crate::isa::Addr;
+    match (addr, send_ex_desc_19_16(i, p)) {
+        (Addr::Indirect { a0, off }, Some(x)) if x != 0 && (off as u32) & 0xF == x => {
+            Addr::Indirect {
+                a0,
+                off: off & !0xF,
+            }
+        }
+        _ => addr,
+    }
+}
+
+/// The inverse of [`iga_send_src0_addr`] for a parsed instruction: a whole 16-byte offset gets
+/// ExDesc[19:16] back in its low four bits.
+pub(crate) fn iga_send_src0_addr_back(i: &mut Insn, p: crate::spec::Platform) {
+    use crate::isa::{Addr, Src};
+    let Some(x) = send_ex_desc_19_16(i, p).filter(|&x| x != 0) else {
+        return;
+    };
+    if let Some(Src::Reg(r)) = &mut i.src[0] {
+        if let Addr::Indirect { off, .. } = &mut r.addr {
+            if *off & 0xF == 0 {
+                *off |= x as i16;
+            }
+        }
+    }
+}
+
+/// ExDesc[19:16] of a Gen9 send / sendc in Align1 with an immediate extended descriptor, where
+/// those bits are also src0's low AddrImm bits (enc.gen9.send-a1-ex-desc); None elsewhere.
+fn send_ex_desc_19_16(i: &Insn, p: crate::spec::Platform) -> Option<u32> {
+    let s = i.send?;
+    if i.access != crate::spec::AccessMode::Align1 || !crate::codec::send_ex_desc_in_src0(i, p) {
+        return None;
+    }
+    match s.ex_desc {
+        crate::isa::SendDesc::Imm(v) => Some((v >> 16) & 0xF),
+        _ => None,
+    }
+}
+
 /// Whether IGA syntax writes `i`'s BranchCtrl bit as the mnemonic suffix `.b`
 /// (enc.iga-text.branch-ctrl-suffix) rather than the option `{BranchCtrl}`.
 pub(crate) fn iga_branch_ctrl_suffix(i: &Insn, p: crate::spec::Platform) -> bool {
