@@ -10,7 +10,19 @@ use serde_json::json;
 /// The registers a step wrote: GRF registers (`r10`, `r10-r11`) and ARF registers by name.
 pub fn written_regs(st: &ThreadState, step: &Step) -> Vec<String> {
     let Some(info) = &step.info else {
-        return vec![];
+        // A branch: what the runner wrote itself (call's return address).
+        let size = st.grf_reg_bytes().max(1);
+        return match &step.runner_grf {
+            Some(b) if !b.is_empty() => {
+                let (first, last) = (b.start / size, (b.end - 1) / size);
+                if first == last {
+                    vec![format!("r{first}")]
+                } else {
+                    vec![format!("r{first}-r{last}")]
+                }
+            }
+            _ => vec![],
+        };
     };
     let w = &info.written;
     let mut out = vec![];

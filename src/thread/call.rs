@@ -129,6 +129,7 @@ impl Thread {
         st.write_grf(o, 4, u64::from(next), false)
             .and_then(|()| st.write_grf(o + 4, 4, 0, true))
             .map_err(|e| bad(&e.to_string()))?;
+        self.runner_grf = Some(o..o + 8);
         self.move_channels(at_ip & !taken, next);
         self.move_channels(taken, target);
         self.calls.push(Frame {

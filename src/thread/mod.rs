@@ -91,6 +91,9 @@ pub struct Step {
     /// An exception taken (the instruction did not execute, unless it raised a software
     /// exception) or the return from the System Routine.
     pub exception: Option<exception::Event>,
+    /// GRF bytes the runner itself wrote for a branch (call's return address, flow.call);
+    /// writes of the executor are in `info`.
+    pub runner_grf: Option<std::ops::Range<usize>>,
 }
 
 /// A thread running a program image.
@@ -105,6 +108,8 @@ pub struct Thread {
     halt_uip: Option<u32>,
     /// The open calls, innermost last (flow.call, flow.ret).
     calls: Vec<call::Frame>,
+    /// GRF bytes the runner wrote in the current step ([`Step::runner_grf`]).
+    runner_grf: Option<std::ops::Range<usize>>,
     steps: u64,
     recent: std::collections::VecDeque<u32>,
     /// The System IP and the application state kept across the System Routine.
@@ -152,6 +157,7 @@ impl Thread {
             dispatched: em.on,
             halt_uip: None,
             calls: Vec::new(),
+            runner_grf: None,
             steps: 0,
             recent: std::collections::VecDeque::with_capacity(RECENT),
             exc: exception::Exceptions::default(),
@@ -313,6 +319,7 @@ impl Thread {
             info,
             next_ip,
             exception: self.take_event(),
+            runner_grf: self.runner_grf.take(),
         }
     }
 

@@ -209,6 +209,9 @@ ret (8|M0) r10.0<2;2,1>:ud
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
     assert_eq!(ips, want, "{out}");
+    // The call wrote its return address to r10 (flow.call.return-ip): the trace says so.
+    let call = out.lines().next().unwrap_or("");
+    assert!(call.ends_with("-> r10"), "{call}");
 }
 
 /// `euref asm --compact` re-resolves a jmpi's label (flow.jmpi: bytes from the next
