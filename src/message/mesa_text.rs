@@ -56,7 +56,15 @@ pub fn describe(
         s: out,
         space: false,
     };
-    o.control("SFID", srow.and_then(|r| r.mesa), sfid.into());
+    match srow.and_then(|r| r.mesa) {
+        Some(n) => o.control("SFID", Some(n), sfid.into()),
+        // Mesa prints `*** invalid SFID value N `, which no assembler reads back; euref
+        // prints the `sfidN` spelling its parser takes (the rest of the line is ignored).
+        None => {
+            let _ = write!(o.s, "sfid{sfid}");
+            o.space = true;
+        }
+    }
     o.s.push_str(" MsgDesc:");
     match desc {
         None => o.s.push_str(" indirect"),
