@@ -1597,8 +1597,8 @@ fn reserved_and_unknown_values_are_errors_naming_the_field() {
         t.contains("`type`") && t.contains("18:14") && t.contains("holds 9"),
         "{t}"
     );
-    // An atomic float op 0 names the op field.
-    let e = decode(12, (0x1b << 14) | (0 << 8), None, Platform::Skl).unwrap_err();
+    // An atomic float op 0 (control bits 9:8 clear) names the op field.
+    let e = decode(12, 0x1b << 14, None, Platform::Skl).unwrap_err();
     assert!(
         matches!(
             e,

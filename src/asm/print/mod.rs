@@ -60,7 +60,7 @@ fn iga_send_comment(out: &mut String, i: &Insn, o: &PrintOptions) {
     } else {
         None
     };
-    out.push_str(" ");
+    out.push(' ');
     crate::message::iga_text::comment(out, s.sfid, d, ex, o.platform);
 }
 
