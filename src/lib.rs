@@ -15,6 +15,7 @@ pub mod gen;
 pub mod golden;
 pub mod isa;
 pub mod math;
+pub mod message;
 pub mod quote;
 pub mod spec;
 pub mod state;

@@ -5,6 +5,7 @@ use crate::model::{camel, const_name, Spec};
 use std::fmt::Write;
 
 mod codec_tables;
+mod descriptors;
 mod rule_checks;
 mod seed_tables;
 
@@ -553,6 +554,7 @@ pub fn rust(spec: &Spec) -> String {
     runtime(spec, &mut o);
     flow(spec, &mut o);
     seed_tables::messages(spec, &mut o);
+    descriptors::descriptors(spec, &mut o);
     seed_tables::platform_memory(spec, &mut o);
 
     // ---------------------------------------------------------------- math

@@ -751,3 +751,93 @@ pub struct FlowRow {
 fn flow_none() -> S<String> {
     S::new(0..0, "none".to_string())
 }
+
+/// spec/descriptors.toml: send message descriptors (shared functions, descriptor fields, the
+/// message types and value names the fields select).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct DescriptorsFile {
+    #[serde(default)]
+    pub sfid: Vec<S<SfidRow>>,
+    #[serde(default)]
+    pub desc_field: Vec<S<DescFieldRow>>,
+    #[serde(default)]
+    pub msg_value: Vec<S<MsgValueRow>>,
+}
+
+/// One shared function.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct SfidRow {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub cite: S<String>,
+    /// ExDesc[3:0] (bits 27:24 of a Gen7-Gen9 send).
+    pub number: u8,
+    /// euref's name (used by `sfids` of [[desc_field]]).
+    pub name: S<String>,
+    /// Mesa's disassembler spelling.
+    pub mesa: Option<String>,
+    /// IGA's spelling (before Skylake, and from Skylake unless `iga_skl` says otherwise).
+    pub iga: Option<String>,
+    pub iga_skl: Option<String>,
+    /// The [[msg_value]] table of its message types (the value of its `type` field).
+    pub types: Option<S<String>>,
+    pub note: Option<String>,
+}
+
+/// Bits of a message descriptor or extended descriptor.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct DescFieldRow {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub cite: S<String>,
+    /// SFID names (absent: every SFID).
+    #[serde(default)]
+    pub sfids: Vec<S<String>>,
+    /// Message-type names (absent: every message of the SFIDs).
+    #[serde(default)]
+    pub types: Vec<S<String>>,
+    pub name: String,
+    /// "desc" (default) or "exdesc".
+    #[serde(rename = "in", default = "in_desc")]
+    pub in_: S<String>,
+    pub bits: S<String>,
+    /// The [[msg_value]] table the value is looked up in.
+    pub values: Option<S<String>>,
+    /// Mesa's label of the field in its "*** invalid <label> value N" text.
+    pub mesa: Option<String>,
+    pub text: String,
+    pub note: Option<String>,
+}
+
+fn in_desc() -> S<String> {
+    S::new(0..0, "desc".to_string())
+}
+
+/// One value of a descriptor value table.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MsgValueRow {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub cite: S<String>,
+    pub table: S<String>,
+    pub value: u32,
+    pub name: String,
+    pub mesa: Option<String>,
+    pub iga: Option<String>,
+    /// How Mesa prints the message control of a data-port message type: surface | atomic |
+    /// atomic_simd | atomic_float (absent: the raw number).
+    pub form: Option<S<String>>,
+    /// defined (default) | conflict | silent
+    #[serde(default = "status_defined")]
+    pub status: S<String>,
+    pub text: Option<String>,
+    pub note: Option<String>,
+}
+
+fn status_defined() -> S<String> {
+    S::new(0..0, "defined".to_string())
+}

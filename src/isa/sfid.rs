@@ -9,6 +9,8 @@
 /// where a name must be a single word (`send.dp_data_1` mnemonic suffixes).
 pub const SFID_NAMES: &[(u8, &str, &str)] = &[
     (0, "null", "null"),
+    // Gen4-5 only (spec sfid.math); Mesa's lexer and disassembler still name it.
+    (1, "math", "math"),
     (2, "sampler", "sampler"),
     (3, "gateway", "gateway"),
     (4, "dp_sampler", "dp_sampler"),
@@ -23,7 +25,7 @@ pub const SFID_NAMES: &[(u8, &str, &str)] = &[
     (13, "cre", "cre"),
 ];
 
-/// Mesa's name of SFID `sfid` (`None` for the numbers without one: 1, 14, 15).
+/// Mesa's name of SFID `sfid` (`None` for the numbers without one: 14, 15).
 pub fn sfid_name(sfid: u8) -> Option<&'static str> {
     SFID_NAMES.iter().find(|s| s.0 == sfid).map(|s| s.1)
 }

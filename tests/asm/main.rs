@@ -21,6 +21,7 @@ mod asm_iga_issue27;
 mod asm_iga_keep;
 mod asm_iga_literals;
 mod asm_iga_regs;
+mod asm_iga_send_comments;
 mod asm_iga_ternary;
 mod asm_mesa_corpus;
 mod asm_messages;

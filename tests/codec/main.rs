@@ -20,4 +20,5 @@ mod codec_implicit;
 mod codec_reserved_operands;
 mod codec_roundtrip_prop;
 mod codec_text_roundtrip;
+mod message_desc;
 mod opcodes;

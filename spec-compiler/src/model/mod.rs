@@ -6,6 +6,7 @@
 mod bitfields;
 pub mod codec_tables;
 mod ctx;
+pub mod descriptors;
 mod encoding;
 mod flow;
 mod numeric;
@@ -145,6 +146,8 @@ pub struct Spec {
     pub flow: Vec<Row<FlowRow>>,
     /// spec/messages.toml and spec/platform_memory.toml (seed004 facts outside the EU ISA).
     pub seed: SeedTables,
+    /// spec/descriptors.toml: send message descriptors.
+    pub descriptors: descriptors::Descriptors,
     pub math: Vec<MathRow>,
     pub math_specials: Vec<Row<MathSpecial>>,
     /// [[mark]] of spec/math.toml (the inexact mark).
@@ -239,6 +242,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let runtime = runtime::load_runtime(&mut c);
     let flow = flow::load_flow(&mut c, &opcodes);
     let (messages, msg_fields) = seed_tables::load_messages(&mut c, np);
+    let descriptors = descriptors::load_descriptors(&mut c);
     let (l3_allocs, facts, notes) = seed_tables::load_platform_memory(&mut c);
     let (math, math_specials, math_marks) = numeric::load_math(&mut c, &vocab.enums);
     let (layouts, value_tables, compact_tables, pending) = encoding::load_encodings(&mut c, dir);
@@ -293,6 +297,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
             facts,
             notes,
         },
+        descriptors,
         math,
         math_specials,
         math_marks,

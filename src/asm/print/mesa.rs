@@ -124,16 +124,15 @@ pub(super) fn mesa_insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLab
         }
         out.push('\n');
         out.push_str(&" ".repeat(28));
-        match crate::isa::sfid_name(s.sfid) {
-            Some(n) => out.push_str(n),
-            None => {
-                let _ = write!(out, "sfid{}", s.sfid);
-            }
-        }
-        out.push_str(" MsgDesc:");
-        if let SendDesc::Imm(d) = s.desc {
-            let _ = write!(out, " mlen {} rlen {}", (d >> 25) & 0xF, (d >> 20) & 0x1F);
-        }
+        let desc = match s.desc {
+            SendDesc::Imm(d) => Some(d),
+            SendDesc::A0(_) => None,
+        };
+        let ex = i.is_split_send().then_some(match s.ex_desc {
+            SendDesc::Imm(x) => Some(x),
+            SendDesc::A0(_) => None,
+        });
+        crate::message::mesa_text::describe(out, s.sfid, desc, ex, o.platform);
         out.push(' ');
     } else {
         pad(out, start, 64);

@@ -40,6 +40,28 @@ pub(crate) fn insn(out: &mut String, i: &Insn, o: &PrintOptions, l: JumpLabels) 
             }
         }),
     }
+    if o.dialect == Dialect::Iga {
+        iga_send_comment(out, i, o);
+    }
+}
+
+/// IGA's end-of-line comment on a send with an immediate descriptor (the message it names:
+/// `crate::message::iga_text`). Comments are ignored by the parser.
+fn iga_send_comment(out: &mut String, i: &Insn, o: &PrintOptions) {
+    let Some(s) = &i.send else { return };
+    let crate::isa::SendDesc::Imm(d) = s.desc else {
+        return;
+    };
+    let ex = if i.is_split_send() {
+        match s.ex_desc {
+            crate::isa::SendDesc::Imm(x) => Some(x),
+            crate::isa::SendDesc::A0(_) => None,
+        }
+    } else {
+        None
+    };
+    out.push(' ');
+    crate::message::iga_text::comment(out, s.sfid, d, ex, o.platform);
 }
 
 /// [`insn`] appended to a byte buffer (the disassembler's output, written out as bytes).
@@ -49,6 +71,11 @@ pub(crate) fn insn_bytes(out: &mut Vec<u8>, i: &Insn, o: &PrintOptions, l: JumpL
             iga_line::iga_line(line, i, o.platform, l);
             out.extend_from_slice(line.bytes());
         });
+        if i.send.is_some() {
+            let mut s = String::new();
+            iga_send_comment(&mut s, i, o);
+            out.extend_from_slice(s.as_bytes());
+        }
     } else {
         let mut s = String::new();
         insn(&mut s, i, o, l);
