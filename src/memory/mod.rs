@@ -16,8 +16,8 @@ pub mod sparse;
 use crate::message::descriptor::value_row;
 use crate::spec::memory::{self as rows, MemRowInfo};
 use crate::spec::Platform;
-use std::collections::BTreeMap;
 pub use sparse::Sparse;
+use std::collections::BTreeMap;
 
 /// A buffer surface: `size` bytes of the flat memory from `base` (mem.surface.buffer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,7 +209,13 @@ mod tests {
     fn locate_follows_the_rows() {
         let p = Platform::Skl;
         let mut m = Memory::new();
-        m.bind(3, Surface { base: 0x1000, size: 10 });
+        m.bind(
+            3,
+            Surface {
+                base: 0x1000,
+                size: 10,
+            },
+        );
         assert_eq!(m.locate(p, 3, 4, 4), Ok(Place::Flat(0x1004)));
         assert_eq!(m.locate(p, 3, 12, 4), Ok(Place::OutOfBounds));
         assert_eq!(err_row(m.locate(p, 3, 8, 4)), "mem.surface.oob-partial");

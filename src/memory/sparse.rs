@@ -60,7 +60,9 @@ impl Sparse {
 
     /// `n` bytes from `a` (addresses wrap at 2^64).
     pub fn read(&self, a: u64, n: usize) -> Vec<Option<u8>> {
-        (0..n as u64).map(|i| self.byte(a.wrapping_add(i))).collect()
+        (0..n as u64)
+            .map(|i| self.byte(a.wrapping_add(i)))
+            .collect()
     }
 
     /// Store `bytes` from `a` (addresses wrap at 2^64).

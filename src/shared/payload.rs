@@ -76,12 +76,7 @@ fn read_regs(
 }
 
 /// The payload: `mlen` registers from src0, then `ex_mlen` from src1 (split sends).
-pub fn gather(
-    st: &ThreadState,
-    insn: &Insn,
-    mlen: u32,
-    ex_mlen: u32,
-) -> Result<Payload, MemError> {
+pub fn gather(st: &ThreadState, insn: &Insn, mlen: u32, ex_mlen: u32) -> Result<Payload, MemError> {
     let mut bytes = Vec::new();
     let src_reg = |i: usize| match &insn.src[i] {
         Some(Src::Reg(r)) => grf_of(&r.addr),

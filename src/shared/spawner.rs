@@ -17,10 +17,7 @@ pub fn execute(insn: &Insn, m: &Message) -> Result<(), MemError> {
     if !insn.ctrl.eot {
         return Err(MemError::new(
             &rows::SEND_SPAWNER_NO_EOT,
-            format!(
-                "thread-spawner message {:#010x} without EOT",
-                m.desc
-            ),
+            format!("thread-spawner message {:#010x} without EOT", m.desc),
         ));
     }
     Ok(())

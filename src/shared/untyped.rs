@@ -3,12 +3,12 @@
 //! binding-table surfaces and SLM (src/memory).
 
 use super::payload::{self, Payload};
+use crate::isa::Insn;
 use crate::memory::{MemError, Memory, Place};
 use crate::message::dataport::DataPort;
 use crate::message::Message;
 use crate::spec::memory::{self as rows, MemRowInfo};
 use crate::state::ThreadState;
-use crate::isa::Insn;
 
 /// What every untyped message needs: the lanes, SIMD width and the payload.
 pub struct Ctx<'a> {
@@ -74,7 +74,11 @@ fn address(p: &Payload, i: usize) -> Result<u32, MemError> {
     let a = p.dword(i / 8, i % 8).ok_or_else(|| {
         MemError::new(
             &rows::SEND_UNDEFINED_ADDRESS,
-            format!("lane {i}'s address (payload register {}, dword {}) is undefined", i / 8, i % 8),
+            format!(
+                "lane {i}'s address (payload register {}, dword {}) is undefined",
+                i / 8,
+                i % 8
+            ),
         )
     })?;
     if a % 4 != 0 {
@@ -182,7 +186,10 @@ pub fn atomic(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(), Mem
     let simd = simd(c, &rows::SEND_UNTYPED_ATOMIC)?;
     let per = simd / 8;
     let op = c.dp.atomic.ok_or_else(|| {
-        MemError::new(&rows::SEND_UNTYPED_ATOMIC, "the descriptor names no atomic operation")
+        MemError::new(
+            &rows::SEND_UNTYPED_ATOMIC,
+            "the descriptor names no atomic operation",
+        )
     })?;
     let Some(n) = operands(op.name) else {
         return Err(MemError::new(

@@ -96,7 +96,11 @@ send (8|M0) r11 r2 0xC 0x2106E03
     // The dispatch mask disables lanes the same way (DMask 0x3).
     let mut st = state(Platform::Skl, 0x3, 0, 0);
     let mut mem = surface(64);
-    run_mem(&mut st, &mut mem, &format!("{PROLOGUE}sends (8|M0) null r2 r3 0x4C 0x2026E03\n"));
+    run_mem(
+        &mut st,
+        &mut mem,
+        &format!("{PROLOGUE}sends (8|M0) null r2 r3 0x4C 0x2026E03\n"),
+    );
     assert_eq!(
         mem_dwords(&mem, 0x8000, 3),
         [Some(data(0)), Some(data(1)), None]
