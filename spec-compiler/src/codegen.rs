@@ -553,6 +553,7 @@ pub fn rust(spec: &Spec) -> String {
     // ---------------------------------------------------------------- runtime
     runtime(spec, &mut o);
     flow(spec, &mut o);
+    memory(spec, &mut o);
     seed_tables::messages(spec, &mut o);
     descriptors::descriptors(spec, &mut o);
     seed_tables::platform_memory(spec, &mut o);
@@ -773,4 +774,27 @@ fn flow(spec: &Spec, o: &mut String) {
         names.join(", ")
     );
     o.push_str("    /// The row with ID `id`.\n    pub fn by_id(id: &str) -> Option<&'static FlowRowInfo> { ROWS.iter().copied().find(|r| r.id == id) }\n    /// The row of opcode `op` on platform `p`, if any.\n    pub fn of_op(op: &str, p: Platform) -> Option<&'static FlowRowInfo> { ROWS.iter().copied().find(|r| r.op == Some(op) && r.gens.contains(p)) }\n}\n\n");
+}
+
+fn memory(spec: &Spec, o: &mut String) {
+    o.push_str("/// The memory model and the execution of send messages (spec/memory.toml). Constants drop the `mem.` prefix (`mem.surface.oob-read` -> `SURFACE_OOB_READ`) and keep `send.` (`send.eot` -> `SEND_EOT`).\npub mod memory {\n    use super::*;\n");
+    o.push_str("    /// A row of [[memory]].\n    #[derive(Debug, PartialEq, Eq)]\n    pub struct MemRowInfo { pub id: &'static str, pub gens: GenSet, pub cite: &'static str, /** The message type (a `name` of spec/descriptors.toml [[msg_value]]; None: the memory model or every message). */ pub message: Option<&'static str>, /** \"defined\", \"assumption\", \"undefined\" or \"unmodelled\". */ pub status: &'static str, pub text: &'static str, pub note: Option<&'static str> }\n");
+    let mut names = vec![];
+    for r in &spec.memory {
+        let v = &r.v;
+        let n = const_name(v.id.get_ref(), "mem.");
+        let opt = |x: Option<&str>| match x {
+            Some(t) => format!("Some({})", q(t)),
+            None => "None".into(),
+        };
+        let _ = writeln!(o, "    /// `{}`: {}\n    pub static {n}: MemRowInfo = MemRowInfo {{ id: {}, gens: GenSet({}), cite: {}, message: {}, status: {}, text: {}, note: {} }};", v.id.get_ref(), v.text.replace('\n', " "), q(v.id.get_ref()), r.gens, q(v.cite.get_ref()), opt(v.message.as_ref().map(|s| s.get_ref().as_str())), q(v.status.get_ref()), q(&v.text), opt(v.note.as_deref()));
+        names.push(format!("&{n}"));
+    }
+    let _ = writeln!(
+        o,
+        "    /// Every row, in file order.\n    pub static ROWS: [&MemRowInfo; {}] = [{}];",
+        names.len(),
+        names.join(", ")
+    );
+    o.push_str("    /// The row with ID `id`.\n    pub fn by_id(id: &str) -> Option<&'static MemRowInfo> { ROWS.iter().copied().find(|r| r.id == id) }\n}\n\n");
 }

@@ -752,6 +752,31 @@ fn flow_none() -> S<String> {
     S::new(0..0, "none".to_string())
 }
 
+/// spec/memory.toml: the memory model (flat A64 memory, binding-table surfaces, shared local
+/// memory) and how the thread runner executes send messages.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryFile {
+    #[serde(default)]
+    pub memory: Vec<S<MemoryRow>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryRow {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub cite: S<String>,
+    /// The message type the row is about: the `name` of a [[msg_value]] row of
+    /// spec/descriptors.toml (absent: a row of the memory model or of every message).
+    pub message: Option<S<String>>,
+    /// defined | assumption | undefined | unmodelled
+    pub status: S<String>,
+    /// The semantics in words.
+    pub text: String,
+    pub note: Option<String>,
+}
+
 /// spec/descriptors.toml: send message descriptors (shared functions, descriptor fields, the
 /// message types and value names the fields select).
 #[derive(Deserialize, Debug)]

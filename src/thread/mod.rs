@@ -16,7 +16,12 @@
 //!   Routine: the flow.exception.* rows) are checked before and after the instruction
 //!   ([`exception`]).
 //!
-//! The program ends when IP reaches the end of the image (flow.program-end).
+//! - a send executes its message ([`crate::shared`], spec/memory.toml) with the [`Memory`] the
+//!   caller hands to [`Thread::step_with_memory`] / [`Thread::run_with_memory`] (none with
+//!   [`Thread::step`]: a message that accesses memory is then refused);
+//!
+//! The program ends when IP reaches the end of the image, or after a send with EOT
+//! (flow.program-end, send.eot).
 
 pub mod branch;
 pub mod call;
@@ -28,6 +33,8 @@ pub mod operand;
 use crate::exec::mask::{self, Enables};
 use crate::exec::{self, ExecError, ExecOptions, StepInfo};
 use crate::isa::Insn;
+use crate::memory::Memory;
+use crate::shared::{self, SendError};
 use crate::spec::flow::{self, FlowRowInfo};
 use crate::spec::registers::field::CR0_0_SINGLE_PROGRAM_FLOW;
 use crate::spec::{OpClass, Opcode, PredCtrl};
@@ -63,6 +70,10 @@ pub enum RunError {
     /// The executor refused the instruction.
     #[error("IP {ip:#x}: {err}")]
     Exec { ip: u32, err: ExecError },
+    /// A send's message was not executed (a spec/memory.toml row, or a descriptor that does
+    /// not decode).
+    #[error("IP {ip:#x}: {err}")]
+    Send { ip: u32, err: SendError },
     /// The step limit was reached: `loop_ips` are the distinct addresses executed since the
     /// instruction at IP last ran (the loop; all of the last 256 steps when it did not), in
     /// address order.
@@ -111,6 +122,8 @@ pub struct Thread {
     /// GRF bytes the runner wrote in the current step ([`Step::runner_grf`]).
     runner_grf: Option<std::ops::Range<usize>>,
     steps: u64,
+    /// A send with EOT executed (send.eot): the thread has ended.
+    eot: bool,
     recent: std::collections::VecDeque<u32>,
     /// The System IP and the application state kept across the System Routine.
     exc: exception::Exceptions,
@@ -159,6 +172,7 @@ impl Thread {
             calls: Vec::new(),
             runner_grf: None,
             steps: 0,
+            eot: false,
             recent: std::collections::VecDeque::with_capacity(RECENT),
             exc: exception::Exceptions::default(),
         })
@@ -189,9 +203,15 @@ impl Thread {
         &self.image
     }
 
-    /// Whether the program has ended (IP at the end of the image, flow.program-end).
+    /// Whether the program has ended (IP at the end of the image, or a send with EOT
+    /// executed: flow.program-end, send.eot).
     pub fn ended(&self) -> bool {
-        self.ip == self.image.end()
+        self.eot || self.ip == self.image.end()
+    }
+
+    /// Whether the thread ended with a send with EOT (send.eot).
+    pub fn ended_by_eot(&self) -> bool {
+        self.eot
     }
 
     /// The instruction at IP (`None` at the end of the program).
@@ -230,6 +250,21 @@ impl Thread {
         Ok(())
     }
 
+    /// [`Thread::run`] with the memory the thread's messages access.
+    pub fn run_with_memory(
+        &mut self,
+        st: &mut ThreadState,
+        opts: &ExecOptions,
+        max_steps: u64,
+        mem: &mut Memory,
+    ) -> Result<(), RunError> {
+        while !self.ended() {
+            self.check_limit(max_steps)?;
+            self.step_in(st, opts, Some(mem))?;
+        }
+        Ok(())
+    }
+
     /// [`Thread::step`], first checking the step limit.
     pub fn step_limited(
         &mut self,
@@ -237,6 +272,24 @@ impl Thread {
         opts: &ExecOptions,
         max_steps: u64,
     ) -> Result<Step, RunError> {
+        self.check_limit(max_steps)?;
+        self.step(st, opts)
+    }
+
+    /// [`Thread::step_limited`] with the memory the thread's messages access.
+    pub fn step_limited_with_memory(
+        &mut self,
+        st: &mut ThreadState,
+        opts: &ExecOptions,
+        max_steps: u64,
+        mem: &mut Memory,
+    ) -> Result<Step, RunError> {
+        self.check_limit(max_steps)?;
+        self.step_in(st, opts, Some(mem))
+    }
+
+    /// The step-limit error once `max_steps` instructions have executed.
+    fn check_limit(&self, max_steps: u64) -> Result<(), RunError> {
         if self.steps >= max_steps {
             // The loop: what ran since the instruction at IP last ran (all the recent steps
             // when it did not run in them).
@@ -249,12 +302,32 @@ impl Thread {
                 loop_ips,
             });
         }
-        self.step(st, opts)
+        Ok(())
     }
 
     /// Execute the instruction at IP (the caller checks [`Thread::ended`] first; at the end
-    /// this is an [`ImageError::Outside`] error).
+    /// this is an [`ImageError::Outside`] error). A send runs without memory
+    /// ([`Thread::step_with_memory`] gives it one).
     pub fn step(&mut self, st: &mut ThreadState, opts: &ExecOptions) -> Result<Step, RunError> {
+        self.step_in(st, opts, None)
+    }
+
+    /// [`Thread::step`] with the memory the thread's messages access.
+    pub fn step_with_memory(
+        &mut self,
+        st: &mut ThreadState,
+        opts: &ExecOptions,
+        mem: &mut Memory,
+    ) -> Result<Step, RunError> {
+        self.step_in(st, opts, Some(mem))
+    }
+
+    fn step_in(
+        &mut self,
+        st: &mut ThreadState,
+        opts: &ExecOptions,
+        mem: Option<&mut Memory>,
+    ) -> Result<Step, RunError> {
         let ip = self.ip;
         let d = match self.image.at(ip) {
             Ok(d) => d.clone(),
@@ -287,6 +360,9 @@ impl Thread {
             let (active, next_ip) = self.branch(st, insn, ip, next, at_ip, spf)?;
             st.set_ip(next_ip);
             (active, None, next_ip)
+        } else if insn.is_send() {
+            let (info, next_ip) = self.send(st, insn, ip, next, at_ip, spf, mem)?;
+            (info.enabled, Some(info), next_ip)
         } else {
             let (info, next_ip) = self.plain(st, insn, ip, next, at_ip, spf, opts)?;
             (info.enabled, Some(info), next_ip)
@@ -376,6 +452,44 @@ impl Thread {
         let to = st.ip().ok_or(RunError::UndefinedIp)?;
         self.move_channels(at_ip, to);
         Ok((info, to))
+    }
+
+    /// A send (spec/memory.toml): its message executed with the channels on it, then the
+    /// next instruction, or the end of the thread with EOT (send.eot).
+    #[allow(clippy::too_many_arguments)]
+    fn send(
+        &mut self,
+        st: &mut ThreadState,
+        insn: &Insn,
+        ip: u32,
+        next: u32,
+        at_ip: u32,
+        spf: bool,
+        mem: Option<&mut Memory>,
+    ) -> Result<(StepInfo, u32), RunError> {
+        if insn.ctrl.no_mask && at_ip == 0 {
+            return Err(refused(
+                ip,
+                &flow::CHANNEL_NOMASK_NO_CHANNEL,
+                "a NoMask instruction with no channel on it",
+            ));
+        }
+        let _ = st.take_written();
+        st.set_channels_at_ip(if spf { u32::MAX } else { at_ip });
+        let r = shared::execute(st, insn, mem);
+        st.set_channels_at_ip(u32::MAX);
+        let out = r.map_err(|err| RunError::Send { ip, err })?;
+        let info = StepInfo {
+            enabled: out.lanes,
+            written: st.take_written(),
+            ..StepInfo::default()
+        };
+        self.move_channels(at_ip, next);
+        st.set_ip(next);
+        if out.eot {
+            self.eot = true;
+        }
+        Ok((info, next))
     }
 
     /// The predicate of a branch for every thread channel (flow.channel.dispatched): the

@@ -9,6 +9,7 @@ mod ctx;
 pub mod descriptors;
 mod encoding;
 mod flow;
+mod memory;
 mod numeric;
 mod properties;
 mod rules;
@@ -144,6 +145,8 @@ pub struct Spec {
     pub runtime: Vec<Row<RuntimeRule>>,
     /// spec/flow.toml: SIMD control flow.
     pub flow: Vec<Row<FlowRow>>,
+    /// spec/memory.toml: the memory model and the execution of send messages.
+    pub memory: Vec<Row<MemoryRow>>,
     /// spec/messages.toml and spec/platform_memory.toml (seed004 facts outside the EU ISA).
     pub seed: SeedTables,
     /// spec/descriptors.toml: send message descriptors.
@@ -243,6 +246,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let flow = flow::load_flow(&mut c, &opcodes);
     let (messages, msg_fields) = seed_tables::load_messages(&mut c, np);
     let descriptors = descriptors::load_descriptors(&mut c);
+    let memory = memory::load_memory(&mut c, &descriptors);
     let (l3_allocs, facts, notes) = seed_tables::load_platform_memory(&mut c);
     let (math, math_specials, math_marks) = numeric::load_math(&mut c, &vocab.enums);
     let (layouts, value_tables, compact_tables, pending) = encoding::load_encodings(&mut c, dir);
@@ -290,6 +294,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
         rules,
         runtime,
         flow,
+        memory,
         seed: SeedTables {
             messages,
             msg_fields,

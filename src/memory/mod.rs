@@ -1,0 +1,234 @@
+//! The memory the shared functions access (spec/memory.toml `mem.*` rows):
+//! - flat memory: a sparse byte-addressable 64-bit space ([`Sparse`], mem.flat); a byte never
+//!   written is undefined (mem.undefined-bytes);
+//! - binding-table surfaces: a binding-table index names a buffer [`Surface`], a window of the
+//!   flat memory (base, size in bytes) addressed by byte offsets and bounds-checked
+//!   (mem.surface.*);
+//! - shared local memory (binding-table index 254, mem.slm): bytes of the work group, its own
+//!   address space from 0 to its size.
+//!
+//! A [`Memory`] is what the thread runner hands to the messages it executes
+//! ([`crate::shared`]). The threads of one work group share its SLM; a dispatcher moves the
+//! SLM between work groups with [`Memory::take_slm`] / [`Memory::set_slm`].
+
+pub mod sparse;
+
+use crate::message::descriptor::value_row;
+use crate::spec::memory::{self as rows, MemRowInfo};
+use crate::spec::Platform;
+pub use sparse::Sparse;
+use std::collections::BTreeMap;
+
+/// A buffer surface: `size` bytes of the flat memory from `base` (mem.surface.buffer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Surface {
+    pub base: u64,
+    pub size: u64,
+}
+
+/// Shared local memory of a work group: `size` bytes from offset 0 (mem.slm).
+#[derive(Debug, Clone, Default)]
+pub struct Slm {
+    pub bytes: Sparse,
+    pub size: u32,
+}
+
+impl Slm {
+    /// An SLM of `size` bytes, every byte undefined until written.
+    pub fn new(size: u32) -> Slm {
+        Slm {
+            bytes: Sparse::new(),
+            size,
+        }
+    }
+}
+
+/// An access the rows refuse (undefined or unmodelled): the row and what happened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("[{}] {detail} (cite: {})", row.id, row.cite)]
+pub struct MemError {
+    pub row: &'static MemRowInfo,
+    pub detail: String,
+}
+
+impl MemError {
+    pub fn new(row: &'static MemRowInfo, detail: impl Into<String>) -> MemError {
+        MemError {
+            row,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Where an element of a message lands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Flat memory at this address.
+    Flat(u64),
+    /// SLM at this offset.
+    Slm(u32),
+    /// Out of the surface's bounds (mem.surface.oob-*: reads give zero, writes are dropped).
+    OutOfBounds,
+}
+
+/// Flat memory, the binding table and the work group's SLM.
+#[derive(Debug, Clone, Default)]
+pub struct Memory {
+    /// The flat (A64) memory.
+    pub flat: Sparse,
+    surfaces: BTreeMap<u8, Surface>,
+    slm: Option<Slm>,
+}
+
+impl Memory {
+    /// Empty memory: every byte undefined, no surface bound, no SLM.
+    pub fn new() -> Memory {
+        Memory::default()
+    }
+
+    /// Bind binding-table index `bti` to surface `s` (replacing what was bound there).
+    pub fn bind(&mut self, bti: u8, s: Surface) {
+        self.surfaces.insert(bti, s);
+    }
+
+    /// The surface at `bti`, if bound.
+    pub fn surface(&self, bti: u8) -> Option<Surface> {
+        self.surfaces.get(&bti).copied()
+    }
+
+    /// Give the thread(s) this SLM (replacing any).
+    pub fn set_slm(&mut self, slm: Slm) {
+        self.slm = Some(slm);
+    }
+
+    /// The SLM, if any.
+    pub fn slm(&self) -> Option<&Slm> {
+        self.slm.as_ref()
+    }
+
+    /// Take the SLM away (a work group ends).
+    pub fn take_slm(&mut self) -> Option<Slm> {
+        self.slm.take()
+    }
+
+    /// Where the `len`-byte element at byte offset `offset` of binding-table index `bti` lies
+    /// on platform `p`: SLM for index 254 (mem.slm), the bound surface's window of the flat
+    /// memory otherwise (mem.surface.buffer), [`Place::OutOfBounds`] past a surface's end.
+    /// Refused: stateless and bindless indices (mem.stateless), an index with no surface
+    /// (mem.surface.unbound), an element straddling a surface's end (mem.surface.oob-partial),
+    /// SLM absent or out of its size (mem.slm.absent, mem.slm.oob).
+    pub fn locate(&self, p: Platform, bti: u8, offset: u64, len: u32) -> Result<Place, MemError> {
+        let end = offset.saturating_add(u64::from(len));
+        if let Some(special) = value_row("bti", u32::from(bti), p) {
+            if special.name == "slm" {
+                let Some(slm) = &self.slm else {
+                    return Err(MemError::new(
+                        &rows::SLM_ABSENT,
+                        "binding-table index 254 (SLM): the thread has no shared local memory",
+                    ));
+                };
+                if end > u64::from(slm.size) {
+                    return Err(MemError::new(
+                        &rows::SLM_OOB,
+                        format!(
+                            "SLM offset {offset:#x} ({len} bytes) is outside the work group's \
+                             {} bytes of shared local memory",
+                            slm.size
+                        ),
+                    ));
+                }
+                return Ok(Place::Slm(offset as u32));
+            }
+            return Err(MemError::new(
+                &rows::STATELESS,
+                format!(
+                    "binding-table index {bti} is {} ({}) on {}",
+                    special.name,
+                    special.id,
+                    p.name()
+                ),
+            ));
+        }
+        let Some(s) = self.surface(bti) else {
+            return Err(MemError::new(
+                &rows::SURFACE_UNBOUND,
+                format!("binding-table index {bti} has no surface bound"),
+            ));
+        };
+        if end <= s.size {
+            Ok(Place::Flat(s.base.wrapping_add(offset)))
+        } else if offset >= s.size {
+            Ok(Place::OutOfBounds)
+        } else {
+            Err(MemError::new(
+                &rows::SURFACE_OOB_PARTIAL,
+                format!(
+                    "the {len}-byte element at offset {offset:#x} of binding-table index {bti} \
+                     straddles the end of its {}-byte surface",
+                    s.size
+                ),
+            ))
+        }
+    }
+
+    /// `n` bytes at `place` (`None`: undefined; out of bounds: zeros, mem.surface.oob-read).
+    pub fn read(&self, place: Place, n: usize) -> Vec<Option<u8>> {
+        match place {
+            Place::Flat(a) => self.flat.read(a, n),
+            Place::Slm(o) => match &self.slm {
+                Some(s) => s.bytes.read(u64::from(o), n),
+                None => vec![None; n],
+            },
+            Place::OutOfBounds => vec![Some(0); n],
+        }
+    }
+
+    /// Store `bytes` at `place` (out of bounds: dropped, mem.surface.oob-write).
+    pub fn write(&mut self, place: Place, bytes: &[Option<u8>]) {
+        match place {
+            Place::Flat(a) => self.flat.write(a, bytes),
+            Place::Slm(o) => {
+                if let Some(s) = &mut self.slm {
+                    s.bytes.write(u64::from(o), bytes);
+                }
+            }
+            Place::OutOfBounds => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err_row(r: Result<Place, MemError>) -> &'static str {
+        r.expect_err("refused").row.id
+    }
+
+    #[test]
+    fn locate_follows_the_rows() {
+        let p = Platform::Skl;
+        let mut m = Memory::new();
+        m.bind(
+            3,
+            Surface {
+                base: 0x1000,
+                size: 10,
+            },
+        );
+        assert_eq!(m.locate(p, 3, 4, 4), Ok(Place::Flat(0x1004)));
+        assert_eq!(m.locate(p, 3, 12, 4), Ok(Place::OutOfBounds));
+        assert_eq!(err_row(m.locate(p, 3, 8, 4)), "mem.surface.oob-partial");
+        assert_eq!(err_row(m.locate(p, 4, 0, 4)), "mem.surface.unbound");
+        assert_eq!(err_row(m.locate(p, 255, 0, 4)), "mem.stateless");
+        assert_eq!(err_row(m.locate(p, 252, 0, 4)), "mem.stateless");
+        assert_eq!(err_row(m.locate(p, 254, 0, 4)), "mem.slm.absent");
+        m.set_slm(Slm::new(16));
+        assert_eq!(m.locate(p, 254, 12, 4), Ok(Place::Slm(12)));
+        assert_eq!(err_row(m.locate(p, 254, 16, 4)), "mem.slm.oob");
+        // Out of bounds: zeros read, writes dropped.
+        assert_eq!(m.read(Place::OutOfBounds, 2), [Some(0), Some(0)]);
+        m.write(Place::Slm(0), &[Some(5)]);
+        assert_eq!(m.read(Place::Slm(0), 2), [Some(5), None]);
+    }
+}

@@ -1,0 +1,99 @@
+//! spec/memory.toml send.eot and flow.program-end: a send with EOT ends the thread where it
+//! is; a thread-spawner message without EOT and messages the runner does not execute are
+//! refused naming their row (send.spawner.no-eot, send.unmodelled).
+
+use crate::flow_util::{run, state, try_run, ud};
+use crate::send_util::{run_mem, send_row, try_run_mem};
+use euref::memory::Memory;
+use euref::spec::Platform;
+use euref::thread::RunError;
+
+/// The end of thread of seed003 (`send (8|M0) null r127 0x27 0x2000010 {EOT}`: ExDesc 0x27 =
+/// SFID 7 | EOT, desc 0x2000010 = mlen 1, resource select 1) ends the program before the
+/// instruction after it.
+#[test]
+fn eot_ends_the_thread_before_the_end_of_the_program() {
+    let text = "mov (8|M0) r4.0<1>:ud 0x4:ud
+(W) mov (8|M0) r127.0<1>:ud r0.0<8;8,1>:ud
+send (8|M0) null r127 0x27 0x2000010 {EOT}
+mov (8|M0) r5.0<1>:ud 0x5:ud
+";
+    for p in [Platform::Bdw, Platform::Skl] {
+        let mut st = state(p, 0xff, 0, 0);
+        let mut mem = Memory::new();
+        let (ips, eot) = run_mem(&mut st, &mut mem, text);
+        assert_eq!(ips, [0, 16, 32], "{p:?}");
+        assert!(eot);
+        assert_eq!(ud(&st, 4, 8), [4; 8]);
+        // The mov after the EOT send never ran: r5 keeps the zero of the initial state.
+        assert_eq!(ud(&st, 5, 8), [0; 8]);
+        // Without memory (Thread::step) the end of thread works the same.
+        let mut st = state(p, 0xff, 0, 0);
+        assert_eq!(run(&mut st, text), [0, 16, 32]);
+        assert_eq!(ud(&st, 5, 8), [0; 8]);
+    }
+}
+
+/// An EOT inside a branch: the channels that reach it end the thread (flow.program-end: after
+/// a send with EOT, wherever it is).
+#[test]
+fn eot_in_the_middle_of_a_loop_body_ends_the_thread() {
+    let text = "L:
+add (8|M0) r4.0<1>:ud r4.0<8;8,1>:ud 0x1:ud
+(W) mov (8|M0) r127.0<1>:ud r0.0<8;8,1>:ud
+send (8|M0) null r127 0x27 0x2000010 {EOT}
+jmpi L
+";
+    let mut st = state(Platform::Skl, 0xff, 0, 0);
+    let (ips, eot) = run_mem(&mut st, &mut Memory::new(), text);
+    assert_eq!((ips, eot), (vec![0, 16, 32], true));
+    assert_eq!(ud(&st, 4, 8), [1; 8]);
+}
+
+/// send.spawner.no-eot: the same message without EOT is refused.
+#[test]
+fn spawner_message_without_eot_is_refused() {
+    let text = "send (8|M0) null r127 0x7 0x2000010\n";
+    let mut st = state(Platform::Skl, 0xff, 0, 0);
+    assert_eq!(
+        send_row(try_run_mem(&mut st, &mut Memory::new(), text)),
+        "send.spawner.no-eot"
+    );
+}
+
+/// send.unmodelled: messages not executed are refused with their decoded name and row.
+#[test]
+fn unmodelled_messages_are_refused_naming_the_message() {
+    let cases = [
+        // seed003's A64 untyped read (DC1 type 0x11).
+        (
+            "send (8|M0) r5 r2 0xC 0x4146EFF\n",
+            "dc1 a64_untyped_surface_read (msgval.dc1-type.a64-untyped-surface-read)",
+        ),
+        // A DC0 byte scattered read, SIMD16 bytes, BTI 2 (desc 0x04210102).
+        (
+            "send (16|M0) r10 r2 0xA 0x4210102\n",
+            "dc0 byte_scattered_read (msgval.dc0-type.byte-scattered-read)",
+        ),
+        // A gateway barrier (desc 0x02000004).
+        (
+            "send (8|M0) null r1 0x3 0x2000004\n",
+            "gateway barrier (msgval.gateway-subfunc.barrier)",
+        ),
+    ];
+    for (text, name) in cases {
+        let mut st = state(Platform::Skl, 0xff, 0, 0);
+        let r = try_run_mem(&mut st, &mut Memory::new(), text);
+        let msg = match &r {
+            Err(e @ RunError::Send { .. }) => e.to_string(),
+            other => panic!("{other:?}"),
+        };
+        assert!(msg.contains(name), "{msg}");
+        assert!(msg.contains("[send.unmodelled]"), "{msg}");
+        assert_eq!(send_row(r), "send.unmodelled");
+    }
+    // The same refusal without memory (Thread::step).
+    let mut st = state(Platform::Skl, 0xff, 0, 0);
+    let r = try_run(&mut st, "send (8|M0) null r1 0x3 0x2000004\n", 10);
+    assert!(matches!(r, Err(RunError::Send { ip: 0, .. })), "{r:?}");
+}
