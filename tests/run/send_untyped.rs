@@ -33,7 +33,9 @@ fn surface(size: u64) -> Memory {
 }
 
 /// Write eight dwords with an untyped write, read them back with an untyped read (Gen9 split
-/// send and Gen8 send with the data after the addresses).
+/// send and Gen8 send with the data after the addresses: send.payload). The surface
+/// (mem.surface.buffer) is a window of the flat memory at 0x8000 (mem.flat: little-endian
+/// dwords there); the read's response fills r10 (send.response).
 #[test]
 fn untyped_write_then_read_back() {
     let write = [
@@ -107,7 +109,7 @@ send (8|M0) r11 r2 0xC 0x2106E03
     );
 }
 
-/// mem.surface.oob-write / oob-read: a 16-byte surface keeps lanes 0-3; the writes of lanes
+/// mem.surface.oob-write / mem.surface.oob-read: a 16-byte surface keeps lanes 0-3; the writes of lanes
 /// 4-7 are dropped (the flat bytes after the surface stay undefined) and their reads return
 /// zero. mem.surface.oob-partial: an 18-byte surface makes lane 4's dword straddle the end.
 #[test]
@@ -308,4 +310,47 @@ fn refusals_name_their_rows() {
             "{text}"
         );
     }
+}
+
+/// send.sendc: sendc executes as send (the same write, the same bytes in memory).
+#[test]
+fn sendc_writes_as_send() {
+    for op in ["send", "sendc"] {
+        let text = format!("{PROLOGUE}{op} (8|M0) null r2 0xC 0x4026E03\n");
+        let mut st = state(Platform::Bdw, 0xff, 0, 0);
+        let mut mem = surface(64);
+        run_mem(&mut st, &mut mem, &text);
+        let expect: Vec<_> = (0..8).map(|i| Some(data(i))).collect();
+        assert_eq!(mem_dwords(&mem, 0x8000, 8), expect, "{op}");
+    }
+}
+
+/// send.atomic-undefined: an atomic add on a dword never written leaves it undefined and
+/// returns its undefined bytes; send.atomic-cmpwr8b: atomic operation 0 is refused;
+/// send.register-descriptor: a descriptor in a0.0 is refused.
+#[test]
+fn atomics_on_undefined_bytes_and_refused_forms() {
+    let add = "mov (8|M0) r4.0<1>:ud 0x0:ud
+mov (8|M0) r5.0<1>:ud 0x1:ud
+sends (8|M0) r10 r4 r5 0x4C 0x210B703
+";
+    let mut st = state(Platform::Skl, 0xff, 0, 0);
+    let mut mem = surface(16);
+    run_mem(&mut st, &mut mem, add);
+    assert_eq!(mem_dwords(&mem, 0x8000, 1), [None]);
+    assert_eq!(reg_dwords(&st, 10, 8), [None; 8]);
+    // Operation 0 (control 0x30: return, SIMD8, op 0).
+    let op0 = add.replace("0x210B703", "0x210B003");
+    let mut st = state(Platform::Skl, 0xff, 0, 0);
+    assert_eq!(
+        send_row(try_run_mem(&mut st, &mut surface(16), &op0)),
+        "send.atomic-cmpwr8b"
+    );
+    let reg =
+        format!("{PROLOGUE}(W) mov (1|M0) a0.0<1>:ud 0x2106E03:ud\nsend (8|M0) r10 r2 0xC a0.0\n");
+    let mut st = state(Platform::Skl, 0xff, 0, 0);
+    assert_eq!(
+        send_row(try_run_mem(&mut st, &mut surface(64), &reg)),
+        "send.register-descriptor"
+    );
 }
