@@ -10,6 +10,7 @@ pub mod descriptors;
 mod encoding;
 mod flow;
 mod numeric;
+pub mod payload;
 mod properties;
 mod rules;
 mod runtime;
@@ -144,6 +145,8 @@ pub struct Spec {
     pub runtime: Vec<Row<RuntimeRule>>,
     /// spec/flow.toml: SIMD control flow.
     pub flow: Vec<Row<FlowRow>>,
+    /// spec/payload.toml: the compute thread payload.
+    pub payload: Vec<payload::PayloadRowV>,
     /// spec/messages.toml and spec/platform_memory.toml (seed004 facts outside the EU ISA).
     pub seed: SeedTables,
     /// spec/descriptors.toml: send message descriptors.
@@ -241,6 +244,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let rules = rules::load_rules(&mut c, dir, &vocab);
     let runtime = runtime::load_runtime(&mut c);
     let flow = flow::load_flow(&mut c, &opcodes);
+    let payload = payload::load_payload(&mut c);
     let (messages, msg_fields) = seed_tables::load_messages(&mut c, np);
     let descriptors = descriptors::load_descriptors(&mut c);
     let (l3_allocs, facts, notes) = seed_tables::load_platform_memory(&mut c);
@@ -290,6 +294,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
         rules,
         runtime,
         flow,
+        payload,
         seed: SeedTables {
             messages,
             msg_fields,
