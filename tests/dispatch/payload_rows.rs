@@ -180,3 +180,39 @@ fn a_thread_the_dispatch_does_not_have_is_an_error() {
     assert!(e.to_string().contains("20 work groups of 2 threads"), "{e}");
     assert!(thread_state(&d, 20, 0).is_err());
 }
+
+#[test]
+fn local_ids_in_three_dimensions() {
+    // payload.local-ids with 3 components: 2x3x4 = 24 invocations, SIMD16, X at g1, Y at g2,
+    // Z at g3. Index i: x = i mod 2, y = (i / 2) mod 3, z = i / 6.
+    let s = Scratch::new();
+    let d = s
+        .parse(
+            r#"{"kernel": {"file": "k.bin"}, "platform": "skl", "simd": 16,
+              "local_size": [2, 3, 4], "work_groups": [1, 1, 1],
+              "local_ids": {"grf": 1, "components": 3}}"#,
+        )
+        .unwrap();
+    let t1 = thread_state(&d, 0, 1).unwrap();
+    assert_eq!(t1.dmask, 0xff);
+    // Lanes 0-7 of thread 1 are indices 16-23.
+    let want: [(u64, u64, u64); 8] = [
+        (0, 2, 2),
+        (1, 2, 2),
+        (0, 0, 3),
+        (1, 0, 3),
+        (0, 1, 3),
+        (1, 1, 3),
+        (0, 2, 3),
+        (1, 2, 3),
+    ];
+    for (lane, (x, y, z)) in want.iter().enumerate() {
+        for (reg, v) in [(1, x), (2, y), (3, z)] {
+            assert_eq!(
+                t1.state.read_grf(reg * 32 + 2 * lane, 2).unwrap(),
+                (*v, false)
+            );
+        }
+    }
+    assert!(t1.state.grf_range_undefined(32 + 16, 16));
+}
