@@ -105,6 +105,15 @@ pub enum KernelFormat {
     Binary,
 }
 
+/// The kernel file's contents ([`Dispatch::load_kernel`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KernelSource {
+    /// Assembly text (assembled by the runner as `euref asm` does).
+    Asm(String),
+    /// Instruction bytes, entry at offset 0.
+    Binary(Vec<u8>),
+}
+
 /// A validated description.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dispatch {
@@ -196,6 +205,25 @@ impl Dispatch {
             e.what = format!("{}: {}", path.display(), e.what);
             e
         })
+    }
+
+    /// Read the kernel file in its format.
+    pub fn load_kernel(&self) -> Result<KernelSource, DescError> {
+        let cannot = |e: std::io::Error| {
+            DescError::at(
+                "kernel.file",
+                format!("cannot read `{}`: {e}", self.kernel.display()),
+                "give a readable kernel file",
+            )
+        };
+        match self.kernel_format {
+            KernelFormat::Binary => std::fs::read(&self.kernel)
+                .map(KernelSource::Binary)
+                .map_err(cannot),
+            KernelFormat::Asm => std::fs::read_to_string(&self.kernel)
+                .map(KernelSource::Asm)
+                .map_err(cannot),
+        }
     }
 
     /// Threads per work group: ceil(invocations / SIMD) (row payload.order.threads).

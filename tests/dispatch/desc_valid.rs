@@ -1,7 +1,7 @@
 //! Valid descriptions: every key read as docs/dispatch.md says.
 
 use crate::util::{minimal, Scratch};
-use euref::dispatch::desc::KernelFormat;
+use euref::dispatch::desc::{KernelFormat, KernelSource};
 use euref::spec::Platform;
 
 #[test]
@@ -11,6 +11,7 @@ fn minimal_description_takes_the_defaults() {
     assert_eq!(d.platform, Platform::parse("skl").unwrap());
     assert_eq!(d.kernel, s.path("k.bin"));
     assert_eq!(d.kernel_format, KernelFormat::Binary);
+    assert_eq!(d.load_kernel().unwrap(), KernelSource::Binary(vec![0; 32]));
     assert_eq!(
         (d.simd, d.local_size, d.work_groups),
         (16, [16, 1, 1], [1, 1, 1])
@@ -44,6 +45,7 @@ fn every_form_of_contents() {
                       {"address": 4096, "size": 4}]}"#;
     let d = s.parse(json).expect("valid");
     assert_eq!(d.kernel_format, KernelFormat::Asm);
+    assert_eq!(d.load_kernel().unwrap(), KernelSource::Asm("nop\n".into()));
     assert_eq!(d.slm_size, 256);
     let init: Vec<(u8, u64, Vec<u8>)> = d
         .surfaces

@@ -216,3 +216,45 @@ fn local_ids_in_three_dimensions() {
     }
     assert!(t1.state.grf_range_undefined(32 + 16, 16));
 }
+
+#[test]
+fn seed003_igc_placement() {
+    // seed003 Figure 11 (meaning_of_life2, SIMD32): local ID x as words in r1-r2, the global
+    // offset at r7.0 and the local size at r7.3, the `out` pointer as r8's first qword. A
+    // description places them with `local_ids` and `curbe.grf` (payload.local-ids).
+    let s = Scratch::new();
+    let mut curbe = [0u8; 64];
+    curbe[12..16].copy_from_slice(&64u32.to_le_bytes()); // r7.3 = local size x
+    curbe[32..40].copy_from_slice(&0x1_0000_0000u64.to_le_bytes()); // r8.0:uq = out
+    let hex: String = curbe.iter().map(|b| format!("{b:02x}")).collect();
+    let d = s
+        .parse(&format!(
+            r#"{{"kernel": {{"file": "k.bin"}}, "platform": "bdw", "simd": 32,
+              "local_size": [64, 1, 1], "work_groups": [2, 1, 1],
+              "curbe": {{"cross_thread_regs": 2, "data": {{"hex": "{hex}"}}, "grf": 7}},
+              "local_ids": {{"grf": 1, "components": 1}}}}"#
+        ))
+        .unwrap();
+    assert_eq!(d.threads_per_group(), 2);
+    let t = thread_state(&d, 1, 1).unwrap();
+    assert_eq!(t.dmask, u32::MAX);
+    for lane in 0..32usize {
+        let want = 32 + lane as u64;
+        assert_eq!(
+            t.state.read_grf(32 + 2 * lane, 2).unwrap(),
+            (want, false),
+            "lane {lane}"
+        );
+    }
+    assert_eq!(t.state.read_grf(7 * 32 + 12, 4).unwrap(), (64, false));
+    assert_eq!(t.state.read_grf(8 * 32, 8).unwrap(), (1 << 32, false));
+    assert_eq!(
+        t.state.read_grf(4, 4).unwrap(),
+        (1, false),
+        "r0.1 = group 1"
+    );
+    assert!(
+        t.state.grf_range_undefined(3 * 32, 4 * 32),
+        "r3-r6 are not payload"
+    );
+}
