@@ -7,6 +7,7 @@
 pub mod asm;
 pub mod codec;
 pub mod conformance;
+pub mod dispatch;
 pub mod encoding;
 pub mod exec;
 pub mod float;

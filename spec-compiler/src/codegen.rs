@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 mod codec_tables;
 mod descriptors;
+mod payload;
 mod rule_checks;
 mod seed_tables;
 
@@ -554,6 +555,7 @@ pub fn rust(spec: &Spec) -> String {
     runtime(spec, &mut o);
     flow(spec, &mut o);
     memory(spec, &mut o);
+    payload::payload(spec, &mut o);
     seed_tables::messages(spec, &mut o);
     descriptors::descriptors(spec, &mut o);
     seed_tables::platform_memory(spec, &mut o);

@@ -866,3 +866,34 @@ pub struct MsgValueRow {
 fn status_defined() -> S<String> {
     S::new(0..0, "defined".to_string())
 }
+
+/// spec/payload.toml: the compute thread payload (r0 header fields, CURBE, dispatch mask,
+/// local IDs).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct PayloadFile {
+    #[serde(default)]
+    pub payload: Vec<S<PayloadRow>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct PayloadRow {
+    pub id: S<String>,
+    pub gens: S<String>,
+    pub cite: S<String>,
+    /// r0 | curbe | mask | local-ids | grf | order
+    pub part: S<String>,
+    /// The register (curbe: the default first GRF).
+    pub reg: Option<u32>,
+    /// The dword of r0 (part r0 with `bits`).
+    pub dword: Option<S<u32>>,
+    /// `N` or `HI:LO` within the dword.
+    pub bits: Option<S<String>>,
+    /// What the dispatcher writes (vocabulary per part, see model/payload.rs).
+    pub value: S<String>,
+    /// defined | assumption | undefined
+    pub status: S<String>,
+    pub text: String,
+    pub note: Option<String>,
+}

@@ -11,6 +11,7 @@ mod encoding;
 mod flow;
 mod memory;
 mod numeric;
+pub mod payload;
 mod properties;
 mod rules;
 mod runtime;
@@ -147,6 +148,8 @@ pub struct Spec {
     pub flow: Vec<Row<FlowRow>>,
     /// spec/memory.toml: the memory model and the execution of send messages.
     pub memory: Vec<Row<MemoryRow>>,
+    /// spec/payload.toml: the compute thread payload.
+    pub payload: Vec<payload::PayloadRowV>,
     /// spec/messages.toml and spec/platform_memory.toml (seed004 facts outside the EU ISA).
     pub seed: SeedTables,
     /// spec/descriptors.toml: send message descriptors.
@@ -244,6 +247,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
     let rules = rules::load_rules(&mut c, dir, &vocab);
     let runtime = runtime::load_runtime(&mut c);
     let flow = flow::load_flow(&mut c, &opcodes);
+    let payload = payload::load_payload(&mut c);
     let (messages, msg_fields) = seed_tables::load_messages(&mut c, np);
     let descriptors = descriptors::load_descriptors(&mut c);
     let memory = memory::load_memory(&mut c, &descriptors);
@@ -295,6 +299,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Result<Spec, Vec<Diag>> {
         runtime,
         flow,
         memory,
+        payload,
         seed: SeedTables {
             messages,
             msg_fields,

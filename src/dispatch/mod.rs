@@ -1,0 +1,21 @@
+//! The dispatch of a compute kernel: the description (a JSON document: kernel, platform, SIMD
+//! width, local size, work groups, surfaces, A64 buffers, CURBE, payload placement; format in
+//! docs/dispatch.md) and the thread payload each thread starts with (spec/payload.toml).
+//!
+//! - [`desc`]: the JSON document, parsed and validated ([`Dispatch::parse`]); every error names
+//!   the JSON path, what is wrong and what to do.
+//! - [`data`]: initial contents (typed arrays, hex, a file, a fill byte) turned into bytes.
+//! - [`payload`]: each thread's initial [`crate::state::ThreadState`] from the rows.
+//! - [`corpus`]: the converter from a corpus kernel's `io.json` + `genN/layout.json`.
+//!
+//! Running the threads (memory, messages, barriers) is the runner's part, not this module's.
+
+pub mod corpus;
+pub mod data;
+pub mod desc;
+pub mod error;
+pub mod payload;
+
+pub use desc::{Dispatch, DispatchFile};
+pub use error::DescError;
+pub use payload::ThreadPayload;

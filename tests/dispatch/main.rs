@@ -1,0 +1,10 @@
+//! The dispatch description and the compute thread payload (issue 30), one binary.
+
+#[path = "../common/material.rs"]
+mod material;
+
+mod corpus_payload;
+mod desc_errors;
+mod desc_valid;
+mod payload_rows;
+mod util;
