@@ -79,6 +79,14 @@ impl Ctx {
         });
     }
 
+    /// A row's `text` must say something: an error naming row `id` (at byte `off` of `file`)
+    /// when it is blank.
+    pub fn nonempty_text(&mut self, file: &str, off: usize, id: &str, text: &str) {
+        if text.trim().is_empty() {
+            self.err(file, off, format!("`{id}` has an empty text"));
+        }
+    }
+
     /// Record the constant name row `id` (at byte `off` of `file`) becomes, `prefix` dropped,
     /// in `consts`; two rows must not give the same name (a duplicate ID is reported by
     /// `common` instead).

@@ -158,13 +158,7 @@ pub(super) fn load_descriptors(c: &mut Ctx) -> Descriptors {
                 );
             }
         }
-        if r.text.trim().is_empty() {
-            c.err(
-                &file,
-                off,
-                format!("`{}` has an empty text", r.id.get_ref()),
-            );
-        }
+        c.nonempty_text(&file, off, r.id.get_ref(), &r.text);
         // Two rows of one field name must never both apply to one message on one platform.
         let overlaps =
             |a: &[u8], b: &[u8]| a.is_empty() || b.is_empty() || a.iter().any(|x| b.contains(x));

@@ -38,13 +38,7 @@ pub(super) fn load_flow(c: &mut Ctx, opcodes: &[OpcodeRow]) -> Vec<Row<FlowRow>>
                 );
             }
         }
-        if r.text.trim().is_empty() {
-            c.err(
-                &file,
-                off,
-                format!("`{}` has an empty text", r.id.get_ref()),
-            );
-        }
+        c.nonempty_text(&file, off, r.id.get_ref(), &r.text);
         // Each row becomes a constant: two IDs must not give the same name.
         c.unique_const(&mut consts, &file, off, r.id.get_ref(), "flow.");
         rows.push(c.row(r, &file, &S::new(off..off, String::new()), m));

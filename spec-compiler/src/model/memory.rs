@@ -33,13 +33,7 @@ pub(super) fn load_memory(c: &mut Ctx, d: &Descriptors) -> Vec<Row<MemoryRow>> {
                 );
             }
         }
-        if r.text.trim().is_empty() {
-            c.err(
-                &file,
-                off,
-                format!("`{}` has an empty text", r.id.get_ref()),
-            );
-        }
+        c.nonempty_text(&file, off, r.id.get_ref(), &r.text);
         // Each row becomes a constant: two IDs must not give the same name.
         c.unique_const(&mut consts, &file, off, r.id.get_ref(), "mem.");
         rows.push(c.row(r, &file, &S::new(off..off, String::new()), m));

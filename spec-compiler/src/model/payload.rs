@@ -100,13 +100,7 @@ pub(super) fn load_payload(c: &mut Ctx) -> Vec<PayloadRowV> {
                 ),
             );
         }
-        if r.text.trim().is_empty() {
-            c.err(
-                &file,
-                off,
-                format!("`{}` has an empty text", r.id.get_ref()),
-            );
-        }
+        c.nonempty_text(&file, off, r.id.get_ref(), &r.text);
         c.unique_const(&mut consts, &file, off, r.id.get_ref(), "payload.");
         let id = r.id.clone();
         rows.push(PayloadRowV {
