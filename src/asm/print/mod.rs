@@ -185,13 +185,15 @@ pub(crate) fn iga_send_src0_addr(
     addr: crate::isa::Addr,
 ) -> crate::isa::Addr {
     use crate::isa::Addr;
-    match (addr, send_ex_desc_19_16(i, p)) {
-        (Addr::Indirect { a0, off }, Some(x)) if x != 0 && (off as u32) & 0xF == x => {
-            Addr::Indirect {
-                a0,
-                off: off & !0xF,
-            }
-        }
+    // Direct operands and other instructions first: no table lookup for them.
+    let Addr::Indirect { a0, off } = addr else {
+        return addr;
+    };
+    match send_ex_desc_19_16(i, p) {
+        Some(x) if x != 0 && (off as u32) & 0xF == x => Addr::Indirect {
+            a0,
+            off: off & !0xF,
+        },
         _ => addr,
     }
 }
