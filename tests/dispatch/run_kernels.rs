@@ -215,11 +215,7 @@ fn check_expected(
             })
             .collect(),
     };
-    assert_eq!(
-        dtype.len() > 0 && dtype.ends_with("32"),
-        true,
-        "{what}: dtype {dtype}"
-    );
+    assert!(dtype.ends_with("32"), "{what}: dtype {dtype}");
     for (i, w) in want.iter().enumerate() {
         let g = got[i].ok_or_else(|| format!("{what}: binding {k} element {i} is undefined"))?;
         match tolerance.filter(|_| dtype == "float32") {
