@@ -16,6 +16,7 @@ pub mod output;
 pub mod progress;
 pub mod report;
 pub mod run;
+pub mod run_dispatch;
 pub mod run_sip;
 pub mod run_trace;
 pub mod shard;

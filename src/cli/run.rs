@@ -80,6 +80,12 @@ pub struct Args {
     /// the state enables is refused.
     #[arg(long, value_name = "LABEL|OFFSET")]
     pub sip: Option<String>,
+    /// Run a compute dispatch (docs/dispatch.md): every thread of every work group, on the
+    /// description's buffers; FILE is the kernel (assembly text or instruction bytes) and
+    /// may be left out when the description names it. Prints the final buffers and a
+    /// summary per thread.
+    #[arg(long, value_name = "D.json", conflicts_with_all = ["state", "trace", "sip"])]
+    pub dispatch: Option<PathBuf>,
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -162,6 +168,16 @@ fn not_utf8(shown: &str, bytes: &[u8], e: &std::string::FromUtf8Error) -> String
 
 /// Run `euref run`.
 pub fn run(a: Args) -> Result<ExitCode, String> {
+    if let Some(d) = &a.dispatch {
+        return super::run_dispatch::run(super::run_dispatch::Opts {
+            kernel: a.file.as_deref(),
+            dispatch: d,
+            syntax: a.syntax,
+            json: a.json,
+            lenient: a.lenient,
+            max_steps: a.max_steps,
+        });
+    }
     let platform = parse_gen(&a.gen).map_err(|e| e.to_string())?;
     let (name, text) = match &a.file {
         None => (EXAMPLE_NAME.to_string(), EXAMPLE.to_string()),

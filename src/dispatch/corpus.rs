@@ -150,6 +150,7 @@ pub fn describe(dir: &Path, gen: &str) -> Result<DispatchFile, CorpusError> {
                 bti,
                 size,
                 init: Some(init),
+                dtype: b.get("dtype").and_then(Value::as_str).map(str::to_string),
             });
         }
     }
@@ -157,10 +158,10 @@ pub fn describe(dir: &Path, gen: &str) -> Result<DispatchFile, CorpusError> {
     let gen_dir = dir.join(gen);
     let regs = |which: &str| uint(&layout, &["push", which, "regs"], &layout_path);
     Ok(DispatchFile {
-        kernel: KernelFile {
+        kernel: Some(KernelFile {
             file: gen_dir.join("kernel.bin").display().to_string(),
             format: Some("binary".into()),
-        },
+        }),
         platform: platform.into(),
         simd,
         local_size,

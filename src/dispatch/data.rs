@@ -46,6 +46,14 @@ const DTYPES: [(&str, usize, bool); 10] = [
     ("float64", 8, true),
 ];
 
+/// The size in bytes and float-ness of element type `name` (`None`: not one of the types).
+pub fn dtype_info(name: &str) -> Option<(usize, bool)> {
+    DTYPES
+        .iter()
+        .find(|d| d.0 == name)
+        .map(|&(_, size, float)| (size, float))
+}
+
 impl Init {
     /// A typed array.
     pub fn typed(dtype: &str, values: Vec<serde_json::Value>) -> Init {

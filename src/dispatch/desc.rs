@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DispatchFile {
-    pub kernel: KernelFile,
+    /// The kernel (optional: `euref run KERNEL --dispatch d.json` gives it on the command
+    /// line, which takes precedence).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<KernelFile>,
     /// A platform name or alias of spec/platforms.toml (`skl`, `bdw`, ...).
     pub platform: String,
     /// SIMD width of the kernel: 8, 16 or 32.
@@ -55,6 +58,10 @@ pub struct SurfaceFile {
     /// Initial contents of the first bytes; bytes not given are undefined.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init: Option<Init>,
+    /// The element type `euref run` prints the final contents in (default: `init`'s `dtype`,
+    /// else bytes as hex dwords).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dtype: Option<String>,
 }
 
 /// `a64_buffers[i]`: bytes of the flat 64-bit address space.
@@ -66,6 +73,10 @@ pub struct A64File {
     pub size: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init: Option<Init>,
+    /// The element type `euref run` prints the final contents in (default: `init`'s `dtype`,
+    /// else bytes as hex dwords).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dtype: Option<String>,
 }
 
 /// `curbe`: the push constants of one work group (payload.curbe.* rows).
@@ -117,8 +128,9 @@ pub enum KernelSource {
 /// A validated description.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dispatch {
-    pub kernel: PathBuf,
-    pub kernel_format: KernelFormat,
+    /// The kernel file and its format, when the description names one.
+    pub kernel: Option<PathBuf>,
+    pub kernel_format: Option<KernelFormat>,
     pub platform: Platform,
     pub simd: u32,
     pub local_size: [u32; 3],
@@ -136,6 +148,8 @@ pub struct Surface {
     pub bti: u8,
     pub size: u64,
     pub init: Vec<u8>,
+    /// The element type to show the contents in.
+    pub dtype: Option<String>,
 }
 
 /// A range of the A64 address space.
@@ -144,6 +158,8 @@ pub struct A64Buffer {
     pub address: u64,
     pub size: u64,
     pub init: Vec<u8>,
+    /// The element type to show the contents in.
+    pub dtype: Option<String>,
 }
 
 /// The CURBE of one work group and where it goes.
@@ -209,18 +225,25 @@ impl Dispatch {
 
     /// Read the kernel file in its format.
     pub fn load_kernel(&self) -> Result<KernelSource, DescError> {
+        let (Some(kernel), Some(format)) = (&self.kernel, self.kernel_format) else {
+            return Err(DescError::at(
+                "kernel",
+                "the description names no kernel",
+                "add \"kernel\": {\"file\": ...}, or give the kernel file on the command line",
+            ));
+        };
         let cannot = |e: std::io::Error| {
             DescError::at(
                 "kernel.file",
-                format!("cannot read `{}`: {e}", self.kernel.display()),
+                format!("cannot read `{}`: {e}", kernel.display()),
                 "give a readable kernel file",
             )
         };
-        match self.kernel_format {
-            KernelFormat::Binary => std::fs::read(&self.kernel)
+        match format {
+            KernelFormat::Binary => std::fs::read(kernel)
                 .map(KernelSource::Binary)
                 .map_err(cannot),
-            KernelFormat::Asm => std::fs::read_to_string(&self.kernel)
+            KernelFormat::Asm => std::fs::read_to_string(kernel)
                 .map(KernelSource::Asm)
                 .map_err(cannot),
         }
@@ -297,15 +320,21 @@ impl Dispatch {
                 "give fewer work groups",
             ));
         }
-        let kernel = base.join(&f.kernel.file);
-        let kernel_format = kernel_format(&f.kernel)?;
-        if !kernel.is_file() {
-            return Err(DescError::at(
-                "kernel.file",
-                format!("`{}` is not a file", kernel.display()),
-                "give the kernel's path (relative paths start at the description's folder)",
-            ));
-        }
+        let (kernel, kernel_format) = match &f.kernel {
+            None => (None, None),
+            Some(k) => {
+                let kernel = base.join(&k.file);
+                let format = kernel_format(k)?;
+                if !kernel.is_file() {
+                    return Err(DescError::at(
+                        "kernel.file",
+                        format!("`{}` is not a file", kernel.display()),
+                        "give the kernel's path (relative paths start at the description's folder)",
+                    ));
+                }
+                (Some(kernel), Some(format))
+            }
+        };
         let mut surfaces: Vec<Surface> = Vec::new();
         for (i, s) in f.surfaces.iter().enumerate() {
             let path = format!("surfaces[{i}]");
@@ -328,6 +357,7 @@ impl Dispatch {
                 bti,
                 size: s.size,
                 init,
+                dtype: show_type(&s.dtype, &s.init, &path)?,
             });
         }
         let mut a64_buffers: Vec<A64Buffer> = Vec::new();
@@ -358,6 +388,7 @@ impl Dispatch {
                 address,
                 size: b.size,
                 init,
+                dtype: show_type(&b.dtype, &b.init, &path)?,
             });
         }
         let mut d = Dispatch {
@@ -420,6 +451,25 @@ fn strip_position(s: &str) -> String {
         Some(i) => s[..i].to_string(),
         None => s.to_string(),
     }
+}
+
+/// The element type a buffer is shown in: `dtype`, else its typed `init`'s.
+fn show_type(
+    dtype: &Option<String>,
+    init: &Option<Init>,
+    path: &str,
+) -> Result<Option<String>, DescError> {
+    let Some(t) = dtype else {
+        return Ok(init.as_ref().and_then(|i| i.dtype.clone()));
+    };
+    if super::data::dtype_info(t).is_none() {
+        return Err(DescError::at(
+            format!("{path}.dtype"),
+            format!("unknown element type `{t}`"),
+            "use int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32 or float64",
+        ));
+    }
+    Ok(Some(t.clone()))
 }
 
 fn kernel_format(k: &KernelFile) -> Result<KernelFormat, DescError> {

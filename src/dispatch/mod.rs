@@ -7,14 +7,15 @@
 //! - [`data`]: initial contents (typed arrays, hex, a file, a fill byte) turned into bytes.
 //! - [`payload`]: each thread's initial [`crate::state::ThreadState`] from the rows.
 //! - [`corpus`]: the converter from a corpus kernel's `io.json` + `genN/layout.json`.
-//!
-//! Running the threads (memory, messages, barriers) is the runner's part, not this module's.
+//! - [`run`]: every thread of the dispatch run on one memory; final buffers and a summary
+//!   per thread.
 
 pub mod corpus;
 pub mod data;
 pub mod desc;
 pub mod error;
 pub mod payload;
+pub mod run;
 
 pub use desc::{Dispatch, DispatchFile};
 pub use error::DescError;

@@ -56,7 +56,7 @@ fn every_corpus_kernel_converts_with_its_inputs() {
                 u64::from(d.slm_size),
                 layout["total_shared_bytes"].as_u64().unwrap()
             );
-            assert_eq!(d.kernel, dir.join(gen).join("kernel.bin"));
+            assert_eq!(d.kernel, Some(dir.join(gen).join("kernel.bin")));
             for (k, n) in d
                 .local_size
                 .iter()

@@ -9,8 +9,8 @@ fn minimal_description_takes_the_defaults() {
     let s = Scratch::new();
     let d = s.parse(&minimal("")).expect("valid");
     assert_eq!(d.platform, Platform::parse("skl").unwrap());
-    assert_eq!(d.kernel, s.path("k.bin"));
-    assert_eq!(d.kernel_format, KernelFormat::Binary);
+    assert_eq!(d.kernel, Some(s.path("k.bin")));
+    assert_eq!(d.kernel_format, Some(KernelFormat::Binary));
     assert_eq!(d.load_kernel().unwrap(), KernelSource::Binary(vec![0; 32]));
     assert_eq!(
         (d.simd, d.local_size, d.work_groups),
@@ -44,7 +44,7 @@ fn every_form_of_contents() {
       "a64_buffers": [{"address": "0x100000000", "size": 8, "init": {"dtype": "uint8", "values": [1, 255]}},
                       {"address": 4096, "size": 4}]}"#;
     let d = s.parse(json).expect("valid");
-    assert_eq!(d.kernel_format, KernelFormat::Asm);
+    assert_eq!(d.kernel_format, Some(KernelFormat::Asm));
     assert_eq!(d.load_kernel().unwrap(), KernelSource::Asm("nop\n".into()));
     assert_eq!(d.slm_size, 256);
     let init: Vec<(u8, u64, Vec<u8>)> = d

@@ -7,4 +7,5 @@ mod corpus_payload;
 mod desc_errors;
 mod desc_valid;
 mod payload_rows;
+mod run_kernels;
 mod util;

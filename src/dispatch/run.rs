@@ -1,0 +1,324 @@
+//! Running a dispatch end to end: every thread of every work group of a [`Dispatch`] on one
+//! [`Memory`] (docs/dispatch.md, "Running a dispatch").
+//!
+//! - the buffers: each A64 buffer at its address, each surface a window of the flat memory at a
+//!   base the runner picks (4 KiB aligned, disjoint from the A64 buffers and the other
+//!   surfaces; kernels address surfaces by offset, so the base is not visible to them), bound
+//!   at its binding-table index; the initial contents loaded, the rest undefined
+//!   (mem.undefined-bytes);
+//! - work groups in order (X fastest, row payload.order.threads), each with a fresh SLM of
+//!   `slm_size` bytes (none when 0: an SLM access is then refused, mem.slm.absent);
+//! - the threads of a work group one after another, each from its payload
+//!   ([`super::payload::thread_state`]) until EOT, the end of the image, an error or the step
+//!   limit. A barrier is not modelled: the gateway message is refused by its row
+//!   (send.unmodelled) and that thread's summary says so; the others still run;
+//! - the result: every buffer's final bytes (`None`: undefined) and one summary per thread.
+
+use super::desc::Dispatch;
+use super::payload::{self, PayloadError};
+use crate::exec::{ExecError, ExecOptions};
+use crate::memory::{Memory, Slm, Surface as MemSurface};
+use crate::shared::SendError;
+use crate::thread::{Image, RunError, Thread, DEFAULT_MAX_STEPS};
+
+/// How the runner runs each thread.
+#[derive(Debug, Clone, Copy)]
+pub struct RunOptions {
+    /// Executed instructions a thread may take before it is stopped (its end is the step-limit
+    /// error).
+    pub max_steps: u64,
+    /// Executor options (strict by default: an instruction violating a runtime rule is
+    /// refused).
+    pub exec: ExecOptions,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            max_steps: DEFAULT_MAX_STEPS,
+            exec: ExecOptions {
+                strict: true,
+                ..ExecOptions::default()
+            },
+        }
+    }
+}
+
+/// How a thread ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ThreadEnd {
+    /// A send with EOT (send.eot).
+    Eot,
+    /// IP reached the end of the image without EOT (flow.program-end).
+    EndOfImage,
+    /// Stopped with an error at `ip` (`None`: before the first instruction); `row` is the
+    /// spec row that refused it when there is one.
+    Error {
+        ip: Option<u32>,
+        row: Option<String>,
+        message: String,
+    },
+}
+
+/// One thread's summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreadSummary {
+    /// The work group's number (X fastest) and ID.
+    pub group: u64,
+    pub group_id: [u32; 3],
+    /// The thread's index in its work group.
+    pub thread: u32,
+    /// Its dispatch mask (sr0.2).
+    pub dmask: u32,
+    /// Executed instructions.
+    pub steps: u64,
+    pub end: ThreadEnd,
+}
+
+/// Which buffer of the description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufferKind {
+    /// `surfaces[index]`, at binding-table index `bti`, placed at `base` in the flat memory.
+    Surface { index: usize, bti: u8, base: u64 },
+    /// `a64_buffers[index]` at `address`.
+    A64 { index: usize, address: u64 },
+}
+
+/// A buffer's final bytes (`None`: undefined).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BufferResult {
+    pub kind: BufferKind,
+    pub bytes: Vec<Option<u8>>,
+}
+
+/// The outcome of a dispatch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunResult {
+    /// The surfaces in description order, then the A64 buffers.
+    pub buffers: Vec<BufferResult>,
+    /// Every thread, work group by work group, in the order they ran.
+    pub threads: Vec<ThreadSummary>,
+}
+
+impl RunResult {
+    /// Whether every thread ended by EOT or at the end of the image.
+    pub fn all_ended(&self) -> bool {
+        self.threads
+            .iter()
+            .all(|t| !matches!(t.end, ThreadEnd::Error { .. }))
+    }
+
+    /// The final bytes of the surface at binding-table index `bti`.
+    pub fn surface(&self, bti: u8) -> Option<&[Option<u8>]> {
+        self.buffers.iter().find_map(|b| match b.kind {
+            BufferKind::Surface { bti: x, .. } if x == bti => Some(b.bytes.as_slice()),
+            _ => None,
+        })
+    }
+}
+
+/// A dispatch the runner cannot set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// No 4 KiB-aligned gap of the 64-bit space is free for a surface.
+    #[error(
+        "surfaces[{index}] ({size} bytes): no free 4 KiB-aligned range of the 64-bit space \
+         is left beside the A64 buffers for it; give smaller or fewer A64 buffers"
+    )]
+    NoRoom { index: usize, size: u64 },
+    /// A buffer too large for the runner to report byte by byte.
+    #[error(
+        "{what}: {size} bytes; the runner reports every byte of a buffer and takes at most \
+         {MAX_BUFFER} bytes each; give a smaller size"
+    )]
+    TooLarge { what: String, size: u64 },
+    #[error("{0}")]
+    Payload(#[from] PayloadError),
+}
+
+/// The largest buffer the runner sets up (its final bytes are a vector of that length).
+pub const MAX_BUFFER: u64 = 1 << 30;
+
+/// The alignment of the surface bases the runner picks.
+const SURFACE_ALIGN: u64 = 4096;
+
+/// The first 4 KiB-aligned base (from 4 KiB on) where `size` bytes overlap none of `used`
+/// (inclusive ranges).
+fn free_base(used: &[(u64, u64)], size: u64) -> Option<u64> {
+    let mut sorted = used.to_vec();
+    sorted.sort_unstable();
+    let mut base = SURFACE_ALIGN;
+    for &(lo, hi) in &sorted {
+        if base > hi {
+            continue;
+        }
+        if base.checked_add(size.max(1) - 1)? < lo {
+            return Some(base);
+        }
+        base = hi.checked_add(1)?.checked_next_multiple_of(SURFACE_ALIGN)?;
+    }
+    base.checked_add(size.max(1) - 1).map(|_| base)
+}
+
+/// The memory of `d` before the first thread: buffers placed, bound and loaded.
+pub fn memory(d: &Dispatch) -> Result<(Memory, Vec<BufferKind>), SetupError> {
+    let mut mem = Memory::new();
+    let mut kinds = Vec::new();
+    let mut used: Vec<(u64, u64)> = d
+        .a64_buffers
+        .iter()
+        .map(|b| (b.address, b.address + (b.size - 1)))
+        .collect();
+    let sizes = d
+        .surfaces
+        .iter()
+        .map(|s| s.size)
+        .enumerate()
+        .map(|(i, n)| (format!("surfaces[{i}]"), n));
+    let a64 = d
+        .a64_buffers
+        .iter()
+        .map(|b| b.size)
+        .enumerate()
+        .map(|(i, n)| (format!("a64_buffers[{i}]"), n));
+    if let Some((what, size)) = sizes.chain(a64).find(|&(_, n)| n > MAX_BUFFER) {
+        return Err(SetupError::TooLarge { what, size });
+    }
+    for (index, s) in d.surfaces.iter().enumerate() {
+        let base = free_base(&used, s.size).ok_or(SetupError::NoRoom {
+            index,
+            size: s.size,
+        })?;
+        used.push((base, base + (s.size.max(1) - 1)));
+        mem.bind(s.bti, MemSurface { base, size: s.size });
+        mem.flat.load(base, &s.init);
+        kinds.push(BufferKind::Surface {
+            index,
+            bti: s.bti,
+            base,
+        });
+    }
+    for (index, b) in d.a64_buffers.iter().enumerate() {
+        mem.flat.load(b.address, &b.init);
+        kinds.push(BufferKind::A64 {
+            index,
+            address: b.address,
+        });
+    }
+    Ok((mem, kinds))
+}
+
+/// The spec row behind a thread error, when there is one.
+fn row_of(e: &RunError) -> Option<String> {
+    match e {
+        RunError::Refused { row, .. } => Some(row.id.to_string()),
+        RunError::Send {
+            err: SendError::Row(m),
+            ..
+        } => Some(m.row.id.to_string()),
+        RunError::Exec {
+            err: ExecError::Runtime { rule, .. },
+            ..
+        } => Some((*rule).to_string()),
+        _ => None,
+    }
+}
+
+/// The IP a thread error names (the thread's IP when the error carries none).
+fn ip_of(e: &RunError, at: u32) -> u32 {
+    match e {
+        RunError::Refused { ip, .. } | RunError::Exec { ip, .. } | RunError::Send { ip, .. } => *ip,
+        _ => at,
+    }
+}
+
+/// Run one thread from its payload to its end.
+fn run_thread(
+    image: &Image,
+    mut p: payload::ThreadPayload,
+    mem: &mut Memory,
+    o: &RunOptions,
+) -> ThreadSummary {
+    let mut summary = ThreadSummary {
+        group: p.group,
+        group_id: p.group_id,
+        thread: p.thread,
+        dmask: p.dmask,
+        steps: 0,
+        end: ThreadEnd::EndOfImage,
+    };
+    let st = &mut p.state;
+    let mut t = match Thread::new(image.clone(), st) {
+        Ok(t) => t,
+        Err(e) => {
+            summary.end = ThreadEnd::Error {
+                ip: None,
+                row: row_of(&e),
+                message: e.to_string(),
+            };
+            return summary;
+        }
+    };
+    while !t.ended() {
+        let at = t.ip();
+        if let Err(e) = t.step_limited_with_memory(st, &o.exec, o.max_steps, mem) {
+            summary.end = ThreadEnd::Error {
+                ip: Some(ip_of(&e, at)),
+                row: row_of(&e),
+                message: e.to_string(),
+            };
+            summary.steps = t.steps();
+            return summary;
+        }
+    }
+    summary.steps = t.steps();
+    if t.ended_by_eot() {
+        summary.end = ThreadEnd::Eot;
+    }
+    summary
+}
+
+/// Run every thread of `d` on `image` (its base is the threads' first IP).
+pub fn run(d: &Dispatch, image: &Image, o: &RunOptions) -> Result<RunResult, SetupError> {
+    let (mut mem, kinds) = memory(d)?;
+    let mut threads = Vec::new();
+    for group in 0..d.group_count() {
+        if d.slm_size > 0 {
+            mem.set_slm(Slm::new(d.slm_size));
+        }
+        for t in 0..d.threads_per_group() {
+            let p = payload::thread_state(d, group, t)?;
+            threads.push(run_thread(image, p, &mut mem, o));
+        }
+        let _ = mem.take_slm();
+    }
+    let buffers = kinds
+        .into_iter()
+        .map(|kind| {
+            let bytes = match kind {
+                BufferKind::Surface { index, base, .. } => {
+                    mem.flat.read(base, d.surfaces[index].size as usize)
+                }
+                BufferKind::A64 { index, address } => {
+                    mem.flat.read(address, d.a64_buffers[index].size as usize)
+                }
+            };
+            BufferResult { kind, bytes }
+        })
+        .collect();
+    Ok(RunResult { buffers, threads })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn free_base_skips_used_ranges() {
+        assert_eq!(free_base(&[], 10), Some(0x1000));
+        assert_eq!(free_base(&[(0x1000, 0x1003)], 10), Some(0x2000));
+        assert_eq!(free_base(&[(0x1800, 0x2fff)], 0x800), Some(0x3000));
+        assert_eq!(free_base(&[(0x3000, 0x3fff)], 0x2000), Some(0x1000));
+        assert_eq!(free_base(&[(0x1000, u64::MAX)], 1), None);
+    }
+}
