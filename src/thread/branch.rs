@@ -70,10 +70,10 @@ pub fn moves(
             m.moves.push((active & !taken, t.jip));
             stay(&mut m, taken);
         }
-        // flow.else.gen7 / flow.else.gen8: every channel on the else leaves to the endif
-        // (JIP on Gen7, UIP on Gen8+).
+        // flow.else.gen7 / flow.else.gen8 / flow.else.branch-ctrl: every channel on the else
+        // leaves to the endif (JIP on Gen7, UIP on Gen8+).
         Opcode::Else => {
-            let to = if row.id == flow::ELSE_GEN8.id {
+            let to = if row.id == flow::ELSE_GEN8.id || row.id == flow::ELSE_BRANCH_CTRL.id {
                 need(t.uip, row, "UIP")?
             } else {
                 t.jip

@@ -578,6 +578,15 @@ impl Thread {
                 },
             });
         };
+        // An else with BranchCtrl follows its own row (flow.else.branch-ctrl) on Gen8+.
+        let row = if op == Opcode::Else
+            && insn.ctrl.branch_ctrl
+            && flow::ELSE_BRANCH_CTRL.gens.contains(p)
+        {
+            &flow::ELSE_BRANCH_CTRL
+        } else {
+            row
+        };
         if matches!(row.status, "undefined" | "unmodelled") {
             return Err(refused(ip, row, format!("{} on {}", op.name(), p.name())));
         }
@@ -590,7 +599,9 @@ impl Thread {
         if insn.ctrl.no_mask {
             return Err(refused(ip, &flow::STRUCTURED_NOMASK, op.name()));
         }
-        if insn.ctrl.branch_ctrl && matches!(op, Opcode::If | Opcode::Else) {
+        // flow.branch-ctrl: if with BranchCtrl is refused; else with it moves as without
+        // (flow.else.branch-ctrl: the channels to UIP, IP to the next instruction or JIP).
+        if insn.ctrl.branch_ctrl && op == Opcode::If {
             return Err(refused(ip, &flow::BRANCH_CTRL, op.name()));
         }
         if matches!(op, Opcode::Else | Opcode::Endif) && insn.pred != PredCtrl::None {

@@ -167,17 +167,17 @@ const KERNELS: &[(&str, &str, Outcome)] = &[
     ("nested_continue", "gen8", Outcome::Runs),
     ("atomic_add", "gen9", Outcome::Runs),
     ("atomic_add", "gen8", Outcome::Runs),
+    // Mesa's gen8+ `else` with BranchCtrl set and JIP at the nop before the endif
+    // (flow.else.branch-ctrl).
+    ("divergent_if", "gen9", Outcome::Runs),
+    ("divergent_if", "gen8", Outcome::Runs),
     // SIMD32: binding 2 element 0 is 0x3d5 where io.json expects 0xfb5.
     ("subgroup_simd32", "gen9", Outcome::Differs),
     ("subgroup_simd32", "gen8", Outcome::Differs),
-    // `else` with BranchCtrl set (Mesa's gen8+ else).
-    ("divergent_if", "gen9", Outcome::Stops("flow.branch-ctrl")),
     // The memory fence before the barrier (a dc0 message, s19-scatter's part).
     ("slm_reduction", "gen9", Outcome::Stops("send.unmodelled")),
     // DC0 byte scattered read.
     ("small_types", "gen9", Outcome::Stops("send.unmodelled")),
-    // `else` with BranchCtrl set (Mesa's gen8+ else).
-    ("divergent_if", "gen8", Outcome::Stops("flow.branch-ctrl")),
     // The memory fence before the barrier (a dc0 message, s19-scatter's part).
     ("slm_reduction", "gen8", Outcome::Stops("send.unmodelled")),
     // DC0 byte scattered read.

@@ -131,3 +131,36 @@ fn spf_with_divergence_is_refused() {
         other => panic!("{other:?}"),
     }
 }
+
+/// flow.else.branch-ctrl: Mesa's Gen8+ else has BranchCtrl set, JIP at a nop right before the
+/// endif and UIP at the endif. The channels on the else go to the endif (UIP); IP goes to the
+/// next instruction when channels wait there, else to JIP. With f0.0 = 0xb2 the else block
+/// runs for the other channels: every instruction executes. With f0.0 = 0xff no channel waits
+/// after the else: IP goes to JIP, the nop (no channel on it), then the endif; the else block's
+/// mov is skipped. r10 = 1 where the flag bit is set, 2 elsewhere.
+#[test]
+fn else_with_branch_ctrl_joins_at_its_jip() {
+    let text = "(f0.0) if (8|M0) ELSE0 ENDIF0
+mov (8|M0) r10.0<1>:ud 0x1:ud
+else.b (8|M0) NOP0 ENDIF0
+ELSE0:
+mov (8|M0) r10.0<1>:ud 0x2:ud
+NOP0:
+nop
+ENDIF0:
+endif (8|M0) NEXT0
+NEXT0:
+add (8|M0) r11.0<1>:ud r10.0<8;8,1>:ud 0x10:ud
+";
+    for p in [Platform::Bdw, Platform::Skl] {
+        let mut st = state(p, 0xff, 0xb2, 0);
+        assert_eq!(run(&mut st, text), [0, 16, 32, 48, 64, 80, 96], "{p:?}");
+        let want: Vec<u32> = (0..8)
+            .map(|n| if 0xb2 >> n & 1 == 1 { 1 } else { 2 })
+            .collect();
+        assert_eq!(ud(&st, 10, 8), want);
+        let mut st = state(p, 0xff, 0xff, 0);
+        assert_eq!(run(&mut st, text), [0, 16, 32, 64, 80, 96], "{p:?}");
+        assert_eq!(ud(&st, 11, 8), [0x11; 8]);
+    }
+}
