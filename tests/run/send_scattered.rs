@@ -323,6 +323,27 @@ fn fence_orders_nothing_away_and_its_response_is_undefined() {
     }
 }
 
+/// send.fence on Gen7 and through the render cache (SFID 5, msgval.rc-type.memory-fence, Gen7-Gen8):
+/// the same descriptor bits, the same effect (a committed fence's response undefined).
+#[test]
+fn fence_on_ivb_and_the_render_cache() {
+    for (p, sfid) in [
+        (Platform::Ivb, "0xA"),
+        (Platform::Ivb, "0x5"),
+        (Platform::Bdw, "0x5"),
+    ] {
+        let mut st = state(p, 0xff, 0, 0);
+        put_ud(&mut st, 20, &[7; 8]);
+        put_ud(&mut st, 21, &[7; 8]);
+        let text = format!(
+            "(W) send (1|M0) r20 r0 {sfid} 0x219E000\n(W) send (1|M0) r21 r0 {sfid} 0x209C000\n"
+        );
+        run_mem(&mut st, &mut Memory::new(), &text);
+        assert_eq!(reg_dwords(&st, 20, 8), [None; 8], "{p:?} {sfid}");
+        assert_eq!(reg_dwords(&st, 21, 8), [Some(7); 8], "{p:?} {sfid}");
+    }
+}
+
 /// send.fence-form: BTI 254 (an SLM fence: Gen11+ in Mesa), commit without rlen, no header
 /// bit, and mlen 2 are refused on Gen9.
 #[test]
