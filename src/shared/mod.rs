@@ -7,9 +7,12 @@
 //! - the thread spawner's end of thread ends the thread (send.eot, [`spawner`]);
 //! - DC1 untyped surface read / write and untyped integer atomics access the memory
 //!   ([`untyped`]; payload and response: [`payload`]);
+//! - DC0 byte scattered read / write ([`scattered`]) and the memory fence ([`fence`]);
 //! - every other message is refused naming its decoded name and row (send.unmodelled).
 
+pub mod fence;
 pub mod payload;
+pub mod scattered;
 pub mod spawner;
 pub mod untyped;
 
@@ -126,9 +129,6 @@ pub fn execute(
     let Some(dp) = dataport::view(&m) else {
         return Err(unmodelled());
     };
-    if m.sfid.name != "dc1" {
-        return Err(unmodelled());
-    }
     let mut none = Memory::new();
     let mem = mem.unwrap_or(&mut none);
     let c = untyped::Ctx {
@@ -137,10 +137,13 @@ pub fn execute(
         dp: &dp,
         lanes,
     };
-    match dp.ty.name {
-        "untyped_surface_read" => untyped::read(st, &c, mem)?,
-        "untyped_surface_write" => untyped::write(st, &c, mem)?,
-        "untyped_atomic" => untyped::atomic(st, &c, mem)?,
+    match (m.sfid.name, dp.ty.name) {
+        ("dc1", "untyped_surface_read") => untyped::read(st, &c, mem)?,
+        ("dc1", "untyped_surface_write") => untyped::write(st, &c, mem)?,
+        ("dc1", "untyped_atomic") => untyped::atomic(st, &c, mem)?,
+        ("dc0", "byte_scattered_read") => scattered::byte_read(st, &c, mem)?,
+        ("dc0", "byte_scattered_write") => scattered::byte_write(st, &c, mem)?,
+        ("dc0" | "render", "memory_fence") => fence::execute(st, insn, &m, &dp)?,
         _ => return Err(unmodelled()),
     }
     Ok(out)

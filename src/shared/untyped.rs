@@ -20,7 +20,7 @@ pub struct Ctx<'a> {
 }
 
 /// The message's SIMD width (8 or 16), refusing the rest and a header (send.header).
-fn simd(c: &Ctx, row: &'static MemRowInfo) -> Result<usize, MemError> {
+pub(super) fn simd(c: &Ctx, row: &'static MemRowInfo) -> Result<usize, MemError> {
     if c.msg.header {
         return Err(MemError::new(
             &rows::SEND_HEADER,
@@ -46,7 +46,7 @@ fn simd(c: &Ctx, row: &'static MemRowInfo) -> Result<usize, MemError> {
 }
 
 /// send.lengths: mlen (+ ex_mlen) and rlen as the message type needs them.
-fn check_lengths(c: &Ctx, payload_regs: usize, rlen: usize) -> Result<(), MemError> {
+pub(super) fn check_lengths(c: &Ctx, payload_regs: usize, rlen: usize) -> Result<(), MemError> {
     let got = (c.msg.mlen + c.msg.ex_mlen.unwrap_or(0)) as usize;
     if got != payload_regs || c.msg.rlen as usize != rlen {
         return Err(MemError::new(

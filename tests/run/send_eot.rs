@@ -70,10 +70,11 @@ fn unmodelled_messages_are_refused_naming_the_message() {
             "send (8|M0) r5 r2 0xC 0x4146EFF\n",
             "dc1 a64_untyped_surface_read (msgval.dc1-type.a64-untyped-surface-read)",
         ),
-        // A DC0 byte scattered read, SIMD16 bytes, BTI 2 (desc 0x04210102).
+        // A DC0 dword scattered read: mlen 2, rlen 2, type 3, control 3 (legacy SIMD mode,
+        // SIMD16), BTI 2 (desc 0x0420C302).
         (
-            "send (16|M0) r10 r2 0xA 0x4210102\n",
-            "dc0 byte_scattered_read (msgval.dc0-type.byte-scattered-read)",
+            "send (16|M0) r10 r2 0xA 0x420C302\n",
+            "dc0 dword_scattered_read (msgval.dc0-type.dword-scattered-read)",
         ),
         // A gateway barrier (desc 0x02000004).
         (
