@@ -317,7 +317,9 @@ mod tests {
     fn free_base_skips_used_ranges() {
         assert_eq!(free_base(&[], 10), Some(0x1000));
         assert_eq!(free_base(&[(0x1000, 0x1003)], 10), Some(0x2000));
-        assert_eq!(free_base(&[(0x1800, 0x2fff)], 0x800), Some(0x3000));
+        // 0x800 bytes fit below 0x1800 (first fit); 0x900 do not, and go after the range.
+        assert_eq!(free_base(&[(0x1800, 0x2fff)], 0x800), Some(0x1000));
+        assert_eq!(free_base(&[(0x1800, 0x2fff)], 0x900), Some(0x3000));
         assert_eq!(free_base(&[(0x3000, 0x3fff)], 0x2000), Some(0x1000));
         assert_eq!(free_base(&[(0x1000, u64::MAX)], 1), None);
     }
