@@ -8,10 +8,13 @@
 //!   (mem.undefined-bytes);
 //! - work groups in order (X fastest, row payload.order.threads), each with a fresh SLM of
 //!   `slm_size` bytes (none when 0: an SLM access is then refused, mem.slm.absent);
-//! - the threads of a work group one after another, each from its payload
-//!   ([`super::payload::thread_state`]) until EOT, the end of the image, an error or the step
-//!   limit. A barrier is not modelled: the gateway message is refused by its row
-//!   (send.unmodelled) and that thread's summary says so; the others still run;
+//! - the threads of a work group, each from its payload ([`super::payload::thread_state`]),
+//!   interleaved round robin in thread order: each runs until it ends (EOT, the end of the
+//!   image, an error or the step limit) or blocks on `wait` (send.gateway.wait-blocks), then
+//!   the next; a barrier message counts its thread as arrived, and the last arrival
+//!   increments every thread's n0.0 (send.gateway.barrier). When every thread left is
+//!   blocked and no step was taken in a whole round, the barrier can never complete: each
+//!   blocked thread ends with an error naming the threads (send.gateway.barrier-incomplete);
 //! - the result: every buffer's final bytes (`None`: undefined) and one summary per thread.
 
 use super::desc::Dispatch;
@@ -19,6 +22,8 @@ use super::payload::{self, PayloadError};
 use crate::exec::{ExecError, ExecOptions};
 use crate::memory::{Memory, Slm, Surface as MemSurface};
 use crate::shared::SendError;
+use crate::spec::memory as rows;
+use crate::spec::registers::field::N0_0_THREAD_COUNT;
 use crate::thread::{Image, RunError, Thread, DEFAULT_MAX_STEPS};
 
 /// How the runner runs each thread.
@@ -232,50 +237,190 @@ fn ip_of(e: &RunError, at: u32) -> u32 {
     }
 }
 
-/// Run one thread from its payload to its end.
-fn run_thread(
-    image: &Image,
-    mut p: payload::ThreadPayload,
-    mem: &mut Memory,
-    o: &RunOptions,
-) -> ThreadSummary {
-    let mut summary = ThreadSummary {
-        group: p.group,
-        group_id: p.group_id,
-        thread: p.thread,
-        dmask: p.dmask,
-        steps: 0,
-        end: ThreadEnd::EndOfImage,
-    };
-    let st = &mut p.state;
-    let mut t = match Thread::new(image.clone(), st) {
-        Ok(t) => t,
-        Err(e) => {
-            summary.end = ThreadEnd::Error {
-                ip: None,
-                row: row_of(&e),
-                message: e.to_string(),
-            };
-            return summary;
+/// Where a thread of a work group is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    /// It can step.
+    Ready,
+    /// Blocked on `wait` at this IP (send.gateway.wait-blocks).
+    Blocked(u32),
+    /// Ended (EOT, end of image or an error): its summary says how.
+    Done,
+}
+
+/// One thread of the running work group.
+struct Live {
+    thread: Option<Thread>,
+    state: crate::state::ThreadState,
+    summary: ThreadSummary,
+    status: Status,
+    /// Arrived at the work group's barrier, which has not completed yet.
+    arrived: bool,
+}
+
+impl Live {
+    /// A thread from its payload (an error at the start ends it at once).
+    fn new(image: &Image, mut p: payload::ThreadPayload) -> Live {
+        let mut summary = ThreadSummary {
+            group: p.group,
+            group_id: p.group_id,
+            thread: p.thread,
+            dmask: p.dmask,
+            steps: 0,
+            end: ThreadEnd::EndOfImage,
+        };
+        let (thread, status) = match Thread::new(image.clone(), &mut p.state) {
+            Ok(t) => (Some(t), Status::Ready),
+            Err(e) => {
+                summary.end = ThreadEnd::Error {
+                    ip: None,
+                    row: row_of(&e),
+                    message: e.to_string(),
+                };
+                (None, Status::Done)
+            }
+        };
+        Live {
+            thread,
+            state: p.state,
+            summary,
+            status,
+            arrived: false,
         }
-    };
-    while !t.ended() {
+    }
+
+    /// End the thread with an error at `ip`.
+    fn fail(&mut self, ip: u32, row: Option<String>, message: String) {
+        self.summary.end = ThreadEnd::Error {
+            ip: Some(ip),
+            row,
+            message,
+        };
+        self.status = Status::Done;
+    }
+}
+
+/// Run `live[i]` until it ends or blocks (send.gateway.wait-blocks); a barrier message counts
+/// it as arrived (send.gateway.barrier). Whether it took at least one step.
+fn run_turn(live: &mut [Live], i: usize, mem: &mut Memory, o: &RunOptions) -> bool {
+    let mut moved = false;
+    loop {
+        let l = &mut live[i];
+        let Some(t) = l.thread.as_mut() else {
+            l.status = Status::Done;
+            return moved;
+        };
+        if t.ended() {
+            l.summary.steps = t.steps();
+            if t.ended_by_eot() {
+                l.summary.end = ThreadEnd::Eot;
+            }
+            l.status = Status::Done;
+            return moved;
+        }
         let at = t.ip();
-        if let Err(e) = t.step_limited_with_memory(st, &o.exec, o.max_steps, mem) {
-            summary.end = ThreadEnd::Error {
-                ip: Some(ip_of(&e, at)),
-                row: row_of(&e),
-                message: e.to_string(),
-            };
-            summary.steps = t.steps();
-            return summary;
+        match t.step_limited_with_memory(&mut l.state, &o.exec, o.max_steps, mem) {
+            Ok(_) => {
+                moved = true;
+                l.status = Status::Ready;
+            }
+            Err(RunError::Blocked { ip, .. }) => {
+                l.status = Status::Blocked(ip);
+                return moved;
+            }
+            Err(e) => {
+                l.summary.steps = t.steps();
+                l.fail(ip_of(&e, at), row_of(&e), e.to_string());
+                return true;
+            }
+        }
+        if t.take_barrier() {
+            if l.arrived {
+                let message = format!(
+                    "[{}] thread {} sent a second barrier message before the barrier it \
+                     arrived at completed",
+                    rows::SEND_GATEWAY_BARRIER_AGAIN.id,
+                    l.summary.thread
+                );
+                l.summary.steps = t.steps();
+                l.fail(
+                    at,
+                    Some(rows::SEND_GATEWAY_BARRIER_AGAIN.id.into()),
+                    message,
+                );
+                return true;
+            }
+            l.arrived = true;
+            complete_barrier(live);
         }
     }
-    summary.steps = t.steps();
-    if t.ended_by_eot() {
-        summary.end = ThreadEnd::Eot;
+}
+
+/// send.gateway.barrier: when every thread of the work group has arrived, each one's n0.0 is
+/// incremented and the barrier opens again.
+fn complete_barrier(live: &mut [Live]) {
+    if !live.iter().all(|l| l.arrived) {
+        return;
     }
-    summary
+    for l in live.iter_mut() {
+        l.arrived = false;
+        // An undefined count stays undefined (the wait then refuses it).
+        if let Some((v, false)) = l.state.field(&N0_0_THREAD_COUNT) {
+            let _ = l.state.set_field(&N0_0_THREAD_COUNT, v.wrapping_add(1));
+        }
+    }
+}
+
+/// send.gateway.barrier-incomplete: every thread left is blocked and none can be woken; each
+/// blocked thread ends with an error naming the blocked and the ended threads.
+fn fail_incomplete(live: &mut [Live]) {
+    let list = |f: &dyn Fn(&Live) -> bool| -> String {
+        let v: Vec<String> = live
+            .iter()
+            .filter(|l| f(l))
+            .map(|l| l.summary.thread.to_string())
+            .collect();
+        if v.is_empty() {
+            "none".into()
+        } else {
+            v.join(", ")
+        }
+    };
+    let blocked = list(&|l| matches!(l.status, Status::Blocked(_)));
+    let arrived = list(&|l| l.arrived);
+    let ended = list(&|l| l.status == Status::Done);
+    let row = &rows::SEND_GATEWAY_BARRIER_INCOMPLETE;
+    for l in live.iter_mut() {
+        if let Status::Blocked(ip) = l.status {
+            let message = format!(
+                "[{}] IP {ip:#x}: thread {} waits for a notification that cannot come: \
+                 threads {blocked} wait (arrived at the barrier: {arrived}) and threads \
+                 {ended} have ended (cite: {})",
+                row.id, l.summary.thread, row.cite
+            );
+            l.summary.steps = l.thread.as_ref().map_or(0, Thread::steps);
+            l.fail(ip, Some(row.id.into()), message);
+        }
+    }
+}
+
+/// Run the threads of one work group, interleaved round robin (send.gateway.wait-blocks).
+fn run_group(live: &mut [Live], mem: &mut Memory, o: &RunOptions) {
+    loop {
+        let mut moved = false;
+        for i in 0..live.len() {
+            if live[i].status != Status::Done {
+                moved |= run_turn(live, i, mem, o);
+            }
+        }
+        if live.iter().all(|l| l.status == Status::Done) {
+            return;
+        }
+        if !moved {
+            fail_incomplete(live);
+            return;
+        }
+    }
 }
 
 /// Run every thread of `d` on `image` (its base is the threads' first IP).
@@ -286,10 +431,12 @@ pub fn run(d: &Dispatch, image: &Image, o: &RunOptions) -> Result<RunResult, Set
         if d.slm_size > 0 {
             mem.set_slm(Slm::new(d.slm_size));
         }
+        let mut live = Vec::new();
         for t in 0..d.threads_per_group() {
-            let p = payload::thread_state(d, group, t)?;
-            threads.push(run_thread(image, p, &mut mem, o));
+            live.push(Live::new(image, payload::thread_state(d, group, t)?));
         }
+        run_group(&mut live, &mut mem, o);
+        threads.extend(live.into_iter().map(|l| l.summary));
         let _ = mem.take_slm();
     }
     let buffers = kinds

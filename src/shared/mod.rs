@@ -8,6 +8,9 @@
 //! - DC1 untyped surface read / write and untyped integer atomics access the memory
 //!   ([`untyped`]; payload and response: [`payload`]);
 //! - DC0 byte scattered read / write ([`scattered`]) and the memory fence ([`fence`]);
+//! - the message gateway's barrier message is reported in [`Outcome::barrier`]: the caller
+//!   (the dispatch runner) counts the thread as arrived at its work group's barrier
+//!   (send.gateway.barrier);
 //! - every other message is refused naming its decoded name and row (send.unmodelled).
 
 pub mod fence;
@@ -19,7 +22,7 @@ pub mod untyped;
 use crate::exec::alu::enables_in;
 use crate::isa::{Insn, SendDesc};
 use crate::memory::{MemError, Memory};
-use crate::message::{dataport, decode, DescError, Message};
+use crate::message::{dataport, decode, gateway, DescError, Message};
 use crate::spec::memory as rows;
 use crate::state::ThreadState;
 
@@ -41,6 +44,9 @@ pub struct Outcome {
     pub lanes: u32,
     /// The thread ends (send.eot).
     pub eot: bool,
+    /// A barrier message: the thread arrived at its work group's barrier
+    /// (send.gateway.barrier; the caller counts it).
+    pub barrier: bool,
 }
 
 /// The decoded message of a send with immediate descriptors (send.register-descriptor).
@@ -109,10 +115,18 @@ pub fn execute(
     let out = Outcome {
         lanes,
         eot: insn.ctrl.eot,
+        barrier: false,
     };
     if spawner::view(&m).is_some() {
         spawner::execute(insn, &m)?;
         return Ok(out);
+    }
+    // send.gateway.barrier: the message writes nothing; the arrival is the caller's to count.
+    if gateway::view(&m).is_some_and(|g| g.is_barrier()) {
+        return Ok(Outcome {
+            barrier: true,
+            ..out
+        });
     }
     let unmodelled = || -> SendError {
         MemError::new(

@@ -74,6 +74,12 @@ pub enum RunError {
     /// not decode).
     #[error("IP {ip:#x}: {err}")]
     Send { ip: u32, err: SendError },
+    /// The instruction at `ip` is a `wait` on a zero notification count (`reg`): the thread
+    /// is blocked until a notification arrives (send.gateway.wait-blocks). Not a failure:
+    /// IP is unchanged and nothing was written, so the same step may be taken again once
+    /// the count is nonzero.
+    #[error("IP {ip:#x}: wait: {reg} is 0, the thread waits for a notification")]
+    Blocked { ip: u32, reg: &'static str },
     /// The step limit was reached: `loop_ips` are the distinct addresses executed since the
     /// instruction at IP last ran (the loop; all of the last 256 steps when it did not), in
     /// address order.
@@ -124,6 +130,9 @@ pub struct Thread {
     steps: u64,
     /// A send with EOT executed (send.eot): the thread has ended.
     eot: bool,
+    /// A barrier message executed and not yet taken by [`Thread::take_barrier`]
+    /// (send.gateway.barrier).
+    barrier: bool,
     recent: std::collections::VecDeque<u32>,
     /// The System IP and the application state kept across the System Routine.
     exc: exception::Exceptions,
@@ -173,6 +182,7 @@ impl Thread {
             runner_grf: None,
             steps: 0,
             eot: false,
+            barrier: false,
             recent: std::collections::VecDeque::with_capacity(RECENT),
             exc: exception::Exceptions::default(),
         })
@@ -212,6 +222,12 @@ impl Thread {
     /// Whether the thread ended with a send with EOT (send.eot).
     pub fn ended_by_eot(&self) -> bool {
         self.eot
+    }
+
+    /// Whether a barrier message executed since the last call (send.gateway.barrier: the
+    /// caller counts the thread as arrived at its work group's barrier).
+    pub fn take_barrier(&mut self) -> bool {
+        std::mem::take(&mut self.barrier)
     }
 
     /// The instruction at IP (`None` at the end of the program).
@@ -422,7 +438,11 @@ impl Thread {
         st.set_channels_at_ip(if spf { u32::MAX } else { at_ip });
         let r = exec::step_with(st, insn, opts);
         st.set_channels_at_ip(u32::MAX);
-        let info = r.map_err(|err| RunError::Exec { ip, err })?;
+        let info = r.map_err(|err| match err {
+            // send.gateway.wait-blocks: nothing was written and IP stays.
+            ExecError::WouldBlock { reg } => RunError::Blocked { ip, reg },
+            err => RunError::Exec { ip, err },
+        })?;
         if let Some(to) = self.exception_after(st, insn, ip, next, at_ip, &info)? {
             return Ok((info, to));
         }
@@ -488,6 +508,9 @@ impl Thread {
         st.set_ip(next);
         if out.eot {
             self.eot = true;
+        }
+        if out.barrier {
+            self.barrier = true;
         }
         Ok((info, next))
     }

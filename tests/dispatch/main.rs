@@ -3,6 +3,7 @@
 #[path = "../common/material.rs"]
 mod material;
 
+mod barrier;
 mod corpus_payload;
 mod desc_errors;
 mod desc_valid;

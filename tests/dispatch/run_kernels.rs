@@ -141,6 +141,9 @@ fn a_thread_error_names_ip_and_row_and_exits_1() {
 /// the row (every thread that stops stops there).
 enum Outcome {
     Runs,
+    /// A thread stops with an error naming this row (no corpus kernel does today; kept for
+    /// the next message or instruction the model refuses).
+    #[allow(dead_code)]
     Stops(&'static str),
     /// Every thread ends by EOT but a final buffer differs from io.json's `expected`, where
     /// that value is wrong by the kernel's own language rules (the kernel's dedicated test
@@ -179,10 +182,9 @@ const KERNELS: &[(&str, &str, Outcome)] = &[
     // all 32 invocations; GLSL takes the active invocations only: subgroup_simd32_follows_glsl.
     ("subgroup_simd32", "gen9", Outcome::Differs),
     ("subgroup_simd32", "gen8", Outcome::Differs),
-    // The gateway barrier (not modelled: send.unmodelled).
-    ("slm_reduction", "gen9", Outcome::Stops("send.unmodelled")),
-    // The gateway barrier (not modelled: send.unmodelled).
-    ("slm_reduction", "gen8", Outcome::Stops("send.unmodelled")),
+    // Its threads meet at the gateway barrier (send.gateway.barrier) and wait on n0.
+    ("slm_reduction", "gen9", Outcome::Runs),
+    ("slm_reduction", "gen8", Outcome::Runs),
 ];
 
 fn json(p: &Path) -> Value {

@@ -76,10 +76,11 @@ fn unmodelled_messages_are_refused_naming_the_message() {
             "send (16|M0) r10 r2 0xA 0x420C302\n",
             "dc0 dword_scattered_read (msgval.dc0-type.dword-scattered-read)",
         ),
-        // A gateway barrier (desc 0x02000004).
+        // A gateway forward message (desc 0x02000002; the barrier, sub-function 4, is
+        // executed: send.gateway.barrier).
         (
-            "send (8|M0) null r1 0x3 0x2000004\n",
-            "gateway barrier (msgval.gateway-subfunc.barrier)",
+            "send (8|M0) null r1 0x3 0x2000002\n",
+            "gateway forward_msg (msgval.gateway-subfunc.forward-msg)",
         ),
     ];
     for (text, name) in cases {
@@ -95,6 +96,30 @@ fn unmodelled_messages_are_refused_naming_the_message() {
     }
     // The same refusal without memory (Thread::step).
     let mut st = state(Platform::Skl, 0xff, 0, 0);
-    let r = try_run(&mut st, "send (8|M0) null r1 0x3 0x2000004\n", 10);
+    let r = try_run(&mut st, "send (8|M0) null r1 0x3 0x2000002\n", 10);
     assert!(matches!(r, Err(RunError::Send { ip: 0, .. })), "{r:?}");
+}
+
+/// send.gateway.barrier and send.gateway.wait-blocks on a lone thread: the barrier message
+/// executes and writes nothing (no dispatch runner counts it here); the wait on n0.0 = 0 then
+/// blocks at its own IP (16) with n0.0 still 0.
+#[test]
+fn a_lone_barrier_executes_and_its_wait_blocks() {
+    let mut st = state(Platform::Skl, 0xff, 0, 0);
+    let text = "(W) send (1|M0) null r1 0x3 0x2000004\n(W) wait (1|M0) n0.0<1>:ud\n";
+    let r = try_run_mem(&mut st, &mut Memory::new(), text);
+    assert!(
+        matches!(
+            r,
+            Err(RunError::Blocked {
+                ip: 16,
+                reg: "n0.0"
+            })
+        ),
+        "{r:?}"
+    );
+    assert_eq!(
+        st.field(&euref::spec::registers::field::N0_0_THREAD_COUNT),
+        Some((0, false))
+    );
 }
