@@ -8,8 +8,11 @@
 //! - DC1 untyped surface read / write and untyped integer atomics access the memory
 //!   ([`untyped`]; payload and response: [`payload`]);
 //! - DC0 byte scattered read / write ([`scattered`]) and the memory fence ([`fence`]);
+//! - the DC1 A64 (stateless) scattered and untyped read / write: flat-memory addresses
+//!   ([`a64`]);
 //! - every other message is refused naming its decoded name and row (send.unmodelled).
 
+pub mod a64;
 pub mod fence;
 pub mod payload;
 pub mod scattered;
@@ -143,6 +146,10 @@ pub fn execute(
         ("dc1", "untyped_atomic") => untyped::atomic(st, &c, mem)?,
         ("dc0", "byte_scattered_read") => scattered::byte_read(st, &c, mem)?,
         ("dc0", "byte_scattered_write") => scattered::byte_write(st, &c, mem)?,
+        ("dc1", "a64_scattered_read") => a64::scattered_read(st, &c, mem)?,
+        ("dc1", "a64_scattered_write") => a64::scattered_write(st, &c, mem)?,
+        ("dc1", "a64_untyped_surface_read") => a64::untyped_read(st, &c, mem)?,
+        ("dc1", "a64_untyped_surface_write") => a64::untyped_write(st, &c, mem)?,
         ("dc0" | "render", "memory_fence") => fence::execute(st, insn, &m, &dp)?,
         _ => return Err(unmodelled()),
     }
