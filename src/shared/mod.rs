@@ -11,8 +11,11 @@
 //! - the message gateway's barrier message is reported in [`Outcome::barrier`]: the caller
 //!   (the dispatch runner) counts the thread as arrived at its work group's barrier
 //!   (send.gateway.barrier);
+//! - the DC1 A64 (stateless) scattered and untyped read / write: flat-memory addresses
+//!   ([`a64`]);
 //! - every other message is refused naming its decoded name and row (send.unmodelled).
 
+pub mod a64;
 pub mod fence;
 pub mod payload;
 pub mod scattered;
@@ -157,6 +160,10 @@ pub fn execute(
         ("dc1", "untyped_atomic") => untyped::atomic(st, &c, mem)?,
         ("dc0", "byte_scattered_read") => scattered::byte_read(st, &c, mem)?,
         ("dc0", "byte_scattered_write") => scattered::byte_write(st, &c, mem)?,
+        ("dc1", "a64_scattered_read") => a64::scattered_read(st, &c, mem)?,
+        ("dc1", "a64_scattered_write") => a64::scattered_write(st, &c, mem)?,
+        ("dc1", "a64_untyped_surface_read") => a64::untyped_read(st, &c, mem)?,
+        ("dc1", "a64_untyped_surface_write") => a64::untyped_write(st, &c, mem)?,
         ("dc0" | "render", "memory_fence") => fence::execute(st, insn, &m, &dp)?,
         _ => return Err(unmodelled()),
     }

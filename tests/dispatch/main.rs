@@ -9,4 +9,5 @@ mod desc_errors;
 mod desc_valid;
 mod payload_rows;
 mod run_kernels;
+mod stateless;
 mod util;

@@ -65,10 +65,11 @@ fn spawner_message_without_eot_is_refused() {
 #[test]
 fn unmodelled_messages_are_refused_naming_the_message() {
     let cases = [
-        // seed003's A64 untyped read (DC1 type 0x11).
+        // An A64 untyped atomic (DC1 type 0x12: seed003's A64 read 0x4146EFF with the type
+        // changed; control 0x2e = cmpwr with return).
         (
-            "send (8|M0) r5 r2 0xC 0x4146EFF\n",
-            "dc1 a64_untyped_surface_read (msgval.dc1-type.a64-untyped-surface-read)",
+            "send (8|M0) r5 r2 0xC 0x414AEFF\n",
+            "dc1 a64_untyped_atomic (msgval.dc1-type.a64-untyped-atomic)",
         ),
         // A DC0 dword scattered read: mlen 2, rlen 2, type 3, control 3 (legacy SIMD mode,
         // SIMD16), BTI 2 (desc 0x0420C302).
