@@ -21,6 +21,21 @@ impl Payload {
         Some(u32::from_le_bytes([b[0]?, b[1]?, b[2]?, b[3]?]))
     }
 
+    /// Lane `i`'s 32-bit address (payload register i/8, dword i%8), refusing an undefined one
+    /// (send.undefined-address).
+    pub fn lane_address(&self, i: usize) -> Result<u32, MemError> {
+        self.dword(i / 8, i % 8).ok_or_else(|| {
+            MemError::new(
+                &rows::SEND_UNDEFINED_ADDRESS,
+                format!(
+                    "lane {i}'s address (payload register {}, dword {}) is undefined",
+                    i / 8,
+                    i % 8
+                ),
+            )
+        })
+    }
+
     /// The 4 bytes of dword `i` of register `reg`.
     pub fn dword_bytes(&self, reg: usize, i: usize) -> [Option<u8>; 4] {
         let o = reg * self.reg_bytes + 4 * i;

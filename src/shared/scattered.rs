@@ -29,16 +29,7 @@ fn element_bytes(c: &Ctx) -> Result<usize, MemError> {
 /// Lane `i`'s byte offset (payload register i/8, dword i%8), refusing an undefined one
 /// (send.undefined-address) or one not a multiple of `size` (send.byte-scattered-misaligned).
 fn address(p: &Payload, i: usize, size: usize) -> Result<u64, MemError> {
-    let a = p.dword(i / 8, i % 8).ok_or_else(|| {
-        MemError::new(
-            &rows::SEND_UNDEFINED_ADDRESS,
-            format!(
-                "lane {i}'s address (payload register {}, dword {}) is undefined",
-                i / 8,
-                i % 8
-            ),
-        )
-    })?;
+    let a = p.lane_address(i)?;
     if a as usize % size != 0 {
         return Err(MemError::new(
             &rows::SEND_BYTE_SCATTERED_MISALIGNED,

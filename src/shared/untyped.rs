@@ -71,16 +71,7 @@ pub(super) fn check_lengths(c: &Ctx, payload_regs: usize, rlen: usize) -> Result
 /// The byte offset of lane `i` (payload registers from 0), refusing an undefined one
 /// (send.undefined-address) or one that is not dword-aligned (mem.misaligned).
 fn address(p: &Payload, i: usize) -> Result<u32, MemError> {
-    let a = p.dword(i / 8, i % 8).ok_or_else(|| {
-        MemError::new(
-            &rows::SEND_UNDEFINED_ADDRESS,
-            format!(
-                "lane {i}'s address (payload register {}, dword {}) is undefined",
-                i / 8,
-                i % 8
-            ),
-        )
-    })?;
+    let a = p.lane_address(i)?;
     if a % 4 != 0 {
         return Err(MemError::new(
             &rows::MISALIGNED,
