@@ -29,7 +29,7 @@ use super::run_trace;
 use super::state_diff;
 use euref::asm::{self, Dialect};
 use euref::exec::unpredictable::{self, Unpredictable};
-use euref::exec::{ExecError, ExecOptions};
+use euref::exec::{CompressedOverlap, ExecError, ExecOptions};
 use euref::gen::parse_gen;
 use euref::isa::Insn;
 use euref::spec::OpClass;
@@ -80,6 +80,12 @@ pub struct Args {
     /// the state enables is refused.
     #[arg(long, value_name = "LABEL|OFFSET")]
     pub sip: Option<String>,
+    /// What a compressed instruction whose second half reads a register byte its first half
+    /// writes gives (row feature.compressed-overlap: the sources conflict): `undefined`
+    /// marks every bit on which the two readings differ, `halves` runs the halves in order,
+    /// `sources-first` reads every source before any write.
+    #[arg(long, value_name = "HOW", default_value = "undefined", value_parser = parse_overlap)]
+    pub compressed_overlap: CompressedOverlap,
     /// Run a compute dispatch (docs/dispatch.md): every thread of every work group, on the
     /// description's buffers; FILE is the kernel (assembly text or instruction bytes) and
     /// may be left out when the description names it. Prints the final buffers and a
@@ -90,6 +96,11 @@ pub struct Args {
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
     s.parse()
+}
+
+fn parse_overlap(s: &str) -> Result<CompressedOverlap, String> {
+    CompressedOverlap::from_name(s)
+        .ok_or_else(|| format!("expected one of {}", CompressedOverlap::NAMES.join(", ")))
 }
 
 /// A violated static restriction (a row of spec/rules) of one instruction.
@@ -175,6 +186,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             syntax: a.syntax,
             json: a.json,
             lenient: a.lenient,
+            compressed_overlap: a.compressed_overlap,
             max_steps: a.max_steps,
         });
     }
@@ -289,6 +301,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     };
     let opts = ExecOptions {
         strict: !a.lenient,
+        compressed_overlap: a.compressed_overlap,
         ..ExecOptions::default()
     };
     let mut st = init.clone();

@@ -13,7 +13,7 @@ use euref::dispatch::data::dtype_info;
 use euref::dispatch::desc::KernelSource;
 use euref::dispatch::run::{self as runner, BufferKind, RunOptions, RunResult, ThreadEnd};
 use euref::dispatch::Dispatch;
-use euref::exec::ExecOptions;
+use euref::exec::{CompressedOverlap, ExecOptions};
 use euref::thread::Image;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -27,6 +27,7 @@ pub struct Opts<'a> {
     pub syntax: Option<Dialect>,
     pub json: bool,
     pub lenient: bool,
+    pub compressed_overlap: CompressedOverlap,
     pub max_steps: u64,
 }
 
@@ -102,6 +103,7 @@ pub fn run(o: Opts) -> Result<ExitCode, String> {
         max_steps: o.max_steps,
         exec: ExecOptions {
             strict: !o.lenient,
+            compressed_overlap: o.compressed_overlap,
             ..ExecOptions::default()
         },
     };

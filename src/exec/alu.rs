@@ -12,7 +12,7 @@ use super::operand::{resolve_all, resolve_src, DstPlan, Plans, Space, SrcPlan};
 use super::ops_int::{self, ExecClass, Inputs, IntOut, Vals};
 use super::region::MAX_CHANNELS;
 use super::runtime::Violation;
-use super::{ExecError, ExecOptions, StepInfo};
+use super::{CompressedOverlap, ExecError, ExecOptions, StepInfo};
 use crate::isa::{Insn, Src};
 use crate::spec::runtime as rt;
 use crate::spec::{feature, AccessMode, CondMod, DataType, Opcode, PredCtrl};
@@ -701,14 +701,41 @@ pub(crate) fn execute(
     {
         return pass(st, &ctl, info);
     }
-    // feature.compressed-halves: the two native instructions one after the other, so that
-    // the second half reads what the first half wrote.
+    // feature.compressed-overlap: the second half reads a byte the first half writes, and the
+    // sources give two results.
+    if !feature::COMPRESSED_OVERLAP.on(st.platform()) {
+        return halves(st, &ctl, n, info, &pass);
+    }
+    match opts.compressed_overlap {
+        CompressedOverlap::SourcesFirst => pass(st, &ctl, info),
+        CompressedOverlap::Halves => halves(st, &ctl, n, info, &pass),
+        CompressedOverlap::Undefined => {
+            let mut first = st.clone();
+            let mut first_info = StepInfo::default();
+            pass(&mut first, &ctl, &mut first_info)?;
+            halves(st, &ctl, n, info, &pass)?;
+            st.undefine_differences(&first);
+            merge_info(info, first_info);
+            Ok(())
+        }
+    }
+}
+
+/// feature.compressed-halves: the two native instructions one after the other, so that the
+/// second half reads what the first half wrote.
+fn halves(
+    st: &mut ThreadState,
+    ctl: &ControlDwords,
+    n: usize,
+    info: &mut StepInfo,
+    pass: &dyn Fn(&mut ThreadState, &ControlDwords, &mut StepInfo) -> Result<(), ExecError>,
+) -> Result<(), ExecError> {
     let half = mask::low(n / 2);
     pass(
         st,
         &ControlDwords {
             channels: half,
-            ..ctl
+            ..*ctl
         },
         info,
     )?;
@@ -717,19 +744,24 @@ pub(crate) fn execute(
         st,
         &ControlDwords {
             channels: !half,
-            ..ctl
+            ..*ctl
         },
         &mut second,
     );
-    info.enabled |= second.enabled;
-    info.inexact |= second.inexact;
-    for v in second.violations {
+    merge_info(info, second);
+    res
+}
+
+/// Add what another execution of the same instruction reported to `info`.
+fn merge_info(info: &mut StepInfo, other: StepInfo) {
+    info.enabled |= other.enabled;
+    info.inexact |= other.inexact;
+    for v in other.violations {
         match info.violations.iter_mut().find(|w| w.rule == v.rule) {
             Some(w) => w.channels |= v.channels,
             None => info.violations.push(v),
         }
     }
-    res
 }
 
 /// Whether an instruction with sources `tys` converts its float execution type to a destination type by a conversion

@@ -67,6 +67,39 @@ pub struct ExecOptions {
     /// DF -> HF, Gen8+ DF -> F). The operation itself still rounds per cr0.0. Golden vectors
     /// execute an instruction so to find the alternative result they accept.
     pub narrow_toward_zero: bool,
+    /// What a compressed instruction whose second half reads a byte its first half writes
+    /// gives (feature.compressed-overlap: the sources conflict).
+    pub compressed_overlap: CompressedOverlap,
+}
+
+/// The results of a compressed instruction whose second half reads a GRF byte its first half
+/// writes (spec/platforms.toml feature.compressed-overlap: the sources give two).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CompressedOverlap {
+    /// Every bit on which the two results differ is undefined (the default: the sources
+    /// conflict).
+    #[default]
+    Undefined,
+    /// The two halves in order: the second half reads what the first half wrote (seed000
+    /// §3.2.5, Mesa).
+    Halves,
+    /// Every source read before any write (seed003's IGC-compiled kernels).
+    SourcesFirst,
+}
+
+impl CompressedOverlap {
+    /// The names `euref run --compressed-overlap` takes.
+    pub const NAMES: [&'static str; 3] = ["undefined", "halves", "sources-first"];
+
+    /// The option named `s` (one of [`Self::NAMES`]).
+    pub fn from_name(s: &str) -> Option<CompressedOverlap> {
+        match s {
+            "undefined" => Some(CompressedOverlap::Undefined),
+            "halves" => Some(CompressedOverlap::Halves),
+            "sources-first" => Some(CompressedOverlap::SourcesFirst),
+            _ => None,
+        }
+    }
 }
 
 /// What an executed instruction reports besides its effect on the state.

@@ -44,6 +44,7 @@
 //! JSON load/save: [`json`].
 
 pub mod acc;
+mod alternatives;
 pub mod json;
 pub mod json_doc;
 pub mod layout;

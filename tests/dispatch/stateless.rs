@@ -6,6 +6,7 @@
 use euref::asm::{self, Dialect};
 use euref::dispatch::run::{run, BufferKind, RunOptions, RunResult, ThreadEnd};
 use euref::dispatch::Dispatch;
+use euref::exec::CompressedOverlap;
 use euref::spec::Platform;
 use euref::thread::Image;
 
@@ -214,16 +215,20 @@ fn r7_r8(addresses: [u64; 2]) -> String {
     )
 }
 
+/// Run options with feature.compressed-overlap's reading `how`.
+fn overlap(how: CompressedOverlap) -> RunOptions {
+    let mut o = RunOptions::default();
+    o.exec.compressed_overlap = how;
+    o
+}
+
 /// Lanes 24-31 of a SIMD32 thread of these kernels (`lane % 32 >= 24`) compute their index
-/// in `add (16|M16) r5.0<1>:ud r5.0<0;1,0>:ud r2.0<8;8,1>:uw` (modulate: r9). euref executes a
-/// compressed instruction as its two SIMD8 halves in order (spec/platforms.toml
-/// feature.compressed-halves, from seed000 §3.2.5 and Mesa's
-/// fs_inst::has_source_and_destination_hazard), so the second half reads r5.0 after the first
-/// half wrote lane 16's index (base + 16) there: lanes 24-31 get index i + 16. IGC emitted
-/// this code for Broadwell / Skylake, and the article's OpenCL says out[i]: the sources
-/// conflict (the second half reading the scalar before the first half's write would give
-/// i). These tests pin the row's result; `opencl_index` is what the OpenCL source says.
-fn row_index(i: usize) -> usize {
+/// in `add (16|M16) r5.0<1>:ud r5.0<0;1,0>:ud r2.0<8;8,1>:uw` (modulate: r9), whose second
+/// half reads the scalar r5.0 that its first half writes: spec/platforms.toml
+/// feature.compressed-overlap. Reading the sources first (seed003, IGC) gives index i, as the
+/// OpenCL source says; the halves in order (seed000 §3.2.5, Mesa) read r5.0 after the first
+/// half wrote lane 16's index (base + 16) there, so lanes 24-31 get i + 16.
+fn halves_index(i: usize) -> usize {
     if i % 32 >= 24 {
         i + 16
     } else {
@@ -231,11 +236,27 @@ fn row_index(i: usize) -> usize {
     }
 }
 
+/// Left undefined (the default), the two readings give different addresses to lanes 24-31,
+/// so each thread stops at its first message for them, the `(8|M24)` send, with its lane 0
+/// address undefined (send.undefined-address); the messages before it have executed.
+fn assert_stops_at_lane_24(r: &RunResult) {
+    assert_eq!(r.threads.len(), 2);
+    for t in &r.threads {
+        match &t.end {
+            ThreadEnd::Error { row, message, .. } => {
+                assert_eq!(row.as_deref(), Some("send.undefined-address"), "{message}");
+                assert!(message.contains("lane 0's address"), "{message}");
+            }
+            e => panic!("expected the undefined-address error, got {e:?}"),
+        }
+    }
+}
+
 #[test]
 fn seed003_meaning_of_life2_stores_42_at_out_i() {
-    // Two work groups of 32; out is 96 bytes. OpenCL: out[0..64] = 42. The row
-    // (row_index): lanes 24-31 store at i + 16, so out[24..32] and out[56..64] stay undefined
-    // and group 1's lanes 24-31 store 42 at out[72..80].
+    // Two work groups of 32; out is 96 bytes. OpenCL: out[0..64] = 42 (sources first).
+    // Halves in order (halves_index): lanes 24-31 store at i + 16, so out[24..32] and
+    // out[56..64] stay undefined and group 1's lanes 24-31 store 42 at out[72..80].
     for (p, name) in SEED_PLATFORMS {
         let d = dispatch(&seed_json(
             name,
@@ -245,17 +266,35 @@ fn seed003_meaning_of_life2_stores_42_at_out_i() {
             2,
             &r7_r8([0x20_0000, 0]),
         ));
-        let r = run(&d, &image(p, &seed_kernel("11")), &RunOptions::default()).unwrap();
-        assert_eq!(r.threads.len(), 2);
-        assert_all_eot(&r);
-        let written: Vec<usize> = (0..64).map(row_index).collect();
-        let b = a64(&r, 0);
-        for (i, v) in b.iter().enumerate() {
-            assert_eq!(*v, written.contains(&i).then_some(42), "{name}: out[{i}]");
+        let kernel = image(p, &seed_kernel("11"));
+        // Undefined: the stores of lanes 0-23 of each group executed, those of 24-31 not.
+        let r = run(&d, &kernel, &RunOptions::default()).unwrap();
+        assert_stops_at_lane_24(&r);
+        for (i, v) in a64(&r, 0).iter().enumerate() {
+            assert_eq!(
+                *v,
+                (i < 64 && i % 32 < 24).then_some(42),
+                "{name}: out[{i}]"
+            );
         }
-        // Where the OpenCL result holds: every index a lane 0-23 owns.
-        for i in (0..64).filter(|&i| row_index(i) == i) {
-            assert_eq!(b[i], Some(42), "{name}: out[{i}]");
+        for (how, index) in [
+            (
+                CompressedOverlap::SourcesFirst,
+                (|i| i) as fn(usize) -> usize,
+            ),
+            (CompressedOverlap::Halves, halves_index),
+        ] {
+            let r = run(&d, &kernel, &overlap(how)).unwrap();
+            assert_eq!(r.threads.len(), 2);
+            assert_all_eot(&r);
+            let written: Vec<usize> = (0..64).map(index).collect();
+            for (i, v) in a64(&r, 0).iter().enumerate() {
+                assert_eq!(
+                    *v,
+                    written.contains(&i).then_some(42),
+                    "{name} {how:?}: out[{i}]"
+                );
+            }
         }
     }
 }
@@ -264,7 +303,8 @@ fn seed003_meaning_of_life2_stores_42_at_out_i() {
 fn seed003_modulate_halves_in() {
     // in[i] (float32 at 0x300000, 64 elements) = i - 20.25 for 64 invocations (two work
     // groups); out at 0x200000 (64 elements). 0.5 * x is exact for these values: the product
-    // is computed here in f32. Lanes 24-31 read in[i + 16] and write out[i + 16] (row_index):
+    // is computed here in f32. Sources first: out[i] = 0.5 * in[i] (the OpenCL source).
+    // Halves in order (halves_index): lanes 24-31 read in[i + 16] and write out[i + 16]:
     // group 0's land on group 1's lanes 8-15 with the same values, group 1's read and write
     // past both buffers (undefined bytes, outside the result); out[24..32] and out[56..64]
     // stay undefined.
@@ -284,17 +324,30 @@ fn seed003_modulate_halves_in() {
             2,
             &r7_r8([0x30_0000, 0x20_0000]),
         ));
-        let r = run(&d, &image(p, &seed_kernel("13")), &RunOptions::default()).unwrap();
-        assert_eq!(r.threads.len(), 2);
-        assert_all_eot(&r);
-        let got = dwords(a64(&r, 0));
-        let written: Vec<usize> = (0..64).map(row_index).collect();
-        let want: Vec<Option<u32>> = (0..64)
-            .map(|i| written.contains(&i).then(|| (0.5f32 * ins[i]).to_bits()))
-            .collect();
-        assert_eq!(got, want, "{name}");
-        // The input is unchanged.
-        let want_in: Vec<Option<u32>> = ins.iter().map(|x| Some(x.to_bits())).collect();
-        assert_eq!(dwords(a64(&r, 1)), want_in, "{name}");
+        let kernel = image(p, &seed_kernel("13"));
+        // Undefined: the loads come first, and the lanes 24-31 load stops each thread before
+        // any store.
+        let r = run(&d, &kernel, &RunOptions::default()).unwrap();
+        assert_stops_at_lane_24(&r);
+        assert!(a64(&r, 0).iter().all(Option::is_none), "{name}");
+        for (how, index) in [
+            (
+                CompressedOverlap::SourcesFirst,
+                (|i| i) as fn(usize) -> usize,
+            ),
+            (CompressedOverlap::Halves, halves_index),
+        ] {
+            let r = run(&d, &kernel, &overlap(how)).unwrap();
+            assert_eq!(r.threads.len(), 2);
+            assert_all_eot(&r);
+            let written: Vec<usize> = (0..64).map(index).collect();
+            let want: Vec<Option<u32>> = (0..64)
+                .map(|i| written.contains(&i).then(|| (0.5f32 * ins[i]).to_bits()))
+                .collect();
+            assert_eq!(dwords(a64(&r, 0)), want, "{name} {how:?}");
+            // The input is unchanged.
+            let want_in: Vec<Option<u32>> = ins.iter().map(|x| Some(x.to_bits())).collect();
+            assert_eq!(dwords(a64(&r, 1)), want_in, "{name} {how:?}");
+        }
     }
 }

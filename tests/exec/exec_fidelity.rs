@@ -8,46 +8,110 @@
 //! inputs), never read off the engine.
 
 use crate::exec_util::*;
+use euref::exec::{self, CompressedOverlap, ExecOptions, StepInfo};
 use euref::spec::Platform::{self, *};
 use euref::state::{json, ThreadState};
 
+/// Execute `text` with feature.compressed-overlap's reading `how`.
+fn run_overlap(st: &mut ThreadState, text: &str, how: CompressedOverlap) -> StepInfo {
+    let opts = ExecOptions {
+        compressed_overlap: how,
+        ..ExecOptions::default()
+    };
+    let p = st.platform();
+    exec::step_with(st, &insn(p, text), &opts).unwrap_or_else(|e| panic!("`{text}`: {e}"))
+}
+
 /// seed000 §3.2.5: `add (16) r4 r3<8;8,1> 1` is `add (8) r4 r3 1` followed by
-/// `add (8) r5 r4 1`, so the second half reads the r4 the first half wrote.
+/// `add (8) r5 r4 1`, so the second half reads the r4 the first half wrote
+/// (feature.compressed-overlap `halves`); all sources read first gives r5 = old r4 + 1
+/// (`sources-first`); by default the bytes of r5 on which the two differ are undefined.
 #[test]
-fn compressed_simd16_is_two_halves_in_order() {
+fn compressed_overlap_gives_each_reading_or_undefined() {
     for p in Platform::ALL {
-        let mut st = zeroed(p);
         let r3: Vec<u64> = (0..8).map(|i| 10 * i).collect();
         let r4: Vec<u64> = (0..8).map(|i| 100 + i).collect();
-        put(&mut st, r(3, 0), 4, &r3);
-        put(&mut st, r(4, 0), 4, &r4);
-        let info = run(&mut st, &["add (16|M0) r4.0<1>:d r3.0<8;8,1>:d 1:d"]);
-        // First half: r4 = r3 + 1; second half: r5 = (new r4) + 1 = r3 + 2. All at once
-        // would give r5 = (old r4) + 1 = 101 + i.
+        let text = "add (16|M0) r4.0<1>:d r3.0<8;8,1>:d 1:d";
+        let fresh = || {
+            let mut st = zeroed(p);
+            put(&mut st, r(3, 0), 4, &r3);
+            put(&mut st, r(4, 0), 4, &r4);
+            st
+        };
         let want4: Vec<u64> = r3.iter().map(|x| x + 1).collect();
-        let want5: Vec<u64> = r3.iter().map(|x| x + 2).collect();
+        let halves: Vec<u64> = r3.iter().map(|x| x + 2).collect();
+        let first: Vec<u64> = r4.iter().map(|x| x + 1).collect();
+        for (how, want5) in [
+            (CompressedOverlap::Halves, &halves),
+            (CompressedOverlap::SourcesFirst, &first),
+        ] {
+            let mut st = fresh();
+            let info = run_overlap(&mut st, text, how);
+            assert_eq!(get(&st, r(4, 0), 4, 8), want4, "{p:?} {how:?} r4");
+            assert_eq!(get(&st, r(5, 0), 4, 8), *want5, "{p:?} {how:?} r5");
+            assert_eq!(info.enabled, 0xffff, "{p:?}");
+        }
+        let mut st = fresh();
+        let info = run_overlap(&mut st, text, CompressedOverlap::default());
         assert_eq!(get(&st, r(4, 0), 4, 8), want4, "{p:?} r4");
-        assert_eq!(get(&st, r(5, 0), 4, 8), want5, "{p:?} r5");
-        assert_eq!(info[0].enabled, 0xffff, "{p:?}");
+        assert_eq!(info.enabled, 0xffff, "{p:?}");
+        for ch in 0..8 {
+            for byte in 0..4 {
+                let o = r(5, 4 * ch + byte);
+                let differ = (halves[ch] ^ first[ch]) >> (8 * byte) & 0xff != 0;
+                assert_eq!(
+                    st.grf_byte_undefined(o),
+                    differ,
+                    "{p:?} r5 channel {ch} byte {byte}"
+                );
+                if !differ {
+                    assert_eq!(
+                        u64::from(st.grf_bytes()[o]),
+                        halves[ch] >> (8 * byte) & 0xff
+                    );
+                }
+            }
+        }
     }
 }
 
-/// A scalar source in the first half's destination (Mesa's example of the hazard): the second
-/// half reads the value the first half wrote there.
+/// A scalar source in the first half's destination (Mesa's example of the hazard): `halves`
+/// reads the value the first half wrote there, `sources-first` the old one, and the default
+/// leaves channels 8-15 undefined where the two differ.
 #[test]
-fn compressed_scalar_source_sees_the_first_half() {
-    let mut st = zeroed(Skl);
-    put(&mut st, r(6, 0), 4, &[1.5f32.to_bits() as u64; 16]);
-    put(&mut st, r(4, 0), 4, &[2.0f32.to_bits() as u64]);
-    run(
-        &mut st,
-        &["add (16|M0) r4.0<1>:f r4.0<0;1,0>:f r6.0<8;8,1>:f"],
-    );
-    // Channels 0-7: 2.0 + 1.5; channels 8-15 read r4.0 after the first half: 3.5 + 1.5.
+fn compressed_scalar_source_overlap() {
+    let text = "add (16|M0) r4.0<1>:f r4.0<0;1,0>:f r6.0<8;8,1>:f";
+    let fresh = || {
+        let mut st = zeroed(Skl);
+        put(&mut st, r(6, 0), 4, &[1.5f32.to_bits() as u64; 16]);
+        put(&mut st, r(4, 0), 4, &[2.0f32.to_bits() as u64]);
+        st
+    };
     let lo = (2.0f32 + 1.5).to_bits() as u64;
-    let hi = (2.0f32 + 1.5 + 1.5).to_bits() as u64;
+    let halves = (2.0f32 + 1.5 + 1.5).to_bits() as u64;
+    for (how, hi) in [
+        (CompressedOverlap::Halves, halves),
+        (CompressedOverlap::SourcesFirst, lo),
+    ] {
+        let mut st = fresh();
+        run_overlap(&mut st, text, how);
+        assert_eq!(get(&st, r(4, 0), 4, 8), vec![lo; 8], "{how:?}");
+        assert_eq!(get(&st, r(5, 0), 4, 8), vec![hi; 8], "{how:?}");
+    }
+    let mut st = fresh();
+    run_overlap(&mut st, text, CompressedOverlap::Undefined);
     assert_eq!(get(&st, r(4, 0), 4, 8), vec![lo; 8]);
-    assert_eq!(get(&st, r(5, 0), 4, 8), vec![hi; 8]);
+    // 5.0 = 0x40a00000 and 3.5 = 0x40600000: only byte 2 of each element differs.
+    for ch in 0..8 {
+        for byte in 0..4 {
+            let differ = (halves ^ lo) >> (8 * byte) & 0xff != 0;
+            assert_eq!(
+                st.grf_byte_undefined(r(5, 4 * ch + byte)),
+                differ,
+                "{ch} {byte}"
+            );
+        }
+    }
 }
 
 /// Without an overlap the halves and a single pass agree; a disabled second half writes

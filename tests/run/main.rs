@@ -21,6 +21,7 @@ mod flow_nested;
 mod flow_rows;
 mod flow_spf_prop;
 mod flow_util;
+mod overlap_cli;
 mod send_eot;
 mod send_scattered;
 mod send_untyped;
