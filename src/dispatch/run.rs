@@ -426,6 +426,10 @@ fn run_group(live: &mut [Live], mem: &mut Memory, o: &RunOptions) {
 /// Run every thread of `d` on `image` (its base is the threads' first IP).
 pub fn run(d: &Dispatch, image: &Image, o: &RunOptions) -> Result<RunResult, SetupError> {
     let (mut mem, kinds) = memory(d)?;
+    // Every thread starts from a clone of the image: decode it once for all of them.
+    let mut decoded = image.clone();
+    decoded.predecode();
+    let image = &decoded;
     let mut threads = Vec::new();
     for group in 0..d.group_count() {
         if d.slm_size > 0 {

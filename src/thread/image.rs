@@ -87,6 +87,22 @@ impl Image {
         &self.bytes
     }
 
+    /// Decode the instructions laid out from the base one after the other (each at the end
+    /// of the previous one; past bytes that do not decode, the next 8-byte slot), so that
+    /// clones of the image (one per thread of a dispatch) start with them decoded. Decoding is
+    /// a function of the bytes at an address, so the instructions a thread reaches are the
+    /// same with or without this; bytes that do not decode are left to fail when reached.
+    pub fn predecode(&mut self) {
+        let (base, len) = (u64::from(self.base), self.bytes.len() as u64);
+        let mut offset = 0u64;
+        while offset < len {
+            let Ok(ip) = u32::try_from(base + offset) else {
+                return;
+            };
+            offset += self.at(ip).map_or(8, |d| u64::from(d.size));
+        }
+    }
+
     /// The instruction at address `ip`.
     pub fn at(&mut self, ip: u32) -> Result<&Decoded, ImageError> {
         let end = self.end();
@@ -124,5 +140,54 @@ impl Image {
         self.cache[slot]
             .as_ref()
             .ok_or(ImageError::Misaligned { ip })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two native instructions, then 16 bytes of 0xff (no opcode of Skylake is 0x7f).
+    fn mixed() -> Vec<u8> {
+        let text =
+            "add (8|M0) r2.0<1>:ud r3.0<8;8,1>:ud 0x1:ud\nmov (8|M0) r4.0<1>:ud r2.0<8;8,1>:ud\n";
+        let prog = crate::asm::parse(
+            text.as_bytes(),
+            Some(crate::asm::Dialect::Iga),
+            Platform::Skl,
+        )
+        .unwrap();
+        let mut bytes = Image::from_insns(Platform::Skl, &prog.insns, 0)
+            .unwrap()
+            .bytes;
+        bytes.extend([0xff; 16]);
+        bytes
+    }
+
+    #[test]
+    fn predecoding_gives_what_lazy_decoding_gives() {
+        let mut lazy = Image::new(Platform::Skl, mixed(), 0x100);
+        let mut warm = lazy.clone();
+        warm.predecode();
+        assert!(warm.cache[0].is_some() && warm.cache[2].is_some());
+        for ip in (0x100..0x140).step_by(8) {
+            let a = lazy.at(ip).map(|d| (format!("{:?}", d.insn), d.size));
+            let b = warm.at(ip).map(|d| (format!("{:?}", d.insn), d.size));
+            assert_eq!(a, b, "ip {ip:#x}");
+        }
+        assert!(matches!(
+            warm.at(0x120),
+            Err(ImageError::UndefinedOpcode { .. })
+        ));
+    }
+
+    #[test]
+    fn predecoding_at_the_top_of_the_address_space_stops() {
+        let mut lazy = Image::new(Platform::Skl, mixed(), u32::MAX - 16);
+        let mut warm = lazy.clone();
+        warm.predecode();
+        let ip = u32::MAX - 16;
+        let a = lazy.at(ip).map(|d| d.size).map_err(|e| e.to_string());
+        assert_eq!(a, warm.at(ip).map(|d| d.size).map_err(|e| e.to_string()));
     }
 }
