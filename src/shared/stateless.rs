@@ -165,6 +165,17 @@ impl A32 {
         match self.target {
             Target::Bti(bti) => mem.locate(c.msg.platform, bti, offset, len),
             Target::Flat { gsb, base, global } => {
+                // The buffer base is a multiple of 1024 (mem.stateless.base-low); the global
+                // offset moves the element (send.byte-scattered-misaligned).
+                if (u64::from(global) + offset) % u64::from(len.max(1)) != 0 {
+                    return Err(MemError::new(
+                        &rows::SEND_BYTE_SCATTERED_MISALIGNED,
+                        format!(
+                            "lane {lane}: global offset {global:#x} + offset {offset:#x} is not \
+                             a multiple of its {len}-byte element"
+                        ),
+                    ));
+                }
                 let sum = u64::from(base) + u64::from(global) + offset;
                 if sum + u64::from(len) > 1 << 32 {
                     return Err(MemError::new(

@@ -243,7 +243,15 @@ fn a_headerless_stateless_message_acts_as_an_all_zero_header_on_skl() {
 #[test]
 fn stateless_forms_the_sources_do_not_settle_are_refused() {
     // (what to replace in KERNEL, the row, the send refused).
-    let cases: [(&str, &str, &str, &str); 6] = [
+    let cases: [(&str, &str, &str, &str); 7] = [
+        // A 2-byte byte scattered write (0x60B04FF) at even offsets 2l but global offset 0x21:
+        // the element address is odd (send.byte-scattered-misaligned).
+        (
+            "0x20:ud\nmov (8|M0) r25.0<1>:ud r11.0<8;8,1>:ud\nadd (8|M0) r26.0<1>:ud r11.0<8;8,1>:ud 0xABCD40:ud\nsend (8|M0) null r24 0xA 0x60B00FF",
+            "0x21:ud\nshl (8|M0) r25.0<1>:ud r11.0<8;8,1>:ud 0x1:ud\nadd (8|M0) r26.0<1>:ud r11.0<8;8,1>:ud 0xABCD40:ud\nsend (8|M0) null r24 0xA 0x60B04FF",
+            "send.byte-scattered-misaligned",
+            "null r24 0xA",
+        ),
         // Buffer base bits 9:0 set: Mesa and IGC disagree.
         (
             "r20.5<1>:ud 0x1000:ud",
