@@ -177,6 +177,7 @@ pub fn describe(dir: &Path, gen: &str) -> Result<DispatchFile, CorpusError> {
             per_thread_grf: None,
         }),
         local_ids: None,
+        general_state_base: None,
     })
 }
 

@@ -34,6 +34,11 @@ pub struct DispatchFile {
     pub curbe: Option<CurbeFile>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local_ids: Option<LocalIdsFile>,
+    /// The general state base address stateless A32 messages are relative to
+    /// (spec/memory.toml mem.stateless.base): a JSON number or a `"0x..."` string; 0 when
+    /// absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub general_state_base: Option<serde_json::Value>,
 }
 
 /// `kernel`: the program file.
@@ -140,6 +145,8 @@ pub struct Dispatch {
     pub slm_size: u32,
     pub curbe: Curbe,
     pub local_ids: Option<LocalIds>,
+    /// mem.stateless.base (0 unless given).
+    pub general_state_base: u64,
 }
 
 /// A buffer surface: `init` holds the first bytes (the rest are undefined).
@@ -403,6 +410,10 @@ impl Dispatch {
             slm_size: f.slm_size,
             curbe: Curbe::default(),
             local_ids: None,
+            general_state_base: match &f.general_state_base {
+                Some(v) => address(v, "general_state_base")?,
+                None => 0,
+            },
         };
         if let Some(c) = &f.curbe {
             d.curbe = curbe(c, &d, base)?;

@@ -168,6 +168,7 @@ fn free_base(used: &[(u64, u64)], size: u64) -> Option<u64> {
 /// The memory of `d` before the first thread: buffers placed, bound and loaded.
 pub fn memory(d: &Dispatch) -> Result<(Memory, Vec<BufferKind>), SetupError> {
     let mut mem = Memory::new();
+    mem.general_state_base = d.general_state_base;
     let mut kinds = Vec::new();
     let mut used: Vec<(u64, u64)> = d
         .a64_buffers

@@ -78,6 +78,9 @@ pub struct Memory {
     pub flat: Sparse,
     surfaces: BTreeMap<u8, Surface>,
     slm: Option<Slm>,
+    /// The general state base address stateless A32 messages add to their addresses
+    /// (mem.stateless.base: from the dispatch, 0 by default).
+    pub general_state_base: u64,
 }
 
 impl Memory {
@@ -114,7 +117,8 @@ impl Memory {
     /// Where the `len`-byte element at byte offset `offset` of binding-table index `bti` lies
     /// on platform `p`: SLM for index 254 (mem.slm), the bound surface's window of the flat
     /// memory otherwise (mem.surface.buffer), [`Place::OutOfBounds`] past a surface's end.
-    /// Refused: stateless and bindless indices (mem.stateless), an index with no surface
+    /// Refused: stateless indices (mem.stateless: the messages address them themselves,
+    /// [`crate::shared`]) and bindless (mem.stateless.bindless), an index with no surface
     /// (mem.surface.unbound), an element straddling a surface's end (mem.surface.oob-partial),
     /// SLM absent or out of its size (mem.slm.absent, mem.slm.oob).
     pub fn locate(&self, p: Platform, bti: u8, offset: u64, len: u32) -> Result<Place, MemError> {
@@ -139,10 +143,17 @@ impl Memory {
                 }
                 return Ok(Place::Slm(offset as u32));
             }
+            // Stateless indices are addressed through the message header (mem.stateless,
+            // crate::shared::stateless), never as a surface.
+            let row = if special.name == "bindless" {
+                &rows::STATELESS_BINDLESS
+            } else {
+                &rows::STATELESS
+            };
             return Err(MemError::new(
-                &rows::STATELESS,
+                row,
                 format!(
-                    "binding-table index {bti} is {} ({}) on {}",
+                    "binding-table index {bti} is {} ({}) on {}: not a surface",
                     special.name,
                     special.id,
                     p.name()
@@ -221,7 +232,7 @@ mod tests {
         assert_eq!(err_row(m.locate(p, 3, 8, 4)), "mem.surface.oob-partial");
         assert_eq!(err_row(m.locate(p, 4, 0, 4)), "mem.surface.unbound");
         assert_eq!(err_row(m.locate(p, 255, 0, 4)), "mem.stateless");
-        assert_eq!(err_row(m.locate(p, 252, 0, 4)), "mem.stateless");
+        assert_eq!(err_row(m.locate(p, 252, 0, 4)), "mem.stateless.bindless");
         assert_eq!(err_row(m.locate(p, 254, 0, 4)), "mem.slm.absent");
         m.set_slm(Slm::new(16));
         assert_eq!(m.locate(p, 254, 12, 4), Ok(Place::Slm(12)));

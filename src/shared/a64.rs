@@ -1,9 +1,10 @@
 //! DC1 A64 (stateless, 64-bit address) messages (spec/memory.toml mem.a64, mem.a64.bti,
-//! send.a64-scattered-*, send.a64-untyped-*): each lane's address is a flat-memory address.
+//! send.a64-scattered-*, send.a64-untyped-*, send.a64-untyped-atomic): each lane's address is
+//! a flat-memory address.
 
 use super::payload::{self, Payload};
-use super::untyped::{check_lengths, simd, Ctx};
-use crate::memory::{MemError, Memory};
+use super::untyped::{self, check_lengths, simd, Ctx};
+use crate::memory::{MemError, Memory, Place};
 use crate::spec::memory::{self as rows, MemRowInfo};
 use crate::state::ThreadState;
 use std::collections::BTreeMap;
@@ -171,4 +172,54 @@ pub fn untyped_write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<
         }
     }
     Ok(())
+}
+
+/// A64 untyped integer atomic (send.a64-untyped-atomic): SIMD8, 32-bit data, the operations
+/// and their order, return and undefined operands as the BTI untyped atomic
+/// ([`super::untyped::apply_at`]); 64-bit data is not executed (send.a64-atomic-64), an
+/// execution size above 8 is refused (send.a64-atomic-simd).
+pub fn untyped_atomic(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(), MemError> {
+    check_bti(c)?;
+    if c.msg.header {
+        return Err(MemError::new(
+            &rows::SEND_A64_UNTYPED_ATOMIC,
+            "a64_untyped_atomic with the header-present bit set (the row takes no header)",
+        ));
+    }
+    if c.msg.get("data64").unwrap_or(0) != 0 {
+        return Err(MemError::new(
+            &rows::SEND_A64_ATOMIC_64,
+            "a64_untyped_atomic with 64-bit data",
+        ));
+    }
+    if c.insn.exec_size > 8 {
+        return Err(MemError::new(
+            &rows::SEND_A64_ATOMIC_SIMD,
+            format!(
+                "a64_untyped_atomic sent with execution size {}",
+                c.insn.exec_size
+            ),
+        ));
+    }
+    let (op, n) = untyped::atomic_op(c, &rows::SEND_A64_UNTYPED_ATOMIC)?;
+    let returns = c.dp.returns.unwrap_or(false);
+    check_lengths(c, 2 + n, usize::from(returns))?;
+    let p = payload::gather(st, c.insn, c.msg.mlen, c.msg.ex_mlen.unwrap_or(0))?;
+    let rb = p.reg_bytes;
+    let mut resp = vec![None; if returns { rb } else { 0 }];
+    // Every lane's address is checked before any operation is applied.
+    let lanes: Vec<(usize, u64)> = enabled(c, 8)
+        .map(|i| aligned(&p, i, 4, &rows::MISALIGNED).map(|a| (i, a)))
+        .collect::<Result<_, _>>()?;
+    for (i, a) in lanes {
+        let (s0, s1) = (
+            untyped::operand(&p, 2, 1, n, 0, i),
+            untyped::operand(&p, 2, 1, n, 1, i),
+        );
+        let ret = untyped::apply_at(mem, Place::Flat(a), op, s0, s1);
+        if returns {
+            resp[i * 4..i * 4 + 4].copy_from_slice(&ret);
+        }
+    }
+    payload::respond(st, c.insn, &resp)
 }

@@ -13,6 +13,9 @@
 //!   (send.gateway.barrier);
 //! - the DC1 A64 (stateless) scattered and untyped read / write: flat-memory addresses
 //!   ([`a64`]);
+//! - stateless indices on the A32 messages (untyped, byte and dword scattered): the flat
+//!   memory through the message header ([`stateless`]); DC0 dword scattered read / write and
+//!   the DC1 A64 untyped atomic ([`scattered`], [`a64`]);
 //! - every other message is refused naming its decoded name and row (send.unmodelled).
 
 pub mod a64;
@@ -20,6 +23,7 @@ pub mod fence;
 pub mod payload;
 pub mod scattered;
 pub mod spawner;
+pub mod stateless;
 pub mod untyped;
 
 use crate::exec::alu::enables_in;
@@ -165,6 +169,9 @@ pub fn execute(
         ("dc1", "a64_untyped_surface_read") => a64::untyped_read(st, &c, mem)?,
         ("dc1", "a64_untyped_surface_write") => a64::untyped_write(st, &c, mem)?,
         ("dc0" | "render", "memory_fence") => fence::execute(st, insn, &m, &dp)?,
+        ("dc0", "dword_scattered_read") => scattered::dword_read(st, &c, mem)?,
+        ("dc0", "dword_scattered_write") => scattered::dword_write(st, &c, mem)?,
+        ("dc1", "a64_untyped_atomic") => a64::untyped_atomic(st, &c, mem)?,
         _ => return Err(unmodelled()),
     }
     Ok(out)

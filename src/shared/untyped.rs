@@ -1,8 +1,10 @@
 //! DC1 untyped surface read / write and untyped integer atomics (spec/memory.toml
 //! send.untyped-read, send.untyped-write, send.untyped-atomic): SIMD8 / SIMD16, no header,
-//! binding-table surfaces and SLM (src/memory).
+//! binding-table surfaces and SLM (src/memory), and stateless indices with or without a header
+//! (mem.stateless, [`super::stateless`]).
 
 use super::payload::{self, Payload};
+use super::stateless::{self, Header, A32};
 use crate::isa::Insn;
 use crate::memory::{MemError, Memory, Place};
 use crate::message::dataport::DataPort;
@@ -19,9 +21,16 @@ pub struct Ctx<'a> {
     pub lanes: u32,
 }
 
-/// The message's SIMD width (8 or 16), refusing the rest and a header (send.header).
+/// The message's SIMD width (8 or 16), refusing the rest and a header on a surface or SLM
+/// index (send.header; a stateless index reads it: mem.stateless.header).
 pub(super) fn simd(c: &Ctx, row: &'static MemRowInfo) -> Result<usize, MemError> {
-    if c.msg.header {
+    if c.dp.surface.is_some_and(|s| s.name == "bindless") {
+        return Err(MemError::new(
+            &rows::STATELESS_BINDLESS,
+            format!("{} on binding-table index {}", c.dp.ty.name, c.dp.bti),
+        ));
+    }
+    if c.msg.header && !stateless::is_stateless(c) {
         return Err(MemError::new(
             &rows::SEND_HEADER,
             format!("{} with the header-present bit set", c.dp.ty.name),
@@ -90,16 +99,18 @@ fn channels(mask: u32) -> Vec<u64> {
 pub fn read(st: &mut ThreadState, c: &Ctx, mem: &Memory) -> Result<(), MemError> {
     let simd = simd(c, &rows::SEND_UNTYPED_READ)?;
     let per = simd / 8;
+    let h = usize::from(c.msg.header);
     let chans = channels(c.msg.get("channel_mask").unwrap_or(0));
-    check_lengths(c, per, chans.len() * per)?;
+    check_lengths(c, h + per, chans.len() * per)?;
     let p = payload::gather(st, c.insn, c.msg.mlen, c.msg.ex_mlen.unwrap_or(0))?;
+    let (a32, p) = A32::new(c, p, mem, Header::Untyped)?;
     let rb = p.reg_bytes;
     // send.disabled-lane-read: what a disabled lane's slots hold is undefined.
     let mut resp = vec![None; chans.len() * per * rb];
-    for i in (0..simd).filter(|i| c.lanes >> i & 1 == 1) {
+    for i in a32.enabled(simd) {
         let a = address(&p, i)?;
         for (k, ch) in chans.iter().enumerate() {
-            let place = mem.locate(c.msg.platform, c.dp.bti, u64::from(a) + 4 * ch, 4)?;
+            let place = a32.locate(mem, c, i, u64::from(a) + 4 * ch, 4)?;
             let o = (k * per + i / 8) * rb + (i % 8) * 4;
             resp[o..o + 4].copy_from_slice(&mem.read(place, 4));
         }
@@ -111,13 +122,15 @@ pub fn read(st: &mut ThreadState, c: &Ctx, mem: &Memory) -> Result<(), MemError>
 pub fn write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(), MemError> {
     let simd = simd(c, &rows::SEND_UNTYPED_WRITE)?;
     let per = simd / 8;
+    let h = usize::from(c.msg.header);
     let chans = channels(c.msg.get("channel_mask").unwrap_or(0));
-    check_lengths(c, (1 + chans.len()) * per, 0)?;
+    check_lengths(c, h + (1 + chans.len()) * per, 0)?;
     let p = payload::gather(st, c.insn, c.msg.mlen, c.msg.ex_mlen.unwrap_or(0))?;
-    for i in (0..simd).filter(|i| c.lanes >> i & 1 == 1) {
+    let (a32, p) = A32::new(c, p, mem, Header::Untyped)?;
+    for i in a32.enabled(simd) {
         let a = address(&p, i)?;
         for (k, ch) in chans.iter().enumerate() {
-            let place = mem.locate(c.msg.platform, c.dp.bti, u64::from(a) + 4 * ch, 4)?;
+            let place = a32.locate(mem, c, i, u64::from(a) + 4 * ch, 4)?;
             let data = p.dword_bytes((1 + k) * per + i / 8, i % 8);
             mem.write(place, &data);
         }
@@ -126,7 +139,7 @@ pub fn write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(), MemE
 }
 
 /// Operands the atomic operation `name` takes from the payload (msgval.aop.*).
-fn operands(name: &str) -> Option<usize> {
+pub(super) fn operands(name: &str) -> Option<usize> {
     match name {
         "inc" | "dec" | "predec" => Some(0),
         "cmpwr" => Some(2),
@@ -171,58 +184,95 @@ fn word(b: [Option<u8>; 4]) -> Option<u32> {
     Some(u32::from_le_bytes([b[0]?, b[1]?, b[2]?, b[3]?]))
 }
 
+/// The atomic operation of message `c` and its payload operand count, refusing a message
+/// without one (`row`) and operation 0 (send.atomic-cmpwr8b).
+pub(super) fn atomic_op(
+    c: &Ctx,
+    row: &'static MemRowInfo,
+) -> Result<(&'static str, usize), MemError> {
+    let op =
+        c.dp.atomic
+            .ok_or_else(|| MemError::new(row, "the descriptor names no atomic operation"))?;
+    match operands(op.name) {
+        Some(n) => Ok((op.name, n)),
+        None => Err(MemError::new(
+            &rows::SEND_ATOMIC_CMPWR8B,
+            format!("atomic operation {} ({})", op.name, op.id),
+        )),
+    }
+}
+
+/// Apply atomic operation `op` to the dword at `place` with operands `s0`, `s1` (`None`:
+/// undefined bytes); returns the response dword: the old value (predec: the new one), zero out
+/// of bounds (send.atomic-return, send.atomic-undefined, mem.surface.oob-atomic).
+pub(super) fn apply_at(
+    mem: &mut Memory,
+    place: Place,
+    op: &str,
+    s0: Option<u32>,
+    s1: Option<u32>,
+) -> [Option<u8>; 4] {
+    if place == Place::OutOfBounds {
+        // mem.surface.oob-atomic: no write, zero returned.
+        return le(0);
+    }
+    let old_b: [Option<u8>; 4] = mem.read(place, 4).try_into().unwrap_or([None; 4]);
+    match (word(old_b), s0, s1) {
+        (Some(old), Some(s0), Some(s1)) => {
+            let new = apply(op, old, s0, s1);
+            mem.write(place, &le(new));
+            if op == "predec" {
+                le(new)
+            } else {
+                le(old)
+            }
+        }
+        _ => {
+            // send.atomic-undefined
+            mem.write(place, &[None; 4]);
+            old_b
+        }
+    }
+}
+
+/// Source operand `k` (0: src0, 1: src1) of lane `i` when the operation takes `n` operands
+/// from payload register `first` on (`Some(0)` for the ones it does not take).
+pub(super) fn operand(
+    p: &Payload,
+    first: usize,
+    per: usize,
+    n: usize,
+    k: usize,
+    i: usize,
+) -> Option<u32> {
+    if k < n {
+        word(p.dword_bytes(first + k * per + i / 8, i % 8))
+    } else {
+        Some(0)
+    }
+}
+
 /// Untyped integer atomic (send.untyped-atomic, send.atomic-order, send.atomic-return,
 /// send.atomic-undefined, mem.surface.oob-atomic).
 pub fn atomic(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(), MemError> {
     let simd = simd(c, &rows::SEND_UNTYPED_ATOMIC)?;
     let per = simd / 8;
-    let op = c.dp.atomic.ok_or_else(|| {
-        MemError::new(
-            &rows::SEND_UNTYPED_ATOMIC,
-            "the descriptor names no atomic operation",
-        )
-    })?;
-    let Some(n) = operands(op.name) else {
-        return Err(MemError::new(
-            &rows::SEND_ATOMIC_CMPWR8B,
-            format!("atomic operation {} ({})", op.name, op.id),
-        ));
-    };
+    let h = usize::from(c.msg.header);
+    let (op, n) = atomic_op(c, &rows::SEND_UNTYPED_ATOMIC)?;
     let returns = c.dp.returns.unwrap_or(false);
-    check_lengths(c, (1 + n) * per, if returns { per } else { 0 })?;
+    check_lengths(c, h + (1 + n) * per, if returns { per } else { 0 })?;
     let p = payload::gather(st, c.insn, c.msg.mlen, c.msg.ex_mlen.unwrap_or(0))?;
+    let (a32, p) = A32::new(c, p, mem, Header::Untyped)?;
     let rb = p.reg_bytes;
     let mut resp = vec![None; if returns { per * rb } else { 0 }];
-    for i in (0..simd).filter(|i| c.lanes >> i & 1 == 1) {
+    for i in a32.enabled(simd) {
         let a = address(&p, i)?;
-        let place = mem.locate(c.msg.platform, c.dp.bti, u64::from(a), 4)?;
-        let ret = if place == Place::OutOfBounds {
-            // mem.surface.oob-atomic: no write, zero returned.
-            le(0)
-        } else {
-            let old_b: [Option<u8>; 4] = mem.read(place, 4).try_into().unwrap_or([None; 4]);
-            let src = |k: usize| word(p.dword_bytes((1 + k) * per + i / 8, i % 8));
-            let (s0, s1) = (
-                if n >= 1 { src(0) } else { Some(0) },
-                if n >= 2 { src(1) } else { Some(0) },
-            );
-            match (word(old_b), s0, s1) {
-                (Some(old), Some(s0), Some(s1)) => {
-                    let new = apply(op.name, old, s0, s1);
-                    mem.write(place, &le(new));
-                    if op.name == "predec" {
-                        le(new)
-                    } else {
-                        le(old)
-                    }
-                }
-                _ => {
-                    // send.atomic-undefined
-                    mem.write(place, &[None; 4]);
-                    old_b
-                }
-            }
-        };
+        let place = a32.locate(mem, c, i, u64::from(a), 4)?;
+        let (s0, s1) = (
+            operand(&p, per, per, n, 0, i),
+            operand(&p, per, per, n, 1, i),
+        );
+        let ret = apply_at(mem, place, op, s0, s1);
         if returns {
             let o = (i / 8) * rb + (i % 8) * 4;
             resp[o..o + 4].copy_from_slice(&ret);

@@ -10,4 +10,5 @@ mod desc_valid;
 mod payload_rows;
 mod run_kernels;
 mod stateless;
+mod stateless_a32;
 mod util;

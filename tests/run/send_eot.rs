@@ -65,17 +65,17 @@ fn spawner_message_without_eot_is_refused() {
 #[test]
 fn unmodelled_messages_are_refused_naming_the_message() {
     let cases = [
-        // An A64 untyped atomic (DC1 type 0x12: seed003's A64 read 0x4146EFF with the type
-        // changed; control 0x2e = cmpwr with return).
+        // A DC1 untyped atomic float (Gen9 type 0x1b): mlen 2, rlen 1, control 0x31 (fmax,
+        // SIMD8, return), BTI 2 (desc 0x0416F102).
         (
-            "send (8|M0) r5 r2 0xC 0x414AEFF\n",
-            "dc1 a64_untyped_atomic (msgval.dc1-type.a64-untyped-atomic)",
+            "send (8|M0) r5 r2 0xC 0x416F102\n",
+            "dc1 untyped_atomic_float (msgval.dc1-type.untyped-atomic-float)",
         ),
-        // A DC0 dword scattered read: mlen 2, rlen 2, type 3, control 3 (legacy SIMD mode,
-        // SIMD16), BTI 2 (desc 0x0420C302).
+        // A DC1 typed surface read: mlen 2, rlen 1, type 5, control 0x1e (low slot group, R),
+        // BTI 2 (desc 0x04115E02).
         (
-            "send (16|M0) r10 r2 0xA 0x420C302\n",
-            "dc0 dword_scattered_read (msgval.dc0-type.dword-scattered-read)",
+            "send (8|M0) r10 r2 0xC 0x4115E02\n",
+            "dc1 typed_surface_read (msgval.dc1-type.typed-surface-read)",
         ),
         // A gateway forward message (desc 0x02000002; the barrier, sub-function 4, is
         // executed: send.gateway.barrier).

@@ -279,14 +279,15 @@ fn slm_write_then_read() {
     );
 }
 
-/// What the rows refuse: an unbound index, a stateless index, a misaligned or undefined
+/// What the rows refuse: an unbound index, the bindless index, a misaligned or undefined
 /// address, wrong lengths, a header.
 #[test]
 fn refusals_name_their_rows() {
     let read = |desc: &str| format!("{PROLOGUE}send (8|M0) r10 r2 0xC {desc}\n");
     let cases = [
         (read("0x2106E04"), "mem.surface.unbound"),
-        (read("0x2106EFF"), "mem.stateless"),
+        // Gen9 bindless (252); a stateless index executes (tests/dispatch/stateless_a32.rs).
+        (read("0x2106EFC"), "mem.stateless.bindless"),
         // mlen 2 for a SIMD8 read.
         (read("0x4106E03"), "send.lengths"),
         // Header present (bit 19), mlen 2.
