@@ -2,7 +2,8 @@
 //! the thread runner ([`crate::thread`]) hands a send here with the thread state and, when it
 //! has one, the [`Memory`].
 //!
-//! - the descriptor is decoded with the rows of spec/descriptors.toml ([`crate::message`]);
+//! - the descriptor is decoded with the rows of spec/descriptors.toml ([`crate::message`]); a
+//!   descriptor in a0 is read when the send executes (send.register-descriptor, [`reg_desc`]);
 //! - the lanes are the instruction's enabled channels (send.channels);
 //! - the thread spawner's end of thread ends the thread (send.eot, [`spawner`]);
 //! - DC1 untyped surface read / write and untyped integer atomics access the memory
@@ -18,12 +19,13 @@
 pub mod a64;
 pub mod fence;
 pub mod payload;
+pub mod reg_desc;
 pub mod scattered;
 pub mod spawner;
 pub mod untyped;
 
 use crate::exec::alu::enables_in;
-use crate::isa::{Insn, SendDesc};
+use crate::isa::Insn;
 use crate::memory::{MemError, Memory};
 use crate::message::{dataport, decode, gateway, DescError, Message};
 use crate::spec::memory as rows;
@@ -52,36 +54,19 @@ pub struct Outcome {
     pub barrier: bool,
 }
 
-/// The decoded message of a send with immediate descriptors (send.register-descriptor).
-pub fn message(insn: &Insn, p: crate::spec::Platform) -> Result<Message, SendError> {
+/// The decoded message of a send; a descriptor in a0 is read from `st`
+/// (send.register-descriptor).
+pub fn message(st: &ThreadState, insn: &Insn) -> Result<Message, SendError> {
+    Ok(message_from(st, insn)?.0)
+}
+
+/// [`message`] and where its descriptors came from.
+fn message_from(st: &ThreadState, insn: &Insn) -> Result<(Message, reg_desc::Sources), SendError> {
     let Some(s) = insn.send else {
         return Err(MemError::new(&rows::SEND_PAYLOAD, "the send has no message fields").into());
     };
-    let desc = match s.desc {
-        SendDesc::Imm(d) => d & 0x7fff_ffff,
-        SendDesc::A0(n) => {
-            return Err(MemError::new(
-                &rows::SEND_REGISTER_DESCRIPTOR,
-                format!("the descriptor is the register a0.{n}"),
-            )
-            .into())
-        }
-    };
-    let ex = if insn.is_split_send() {
-        match s.ex_desc {
-            SendDesc::Imm(x) => Some(x),
-            SendDesc::A0(n) => {
-                return Err(MemError::new(
-                    &rows::SEND_REGISTER_DESCRIPTOR,
-                    format!("the extended descriptor is the register a0.{n}"),
-                )
-                .into())
-            }
-        }
-    } else {
-        None
-    };
-    Ok(decode(s.sfid, desc, ex, p)?)
+    let (desc, ex, src) = reg_desc::resolve(st, insn, s.sfid, s.desc, s.ex_desc)?;
+    Ok((decode(s.sfid, desc, ex, st.platform())?, src))
 }
 
 /// The decoded name of `m` for messages: `<sfid> <type> (<type row>)`.
@@ -100,7 +85,7 @@ pub fn execute(
     mem: Option<&mut Memory>,
 ) -> Result<Outcome, SendError> {
     let p = st.platform();
-    let m = message(insn, p)?;
+    let (m, _src) = message_from(st, insn)?;
     let (em, pm) = enables_in(st, &st.control_dwords(), insn, usize::from(insn.exec_size));
     let en = em.and(pm);
     if en.unknown != 0 {
