@@ -16,6 +16,7 @@ pub mod desc;
 pub mod error;
 pub mod payload;
 pub mod run;
+pub mod trace;
 
 pub use desc::{Dispatch, DispatchFile};
 pub use error::DescError;

@@ -2,8 +2,9 @@
 //! send.a64-scattered-*, send.a64-untyped-*): each lane's address is a flat-memory address.
 
 use super::payload::{self, Payload};
+use super::report::AccessKind;
 use super::untyped::{check_lengths, simd, Ctx};
-use crate::memory::{MemError, Memory};
+use crate::memory::{MemError, Memory, Place};
 use crate::spec::memory::{self as rows, MemRowInfo};
 use crate::state::ThreadState;
 use std::collections::BTreeMap;
@@ -91,7 +92,7 @@ pub fn scattered_read(st: &mut ThreadState, c: &Ctx, mem: &Memory) -> Result<(),
     for i in enabled(c, simd) {
         let a = aligned(&p, i, size as u64, &rows::SEND_BYTE_SCATTERED_MISALIGNED)?;
         let o = (i / 8) * rb + (i % 8) * 4;
-        resp[o..o + size].copy_from_slice(&mem.flat.read(a, size));
+        resp[o..o + size].copy_from_slice(&c.rec.read(mem, i, a, Place::Flat(a), size));
     }
     payload::respond(st, c.insn, &resp)
 }
@@ -110,6 +111,8 @@ pub fn scattered_write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Resul
     for i in enabled(c, simd) {
         let a = aligned(&p, i, size as u64, &rows::SEND_BYTE_SCATTERED_MISALIGNED)?;
         let data = p.dword_bytes(2 * per + i / 8, i % 8);
+        c.rec
+            .note(i, a, Place::Flat(a), &data[..size], AccessKind::Write);
         for (k, b) in data.iter().take(size).enumerate() {
             stores
                 .entry(a.wrapping_add(k as u64))
@@ -147,7 +150,8 @@ pub fn untyped_read(st: &mut ThreadState, c: &Ctx, mem: &Memory) -> Result<(), M
         let a = aligned(&p, i, 4, &rows::MISALIGNED)?;
         for (k, ch) in chans.iter().enumerate() {
             let o = (k * per + i / 8) * rb + (i % 8) * 4;
-            resp[o..o + 4].copy_from_slice(&mem.flat.read(a.wrapping_add(4 * ch), 4));
+            let at = a.wrapping_add(4 * ch);
+            resp[o..o + 4].copy_from_slice(&c.rec.read(mem, i, at, Place::Flat(at), 4));
         }
     }
     payload::respond(st, c.insn, &resp)
@@ -167,7 +171,8 @@ pub fn untyped_write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<
     for (i, a) in lanes {
         for (k, ch) in chans.iter().enumerate() {
             let data = p.dword_bytes((2 + k) * per + i / 8, i % 8);
-            mem.flat.write(a.wrapping_add(4 * ch), &data);
+            let at = a.wrapping_add(4 * ch);
+            c.rec.write(mem, i, at, Place::Flat(at), &data);
         }
     }
     Ok(())

@@ -14,12 +14,16 @@
 //!   (send.gateway.barrier);
 //! - the DC1 A64 (stateless) scattered and untyped read / write: flat-memory addresses
 //!   ([`a64`]);
-//! - every other message is refused naming its decoded name and row (send.unmodelled).
+//! - every other message is refused naming its decoded name and row (send.unmodelled);
+//! - with a trace on ([`execute_traced`]) the send reports its decoded message and the memory
+//!   each lane read or wrote ([`report`]); messages access memory through the context's
+//!   [`report::Recorder`], which records nothing when the trace is off.
 
 pub mod a64;
 pub mod fence;
 pub mod payload;
 pub mod reg_desc;
+pub mod report;
 pub mod scattered;
 pub mod spawner;
 pub mod untyped;
@@ -30,6 +34,7 @@ use crate::memory::{MemError, Memory};
 use crate::message::{dataport, decode, gateway, DescError, Message};
 use crate::spec::memory as rows;
 use crate::state::ThreadState;
+use report::{MessageReport, Recorder};
 
 /// Why a send was not executed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -84,8 +89,57 @@ pub fn execute(
     insn: &Insn,
     mem: Option<&mut Memory>,
 ) -> Result<Outcome, SendError> {
+    execute_traced(st, insn, mem, false).map(|(o, _)| o)
+}
+
+/// [`execute`], with the message's report when `trace` is on ([`report`]: the decoded message
+/// and the memory accesses; with `trace` off no report and no access list is built).
+pub fn execute_traced(
+    st: &mut ThreadState,
+    insn: &Insn,
+    mem: Option<&mut Memory>,
+    trace: bool,
+) -> Result<(Outcome, Option<MessageReport>), SendError> {
+    let (m, src) = message_from(st, insn)?;
+    let rec = Recorder::new(trace);
+    let out = run_message(st, insn, &m, mem, &rec)?;
+    let report = rec.take().map(|accesses| {
+        let dp = dataport::view(&m);
+        MessageReport {
+            name: match m.ty {
+                Some(t) => format!("{} {}", m.sfid.name, t.name),
+                None => m.sfid.name.to_string(),
+            },
+            row: m.ty.map_or(m.sfid.id, |t| t.id),
+            desc: m.desc,
+            ex_desc: m.ex_desc,
+            desc_reg: src.desc,
+            ex_desc_reg: src.ex_desc,
+            bti: dp.as_ref().map(|d| d.bti),
+            surface: dp.as_ref().and_then(|d| d.surface.map(|s| s.name)),
+            simd: dp.as_ref().and_then(|d| d.simd),
+            mlen: m.mlen,
+            ex_mlen: m.ex_mlen,
+            rlen: m.rlen,
+            header: m.header,
+            lanes: out.lanes,
+            eot: out.eot,
+            barrier: out.barrier,
+            accesses,
+        }
+    });
+    Ok((out, report))
+}
+
+/// Execute the decoded message `m` of `insn`, recording its accesses with `rec`.
+fn run_message(
+    st: &mut ThreadState,
+    insn: &Insn,
+    m: &Message,
+    mem: Option<&mut Memory>,
+    rec: &Recorder,
+) -> Result<Outcome, SendError> {
     let p = st.platform();
-    let (m, _src) = message_from(st, insn)?;
     let (em, pm) = enables_in(st, &st.control_dwords(), insn, usize::from(insn.exec_size));
     let en = em.and(pm);
     if en.unknown != 0 {
@@ -105,12 +159,12 @@ pub fn execute(
         eot: insn.ctrl.eot,
         barrier: false,
     };
-    if spawner::view(&m).is_some() {
-        spawner::execute(insn, &m)?;
+    if spawner::view(m).is_some() {
+        spawner::execute(insn, m)?;
         return Ok(out);
     }
     // send.gateway.barrier: the message writes nothing; the arrival is the caller's to count.
-    if gateway::view(&m).is_some_and(|g| g.is_barrier()) {
+    if gateway::view(m).is_some_and(|g| g.is_barrier()) {
         return Ok(Outcome {
             barrier: true,
             ..out
@@ -121,23 +175,24 @@ pub fn execute(
             &rows::SEND_UNMODELLED,
             format!(
                 "{} on {} (descriptor {:#010x}) is not executed",
-                name_of(&m),
+                name_of(m),
                 p.name(),
                 m.desc
             ),
         )
         .into()
     };
-    let Some(dp) = dataport::view(&m) else {
+    let Some(dp) = dataport::view(m) else {
         return Err(unmodelled());
     };
     let mut none = Memory::new();
     let mem = mem.unwrap_or(&mut none);
     let c = untyped::Ctx {
         insn,
-        msg: &m,
+        msg: m,
         dp: &dp,
         lanes,
+        rec,
     };
     match (m.sfid.name, dp.ty.name) {
         ("dc1", "untyped_surface_read") => untyped::read(st, &c, mem)?,
@@ -149,7 +204,7 @@ pub fn execute(
         ("dc1", "a64_scattered_write") => a64::scattered_write(st, &c, mem)?,
         ("dc1", "a64_untyped_surface_read") => a64::untyped_read(st, &c, mem)?,
         ("dc1", "a64_untyped_surface_write") => a64::untyped_write(st, &c, mem)?,
-        ("dc0" | "render", "memory_fence") => fence::execute(st, insn, &m, &dp)?,
+        ("dc0" | "render", "memory_fence") => fence::execute(st, insn, m, &dp)?,
         _ => return Err(unmodelled()),
     }
     Ok(out)

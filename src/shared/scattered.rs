@@ -3,6 +3,7 @@
 //! surfaces and SLM (src/memory).
 
 use super::payload::{self, Payload};
+use super::report::AccessKind;
 use super::untyped::{check_lengths, simd, Ctx};
 use crate::memory::{MemError, Memory, Place};
 use crate::spec::memory as rows;
@@ -61,7 +62,7 @@ pub fn byte_read(st: &mut ThreadState, c: &Ctx, mem: &Memory) -> Result<(), MemE
         let a = address(&p, i, size)?;
         let place = mem.locate(c.msg.platform, c.dp.bti, a, size as u32)?;
         let o = (i / 8) * rb + (i % 8) * 4;
-        resp[o..o + size].copy_from_slice(&mem.read(place, size));
+        resp[o..o + size].copy_from_slice(&c.rec.read(mem, i, a, place, size));
     }
     payload::respond(st, c.insn, &resp)
 }
@@ -92,6 +93,7 @@ pub fn byte_write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(),
         let a = address(&p, i, size)?;
         let place = mem.locate(c.msg.platform, c.dp.bti, a, size as u32)?;
         let data = p.dword_bytes(per + i / 8, i % 8);
+        c.rec.note(i, a, place, &data[..size], AccessKind::Write);
         for (k, b) in data.iter().take(size).enumerate() {
             let Some(key) = byte_key(place, k) else {
                 continue;

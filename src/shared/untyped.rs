@@ -3,6 +3,7 @@
 //! binding-table surfaces and SLM (src/memory).
 
 use super::payload::{self, Payload};
+use super::report::{AccessKind, Recorder};
 use crate::isa::Insn;
 use crate::memory::{MemError, Memory, Place};
 use crate::message::dataport::DataPort;
@@ -17,6 +18,9 @@ pub struct Ctx<'a> {
     pub dp: &'a DataPort,
     /// Enabled lanes (send.channels).
     pub lanes: u32,
+    /// Records the accesses for a trace ([`super::report`]): messages read and write memory
+    /// through it.
+    pub rec: &'a Recorder,
 }
 
 /// The message's SIMD width (8 or 16), refusing the rest and a header (send.header).
@@ -99,9 +103,10 @@ pub fn read(st: &mut ThreadState, c: &Ctx, mem: &Memory) -> Result<(), MemError>
     for i in (0..simd).filter(|i| c.lanes >> i & 1 == 1) {
         let a = address(&p, i)?;
         for (k, ch) in chans.iter().enumerate() {
-            let place = mem.locate(c.msg.platform, c.dp.bti, u64::from(a) + 4 * ch, 4)?;
+            let at = u64::from(a) + 4 * ch;
+            let place = mem.locate(c.msg.platform, c.dp.bti, at, 4)?;
             let o = (k * per + i / 8) * rb + (i % 8) * 4;
-            resp[o..o + 4].copy_from_slice(&mem.read(place, 4));
+            resp[o..o + 4].copy_from_slice(&c.rec.read(mem, i, at, place, 4));
         }
     }
     payload::respond(st, c.insn, &resp)
@@ -117,9 +122,10 @@ pub fn write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(), MemE
     for i in (0..simd).filter(|i| c.lanes >> i & 1 == 1) {
         let a = address(&p, i)?;
         for (k, ch) in chans.iter().enumerate() {
-            let place = mem.locate(c.msg.platform, c.dp.bti, u64::from(a) + 4 * ch, 4)?;
+            let at = u64::from(a) + 4 * ch;
+            let place = mem.locate(c.msg.platform, c.dp.bti, at, 4)?;
             let data = p.dword_bytes((1 + k) * per + i / 8, i % 8);
-            mem.write(place, &data);
+            c.rec.write(mem, i, at, place, &data);
         }
     }
     Ok(())
@@ -198,9 +204,14 @@ pub fn atomic(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(), Mem
         let place = mem.locate(c.msg.platform, c.dp.bti, u64::from(a), 4)?;
         let ret = if place == Place::OutOfBounds {
             // mem.surface.oob-atomic: no write, zero returned.
+            c.rec.note(i, u64::from(a), place, &le(0), AccessKind::Read);
             le(0)
         } else {
-            let old_b: [Option<u8>; 4] = mem.read(place, 4).try_into().unwrap_or([None; 4]);
+            let old_b: [Option<u8>; 4] = c
+                .rec
+                .read(mem, i, u64::from(a), place, 4)
+                .try_into()
+                .unwrap_or([None; 4]);
             let src = |k: usize| word(p.dword_bytes((1 + k) * per + i / 8, i % 8));
             let (s0, s1) = (
                 if n >= 1 { src(0) } else { Some(0) },
@@ -209,7 +220,7 @@ pub fn atomic(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(), Mem
             match (word(old_b), s0, s1) {
                 (Some(old), Some(s0), Some(s1)) => {
                     let new = apply(op.name, old, s0, s1);
-                    mem.write(place, &le(new));
+                    c.rec.write(mem, i, u64::from(a), place, &le(new));
                     if op.name == "predec" {
                         le(new)
                     } else {
@@ -218,7 +229,7 @@ pub fn atomic(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(), Mem
                 }
                 _ => {
                     // send.atomic-undefined
-                    mem.write(place, &[None; 4]);
+                    c.rec.write(mem, i, u64::from(a), place, &[None; 4]);
                     old_b
                 }
             }

@@ -29,11 +29,13 @@ pub mod exception;
 pub mod goto_join;
 pub mod image;
 pub mod operand;
+pub mod trace;
 
 use crate::exec::mask::{self, Enables};
 use crate::exec::{self, ExecError, ExecOptions, StepInfo};
 use crate::isa::Insn;
 use crate::memory::Memory;
+use crate::shared::report::MessageReport;
 use crate::shared::{self, SendError};
 use crate::spec::flow::{self, FlowRowInfo};
 use crate::spec::registers::field::CR0_0_SINGLE_PROGRAM_FLOW;
@@ -133,6 +135,10 @@ pub struct Thread {
     /// A barrier message executed and not yet taken by [`Thread::take_barrier`]
     /// (send.gateway.barrier).
     barrier: bool,
+    /// Sends report their message ([`Thread::set_trace_messages`]).
+    trace_messages: bool,
+    /// The report of the last send, when tracing ([`Thread::take_message`]).
+    message: Option<MessageReport>,
     recent: std::collections::VecDeque<u32>,
     /// The System IP and the application state kept across the System Routine.
     exc: exception::Exceptions,
@@ -183,6 +189,8 @@ impl Thread {
             steps: 0,
             eot: false,
             barrier: false,
+            trace_messages: false,
+            message: None,
             recent: std::collections::VecDeque::with_capacity(RECENT),
             exc: exception::Exceptions::default(),
         })
@@ -222,6 +230,17 @@ impl Thread {
     /// Whether the thread ended with a send with EOT (send.eot).
     pub fn ended_by_eot(&self) -> bool {
         self.eot
+    }
+
+    /// Whether sends report their decoded message and memory accesses
+    /// ([`Thread::take_message`]); off by default, when no report is built.
+    pub fn set_trace_messages(&mut self, on: bool) {
+        self.trace_messages = on;
+    }
+
+    /// The report of the send the last step executed (with message tracing on).
+    pub fn take_message(&mut self) -> Option<MessageReport> {
+        self.message.take()
     }
 
     /// Whether a barrier message executed since the last call (send.gateway.barrier: the
@@ -496,9 +515,10 @@ impl Thread {
         }
         let _ = st.take_written();
         st.set_channels_at_ip(if spf { u32::MAX } else { at_ip });
-        let r = shared::execute(st, insn, mem);
+        let r = shared::execute_traced(st, insn, mem, self.trace_messages);
         st.set_channels_at_ip(u32::MAX);
-        let out = r.map_err(|err| RunError::Send { ip, err })?;
+        let (out, report) = r.map_err(|err| RunError::Send { ip, err })?;
+        self.message = report;
         let info = StepInfo {
             enabled: out.lanes,
             written: st.take_written(),
