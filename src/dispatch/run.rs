@@ -265,6 +265,8 @@ struct Live {
     status: Status,
     /// Arrived at the work group's barrier, which has not completed yet.
     arrived: bool,
+    /// r0.2 as dispatched: the work group's barrier ID is in it (payload.r0.barrier-id).
+    r0_2: u32,
 }
 
 impl Live {
@@ -292,12 +294,14 @@ impl Live {
                 (None, Status::Done)
             }
         };
+        let r0_2 = p.state.read_grf(8, 4).map_or(0, |(v, _)| v as u32);
         Live {
             thread,
             state: p.state,
             summary,
             status,
             arrived: false,
+            r0_2,
         }
     }
 
@@ -407,7 +411,14 @@ fn run_turn(
         let Some(t) = l.thread.as_mut() else {
             return moved;
         };
-        if t.take_barrier() {
+        if let Some((m0_2, undef)) = t.take_barrier() {
+            let steps = t.steps();
+            if let Some(message) = wrong_barrier_id(l, m0_2, undef) {
+                l.summary.steps = steps;
+                l.fail(at, Some(rows::SEND_GATEWAY_BARRIER_ID.id.into()), message);
+                event(trace, l, end_event(&l.summary.end));
+                return true;
+            }
             if l.arrived {
                 let message = format!(
                     "[{}] thread {} sent a second barrier message before the barrier it \
@@ -415,7 +426,7 @@ fn run_turn(
                     rows::SEND_GATEWAY_BARRIER_AGAIN.id,
                     l.summary.thread
                 );
-                l.summary.steps = t.steps();
+                l.summary.steps = steps;
                 l.fail(
                     at,
                     Some(rows::SEND_GATEWAY_BARRIER_AGAIN.id.into()),
@@ -439,6 +450,23 @@ fn run_turn(
             }
         }
     }
+}
+
+/// send.gateway.barrier-id: the error when a barrier message's ID (in its payload dword 2
+/// `m0_2`, with undefined bits `undef`) is defined and is not the ID of `l`'s work group. An
+/// ID with an undefined bit is not checked (the row says why).
+fn wrong_barrier_id(l: &Live, m0_2: u32, undef: u32) -> Option<String> {
+    let mask = payload::barrier_id_mask(l.state.platform());
+    let (got, want) = (m0_2 & mask, l.r0_2 & mask);
+    let row = &rows::SEND_GATEWAY_BARRIER_ID;
+    (undef & mask == 0 && got != want).then(|| {
+        format!(
+            "[{}] thread {} of work group {}: the barrier message's payload dword 2 gives \
+             barrier ID bits {got:#010x}; the work group's (r0.2 as dispatched) are \
+             {want:#010x} (cite: {})",
+            row.id, l.summary.thread, l.summary.group, row.cite
+        )
+    })
 }
 
 /// send.gateway.barrier: when every thread of the work group has arrived, each one's n0.0 is

@@ -57,6 +57,9 @@ pub struct Outcome {
     /// A barrier message: the thread arrived at its work group's barrier
     /// (send.gateway.barrier; the caller counts it).
     pub barrier: bool,
+    /// A barrier message's payload dword 2 and its undefined bits (the barrier ID is in it:
+    /// send.gateway.barrier-id; the caller checks it).
+    pub barrier_m0_2: Option<(u32, u32)>,
 }
 
 /// The decoded message of a send; a descriptor in a0 is read from `st`
@@ -158,6 +161,7 @@ fn run_message(
         lanes,
         eot: insn.ctrl.eot,
         barrier: false,
+        barrier_m0_2: None,
     };
     if spawner::view(m).is_some() {
         spawner::execute(insn, m)?;
@@ -165,8 +169,18 @@ fn run_message(
     }
     // send.gateway.barrier: the message writes nothing; the arrival is the caller's to count.
     if gateway::view(m).is_some_and(|g| g.is_barrier()) {
+        let p = payload::gather(st, insn, m.mlen, 0)?;
+        let b = p.dword_bytes(0, 2);
+        let (mut v, mut undef) = (0u32, 0u32);
+        for (k, x) in b.iter().enumerate() {
+            match x {
+                Some(x) => v |= u32::from(*x) << (8 * k),
+                None => undef |= 0xff << (8 * k),
+            }
+        }
         return Ok(Outcome {
             barrier: true,
+            barrier_m0_2: Some((v, undef)),
             ..out
         });
     }

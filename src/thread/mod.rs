@@ -133,8 +133,8 @@ pub struct Thread {
     /// A send with EOT executed (send.eot): the thread has ended.
     eot: bool,
     /// A barrier message executed and not yet taken by [`Thread::take_barrier`]
-    /// (send.gateway.barrier).
-    barrier: bool,
+    /// (send.gateway.barrier): its payload dword 2 and that dword's undefined bits.
+    barrier: Option<(u32, u32)>,
     /// Sends report their message ([`Thread::set_trace_messages`]).
     trace_messages: bool,
     /// The report of the last send, when tracing ([`Thread::take_message`]).
@@ -188,7 +188,7 @@ impl Thread {
             runner_grf: None,
             steps: 0,
             eot: false,
-            barrier: false,
+            barrier: None,
             trace_messages: false,
             message: None,
             recent: std::collections::VecDeque::with_capacity(RECENT),
@@ -245,8 +245,10 @@ impl Thread {
 
     /// Whether a barrier message executed since the last call (send.gateway.barrier: the
     /// caller counts the thread as arrived at its work group's barrier).
-    pub fn take_barrier(&mut self) -> bool {
-        std::mem::take(&mut self.barrier)
+    /// It gives the message's payload dword 2, where the barrier ID is
+    /// (send.gateway.barrier-id), and that dword's undefined bits.
+    pub fn take_barrier(&mut self) -> Option<(u32, u32)> {
+        self.barrier.take()
     }
 
     /// The instruction at IP (`None` at the end of the program).
@@ -530,7 +532,7 @@ impl Thread {
             self.eot = true;
         }
         if out.barrier {
-            self.barrier = true;
+            self.barrier = Some(out.barrier_m0_2.unwrap_or((0, u32::MAX)));
         }
         Ok((info, next))
     }
