@@ -241,3 +241,44 @@ fn tracing_off_builds_nothing() {
     // The write itself happened either way.
     assert_eq!(m.read(Place::Flat(0x40), 1), [Some(1)]);
 }
+
+/// The command line: `--trace` combines with `--dispatch`; the text trace comes before the
+/// buffers, and `--json` carries it as the `trace` array.
+#[test]
+fn euref_run_dispatch_trace_prints_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.asm"), KERNEL).unwrap();
+    std::fs::write(dir.path().join("d.json"), JSON).unwrap();
+    let run = |json: bool| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_euref"));
+        c.args(["run", "--dispatch"]).arg(dir.path().join("d.json"));
+        c.arg("--trace");
+        if json {
+            c.arg("--json");
+        }
+        let out = c.output().expect("euref runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(false);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("g0 t0      1  ip 0x0000  ch 0x000000ff  mov"),
+        "{text}"
+    );
+    let end = lines
+        .iter()
+        .position(|l| *l == "g0 t0 == end: EOT")
+        .expect(&text);
+    assert!(
+        lines[end + 1].ends_with("k.asm: 1 work group(s) of 2 thread(s), SIMD8 on skl"),
+        "{text}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+    let t = v["trace"].as_array().expect("trace array");
+    assert_eq!(t[5]["message"]["accesses"][1]["bytes"], "01 01 00 00");
+}
