@@ -72,7 +72,9 @@ pub struct Args {
     #[arg(long, default_value_t = euref::thread::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
     /// Print each executed instruction: its IP, the channels that executed it, its text and
-    /// the registers it wrote (JSON lines with --json).
+    /// the registers it wrote (JSON lines with --json). With --dispatch: every thread's
+    /// instructions in the runner's order, each send's decoded message and the address and
+    /// bytes each lane read or wrote, and the barrier and end-of-thread events.
     #[arg(long)]
     pub trace: bool,
     /// The System IP exceptions jump to (row flow.exception.sip): a label of the program or
@@ -90,7 +92,7 @@ pub struct Args {
     /// description's buffers; FILE is the kernel (assembly text or instruction bytes) and
     /// may be left out when the description names it. Prints the final buffers and a
     /// summary per thread.
-    #[arg(long, value_name = "D.json", conflicts_with_all = ["state", "trace", "sip"])]
+    #[arg(long, value_name = "D.json", conflicts_with_all = ["state", "sip"])]
     pub dispatch: Option<PathBuf>,
 }
 
@@ -188,6 +190,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             lenient: a.lenient,
             compressed_overlap: a.compressed_overlap,
             max_steps: a.max_steps,
+            trace: a.trace,
         });
     }
     let platform = parse_gen(&a.gen).map_err(|e| e.to_string())?;

@@ -1,7 +1,8 @@
 //! `euref run [KERNEL] --dispatch d.json` (docs/run.md, "Running a dispatch"): every thread
 //! of the described dispatch on one memory ([`euref::dispatch::run`]), then the final buffers
 //! typed per the description (undefined elements `??`) and a summary per thread, or all of it
-//! as JSON (`--json`).
+//! as JSON (`--json`); `--trace` puts the trace of every thread first
+//! ([`euref::dispatch::trace`]; with `--json` the document's `trace` array).
 //!
 //! Exit status: 0 every thread ended (EOT or the end of the program); 1 a thread stopped with
 //! an error (named with its IP and row), or the kernel does not assemble; 2 an input error
@@ -12,6 +13,7 @@ use euref::asm::{self, Dialect};
 use euref::dispatch::data::dtype_info;
 use euref::dispatch::desc::KernelSource;
 use euref::dispatch::run::{self as runner, BufferKind, RunOptions, RunResult, ThreadEnd};
+use euref::dispatch::trace;
 use euref::dispatch::Dispatch;
 use euref::exec::{CompressedOverlap, ExecOptions};
 use euref::thread::Image;
@@ -29,6 +31,8 @@ pub struct Opts<'a> {
     pub lenient: bool,
     pub compressed_overlap: CompressedOverlap,
     pub max_steps: u64,
+    /// Print the trace first (docs/run.md, "Tracing a dispatch").
+    pub trace: bool,
 }
 
 /// The kernel of the command line: `.bin`, or bytes that are not text, are instruction
@@ -106,6 +110,7 @@ pub fn run(o: Opts) -> Result<ExitCode, String> {
             compressed_overlap: o.compressed_overlap,
             ..ExecOptions::default()
         },
+        trace: o.trace,
     };
     let r = runner::run(&d, &image, &opts).map_err(|e| format!("{}: {e}", o.dispatch.display()))?;
     let out = if o.json {
@@ -113,7 +118,9 @@ pub fn run(o: Opts) -> Result<ExitCode, String> {
         s.push('\n');
         s
     } else {
-        text(&name, &d, &r)
+        let mut s = r.trace.as_deref().map_or(String::new(), trace::text);
+        s.push_str(&text(&name, &d, &r));
+        s
     };
     output::print(out.as_bytes())?;
     for t in &r.threads {
@@ -309,5 +316,9 @@ fn to_json(d: &Dispatch, r: &RunResult) -> Value {
             v
         })
         .collect();
-    json!({"platform": d.platform.name(), "simd": d.simd, "buffers": buffers, "threads": threads})
+    let mut v = json!({"platform": d.platform.name(), "simd": d.simd, "buffers": buffers, "threads": threads});
+    if let Some(t) = &r.trace {
+        v["trace"] = Value::Array(trace::json_items(t));
+    }
+    v
 }

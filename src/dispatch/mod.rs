@@ -9,6 +9,8 @@
 //! - [`corpus`]: the converter from a corpus kernel's `io.json` + `genN/layout.json`.
 //! - [`run`]: every thread of the dispatch run on one memory; final buffers and a summary
 //!   per thread.
+//! - [`trace`]: the dispatch's trace (steps, messages, memory accesses, barrier and end
+//!   events) as text and JSON.
 
 pub mod corpus;
 pub mod data;
@@ -16,6 +18,7 @@ pub mod desc;
 pub mod error;
 pub mod payload;
 pub mod run;
+pub mod trace;
 
 pub use desc::{Dispatch, DispatchFile};
 pub use error::DescError;

@@ -170,3 +170,15 @@ pub fn all_threads(d: &Dispatch) -> impl Iterator<Item = Result<ThreadPayload, P
     let per = d.threads_per_group();
     (0..d.group_count()).flat_map(move |g| (0..per).map(move |t| thread_state(d, g, t)))
 }
+
+/// The bits of r0.2 (and of a barrier message's payload dword 2) that hold the barrier ID on
+/// `p`: payload.r0.barrier-id and, where it applies, payload.r0.barrier-id-msb.
+pub fn barrier_id_mask(p: crate::spec::Platform) -> u32 {
+    [&rows::R0_BARRIER_ID, &rows::R0_BARRIER_ID_MSB]
+        .into_iter()
+        .filter(|r| r.gens.contains(p))
+        .filter_map(|r| r.bits)
+        .fold(0, |m, (hi, lo)| {
+            m | (u32::MAX >> (31 - hi)) & (u32::MAX << lo)
+        })
+}

@@ -19,11 +19,14 @@
 
 use super::desc::Dispatch;
 use super::payload::{self, PayloadError};
+use super::trace::{TraceEvent, TraceItem};
+use crate::asm::{print_insn, Dialect, PrintOptions};
 use crate::exec::{ExecError, ExecOptions};
 use crate::memory::{Memory, Slm, Surface as MemSurface};
 use crate::shared::SendError;
 use crate::spec::memory as rows;
 use crate::spec::registers::field::N0_0_THREAD_COUNT;
+use crate::thread::trace::{line, written_regs};
 use crate::thread::{Image, RunError, Thread, DEFAULT_MAX_STEPS};
 
 /// How the runner runs each thread.
@@ -35,6 +38,9 @@ pub struct RunOptions {
     /// Executor options (strict by default: an instruction violating a runtime rule is
     /// refused).
     pub exec: ExecOptions,
+    /// Record the trace ([`RunResult::trace`], [`super::trace`]); off by default, when the
+    /// threads' sends build no report and no access list.
+    pub trace: bool,
 }
 
 impl Default for RunOptions {
@@ -45,6 +51,7 @@ impl Default for RunOptions {
                 strict: true,
                 ..ExecOptions::default()
             },
+            trace: false,
         }
     }
 }
@@ -103,6 +110,8 @@ pub struct RunResult {
     pub buffers: Vec<BufferResult>,
     /// Every thread, work group by work group, in the order they ran.
     pub threads: Vec<ThreadSummary>,
+    /// The trace, in the runner's order (`None`: [`RunOptions::trace`] was off).
+    pub trace: Option<Vec<TraceItem>>,
 }
 
 impl RunResult {
@@ -257,11 +266,13 @@ struct Live {
     status: Status,
     /// Arrived at the work group's barrier, which has not completed yet.
     arrived: bool,
+    /// r0.2 as dispatched: the work group's barrier ID is in it (payload.r0.barrier-id).
+    r0_2: u32,
 }
 
 impl Live {
     /// A thread from its payload (an error at the start ends it at once).
-    fn new(image: &Image, mut p: payload::ThreadPayload) -> Live {
+    fn new(image: &Image, mut p: payload::ThreadPayload, trace: bool) -> Live {
         let mut summary = ThreadSummary {
             group: p.group,
             group_id: p.group_id,
@@ -271,7 +282,10 @@ impl Live {
             end: ThreadEnd::EndOfImage,
         };
         let (thread, status) = match Thread::new(image.clone(), &mut p.state) {
-            Ok(t) => (Some(t), Status::Ready),
+            Ok(mut t) => {
+                t.set_trace_messages(trace);
+                (Some(t), Status::Ready)
+            }
             Err(e) => {
                 summary.end = ThreadEnd::Error {
                     ip: None,
@@ -281,12 +295,14 @@ impl Live {
                 (None, Status::Done)
             }
         };
+        let r0_2 = p.state.read_grf(8, 4).map_or(0, |(v, _)| v as u32);
         Live {
             thread,
             state: p.state,
             summary,
             status,
             arrived: false,
+            r0_2,
         }
     }
 
@@ -301,9 +317,61 @@ impl Live {
     }
 }
 
+/// The trace being recorded (`None`: off).
+type Trace = Option<Vec<TraceItem>>;
+
+/// Record event `event` of `live[i]`.
+fn event(trace: &mut Trace, l: &Live, event: TraceEvent) {
+    if let Some(t) = trace {
+        t.push(TraceItem::Event {
+            group: l.summary.group,
+            thread: l.summary.thread,
+            event,
+        });
+    }
+}
+
+/// Record the step `l`'s thread just took.
+fn record_step(trace: &mut Trace, l: &mut Live, step: &crate::thread::Step) {
+    let (Some(tr), Some(t)) = (trace.as_mut(), l.thread.as_mut()) else {
+        return;
+    };
+    let o = PrintOptions {
+        dialect: Dialect::Iga,
+        platform: l.state.platform(),
+    };
+    let insn = print_insn(&step.insn, &o);
+    let wrote = written_regs(&l.state, step);
+    let n = t.steps();
+    tr.push(TraceItem::Step {
+        group: l.summary.group,
+        thread: l.summary.thread,
+        text: line(n, step, &insn, &wrote, false),
+        json: line(n, step, &insn, &wrote, true),
+        message: t.take_message(),
+    });
+}
+
+/// How a thread's end shows in the trace.
+fn end_event(end: &ThreadEnd) -> TraceEvent {
+    match end {
+        ThreadEnd::Eot => TraceEvent::Eot,
+        ThreadEnd::EndOfImage => TraceEvent::EndOfImage,
+        ThreadEnd::Error { message, .. } => TraceEvent::Error {
+            message: message.clone(),
+        },
+    }
+}
+
 /// Run `live[i]` until it ends or blocks (send.gateway.wait-blocks); a barrier message counts
 /// it as arrived (send.gateway.barrier). Whether it took at least one step.
-fn run_turn(live: &mut [Live], i: usize, mem: &mut Memory, o: &RunOptions) -> bool {
+fn run_turn(
+    live: &mut [Live],
+    i: usize,
+    mem: &mut Memory,
+    o: &RunOptions,
+    trace: &mut Trace,
+) -> bool {
     let mut moved = false;
     loop {
         let l = &mut live[i];
@@ -317,25 +385,41 @@ fn run_turn(live: &mut [Live], i: usize, mem: &mut Memory, o: &RunOptions) -> bo
                 l.summary.end = ThreadEnd::Eot;
             }
             l.status = Status::Done;
+            event(trace, l, end_event(&l.summary.end));
             return moved;
         }
         let at = t.ip();
         match t.step_limited_with_memory(&mut l.state, &o.exec, o.max_steps, mem) {
-            Ok(_) => {
+            Ok(step) => {
                 moved = true;
                 l.status = Status::Ready;
+                record_step(trace, l, &step);
             }
             Err(RunError::Blocked { ip, .. }) => {
+                if l.status != Status::Blocked(ip) {
+                    event(trace, l, TraceEvent::Blocked { ip });
+                }
                 l.status = Status::Blocked(ip);
                 return moved;
             }
             Err(e) => {
                 l.summary.steps = t.steps();
                 l.fail(ip_of(&e, at), row_of(&e), e.to_string());
+                event(trace, l, end_event(&l.summary.end));
                 return true;
             }
         }
-        if t.take_barrier() {
+        let Some(t) = l.thread.as_mut() else {
+            return moved;
+        };
+        if let Some((m0_2, undef)) = t.take_barrier() {
+            let steps = t.steps();
+            if let Some(message) = wrong_barrier_id(l, m0_2, undef) {
+                l.summary.steps = steps;
+                l.fail(at, Some(rows::SEND_GATEWAY_BARRIER_ID.id.into()), message);
+                event(trace, l, end_event(&l.summary.end));
+                return true;
+            }
             if l.arrived {
                 let message = format!(
                     "[{}] thread {} sent a second barrier message before the barrier it \
@@ -343,25 +427,55 @@ fn run_turn(live: &mut [Live], i: usize, mem: &mut Memory, o: &RunOptions) -> bo
                     rows::SEND_GATEWAY_BARRIER_AGAIN.id,
                     l.summary.thread
                 );
-                l.summary.steps = t.steps();
+                l.summary.steps = steps;
                 l.fail(
                     at,
                     Some(rows::SEND_GATEWAY_BARRIER_AGAIN.id.into()),
                     message,
                 );
+                event(trace, l, end_event(&l.summary.end));
                 return true;
             }
             l.arrived = true;
-            complete_barrier(live);
+            let arrived = live.iter().filter(|x| x.arrived).count();
+            event(
+                trace,
+                &live[i],
+                TraceEvent::BarrierArrived {
+                    arrived,
+                    of: live.len(),
+                },
+            );
+            if complete_barrier(live) {
+                event(trace, &live[i], TraceEvent::BarrierComplete);
+            }
         }
     }
 }
 
+/// send.gateway.barrier-id: the error when a barrier message's ID (in its payload dword 2
+/// `m0_2`, with undefined bits `undef`) is defined and is not the ID of `l`'s work group. An
+/// ID with an undefined bit is not checked (the row says why).
+fn wrong_barrier_id(l: &Live, m0_2: u32, undef: u32) -> Option<String> {
+    let mask = payload::barrier_id_mask(l.state.platform());
+    let (got, want) = (m0_2 & mask, l.r0_2 & mask);
+    let row = &rows::SEND_GATEWAY_BARRIER_ID;
+    (undef & mask == 0 && got != want).then(|| {
+        format!(
+            "[{}] thread {} of work group {}: the barrier message's payload dword 2 gives \
+             barrier ID bits {got:#010x}; the work group's (r0.2 as dispatched) are \
+             {want:#010x} (cite: {})",
+            row.id, l.summary.thread, l.summary.group, row.cite
+        )
+    })
+}
+
 /// send.gateway.barrier: when every thread of the work group has arrived, each one's n0.0 is
 /// incremented and the barrier opens again.
-fn complete_barrier(live: &mut [Live]) {
+/// Whether it completed.
+fn complete_barrier(live: &mut [Live]) -> bool {
     if !live.iter().all(|l| l.arrived) {
-        return;
+        return false;
     }
     for l in live.iter_mut() {
         l.arrived = false;
@@ -370,11 +484,12 @@ fn complete_barrier(live: &mut [Live]) {
             let _ = l.state.set_field(&N0_0_THREAD_COUNT, v.wrapping_add(1));
         }
     }
+    true
 }
 
 /// send.gateway.barrier-incomplete: every thread left is blocked and none can be woken; each
 /// blocked thread ends with an error naming the blocked and the ended threads.
-fn fail_incomplete(live: &mut [Live]) {
+fn fail_incomplete(live: &mut [Live], trace: &mut Trace) {
     let list = |f: &dyn Fn(&Live) -> bool| -> String {
         let v: Vec<String> = live
             .iter()
@@ -401,24 +516,25 @@ fn fail_incomplete(live: &mut [Live]) {
             );
             l.summary.steps = l.thread.as_ref().map_or(0, Thread::steps);
             l.fail(ip, Some(row.id.into()), message);
+            event(trace, l, end_event(&l.summary.end));
         }
     }
 }
 
 /// Run the threads of one work group, interleaved round robin (send.gateway.wait-blocks).
-fn run_group(live: &mut [Live], mem: &mut Memory, o: &RunOptions) {
+fn run_group(live: &mut [Live], mem: &mut Memory, o: &RunOptions, trace: &mut Trace) {
     loop {
         let mut moved = false;
         for i in 0..live.len() {
             if live[i].status != Status::Done {
-                moved |= run_turn(live, i, mem, o);
+                moved |= run_turn(live, i, mem, o, trace);
             }
         }
         if live.iter().all(|l| l.status == Status::Done) {
             return;
         }
         if !moved {
-            fail_incomplete(live);
+            fail_incomplete(live, trace);
             return;
         }
     }
@@ -432,15 +548,24 @@ pub fn run(d: &Dispatch, image: &Image, o: &RunOptions) -> Result<RunResult, Set
     decoded.predecode();
     let image = &decoded;
     let mut threads = Vec::new();
+    let mut trace: Trace = o.trace.then(Vec::new);
     for group in 0..d.group_count() {
         if d.slm_size > 0 {
             mem.set_slm(Slm::new(d.slm_size));
         }
         let mut live = Vec::new();
         for t in 0..d.threads_per_group() {
-            live.push(Live::new(image, payload::thread_state(d, group, t)?));
+            live.push(Live::new(
+                image,
+                payload::thread_state(d, group, t)?,
+                o.trace,
+            ));
         }
-        run_group(&mut live, &mut mem, o);
+        for l in live.iter().filter(|l| l.status == Status::Done) {
+            // Ended before its first instruction.
+            event(&mut trace, l, end_event(&l.summary.end));
+        }
+        run_group(&mut live, &mut mem, o, &mut trace);
         threads.extend(live.into_iter().map(|l| l.summary));
         let _ = mem.take_slm();
     }
@@ -458,7 +583,11 @@ pub fn run(d: &Dispatch, image: &Image, o: &RunOptions) -> Result<RunResult, Set
             BufferResult { kind, bytes }
         })
         .collect();
-    Ok(RunResult { buffers, threads })
+    Ok(RunResult {
+        buffers,
+        threads,
+        trace,
+    })
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! a flat-memory address.
 
 use super::payload::{self, Payload};
+use super::report::AccessKind;
 use super::untyped::{self, check_lengths, simd, Ctx};
 use crate::memory::{MemError, Memory, Place};
 use crate::spec::memory::{self as rows, MemRowInfo};
@@ -92,7 +93,7 @@ pub fn scattered_read(st: &mut ThreadState, c: &Ctx, mem: &Memory) -> Result<(),
     for i in enabled(c, simd) {
         let a = aligned(&p, i, size as u64, &rows::SEND_BYTE_SCATTERED_MISALIGNED)?;
         let o = (i / 8) * rb + (i % 8) * 4;
-        resp[o..o + size].copy_from_slice(&mem.flat.read(a, size));
+        resp[o..o + size].copy_from_slice(&c.rec.read(mem, i, a, Place::Flat(a), size));
     }
     payload::respond(st, c.insn, &resp)
 }
@@ -111,6 +112,8 @@ pub fn scattered_write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Resul
     for i in enabled(c, simd) {
         let a = aligned(&p, i, size as u64, &rows::SEND_BYTE_SCATTERED_MISALIGNED)?;
         let data = p.dword_bytes(2 * per + i / 8, i % 8);
+        c.rec
+            .note(i, a, Place::Flat(a), &data[..size], AccessKind::Write);
         for (k, b) in data.iter().take(size).enumerate() {
             stores
                 .entry(a.wrapping_add(k as u64))
@@ -148,7 +151,8 @@ pub fn untyped_read(st: &mut ThreadState, c: &Ctx, mem: &Memory) -> Result<(), M
         let a = aligned(&p, i, 4, &rows::MISALIGNED)?;
         for (k, ch) in chans.iter().enumerate() {
             let o = (k * per + i / 8) * rb + (i % 8) * 4;
-            resp[o..o + 4].copy_from_slice(&mem.flat.read(a.wrapping_add(4 * ch), 4));
+            let at = a.wrapping_add(4 * ch);
+            resp[o..o + 4].copy_from_slice(&c.rec.read(mem, i, at, Place::Flat(at), 4));
         }
     }
     payload::respond(st, c.insn, &resp)
@@ -168,7 +172,8 @@ pub fn untyped_write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<
     for (i, a) in lanes {
         for (k, ch) in chans.iter().enumerate() {
             let data = p.dword_bytes((2 + k) * per + i / 8, i % 8);
-            mem.flat.write(a.wrapping_add(4 * ch), &data);
+            let at = a.wrapping_add(4 * ch);
+            c.rec.write(mem, i, at, Place::Flat(at), &data);
         }
     }
     Ok(())
@@ -216,7 +221,7 @@ pub fn untyped_atomic(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result
             untyped::operand(&p, 2, 1, n, 0, i),
             untyped::operand(&p, 2, 1, n, 1, i),
         );
-        let ret = untyped::apply_at(mem, Place::Flat(a), op, s0, s1);
+        let ret = untyped::apply_at(c.rec, mem, (i, a), Place::Flat(a), op, s0, s1);
         if returns {
             resp[i * 4..i * 4 + 4].copy_from_slice(&ret);
         }

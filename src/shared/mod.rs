@@ -2,7 +2,8 @@
 //! the thread runner ([`crate::thread`]) hands a send here with the thread state and, when it
 //! has one, the [`Memory`].
 //!
-//! - the descriptor is decoded with the rows of spec/descriptors.toml ([`crate::message`]);
+//! - the descriptor is decoded with the rows of spec/descriptors.toml ([`crate::message`]); a
+//!   descriptor in a0 is read when the send executes (send.register-descriptor, [`reg_desc`]);
 //! - the lanes are the instruction's enabled channels (send.channels);
 //! - the thread spawner's end of thread ends the thread (send.eot, [`spawner`]);
 //! - DC1 untyped surface read / write and untyped integer atomics access the memory
@@ -16,22 +17,28 @@
 //! - stateless indices on the A32 messages (untyped, byte and dword scattered): the flat
 //!   memory through the message header ([`stateless`]); DC0 dword scattered read / write and
 //!   the DC1 A64 untyped atomic ([`scattered`], [`a64`]);
-//! - every other message is refused naming its decoded name and row (send.unmodelled).
+//! - every other message is refused naming its decoded name and row (send.unmodelled);
+//! - with a trace on ([`execute_traced`]) the send reports its decoded message and the memory
+//!   each lane read or wrote ([`report`]); messages access memory through the context's
+//!   [`report::Recorder`], which records nothing when the trace is off.
 
 pub mod a64;
 pub mod fence;
 pub mod payload;
+pub mod reg_desc;
+pub mod report;
 pub mod scattered;
 pub mod spawner;
 pub mod stateless;
 pub mod untyped;
 
 use crate::exec::alu::enables_in;
-use crate::isa::{Insn, SendDesc};
+use crate::isa::Insn;
 use crate::memory::{MemError, Memory};
 use crate::message::{dataport, decode, gateway, DescError, Message};
 use crate::spec::memory as rows;
 use crate::state::ThreadState;
+use report::{MessageReport, Recorder};
 
 /// Why a send was not executed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -54,38 +61,24 @@ pub struct Outcome {
     /// A barrier message: the thread arrived at its work group's barrier
     /// (send.gateway.barrier; the caller counts it).
     pub barrier: bool,
+    /// A barrier message's payload dword 2 and its undefined bits (the barrier ID is in it:
+    /// send.gateway.barrier-id; the caller checks it).
+    pub barrier_m0_2: Option<(u32, u32)>,
 }
 
-/// The decoded message of a send with immediate descriptors (send.register-descriptor).
-pub fn message(insn: &Insn, p: crate::spec::Platform) -> Result<Message, SendError> {
+/// The decoded message of a send; a descriptor in a0 is read from `st`
+/// (send.register-descriptor).
+pub fn message(st: &ThreadState, insn: &Insn) -> Result<Message, SendError> {
+    Ok(message_from(st, insn)?.0)
+}
+
+/// [`message`] and where its descriptors came from.
+fn message_from(st: &ThreadState, insn: &Insn) -> Result<(Message, reg_desc::Sources), SendError> {
     let Some(s) = insn.send else {
         return Err(MemError::new(&rows::SEND_PAYLOAD, "the send has no message fields").into());
     };
-    let desc = match s.desc {
-        SendDesc::Imm(d) => d & 0x7fff_ffff,
-        SendDesc::A0(n) => {
-            return Err(MemError::new(
-                &rows::SEND_REGISTER_DESCRIPTOR,
-                format!("the descriptor is the register a0.{n}"),
-            )
-            .into())
-        }
-    };
-    let ex = if insn.is_split_send() {
-        match s.ex_desc {
-            SendDesc::Imm(x) => Some(x),
-            SendDesc::A0(n) => {
-                return Err(MemError::new(
-                    &rows::SEND_REGISTER_DESCRIPTOR,
-                    format!("the extended descriptor is the register a0.{n}"),
-                )
-                .into())
-            }
-        }
-    } else {
-        None
-    };
-    Ok(decode(s.sfid, desc, ex, p)?)
+    let (desc, ex, src) = reg_desc::resolve(st, insn, s.sfid, s.desc, s.ex_desc)?;
+    Ok((decode(s.sfid, desc, ex, st.platform())?, src))
 }
 
 /// The decoded name of `m` for messages: `<sfid> <type> (<type row>)`.
@@ -103,8 +96,57 @@ pub fn execute(
     insn: &Insn,
     mem: Option<&mut Memory>,
 ) -> Result<Outcome, SendError> {
+    execute_traced(st, insn, mem, false).map(|(o, _)| o)
+}
+
+/// [`execute`], with the message's report when `trace` is on ([`report`]: the decoded message
+/// and the memory accesses; with `trace` off no report and no access list is built).
+pub fn execute_traced(
+    st: &mut ThreadState,
+    insn: &Insn,
+    mem: Option<&mut Memory>,
+    trace: bool,
+) -> Result<(Outcome, Option<MessageReport>), SendError> {
+    let (m, src) = message_from(st, insn)?;
+    let rec = Recorder::new(trace);
+    let out = run_message(st, insn, &m, mem, &rec)?;
+    let report = rec.take().map(|accesses| {
+        let dp = dataport::view(&m);
+        MessageReport {
+            name: match m.ty {
+                Some(t) => format!("{} {}", m.sfid.name, t.name),
+                None => m.sfid.name.to_string(),
+            },
+            row: m.ty.map_or(m.sfid.id, |t| t.id),
+            desc: m.desc,
+            ex_desc: m.ex_desc,
+            desc_reg: src.desc,
+            ex_desc_reg: src.ex_desc,
+            bti: dp.as_ref().map(|d| d.bti),
+            surface: dp.as_ref().and_then(|d| d.surface.map(|s| s.name)),
+            simd: dp.as_ref().and_then(|d| d.simd),
+            mlen: m.mlen,
+            ex_mlen: m.ex_mlen,
+            rlen: m.rlen,
+            header: m.header,
+            lanes: out.lanes,
+            eot: out.eot,
+            barrier: out.barrier,
+            accesses,
+        }
+    });
+    Ok((out, report))
+}
+
+/// Execute the decoded message `m` of `insn`, recording its accesses with `rec`.
+fn run_message(
+    st: &mut ThreadState,
+    insn: &Insn,
+    m: &Message,
+    mem: Option<&mut Memory>,
+    rec: &Recorder,
+) -> Result<Outcome, SendError> {
     let p = st.platform();
-    let m = message(insn, p)?;
     let (em, pm) = enables_in(st, &st.control_dwords(), insn, usize::from(insn.exec_size));
     let en = em.and(pm);
     if en.unknown != 0 {
@@ -123,15 +165,26 @@ pub fn execute(
         lanes,
         eot: insn.ctrl.eot,
         barrier: false,
+        barrier_m0_2: None,
     };
-    if spawner::view(&m).is_some() {
-        spawner::execute(insn, &m)?;
+    if spawner::view(m).is_some() {
+        spawner::execute(insn, m)?;
         return Ok(out);
     }
     // send.gateway.barrier: the message writes nothing; the arrival is the caller's to count.
-    if gateway::view(&m).is_some_and(|g| g.is_barrier()) {
+    if gateway::view(m).is_some_and(|g| g.is_barrier()) {
+        let p = payload::gather(st, insn, m.mlen, 0)?;
+        let b = p.dword_bytes(0, 2);
+        let (mut v, mut undef) = (0u32, 0u32);
+        for (k, x) in b.iter().enumerate() {
+            match x {
+                Some(x) => v |= u32::from(*x) << (8 * k),
+                None => undef |= 0xff << (8 * k),
+            }
+        }
         return Ok(Outcome {
             barrier: true,
+            barrier_m0_2: Some((v, undef)),
             ..out
         });
     }
@@ -140,23 +193,24 @@ pub fn execute(
             &rows::SEND_UNMODELLED,
             format!(
                 "{} on {} (descriptor {:#010x}) is not executed",
-                name_of(&m),
+                name_of(m),
                 p.name(),
                 m.desc
             ),
         )
         .into()
     };
-    let Some(dp) = dataport::view(&m) else {
+    let Some(dp) = dataport::view(m) else {
         return Err(unmodelled());
     };
     let mut none = Memory::new();
     let mem = mem.unwrap_or(&mut none);
     let c = untyped::Ctx {
         insn,
-        msg: &m,
+        msg: m,
         dp: &dp,
         lanes,
+        rec,
     };
     match (m.sfid.name, dp.ty.name) {
         ("dc1", "untyped_surface_read") => untyped::read(st, &c, mem)?,
@@ -168,7 +222,7 @@ pub fn execute(
         ("dc1", "a64_scattered_write") => a64::scattered_write(st, &c, mem)?,
         ("dc1", "a64_untyped_surface_read") => a64::untyped_read(st, &c, mem)?,
         ("dc1", "a64_untyped_surface_write") => a64::untyped_write(st, &c, mem)?,
-        ("dc0" | "render", "memory_fence") => fence::execute(st, insn, &m, &dp)?,
+        ("dc0" | "render", "memory_fence") => fence::execute(st, insn, m, &dp)?,
         ("dc0", "dword_scattered_read") => scattered::dword_read(st, &c, mem)?,
         ("dc0", "dword_scattered_write") => scattered::dword_write(st, &c, mem)?,
         ("dc1", "a64_untyped_atomic") => a64::untyped_atomic(st, &c, mem)?,

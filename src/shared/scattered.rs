@@ -5,6 +5,7 @@
 //! (mem.stateless, [`super::stateless`]).
 
 use super::payload::{self, Payload};
+use super::report::AccessKind;
 use super::stateless::{Header, A32};
 use super::untyped::{check_lengths, simd, Ctx};
 use crate::memory::{MemError, Memory, Place};
@@ -119,7 +120,7 @@ fn read(st: &mut ThreadState, c: &Ctx, mem: &Memory, f: Form) -> Result<(), MemE
         let a = byte_offset(&p, i, &f)?;
         let place = a32.locate(mem, c, i, a, f.size as u32)?;
         let o = (i / 8) * rb + (i % 8) * 4;
-        resp[o..o + f.size].copy_from_slice(&mem.read(place, f.size));
+        resp[o..o + f.size].copy_from_slice(&c.rec.read(mem, i, a, place, f.size));
     }
     payload::respond(st, c.insn, &resp)
 }
@@ -151,6 +152,7 @@ fn write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory, f: Form) -> Result<(),
         let a = byte_offset(&p, i, &f)?;
         let place = a32.locate(mem, c, i, a, f.size as u32)?;
         let data = p.dword_bytes(per + i / 8, i % 8);
+        c.rec.note(i, a, place, &data[..f.size], AccessKind::Write);
         for (k, b) in data.iter().take(f.size).enumerate() {
             let Some(key) = byte_key(place, k) else {
                 continue;

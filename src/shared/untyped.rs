@@ -4,6 +4,7 @@
 //! (mem.stateless, [`super::stateless`]).
 
 use super::payload::{self, Payload};
+use super::report::{AccessKind, Recorder};
 use super::stateless::{self, Header, A32};
 use crate::isa::Insn;
 use crate::memory::{MemError, Memory, Place};
@@ -19,6 +20,9 @@ pub struct Ctx<'a> {
     pub dp: &'a DataPort,
     /// Enabled lanes (send.channels).
     pub lanes: u32,
+    /// Records the accesses for a trace ([`super::report`]): messages read and write memory
+    /// through it.
+    pub rec: &'a Recorder,
 }
 
 /// The message's SIMD width (8 or 16), refusing the rest and a header on a surface or SLM
@@ -110,9 +114,10 @@ pub fn read(st: &mut ThreadState, c: &Ctx, mem: &Memory) -> Result<(), MemError>
     for i in a32.enabled(simd) {
         let a = address(&p, i)?;
         for (k, ch) in chans.iter().enumerate() {
-            let place = a32.locate(mem, c, i, u64::from(a) + 4 * ch, 4)?;
+            let at = u64::from(a) + 4 * ch;
+            let place = a32.locate(mem, c, i, at, 4)?;
             let o = (k * per + i / 8) * rb + (i % 8) * 4;
-            resp[o..o + 4].copy_from_slice(&mem.read(place, 4));
+            resp[o..o + 4].copy_from_slice(&c.rec.read(mem, i, at, place, 4));
         }
     }
     payload::respond(st, c.insn, &resp)
@@ -130,9 +135,10 @@ pub fn write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(), MemE
     for i in a32.enabled(simd) {
         let a = address(&p, i)?;
         for (k, ch) in chans.iter().enumerate() {
-            let place = a32.locate(mem, c, i, u64::from(a) + 4 * ch, 4)?;
+            let at = u64::from(a) + 4 * ch;
+            let place = a32.locate(mem, c, i, at, 4)?;
             let data = p.dword_bytes((1 + k) * per + i / 8, i % 8);
-            mem.write(place, &data);
+            c.rec.write(mem, i, at, place, &data);
         }
     }
     Ok(())
@@ -206,7 +212,9 @@ pub(super) fn atomic_op(
 /// undefined bytes); returns the response dword: the old value (predec: the new one), zero out
 /// of bounds (send.atomic-return, send.atomic-undefined, mem.surface.oob-atomic).
 pub(super) fn apply_at(
+    rec: &Recorder,
     mem: &mut Memory,
+    (lane, address): (usize, u64),
     place: Place,
     op: &str,
     s0: Option<u32>,
@@ -214,13 +222,15 @@ pub(super) fn apply_at(
 ) -> [Option<u8>; 4] {
     if place == Place::OutOfBounds {
         // mem.surface.oob-atomic: no write, zero returned.
+        rec.note(lane, address, place, &le(0), AccessKind::Read);
         return le(0);
     }
-    let old_b: [Option<u8>; 4] = mem.read(place, 4).try_into().unwrap_or([None; 4]);
+    let old_b: [Option<u8>; 4] =
+        (rec.read(mem, lane, address, place, 4).try_into()).unwrap_or([None; 4]);
     match (word(old_b), s0, s1) {
         (Some(old), Some(s0), Some(s1)) => {
             let new = apply(op, old, s0, s1);
-            mem.write(place, &le(new));
+            rec.write(mem, lane, address, place, &le(new));
             if op == "predec" {
                 le(new)
             } else {
@@ -229,7 +239,7 @@ pub(super) fn apply_at(
         }
         _ => {
             // send.atomic-undefined
-            mem.write(place, &[None; 4]);
+            rec.write(mem, lane, address, place, &[None; 4]);
             old_b
         }
     }
@@ -272,7 +282,7 @@ pub fn atomic(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Result<(), Mem
             operand(&p, per, per, n, 0, i),
             operand(&p, per, per, n, 1, i),
         );
-        let ret = apply_at(mem, place, op, s0, s1);
+        let ret = apply_at(c.rec, mem, (i, u64::from(a)), place, op, s0, s1);
         if returns {
             let o = (i / 8) * rb + (i % 8) * 4;
             resp[o..o + 4].copy_from_slice(&ret);

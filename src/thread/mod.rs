@@ -29,11 +29,13 @@ pub mod exception;
 pub mod goto_join;
 pub mod image;
 pub mod operand;
+pub mod trace;
 
 use crate::exec::mask::{self, Enables};
 use crate::exec::{self, ExecError, ExecOptions, StepInfo};
 use crate::isa::Insn;
 use crate::memory::Memory;
+use crate::shared::report::MessageReport;
 use crate::shared::{self, SendError};
 use crate::spec::flow::{self, FlowRowInfo};
 use crate::spec::registers::field::CR0_0_SINGLE_PROGRAM_FLOW;
@@ -131,8 +133,12 @@ pub struct Thread {
     /// A send with EOT executed (send.eot): the thread has ended.
     eot: bool,
     /// A barrier message executed and not yet taken by [`Thread::take_barrier`]
-    /// (send.gateway.barrier).
-    barrier: bool,
+    /// (send.gateway.barrier): its payload dword 2 and that dword's undefined bits.
+    barrier: Option<(u32, u32)>,
+    /// Sends report their message ([`Thread::set_trace_messages`]).
+    trace_messages: bool,
+    /// The report of the last send, when tracing ([`Thread::take_message`]).
+    message: Option<MessageReport>,
     recent: std::collections::VecDeque<u32>,
     /// The System IP and the application state kept across the System Routine.
     exc: exception::Exceptions,
@@ -182,7 +188,9 @@ impl Thread {
             runner_grf: None,
             steps: 0,
             eot: false,
-            barrier: false,
+            barrier: None,
+            trace_messages: false,
+            message: None,
             recent: std::collections::VecDeque::with_capacity(RECENT),
             exc: exception::Exceptions::default(),
         })
@@ -224,10 +232,23 @@ impl Thread {
         self.eot
     }
 
+    /// Whether sends report their decoded message and memory accesses
+    /// ([`Thread::take_message`]); off by default, when no report is built.
+    pub fn set_trace_messages(&mut self, on: bool) {
+        self.trace_messages = on;
+    }
+
+    /// The report of the send the last step executed (with message tracing on).
+    pub fn take_message(&mut self) -> Option<MessageReport> {
+        self.message.take()
+    }
+
     /// Whether a barrier message executed since the last call (send.gateway.barrier: the
     /// caller counts the thread as arrived at its work group's barrier).
-    pub fn take_barrier(&mut self) -> bool {
-        std::mem::take(&mut self.barrier)
+    /// It gives the message's payload dword 2, where the barrier ID is
+    /// (send.gateway.barrier-id), and that dword's undefined bits.
+    pub fn take_barrier(&mut self) -> Option<(u32, u32)> {
+        self.barrier.take()
     }
 
     /// The instruction at IP (`None` at the end of the program).
@@ -496,9 +517,10 @@ impl Thread {
         }
         let _ = st.take_written();
         st.set_channels_at_ip(if spf { u32::MAX } else { at_ip });
-        let r = shared::execute(st, insn, mem);
+        let r = shared::execute_traced(st, insn, mem, self.trace_messages);
         st.set_channels_at_ip(u32::MAX);
-        let out = r.map_err(|err| RunError::Send { ip, err })?;
+        let (out, report) = r.map_err(|err| RunError::Send { ip, err })?;
+        self.message = report;
         let info = StepInfo {
             enabled: out.lanes,
             written: st.take_written(),
@@ -510,7 +532,7 @@ impl Thread {
             self.eot = true;
         }
         if out.barrier {
-            self.barrier = true;
+            self.barrier = Some(out.barrier_m0_2.unwrap_or((0, u32::MAX)));
         }
         Ok((info, next))
     }

@@ -124,3 +124,33 @@ send (8|M0) null r0 0x27 0x2000010 {EOT}
     let (ip, row, _) = error_of(&r.threads[0].end);
     assert_eq!((ip, row), (Some(32), "send.gateway.barrier-again"));
 }
+
+/// send.gateway.barrier-id: two work groups of one SIMD8 thread each; payload.r0.barrier-id
+/// gives work group n the ID n (bits 27:24 of r0.2). Every thread sends a barrier whose
+/// payload dword 2 is 0x01000000 (ID 1): work group 1's message is its own, work group 0's
+/// names another group's barrier and is refused naming the row and the thread.
+#[test]
+fn a_barrier_message_with_another_groups_id_is_refused() {
+    let json = r#"{"kernel": {"file": "k.asm"}, "platform": "skl", "simd": 8,
+ "local_size": [8, 1, 1], "work_groups": [2, 1, 1]}"#;
+    let text = "\
+(W) mov (8|M0) r20.0<1>:ud 0x0:ud
+(W) mov (1|M0) r20.2<1>:ud 0x1000000:ud
+(W) send (1|M0) null r20 0x3 0x2000004
+(W) wait (1|M0) n0.0<1>:ud
+send (8|M0) null r0 0x27 0x2000010 {EOT}
+";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.asm"), text).unwrap();
+    let d = Dispatch::parse(json, dir.path()).unwrap();
+    let prog = asm::parse(text.as_bytes(), Some(Dialect::Iga), Platform::Skl).expect("assembles");
+    let image = Image::from_insns(Platform::Skl, &prog.insns, 0).expect("encodes");
+    let r = run(&d, &image, &RunOptions::default()).unwrap();
+    let (ip, row, message) = error_of(&r.threads[0].end);
+    assert_eq!((ip, row), (Some(32), "send.gateway.barrier-id"));
+    assert!(message.contains("thread 0 of work group 0"), "{message}");
+    assert!(message.contains("bits 0x01000000"), "{message}");
+    assert!(message.contains("are 0x00000000"), "{message}");
+    assert_eq!(r.threads[1].group, 1);
+    assert_eq!(r.threads[1].end, ThreadEnd::Eot);
+}

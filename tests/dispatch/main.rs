@@ -7,6 +7,7 @@ mod barrier;
 mod corpus_payload;
 mod desc_errors;
 mod desc_valid;
+mod dispatch_trace;
 mod payload_rows;
 mod run_kernels;
 mod stateless;

@@ -23,6 +23,7 @@ mod flow_spf_prop;
 mod flow_util;
 mod overlap_cli;
 mod send_eot;
+mod send_reg_desc;
 mod send_scattered;
 mod send_untyped;
 mod send_util;
