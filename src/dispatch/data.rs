@@ -148,10 +148,9 @@ impl Init {
         };
         let mut out = Vec::with_capacity(values.len() * size);
         for (i, v) in values.iter().enumerate() {
-            let here = format!("{path}.values[{i}]");
             let bits = element_bits(v, dt, size, float).map_err(|what| {
                 DescError::at(
-                    &here,
+                    format!("{path}.values[{i}]"),
                     what,
                     format!("write a {dt} as a JSON number in range, or its bits as \"0x...\""),
                 )

@@ -197,6 +197,26 @@ pub struct ThreadState {
     channels_at_ip: u32,
 }
 
+/// The two initial states ([`ThreadState::new`], [`ThreadState::zeroed`]).
+#[derive(Clone, Copy)]
+enum Template {
+    Default = 0,
+    Zeroed = 1,
+}
+
+/// The initial state `t` of platform `p`, built from the rows on first use and cloned for
+/// every thread after that (a dispatch starts one state per thread; building one walks the
+/// register and field rows).
+fn template(p: Platform, t: Template) -> &'static ThreadState {
+    use std::sync::OnceLock;
+    static STATES: [[OnceLock<ThreadState>; 2]; crate::spec::PLATFORM_INFO.len()] =
+        [const { [const { OnceLock::new() }; 2] }; crate::spec::PLATFORM_INFO.len()];
+    STATES[p as usize][t as usize].get_or_init(|| match t {
+        Template::Default => ThreadState::build_default(p),
+        Template::Zeroed => ThreadState::build_zeroed(p),
+    })
+}
+
 impl PartialEq for ThreadState {
     /// Equal platform, undefined flags, defined bytes and bits (what an undefined byte or bit
     /// happens to hold does not matter) and accumulator records (the layout follows from the
@@ -271,6 +291,11 @@ impl ThreadState {
     /// flags, tdr0, the timestamp and sr0's identification fields undefined; the rest of sr0,
     /// cr0, n0, ip and tm0's TmEvent defined.
     pub fn new(p: Platform) -> ThreadState {
+        template(p, Template::Default).clone()
+    }
+
+    /// [`ThreadState::new`] built from the rows (once per platform: [`template`]).
+    fn build_default(p: Platform) -> ThreadState {
         let mut s = ThreadState::blank(p, true);
         // The registers whose `[[arf]]` row says `initial = "zero"`, less the fields whose
         // row says `initial = "undefined"` (dispatch-provided values the model cannot know).
@@ -297,6 +322,11 @@ impl ThreadState {
     /// Every register defined and zero (bits that always read undefined stay so), with the
     /// default sr0 dispatch and vector masks (all ones).
     pub fn zeroed(p: Platform) -> ThreadState {
+        template(p, Template::Zeroed).clone()
+    }
+
+    /// [`ThreadState::zeroed`] built from the rows (once per platform).
+    fn build_zeroed(p: Platform) -> ThreadState {
         let mut s = ThreadState::blank(p, false);
         s.set_dispatch_masks();
         s
