@@ -415,6 +415,13 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                     row.map_or("results", |r| undefined_what(r.undefined)),
                 ));
             }
+            if let Some(conflict) = info.conflict {
+                warnings.push(format!(
+                    "{here}: [{conflict}] the sources give two results here; the bits on which \
+                     they differ are undefined (`--compressed-overlap halves|sources-first` \
+                     chooses one)"
+                ));
+            }
             last_type.record(insn);
         }
         if a.trace {

@@ -24,6 +24,7 @@ use crate::asm::{print_insn, Dialect, PrintOptions};
 use crate::exec::{ExecError, ExecOptions};
 use crate::memory::{Memory, Slm, Surface as MemSurface};
 use crate::shared::SendError;
+use crate::spec::feature;
 use crate::spec::memory as rows;
 use crate::spec::registers::field::N0_0_THREAD_COUNT;
 use crate::thread::trace::{line, written_regs};
@@ -307,7 +308,18 @@ impl Live {
     }
 
     /// End the thread with an error at `ip`.
-    fn fail(&mut self, ip: u32, row: Option<String>, message: String) {
+    fn fail(&mut self, ip: u32, row: Option<String>, mut message: String) {
+        // An earlier source conflict may be why a value is undefined: say where it was.
+        if let Some((at, conflict)) = self.thread.as_ref().and_then(Thread::last_conflict) {
+            let choose = if conflict == feature::COMPRESSED_OVERLAP.id {
+                "; `--compressed-overlap halves|sources-first` chooses a reading"
+            } else {
+                ""
+            };
+            message.push_str(&format!(
+                " (IP {at:#x} left bits undefined where the sources conflict: [{conflict}]{choose})"
+            ));
+        }
         self.summary.end = ThreadEnd::Error {
             ip: Some(ip),
             row,

@@ -714,7 +714,9 @@ pub(crate) fn execute(
             let mut first_info = StepInfo::default();
             pass(&mut first, &ctl, &mut first_info)?;
             halves(st, &ctl, n, info, &pass)?;
-            st.undefine_differences(&first);
+            if st.undefine_differences(&first) {
+                info.conflict = Some(feature::COMPRESSED_OVERLAP.id);
+            }
             merge_info(info, first_info);
             Ok(())
         }

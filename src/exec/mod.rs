@@ -121,6 +121,9 @@ pub struct StepInfo {
     /// an instruction that did not jump is not included (the `ip` register changes on every
     /// step).
     pub written: crate::state::Written,
+    /// A source conflict that left results undefined: the row (`feature.compressed-overlap`)
+    /// when the readings it offers differed on some bit of this execution.
+    pub conflict: Option<&'static str>,
 }
 
 /// Execute one instruction (lenient: runtime rule violations are reported in [`StepInfo`] and

@@ -9,23 +9,29 @@ impl ThreadState {
     /// other result of the same step) holds a different value or undefined flag; an
     /// accumulator whose extended precision differs becomes undefined as a whole. Inexact
     /// flags are joined. Both states must be of the same platform (else nothing changes).
-    pub fn undefine_differences(&mut self, other: &ThreadState) {
+    /// Returns whether a defined byte or bit became undefined.
+    pub fn undefine_differences(&mut self, other: &ThreadState) -> bool {
         if self.platform != other.platform || self.grf.len() != other.grf.len() {
-            return;
+            return false;
         }
+        let mut changed = false;
         for (i, (a, b)) in self.grf.iter().zip(&other.grf).enumerate() {
             let bit = 1u64 << (i % 64);
             let undef = (self.grf_undef[i / 64] | other.grf_undef[i / 64]) & bit != 0;
-            if a != b || undef {
+            if (a != b || undef) && self.grf_undef[i / 64] & bit == 0 {
                 self.grf_undef[i / 64] |= bit;
+                changed = true;
             }
         }
         let word = |x: &[u8]| x.iter().rev().fold(0u32, |w, v| (w << 8) | u32::from(*v));
         for (d, (a, b)) in self.arf.chunks(4).zip(other.arf.chunks(4)).enumerate() {
-            self.arf_undef[d] |= other.arf_undef[d] | (word(a) ^ word(b));
+            let more = (other.arf_undef[d] | (word(a) ^ word(b))) & !self.arf_undef[d];
+            changed |= more != 0;
+            self.arf_undef[d] |= more;
         }
         for (n, (a, b)) in self.acc.iter().zip(&other.acc).enumerate() {
             if a != b {
+                changed = true;
                 if let Some(r) = (self.layout.regs.iter())
                     .find(|r| r.info.name == "acc" && usize::from(r.num) == n)
                 {
@@ -44,6 +50,7 @@ impl ThreadState {
                 *a |= b;
             }
         }
+        changed
     }
 }
 
@@ -58,7 +65,7 @@ mod tests {
         let mut b = a.clone();
         b.write_grf_bytes(64, &[1]).unwrap();
         b.set_flag(0, 0b100, 0).unwrap();
-        a.undefine_differences(&b);
+        assert!(a.undefine_differences(&b));
         assert!(a.grf_byte_undefined(64));
         assert!(!a.grf_byte_undefined(63) && !a.grf_byte_undefined(65));
         assert_eq!(a.flag(0), Some((0, 0b100)));
@@ -70,8 +77,12 @@ mod tests {
         let mut a = ThreadState::zeroed(Platform::Bdw);
         let mut b = a.clone();
         b.set_grf_undefined(128, 2);
-        a.undefine_differences(&b);
+        assert!(a.undefine_differences(&b));
         assert!(a.grf_byte_undefined(128) && a.grf_byte_undefined(129));
+        assert!(
+            !a.clone().undefine_differences(&a.clone()),
+            "equal states change nothing"
+        );
         assert!(!a.grf_byte_undefined(130));
     }
 }

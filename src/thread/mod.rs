@@ -140,6 +140,9 @@ pub struct Thread {
     /// The report of the last send, when tracing ([`Thread::take_message`]).
     message: Option<MessageReport>,
     recent: std::collections::VecDeque<u32>,
+    /// The last instruction whose results a source conflict left undefined: its IP and the
+    /// row ([`StepInfo::conflict`]).
+    conflict: Option<(u32, &'static str)>,
     /// The System IP and the application state kept across the System Routine.
     exc: exception::Exceptions,
 }
@@ -192,6 +195,7 @@ impl Thread {
             trace_messages: false,
             message: None,
             recent: std::collections::VecDeque::with_capacity(RECENT),
+            conflict: None,
             exc: exception::Exceptions::default(),
         })
     }
@@ -404,7 +408,16 @@ impl Thread {
             let (info, next_ip) = self.plain(st, insn, ip, next, at_ip, spf, opts)?;
             (info.enabled, Some(info), next_ip)
         };
+        if let Some(row) = info.as_ref().and_then(|i| i.conflict) {
+            self.conflict = Some((ip, row));
+        }
         Ok(self.finish(ip, d.insn, enabled, info, next_ip))
+    }
+
+    /// The last instruction whose results a source conflict left undefined (its IP and row,
+    /// e.g. feature.compressed-overlap), to explain a later refusal of an undefined value.
+    pub fn last_conflict(&self) -> Option<(u32, &'static str)> {
+        self.conflict
     }
 
     /// The end of a step: IP moves to `next_ip`, the step is counted and reported.

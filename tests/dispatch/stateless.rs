@@ -246,6 +246,15 @@ fn assert_stops_at_lane_24(r: &RunResult) {
             ThreadEnd::Error { row, message, .. } => {
                 assert_eq!(row.as_deref(), Some("send.undefined-address"), "{message}");
                 assert!(message.contains("lane 0's address"), "{message}");
+                // The refusal names the instruction whose overlap left the address undefined:
+                // the `(16|M16)` add at IP 0x60 (meaning_of_life2) or 0x60 (modulate's r9).
+                assert!(
+                    message.contains(
+                        "left bits undefined where the sources conflict: \
+                                      [feature.compressed-overlap]"
+                    ),
+                    "{message}"
+                );
             }
             e => panic!("expected the undefined-address error, got {e:?}"),
         }

@@ -12,8 +12,9 @@ const STATE: &str = r#"{"base": "zero",
  "r3": {"type": "ud", "values": [0, 10, 20, 30, 40, 50, 60, 70]},
  "r4": {"type": "ud", "values": [100, 101, 102, 103, 104, 105, 106, 107]}}"#;
 
-/// The r5 value row of `euref run`'s text output with `--compressed-overlap how`.
-fn r5_row(how: &str) -> String {
+/// The r5 value row of `euref run`'s text output with `--compressed-overlap how`, and its
+/// standard error.
+fn r5_row(how: &str) -> (String, String) {
     let tmp = Scratch::new("run-overlap");
     let prog = tmp.file("k.asm", PROG);
     let st = tmp.file("st.json", STATE);
@@ -56,7 +57,13 @@ fn each_reading_and_the_undefined_default() {
     // The two differ in every element's low byte only: undefined, shown as ??.
     let mut both = r3.map(|x| (x + 2) ^ (101 + x / 10));
     assert!(both.all(|d| d != 0 && d < 0x100));
-    assert_eq!(r5_row("undefined"), row((0..8).map(|_| "??".to_string())));
+    let (undefined, warn) = r5_row("undefined");
+    assert_eq!(undefined, row((0..8).map(|_| "??".to_string())));
+    // The warning names the row and the instruction.
+    assert!(
+        warn.contains(":1:1: [feature.compressed-overlap]"),
+        "{warn}"
+    );
 }
 
 #[test]
