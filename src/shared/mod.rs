@@ -13,9 +13,12 @@
 //!   (send.gateway.barrier);
 //! - the DC1 A64 (stateless) scattered and untyped read / write: flat-memory addresses
 //!   ([`a64`]);
+//! - the DC0 OWord block read / write on buffer surfaces and the DC1 A64 OWord block read /
+//!   write ([`block`]);
 //! - every other message is refused naming its decoded name and row (send.unmodelled).
 
 pub mod a64;
+pub mod block;
 pub mod fence;
 pub mod payload;
 pub mod scattered;
@@ -165,6 +168,10 @@ pub fn execute(
         ("dc1", "a64_untyped_surface_read") => a64::untyped_read(st, &c, mem)?,
         ("dc1", "a64_untyped_surface_write") => a64::untyped_write(st, &c, mem)?,
         ("dc0" | "render", "memory_fence") => fence::execute(st, insn, &m, &dp)?,
+        ("dc0", "oword_block_read" | "unaligned_oword_block_read") => block::read(st, &c, mem)?,
+        ("dc0", "oword_block_write") => block::write(st, &c, mem)?,
+        ("dc1", "a64_oword_block_read") => block::a64_read(st, &c, mem)?,
+        ("dc1", "a64_oword_block_write") => block::a64_write(st, &c, mem)?,
         _ => return Err(unmodelled()),
     }
     Ok(out)
