@@ -11,7 +11,7 @@ use crate::state::ThreadState;
 use std::collections::BTreeMap;
 
 /// mem.a64.bti: the index must be a stateless one (255 or 253).
-fn check_bti(c: &Ctx) -> Result<(), MemError> {
+pub(super) fn check_bti(c: &Ctx) -> Result<(), MemError> {
     match c.dp.surface.map(|s| s.name) {
         Some("stateless" | "stateless_non_coherent") => Ok(()),
         other => Err(MemError::new(

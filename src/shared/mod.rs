@@ -20,9 +20,12 @@
 //! - every other message is refused naming its decoded name and row (send.unmodelled);
 //! - with a trace on ([`execute_traced`]) the send reports its decoded message and the memory
 //!   each lane read or wrote ([`report`]); messages access memory through the context's
-//!   [`report::Recorder`], which records nothing when the trace is off.
+//!   [`report::Recorder`], which records nothing when the trace is off;
+//! - the DC0 OWord block read / write on buffer surfaces and the DC1 A64 OWord block read /
+//!   write ([`block`]).
 
 pub mod a64;
+pub mod block;
 pub mod fence;
 pub mod payload;
 pub mod reg_desc;
@@ -226,6 +229,10 @@ fn run_message(
         ("dc0", "dword_scattered_read") => scattered::dword_read(st, &c, mem)?,
         ("dc0", "dword_scattered_write") => scattered::dword_write(st, &c, mem)?,
         ("dc1", "a64_untyped_atomic") => a64::untyped_atomic(st, &c, mem)?,
+        ("dc0", "oword_block_read" | "unaligned_oword_block_read") => block::read(st, &c, mem)?,
+        ("dc0", "oword_block_write") => block::write(st, &c, mem)?,
+        ("dc1", "a64_oword_block_read") => block::a64_read(st, &c, mem)?,
+        ("dc1", "a64_oword_block_write") => block::a64_write(st, &c, mem)?,
         _ => return Err(unmodelled()),
     }
     Ok(out)

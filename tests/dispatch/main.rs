@@ -4,6 +4,7 @@
 mod material;
 
 mod barrier;
+mod block_messages;
 mod corpus_payload;
 mod desc_errors;
 mod desc_valid;
