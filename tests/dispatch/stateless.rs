@@ -3,39 +3,10 @@
 //! kernels of seed 003 (tests/fixtures/seed003.asm) with the argument registers the article
 //! names, checked against their OpenCL source.
 
-use euref::asm::{self, Dialect};
-use euref::dispatch::run::{run, BufferKind, RunOptions, RunResult, ThreadEnd};
-use euref::dispatch::Dispatch;
+use crate::kernel_util::*;
+use euref::dispatch::run::{run, RunOptions, RunResult, ThreadEnd};
 use euref::exec::CompressedOverlap;
 use euref::spec::Platform;
-use euref::thread::Image;
-
-fn image(p: Platform, text: &str) -> Image {
-    let prog = asm::parse(text.as_bytes(), Some(Dialect::Iga), p).expect("assembles");
-    Image::from_insns(p, &prog.insns, 0).expect("encodes")
-}
-
-fn dispatch(json: &str) -> Dispatch {
-    let dir = tempfile::tempdir().unwrap();
-    Dispatch::parse(json, dir.path()).expect("valid description")
-}
-
-/// The final bytes of `a64_buffers[index]`.
-fn a64(r: &RunResult, index: usize) -> &[Option<u8>] {
-    r.buffers
-        .iter()
-        .find_map(|b| match b.kind {
-            BufferKind::A64 { index: i, .. } if i == index => Some(b.bytes.as_slice()),
-            _ => None,
-        })
-        .expect("the buffer is in the result")
-}
-
-fn dwords(b: &[Option<u8>]) -> Vec<Option<u32>> {
-    b.chunks(4)
-        .map(|c| Some(u32::from_le_bytes([c[0]?, c[1]?, c[2]?, c[3]?])))
-        .collect()
-}
 
 fn assert_all_eot(r: &RunResult) {
     for t in &r.threads {
