@@ -20,10 +20,12 @@
 //! - every other message is refused naming its decoded name and row (send.unmodelled);
 //! - with a trace on ([`execute_traced`]) the send reports its decoded message and the memory
 //!   each lane read or wrote ([`report`]); messages access memory through the context's
-//!   [`report::Recorder`], which records nothing when the trace is off.
+//!   [`report::Recorder`], which records nothing when the trace is off;
+//! - inexact marks (mem.inexact) pass through memory per message ([`inexact`]).
 
 pub mod a64;
 pub mod fence;
+pub mod inexact;
 pub mod payload;
 pub mod reg_desc;
 pub mod report;
@@ -109,7 +111,17 @@ pub fn execute_traced(
 ) -> Result<(Outcome, Option<MessageReport>), SendError> {
     let (m, src) = message_from(st, insn)?;
     let rec = Recorder::new(trace);
-    let out = run_message(st, insn, &m, mem, &rec)?;
+    // mem.inexact: the memory marks what the message writes from its payload's marks, and
+    // says whether it read an inexact byte (its response is then inexact).
+    let mut mem = mem;
+    if let Some(mm) = mem.as_deref_mut() {
+        mm.begin_message(inexact::payload_inexact(st, insn, &m));
+    }
+    let out = run_message(st, insn, &m, mem.as_deref_mut(), &rec);
+    if mem.is_some_and(|mm| mm.end_message()) {
+        inexact::mark_response(st, insn, &m);
+    }
+    let out = out?;
     let report = rec.take().map(|accesses| {
         let dp = dataport::view(&m);
         MessageReport {
