@@ -114,11 +114,13 @@ pub fn execute_traced(
     // mem.inexact: the memory marks what the message writes from its payload's marks, and
     // says whether it read an inexact byte (its response is then inexact).
     let mut mem = mem;
+    let payload_inexact = mem.is_some() && inexact::payload_inexact(st, insn, &m);
     if let Some(mm) = mem.as_deref_mut() {
-        mm.begin_message(inexact::payload_inexact(st, insn, &m));
+        mm.begin_message(payload_inexact);
     }
     let out = run_message(st, insn, &m, mem.as_deref_mut(), &rec);
-    if mem.is_some_and(|mm| mm.end_message()) {
+    let read_inexact = mem.is_some_and(|mm| mm.end_message());
+    if read_inexact {
         inexact::mark_response(st, insn, &m);
     }
     let out = out?;
@@ -144,6 +146,8 @@ pub fn execute_traced(
             lanes: out.lanes,
             eot: out.eot,
             barrier: out.barrier,
+            inexact_payload: payload_inexact,
+            inexact_read: read_inexact,
             accesses,
         }
     });

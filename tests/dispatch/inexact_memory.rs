@@ -128,6 +128,40 @@ fn a_read_of_exact_bytes_is_exact() {
     assert_eq!(grf_marks(&st, 9), vec![false; 32]);
 }
 
+/// An untyped atomic add (SIMD8, returning the old value: 0x410B703, mlen 2 = addresses and
+/// the operand 1, rlen 1) with an exact payload: on dwords 0-7 (inexact) it reads an inexact
+/// byte before it writes, so the new values and the returned old ones are inexact
+/// (mem.inexact); on dwords 8-15 (exact) both stay exact.
+#[test]
+fn an_atomic_on_inexact_memory_stays_inexact() {
+    let mut st = ThreadState::zeroed(P);
+    let mut mem = Memory::new();
+    mem.bind(3, SURFACE);
+    run_thread(&mut st, &mut mem, STORE_AND_LOAD);
+    run_thread(
+        &mut st,
+        &mut mem,
+        &[
+            "mov (8|M0) r14.0<1>:ud r2.0<8;8,1>:ud",
+            "mov (8|M0) r15.0<1>:ud 0x1:ud",
+            "send (8|M0) r13 r14 0xC 0x410B703",
+            "mov (8|M0) r14.0<1>:ud r5.0<8;8,1>:ud",
+            "send (8|M0) r16 r14 0xC 0x410B703",
+        ],
+    );
+    assert!(!st.grf_range_inexact(15 * 32, 32), "the operand is exact");
+    let mut want = vec![true; 8];
+    want.extend([false; 8]);
+    assert_eq!(dword_marks(&mem), want);
+    assert_eq!(grf_marks(&st, 13), vec![true; 32]);
+    assert_eq!(grf_marks(&st, 16), vec![false; 32]);
+    // The exact dwords were added to: 100 + 1 at dword 8.
+    assert_eq!(
+        mem.read(Place::Flat(SURFACE.base + 32), 4),
+        101u32.to_le_bytes().map(Some)
+    );
+}
+
 /// The same kernel as a dispatch: dwords 0-7 inv results, 8-15 exact, 16-23 r8 (read + 1).
 const DISPATCH_JSON: &str = r#"{"kernel": {"file": "k.asm"}, "platform": "skl", "simd": 8,
  "local_size": [8, 1, 1], "work_groups": [1, 1, 1],
@@ -209,6 +243,29 @@ fn dispatch_results_carry_the_marks() {
     let mask = format!("{}{}{}", "ff".repeat(32), "00".repeat(32), "ff".repeat(32));
     assert_eq!(v["buffers"][0]["inexact"], Value::String(mask));
     assert_eq!(v["buffers"][1].get("inexact"), None);
+
+    // The trace names the marks per message: the first write's payload (inv results), the
+    // read of them, and the last write (r8) are inexact; the exact write is not.
+    let r = run(
+        &d,
+        &Image::from_insns(P, &prog.insns, 0).unwrap(),
+        &RunOptions {
+            trace: true,
+            ..RunOptions::default()
+        },
+    )
+    .unwrap();
+    let text = euref::dispatch::trace::text(r.trace.as_deref().unwrap());
+    let messages: Vec<(bool, bool)> = text
+        .lines()
+        .filter(|l| l.contains(" message dc1 "))
+        .map(|l| (l.contains("inexact-payload"), l.contains("inexact-read")))
+        .collect();
+    assert_eq!(
+        messages,
+        [(true, false), (false, false), (false, true), (true, false)],
+        "{text}"
+    );
 }
 
 /// float_math (corpus): per binding 1 invocation i stores sqrt(x), exp2(e), fma(x, 0.5, 1.25)
