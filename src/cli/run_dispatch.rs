@@ -1,7 +1,9 @@
 //! `euref run [KERNEL] --dispatch d.json` (docs/run.md, "Running a dispatch"): every thread
 //! of the described dispatch on one memory ([`euref::dispatch::run`]), then the final buffers
-//! typed per the description (undefined elements `??`) and a summary per thread, or all of it
-//! as JSON (`--json`); `--trace` puts the trace of every thread first
+//! typed per the description (undefined elements `??`, inexact ones `~` before the value:
+//! spec/memory.toml mem.inexact) and a summary per thread, or all of it as JSON (`--json`,
+//! with an `inexact` byte mask per buffer that has an inexact byte); `--trace` puts the trace
+//! of every thread first
 //! ([`euref::dispatch::trace`]; with `--json` the document's `trace` array).
 //!
 //! Exit status: 0 every thread ended (EOT or the end of the program); 1 a thread stopped with
@@ -12,7 +14,9 @@ use super::output;
 use euref::asm::{self, Dialect};
 use euref::dispatch::data::dtype_info;
 use euref::dispatch::desc::KernelSource;
-use euref::dispatch::run::{self as runner, BufferKind, RunOptions, RunResult, ThreadEnd};
+use euref::dispatch::run::{
+    self as runner, BufferKind, BufferResult, RunOptions, RunResult, ThreadEnd,
+};
 use euref::dispatch::trace;
 use euref::dispatch::Dispatch;
 use euref::exec::{CompressedOverlap, ExecOptions};
@@ -184,6 +188,22 @@ fn elements(bytes: &[Option<u8>], dtype: Option<&str>) -> (String, Vec<Option<Va
     (t.to_string(), values)
 }
 
+/// The inexact mask of a buffer as `--json` writes it: `00` (exact) or `ff` (inexact) per
+/// byte, like a GRF register's in the state JSON (None: every byte is exact).
+fn inexact_hex(b: &BufferResult) -> Option<String> {
+    b.inexact.contains(&true).then(|| {
+        b.inexact
+            .iter()
+            .map(|&x| if x { "ff" } else { "00" })
+            .collect()
+    })
+}
+
+/// The legend line of the text output when an element is marked inexact.
+const INEXACT_LEGEND: &str = "~ inexact: the model's value, computed from an approximate math \
+     result (math.inexact) and stored by a message with an inexact payload or read from \
+     inexact memory (mem.inexact); hardware may store another value within the bound";
+
 fn hex(bytes: &[Option<u8>]) -> String {
     bytes
         .iter()
@@ -227,6 +247,7 @@ fn text(name: &str, d: &Dispatch, r: &RunResult) -> String {
         d.simd,
         d.platform.name()
     );
+    let mut any_inexact = false;
     for b in &r.buffers {
         let (what, dtype) = buffer_info(d, b.kind);
         let (t, values) = elements(&b.bytes, dtype);
@@ -236,23 +257,45 @@ fn text(name: &str, d: &Dispatch, r: &RunResult) -> String {
             "hex dwords"
         };
         let undefined = b.bytes.iter().filter(|x| x.is_none()).count();
+        let inexact = b.inexact.iter().filter(|&&x| x).count();
         let _ = writeln!(
             out,
-            "{what}: {} bytes as {shown}, {undefined} undefined byte(s)",
-            b.bytes.len()
+            "{what}: {} bytes as {shown}, {undefined} undefined byte(s){}",
+            b.bytes.len(),
+            if inexact > 0 {
+                format!(", {inexact} inexact byte(s)")
+            } else {
+                String::new()
+            }
         );
+        any_inexact |= inexact > 0;
+        let size = dtype_info(&t).map_or(4, |(s, _)| s);
         for (row, chunk) in values.chunks(8).enumerate() {
             let _ = write!(out, "  [{:4}]", row * 8);
-            for v in chunk {
+            for (k, v) in chunk.iter().enumerate() {
+                let e = (row * 8 + k) * size;
                 let s = match v {
                     None => "??".to_string(),
-                    Some(Value::String(s)) => s.clone(),
-                    Some(v) => v.to_string(),
+                    Some(v) => {
+                        // mem.inexact: `~` before an element with an inexact byte.
+                        let mark = if b.range_inexact(e..e + size) {
+                            "~"
+                        } else {
+                            ""
+                        };
+                        match v {
+                            Value::String(s) => format!("{mark}{s}"),
+                            v => format!("{mark}{v}"),
+                        }
+                    }
                 };
                 let _ = write!(out, " {s:>11}");
             }
             out.push('\n');
         }
+    }
+    if any_inexact {
+        let _ = writeln!(out, "{INEXACT_LEGEND}");
     }
     out.push_str("threads:\n");
     for t in &r.threads {
@@ -288,6 +331,9 @@ fn to_json(d: &Dispatch, r: &RunResult) -> Value {
             };
             v["size"] = json!(b.bytes.len());
             v["hex"] = json!(hex(&b.bytes));
+            if let Some(m) = inexact_hex(b) {
+                v["inexact"] = json!(m);
+            }
             if dtype.is_some() {
                 v["dtype"] = json!(t);
                 v["values"] = Value::Array(values.into_iter().map(|x| x.unwrap_or(Value::Null)).collect());

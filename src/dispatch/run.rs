@@ -97,11 +97,26 @@ pub enum BufferKind {
     A64 { index: usize, address: u64 },
 }
 
-/// A buffer's final bytes (`None`: undefined).
+/// A buffer's final bytes (`None`: undefined) and their inexact marks (spec/memory.toml
+/// mem.inexact; empty when no byte is inexact).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BufferResult {
     pub kind: BufferKind,
     pub bytes: Vec<Option<u8>>,
+    /// One flag per byte, set when the byte is inexact; empty: every byte is exact.
+    pub inexact: Vec<bool>,
+}
+
+impl BufferResult {
+    /// Whether byte `i` is inexact (mem.inexact).
+    pub fn byte_inexact(&self, i: usize) -> bool {
+        self.inexact.get(i).copied().unwrap_or(false)
+    }
+
+    /// Whether any byte of `range` is inexact.
+    pub fn range_inexact(&self, range: std::ops::Range<usize>) -> bool {
+        range.into_iter().any(|i| self.byte_inexact(i))
+    }
 }
 
 /// The outcome of a dispatch.
@@ -584,15 +599,21 @@ pub fn run(d: &Dispatch, image: &Image, o: &RunOptions) -> Result<RunResult, Set
     let buffers = kinds
         .into_iter()
         .map(|kind| {
-            let bytes = match kind {
-                BufferKind::Surface { index, base, .. } => {
-                    mem.flat.read(base, d.surfaces[index].size as usize)
-                }
-                BufferKind::A64 { index, address } => {
-                    mem.flat.read(address, d.a64_buffers[index].size as usize)
-                }
+            let (base, size) = match kind {
+                BufferKind::Surface { index, base, .. } => (base, d.surfaces[index].size),
+                BufferKind::A64 { index, address } => (address, d.a64_buffers[index].size),
             };
-            BufferResult { kind, bytes }
+            let bytes = mem.flat.read(base, size as usize);
+            let inexact = if mem.flat.any_inexact(base, size as usize) {
+                mem.flat.inexact(base, size as usize)
+            } else {
+                Vec::new()
+            };
+            BufferResult {
+                kind,
+                bytes,
+                inexact,
+            }
         })
         .collect();
     Ok(RunResult {

@@ -108,6 +108,13 @@ pub fn message_line(m: &MessageReport) -> String {
         }
     }
     s += &format!(" lanes {:#x}", m.lanes);
+    // mem.inexact, per message.
+    if m.inexact_payload {
+        s += " inexact-payload";
+    }
+    if m.inexact_read {
+        s += " inexact-read";
+    }
     s
 }
 
@@ -195,6 +202,7 @@ pub fn message_json(m: &MessageReport) -> Value {
         "desc_reg": m.desc_reg.map(|n| format!("a0.{n}")),
         "ex_desc_reg": m.ex_desc_reg.map(|n| format!("a0.{n}")),
         "lanes": format!("{:#x}", m.lanes), "eot": m.eot, "barrier": m.barrier,
+        "inexact_payload": m.inexact_payload, "inexact_read": m.inexact_read,
         "accesses": accesses,
     })
 }

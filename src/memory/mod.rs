@@ -10,6 +10,13 @@
 //! A [`Memory`] is what the thread runner hands to the messages it executes
 //! ([`crate::shared`]). The threads of one work group share its SLM; a dispatcher moves the
 //! SLM between work groups with [`Memory::take_slm`] / [`Memory::set_slm`].
+//!
+//! Inexact bytes (mem.inexact): every byte of the flat memory and the SLM has an inexact flag
+//! beside its defined flag ([`Sparse`]). The message runner ([`crate::shared`]) brackets each
+//! message with [`Memory::begin_message`] (whether its payload holds an inexact byte) and
+//! [`Memory::end_message`] (whether it read one); in between, [`Memory::write`] marks what it
+//! stores inexact when the payload was, or when the message read an inexact byte before, and
+//! exact otherwise.
 
 pub mod sparse;
 
@@ -17,6 +24,7 @@ use crate::message::descriptor::value_row;
 use crate::spec::memory::{self as rows, MemRowInfo};
 use crate::spec::Platform;
 pub use sparse::Sparse;
+use std::cell::Cell;
 use std::collections::BTreeMap;
 
 /// A buffer surface: `size` bytes of the flat memory from `base` (mem.surface.buffer).
@@ -81,6 +89,12 @@ pub struct Memory {
     /// The general state base address stateless A32 messages add to their addresses
     /// (mem.stateless.base: from the dispatch, 0 by default).
     pub general_state_base: u64,
+    /// mem.inexact: the message executing has an inexact payload byte: what it writes is
+    /// inexact.
+    marking: bool,
+    /// mem.inexact: the message executing read an inexact byte (what it writes from then on,
+    /// and its response, are inexact).
+    read_inexact: Cell<bool>,
 }
 
 impl Memory {
@@ -183,7 +197,12 @@ impl Memory {
     }
 
     /// `n` bytes at `place` (`None`: undefined; out of bounds: zeros, mem.surface.oob-read).
+    /// Notes an inexact byte among them for [`Memory::end_message`] (mem.inexact).
     pub fn read(&self, place: Place, n: usize) -> Vec<Option<u8>> {
+        if self.has_inexact() && !self.read_inexact.get() && self.inexact(place, n).contains(&true)
+        {
+            self.read_inexact.set(true);
+        }
         match place {
             Place::Flat(a) => self.flat.read(a, n),
             Place::Slm(o) => match &self.slm {
@@ -194,17 +213,51 @@ impl Memory {
         }
     }
 
-    /// Store `bytes` at `place` (out of bounds: dropped, mem.surface.oob-write).
+    /// Store `bytes` at `place` (out of bounds: dropped, mem.surface.oob-write); inexact while
+    /// the message executing has an inexact payload byte or read an inexact byte, exact
+    /// otherwise (mem.inexact).
     pub fn write(&mut self, place: Place, bytes: &[Option<u8>]) {
+        let inexact = self.marking || self.read_inexact.get();
         match place {
-            Place::Flat(a) => self.flat.write(a, bytes),
+            Place::Flat(a) => self.flat.write_marked(a, bytes, inexact),
             Place::Slm(o) => {
                 if let Some(s) = &mut self.slm {
-                    s.bytes.write(u64::from(o), bytes);
+                    s.bytes.write_marked(u64::from(o), bytes, inexact);
                 }
             }
             Place::OutOfBounds => {}
         }
+    }
+
+    /// The inexact flags of the `n` bytes at `place` (mem.inexact; out of bounds: exact zeros).
+    pub fn inexact(&self, place: Place, n: usize) -> Vec<bool> {
+        match place {
+            Place::Flat(a) => self.flat.inexact(a, n),
+            Place::Slm(o) => match &self.slm {
+                Some(s) => s.bytes.inexact(u64::from(o), n),
+                None => vec![false; n],
+            },
+            Place::OutOfBounds => vec![false; n],
+        }
+    }
+
+    /// Whether any byte of the flat memory or the SLM may be inexact (false: none is).
+    pub fn has_inexact(&self) -> bool {
+        self.flat.has_inexact() || self.slm.as_ref().is_some_and(|s| s.bytes.has_inexact())
+    }
+
+    /// A message starts (mem.inexact): what it writes is inexact when `payload_inexact` (a
+    /// byte of its payload registers is inexact).
+    pub fn begin_message(&mut self, payload_inexact: bool) {
+        self.marking = payload_inexact;
+        self.read_inexact.set(false);
+    }
+
+    /// The message ends (mem.inexact): whether it read an inexact byte (its response is then
+    /// inexact). Writes are exact again until the next [`Memory::begin_message`].
+    pub fn end_message(&mut self) -> bool {
+        self.marking = false;
+        self.read_inexact.replace(false)
     }
 }
 
@@ -241,5 +294,32 @@ mod tests {
         assert_eq!(m.read(Place::OutOfBounds, 2), [Some(0), Some(0)]);
         m.write(Place::Slm(0), &[Some(5)]);
         assert_eq!(m.read(Place::Slm(0), 2), [Some(5), None]);
+    }
+
+    #[test]
+    fn a_message_marks_and_notes_inexact_bytes() {
+        let mut m = Memory::new();
+        m.set_slm(Slm::new(16));
+        // mem.inexact: an inexact payload marks what the message writes, SLM and flat alike.
+        m.begin_message(true);
+        m.write(Place::Slm(0), &[Some(1), Some(2)]);
+        m.write(Place::Flat(0x100), &[Some(3)]);
+        assert!(!m.end_message());
+        assert_eq!(m.inexact(Place::Slm(0), 3), [true, true, false]);
+        assert_eq!(m.inexact(Place::Flat(0x100), 1), [true]);
+        // A message with an exact payload that reads an inexact byte: its later writes are
+        // inexact (an atomic), and it reports the read.
+        m.begin_message(false);
+        m.write(Place::Slm(4), &[Some(9)]);
+        let _ = m.read(Place::Slm(1), 1);
+        m.write(Place::Slm(5), &[Some(9)]);
+        assert!(m.end_message());
+        assert_eq!(m.inexact(Place::Slm(4), 2), [false, true]);
+        // An exact write clears the mark; reading exact bytes reports nothing.
+        m.begin_message(false);
+        m.write(Place::Flat(0x100), &[Some(3)]);
+        let _ = m.read(Place::Slm(2), 2);
+        assert!(!m.end_message());
+        assert_eq!(m.inexact(Place::Flat(0x100), 1), [false]);
     }
 }

@@ -1,6 +1,7 @@
 //! A sparse byte store with an undefined flag per byte (spec/memory.toml mem.flat,
 //! mem.undefined-bytes): pages of 4 KiB created on first write; a byte never written is
-//! undefined.
+//! undefined. Beside the defined flag each byte has an inexact flag (mem.inexact): set by
+//! [`Sparse::write_marked`], cleared by every other store.
 
 use std::collections::HashMap;
 
@@ -11,6 +12,8 @@ struct Page {
     data: Box<[u8; PAGE as usize]>,
     /// One bit per byte: set when the byte is defined.
     defined: Box<[u64; (PAGE / 64) as usize]>,
+    /// One bit per byte: set when the (defined) byte is inexact (mem.inexact).
+    inexact: Box<[u64; (PAGE / 64) as usize]>,
 }
 
 impl Page {
@@ -18,6 +21,7 @@ impl Page {
         Page {
             data: Box::new([0; PAGE as usize]),
             defined: Box::new([0; (PAGE / 64) as usize]),
+            inexact: Box::new([0; (PAGE / 64) as usize]),
         }
     }
 }
@@ -26,6 +30,8 @@ impl Page {
 #[derive(Debug, Clone, Default)]
 pub struct Sparse {
     pages: HashMap<u64, Page>,
+    /// Whether a byte was ever marked inexact (skips the inexact checks when not).
+    any_inexact: bool,
 }
 
 impl Sparse {
@@ -41,21 +47,64 @@ impl Sparse {
         (p.defined[o / 64] >> (o % 64) & 1 == 1).then_some(p.data[o])
     }
 
-    /// Set the byte at `a` (`None`: make it undefined).
+    /// Set the byte at `a` (`None`: make it undefined); the byte is exact.
     pub fn set_byte(&mut self, a: u64, v: Option<u8>) {
+        self.set_byte_marked(a, v, false);
+    }
+
+    /// Set the byte at `a` (`None`: make it undefined), inexact when `inexact` and defined
+    /// (mem.inexact: an undefined byte is never inexact).
+    pub fn set_byte_marked(&mut self, a: u64, v: Option<u8>, inexact: bool) {
         let o = (a % PAGE) as usize;
+        let bit = 1u64 << (o % 64);
         match v {
             Some(b) => {
                 let p = self.pages.entry(a / PAGE).or_insert_with(Page::new);
                 p.data[o] = b;
-                p.defined[o / 64] |= 1 << (o % 64);
+                p.defined[o / 64] |= bit;
+                if inexact {
+                    p.inexact[o / 64] |= bit;
+                    self.any_inexact = true;
+                } else {
+                    p.inexact[o / 64] &= !bit;
+                }
             }
             None => {
                 if let Some(p) = self.pages.get_mut(&(a / PAGE)) {
-                    p.defined[o / 64] &= !(1 << (o % 64));
+                    p.defined[o / 64] &= !bit;
+                    p.inexact[o / 64] &= !bit;
                 }
             }
         }
+    }
+
+    /// Whether the byte at `a` is inexact (mem.inexact; an undefined byte never is).
+    pub fn is_inexact(&self, a: u64) -> bool {
+        if !self.any_inexact {
+            return false;
+        }
+        let Some(p) = self.pages.get(&(a / PAGE)) else {
+            return false;
+        };
+        let o = (a % PAGE) as usize;
+        p.inexact[o / 64] >> (o % 64) & 1 == 1
+    }
+
+    /// Whether any of the `n` bytes from `a` is inexact.
+    pub fn any_inexact(&self, a: u64, n: usize) -> bool {
+        self.any_inexact && (0..n as u64).any(|i| self.is_inexact(a.wrapping_add(i)))
+    }
+
+    /// The inexact flags of the `n` bytes from `a` (an undefined byte: false).
+    pub fn inexact(&self, a: u64, n: usize) -> Vec<bool> {
+        (0..n as u64)
+            .map(|i| self.is_inexact(a.wrapping_add(i)))
+            .collect()
+    }
+
+    /// Whether any byte may be inexact (false: none is).
+    pub fn has_inexact(&self) -> bool {
+        self.any_inexact
     }
 
     /// `n` bytes from `a` (addresses wrap at 2^64).
@@ -65,10 +114,15 @@ impl Sparse {
             .collect()
     }
 
-    /// Store `bytes` from `a` (addresses wrap at 2^64).
+    /// Store `bytes` from `a` (addresses wrap at 2^64); they are exact.
     pub fn write(&mut self, a: u64, bytes: &[Option<u8>]) {
+        self.write_marked(a, bytes, false);
+    }
+
+    /// Store `bytes` from `a`, the defined ones inexact when `inexact` (mem.inexact).
+    pub fn write_marked(&mut self, a: u64, bytes: &[Option<u8>], inexact: bool) {
         for (i, b) in bytes.iter().enumerate() {
-            self.set_byte(a.wrapping_add(i as u64), *b);
+            self.set_byte_marked(a.wrapping_add(i as u64), *b, inexact);
         }
     }
 
@@ -97,5 +151,20 @@ mod tests {
         assert_eq!(s.byte(PAGE), None);
         s.write(u64::MAX, &[Some(9), Some(8)]);
         assert_eq!((s.byte(u64::MAX), s.byte(0)), (Some(9), Some(8)));
+    }
+
+    #[test]
+    fn inexact_marks_follow_the_last_store() {
+        let mut s = Sparse::new();
+        assert!(!s.has_inexact());
+        s.write_marked(10, &[Some(1), None, Some(3)], true);
+        // mem.inexact: an undefined byte is never inexact.
+        assert_eq!(s.inexact(9, 5), [false, true, false, true, false]);
+        assert!(s.any_inexact(10, 1) && !s.any_inexact(11, 1));
+        // An exact store clears the mark; making the byte undefined does too.
+        s.write(10, &[Some(7)]);
+        s.set_byte(12, None);
+        s.set_byte(12, Some(4));
+        assert_eq!(s.inexact(10, 3), [false, false, false]);
     }
 }

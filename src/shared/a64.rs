@@ -126,7 +126,7 @@ pub fn scattered_write(st: &mut ThreadState, c: &Ctx, mem: &mut Memory) -> Resul
         }
     }
     for (a, b) in stores {
-        mem.flat.write(a, &[b]);
+        mem.write(Place::Flat(a), &[b]);
     }
     Ok(())
 }

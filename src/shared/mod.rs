@@ -22,11 +22,13 @@
 //!   each lane read or wrote ([`report`]); messages access memory through the context's
 //!   [`report::Recorder`], which records nothing when the trace is off;
 //! - the DC0 OWord block read / write on buffer surfaces and the DC1 A64 OWord block read /
-//!   write ([`block`]).
+//!   write ([`block`]);
+//! - inexact marks (mem.inexact) pass through memory per message ([`inexact`]).
 
 pub mod a64;
 pub mod block;
 pub mod fence;
+pub mod inexact;
 pub mod payload;
 pub mod reg_desc;
 pub mod report;
@@ -112,7 +114,19 @@ pub fn execute_traced(
 ) -> Result<(Outcome, Option<MessageReport>), SendError> {
     let (m, src) = message_from(st, insn)?;
     let rec = Recorder::new(trace);
-    let out = run_message(st, insn, &m, mem, &rec)?;
+    // mem.inexact: the memory marks what the message writes from its payload's marks, and
+    // says whether it read an inexact byte (its response is then inexact).
+    let mut mem = mem;
+    let payload_inexact = mem.is_some() && inexact::payload_inexact(st, insn, &m);
+    if let Some(mm) = mem.as_deref_mut() {
+        mm.begin_message(payload_inexact);
+    }
+    let out = run_message(st, insn, &m, mem.as_deref_mut(), &rec);
+    let read_inexact = mem.is_some_and(|mm| mm.end_message());
+    if read_inexact {
+        inexact::mark_response(st, insn, &m);
+    }
+    let out = out?;
     let report = rec.take().map(|accesses| {
         let dp = dataport::view(&m);
         MessageReport {
@@ -135,6 +149,8 @@ pub fn execute_traced(
             lanes: out.lanes,
             eot: out.eot,
             barrier: out.barrier,
+            inexact_payload: payload_inexact,
+            inexact_read: read_inexact,
             accesses,
         }
     });

@@ -53,7 +53,7 @@ impl Payload {
 }
 
 /// The GRF number of a direct GRF operand.
-fn grf_of(addr: &Addr) -> Option<u8> {
+pub(super) fn grf_of(addr: &Addr) -> Option<u8> {
     match *addr {
         Addr::Direct {
             reg: Reg::Grf(r),

@@ -137,6 +137,12 @@ pub struct MessageReport {
     /// End of thread / barrier message.
     pub eot: bool,
     pub barrier: bool,
+    /// mem.inexact: a byte of the payload registers was inexact (every byte the message
+    /// wrote is marked inexact).
+    pub inexact_payload: bool,
+    /// mem.inexact: the message read an inexact memory byte (its response registers, and
+    /// what it wrote after the read, are marked inexact).
+    pub inexact_read: bool,
     /// The memory accesses, in the order the message made them.
     pub accesses: Vec<Access>,
 }

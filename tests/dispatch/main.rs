@@ -9,6 +9,7 @@ mod corpus_payload;
 mod desc_errors;
 mod desc_valid;
 mod dispatch_trace;
+mod inexact_memory;
 mod kernel_util;
 mod payload_rows;
 mod run_kernels;
