@@ -92,14 +92,27 @@ impl Sparse {
 
     /// Whether any of the `n` bytes from `a` is inexact.
     pub fn any_inexact(&self, a: u64, n: usize) -> bool {
-        self.any_inexact && (0..n as u64).any(|i| self.is_inexact(a.wrapping_add(i)))
+        self.any_inexact
+            && chunks(a, n).any(|(page, o, take, _)| {
+                self.pages
+                    .get(&page)
+                    .is_some_and(|p| (o..o + take).any(|k| bit(&p.inexact, k)))
+            })
     }
 
     /// The inexact flags of the `n` bytes from `a` (an undefined byte: false).
     pub fn inexact(&self, a: u64, n: usize) -> Vec<bool> {
-        (0..n as u64)
-            .map(|i| self.is_inexact(a.wrapping_add(i)))
-            .collect()
+        let mut out = vec![false; n];
+        if self.any_inexact {
+            for (page, o, take, at) in chunks(a, n) {
+                if let Some(p) = self.pages.get(&page) {
+                    for k in 0..take {
+                        out[at + k] = bit(&p.inexact, o + k);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Whether any byte may be inexact (false: none is).
@@ -109,9 +122,15 @@ impl Sparse {
 
     /// `n` bytes from `a` (addresses wrap at 2^64).
     pub fn read(&self, a: u64, n: usize) -> Vec<Option<u8>> {
-        (0..n as u64)
-            .map(|i| self.byte(a.wrapping_add(i)))
-            .collect()
+        let mut out = vec![None; n];
+        for (page, o, take, at) in chunks(a, n) {
+            if let Some(p) = self.pages.get(&page) {
+                for k in 0..take {
+                    out[at + k] = bit(&p.defined, o + k).then_some(p.data[o + k]);
+                }
+            }
+        }
+        out
     }
 
     /// Store `bytes` from `a` (addresses wrap at 2^64); they are exact.
@@ -121,17 +140,68 @@ impl Sparse {
 
     /// Store `bytes` from `a`, the defined ones inexact when `inexact` (mem.inexact).
     pub fn write_marked(&mut self, a: u64, bytes: &[Option<u8>], inexact: bool) {
-        for (i, b) in bytes.iter().enumerate() {
-            self.set_byte_marked(a.wrapping_add(i as u64), *b, inexact);
+        for (page, o, take, at) in chunks(a, bytes.len()) {
+            let part = &bytes[at..at + take];
+            let p = if part.iter().any(Option::is_some) {
+                self.pages.entry(page).or_insert_with(Page::new)
+            } else {
+                // Only undefined bytes: a page never written stays absent.
+                match self.pages.get_mut(&page) {
+                    Some(p) => p,
+                    None => continue,
+                }
+            };
+            for (k, b) in part.iter().enumerate() {
+                let (w, m) = ((o + k) / 64, 1u64 << ((o + k) % 64));
+                match b {
+                    Some(v) => {
+                        p.data[o + k] = *v;
+                        p.defined[w] |= m;
+                        if inexact {
+                            p.inexact[w] |= m;
+                        } else {
+                            p.inexact[w] &= !m;
+                        }
+                    }
+                    None => {
+                        p.defined[w] &= !m;
+                        p.inexact[w] &= !m;
+                    }
+                }
+            }
+            if inexact && part.iter().any(Option::is_some) {
+                self.any_inexact = true;
+            }
         }
     }
 
     /// Store defined `bytes` from `a`.
     pub fn load(&mut self, a: u64, bytes: &[u8]) {
-        for (i, b) in bytes.iter().enumerate() {
-            self.set_byte(a.wrapping_add(i as u64), Some(*b));
-        }
+        let defined: Vec<Option<u8>> = bytes.iter().copied().map(Some).collect();
+        self.write(a, &defined);
     }
+}
+
+/// Bit `k` of a page's per-byte flags.
+fn bit(flags: &[u64; (PAGE / 64) as usize], k: usize) -> bool {
+    flags[k / 64] >> (k % 64) & 1 == 1
+}
+
+/// The pieces of the `n` bytes from `a` (wrapping at 2^64) that lie in one page each:
+/// (page number, offset in the page, length, offset in the `n` bytes).
+fn chunks(a: u64, n: usize) -> impl Iterator<Item = (u64, usize, usize, usize)> {
+    let mut done = 0usize;
+    std::iter::from_fn(move || {
+        if done >= n {
+            return None;
+        }
+        let at = a.wrapping_add(done as u64);
+        let o = (at % PAGE) as usize;
+        let take = (n - done).min(PAGE as usize - o);
+        let piece = (at / PAGE, o, take, done);
+        done += take;
+        Some(piece)
+    })
 }
 
 #[cfg(test)]
@@ -166,5 +236,47 @@ mod tests {
         s.set_byte(12, None);
         s.set_byte(12, Some(4));
         assert_eq!(s.inexact(10, 3), [false, false, false]);
+    }
+
+    /// The page-piece operations agree with byte-by-byte stores and loads, across page
+    /// boundaries and the wrap at 2^64.
+    #[test]
+    fn piecewise_operations_equal_the_byte_operations() {
+        let mut piecewise = Sparse::new();
+        let mut bytewise = Sparse::new();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..300 {
+            let base = if round % 3 == 0 {
+                u64::MAX - 5000
+            } else {
+                2 * PAGE
+            };
+            let a = base.wrapping_add(next() % (3 * PAGE));
+            let n = (next() % 200) as usize;
+            let bytes: Vec<Option<u8>> = (0..n)
+                .map(|_| (next() % 5 != 0).then(|| next() as u8))
+                .collect();
+            let inexact = next() % 2 == 0;
+            piecewise.write_marked(a, &bytes, inexact);
+            for (i, b) in bytes.iter().enumerate() {
+                bytewise.set_byte_marked(a.wrapping_add(i as u64), *b, inexact);
+            }
+            let (r, len) = (a.wrapping_sub(next() % 64), n + 128);
+            let want: Vec<Option<u8>> = (0..len as u64)
+                .map(|i| bytewise.byte(r.wrapping_add(i)))
+                .collect();
+            assert_eq!(piecewise.read(r, len), want, "round {round}");
+            let marks: Vec<bool> = (0..len as u64)
+                .map(|i| bytewise.is_inexact(r.wrapping_add(i)))
+                .collect();
+            assert_eq!(piecewise.inexact(r, len), marks, "round {round}");
+            assert_eq!(piecewise.any_inexact(r, len), marks.contains(&true));
+        }
     }
 }

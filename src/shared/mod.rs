@@ -83,8 +83,40 @@ fn message_from(st: &ThreadState, insn: &Insn) -> Result<(Message, reg_desc::Sou
         return Err(MemError::new(&rows::SEND_PAYLOAD, "the send has no message fields").into());
     };
     let (desc, ex, src) = reg_desc::resolve(st, insn, s.sfid, s.desc, s.ex_desc)?;
-    Ok((decode(s.sfid, desc, ex, st.platform())?, src))
+    Ok((decode_cached(s.sfid, desc, ex, st.platform())?, src))
 }
+
+/// [`decode`], remembered per thread for the descriptors seen last (a kernel sends the same
+/// few messages from every thread; decoding walks the descriptor rows). Only successful
+/// decodes are kept, at most [`DECODED_KEPT`] of them.
+fn decode_cached(
+    sfid: u8,
+    desc: u32,
+    ex: Option<u32>,
+    p: crate::spec::Platform,
+) -> Result<Message, DescError> {
+    type Key = (u8, u32, Option<u32>, crate::spec::Platform);
+    thread_local! {
+        static DECODED: std::cell::RefCell<std::collections::HashMap<Key, Message>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    let key = (sfid, desc, ex, p);
+    if let Some(m) = DECODED.with(|d| d.borrow().get(&key).cloned()) {
+        return Ok(m);
+    }
+    let m = decode(sfid, desc, ex, p)?;
+    DECODED.with(|d| {
+        let mut d = d.borrow_mut();
+        if d.len() >= DECODED_KEPT {
+            d.clear();
+        }
+        d.insert(key, m.clone());
+    });
+    Ok(m)
+}
+
+/// How many decoded descriptors [`decode_cached`] keeps per thread.
+const DECODED_KEPT: usize = 256;
 
 /// The decoded name of `m` for messages: `<sfid> <type> (<type row>)`.
 fn name_of(m: &Message) -> String {
