@@ -3,7 +3,8 @@
 //! located error fit for a terminal, and agreement between each fast reader and the
 //! definition it stands for. Decoding of random words is fuzzed in tests/codec/codec_fuzz.rs.
 //!
-//! Targets: assembly text ([`fuzz_asm_text`]), thread states as JSON ([`fuzz_state_json`]),
+//! Targets: assembly text ([`fuzz_asm_text`]), kernels through the dispatch runner
+//! ([`fuzz_kernels`]), thread states as JSON ([`fuzz_state_json`]),
 //! protocol lines both ways ([`fuzz_protocol`]), vector files ([`fuzz_vector_files`]).
 //! The mutator ([`mutate`]) is deterministic from a seed, so a failure names the input and
 //! reruns the same way.
@@ -29,6 +30,7 @@ mod mutate;
 mod seeds;
 
 mod fuzz_asm_text;
+mod fuzz_kernels;
 mod fuzz_protocol;
 mod fuzz_state_json;
 mod fuzz_vector_files;
