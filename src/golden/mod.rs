@@ -16,6 +16,7 @@ mod ids;
 mod operands;
 mod pipeline;
 mod regtext;
+pub mod program;
 pub mod template;
 pub mod values;
 
