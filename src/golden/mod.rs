@@ -15,8 +15,8 @@ mod fp_rows;
 mod ids;
 mod operands;
 mod pipeline;
-mod regtext;
 pub mod program;
+mod regtext;
 pub mod template;
 pub mod values;
 

@@ -130,7 +130,13 @@ fn reg_now(st: &ThreadState, name: &str) -> (Vec<u8>, Vec<u8>) {
         .map(|b| if st.grf_byte_undefined(b) { 0xff } else { 0 })
         .collect();
     let v: Vec<u8> = (o..o + 32)
-        .map(|b| if st.grf_byte_undefined(b) { 0 } else { st.grf_bytes()[b] })
+        .map(|b| {
+            if st.grf_byte_undefined(b) {
+                0
+            } else {
+                st.grf_bytes()[b]
+            }
+        })
         .collect();
     (v, u)
 }
@@ -293,8 +299,7 @@ fn control_flow_really_diverges() {
         if !tops.is_empty() {
             loops += 1;
         }
-        if r
-            .steps
+        if r.steps
             .iter()
             .any(|&(_, en)| en != 0 && en & dmask != dmask)
         {
@@ -317,7 +322,10 @@ fn control_flow_really_diverges() {
             trips += 1;
         }
     }
-    assert!(partial >= 100, "only {partial} of 200 programs ran under partial masks");
+    assert!(
+        partial >= 100,
+        "only {partial} of 200 programs ran under partial masks"
+    );
     assert!(loops >= 100, "only {loops} of 200 programs have loops");
     assert!(
         trips >= 100,
@@ -354,14 +362,20 @@ fn a_hand_written_program_ends_in_the_state_worked_out_here() {
             .state
             .write_grf(10 * 32 + 4 * c, 4, c as u64, false)
             .unwrap();
-        setup.state.write_grf(11 * 32 + 4 * c, 4, 100, false).unwrap();
+        setup
+            .state
+            .write_grf(11 * 32 + 4 * c, 4, 100, false)
+            .unwrap();
     }
     setup.state.set_flag(0, 0, 0).unwrap();
     setup.state.set_flag(1, 0, 0).unwrap();
     setup.surface = Some(vec![Some(0xee); 64]);
     let v = build(p, "hand".into(), lines, setup).unwrap();
     let dwords = |vals: &[u32]| -> String {
-        vals.iter().flat_map(|d| d.to_le_bytes()).map(|b| format!("{b:02x}")).collect()
+        vals.iter()
+            .flat_map(|d| d.to_le_bytes())
+            .map(|b| format!("{b:02x}"))
+            .collect()
     };
     // Body runs: channel c: c & 3 times.
     let r11: Vec<u32> = (0..8).map(|c| 100 + (c & 3)).collect();
@@ -387,4 +401,51 @@ fn a_hand_written_program_ends_in_the_state_worked_out_here() {
     // Initial registers as given (r10, r11, flags), nothing else defined in the GRF.
     let names: Vec<&str> = v.initial.keys().map(|k| k.as_str()).collect();
     assert_eq!(names, ["f0", "f1", "r10", "r11"]);
+}
+
+/// Program vectors of every platform match conformance/program.schema.json, which refuses a
+/// single-instruction vector and a program vector with a bad key.
+#[test]
+fn program_vectors_validate_against_their_schema() {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/conformance/program.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::JSONSchema::compile(&schema).expect("schema compiles");
+    let mut one = None;
+    for p in Platform::ALL {
+        let text = lines_of(p, 1, 0..20);
+        for l in text.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            let v: Value = serde_json::from_slice(l).unwrap();
+            if let Err(errs) = validator.validate(&v) {
+                let msgs: Vec<String> = errs
+                    .map(|e| format!("{} at {}", e, e.instance_path))
+                    .collect();
+                panic!("{p:?}: {msgs:?}");
+            }
+            one.get_or_insert(v);
+        }
+    }
+    let mut bad = one.unwrap();
+    bad["trace"] = Value::String("xyz".into());
+    assert!(!validator.is_valid(&bad));
+    let single = serde_json::json!({"v": 2, "id": "x", "gen": "skl", "op": "add", "insn": "add",
+        "bytes": "00", "initial": {}, "expected": {}, "rules": [], "classes": []});
+    assert!(!validator.is_valid(&single));
+}
+
+/// `euref check` given program vectors says what they are instead of a missing key.
+#[test]
+fn the_single_instruction_checker_names_a_program_vector() {
+    let tmp = Scratch::new("golden-programs-check");
+    let path = tmp.file("p.jsonl", lines_of(Platform::Skl, 1, 0..2));
+    let sim = format!("{} sim", env!("CARGO_BIN_EXE_euref"));
+    let o = euref(&["check", "--sim", &sim, path.to_str().unwrap()]);
+    let t = text(&o);
+    assert!(t.contains("line 1: a program vector"), "{t}");
+    assert!(!t.contains("missing field"), "{t}");
 }

@@ -260,12 +260,8 @@ impl<'a> Builder<'a> {
         let c = COUNTER + self.loops() as u32;
         let d = self.data();
         let (top, end) = (self.label("LOOP"), self.label("WHILE"));
-        self.emit(format!(
-            "and (8|M0) r{c}.0<1>:ud r{d}.0<8;8,1>:ud 0x3:ud"
-        ));
-        self.emit(format!(
-            "add (8|M0) r{c}.0<1>:ud r{c}.0<8;8,1>:ud 0x1:ud"
-        ));
+        self.emit(format!("and (8|M0) r{c}.0<1>:ud r{d}.0<8;8,1>:ud 0x3:ud"));
+        self.emit(format!("add (8|M0) r{c}.0<1>:ud r{c}.0<8;8,1>:ud 0x1:ud"));
         self.emit(format!("{top}:"));
         self.emit(format!(
             "add (8|M0) (eq)f0.0 r{c}.0<1>:d r{c}.0<8;8,1>:d -1:d"
@@ -321,7 +317,8 @@ impl<'a> Builder<'a> {
         match self.rng.below(10) {
             // Integer binary, register or immediate second source.
             0..=4 => {
-                // (Gen7's dword mul leaves its result undefined in the model: only Gen8+.)
+                // (On Gen7 a dword mul takes src1's low 16 bits and leaves a channel whose D src1
+                // has bit 15 set undefined, feature.mul-dword-src1-low16: integer mul on Gen8+.)
                 let ops: &[&str] = if self.platform.gen_x10() >= 80 {
                     &["add", "and", "or", "xor", "shl", "shr", "asr", "mul"]
                 } else {
@@ -395,20 +392,14 @@ impl<'a> Builder<'a> {
             }
             1 => {
                 let d = self.data();
-                self.emit(format!(
-                    "mov (8|M0) r{}.0<1>:ud r{d}.0<8;8,1>:ud",
-                    p + 1
-                ));
+                self.emit(format!("mov (8|M0) r{}.0<1>:ud r{d}.0<8;8,1>:ud", p + 1));
                 // mlen 2, rlen 0, type 9, control 0x2e.
                 let desc = 0x0402_6E00 | bti;
                 self.emit(format!("send (8|M0) null r{p} 0xC {desc:#x}"));
             }
             _ => {
                 let d = self.data();
-                self.emit(format!(
-                    "mov (8|M0) r{}.0<1>:ud r{d}.0<8;8,1>:ud",
-                    p + 1
-                ));
+                self.emit(format!("mov (8|M0) r{}.0<1>:ud r{d}.0<8;8,1>:ud", p + 1));
                 // mlen 2, rlen 1, type 2, control 0x37 (return, SIMD8, add).
                 let desc = 0x0410_B700 | bti;
                 self.emit(format!("send (8|M0) r{} r{p} 0xC {desc:#x}", r + 1));

@@ -187,7 +187,9 @@ fn initial_state(p: Platform, dmask: u32, r: &mut Rng) -> Result<ThreadState, St
     let mut st = Setup::new(p, dmask)?.state;
     let rb = st.grf_reg_bytes();
     for reg in DATA..DATA + DATA_REGS {
-        let bytes: Vec<u8> = (0..rb / 4).flat_map(|_| data_dword(r).to_le_bytes()).collect();
+        let bytes: Vec<u8> = (0..rb / 4)
+            .flat_map(|_| data_dword(r).to_le_bytes())
+            .collect();
         st.write_grf_bytes(reg as usize * rb, &bytes)
             .map_err(|e| e.to_string())?;
     }
@@ -296,9 +298,7 @@ impl Setup {
 
 /// The vector of program `index` of a run seeded with `seed` on `p`.
 pub fn program_vector(p: Platform, seed: u64, index: u64) -> Result<ProgramVector, String> {
-    let Program {
-        lines, mut rng, ..
-    } = generator::generate(p, seed, index)?;
+    let Program { lines, mut rng, .. } = generator::generate(p, seed, index)?;
     let dmask = dispatch_mask(&mut rng);
     let state = initial_state(p, dmask, &mut rng)?;
     let surface = templates::memory_supported(p).then(|| initial_surface(&mut rng));
