@@ -11,6 +11,7 @@
 //! | if | 3 | `cmp` (into r9 and f0.1) on two data registers (or one and an immediate) into f0.1, `(f0.1) if`, a block, sometimes `else` and a block, `endif`; nested at most [`MAX_DEPTH`] deep |
 //! | while | 2 | a loop: counter = (data & 3) + 1 per channel (r20 + loop depth), `LOOP:` counter -= 1 with `(eq)f0.0`, `(f0.0) break`, a block, `while`; at most [`MAX_LOOPS`] nested |
 //! | break / cont | 2 | inside an if within a loop: `cmp` into f1.1 and `(f1.1) break` or `(f1.1) cont` |
+//! | goto / join | 2 | (Gen8+, flow.goto, flow.join) `cmp` of data into f0.1, `(f0.1) goto` to a join: the predicate-false channels wait at the join, the others run 1 to 3 ALU instructions; `join` re-enables them (no structured branch inside: flow.goto.mixed) |
 //! | memory | 3 | (Haswell+, send.untyped-*) an untyped read, write or atomic add on the surface at BTI [`BTI`], addresses = (data & mask) into the surface |
 //!
 //! Branch targets follow Mesa's brw_set_uip_jip: an if's JIP is the first instruction of its
@@ -65,15 +66,17 @@ pub enum Template {
     If,
     While,
     BreakCont,
+    Goto,
     Memory,
 }
 
 /// The templates with their weights.
-pub const WEIGHTS: [(Template, u32); 5] = [
+pub const WEIGHTS: [(Template, u32); 6] = [
     (Template::Alu, 6),
     (Template::If, 3),
     (Template::While, 2),
     (Template::BreakCont, 2),
+    (Template::Goto, 2),
     (Template::Memory, 3),
 ];
 
@@ -164,6 +167,7 @@ impl<'a> Builder<'a> {
             Template::If => self.open.len() < MAX_DEPTH,
             Template::While => self.open.len() < MAX_DEPTH && self.loops() < MAX_LOOPS,
             Template::BreakCont => self.in_if_in_loop(),
+            Template::Goto => crate::spec::flow::GOTO.gens.contains(self.platform),
             Template::Memory => memory_supported(self.platform),
         }
     }
@@ -190,6 +194,7 @@ impl<'a> Builder<'a> {
             Template::If => self.if_else(),
             Template::While => self.while_loop(),
             Template::BreakCont => self.break_cont(),
+            Template::Goto => self.goto_join(),
             Template::Memory => self.memory(),
         }
     }
@@ -293,6 +298,21 @@ impl<'a> Builder<'a> {
         let op = self.rng.pick(&["break", "cont"]);
         self.compare("f1.1");
         self.emit(format!("(f1.1) {op} (8|M0) {end} {while_label}"));
+    }
+
+    /// A forward goto over 1 to 3 ALU instructions to a join (flow.goto: the predicate-false
+    /// channels wait at UIP, the join; flow.join re-enables them). JIP = UIP = the join, as
+    /// the runner's tests write it; the join's JIP is the next instruction.
+    fn goto_join(&mut self) {
+        let (join, next) = (self.label("JOIN"), self.label("NEXT"));
+        self.compare("f0.1");
+        self.emit(format!("(f0.1) goto (8|M0) {join} {join}"));
+        for _ in 0..1 + self.rng.below(3) {
+            self.alu();
+        }
+        self.emit(format!("{join}:"));
+        self.emit(format!("join (8|M0) {next}"));
+        self.emit(format!("{next}:"));
     }
 
     /// An ALU instruction that validates (up to 8 tries; none: nothing emitted).
