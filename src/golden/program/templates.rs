@@ -12,6 +12,7 @@
 //! | while | 2 | a loop: counter = (data & 3) + 1 per channel (r20 + loop depth), `LOOP:` counter -= 1 with `(eq)f0.0`, `(f0.0) break`, a block, `while`; at most [`MAX_LOOPS`] nested |
 //! | break / cont | 2 | inside an if within a loop: `cmp` into f1.1 and `(f1.1) break` or `(f1.1) cont` |
 //! | goto / join | 2 | (Gen8+, flow.goto, flow.join) `cmp` of data into f0.1, `(f0.1) goto` to a join: the predicate-false channels wait at the join, the others run 1 to 3 ALU instructions; `join` re-enables them (no structured branch inside: flow.goto.mixed) |
+//! | halt | 1 | `cmp` of data into f1.1, `(f1.1) halt` with UIP = the end of the program (the end-of-thread sequence, the one halt target: flow.halt.same-uip) and JIP = the next block end: the halted channels wait there |
 //! | memory | 3 | (Haswell+, send.untyped-*) an untyped read, write or atomic add on the surface at BTI [`BTI`], addresses = (data & mask) into the surface |
 //!
 //! Branch targets follow Mesa's brw_set_uip_jip: an if's JIP is the first instruction of its
@@ -50,6 +51,8 @@ pub const COUNTER: u32 = 20;
 pub const PAYLOAD: u32 = 30;
 /// Message responses: r32 (read) and r33 (atomic's old values).
 pub const RESPONSE: u32 = 32;
+/// The label of the end-of-thread sequence, where halted channels wait (every halt's UIP).
+pub const HALT_TARGET: &str = "END";
 /// The binding-table index of the surface.
 pub const BTI: u8 = 3;
 /// The surface's size in bytes (a power of two: addresses are masked into it).
@@ -67,16 +70,18 @@ pub enum Template {
     While,
     BreakCont,
     Goto,
+    Halt,
     Memory,
 }
 
 /// The templates with their weights.
-pub const WEIGHTS: [(Template, u32); 6] = [
+pub const WEIGHTS: [(Template, u32); 7] = [
     (Template::Alu, 6),
     (Template::If, 3),
     (Template::While, 2),
     (Template::BreakCont, 2),
     (Template::Goto, 2),
+    (Template::Halt, 1),
     (Template::Memory, 3),
 ];
 
@@ -168,6 +173,7 @@ impl<'a> Builder<'a> {
             Template::While => self.open.len() < MAX_DEPTH && self.loops() < MAX_LOOPS,
             Template::BreakCont => self.in_if_in_loop(),
             Template::Goto => crate::spec::flow::GOTO.gens.contains(self.platform),
+            Template::Halt => true,
             Template::Memory => memory_supported(self.platform),
         }
     }
@@ -195,6 +201,7 @@ impl<'a> Builder<'a> {
             Template::While => self.while_loop(),
             Template::BreakCont => self.break_cont(),
             Template::Goto => self.goto_join(),
+            Template::Halt => self.halt(),
             Template::Memory => self.memory(),
         }
     }
@@ -315,6 +322,17 @@ impl<'a> Builder<'a> {
         self.emit(format!("{next}:"));
     }
 
+    /// A predicated halt to the end of the program ([`HALT_TARGET`], before the end of
+    /// thread): JIP = the next block end (flow.halt).
+    fn halt(&mut self) {
+        self.compare("f1.1");
+        let (jip, after) = self.next_end();
+        self.emit(format!("(f1.1) halt (8|M0) {jip} {HALT_TARGET}"));
+        if let Some(l) = after {
+            self.emit(format!("{l}:"));
+        }
+    }
+
     /// An ALU instruction that validates (up to 8 tries; none: nothing emitted).
     fn alu(&mut self) {
         for _ in 0..8 {
@@ -429,6 +447,7 @@ impl<'a> Builder<'a> {
 
     /// The end of the program: an end-of-thread message (send.eot) with a defined payload.
     pub fn end_of_thread(&mut self) {
+        self.emit(format!("{HALT_TARGET}:"));
         self.emit("(W) mov (8|M0) r127.0<1>:ud 0x0:ud".to_string());
         self.emit("send (8|M0) null r127 0x27 0x2000010 {EOT}".to_string());
     }
