@@ -251,7 +251,8 @@ fn every_generated_instruction_validates_on_every_platform() {
                 let v = euref::validate::check_insn(p, insn);
                 assert!(v.is_empty(), "{p:?} program {i} instruction {k}: {v:?}");
             }
-            assert!(prog.lines.last().unwrap().contains("{EOT}"), "{p:?} {i}");
+            let eots = prog.lines.iter().filter(|l| l.contains("{EOT}")).count();
+            assert_eq!(eots, 1, "{p:?} {i}: one end of thread");
         }
     }
 }
@@ -274,11 +275,12 @@ fn rerunning_a_vector_gives_its_expected_state() {
 
 /// Over 200 programs: many execute instructions with only some of their dispatched channels,
 /// many run a loop a different number of times in different channels, and some run a goto
-/// that leaves some channels waiting at its join or a halt that stops some channels.
+/// that leaves some channels waiting at its join, a halt that stops some channels, or a
+/// subroutine with some channels.
 #[test]
 fn control_flow_really_diverges() {
     let text = lines_of(Platform::Skl, 5, 0..200);
-    let (mut partial, mut trips, mut loops, mut gotos, mut halts) = (0, 0, 0, 0, 0);
+    let (mut partial, mut trips, mut loops, mut gotos, mut halts, mut calls) = (0, 0, 0, 0, 0, 0);
     for l in text.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
         let v: Value = serde_json::from_slice(l).unwrap();
         let r = rerun(&v);
@@ -315,6 +317,19 @@ fn control_flow_really_diverges() {
         };
         gotos += u32::from(splits(") goto "));
         halts += u32::from(splits(") halt "));
+        // A subroutine entered under a partial mask returns with those channels only.
+        let rets: Vec<u32> = insns
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.starts_with("ret "))
+            .map(|(k, _)| 16 * k as u32)
+            .collect();
+        if r.steps
+            .iter()
+            .any(|&(ip, en)| rets.contains(&ip) && en != 0 && en != dmask)
+        {
+            calls += 1;
+        }
         if r.steps
             .iter()
             .any(|&(_, en)| en != 0 && en & dmask != dmask)
@@ -349,6 +364,10 @@ fn control_flow_really_diverges() {
     assert!(
         halts >= 20,
         "only {halts} of 200 programs halted some channels"
+    );
+    assert!(
+        calls >= 20,
+        "only {calls} of 200 programs ran a subroutine under a partial mask"
     );
     assert!(loops >= 100, "only {loops} of 200 programs have loops");
     assert!(

@@ -1,6 +1,7 @@
 //! Golden program vectors (issue 31, `euref golden --programs`): random, valid, terminating
 //! programs mixing ALU instructions, divergent control flow (nested if/else/endif, while
-//! loops with per-channel trip counts, break and cont inside ifs, halt, goto/join on Gen8+)
+//! loops with per-channel trip counts, break and cont inside ifs, halt, call/ret, goto/join
+//! on Gen8+)
 //! and memory messages (untyped read, write and atomic add on one surface, Haswell+), each
 //! with its initial state and memory and what the reference model ends with.
 //!

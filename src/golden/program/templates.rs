@@ -13,6 +13,7 @@
 //! | break / cont | 2 | inside an if within a loop: `cmp` into f1.1 and `(f1.1) break` or `(f1.1) cont` |
 //! | goto / join | 2 | (Gen8+, flow.goto, flow.join) `cmp` of data into f0.1, `(f0.1) goto` to a join: the predicate-false channels wait at the join, the others run 1 to 3 ALU instructions; `join` re-enables them (no structured branch inside: flow.goto.mixed) |
 //! | halt | 1 | `cmp` of data into f1.1, `(f1.1) halt` with UIP = the end of the program (the end-of-thread sequence, the one halt target: flow.halt.same-uip) and JIP = the next block end: the halted channels wait there |
+//! | call | 1 | (Haswell+, flow.call, flow.ret) `call (8|M0) r25 SUB`: a subroutine placed after the end of thread, of 1 to 4 statements of the ALU, if and memory templates, ending in `ret r25` |
 //! | memory | 3 | (Haswell+, send.untyped-*) an untyped read, write or atomic add on the surface at BTI [`BTI`], addresses = (data & mask) into the surface |
 //!
 //! Branch targets follow Mesa's brw_set_uip_jip: an if's JIP is the first instruction of its
@@ -51,6 +52,8 @@ pub const COUNTER: u32 = 20;
 pub const PAYLOAD: u32 = 30;
 /// Message responses: r32 (read) and r33 (atomic's old values).
 pub const RESPONSE: u32 = 32;
+/// The return address register of call and ret.
+pub const RETURN: u32 = 25;
 /// The label of the end-of-thread sequence, where halted channels wait (every halt's UIP).
 pub const HALT_TARGET: &str = "END";
 /// The binding-table index of the surface.
@@ -71,17 +74,19 @@ pub enum Template {
     BreakCont,
     Goto,
     Halt,
+    Call,
     Memory,
 }
 
 /// The templates with their weights.
-pub const WEIGHTS: [(Template, u32); 7] = [
+pub const WEIGHTS: [(Template, u32); 8] = [
     (Template::Alu, 6),
     (Template::If, 3),
     (Template::While, 2),
     (Template::BreakCont, 2),
     (Template::Goto, 2),
     (Template::Halt, 1),
+    (Template::Call, 1),
     (Template::Memory, 3),
 ];
 
@@ -101,6 +106,10 @@ pub struct Builder<'a> {
     pub lines: Vec<String>,
     open: Vec<Open>,
     labels: u32,
+    /// Subroutines to place after the end of thread.
+    subs: Vec<Vec<String>>,
+    /// The statements being built go into a subroutine.
+    in_sub: bool,
     /// Instructions still allowed (a size bound: with the loop bound, a step bound).
     pub budget: u32,
     /// ALU instructions the validator refused (each replaced by another).
@@ -115,6 +124,8 @@ impl<'a> Builder<'a> {
             lines: Vec::new(),
             open: Vec::new(),
             labels: 0,
+            subs: Vec::new(),
+            in_sub: false,
             budget,
             rejected: 0,
         }
@@ -169,11 +180,13 @@ impl<'a> Builder<'a> {
     fn usable(&self, t: Template) -> bool {
         match t {
             Template::Alu => true,
+            _ if self.in_sub && !matches!(t, Template::If | Template::Memory) => false,
             Template::If => self.open.len() < MAX_DEPTH,
             Template::While => self.open.len() < MAX_DEPTH && self.loops() < MAX_LOOPS,
             Template::BreakCont => self.in_if_in_loop(),
             Template::Goto => crate::spec::flow::GOTO.gens.contains(self.platform),
             Template::Halt => true,
+            Template::Call => crate::spec::flow::CALL.gens.contains(self.platform),
             Template::Memory => memory_supported(self.platform),
         }
     }
@@ -202,6 +215,7 @@ impl<'a> Builder<'a> {
             Template::BreakCont => self.break_cont(),
             Template::Goto => self.goto_join(),
             Template::Halt => self.halt(),
+            Template::Call => self.call(),
             Template::Memory => self.memory(),
         }
     }
@@ -320,6 +334,24 @@ impl<'a> Builder<'a> {
         self.emit(format!("{join}:"));
         self.emit(format!("join (8|M0) {next}"));
         self.emit(format!("{next}:"));
+    }
+
+    /// A call of a new subroutine (flow.call: the return address in r25.0, flow.call.return-ip;
+    /// flow.ret returns to it). The subroutine's lines are built now, at the top level of
+    /// their own, and placed after the end of thread.
+    fn call(&mut self) {
+        let sub = self.label("SUB");
+        self.emit(format!("call (8|M0) r{RETURN}.0<1>:ud {sub}"));
+        let lines = std::mem::take(&mut self.lines);
+        let open = std::mem::take(&mut self.open);
+        self.in_sub = true;
+        self.lines.push(format!("{sub}:"));
+        self.block();
+        self.emit(format!("ret (8|M0) r{RETURN}.0<2;2,1>:ud"));
+        self.in_sub = false;
+        let body = std::mem::replace(&mut self.lines, lines);
+        self.open = open;
+        self.subs.push(body);
     }
 
     /// A predicated halt to the end of the program ([`HALT_TARGET`], before the end of
@@ -450,6 +482,9 @@ impl<'a> Builder<'a> {
         self.emit(format!("{HALT_TARGET}:"));
         self.emit("(W) mov (8|M0) r127.0<1>:ud 0x0:ud".to_string());
         self.emit("send (8|M0) null r127 0x27 0x2000010 {EOT}".to_string());
+        for body in std::mem::take(&mut self.subs) {
+            self.lines.extend(body);
+        }
     }
 }
 
