@@ -8,7 +8,7 @@
 //! | template | weight | what it emits |
 //! |---|---|---|
 //! | ALU | 6 | one integer or float instruction on the data window (r10-r17), or an approximate math function into the approximate window (r18-r19) |
-//! | if | 3 | `cmp` (into r9 and f0.1) on two data registers (or one and an immediate) into f0.1, `(f0.1) if`, a block, sometimes `else` and a block, `endif`; nested at most [`MAX_DEPTH`] deep |
+//! | if | 3 | `cmp` of two data registers (or one and an immediate) into f0.1 (destination r9), `(f0.1) if`, a block, sometimes `else` and a block, `endif`; nested at most [`MAX_DEPTH`] deep |
 //! | while | 2 | a loop: counter = (data & 3) + 1 per channel (r20 + loop depth), `LOOP:` counter -= 1 with `(eq)f0.0`, `(f0.0) break`, a block, `while`; at most [`MAX_LOOPS`] nested |
 //! | break / cont | 2 | inside an if within a loop: `cmp` into f1.1 and `(f1.1) break` or `(f1.1) cont` |
 //! | goto / join | 2 | (Gen8+, flow.goto, flow.join) `cmp` of data into f0.1, `(f0.1) goto` to a join: the predicate-false channels wait at the join, the others run 1 to 3 ALU instructions; `join` re-enables them (no structured branch inside: flow.goto.mixed) |
