@@ -49,8 +49,9 @@ pub struct Args {
     pub shard: Option<Shard>,
     /// Write program vectors instead of single-instruction ones: each line (`"kind":
     /// "program"`) is a random, valid, terminating program (ALU blocks, nested if/else/endif,
-    /// while loops with per-channel trip counts, break and cont, halt, call/ret, goto/join on Gen8+, untyped
-    /// reads, writes and atomics on one surface on Haswell+) with its initial registers and memory, the final registers
+    /// while loops with per-channel trip counts, break and cont, halt, call/ret (Haswell+), goto/join (Gen8+),
+    /// untyped
+    /// reads, writes and atomics on one surface (Haswell+)) with its initial registers and memory, the final registers
     /// and memory the reference model gives (undefined and inexact marks), the number of
     /// executed instructions and a trace digest (conformance/README.md "Program vectors").
     /// Takes --gen, --count, --seed, -o and --shard.
