@@ -5,6 +5,7 @@ use super::output;
 use super::progress;
 use super::shard::Shard;
 use euref::golden::coverage::Coverage;
+use euref::golden::program::{write_programs, ProgramError};
 use euref::golden::template::{self, OpSel};
 use euref::golden::{generate_in, generate_lines_in, GenConfig};
 use euref::spec::{DataType, Platform};
@@ -46,6 +47,16 @@ pub struct Args {
     /// concatenated in order, are the unsharded file.
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
+    /// Write program vectors instead of single-instruction ones: each line (`"kind":
+    /// "program"`) is a random, valid, terminating program (ALU blocks, nested if/else/endif,
+    /// while loops with per-channel trip counts, break and cont, halt, call/ret (Haswell+), goto/join (Gen8+),
+    /// untyped
+    /// reads, writes and atomics on one surface (Haswell+)) with its initial registers and memory, the final registers
+    /// and memory the reference model gives (undefined and inexact marks), the number of
+    /// executed instructions and a trace digest (conformance/README.md "Program vectors").
+    /// Takes --gen, --count, --seed, -o and --shard.
+    #[arg(long, conflicts_with_all = ["ops", "types", "coverage"])]
+    pub programs: bool,
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
@@ -132,6 +143,53 @@ fn empty_selection(a: &Args, cfg: &GenConfig) -> Result<(), String> {
     Err(msg)
 }
 
+/// `--programs`: program vectors `indices` of the run to the output, as the
+/// single-instruction vectors go (a file whole or not at all, or stdout).
+fn run_programs(a: &Args, p: Platform, seed: u64) -> Result<ExitCode, String> {
+    let indices = a.shard.map_or(0..a.count, |s| s.range(a.count));
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(indices.end - indices.start);
+        b.set_style(progress::style(
+            "{spinner} {bar:40} {pos}/{len} programs {rate} eta {eta}",
+            indicatif::ProgressStyle::default_bar(),
+        ));
+        b
+    });
+    let step = |n: u64| {
+        if let Some(b) = &bar {
+            b.inc(n);
+        }
+    };
+    let bug = |e: String| format!("euref golden --programs: {e}");
+    match &a.output {
+        Some(path) => {
+            let mut f = AtomicFile::create(path, OUT_BUFFER)?;
+            match write_programs(p, seed, indices, &mut f, step) {
+                Ok(_) => f.commit()?,
+                Err(ProgramError::Io(e)) => return Err(output::describe(&e, f.name())),
+                Err(ProgramError::Generate(e)) => return Err(bug(e)),
+            }
+        }
+        None => {
+            let mut s = output::Named::new(
+                std::io::BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock()),
+                output::STDOUT,
+            );
+            match write_programs(p, seed, indices, &mut s, step) {
+                Ok(_) => output::finish(s, Ok(()))?,
+                Err(ProgramError::Io(e)) => {
+                    output::finish(s, Err(e))?;
+                }
+                Err(ProgramError::Generate(e)) => return Err(bug(e)),
+            }
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Where the vectors go.
 enum Out {
     File(AtomicFile),
@@ -142,6 +200,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let p =
         Platform::parse(&a.gen).ok_or_else(|| format!("--gen: unknown platform `{}`", a.gen))?;
     let seed = parse_seed(&a.seed)?;
+    if a.programs {
+        return run_programs(&a, p, seed);
+    }
     let mut cfg = GenConfig::new(p, seed);
     if !a.ops.is_empty() {
         let mut ops: Vec<OpSel> = Vec::new();

@@ -15,6 +15,7 @@ mod fp_rows;
 mod ids;
 mod operands;
 mod pipeline;
+pub mod program;
 mod regtext;
 pub mod template;
 pub mod values;

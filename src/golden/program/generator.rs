@@ -1,0 +1,79 @@
+//! The program generator: a random, valid, terminating program per (platform, seed, index),
+//! built from the stream templates ([`super::templates`]), assembled, and checked
+//! instruction by instruction with [`crate::validate::check_insn`].
+
+use super::templates::Builder;
+use crate::asm::{self, Dialect};
+use crate::golden::values::Rng;
+use crate::isa::Insn;
+use crate::spec::Platform;
+
+/// Salt of the program generator's seeds (program `i` of seed `s` does not reuse the random
+/// stream of single-instruction vector `i`).
+const SALT: u64 = 0x7072_6f67_7261_6d73;
+
+/// Instructions a program may have at most (before the end of thread).
+pub const MAX_INSNS: u32 = 120;
+
+/// Attempts at a program whose every instruction validates.
+const ATTEMPTS: u32 = 16;
+
+/// A generated program.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// IGA text, one line per label or instruction.
+    pub lines: Vec<String>,
+    pub insns: Vec<Insn>,
+    /// Instructions the validator refused and the generator replaced.
+    pub rejected: u32,
+    /// The random stream after the program: the initial values are drawn from it.
+    pub rng: Rng,
+}
+
+/// Program `index` of a run seeded with `seed` on `p`.
+pub fn generate(p: Platform, seed: u64, index: u64) -> Result<Program, String> {
+    let mut rejected = 0;
+    let mut last = String::new();
+    for attempt in 0..ATTEMPTS {
+        let mut rng = Rng::for_vector(seed ^ SALT, index, attempt);
+        let mut b = Builder::new(p, &mut rng, MAX_INSNS);
+        let statements = 3 + b.rng.below(6);
+        for _ in 0..statements {
+            if b.budget < 12 {
+                break;
+            }
+            b.statement();
+        }
+        b.end_of_thread();
+        rejected += b.rejected;
+        let lines = std::mem::take(&mut b.lines);
+        let text = lines.join("\n") + "\n";
+        let prog = match asm::parse(text.as_bytes(), Some(Dialect::Iga), p) {
+            Ok(prog) => prog,
+            Err(e) => {
+                last = format!("line {}:{}: {}", e.line, e.col, e.msg);
+                rejected += 1;
+                continue;
+            }
+        };
+        let refused = prog.insns.iter().enumerate().find_map(|(k, i)| {
+            let v = crate::validate::check_insn(p, i);
+            v.first().map(|v| (k, v.rule.id))
+        });
+        if let Some((k, rule)) = refused {
+            last = format!("instruction {k} violates {rule}");
+            rejected += 1;
+            continue;
+        }
+        return Ok(Program {
+            lines,
+            insns: prog.insns,
+            rejected,
+            rng,
+        });
+    }
+    Err(format!(
+        "{} program {index} of seed {seed}: no valid program in {ATTEMPTS} attempts (last: {last})",
+        p.name()
+    ))
+}

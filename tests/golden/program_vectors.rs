@@ -1,0 +1,494 @@
+//! Program vectors (issue 31, `euref golden --programs`): deterministic by seed, shards that
+//! concatenate to the whole, every generated instruction valid, every program at its end of
+//! thread within the step bound, a vector's expected state and trace digest reproduced by
+//! running its text again from its initial state (parsed from the JSON, not from the
+//! generator's structures), divergence that really happens, and a hand-written program whose
+//! final state is worked out here.
+
+use crate::golden_util::{euref_output as euref, output_text as text, read_bytes as read};
+use crate::scratch_util::Scratch;
+use euref::asm::{self, Dialect};
+use euref::exec::ExecOptions;
+use euref::golden::program::generator::generate;
+use euref::golden::program::vector::{build, Setup, MAX_STEPS};
+use euref::golden::program::write_programs;
+use euref::memory::{Memory, Surface};
+use euref::spec::registers::field::{SR0_2_DMASK, SR0_3_VMASK};
+use euref::spec::Platform;
+use euref::state::ThreadState;
+use euref::thread::{Image, Thread};
+use serde_json::Value;
+
+/// Program vectors `range` of `seed` on `p`, as text.
+fn lines_of(p: Platform, seed: u64, range: std::ops::Range<u64>) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_programs(p, seed, range, &mut out, |_| {}).expect("programs");
+    out
+}
+
+fn hex_bytes(s: &str) -> Vec<Option<u8>> {
+    (0..s.len() / 2)
+        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok())
+        .collect()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// FNV-1a 64 over each step's ip and enabled channels (little-endian u32 each), as
+/// conformance/README.md defines the trace digest.
+fn fnv1a(steps: &[(u32, u32)]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for (ip, en) in steps {
+        for b in ip.to_le_bytes().iter().chain(en.to_le_bytes().iter()) {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x100000001b3);
+        }
+    }
+    h
+}
+
+/// What running a vector's program again gives.
+struct Rerun {
+    st: ThreadState,
+    mem: Memory,
+    steps: Vec<(u32, u32)>,
+    /// The program's instructions by address / 16 (native encoding).
+    image_hex: String,
+}
+
+/// Run the program of vector `v` (parsed JSON) from its initial state: its text assembled
+/// again, its registers loaded with the state JSON loader, its surface bound.
+fn rerun(v: &Value) -> Rerun {
+    let p = Platform::parse(v["gen"].as_str().unwrap()).unwrap();
+    let text: Vec<&str> = v["text"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    let src = text.join("\n") + "\n";
+    let prog = asm::parse(src.as_bytes(), Some(Dialect::Iga), p).expect("the text assembles");
+    let image = Image::from_insns(p, &prog.insns, 0).expect("encodes");
+    let image_hex = hex(image.bytes());
+    let mut doc = serde_json::Map::new();
+    doc.insert("base".into(), Value::String("default".into()));
+    for (k, val) in v["initial"].as_object().unwrap() {
+        doc.insert(k.clone(), val.clone());
+    }
+    let mut st = euref::state::json::from_value(p, &Value::Object(doc)).expect("initial state");
+    let dmask = v["dmask"].as_u64().unwrap() as u32;
+    let vmask = (0..8).fold(0, |m, g| {
+        if dmask >> (4 * g) & 15 != 0 {
+            m | 15 << (4 * g)
+        } else {
+            m
+        }
+    });
+    st.set_field(&SR0_2_DMASK, dmask).unwrap();
+    st.set_field(&SR0_3_VMASK, vmask).unwrap();
+    let mut mem = Memory::new();
+    if let Some(s) = v.get("surface") {
+        let base = s["base"].as_u64().unwrap();
+        let size = s["size"].as_u64().unwrap();
+        mem.bind(s["bti"].as_u64().unwrap() as u8, Surface { base, size });
+        for (i, b) in hex_bytes(s["bytes"].as_str().unwrap()).iter().enumerate() {
+            if let Some(b) = b {
+                mem.flat.load(base + i as u64, &[*b]);
+            }
+        }
+    }
+    let mut t = Thread::new(image, &mut st).unwrap();
+    let opts = ExecOptions::default();
+    let limit = v["max_steps"].as_u64().unwrap();
+    let mut steps = Vec::new();
+    while !t.ended() {
+        let s = t
+            .step_limited_with_memory(&mut st, &opts, limit, &mut mem)
+            .unwrap_or_else(|e| panic!("{}: {e}", v["id"]));
+        steps.push((s.ip, s.enabled));
+    }
+    assert!(t.ended_by_eot(), "{}: no end of thread", v["id"]);
+    Rerun {
+        st,
+        mem,
+        steps,
+        image_hex,
+    }
+}
+
+/// Register `name`'s bytes and undefined mask (per byte for GRF, per bit for flags).
+fn reg_now(st: &ThreadState, name: &str) -> (Vec<u8>, Vec<u8>) {
+    if let Some(n) = name.strip_prefix('f') {
+        let (v, u) = st.flag(n.parse().unwrap()).unwrap();
+        return ((v & !u).to_le_bytes().to_vec(), u.to_le_bytes().to_vec());
+    }
+    let n: usize = name[1..].parse().unwrap();
+    let o = n * 32;
+    let u: Vec<u8> = (o..o + 32)
+        .map(|b| if st.grf_byte_undefined(b) { 0xff } else { 0 })
+        .collect();
+    let v: Vec<u8> = (o..o + 32)
+        .map(|b| {
+            if st.grf_byte_undefined(b) {
+                0
+            } else {
+                st.grf_bytes()[b]
+            }
+        })
+        .collect();
+    (v, u)
+}
+
+/// Compare a re-run with the vector: registers (defined, exact bytes), undefined masks,
+/// surface bytes, step count and trace digest.
+fn agrees(v: &Value, r: &Rerun) {
+    let id = &v["id"];
+    assert_eq!(r.image_hex, v["bytes"].as_str().unwrap(), "{id}: bytes");
+    for (name, want) in v["expected"].as_object().unwrap() {
+        let (got, undef) = reg_now(&r.st, name);
+        let want_undef = v["undefined"]
+            .get(name)
+            .map_or("00".repeat(got.len()), |u| u.as_str().unwrap().to_string());
+        assert_eq!(hex(&undef), want_undef, "{id}: {name} undefined bits");
+        let inexact = v["inexact"]
+            .get(name)
+            .map_or(vec![Some(0); got.len()], |m| hex_bytes(m.as_str().unwrap()));
+        for (i, (g, w)) in got
+            .iter()
+            .zip(hex_bytes(want.as_str().unwrap()))
+            .enumerate()
+        {
+            if inexact[i] == Some(0) {
+                assert_eq!(Some(*g), w, "{id}: {name} byte {i}");
+            }
+        }
+    }
+    if let Some(s) = v.get("expected_surface") {
+        let base = v["surface"]["base"].as_u64().unwrap();
+        let size = v["surface"]["size"].as_u64().unwrap() as usize;
+        let got = r.mem.flat.read(base, size);
+        let bytes = hex_bytes(s["bytes"].as_str().unwrap());
+        let undef = s
+            .get("undefined")
+            .map_or(vec![Some(0); size], |u| hex_bytes(u.as_str().unwrap()));
+        for i in 0..size {
+            let want = if undef[i] == Some(0xff) {
+                None
+            } else {
+                bytes[i]
+            };
+            assert_eq!(got[i], want, "{id}: surface byte {i}");
+        }
+    }
+    assert_eq!(r.steps.len() as u64, v["steps"].as_u64().unwrap(), "{id}");
+    assert_eq!(
+        format!("{:016x}", fnv1a(&r.steps)),
+        v["trace"].as_str().unwrap(),
+        "{id}: trace digest"
+    );
+}
+
+#[test]
+fn same_seed_gives_the_same_bytes_and_ranges_concatenate() {
+    for p in [Platform::Hsw, Platform::Skl] {
+        let whole = lines_of(p, 7, 0..40);
+        assert_eq!(whole, lines_of(p, 7, 0..40), "{p:?}");
+        let mut parts = lines_of(p, 7, 0..13);
+        parts.extend(lines_of(p, 7, 13..40));
+        assert_eq!(whole, parts, "{p:?}");
+        assert_ne!(whole, lines_of(p, 8, 0..40), "{p:?}: another seed");
+        assert_eq!(whole.iter().filter(|b| **b == b'\n').count(), 40);
+    }
+}
+
+/// `--programs` with `--shard` and `-o`: the shards' files concatenated are the whole file.
+#[test]
+fn cli_shards_concatenate_to_the_whole_file() {
+    let tmp = Scratch::new("golden-programs");
+    let run = |extra: &[&str], name: &str| {
+        let path = tmp.join(name);
+        let mut args = vec![
+            "golden",
+            "--programs",
+            "--gen",
+            "bdw",
+            "--count",
+            "30",
+            "--seed",
+            "0x2a",
+            "-o",
+            path.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = euref(&args);
+        assert!(o.status.success(), "{}", text(&o));
+        read(&path)
+    };
+    let whole = run(&[], "whole.jsonl");
+    let mut cat = Vec::new();
+    for k in 1..=4 {
+        cat.extend(run(&["--shard", &format!("{k}/4")], &format!("s{k}.jsonl")));
+    }
+    assert_eq!(whole, cat);
+    assert_eq!(whole, lines_of(Platform::Bdw, 42, 0..30));
+    for l in whole.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let v: Value = serde_json::from_slice(l).unwrap();
+        assert_eq!(v["kind"], "program");
+    }
+    // Options of single-instruction vectors do not go with --programs.
+    let o = euref(&["golden", "--programs", "--gen", "skl", "--ops", "add"]);
+    assert!(!o.status.success());
+}
+
+#[test]
+fn every_generated_instruction_validates_on_every_platform() {
+    for p in Platform::ALL {
+        for i in 0..60 {
+            let prog = generate(p, 3, i).unwrap_or_else(|e| panic!("{e}"));
+            for (k, insn) in prog.insns.iter().enumerate() {
+                let v = euref::validate::check_insn(p, insn);
+                assert!(v.is_empty(), "{p:?} program {i} instruction {k}: {v:?}");
+            }
+            let eots = prog.lines.iter().filter(|l| l.contains("{EOT}")).count();
+            assert_eq!(eots, 1, "{p:?} {i}: one end of thread");
+        }
+    }
+}
+
+/// Every program reaches its end of thread within the bound, and running the vector's text
+/// again from its initial state gives its expected registers, surface, steps and digest.
+#[test]
+fn rerunning_a_vector_gives_its_expected_state() {
+    for p in Platform::ALL {
+        let text = lines_of(p, 11, 0..40);
+        for l in text.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            let v: Value = serde_json::from_slice(l).unwrap();
+            assert_eq!(v["max_steps"].as_u64(), Some(MAX_STEPS));
+            let r = rerun(&v);
+            assert!(r.steps.len() as u64 <= MAX_STEPS);
+            agrees(&v, &r);
+        }
+    }
+}
+
+/// Over 200 programs: many execute instructions with only some of their dispatched channels,
+/// many run a loop a different number of times in different channels, and some run a goto
+/// that leaves some channels waiting at its join, a halt that stops some channels, or a
+/// subroutine with some channels.
+#[test]
+fn control_flow_really_diverges() {
+    let text = lines_of(Platform::Skl, 5, 0..200);
+    let (mut partial, mut trips, mut loops, mut gotos, mut halts, mut calls) = (0, 0, 0, 0, 0, 0);
+    for l in text.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let v: Value = serde_json::from_slice(l).unwrap();
+        let r = rerun(&v);
+        let dmask = v["dmask"].as_u64().unwrap() as u32;
+        // Addresses of the loop counters' decrements (the first instruction of each loop).
+        let insns: Vec<&str> = v["text"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .filter(|l| !l.ends_with(':'))
+            .collect();
+        let tops: Vec<u32> = insns
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.contains("(eq)f0.0"))
+            .map(|(k, _)| 16 * k as u32)
+            .collect();
+        if !tops.is_empty() {
+            loops += 1;
+        }
+        // A goto that sends some of its channels to the join (Gen8+), a halt that stops some
+        // channels: the instruction after it runs with fewer channels.
+        let splits = |op: &str| {
+            let ips: Vec<u32> = insns
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.contains(op))
+                .map(|(k, _)| 16 * k as u32)
+                .collect();
+            r.steps.windows(2).any(|w| {
+                ips.contains(&w[0].0) && w[1].1 != 0 && w[1].1 != w[0].1 && w[1].0 == w[0].0 + 16
+            })
+        };
+        gotos += u32::from(splits(") goto "));
+        halts += u32::from(splits(") halt "));
+        // A subroutine entered under a partial mask returns with those channels only.
+        let rets: Vec<u32> = insns
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.starts_with("ret "))
+            .map(|(k, _)| 16 * k as u32)
+            .collect();
+        if r.steps
+            .iter()
+            .any(|&(ip, en)| rets.contains(&ip) && en != 0 && en != dmask)
+        {
+            calls += 1;
+        }
+        if r.steps
+            .iter()
+            .any(|&(_, en)| en != 0 && en & dmask != dmask)
+        {
+            partial += 1;
+        }
+        // Per loop: how often each channel ran its first instruction.
+        let differ = tops.iter().any(|&top| {
+            let counts: Vec<u32> = (0..8)
+                .map(|c| {
+                    r.steps
+                        .iter()
+                        .filter(|&&(ip, en)| ip == top && en >> c & 1 == 1)
+                        .count() as u32
+                })
+                .filter(|&n| n > 0)
+                .collect();
+            counts.windows(2).any(|w| w[0] != w[1])
+        });
+        if differ {
+            trips += 1;
+        }
+    }
+    assert!(
+        partial >= 100,
+        "only {partial} of 200 programs ran under partial masks"
+    );
+    assert!(
+        gotos >= 20,
+        "only {gotos} of 200 programs ran a divergent goto"
+    );
+    assert!(
+        halts >= 20,
+        "only {halts} of 200 programs halted some channels"
+    );
+    assert!(
+        calls >= 20,
+        "only {calls} of 200 programs ran a subroutine under a partial mask"
+    );
+    assert!(loops >= 100, "only {loops} of 200 programs have loops");
+    assert!(
+        trips >= 80,
+        "only {trips} of 200 programs ran a loop with different trip counts per channel"
+    );
+}
+
+/// A hand-written loop: channel c's counter is (r10[c] & 3) + 1 with r10 = c, so its body
+/// (r11 += 1) runs c & 3 times; then an untyped write stores r11 at byte 4c of the surface.
+#[test]
+fn a_hand_written_program_ends_in_the_state_worked_out_here() {
+    let lines: Vec<String> = [
+        "and (8|M0) r20.0<1>:ud r10.0<8;8,1>:ud 0x3:ud",
+        "add (8|M0) r20.0<1>:ud r20.0<8;8,1>:ud 0x1:ud",
+        "LOOP:",
+        "add (8|M0) (eq)f0.0 r20.0<1>:d r20.0<8;8,1>:d -1:d",
+        "(f0.0) break (8|M0) WHILE WHILE",
+        "add (8|M0) r11.0<1>:ud r11.0<8;8,1>:ud 0x1:ud",
+        "WHILE:",
+        "while (8|M0) LOOP",
+        "mov (8|M0) r30.0<1>:ud 0x76543210:v",
+        "shl (8|M0) r30.0<1>:ud r30.0<8;8,1>:ud 0x2:ud",
+        "mov (8|M0) r31.0<1>:ud r11.0<8;8,1>:ud",
+        "send (8|M0) null r30 0xC 0x4026E03",
+        "(W) mov (8|M0) r127.0<1>:ud 0x0:ud",
+        "send (8|M0) null r127 0x27 0x2000010 {EOT}",
+    ]
+    .map(String::from)
+    .to_vec();
+    let p = Platform::Bdw;
+    let mut setup = Setup::new(p, 0xff).unwrap();
+    for c in 0..8 {
+        setup
+            .state
+            .write_grf(10 * 32 + 4 * c, 4, c as u64, false)
+            .unwrap();
+        setup
+            .state
+            .write_grf(11 * 32 + 4 * c, 4, 100, false)
+            .unwrap();
+    }
+    setup.state.set_flag(0, 0, 0).unwrap();
+    setup.state.set_flag(1, 0, 0).unwrap();
+    setup.surface = Some(vec![Some(0xee); 64]);
+    let v = build(p, "hand".into(), lines, setup).unwrap();
+    let dwords = |vals: &[u32]| -> String {
+        vals.iter()
+            .flat_map(|d| d.to_le_bytes())
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    // Body runs: channel c: c & 3 times.
+    let r11: Vec<u32> = (0..8).map(|c| 100 + (c & 3)).collect();
+    assert_eq!(v.expected["r11"], dwords(&r11));
+    // Every counter ends at 0; the decrement sets f0.0 bit c (eq) on the last pass.
+    assert_eq!(v.expected["r20"], dwords(&[0; 8]));
+    assert_eq!(v.expected["f0"], "ff000000");
+    // The write: dword c of the surface = r11[c]; the rest keeps 0xee.
+    let mut surface = dwords(&r11);
+    surface.push_str(&"ee".repeat(32));
+    let s = v.expected_surface.as_ref().unwrap();
+    assert_eq!(s.bytes, surface);
+    assert_eq!(s.undefined, None);
+    // Steps: and, add; 4 passes of the loop's first instruction and break (channels 3 and 7
+    // need 4), the add and the while on the first 3 passes (the last pass's break leaves no
+    // channel: IP goes to its JIP, the while, which runs with no channel and falls through);
+    // then 4 + 2 instructions.
+    // = 2 + 3 * 4 + (2 + 1) + 6 = 23.
+    assert_eq!(v.steps, 23);
+    // r30: the byte offsets 4c.
+    assert_eq!(v.expected["r30"], dwords(&[0, 4, 8, 12, 16, 20, 24, 28]));
+    assert_eq!(v.kind, "program");
+    // Initial registers as given (r10, r11, flags), nothing else defined in the GRF.
+    let names: Vec<&str> = v.initial.keys().map(|k| k.as_str()).collect();
+    assert_eq!(names, ["f0", "f1", "r10", "r11"]);
+}
+
+/// Program vectors of every platform match conformance/program.schema.json, which refuses a
+/// single-instruction vector and a program vector with a bad key.
+#[test]
+fn program_vectors_validate_against_their_schema() {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/conformance/program.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::JSONSchema::compile(&schema).expect("schema compiles");
+    let mut one = None;
+    for p in Platform::ALL {
+        let text = lines_of(p, 1, 0..20);
+        for l in text.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            let v: Value = serde_json::from_slice(l).unwrap();
+            if let Err(errs) = validator.validate(&v) {
+                let msgs: Vec<String> = errs
+                    .map(|e| format!("{} at {}", e, e.instance_path))
+                    .collect();
+                panic!("{p:?}: {msgs:?}");
+            }
+            one.get_or_insert(v);
+        }
+    }
+    let mut bad = one.unwrap();
+    bad["trace"] = Value::String("xyz".into());
+    assert!(!validator.is_valid(&bad));
+    let single = serde_json::json!({"v": 2, "id": "x", "gen": "skl", "op": "add", "insn": "add",
+        "bytes": "00", "initial": {}, "expected": {}, "rules": [], "classes": []});
+    assert!(!validator.is_valid(&single));
+}
+
+/// `euref check` given program vectors says what they are instead of a missing key.
+#[test]
+fn the_single_instruction_checker_names_a_program_vector() {
+    let tmp = Scratch::new("golden-programs-check");
+    let path = tmp.file("p.jsonl", lines_of(Platform::Skl, 1, 0..2));
+    let sim = format!("{} sim", env!("CARGO_BIN_EXE_euref"));
+    let o = euref(&["check", "--sim", &sim, path.to_str().unwrap()]);
+    let t = text(&o);
+    assert!(t.contains("line 1: a program vector"), "{t}");
+    assert!(!t.contains("missing field"), "{t}");
+}
