@@ -33,7 +33,7 @@ pub struct ProgramVector {
     pub kind: String,
     /// [`PROGRAM_FORMAT_VERSION`].
     pub v: u32,
-    /// `<gen>-<seed>-p<index>`.
+    /// `<gen>-<seed hex>-p<index>` (the seed in hex, as single-instruction ids).
     pub id: String,
     pub gen: String,
     /// The program in IGA syntax, one label or instruction per line.
@@ -307,7 +307,7 @@ pub fn program_vector(p: Platform, seed: u64, index: u64) -> Result<ProgramVecto
         state,
         surface,
     };
-    build(p, format!("{}-{seed}-p{index}", p.name()), lines, setup).map_err(|e| {
+    build(p, format!("{}-{seed:x}-p{index}", p.name()), lines, setup).map_err(|e| {
         format!(
             "{} program {index} of seed {seed}: {e} (a generator bug: every program must \
              assemble and run to its end of thread within {MAX_STEPS} steps)",
