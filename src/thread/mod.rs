@@ -405,7 +405,8 @@ impl Thread {
             let (info, next_ip) = self.send(st, insn, ip, next, at_ip, spf, mem)?;
             (info.enabled, Some(info), next_ip)
         } else {
-            let (info, next_ip) = self.plain(st, insn, ip, next, at_ip, spf, opts)?;
+            let pre = d.prepared.as_deref();
+            let (info, next_ip) = self.plain(st, insn, pre, ip, next, at_ip, spf, opts)?;
             (info.enabled, Some(info), next_ip)
         };
         if let Some(row) = info.as_ref().and_then(|i| i.conflict) {
@@ -455,6 +456,7 @@ impl Thread {
         &mut self,
         st: &mut ThreadState,
         insn: &Insn,
+        pre: Option<&exec::Prepared>,
         ip: u32,
         next: u32,
         at_ip: u32,
@@ -470,7 +472,10 @@ impl Thread {
         }
         // Under SPF every channel is on the instruction (the runner keeps them together).
         st.set_channels_at_ip(if spf { u32::MAX } else { at_ip });
-        let r = exec::step_with(st, insn, opts);
+        let r = match pre {
+            Some(pre) => exec::step_prepared(st, pre, opts),
+            None => exec::step_with(st, insn, opts),
+        };
         st.set_channels_at_ip(u32::MAX);
         let info = r.map_err(|err| match err {
             // send.gateway.wait-blocks: nothing was written and IP stays.

@@ -183,7 +183,7 @@ fn data_dword(r: &mut Rng) -> u32 {
 
 /// The initial state: the platform's default state with the data and approximate windows
 /// and both flag registers defined.
-fn initial_state(p: Platform, dmask: u32, r: &mut Rng) -> Result<ThreadState, String> {
+pub(crate) fn initial_state(p: Platform, dmask: u32, r: &mut Rng) -> Result<ThreadState, String> {
     let mut st = Setup::new(p, dmask)?.state;
     let rb = st.grf_reg_bytes();
     for reg in DATA..DATA + DATA_REGS {
@@ -224,7 +224,7 @@ pub fn set_dispatch_mask(st: &mut ThreadState, dmask: u32) -> Result<(), String>
 }
 
 /// The dispatch mask: all 8 channels mostly, else a random nonzero subset.
-fn dispatch_mask(r: &mut Rng) -> u32 {
+pub(crate) fn dispatch_mask(r: &mut Rng) -> u32 {
     if r.chance(3, 4) {
         0xff
     } else {
