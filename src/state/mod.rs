@@ -294,6 +294,12 @@ impl ThreadState {
         template(p, Template::Default).clone()
     }
 
+    /// The state [`ThreadState::new`] returns, without the copy (for preparing instructions:
+    /// only the platform and the ARF layout matter there).
+    pub fn template(p: Platform) -> &'static ThreadState {
+        template(p, Template::Default)
+    }
+
     /// [`ThreadState::new`] built from the rows (once per platform: [`template`]).
     fn build_default(p: Platform) -> ThreadState {
         let mut s = ThreadState::blank(p, true);

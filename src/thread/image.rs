@@ -99,14 +99,29 @@ impl Image {
     /// clones of the image (one per thread of a dispatch) start with them decoded. Decoding is
     /// a function of the bytes at an address, so the instructions a thread reaches are the
     /// same with or without this; bytes that do not decode are left to fail when reached.
+    ///
+    /// The instructions the executor runs (not branches, not sends) are also prepared
+    /// (operands resolved once, [`Decoded::prepared`]): worth it when many threads run the
+    /// image, not for a single pass over straight-line code, which [`Image::at`] alone serves.
     pub fn predecode(&mut self) {
         let (base, len) = (u64::from(self.base), self.bytes.len() as u64);
+        let template = ThreadState::template(self.platform);
         let mut offset = 0u64;
         while offset < len {
             let Ok(ip) = u32::try_from(base + offset) else {
                 return;
             };
-            offset += self.at(ip).map_or(8, |d| u64::from(d.size));
+            offset += match self.at(ip) {
+                Ok(d) => u64::from(d.size),
+                Err(_) => 8,
+            };
+            let slot = ((u64::from(ip) - base) / 8) as usize;
+            if let Some(d) = self.cache.get_mut(slot).and_then(Option::as_mut) {
+                let executed = d.insn.op.info().class != OpClass::Flow && !d.insn.is_send();
+                if executed && d.prepared.is_none() {
+                    d.prepared = Some(Arc::new(Prepared::new(template, d.insn.clone())));
+                }
+            }
         }
     }
 
@@ -139,15 +154,10 @@ impl Image {
                         msg: e.to_string(),
                     },
                 })?;
-            let executed = insn.op.info().class != OpClass::Flow && !insn.is_send();
-            let prepared = executed.then(|| {
-                let st = ThreadState::new(self.platform);
-                Arc::new(Prepared::new(&st, insn.clone()))
-            });
             self.cache[slot] = Some(Decoded {
                 insn,
                 size: size as u32,
-                prepared,
+                prepared: None,
             });
         }
         self.cache[slot]
@@ -233,6 +243,8 @@ mod tests {
                 for d in bare.cache.iter_mut().flatten() {
                     d.prepared = None;
                 }
+                let mut image = image;
+                image.predecode();
                 // The generator's initial state (its loops terminate by construction from it).
                 let dmask = vector::dispatch_mask(&mut prog.rng);
                 let mut st = vector::initial_state(p, dmask, &mut prog.rng).unwrap();
