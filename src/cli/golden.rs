@@ -5,7 +5,7 @@ use super::output;
 use super::progress;
 use super::shard::Shard;
 use euref::golden::coverage::Coverage;
-use euref::golden::program::{write_programs, ProgramError};
+use euref::golden::program::{write_programs_covered, ProgramCoverage, ProgramError};
 use euref::golden::template::{self, OpSel};
 use euref::golden::{generate_in, generate_lines_in, GenConfig};
 use euref::spec::{DataType, Platform};
@@ -51,11 +51,14 @@ pub struct Args {
     /// "program"`) is a random, valid, terminating program (ALU blocks, nested if/else/endif,
     /// while loops with per-channel trip counts, break and cont, halt, call/ret (Haswell+), goto/join (Gen8+),
     /// untyped
-    /// reads, writes and atomics on one surface (Haswell+)) with its initial registers and memory, the final registers
+    /// reads, writes and atomics on one surface (Haswell+; dword scattered reads and writes
+    /// on Ivy Bridge)) with its initial registers and memory, the final registers
     /// and memory the reference model gives (undefined and inexact marks), the number of
     /// executed instructions and a trace digest (conformance/README.md "Program vectors").
-    /// Takes --gen, --count, --seed, -o and --shard.
-    #[arg(long, conflicts_with_all = ["ops", "types", "coverage"])]
+    /// Takes --gen, --count, --seed, -o, --shard and --coverage (control-flow coverage:
+    /// divergence depth, channels off at each kind of branch, loop trip counts, instructions
+    /// and messages under partial masks).
+    #[arg(long, conflicts_with_all = ["ops", "types"])]
     pub programs: bool,
 }
 
@@ -161,10 +164,12 @@ fn run_programs(a: &Args, p: Platform, seed: u64) -> Result<ExitCode, String> {
         }
     };
     let bug = |e: String| format!("euref golden --programs: {e}");
+    let mut cov = ProgramCoverage::default();
+    let range = indices.clone();
     match &a.output {
         Some(path) => {
             let mut f = AtomicFile::create(path, OUT_BUFFER)?;
-            match write_programs(p, seed, indices, &mut f, step) {
+            match write_programs_covered(p, seed, indices, &mut f, step, &mut cov) {
                 Ok(_) => f.commit()?,
                 Err(ProgramError::Io(e)) => return Err(output::describe(&e, f.name())),
                 Err(ProgramError::Generate(e)) => return Err(bug(e)),
@@ -175,10 +180,12 @@ fn run_programs(a: &Args, p: Platform, seed: u64) -> Result<ExitCode, String> {
                 std::io::BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock()),
                 output::STDOUT,
             );
-            match write_programs(p, seed, indices, &mut s, step) {
+            match write_programs_covered(p, seed, indices, &mut s, step, &mut cov) {
                 Ok(_) => output::finish(s, Ok(()))?,
                 Err(ProgramError::Io(e)) => {
+                    // (A closed pipe where SIGPIPE is ignored: quietly done.)
                     output::finish(s, Err(e))?;
+                    return Ok(ExitCode::SUCCESS);
                 }
                 Err(ProgramError::Generate(e)) => return Err(bug(e)),
             }
@@ -186,6 +193,24 @@ fn run_programs(a: &Args, p: Platform, seed: u64) -> Result<ExitCode, String> {
     }
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    if a.coverage {
+        let mut r = cov.report(p.name());
+        if let Some(s) = a.shard {
+            r.insert_str(
+                0,
+                &format!(
+                    "shard {s}: programs {}..{} of {} only (the whole set's coverage: the same \
+                     command without --shard)\n",
+                    range.start, range.end, a.count
+                ),
+            );
+        }
+        if a.output.is_none() {
+            note_text!("{r}");
+        } else {
+            output::print(r.as_bytes())?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -492,3 +492,123 @@ fn the_single_instruction_checker_names_a_program_vector() {
     assert!(t.contains("line 1: a program vector"), "{t}");
     assert!(!t.contains("missing field"), "{t}");
 }
+
+/// A surface written from an approximate math result (mem.inexact: the payload holds an
+/// inexact byte, so every byte the message writes is inexact) has `expected_surface.inexact`
+/// marking exactly the 32 bytes written; the same write from an exact register has none.
+#[test]
+fn a_surface_written_from_approximate_math_is_marked_inexact() {
+    let program = |data: &str| -> Vec<String> {
+        vec![
+            "mov (8|M0) r17.0<1>:ud 0x76543210:v".into(),
+            "shl (8|M0) r17.0<1>:ud r17.0<8;8,1>:ud 0x2:ud".into(),
+            data.into(),
+            // Untyped write (mlen 2: addresses r17, data r18), SIMD8, channel R, BTI 3.
+            "send (8|M0) null r17 0xC 0x4026E03".into(),
+            "(W) mov (8|M0) r127.0<1>:ud 0x0:ud".into(),
+            "send (8|M0) null r127 0x27 0x2000010 {EOT}".into(),
+        ]
+    };
+    let p = Platform::Bdw;
+    let setup = || {
+        let mut s = Setup::new(p, 0xff).unwrap();
+        for c in 0..8 {
+            // 2.0f in r10, 7 in r11.
+            s.state
+                .write_grf(10 * 32 + 4 * c, 4, 0x4000_0000, false)
+                .unwrap();
+            s.state.write_grf(11 * 32 + 4 * c, 4, 7, false).unwrap();
+        }
+        s.surface = Some(vec![Some(0x11); 64]);
+        s
+    };
+    let v = build(
+        p,
+        "approx".into(),
+        program("math.inv (8|M0) r18.0<1>:f r10.0<8;8,1>:f null:f"),
+        setup(),
+    )
+    .unwrap();
+    let s = v.expected_surface.as_ref().unwrap();
+    let want = "ff".repeat(32) + &"00".repeat(32);
+    assert_eq!(s.inexact.as_deref(), Some(want.as_str()));
+    // The bytes not written keep 0x11.
+    assert_eq!(&s.bytes[64..], "11".repeat(32));
+    assert!(v.to_line().contains("\"inexact\":\"ffff"));
+    // The schema takes the key.
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/conformance/program.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::JSONSchema::compile(&schema).expect("schema compiles");
+    let line: Value = serde_json::from_str(&v.to_line()).unwrap();
+    assert!(validator.is_valid(&line), "{line}");
+    let exact = build(
+        p,
+        "exact".into(),
+        program("mov (8|M0) r18.0<1>:ud r11.0<8;8,1>:ud"),
+        setup(),
+    )
+    .unwrap();
+    let s = exact.expected_surface.as_ref().unwrap();
+    assert_eq!(s.inexact, None);
+    assert_eq!(&s.bytes[..8], "07000000");
+    assert!(!exact.to_line().contains("inexact"));
+}
+
+/// Ivy Bridge has no untyped messages (send.untyped-* are Haswell+): its programs use DC0
+/// dword scattered reads and writes (send.dword-scattered-*, SFID 0xA, offsets in dwords),
+/// have a surface, and run those messages with channels enabled; a write changes the surface.
+#[test]
+fn ivy_bridge_programs_read_and_write_memory() {
+    let text = lines_of(Platform::Ivb, 7, 0..60);
+    let (mut reads, mut writes, mut changed) = (0, 0, 0);
+    for l in text.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let v: Value = serde_json::from_slice(l).unwrap();
+        assert!(v["surface"].is_object(), "{}", v["id"]);
+        let insns: Vec<&str> = v["text"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .filter(|l| !l.ends_with(':'))
+            .collect();
+        let r = rerun(&v);
+        let ran = |k: usize| {
+            r.steps
+                .iter()
+                .any(|&(ip, en)| ip == 16 * k as u32 && en != 0)
+        };
+        for (k, i) in insns.iter().enumerate() {
+            if !i.starts_with("send") || i.contains("{EOT}") {
+                continue;
+            }
+            // Dword scattered read 0x0210C203, write 0x0402C203 (BTI 3).
+            assert!(
+                i.contains(" 0xA 0x210c203") || i.contains(" 0xA 0x402c203"),
+                "{i}"
+            );
+            assert!(!i.contains(" 0xC "), "{i}");
+            if ran(k) {
+                if i.contains("0x210c203") {
+                    reads += 1;
+                } else {
+                    writes += 1;
+                }
+            }
+        }
+        if v["expected_surface"]["bytes"]
+            != v["surface"]["bytes"].as_str().unwrap().replace("xx", "00")
+        {
+            changed += 1;
+        }
+        agrees(&v, &r);
+    }
+    assert!(reads >= 5, "{reads} dword scattered reads ran");
+    assert!(writes >= 5, "{writes} dword scattered writes ran");
+    assert!(changed >= 5, "{changed} programs changed the surface");
+}

@@ -2,7 +2,8 @@
 //! programs mixing ALU instructions, divergent control flow (nested if/else/endif, while
 //! loops with per-channel trip counts, break and cont inside ifs, halt, call/ret, goto/join
 //! on Gen8+)
-//! and memory messages (untyped read, write and atomic add on one surface, Haswell+), each
+//! and memory messages (untyped read, write and atomic add on one surface, Haswell+; dword
+//! scattered read and write on Ivy Bridge), each
 //! with its initial state and memory and what the reference model ends with.
 //!
 //! - [`templates`]: the weighted stream templates (the table is there) and the register plan;
@@ -14,10 +15,12 @@
 //! Deterministic: program `i` depends only on the platform, the seed and `i`, so the lines
 //! of indices `a..b` are those lines of the run from 0 (`--shard`).
 
+pub mod coverage;
 pub mod generator;
 pub mod templates;
 pub mod vector;
 
+pub use coverage::ProgramCoverage;
 pub use vector::{program_vector, ProgramVector, MAX_STEPS};
 
 use crate::spec::Platform;
@@ -45,18 +48,39 @@ pub fn write_programs(
     seed: u64,
     indices: Range<u64>,
     out: &mut dyn Write,
+    progress: impl FnMut(u64),
+) -> Result<u64, ProgramError> {
+    write_programs_covered(
+        p,
+        seed,
+        indices,
+        out,
+        progress,
+        &mut ProgramCoverage::default(),
+    )
+}
+
+/// [`write_programs`], adding the control-flow coverage of the programs to `cov` (merged in
+/// index order, whatever the worker that ran each).
+pub fn write_programs_covered(
+    p: Platform,
+    seed: u64,
+    indices: Range<u64>,
+    out: &mut dyn Write,
     mut progress: impl FnMut(u64),
+    cov: &mut ProgramCoverage,
 ) -> Result<u64, ProgramError> {
     let mut at = indices.start;
     let mut written = 0;
     while at < indices.end {
         let end = at.saturating_add(BATCH).min(indices.end);
-        let lines: Vec<Result<String, String>> = (at..end)
+        let lines: Vec<Result<(String, ProgramCoverage), String>> = (at..end)
             .into_par_iter()
-            .map(|i| program_vector(p, seed, i).map(|v| v.to_line()))
+            .map(|i| vector::program_vector_covered(p, seed, i).map(|(v, c)| (v.to_line(), c)))
             .collect();
         for l in lines {
-            let l = l.map_err(ProgramError::Generate)?;
+            let (l, c) = l.map_err(ProgramError::Generate)?;
+            cov.merge(&c);
             out.write_all(l.as_bytes())?;
             out.write_all(b"\n")?;
             written += 1;

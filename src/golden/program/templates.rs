@@ -14,7 +14,7 @@
 //! | goto / join | 2 | (Gen8+, flow.goto, flow.join) `cmp` of data into f0.1, `(f0.1) goto` to a join: the predicate-false channels wait at the join, the others run 1 to 3 ALU instructions; `join` re-enables them (no structured branch inside: flow.goto.mixed) |
 //! | halt | 1 | `cmp` of data into f1.1, `(f1.1) halt` with UIP = the end of the program (the end-of-thread sequence, the one halt target: flow.halt.same-uip) and JIP = the next block end: the halted channels wait there |
 //! | call | 1 | (Haswell+, flow.call, flow.ret) `call (8|M0) r25 SUB`: a subroutine placed after the end of thread, of 1 to 4 statements of the ALU, if and memory templates, ending in `ret r25` |
-//! | memory | 3 | (Haswell+, send.untyped-*) an untyped read, write or atomic add on the surface at BTI [`BTI`], addresses = (data & mask) into the surface |
+//! | memory | 3 | Haswell+ (send.untyped-*): an untyped read, write or atomic add on the surface at BTI [`BTI`], byte addresses = (data & mask) into the surface; Ivy Bridge (no untyped messages; send.dword-scattered-*): a DC0 dword scattered read or write, dword offsets = (data & mask) |
 //!
 //! Branch targets follow Mesa's brw_set_uip_jip: an if's JIP is the first instruction of its
 //! else block (or its endif), its UIP the endif; else and endif, break and cont jump (JIP) to
@@ -445,8 +445,13 @@ impl<'a> Builder<'a> {
     }
 
     /// An untyped read, write or atomic add (send.untyped-read, -write, -atomic) on the
-    /// surface: SIMD8, channel R, addresses (data & (size - 4)) in r30, data in r31.
+    /// surface: SIMD8, channel R, addresses (data & (size - 4)) in r30, data in r31. Where
+    /// the untyped messages do not exist, a dword scattered message ([`Builder::dword_memory`]).
     fn memory(&mut self) {
+        if !untyped_supported(self.platform) {
+            self.dword_memory();
+            return;
+        }
         let a = self.data();
         let mask = SURFACE_SIZE - 4;
         self.emit(format!(
@@ -477,6 +482,30 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// A DC0 dword scattered read or write (send.dword-scattered-read, -write) on the
+    /// surface: SIMD8, legacy SIMD mode bit, no header; dword offsets (data & (size / 4 - 1))
+    /// in r30, data in r31.
+    fn dword_memory(&mut self) {
+        let a = self.data();
+        let mask = SURFACE_SIZE / 4 - 1;
+        self.emit(format!(
+            "and (8|M0) r{PAYLOAD}.0<1>:ud r{a}.0<8;8,1>:ud {mask:#x}:ud"
+        ));
+        let bti = u32::from(BTI);
+        let (p, r) = (PAYLOAD, RESPONSE);
+        if self.rng.chance(1, 2) {
+            // mlen 1, rlen 1, DC0 type 3, control 0x2 (legacy SIMD mode, SIMD8).
+            let desc = 0x0210_C200 | bti;
+            self.emit(format!("send (8|M0) r{r} r{p} 0xA {desc:#x}"));
+        } else {
+            let d = self.data();
+            self.emit(format!("mov (8|M0) r{}.0<1>:ud r{d}.0<8;8,1>:ud", p + 1));
+            // mlen 2, rlen 0, DC0 type 11, control 0x2.
+            let desc = 0x0402_C200 | bti;
+            self.emit(format!("send (8|M0) null r{p} 0xA {desc:#x}"));
+        }
+    }
+
     /// The end of the program: an end-of-thread message (send.eot) with a defined payload.
     pub fn end_of_thread(&mut self) {
         self.emit(format!("{HALT_TARGET}:"));
@@ -488,8 +517,27 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// Whether the memory template applies: the DC1 untyped messages are Haswell+
-/// (spec/memory.toml send.untyped-read, -write, -atomic).
+/// Whether the memory template applies: the DC1 untyped messages (Haswell+) or the DC0
+/// dword scattered ones (spec/memory.toml send.untyped-*, send.dword-scattered-*).
 pub fn memory_supported(p: Platform) -> bool {
-    crate::spec::memory::SEND_UNTYPED_READ.gens.contains(p)
+    untyped_supported(p)
+        || (crate::spec::memory::SEND_DWORD_SCATTERED_READ
+            .gens
+            .contains(p)
+            && crate::spec::memory::SEND_DWORD_SCATTERED_WRITE
+                .gens
+                .contains(p))
+}
+
+/// Whether the DC1 untyped messages exist on `p` (Haswell+: send.untyped-read, -write,
+/// -atomic).
+pub fn untyped_supported(p: Platform) -> bool {
+    use crate::spec::memory::{SEND_UNTYPED_ATOMIC, SEND_UNTYPED_READ, SEND_UNTYPED_WRITE};
+    [
+        &SEND_UNTYPED_READ,
+        &SEND_UNTYPED_WRITE,
+        &SEND_UNTYPED_ATOMIC,
+    ]
+    .iter()
+    .all(|r| r.gens.contains(p))
 }

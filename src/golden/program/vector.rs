@@ -1,6 +1,7 @@
 //! The program vector: one JSON line per program (conformance/README.md "Program vectors"),
 //! its initial state and memory, and what running it on the reference model gives.
 
+use super::coverage::{ProgramCoverage, StepRecord};
 use super::generator::{self, Program};
 use super::templates::{self, APPROX, APPROX_REGS, BTI, DATA, DATA_REGS, SURFACE_SIZE};
 use crate::exec::ExecOptions;
@@ -92,6 +93,11 @@ pub struct SurfaceFinal {
     /// `ff` per undefined byte, `00` otherwise (absent: every byte defined).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undefined: Option<String>,
+    /// `ff` per byte stored from an inexact value (mem.inexact: a message whose payload held
+    /// an inexact byte, or that read one, stores inexact bytes), `00` otherwise; such bytes
+    /// are not asserted exact (absent: every byte exact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inexact: Option<String>,
 }
 
 /// The FNV-1a 64-bit hash (offset basis 0xcbf29ce484222325, prime 0x100000001b3) over the
@@ -134,6 +140,8 @@ pub struct Run {
     pub digest: u64,
     /// Executed (ip, enabled channels) in order.
     pub trace: Vec<(u32, u32)>,
+    /// The executed steps as coverage sees them, in order.
+    pub records: Vec<StepRecord>,
 }
 
 /// Run `image` from `st` with `mem` to its end of thread, within [`MAX_STEPS`].
@@ -141,6 +149,7 @@ pub fn run(image: Image, st: &mut ThreadState, mem: &mut Memory) -> Result<Run, 
     let mut t = Thread::new(image, st).map_err(|e| e.to_string())?;
     let opts = ExecOptions::default();
     let mut trace = Vec::new();
+    let mut records = Vec::new();
     let mut d = TraceDigest::default();
     while !t.ended() {
         let s = t
@@ -148,6 +157,13 @@ pub fn run(image: Image, st: &mut ThreadState, mem: &mut Memory) -> Result<Run, 
             .map_err(|e| e.to_string())?;
         d.add(s.ip, s.enabled);
         trace.push((s.ip, s.enabled));
+        records.push(StepRecord {
+            ip: s.ip,
+            enabled: s.enabled,
+            op: s.insn.op,
+            eot: s.insn.ctrl.eot,
+            next_ip: s.next_ip,
+        });
     }
     if !t.ended_by_eot() {
         return Err("the program ended without an end-of-thread message".into());
@@ -156,6 +172,7 @@ pub fn run(image: Image, st: &mut ThreadState, mem: &mut Memory) -> Result<Run, 
         steps: t.steps(),
         digest: d.value(),
         trace,
+        records,
     })
 }
 
@@ -298,6 +315,15 @@ impl Setup {
 
 /// The vector of program `index` of a run seeded with `seed` on `p`.
 pub fn program_vector(p: Platform, seed: u64, index: u64) -> Result<ProgramVector, String> {
+    program_vector_covered(p, seed, index).map(|(v, _)| v)
+}
+
+/// [`program_vector`] and the control-flow coverage of its run.
+pub fn program_vector_covered(
+    p: Platform,
+    seed: u64,
+    index: u64,
+) -> Result<(ProgramVector, ProgramCoverage), String> {
     let Program { lines, mut rng, .. } = generator::generate(p, seed, index)?;
     let dmask = dispatch_mask(&mut rng);
     let state = initial_state(p, dmask, &mut rng)?;
@@ -307,7 +333,7 @@ pub fn program_vector(p: Platform, seed: u64, index: u64) -> Result<ProgramVecto
         state,
         surface,
     };
-    build(p, format!("{}-{seed:x}-p{index}", p.name()), lines, setup).map_err(|e| {
+    build_covered(p, format!("{}-{seed:x}-p{index}", p.name()), lines, setup).map_err(|e| {
         format!(
             "{} program {index} of seed {seed}: {e} (a generator bug: every program must \
              assemble and run to its end of thread within {MAX_STEPS} steps)",
@@ -323,6 +349,16 @@ pub fn build(
     lines: Vec<String>,
     setup: Setup,
 ) -> Result<ProgramVector, String> {
+    build_covered(p, id, lines, setup).map(|(v, _)| v)
+}
+
+/// [`build`] and the control-flow coverage of the run.
+pub fn build_covered(
+    p: Platform,
+    id: String,
+    lines: Vec<String>,
+    setup: Setup,
+) -> Result<(ProgramVector, ProgramCoverage), String> {
     let text = lines.join("\n") + "\n";
     let prog = crate::asm::parse(text.as_bytes(), Some(crate::asm::Dialect::Iga), p)
         .map_err(|e| format!("line {}:{}: {}", e.line, e.col, e.msg))?;
@@ -376,12 +412,21 @@ pub fn build(
             .iter()
             .map(|b| if b.is_none() { 0xff } else { 0 })
             .collect();
+        let inexact: Vec<u8> = mem
+            .flat
+            .inexact(SURFACE_BASE, s.size as usize)
+            .iter()
+            .map(|&i| if i { 0xff } else { 0 })
+            .collect();
         SurfaceFinal {
             bytes: hex(&bytes),
             undefined: undef.iter().any(|u| *u != 0).then(|| hex(&undef)),
+            inexact: inexact.iter().any(|i| *i != 0).then(|| hex(&inexact)),
         }
     });
-    Ok(ProgramVector {
+    let mut cov = ProgramCoverage::default();
+    cov.add_program(dmask, &ran.records);
+    let v = ProgramVector {
         kind: KIND.into(),
         v: PROGRAM_FORMAT_VERSION,
         id,
@@ -398,7 +443,8 @@ pub fn build(
         expected_surface,
         steps: ran.steps,
         trace: format!("{:016x}", ran.digest),
-    })
+    };
+    Ok((v, cov))
 }
 
 /// The `initial` registers: every GRF register with a defined byte (`xx` for its undefined
