@@ -188,6 +188,72 @@ fn open_file(a: &Args) -> Result<Box<dyn std::io::Read + Send>, String> {
     Ok(Box::new(f))
 }
 
+/// Whether the first line of the vectors is a program vector (then the file is checked as
+/// program vectors: [`run_programs`]).
+fn starts_with_program(input: &mut Box<dyn BufRead + Send>, a: &Args) -> Result<bool, String> {
+    let buf = input
+        .fill_buf()
+        .map_err(|e| format!("{}: {e}", a.vectors.display()))?;
+    let first = buf
+        .split(|b| *b == b'\n')
+        .find(|l| !l.trim_ascii().is_empty());
+    Ok(first.is_some_and(|l| {
+        std::str::from_utf8(l).is_ok_and(euref::conformance::read_ahead::is_program_vector)
+    }))
+}
+
+/// A file of program vectors: each checked and, when it fails, localized
+/// (conformance/README.md "Checking program vectors").
+fn run_programs(a: &Args, input: Box<dyn BufRead + Send>) -> Result<ExitCode, String> {
+    use euref::conformance::program_check::{self, ProgramCheckOptions, ProgramSummary};
+    let unsupported = [
+        ("--shard", a.shard.is_some()),
+        ("--resume", a.resume),
+        ("--ops", a.ops.is_some()),
+        ("--id", a.id.is_some()),
+    ];
+    if let Some((name, _)) = unsupported.iter().find(|(_, given)| *given) {
+        return Err(format!(
+            "{name}: not available for program vectors ({} starts with a program vector); \
+             check the whole file",
+            a.vectors.display()
+        ));
+    }
+    let mut report: Box<dyn Write> = match &a.report {
+        Some(path) => {
+            Box::new(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => Box::new(std::io::sink()),
+    };
+    let opts = ProgramCheckOptions {
+        sim: a.sim.clone(),
+        timeout: Duration::from_millis(a.timeout.max(1)),
+    };
+    let mut summary = ProgramSummary::default();
+    let mut out = output::Named::new(std::io::stdout(), output::STDOUT);
+    let mut written: std::io::Result<()> = Ok(());
+    let mut shown = 0u64;
+    program_check::run(&opts, input, &mut report, &mut summary, |r| {
+        if r.status != "pass" && shown < a.show {
+            shown += 1;
+            if written.is_ok() {
+                written = writeln!(out, "{}\n", program_check::describe(r));
+            }
+        }
+    })?;
+    if written.is_ok() {
+        written = out.write_all(summary.table().as_bytes());
+    }
+    output::finish(out, written)?;
+    Ok(if summary.failed() > 0 {
+        ExitCode::from(1)
+    } else if summary.unchecked() > 0 {
+        ExitCode::from(EXIT_UNCHECKED)
+    } else {
+        ExitCode::from(0)
+    })
+}
+
 /// `--explain ID`: the one vector, explained; exit 0 when it passes.
 fn run_explain(a: &Args, id: &str) -> Result<ExitCode, String> {
     let input = std::io::BufReader::new(open_file(a)?);
@@ -212,7 +278,10 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         ids: a.id.as_deref().map(Selection::parse_ids).transpose()?,
     };
     // (Before the report is created or resumed: a shard that cannot be found changes nothing.)
-    let (input, first) = open_vectors(&a)?;
+    let (mut input, first) = open_vectors(&a)?;
+    if starts_with_program(&mut input, &a)? {
+        return run_programs(&a, input);
+    }
     let mut summary = Summary::default();
     let mut skip = HashSet::new();
     let mut report: Box<dyn Write> = match &a.report {

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Plant a fault (to prove the checker catches it): no-denorm-flush, cmpn-nan-swap,
-    /// region-off-by-one, no-sat.
+    /// region-off-by-one, no-sat, ignore-predication, flag-swap, sel-sets-flags, error-all;
+    /// in program requests only: add-imm-off-by-one (an `add` with a D or UD immediate adds
+    /// one more). Program requests (`"kind": "program"`) are run on the thread runner.
     #[arg(long)]
     pub inject: Option<String>,
 }

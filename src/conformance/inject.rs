@@ -3,7 +3,7 @@
 //! untouched), the way a buggy simulator would get it wrong.
 
 use crate::isa::{Addr, Flag, Insn, Reg, Src};
-use crate::spec::{CondMod, Opcode, PredCtrl};
+use crate::spec::{CondMod, DataType, Opcode, PredCtrl};
 use crate::state::ThreadState;
 
 /// An injected fault.
@@ -30,6 +30,10 @@ pub enum Fault {
     SelSetsFlags,
     /// Every request is answered with an error.
     ErrorAll,
+    /// In program requests only: an `add` with a D or UD immediate source adds one more
+    /// (the immediate is read one too large), as a simulator that mis-decodes immediates of one
+    /// instruction class would. Single-instruction requests are executed without it.
+    AddImmOffByOne,
 }
 
 impl Fault {
@@ -44,8 +48,13 @@ impl Fault {
         Fault::ErrorAll,
     ];
 
+    /// The faults that act in program requests only ([`Fault::apply_program_insn`]); `ALL`
+    /// holds those of single-instruction requests (which also act in programs).
+    pub const PROGRAM_ONLY: [Fault; 1] = [Fault::AddImmOffByOne];
+
     pub fn name(self) -> &'static str {
         match self {
+            Fault::AddImmOffByOne => "add-imm-off-by-one",
             Fault::NoDenormFlush => "no-denorm-flush",
             Fault::CmpnNanSwap => "cmpn-nan-swap",
             Fault::RegionOffByOne => "region-off-by-one",
@@ -58,15 +67,13 @@ impl Fault {
     }
 
     pub fn parse(s: &str) -> Result<Fault, String> {
-        Fault::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown fault `{s}` (expected one of: {})",
-                    Fault::ALL.map(Fault::name).join(", ")
-                )
-            })
+        let all = || Fault::ALL.into_iter().chain(Fault::PROGRAM_ONLY);
+        all().find(|f| f.name() == s).ok_or_else(|| {
+            format!(
+                "unknown fault `{s}` (expected one of: {})",
+                all().map(Fault::name).collect::<Vec<_>>().join(", ")
+            )
+        })
     }
 
     /// Perturb the instruction before execution.
@@ -96,6 +103,22 @@ impl Fault {
             }
             _ => {}
         }
+    }
+
+    /// Perturb an instruction of a program before it runs: [`Fault::apply_insn`], and the
+    /// faults of [`Fault::PROGRAM_ONLY`].
+    pub fn apply_program_insn(self, insn: &mut Insn) {
+        if self == Fault::AddImmOffByOne && insn.op == Opcode::Add {
+            for s in insn.src.iter_mut().flatten() {
+                if let Src::Imm(i) = s {
+                    if matches!(i.ty, DataType::D | DataType::UD) {
+                        i.bits = (i.bits as u32).wrapping_add(1).into();
+                    }
+                }
+            }
+            return;
+        }
+        self.apply_insn(insn);
     }
 
     /// The error every request is answered with, for [`Fault::ErrorAll`].

@@ -3,6 +3,8 @@
 //! injection ([`inject`]), and the checker ([`compare`] one response, [`runner`] the
 //! subprocess, [`check`] the run and its report, [`summary`] its counts, [`ranking`] the spec
 //! rows that explain its failures, [`describe`] and [`explain`] the text of a failing vector);
+//! program vectors are run ([`program_protocol`] the request, [`program_run`] euref's answer)
+//! and checked with localization ([`program_check`]);
 //! [`json`] and [`view`] read request, vector and response lines without building JSON trees.
 
 pub mod check;
@@ -15,6 +17,9 @@ pub mod json;
 pub mod known;
 pub mod lines;
 mod prefetch;
+pub mod program_check;
+pub mod program_protocol;
+pub mod program_run;
 pub mod protocol;
 pub mod ranking;
 pub mod read_ahead;

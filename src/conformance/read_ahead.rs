@@ -250,8 +250,9 @@ fn read_vector<T>(
         Ok(v) => *line = v.to_line(),
         Err(_) if is_program_vector(line) => {
             return Err(at(
-                "a program vector (\"kind\": \"program\", euref golden --programs): euref check \
-                 checks single-instruction vectors only; checking program vectors is not built yet"
+                "a program vector (\"kind\": \"program\", euref golden --programs) among \
+                 single-instruction vectors: euref check checks a file of program vectors when \
+                 its first line is one; put program vectors in a file of their own"
                     .into(),
             ))
         }
@@ -264,7 +265,7 @@ fn read_vector<T>(
 
 /// Whether `line` is a program vector (`"kind": "program"`, conformance/README.md "Program
 /// vectors").
-fn is_program_vector(line: &str) -> bool {
+pub fn is_program_vector(line: &str) -> bool {
     serde_json::from_str::<serde_json::Value>(line)
         .map(|v| v.get("kind").and_then(|k| k.as_str()) == Some("program"))
         .unwrap_or(false)

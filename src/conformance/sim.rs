@@ -412,6 +412,18 @@ impl Simulator {
     /// Answer one request line (without its newline): the response line, newline included,
     /// is appended to `out`.
     pub fn handle(&mut self, line: &[u8], out: &mut Vec<u8>) {
+        // A program request (`"kind"`: single-instruction requests have no such key).
+        if memchr::memmem::find(line, b"\"kind\"").is_some() {
+            if let Some(read) = super::program_protocol::read_program_request(line) {
+                let r = match read {
+                    Ok(req) => super::program_run::execute(&req, self.fault),
+                    Err(r) => r,
+                };
+                out.extend_from_slice(r.to_line().as_bytes());
+                out.push(b'\n');
+                return;
+            }
+        }
         let mut req = LayoutRequest::default();
         if plain_ascii_str(line).is_some_and(|t| parse_request_layout(t, &mut req).is_some()) {
             let names = req.initial[..req.n_initial].iter().map(|(k, _)| *k);

@@ -114,6 +114,37 @@ use shape::Shape;
 use shape_text::{ShapeText, INITIAL};
 use slot::{changed_regs, grf_reg, Blocks, Slot};
 
+/// The spec rows instruction `insn` exercises executed from `before` to `after` on the
+/// channels `enabled`, as a single-instruction vector of it lists them (its tag plan made and
+/// applied to these values): what `euref check` names for the instruction where a program
+/// vector's run first differs (conformance/README.md, "Checking program vectors").
+pub fn rows_exercised(
+    insn: &Insn,
+    before: &ThreadState,
+    after: &ThreadState,
+    enabled: u32,
+) -> Vec<&'static str> {
+    let p = before.platform();
+    let float = insn.dst.is_some_and(|d| d.ty.is_float())
+        || insn.src.iter().flatten().any(|s| s.ty().is_float());
+    let cr0 = before.arf_dword("cr0", 0).map_or(0, |(v, _)| v);
+    let env = FloatEnv::from_cr0(p, cr0);
+    let plan = TagPlan::new(insn, denorm_sensitive(p, float, cr0), env, Vec::new());
+    let mut rules = RuleSet::default();
+    plan.push_fixed(&mut rules);
+    let mut alts = Vec::new();
+    plan.apply_values(
+        insn,
+        before,
+        after,
+        enabled,
+        &mut Operands::new(),
+        &mut rules,
+        &mut alts,
+    );
+    rules.names()
+}
+
 /// A register of a vector: GRF `r<n>` or ARF register `i` of the layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum RegRef {

@@ -19,6 +19,7 @@ mod golden_shards;
 mod golden_slurm;
 mod golden_templates;
 mod honest_verdict;
+mod program_check;
 mod program_coverage;
 mod program_vectors;
 mod protocol_doc;

@@ -481,15 +481,24 @@ fn program_vectors_validate_against_their_schema() {
     assert!(!validator.is_valid(&single));
 }
 
-/// `euref check` given program vectors says what they are instead of a missing key.
+/// `euref check` given program vectors among single-instruction vectors (a file that starts
+/// with a single-instruction vector) says what they are instead of a missing key.
 #[test]
 fn the_single_instruction_checker_names_a_program_vector() {
     let tmp = Scratch::new("golden-programs-check");
-    let path = tmp.file("p.jsonl", lines_of(Platform::Skl, 1, 0..2));
+    let mut lines = Vec::new();
+    let cfg = euref::golden::GenConfig::new(Platform::Skl, 1);
+    euref::golden::generate_lines(&cfg, 1, &mut lines, |_, _, _| {}).unwrap();
+    lines.extend(lines_of(Platform::Skl, 1, 0..2));
+    let path = tmp.file("p.jsonl", lines);
     let sim = format!("{} sim", env!("CARGO_BIN_EXE_euref"));
     let o = euref(&["check", "--sim", &sim, path.to_str().unwrap()]);
     let t = text(&o);
-    assert!(t.contains("line 1: a program vector"), "{t}");
+    assert!(t.contains("line 2: a program vector"), "{t}");
+    assert!(
+        t.contains("put program vectors in a file of their own"),
+        "{t}"
+    );
     assert!(!t.contains("missing field"), "{t}");
 }
 

@@ -1,0 +1,150 @@
+//! The program request and response of the simulator protocol (conformance/PROTOCOL.md
+//! "Program requests"): a whole program run from a state and a surface, optionally stopped
+//! after a number of instructions, and the registers, surface and step count it ends with.
+
+use crate::golden::program::vector::{ProgramVector, SurfaceInit, KIND};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A program request (`"kind": "program"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProgramRequest {
+    /// Echoed in the response.
+    pub id: String,
+    /// Always `"program"`.
+    pub kind: String,
+    /// Platform name.
+    pub gen: String,
+    /// The program's native encoding from address 0, hex.
+    pub bytes: String,
+    /// The dispatch mask (sr0.2 DMask; sr0.3 VMask is the OR of each group of 4 of its
+    /// bits).
+    pub dmask: u32,
+    /// Initial registers (hex, byte 0 first, `xx` for an undefined byte).
+    #[serde(deserialize_with = "crate::vector::unique_keys::unique_keys")]
+    pub initial: BTreeMap<String, String>,
+    /// The surface the messages access, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surface: Option<SurfaceInit>,
+    /// The registers to return.
+    pub report: Vec<String>,
+    /// The program ends within this many instructions (an error otherwise).
+    pub max_steps: u64,
+    /// Stop once this many instructions have executed (absent: run to the end of thread).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_limit: Option<u64>,
+}
+
+/// A program response.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgramResponse {
+    pub id: String,
+    /// The registers of `report` (hex, `xx` for an undefined byte).
+    #[serde(rename = "final", default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fin: BTreeMap<String, String>,
+    /// The surface's bytes (hex, `xx` for an undefined byte); absent without a surface.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surface: Option<String>,
+    /// Instructions executed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u64>,
+    /// Whether the thread ended (its end-of-thread message executed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<bool>,
+    /// Inexact marks of `final` registers (as in single-instruction responses).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inexact: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl ProgramRequest {
+    /// The request for program vector `v`, stopped after `step_limit` instructions if given.
+    pub fn from_vector(v: &ProgramVector, step_limit: Option<u64>) -> ProgramRequest {
+        ProgramRequest {
+            id: v.id.clone(),
+            kind: KIND.into(),
+            gen: v.gen.clone(),
+            bytes: v.bytes.clone(),
+            dmask: v.dmask,
+            initial: v.initial.clone(),
+            surface: v.surface.clone(),
+            report: v.expected.keys().cloned().collect(),
+            max_steps: v.max_steps,
+            step_limit,
+        }
+    }
+
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl ProgramResponse {
+    /// An error response.
+    pub fn error(id: &str, message: String) -> ProgramResponse {
+        ProgramResponse {
+            id: id.into(),
+            error: Some(message),
+            ..ProgramResponse::default()
+        }
+    }
+
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Whether a request line is a program request: `None` when its JSON object has no `kind`
+/// key (a single-instruction request), else the request or the error response to it.
+pub fn read_program_request(line: &[u8]) -> Option<Result<ProgramRequest, ProgramResponse>> {
+    let value: serde_json::Value = serde_json::from_slice(line).ok()?;
+    let obj = value.as_object()?;
+    let kind = obj.get("kind")?;
+    let id = match obj.get("id") {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_))) => v.to_string(),
+        _ => String::new(),
+    };
+    if kind.as_str() != Some(KIND) {
+        return Some(Err(ProgramResponse::error(
+            &id,
+            format!("bad request: kind: {kind} is no request kind (the only one is \"{KIND}\"; single-instruction requests have no `kind`)"),
+        )));
+    }
+    Some(
+        serde_json::from_value::<ProgramRequest>(value)
+            .map_err(|e| ProgramResponse::error(&id, format!("bad program request: {e}"))),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line without a `kind` key is no program request (an id that says "kind" included);
+    /// another kind, or a program request that lacks a key, is answered with an error that
+    /// carries the id; `euref sim` answers a program request with the runner's response.
+    #[test]
+    fn program_requests_are_told_apart_by_their_kind() {
+        assert!(read_program_request(br#"{"id":"kind","gen":"skl"}"#).is_none());
+        let e = read_program_request(br#"{"id":"a","kind":"prog"}"#)
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(e.id, "a");
+        assert!(e.error.unwrap().contains("\"prog\" is no request kind"));
+        let e = read_program_request(br#"{"id":"b","kind":"program","gen":"skl"}"#)
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(e.id, "b");
+        assert!(e.error.unwrap().contains("missing field `bytes`"));
+        let v = crate::golden::program::program_vector(crate::spec::Platform::Bdw, 3, 1).unwrap();
+        let req = ProgramRequest::from_vector(&v, Some(3));
+        let mut out = Vec::new();
+        super::super::sim::Simulator::new(None).handle(req.to_line().as_bytes(), &mut out);
+        let got: ProgramResponse = serde_json::from_slice(&out).unwrap();
+        assert_eq!(got.steps, Some(3));
+        assert_eq!(got, super::super::program_run::execute(&req, None));
+    }
+}

@@ -1,0 +1,243 @@
+//! A program request run on the reference model's thread runner (src/thread, memory from
+//! src/memory): what `euref sim` answers to it, and what `euref check` compares a simulator's
+//! answer with when it localizes a failing program.
+//!
+//! "Stopped after N instructions" (`step_limit`): the thread executes instructions one at a
+//! time, each counting as one step whatever it is (an ALU instruction, a branch, a `halt`, a
+//! `join`, a message; an instruction jumped over is no step), until N have executed or the
+//! end-of-thread message has executed, whichever comes first; the state is then reported.
+//! A limit of 0 reports the initial state; a limit at or beyond the program's length reports
+//! its end (`ended` true). A `halt` ends no thread: its channels wait, and the others go on.
+
+use super::inject::Fault;
+use super::program_protocol::{ProgramRequest, ProgramResponse};
+use super::regs;
+use crate::exec::ExecOptions;
+use crate::golden::program::vector::set_dispatch_mask;
+use crate::isa::Insn;
+use crate::memory::{Memory, Surface};
+use crate::spec::Platform;
+use crate::state::ThreadState;
+use crate::thread::{Image, Thread};
+use std::collections::BTreeMap;
+
+/// The last instruction a run executed, with the state before it.
+#[derive(Debug, Clone)]
+pub struct LastStep {
+    pub ip: u32,
+    pub insn: Insn,
+    pub enabled: u32,
+    pub before: ThreadState,
+}
+
+/// Where a run stopped.
+#[derive(Debug, Clone)]
+pub struct Ran {
+    pub state: ThreadState,
+    pub memory: Memory,
+    pub steps: u64,
+    pub ended: bool,
+    /// The last instruction executed (when asked for).
+    pub last: Option<LastStep>,
+}
+
+/// The program's bytes with `fault` applied to every instruction (a native instruction
+/// perturbed in place; compacted ones are left as they are).
+fn faulted_bytes(p: Platform, bytes: &[u8], fault: Fault) -> Result<Vec<u8>, String> {
+    let mut out = bytes.to_vec();
+    let mut at = 0usize;
+    while at < bytes.len() {
+        let Ok((mut insn, size)) = crate::codec::decode(&bytes[at..], p) else {
+            at += 8;
+            continue;
+        };
+        let size = size.max(8);
+        if size == 16 {
+            fault.apply_program_insn(&mut insn);
+            insn.ctrl.compacted = false;
+            if let Ok(b) = crate::codec::encode(&insn, p) {
+                out[at..at + 16].copy_from_slice(&b);
+            }
+        }
+        at += size;
+    }
+    Ok(out)
+}
+
+/// Run `req` (its `step_limit` honoured), keeping the last step when `keep_last`.
+pub fn run(req: &ProgramRequest, fault: Option<Fault>, keep_last: bool) -> Result<Ran, String> {
+    let p =
+        Platform::parse(&req.gen).ok_or_else(|| format!("gen: unknown platform `{}`", req.gen))?;
+    let mut bytes = regs::parse_hex_defined(&req.bytes).map_err(|e| format!("bytes: {e}"))?;
+    if let Some(f) = fault {
+        if let Some(e) = f.error() {
+            return Err(e.into());
+        }
+        bytes = faulted_bytes(p, &bytes, f)?;
+    }
+    let mut st = ThreadState::new(p);
+    set_dispatch_mask(&mut st, req.dmask).map_err(|e| format!("dmask: {e}"))?;
+    for (name, hex) in &req.initial {
+        let b = regs::parse_hex(hex).map_err(|e| format!("initial.{name}: {e}"))?;
+        regs::write(&mut st, name, &b).map_err(|e| format!("initial.{name}: {e}"))?;
+    }
+    let mut mem = Memory::new();
+    if let Some(s) = &req.surface {
+        let b = regs::parse_hex(&s.bytes).map_err(|e| format!("surface.bytes: {e}"))?;
+        if b.len() as u64 != s.size {
+            return Err(format!(
+                "surface: `bytes` has {} bytes, `size` says {}",
+                b.len(),
+                s.size
+            ));
+        }
+        mem.bind(
+            s.bti,
+            Surface {
+                base: s.base,
+                size: s.size,
+            },
+        );
+        for (i, v) in b.iter().enumerate() {
+            if let Some(v) = v {
+                mem.flat.load(s.base + i as u64, &[*v]);
+            }
+        }
+    }
+    let image = Image::new(p, bytes, 0);
+    let mut t = Thread::new(image, &mut st).map_err(|e| e.to_string())?;
+    let opts = ExecOptions::default();
+    let limit = req.step_limit.unwrap_or(u64::MAX);
+    let mut last = None;
+    while !t.ended() && t.steps() < limit {
+        let before = keep_last.then(|| st.clone());
+        let s = t
+            .step_limited_with_memory(&mut st, &opts, req.max_steps, &mut mem)
+            .map_err(|e| format!("step {}: {e}", t.steps() + 1))?;
+        if let Some(before) = before {
+            last = Some(LastStep {
+                ip: s.ip,
+                insn: s.insn,
+                enabled: s.enabled,
+                before,
+            });
+        }
+    }
+    if t.ended() && !t.ended_by_eot() {
+        return Err("the program ended without an end-of-thread message".into());
+    }
+    Ok(Ran {
+        steps: t.steps(),
+        ended: t.ended(),
+        state: st,
+        memory: mem,
+        last,
+    })
+}
+
+/// Hex of register bytes, `xx` for an undefined byte.
+fn marked_hex(bytes: &[u8], undef: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for (b, u) in bytes.iter().zip(undef) {
+        if *u == 0xff {
+            s.push_str("xx");
+        } else {
+            s.push_str(&regs::to_hex(&[b & !u]));
+        }
+    }
+    s
+}
+
+/// The response to `req` from what `ran` ended with.
+pub fn response(req: &ProgramRequest, ran: &Ran) -> Result<ProgramResponse, String> {
+    let mut fin = BTreeMap::new();
+    let mut inexact = BTreeMap::new();
+    for name in &req.report {
+        let r =
+            regs::read(&ran.state, name).ok_or_else(|| format!("report: no register `{name}`"))?;
+        fin.insert(name.clone(), marked_hex(&r.bytes, &r.undef));
+        if let Some(m) = crate::state::json::inexact_hex(&ran.state, name) {
+            inexact.insert(name.clone(), m);
+        }
+    }
+    let surface = req.surface.as_ref().map(|s| {
+        ran.memory
+            .flat
+            .read(s.base, s.size as usize)
+            .iter()
+            .map(|b| b.map_or_else(|| "xx".to_string(), |b| format!("{b:02x}")))
+            .collect()
+    });
+    Ok(ProgramResponse {
+        id: req.id.clone(),
+        fin,
+        surface,
+        steps: Some(ran.steps),
+        ended: Some(ran.ended),
+        inexact,
+        error: None,
+    })
+}
+
+/// What `euref sim` answers to a program request.
+pub fn execute(req: &ProgramRequest, fault: Option<Fault>) -> ProgramResponse {
+    run(req, fault, false)
+        .and_then(|ran| response(req, &ran))
+        .unwrap_or_else(|e| ProgramResponse::error(&req.id, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden::program::program_vector;
+
+    fn vector() -> crate::golden::program::ProgramVector {
+        (0..40)
+            .map(|i| program_vector(Platform::Skl, 5, i).unwrap())
+            .find(|v| v.surface.is_some() && v.steps > 20)
+            .unwrap()
+    }
+
+    /// Without a limit the run ends as the vector says; limit 0 is the initial state; a
+    /// limit k < steps stops after k instructions, not ended; a limit beyond the end is the
+    /// end.
+    #[test]
+    fn the_step_limit_stops_after_that_many_instructions() {
+        let v = vector();
+        let full = execute(&ProgramRequest::from_vector(&v, None), None);
+        assert_eq!(full.error, None);
+        assert_eq!((full.steps, full.ended), (Some(v.steps), Some(true)));
+        for (name, hex) in &v.expected {
+            let got = &full.fin[name];
+            let undef = v.undefined.get(name);
+            for (k, (e, g)) in hex
+                .as_bytes()
+                .chunks(2)
+                .zip(got.as_bytes().chunks(2))
+                .enumerate()
+            {
+                let u = undef.map_or("00", |u| &u[2 * k..2 * k + 2]);
+                if u == "00" {
+                    assert_eq!(e, g, "{name} byte {k}");
+                }
+            }
+        }
+        assert_eq!(
+            full.surface.as_deref().map(|s| s.replace("xx", "00")),
+            v.expected_surface.as_ref().map(|s| s.bytes.clone())
+        );
+        let zero = execute(&ProgramRequest::from_vector(&v, Some(0)), None);
+        assert_eq!((zero.steps, zero.ended), (Some(0), Some(false)));
+        for (name, hex) in &v.initial {
+            assert_eq!(&zero.fin[name], hex, "{name}");
+        }
+        assert_eq!(zero.surface.as_ref(), v.surface.as_ref().map(|s| &s.bytes));
+        let k = v.steps / 2;
+        let half = execute(&ProgramRequest::from_vector(&v, Some(k)), None);
+        assert_eq!((half.steps, half.ended), (Some(k), Some(false)));
+        let past = execute(&ProgramRequest::from_vector(&v, Some(v.steps + 5)), None);
+        assert_eq!(past, full);
+        let at = execute(&ProgramRequest::from_vector(&v, Some(v.steps)), None);
+        assert_eq!(at, full);
+    }
+}
