@@ -21,6 +21,7 @@ mod golden_templates;
 mod honest_verdict;
 mod program_check;
 mod program_coverage;
+mod program_hand;
 mod program_vectors;
 mod protocol_doc;
 mod sim_inexact;

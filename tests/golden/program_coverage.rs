@@ -3,8 +3,9 @@
 //! the CLI printing the report.
 
 use crate::golden_util::{euref_output as euref, output_text as text};
+use crate::program_hand;
 use crate::scratch_util::Scratch;
-use euref::golden::program::vector::{build_covered, Setup};
+use euref::golden::program::vector::build_covered;
 use euref::golden::program::{write_programs_covered, ProgramCoverage};
 use euref::spec::Platform;
 use std::collections::BTreeMap;
@@ -20,36 +21,11 @@ fn map(pairs: &[(u32, u64)]) -> BTreeMap<u32, u64> {
 /// k + 1; the 4th pass's break leaves none and the while runs with no channel.
 #[test]
 fn a_hand_written_loop_has_the_coverage_worked_out_here() {
-    let lines: Vec<String> = [
-        "and (8|M0) r20.0<1>:ud r10.0<8;8,1>:ud 0x3:ud",
-        "add (8|M0) r20.0<1>:ud r20.0<8;8,1>:ud 0x1:ud",
-        "LOOP:",
-        "add (8|M0) (eq)f0.0 r20.0<1>:d r20.0<8;8,1>:d -1:d",
-        "(f0.0) break (8|M0) WHILE WHILE",
-        "add (8|M0) r11.0<1>:ud r11.0<8;8,1>:ud 0x1:ud",
-        "WHILE:",
-        "while (8|M0) LOOP",
-        "mov (8|M0) r30.0<1>:ud 0x76543210:v",
-        "shl (8|M0) r30.0<1>:ud r30.0<8;8,1>:ud 0x2:ud",
-        "mov (8|M0) r31.0<1>:ud r11.0<8;8,1>:ud",
-        "send (8|M0) null r30 0xC 0x4026E03",
-        "(W) mov (8|M0) r127.0<1>:ud 0x0:ud",
-        "send (8|M0) null r127 0x27 0x2000010 {EOT}",
-    ]
-    .map(String::from)
-    .to_vec();
-    let p = Platform::Bdw;
-    let mut setup = Setup::new(p, 0xff).unwrap();
-    for c in 0..8 {
-        setup
-            .state
-            .write_grf(10 * 32 + 4 * c, 4, c as u64, false)
-            .unwrap();
-        setup.state.write_grf(11 * 32 + 4 * c, 4, 0, false).unwrap();
-    }
-    setup.state.set_flag(0, 0, 0).unwrap();
-    setup.state.set_flag(1, 0, 0).unwrap();
-    setup.surface = Some(vec![Some(0); 64]);
+    let (p, lines, setup) = (
+        program_hand::PLATFORM,
+        program_hand::lines(),
+        program_hand::setup(0, 0),
+    );
     let (_, c) = build_covered(p, "hand".into(), lines, setup).unwrap();
     assert_eq!(c.programs, 1);
     // 2 + 4 * (top, break) + 3 * (body, while) + the last while + 6 = 23.

@@ -6,6 +6,7 @@
 //! final state is worked out here.
 
 use crate::golden_util::{euref_output as euref, output_text as text, read_bytes as read};
+use crate::program_hand;
 use crate::scratch_util::Scratch;
 use euref::asm::{self, Dialect};
 use euref::exec::ExecOptions;
@@ -380,39 +381,11 @@ fn control_flow_really_diverges() {
 /// (r11 += 1) runs c & 3 times; then an untyped write stores r11 at byte 4c of the surface.
 #[test]
 fn a_hand_written_program_ends_in_the_state_worked_out_here() {
-    let lines: Vec<String> = [
-        "and (8|M0) r20.0<1>:ud r10.0<8;8,1>:ud 0x3:ud",
-        "add (8|M0) r20.0<1>:ud r20.0<8;8,1>:ud 0x1:ud",
-        "LOOP:",
-        "add (8|M0) (eq)f0.0 r20.0<1>:d r20.0<8;8,1>:d -1:d",
-        "(f0.0) break (8|M0) WHILE WHILE",
-        "add (8|M0) r11.0<1>:ud r11.0<8;8,1>:ud 0x1:ud",
-        "WHILE:",
-        "while (8|M0) LOOP",
-        "mov (8|M0) r30.0<1>:ud 0x76543210:v",
-        "shl (8|M0) r30.0<1>:ud r30.0<8;8,1>:ud 0x2:ud",
-        "mov (8|M0) r31.0<1>:ud r11.0<8;8,1>:ud",
-        "send (8|M0) null r30 0xC 0x4026E03",
-        "(W) mov (8|M0) r127.0<1>:ud 0x0:ud",
-        "send (8|M0) null r127 0x27 0x2000010 {EOT}",
-    ]
-    .map(String::from)
-    .to_vec();
-    let p = Platform::Bdw;
-    let mut setup = Setup::new(p, 0xff).unwrap();
-    for c in 0..8 {
-        setup
-            .state
-            .write_grf(10 * 32 + 4 * c, 4, c as u64, false)
-            .unwrap();
-        setup
-            .state
-            .write_grf(11 * 32 + 4 * c, 4, 100, false)
-            .unwrap();
-    }
-    setup.state.set_flag(0, 0, 0).unwrap();
-    setup.state.set_flag(1, 0, 0).unwrap();
-    setup.surface = Some(vec![Some(0xee); 64]);
+    let (p, lines, setup) = (
+        program_hand::PLATFORM,
+        program_hand::lines(),
+        program_hand::setup(100, 0xee),
+    );
     let v = build(p, "hand".into(), lines, setup).unwrap();
     let dwords = |vals: &[u32]| -> String {
         vals.iter()
