@@ -5,11 +5,11 @@
 //! and finding where the registers and surface the vector reports first differ.
 
 use crate::golden_util::EUREF;
+use crate::program_hand::{self, hex_bytes};
 use crate::scratch_util::Scratch;
 use euref::exec::ExecOptions;
 use euref::golden::program::write_programs;
-use euref::memory::{Memory, Surface};
-use euref::spec::registers::field::{SR0_2_DMASK, SR0_3_VMASK};
+use euref::memory::Memory;
 use euref::spec::{DataType, Opcode, Platform};
 use euref::state::ThreadState;
 use euref::thread::{Image, Thread};
@@ -66,12 +66,6 @@ fn euref_sim_passes_the_program_vectors_of_every_platform() {
     }
 }
 
-fn hex_bytes(s: &str) -> Vec<Option<u8>> {
-    (0..s.len() / 2)
-        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok())
-        .collect()
-}
-
 /// The program's bytes with every native `add` that has a D or UD immediate given that
 /// immediate plus one (what the injected fault reads).
 fn faulted(p: Platform, bytes: &[u8]) -> Vec<u8> {
@@ -102,33 +96,7 @@ struct Run {
 
 fn start(v: &Value, bytes: Vec<u8>) -> Run {
     let p = Platform::parse(v["gen"].as_str().unwrap()).unwrap();
-    let mut doc = serde_json::Map::new();
-    doc.insert("base".into(), Value::String("default".into()));
-    for (k, val) in v["initial"].as_object().unwrap() {
-        doc.insert(k.clone(), val.clone());
-    }
-    let mut st = euref::state::json::from_value(p, &Value::Object(doc)).unwrap();
-    let dmask = v["dmask"].as_u64().unwrap() as u32;
-    let vmask = (0..8).fold(0, |m, g| {
-        if dmask >> (4 * g) & 15 != 0 {
-            m | 15 << (4 * g)
-        } else {
-            m
-        }
-    });
-    st.set_field(&SR0_2_DMASK, dmask).unwrap();
-    st.set_field(&SR0_3_VMASK, vmask).unwrap();
-    let mut mem = Memory::new();
-    if let Some(s) = v.get("surface") {
-        let base = s["base"].as_u64().unwrap();
-        let size = s["size"].as_u64().unwrap();
-        mem.bind(s["bti"].as_u64().unwrap() as u8, Surface { base, size });
-        for (i, b) in hex_bytes(s["bytes"].as_str().unwrap()).iter().enumerate() {
-            if let Some(b) = b {
-                mem.flat.load(base + i as u64, &[*b]);
-            }
-        }
-    }
+    let (mut st, mem) = program_hand::initial_of(v, p);
     let t = Thread::new(Image::new(p, bytes, 0), &mut st).unwrap();
     Run { t, st, mem }
 }

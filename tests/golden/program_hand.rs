@@ -1,10 +1,15 @@
 //! The hand-written program the program-vector and coverage tests work out by hand: a loop
 //! whose channel c runs its body (r11 += 1) `c & 3` times (the counter is (r10[c] & 3) + 1
 //! with r10 = c), then an untyped write of r11 at byte 4c of the surface at BTI 3, on
-//! Broadwell with channels 0-7 dispatched.
+//! Broadwell with channels 0-7 dispatched; and reading a program vector's initial state back
+//! from its JSON.
 
 use euref::golden::program::vector::Setup;
+use euref::memory::{Memory, Surface};
+use euref::spec::registers::field::{SR0_2_DMASK, SR0_3_VMASK};
 use euref::spec::Platform;
+use euref::state::ThreadState;
+use serde_json::Value;
 
 pub const PLATFORM: Platform = Platform::Bdw;
 
@@ -42,4 +47,45 @@ pub fn setup(r11: u64, fill: u8) -> Setup {
     setup.state.set_flag(1, 0, 0).unwrap();
     setup.surface = Some(vec![Some(fill); 64]);
     setup
+}
+
+/// Hex bytes (two digits a byte; a pair that is not hex, e.g. `xx`, is `None`).
+pub fn hex_bytes(s: &str) -> Vec<Option<u8>> {
+    (0..s.len() / 2)
+        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok())
+        .collect()
+}
+
+/// A program vector's initial state and memory, read back from its JSON independently of the
+/// generator: the registers through the state JSON loader, sr0.2 DMask and sr0.3 VMask (the
+/// OR of each group of four DMask bits) from `dmask`, the surface bound and loaded.
+pub fn initial_of(v: &Value, p: Platform) -> (ThreadState, Memory) {
+    let mut doc = serde_json::Map::new();
+    doc.insert("base".into(), Value::String("default".into()));
+    for (k, val) in v["initial"].as_object().unwrap() {
+        doc.insert(k.clone(), val.clone());
+    }
+    let mut st = euref::state::json::from_value(p, &Value::Object(doc)).expect("initial state");
+    let dmask = v["dmask"].as_u64().unwrap() as u32;
+    let vmask = (0..8).fold(0, |m, g| {
+        if dmask >> (4 * g) & 15 != 0 {
+            m | 15 << (4 * g)
+        } else {
+            m
+        }
+    });
+    st.set_field(&SR0_2_DMASK, dmask).unwrap();
+    st.set_field(&SR0_3_VMASK, vmask).unwrap();
+    let mut mem = Memory::new();
+    if let Some(s) = v.get("surface") {
+        let base = s["base"].as_u64().unwrap();
+        let size = s["size"].as_u64().unwrap();
+        mem.bind(s["bti"].as_u64().unwrap() as u8, Surface { base, size });
+        for (i, b) in hex_bytes(s["bytes"].as_str().unwrap()).iter().enumerate() {
+            if let Some(b) = b {
+                mem.flat.load(base + i as u64, &[*b]);
+            }
+        }
+    }
+    (st, mem)
 }

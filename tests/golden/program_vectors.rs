@@ -6,15 +6,14 @@
 //! final state is worked out here.
 
 use crate::golden_util::{euref_output as euref, output_text as text, read_bytes as read};
-use crate::program_hand;
+use crate::program_hand::{self, hex_bytes};
 use crate::scratch_util::Scratch;
 use euref::asm::{self, Dialect};
 use euref::exec::ExecOptions;
 use euref::golden::program::generator::generate;
 use euref::golden::program::vector::{build, Setup, MAX_STEPS};
 use euref::golden::program::write_programs;
-use euref::memory::{Memory, Surface};
-use euref::spec::registers::field::{SR0_2_DMASK, SR0_3_VMASK};
+use euref::memory::Memory;
 use euref::spec::Platform;
 use euref::state::ThreadState;
 use euref::thread::{Image, Thread};
@@ -25,12 +24,6 @@ fn lines_of(p: Platform, seed: u64, range: std::ops::Range<u64>) -> Vec<u8> {
     let mut out = Vec::new();
     write_programs(p, seed, range, &mut out, |_| {}).expect("programs");
     out
-}
-
-fn hex_bytes(s: &str) -> Vec<Option<u8>> {
-    (0..s.len() / 2)
-        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok())
-        .collect()
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -73,33 +66,7 @@ fn rerun(v: &Value) -> Rerun {
     let prog = asm::parse(src.as_bytes(), Some(Dialect::Iga), p).expect("the text assembles");
     let image = Image::from_insns(p, &prog.insns, 0).expect("encodes");
     let image_hex = hex(image.bytes());
-    let mut doc = serde_json::Map::new();
-    doc.insert("base".into(), Value::String("default".into()));
-    for (k, val) in v["initial"].as_object().unwrap() {
-        doc.insert(k.clone(), val.clone());
-    }
-    let mut st = euref::state::json::from_value(p, &Value::Object(doc)).expect("initial state");
-    let dmask = v["dmask"].as_u64().unwrap() as u32;
-    let vmask = (0..8).fold(0, |m, g| {
-        if dmask >> (4 * g) & 15 != 0 {
-            m | 15 << (4 * g)
-        } else {
-            m
-        }
-    });
-    st.set_field(&SR0_2_DMASK, dmask).unwrap();
-    st.set_field(&SR0_3_VMASK, vmask).unwrap();
-    let mut mem = Memory::new();
-    if let Some(s) = v.get("surface") {
-        let base = s["base"].as_u64().unwrap();
-        let size = s["size"].as_u64().unwrap();
-        mem.bind(s["bti"].as_u64().unwrap() as u8, Surface { base, size });
-        for (i, b) in hex_bytes(s["bytes"].as_str().unwrap()).iter().enumerate() {
-            if let Some(b) = b {
-                mem.flat.load(base + i as u64, &[*b]);
-            }
-        }
-    }
+    let (mut st, mut mem) = program_hand::initial_of(v, p);
     let mut t = Thread::new(image, &mut st).unwrap();
     let opts = ExecOptions::default();
     let limit = v["max_steps"].as_u64().unwrap();
