@@ -105,5 +105,58 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// Program vectors (issue 31): how many are checked per second against `euref sim` (each a
+/// program request, one at a time), and what a failing program costs when it is localized
+/// (the same programs against `euref sim --inject add-imm-off-by-one`: the check, the
+/// localization's step-limited requests and euref's runs to the same limits).
+fn bench_programs(c: &mut Criterion) {
+    use euref::conformance::program_check::{self, ProgramCheckOptions, ProgramSummary};
+    use euref::golden::program::write_programs;
+    const PROGRAMS: u64 = 200;
+    let mut vectors = Vec::new();
+    write_programs(Platform::Skl, 1, 0..PROGRAMS, &mut vectors, |_| {}).unwrap();
+    let shared: std::sync::Arc<[u8]> = vectors.into();
+    let exe = env!("CARGO_BIN_EXE_euref");
+    let check = |sim: String, expect_failed: bool| {
+        let opts = ProgramCheckOptions {
+            sim,
+            timeout: Duration::from_secs(10),
+        };
+        let mut s = ProgramSummary::default();
+        program_check::run(
+            &opts,
+            std::io::Cursor::new(shared.clone()),
+            &mut std::io::sink(),
+            &mut s,
+            |_| {},
+        )
+        .unwrap();
+        assert_eq!(s.total, PROGRAMS);
+        if expect_failed {
+            // Every failing program is localized.
+            assert!(s.failed() > 0 && s.localized == s.failed());
+        } else {
+            assert_eq!(s.failed(), 0);
+        }
+        s
+    };
+    // The share of programs the fault makes fail (localizations per run).
+    let failing = check(format!("{exe} sim --inject add-imm-off-by-one"), true).failed();
+
+    let mut g = c.benchmark_group("check_programs");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(20));
+    g.throughput(Throughput::Elements(PROGRAMS));
+    g.bench_function("check_programs_against_euref_sim", |b| {
+        b.iter(|| check(format!("{exe} sim"), false))
+    });
+    // Per failing program: the extra time over a passing check is the localization's.
+    g.throughput(Throughput::Elements(failing));
+    g.bench_function("check_and_localize_failing_programs", |b| {
+        b.iter(|| check(format!("{exe} sim --inject add-imm-off-by-one"), true))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_programs);
 criterion_main!(benches);
