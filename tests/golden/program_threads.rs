@@ -400,3 +400,93 @@ fn the_step_limit_stops_each_thread_and_a_barrier_that_cannot_complete() {
     let (s0, e0, s1, e1, _, _) = at(None);
     assert_eq!((s0, e0, s1, e1), (16, true, 14, true));
 }
+
+/// Thread vectors are deterministic by index (`--shard`): programs 0..12 of a run are those
+/// of 0..5 then 5..12; `--threads` takes 1 to 4 and goes only with `--programs`.
+#[test]
+fn thread_vectors_shard_and_the_option_is_bounded() {
+    let lines = |r: std::ops::Range<u64>| {
+        let mut out = Vec::new();
+        let mut cov = ProgramCoverage::default();
+        write_programs_threads_covered(Platform::Skl, 3, 3, r, &mut out, |_| {}, &mut cov).unwrap();
+        out
+    };
+    let mut parts = lines(0..5);
+    parts.extend(lines(5..12));
+    assert_eq!(lines(0..12), parts);
+    let run = |args: &[&str]| Command::new(EUREF).args(args).output().unwrap();
+    let o = run(&[
+        "golden",
+        "--programs",
+        "--gen",
+        "skl",
+        "--count",
+        "2",
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.lines().all(|l| l.contains("\"threads\":2")), "{text}");
+    for bad in [
+        &["golden", "--programs", "--gen", "skl", "--threads", "5"][..],
+        &["golden", "--programs", "--gen", "skl", "--threads", "0"][..],
+        &["golden", "--gen", "skl", "--threads", "2"][..],
+    ] {
+        assert!(!run(bad).status.success(), "{bad:?}");
+    }
+}
+
+/// Under `euref sim --inject add-imm-off-by-one` failing thread vectors are localized to an
+/// `add` with an immediate, in a named thread whose step it is: the line at that IP of the
+/// vector's text, and the step at most that thread's `steps`.
+#[test]
+fn a_fault_in_thread_vectors_is_localized_to_a_thread() {
+    let tmp = Scratch::new("pcheck-threads-fault");
+    let vs = vectors(Platform::Skl, 5, 2, 20);
+    let path = tmp.join("v.jsonl");
+    let text: String = vs.iter().map(|v| v.to_string() + "\n").collect();
+    std::fs::write(&path, text).unwrap();
+    let report = tmp.join("r.jsonl");
+    let o = Command::new(EUREF)
+        .args([
+            "check",
+            "--sim",
+            &format!("{EUREF} sim --inject add-imm-off-by-one"),
+        ])
+        .arg(&path)
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let mut localized = 0;
+    for (l, v) in std::fs::read_to_string(&report).unwrap().lines().zip(&vs) {
+        let l: Value = serde_json::from_str(l).unwrap();
+        if l["status"] == "pass" {
+            continue;
+        }
+        let loc = &l["localized"];
+        let Some(k) = loc["thread"].as_u64() else {
+            panic!("no thread: {l}");
+        };
+        let ip = loc["ip"].as_u64().unwrap() as usize;
+        let line = v["text"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .filter(|t| !t.ends_with(':'))
+            .nth(ip / 16)
+            .unwrap();
+        assert_eq!(loc["text"].as_str(), Some(line), "{l}");
+        assert!(
+            line.starts_with("add ") && (line.ends_with(":d") || line.ends_with(":ud")),
+            "{l}"
+        );
+        let steps = parts(v)[k as usize]["steps"].as_u64().unwrap();
+        assert!(loc["step"].as_u64().unwrap() <= steps, "{l}");
+        localized += 1;
+    }
+    assert!(localized >= 5, "only {localized} localized");
+}
