@@ -5,7 +5,7 @@ use super::output;
 use super::progress;
 use super::shard::Shard;
 use euref::golden::coverage::Coverage;
-use euref::golden::program::{write_programs_covered, ProgramCoverage, ProgramError};
+use euref::golden::program::{write_programs_threads_covered, ProgramCoverage, ProgramError};
 use euref::golden::template::{self, OpSel};
 use euref::golden::{generate_in, generate_lines_in, GenConfig};
 use euref::spec::{DataType, Platform};
@@ -49,10 +49,9 @@ pub struct Args {
     pub shard: Option<Shard>,
     /// Write program vectors instead of single-instruction ones: each line (`"kind":
     /// "program"`) is a random, valid, terminating program (ALU blocks, nested if/else/endif,
-    /// while loops with per-channel trip counts, break and cont, halt, call/ret (Haswell+), goto/join (Gen8+),
-    /// untyped
-    /// reads, writes and atomics on one surface (Haswell+; dword scattered reads and writes
-    /// on Ivy Bridge)) with its initial registers and memory, the final registers
+    /// while loops with per-channel trip counts, break and cont, halt, call/ret and uniform
+    /// jmpi (Haswell+), goto/join (Gen8+), untyped reads, writes and atomics on one surface
+    /// and on the SLM (Haswell+; dword scattered reads and writes on Ivy Bridge)) with its initial registers and memory, the final registers
     /// and memory the reference model gives (undefined and inexact marks), the number of
     /// executed instructions and a trace digest (conformance/README.md "Program vectors").
     /// Takes --gen, --count, --seed, -o, --shard and --coverage (control-flow coverage:
@@ -60,6 +59,13 @@ pub struct Args {
     /// and messages under partial masks).
     #[arg(long, conflicts_with_all = ["ops", "types"])]
     pub programs: bool,
+    /// With --programs: the threads (1 to 4) that run each program as one work group, with
+    /// the SLM and surface shared, a barrier and race-free memory accesses (each thread
+    /// writes only its own region; the SLM is read anywhere only after the barrier), so the
+    /// final state does not depend on the order the threads run in (conformance/README.md
+    /// "Several threads").
+    #[arg(long, requires = "programs", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub threads: u32,
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
@@ -169,7 +175,9 @@ fn run_programs(a: &Args, p: Platform, seed: u64) -> Result<ExitCode, String> {
     match &a.output {
         Some(path) => {
             let mut f = AtomicFile::create(path, OUT_BUFFER)?;
-            match write_programs_covered(p, seed, indices, &mut f, step, &mut cov) {
+            match write_programs_threads_covered(
+                p, seed, a.threads, indices, &mut f, step, &mut cov,
+            ) {
                 Ok(_) => f.commit()?,
                 Err(ProgramError::Io(e)) => return Err(output::describe(&e, f.name())),
                 Err(ProgramError::Generate(e)) => return Err(bug(e)),
@@ -180,7 +188,9 @@ fn run_programs(a: &Args, p: Platform, seed: u64) -> Result<ExitCode, String> {
                 std::io::BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock()),
                 output::STDOUT,
             );
-            match write_programs_covered(p, seed, indices, &mut s, step, &mut cov) {
+            match write_programs_threads_covered(
+                p, seed, a.threads, indices, &mut s, step, &mut cov,
+            ) {
                 Ok(_) => output::finish(s, Ok(()))?,
                 Err(ProgramError::Io(e)) => {
                     // (A closed pipe where SIGPIPE is ignored: quietly done.)

@@ -19,6 +19,7 @@ use super::runner::{RecvError, SimProcess};
 use crate::golden::program::ProgramVector;
 use crate::isa::{Addr, Insn, Reg};
 use crate::spec::Platform;
+use crate::state::ThreadState;
 use crate::vector::{DstInfo, Vector};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -27,6 +28,8 @@ use std::time::Duration;
 
 /// The name the surface's bytes are compared under (as if a register of that name).
 pub const SURFACE: &str = "surface";
+/// The name the SLM's bytes are compared under.
+pub const SLM: &str = "slm";
 
 /// Options of a check of program vectors.
 #[derive(Debug, Clone)]
@@ -53,6 +56,10 @@ pub struct Localized {
     pub after: Outcome,
     /// Requests sent to localize.
     pub probes: u32,
+    /// With several threads: the thread whose step `step` it is (the thread of the first
+    /// difference, else the first thread that executed a step `step`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thread: Option<u32>,
 }
 
 /// One line of the report of a program check.
@@ -118,6 +125,18 @@ impl ProgramSummary {
 struct Expectation {
     expected: BTreeMap<String, String>,
     undefined: BTreeMap<String, String>,
+    /// Threads 1, 2, ...: each one's step count and whether it ended (its registers are in
+    /// `expected` as `t<k>.<register>`).
+    more: Vec<(u64, bool)>,
+}
+
+/// The name a register of thread `k` is compared under (thread 0: its own name).
+fn thread_reg(k: usize, name: &str) -> String {
+    if k == 0 {
+        name.to_string()
+    } else {
+        format!("t{k}.{name}")
+    }
 }
 
 fn hex(b: &[u8]) -> String {
@@ -152,9 +171,35 @@ impl Expectation {
                 undefined.insert(SURFACE.into(), u.clone());
             }
         }
+        if let Some(s) = &v.expected_slm {
+            // Undefined and inexact bytes alike are not compared.
+            expected.insert(SLM.into(), s.bytes.clone());
+            let u = match (&s.undefined, &s.inexact) {
+                (Some(u), i) => Some(or_masks(i.as_ref(), u)),
+                (None, Some(i)) => Some(i.clone()),
+                (None, None) => None,
+            };
+            if let Some(u) = u {
+                undefined.insert(SLM.into(), u);
+            }
+        }
+        for (i, t) in v.more_threads.iter().enumerate() {
+            for (r, hex) in &t.expected {
+                expected.insert(thread_reg(i + 1, r), hex.clone());
+            }
+            for (r, m) in &t.undefined {
+                undefined.insert(thread_reg(i + 1, r), m.clone());
+            }
+            for (r, m) in &t.inexact {
+                let name = thread_reg(i + 1, r);
+                let u = or_masks(undefined.get(&name), m);
+                undefined.insert(name, u);
+            }
+        }
         Expectation {
             expected,
             undefined,
+            more: v.more_threads.iter().map(|t| (t.steps, true)).collect(),
         }
     }
 
@@ -162,18 +207,26 @@ impl Expectation {
     fn of_run(req: &ProgramRequest, ran: &Ran) -> Expectation {
         let mut expected = BTreeMap::new();
         let mut undefined = BTreeMap::new();
-        for name in &req.report {
-            let Some(r) = regs::read(&ran.state, name) else {
-                continue;
-            };
-            let bytes: Vec<u8> = r.bytes.iter().zip(&r.undef).map(|(b, u)| b & !u).collect();
-            expected.insert(name.clone(), hex(&bytes));
-            let mut u = (r.undef.iter().any(|u| *u != 0)).then(|| hex(&r.undef));
-            if let Some(m) = crate::state::json::inexact_hex(&ran.state, name) {
-                u = Some(or_masks(u.as_ref(), &m));
-            }
-            if let Some(u) = u {
-                undefined.insert(name.clone(), u);
+        let threads = std::iter::once((&ran.state, &req.report)).chain(
+            ran.more
+                .iter()
+                .zip(&req.more_threads)
+                .map(|(r, t)| (&r.state, &t.report)),
+        );
+        for (k, (st, report)) in threads.enumerate() {
+            for name in report {
+                let Some(r) = regs::read(st, name) else {
+                    continue;
+                };
+                let bytes: Vec<u8> = r.bytes.iter().zip(&r.undef).map(|(b, u)| b & !u).collect();
+                expected.insert(thread_reg(k, name), hex(&bytes));
+                let mut u = (r.undef.iter().any(|u| *u != 0)).then(|| hex(&r.undef));
+                if let Some(m) = crate::state::json::inexact_hex(st, name) {
+                    u = Some(or_masks(u.as_ref(), &m));
+                }
+                if let Some(u) = u {
+                    undefined.insert(thread_reg(k, name), u);
+                }
             }
         }
         if let Some(s) = &req.surface {
@@ -188,9 +241,23 @@ impl Expectation {
                 undefined.insert(SURFACE.into(), hex(&u));
             }
         }
+        if let (Some(_), Some(slm)) = (&req.slm, ran.memory.slm()) {
+            let fin = slm.bytes.read(0, slm.size as usize);
+            let bytes: Vec<u8> = fin.iter().map(|b| b.unwrap_or(0)).collect();
+            expected.insert(SLM.into(), hex(&bytes));
+            let u: Vec<u8> = fin
+                .iter()
+                .zip(slm.bytes.inexact(0, slm.size as usize))
+                .map(|(b, i)| if b.is_none() || i { 0xff } else { 0 })
+                .collect();
+            if u.iter().any(|u| *u != 0) {
+                undefined.insert(SLM.into(), hex(&u));
+            }
+        }
         Expectation {
             expected,
             undefined,
+            more: ran.more.iter().map(|t| (t.steps, t.ended)).collect(),
         }
     }
 
@@ -231,6 +298,14 @@ impl Expectation {
         if let Some(s) = &r.surface {
             fin.insert(SURFACE.into(), s.clone());
         }
+        if let Some(s) = &r.slm {
+            fin.insert(SLM.into(), s.clone());
+        }
+        for (i, t) in r.more_threads.iter().enumerate() {
+            for (name, hex) in &t.fin {
+                fin.insert(thread_reg(i + 1, name), hex.clone());
+            }
+        }
         let resp = Response {
             id: r.id.clone(),
             fin,
@@ -252,6 +327,18 @@ impl Expectation {
             }
             if let Some(e) = r.ended.filter(|e| *e != ended) {
                 extra.push(counter("ended", u64::from(ended), u64::from(e)));
+            }
+            for (i, (&(steps, ended), t)) in self.more.iter().zip(&r.more_threads).enumerate() {
+                if let Some(s) = t.steps.filter(|s| *s != steps) {
+                    extra.push(counter(&thread_reg(i + 1, "steps"), steps, s));
+                }
+                if let Some(e) = t.ended.filter(|e| *e != ended) {
+                    extra.push(counter(
+                        &thread_reg(i + 1, "ended"),
+                        u64::from(ended),
+                        u64::from(e),
+                    ));
+                }
             }
         }
         if !extra.is_empty() {
@@ -445,7 +532,12 @@ fn probe(sim: &mut Sim, v: &ProgramVector, k: u64) -> Result<(Outcome, Option<Ra
 /// from euref's (bisecting the step limit between the initial state and the end).
 fn localize(sim: &mut Sim, v: &ProgramVector) -> Result<Result<Localized, String>, String> {
     let mut probes = 0u32;
-    let mut hi = v.steps;
+    // With several threads the limit counts each thread's own steps: up to the longest.
+    let mut hi = v
+        .more_threads
+        .iter()
+        .map(|t| t.steps)
+        .fold(v.steps, u64::max);
     let (o, ran) = probe(sim, v, hi)?;
     probes += 1;
     if let Outcome::BadVector { message } = &o {
@@ -469,6 +561,7 @@ fn localize(sim: &mut Sim, v: &ProgramVector) -> Result<Result<Localized, String
             rules: Vec::new(),
             after: o0,
             probes,
+            thread: None,
         }));
     }
     while hi - lo > 1 {
@@ -485,6 +578,9 @@ fn localize(sim: &mut Sim, v: &ProgramVector) -> Result<Result<Localized, String
     let Some((after, Some(ran))) = at_hi else {
         return Ok(Err("euref's run of the prefix failed".into()));
     };
+    if !v.more_threads.is_empty() {
+        return Ok(Ok(localized_thread(v, hi, after, &ran, probes)));
+    }
     let (ip, rules) = match &ran.last {
         Some(l) => {
             let rows =
@@ -500,7 +596,96 @@ fn localize(sim: &mut Sim, v: &ProgramVector) -> Result<Result<Localized, String
         rules,
         after,
         probes,
+        thread: None,
     }))
+}
+
+/// The thread a difference is in (`t<k>.` names, thread 0 plain names; None: the shared
+/// surface or SLM, or a count).
+fn thread_of(d: &Difference) -> Option<usize> {
+    if d.reg == SURFACE || d.reg == SLM {
+        return None;
+    }
+    match d.reg.strip_prefix('t').and_then(|r| r.split_once('.')) {
+        Some((k, _)) => k.parse().ok(),
+        None => Some(0),
+    }
+}
+
+/// A several-thread program first differs after `step` steps of each thread (`ran`:
+/// euref's run to there): the instruction is that step of the thread of the first
+/// difference, or of the first thread that executed a step `step` when that thread did not
+/// (a difference in the shared memory); its rows from its state before (euref's run to
+/// `step` - 1) and after.
+fn localized_thread(
+    v: &ProgramVector,
+    step: u64,
+    after: Outcome,
+    ran: &Ran,
+    probes: u32,
+) -> Localized {
+    let state_of = |r: &Ran, k: usize| -> Option<ThreadState> {
+        if k == 0 {
+            Some(r.state.clone())
+        } else {
+            r.more.get(k - 1).map(|t| t.state.clone())
+        }
+    };
+    let steps_of = |k: usize| {
+        if k == 0 {
+            ran.steps
+        } else {
+            ran.more.get(k - 1).map_or(0, |t| t.steps)
+        }
+    };
+    let executed =
+        |k: usize| steps_of(k) == step && ran.last_steps.get(k).copied().flatten().is_some();
+    let first = match &after {
+        Outcome::Fail(d) => d.differences.iter().find_map(thread_of),
+        _ => None,
+    };
+    let threads = ran.last_steps.len();
+    let k = first
+        .filter(|&k| executed(k))
+        .or_else(|| (0..threads).find(|&k| executed(k)));
+    let mut loc = Localized {
+        step,
+        ip: None,
+        text: String::new(),
+        rules: Vec::new(),
+        after,
+        probes,
+        thread: k.map(|k| k as u32),
+    };
+    let Some(k) = k else {
+        return loc;
+    };
+    let Some((ip, enabled)) = ran.last_steps.get(k).copied().flatten() else {
+        return loc;
+    };
+    loc.ip = Some(ip);
+    loc.text = text_at(v, ip);
+    let req = ProgramRequest::from_vector(v, Some(step - 1));
+    let p = Platform::parse(&v.gen);
+    let bytes = regs::parse_hex_defined(&v.bytes).ok();
+    if let (Ok(before), Some(after), Some(p), Some(bytes)) = (
+        program_run::run(&req, None, false),
+        state_of(ran, k),
+        p,
+        bytes,
+    ) {
+        let insn = bytes
+            .get(ip as usize..)
+            .and_then(|b| crate::codec::decode(b, p).ok())
+            .map(|(i, _)| i);
+        if let (Some(insn), Some(before)) = (insn, state_of(&before, k)) {
+            loc.rules = crate::golden::build::rows_exercised(&insn, &before, &after, enabled)
+                .into_iter()
+                .map(String::from)
+                .collect();
+        }
+    }
+    loc
 }
 
 /// Check every program vector read from `input`: a report line each to `report`, counts to
@@ -600,8 +785,9 @@ pub fn describe(r: &ProgramReportLine) -> String {
     if let Some(l) = &r.localized {
         match l.ip {
             Some(ip) => s.push_str(&format!(
-                "\n  first differs after step {} ({} requests): ip {ip:#x} `{}`\n  rows: {}\n  after it:",
+                "\n  first differs after step {}{} ({} requests): ip {ip:#x} `{}`\n  rows: {}\n  after it:",
                 l.step,
+                l.thread.map(|t| format!(" of thread {t}")).unwrap_or_default(),
                 l.probes,
                 l.text,
                 l.rules.join(", ")

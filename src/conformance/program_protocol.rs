@@ -2,7 +2,7 @@
 //! "Program requests"): a whole program run from a state and a surface, optionally stopped
 //! after a number of instructions, and the registers, surface and step count it ends with.
 
-use crate::golden::program::vector::{ProgramVector, SurfaceInit, KIND};
+use crate::golden::program::vector::{ProgramVector, SlmInit, SurfaceInit, KIND};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -27,13 +27,47 @@ pub struct ProgramRequest {
     /// The surface the messages access, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surface: Option<SurfaceInit>,
+    /// The shared local memory at the start (binding-table index 254), if the thread has
+    /// one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slm: Option<SlmInit>,
     /// The registers to return.
     pub report: Vec<String>,
     /// The program ends within this many instructions (an error otherwise).
     pub max_steps: u64,
-    /// Stop once this many instructions have executed (absent: run to the end of thread).
+    /// Stop once this many instructions have executed (absent: run to the end of thread);
+    /// with several threads, each thread once it has executed this many of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step_limit: Option<u64>,
+    /// Threads 1, 2, ... of the work group, which run the same program with thread 0 (the
+    /// keys above) and share its surface and SLM (empty: one thread).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_threads: Vec<ThreadRequest>,
+}
+
+/// One more thread of a program request: its dispatch mask, initial registers and the
+/// registers to return, as the request's top-level keys give thread 0's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThreadRequest {
+    pub dmask: u32,
+    #[serde(deserialize_with = "crate::vector::unique_keys::unique_keys")]
+    pub initial: BTreeMap<String, String>,
+    pub report: Vec<String>,
+}
+
+/// One more thread of a program response (`more_threads[k]` answers the request's
+/// `more_threads[k]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThreadResponse {
+    #[serde(rename = "final", default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fin: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<bool>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inexact: BTreeMap<String, String>,
 }
 
 /// A program response.
@@ -46,6 +80,9 @@ pub struct ProgramResponse {
     /// The surface's bytes (hex, `xx` for an undefined byte); absent without a surface.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surface: Option<String>,
+    /// The SLM's bytes (hex, `xx` for an undefined byte); absent without an SLM.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slm: Option<String>,
     /// Instructions executed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<u64>,
@@ -57,6 +94,9 @@ pub struct ProgramResponse {
     pub inexact: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Threads 1, 2, ... (as the request's `more_threads`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_threads: Vec<ThreadResponse>,
 }
 
 impl ProgramRequest {
@@ -70,9 +110,19 @@ impl ProgramRequest {
             dmask: v.dmask,
             initial: v.initial.clone(),
             surface: v.surface.clone(),
+            slm: v.slm.clone(),
             report: v.expected.keys().cloned().collect(),
             max_steps: v.max_steps,
             step_limit,
+            more_threads: v
+                .more_threads
+                .iter()
+                .map(|t| ThreadRequest {
+                    dmask: t.dmask,
+                    initial: t.initial.clone(),
+                    report: t.expected.keys().cloned().collect(),
+                })
+                .collect(),
         }
     }
 

@@ -13,7 +13,7 @@ use super::inject::Fault;
 use super::program_protocol::{ProgramRequest, ProgramResponse};
 use super::regs;
 use crate::exec::ExecOptions;
-use crate::golden::program::vector::set_dispatch_mask;
+use crate::golden::program::vector::{set_dispatch_mask, slm_of};
 use crate::isa::Insn;
 use crate::memory::{Memory, Surface};
 use crate::spec::Platform;
@@ -37,8 +37,21 @@ pub struct Ran {
     pub memory: Memory,
     pub steps: u64,
     pub ended: bool,
-    /// The last instruction executed (when asked for).
+    /// The last instruction executed (when asked for; one thread only).
     pub last: Option<LastStep>,
+    /// Threads 1, 2, ... (the request's `more_threads`), where each stopped.
+    pub more: Vec<ThreadRan>,
+    /// With several threads: each thread's (thread 0 first) last executed instruction, its
+    /// IP and enabled channels (None: it executed none).
+    pub last_steps: Vec<Option<(u32, u32)>>,
+}
+
+/// Where one more thread of a work group stopped.
+#[derive(Debug, Clone)]
+pub struct ThreadRan {
+    pub state: ThreadState,
+    pub steps: u64,
+    pub ended: bool,
 }
 
 /// The program's bytes with `fault` applied to every instruction (a native instruction
@@ -104,7 +117,21 @@ pub fn run(req: &ProgramRequest, fault: Option<Fault>, keep_last: bool) -> Resul
             }
         }
     }
+    if let Some(s) = &req.slm {
+        let b = regs::parse_hex(&s.bytes).map_err(|e| format!("slm.bytes: {e}"))?;
+        if b.len() as u64 != u64::from(s.size) {
+            return Err(format!(
+                "slm: `bytes` has {} bytes, `size` says {}",
+                b.len(),
+                s.size
+            ));
+        }
+        mem.set_slm(slm_of(&b));
+    }
     let image = Image::new(p, bytes, 0);
+    if !req.more_threads.is_empty() {
+        return run_group(req, p, image, st, mem);
+    }
     let mut t = Thread::new(image, &mut st).map_err(|e| e.to_string())?;
     let opts = ExecOptions::default();
     let limit = req.step_limit.unwrap_or(u64::MAX);
@@ -132,6 +159,71 @@ pub fn run(req: &ProgramRequest, fault: Option<Fault>, keep_last: bool) -> Resul
         state: st,
         memory: mem,
         last,
+        more: Vec::new(),
+        last_steps: Vec::new(),
+    })
+}
+
+/// Run a request with several threads: thread 0 from `st` and the others from
+/// `more_threads`, one work group on `mem` (the dispatch runner's,
+/// [`crate::dispatch::run::run_threads`]), each stopped after `step_limit` of its own
+/// instructions or where it waits at a barrier that can then no longer complete.
+fn run_group(
+    req: &ProgramRequest,
+    p: Platform,
+    image: Image,
+    st: ThreadState,
+    mut mem: Memory,
+) -> Result<Ran, String> {
+    use crate::dispatch::run::{run_threads, RunOptions, ThreadEnd};
+    let mut states = vec![st];
+    for (k, t) in req.more_threads.iter().enumerate() {
+        let mut s = ThreadState::new(p);
+        set_dispatch_mask(&mut s, t.dmask).map_err(|e| format!("more_threads[{k}].dmask: {e}"))?;
+        for (name, hex) in &t.initial {
+            let at = || format!("more_threads[{k}].initial.{name}");
+            let b = regs::parse_hex(hex).map_err(|e| format!("{}: {e}", at()))?;
+            regs::write(&mut s, name, &b).map_err(|e| format!("{}: {e}", at()))?;
+        }
+        states.push(s);
+    }
+    let o = RunOptions {
+        max_steps: req.max_steps,
+        exec: ExecOptions::default(),
+        trace: false,
+    };
+    let mut runs = run_threads(&image, states, &mut mem, &o, req.step_limit, true).into_iter();
+    let mut threads = Vec::new();
+    let mut last_steps = Vec::new();
+    for (t, r) in runs.by_ref().enumerate() {
+        match &r.end {
+            ThreadEnd::Error { message, .. } => return Err(format!("thread {t}: {message}")),
+            ThreadEnd::EndOfImage if r.ended => {
+                return Err(format!(
+                    "thread {t}: the program ended without an end-of-thread message"
+                ))
+            }
+            _ => {}
+        }
+        last_steps.push(r.seen.last().map(|s| (s.ip, s.enabled)));
+        threads.push(ThreadRan {
+            state: r.state,
+            steps: r.steps,
+            ended: r.ended,
+        });
+    }
+    let mut threads = threads.into_iter();
+    let Some(first) = threads.next() else {
+        return Err("no thread ran".into());
+    };
+    Ok(Ran {
+        state: first.state,
+        memory: mem,
+        steps: first.steps,
+        ended: first.ended,
+        last: None,
+        more: threads.collect(),
+        last_steps,
     })
 }
 
@@ -148,17 +240,35 @@ fn marked_hex(bytes: &[u8], undef: &[u8]) -> String {
     s
 }
 
-/// The response to `req` from what `ran` ended with.
-pub fn response(req: &ProgramRequest, ran: &Ran) -> Result<ProgramResponse, String> {
+/// The registers `report` of `st` (hex, `xx` undefined) and their inexact marks.
+type Reported = (BTreeMap<String, String>, BTreeMap<String, String>);
+
+/// The registers `report` of `st`; `what` names the request key in errors.
+fn reported(st: &ThreadState, report: &[String], what: &str) -> Result<Reported, String> {
     let mut fin = BTreeMap::new();
     let mut inexact = BTreeMap::new();
-    for name in &req.report {
-        let r =
-            regs::read(&ran.state, name).ok_or_else(|| format!("report: no register `{name}`"))?;
+    for name in report {
+        let r = regs::read(st, name).ok_or_else(|| format!("{what}: no register `{name}`"))?;
         fin.insert(name.clone(), marked_hex(&r.bytes, &r.undef));
-        if let Some(m) = crate::state::json::inexact_hex(&ran.state, name) {
+        if let Some(m) = crate::state::json::inexact_hex(st, name) {
             inexact.insert(name.clone(), m);
         }
+    }
+    Ok((fin, inexact))
+}
+
+/// The response to `req` from what `ran` ended with.
+pub fn response(req: &ProgramRequest, ran: &Ran) -> Result<ProgramResponse, String> {
+    let (fin, inexact) = reported(&ran.state, &req.report, "report")?;
+    let mut more_threads = Vec::new();
+    for (k, (t, r)) in req.more_threads.iter().zip(&ran.more).enumerate() {
+        let (fin, inexact) = reported(&r.state, &t.report, &format!("more_threads[{k}].report"))?;
+        more_threads.push(super::program_protocol::ThreadResponse {
+            fin,
+            steps: Some(r.steps),
+            ended: Some(r.ended),
+            inexact,
+        });
     }
     let surface = req.surface.as_ref().map(|s| {
         ran.memory
@@ -168,14 +278,23 @@ pub fn response(req: &ProgramRequest, ran: &Ran) -> Result<ProgramResponse, Stri
             .map(|b| b.map_or_else(|| "xx".to_string(), |b| format!("{b:02x}")))
             .collect()
     });
+    let slm = req.slm.as_ref().and(ran.memory.slm()).map(|s| {
+        s.bytes
+            .read(0, s.size as usize)
+            .iter()
+            .map(|b| b.map_or_else(|| "xx".to_string(), |b| format!("{b:02x}")))
+            .collect()
+    });
     Ok(ProgramResponse {
         id: req.id.clone(),
         fin,
         surface,
+        slm,
         steps: Some(ran.steps),
         ended: Some(ran.ended),
         inexact,
         error: None,
+        more_threads,
     })
 }
 

@@ -284,6 +284,12 @@ struct Live {
     arrived: bool,
     /// r0.2 as dispatched: the work group's barrier ID is in it (payload.r0.barrier-id).
     r0_2: u32,
+    /// Stop the thread once it has executed this many instructions ([`run_threads`]).
+    stop_after: u64,
+    /// Stopped by `stop_after` (not ended).
+    stopped: bool,
+    /// Its executed steps, when recorded ([`run_threads`]).
+    seen: Option<Vec<StepSeen>>,
 }
 
 impl Live {
@@ -319,6 +325,9 @@ impl Live {
             status,
             arrived: false,
             r0_2,
+            stop_after: u64::MAX,
+            stopped: false,
+            seen: None,
         }
     }
 
@@ -415,11 +424,26 @@ fn run_turn(
             event(trace, l, end_event(&l.summary.end));
             return moved;
         }
+        if t.steps() >= l.stop_after {
+            l.summary.steps = t.steps();
+            l.stopped = true;
+            l.status = Status::Done;
+            return moved;
+        }
         let at = t.ip();
         match t.step_limited_with_memory(&mut l.state, &o.exec, o.max_steps, mem) {
             Ok(step) => {
                 moved = true;
                 l.status = Status::Ready;
+                if let Some(seen) = l.seen.as_mut() {
+                    seen.push(StepSeen {
+                        ip: step.ip,
+                        enabled: step.enabled,
+                        op: step.insn.op,
+                        eot: step.insn.ctrl.eot,
+                        next_ip: step.next_ip,
+                    });
+                }
                 record_step(trace, l, &step);
             }
             Err(RunError::Blocked { ip, .. }) => {
@@ -561,10 +585,120 @@ fn run_group(live: &mut [Live], mem: &mut Memory, o: &RunOptions, trace: &mut Tr
             return;
         }
         if !moved {
-            fail_incomplete(live, trace);
+            // A thread stopped by its step limit ([`run_threads`]) may be what the blocked
+            // ones wait for: they stop where they are (blocked), no error.
+            if !live.iter().any(|l| l.stopped) {
+                fail_incomplete(live, trace);
+            }
             return;
         }
     }
+}
+
+/// One executed step of a thread, as [`run_threads`] records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepSeen {
+    pub ip: u32,
+    /// `Step.enabled`.
+    pub enabled: u32,
+    pub op: crate::spec::Opcode,
+    /// A send with end of thread.
+    pub eot: bool,
+    pub next_ip: u32,
+}
+
+/// Where one thread of [`run_threads`] stopped.
+#[derive(Debug, Clone)]
+pub struct ThreadRun {
+    pub state: crate::state::ThreadState,
+    /// Instructions it executed.
+    pub steps: u64,
+    /// Its program ended (EOT or the end of the image); false: stopped by the step limit or
+    /// blocked at a barrier that can no longer complete under the limit.
+    pub ended: bool,
+    /// How it ended (an error: the thread's error, the run's answer).
+    pub end: ThreadEnd,
+    /// Its executed steps in order (empty unless recorded).
+    pub seen: Vec<StepSeen>,
+}
+
+/// Run `states` as the threads of one work group on `image` and `mem` (its SLM, if any,
+/// shared), as [`run`] runs a work group (round robin, send.gateway.wait-blocks; barriers
+/// complete when every thread arrived, send.gateway.barrier). Thread `t` has index `t`; the
+/// work group's barrier ID is each thread's r0.2 (0 where undefined: send.gateway.barrier-id).
+///
+/// `stop_after`: each thread stops once it has executed that many of its own instructions;
+/// a thread then blocked at a barrier that can no longer complete (a thread it waits for
+/// was stopped) stops there, not ended and without an error. Without a limit such a barrier
+/// ends the blocked threads with send.gateway.barrier-incomplete, as in [`run`].
+/// `record`: keep each thread's executed steps ([`ThreadRun::seen`]).
+pub fn run_threads(
+    image: &Image,
+    states: Vec<crate::state::ThreadState>,
+    mem: &mut Memory,
+    o: &RunOptions,
+    stop_after: Option<u64>,
+    record: bool,
+) -> Vec<ThreadRun> {
+    let mut live: Vec<Live> = states
+        .into_iter()
+        .enumerate()
+        .map(|(t, mut state)| {
+            let dmask = state
+                .field(&crate::spec::registers::field::SR0_2_DMASK)
+                .map_or(0, |(v, _)| v);
+            let r0_2 = match state.read_grf(8, 4) {
+                Ok((v, false)) => v as u32,
+                _ => 0,
+            };
+            let mut summary = ThreadSummary {
+                group: 0,
+                group_id: [0; 3],
+                thread: t as u32,
+                dmask,
+                steps: 0,
+                end: ThreadEnd::EndOfImage,
+            };
+            let (thread, status) = match Thread::new(image.clone(), &mut state) {
+                Ok(t) => (Some(t), Status::Ready),
+                Err(e) => {
+                    summary.end = ThreadEnd::Error {
+                        ip: None,
+                        row: row_of(&e),
+                        message: e.to_string(),
+                    };
+                    (None, Status::Done)
+                }
+            };
+            Live {
+                thread,
+                state,
+                summary,
+                status,
+                arrived: false,
+                r0_2,
+                stop_after: stop_after.unwrap_or(u64::MAX),
+                stopped: false,
+                seen: record.then(Vec::new),
+            }
+        })
+        .collect();
+    run_group(&mut live, mem, o, &mut None);
+    live.into_iter()
+        .map(|l| {
+            let (steps, ended) = l
+                .thread
+                .as_ref()
+                .map_or((0, false), |t| (t.steps(), t.ended()));
+            ThreadRun {
+                state: l.state,
+                steps,
+                ended: ended && !matches!(l.summary.end, ThreadEnd::Error { .. }),
+                end: l.summary.end,
+                seen: l.seen.unwrap_or_default(),
+            }
+        })
+        .collect()
 }
 
 /// Run every thread of `d` on `image` (its base is the threads' first IP).

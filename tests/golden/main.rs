@@ -22,6 +22,8 @@ mod honest_verdict;
 mod program_check;
 mod program_coverage;
 mod program_hand;
+mod program_slm;
+mod program_threads;
 mod program_vectors;
 mod protocol_doc;
 mod sim_inexact;

@@ -125,6 +125,11 @@ fn observed(v: &Value, r: &Run) -> Vec<(u8, u8)> {
             out.push((b.unwrap_or(0), if b.is_none() { 0xff } else { 0 }));
         }
     }
+    if v.get("slm").is_some() {
+        for b in program_hand::slm_bytes(&r.mem) {
+            out.push((b.unwrap_or(0), if b.is_none() { 0xff } else { 0 }));
+        }
+    }
     out
 }
 

@@ -70,13 +70,13 @@ fn every_category_is_reached_over_a_range_of_seeds() {
             Platform::Skl,
             &[
                 "if", "else", "endif", "while", "break", "cont", "halt", "goto", "join", "call",
-                "ret",
+                "ret", "jmpi",
             ][..],
         ),
         (
             Platform::Hsw,
             &[
-                "if", "else", "endif", "while", "break", "cont", "halt", "call", "ret",
+                "if", "else", "endif", "while", "break", "cont", "halt", "call", "ret", "jmpi",
             ][..],
         ),
     ] {

@@ -5,7 +5,7 @@
 //! from its JSON.
 
 use euref::golden::program::vector::Setup;
-use euref::memory::{Memory, Surface};
+use euref::memory::{Memory, Slm, Surface};
 use euref::spec::registers::field::{SR0_2_DMASK, SR0_3_VMASK};
 use euref::spec::Platform;
 use euref::state::ThreadState;
@@ -87,5 +87,25 @@ pub fn initial_of(v: &Value, p: Platform) -> (ThreadState, Memory) {
             }
         }
     }
+    if let Some(s) = v.get("slm") {
+        mem.set_slm(slm_of(s));
+    }
     (st, mem)
+}
+
+/// The SLM of a vector's `slm` object (`{size, bytes}`: bytes from offset 0, `xx` undefined).
+pub fn slm_of(s: &Value) -> Slm {
+    let mut slm = Slm::new(s["size"].as_u64().unwrap() as u32);
+    for (i, b) in hex_bytes(s["bytes"].as_str().unwrap()).iter().enumerate() {
+        if let Some(b) = b {
+            slm.bytes.load(i as u64, &[*b]);
+        }
+    }
+    slm
+}
+
+/// The bytes of `mem`'s SLM (`None`: undefined).
+pub fn slm_bytes(mem: &Memory) -> Vec<Option<u8>> {
+    let slm = mem.slm().expect("an SLM");
+    slm.bytes.read(0, slm.size as usize)
 }

@@ -20,7 +20,7 @@ use euref::thread::{Image, Thread};
 use serde_json::Value;
 
 /// Program vectors `range` of `seed` on `p`, as text.
-fn lines_of(p: Platform, seed: u64, range: std::ops::Range<u64>) -> Vec<u8> {
+pub(crate) fn lines_of(p: Platform, seed: u64, range: std::ops::Range<u64>) -> Vec<u8> {
     let mut out = Vec::new();
     write_programs(p, seed, range, &mut out, |_| {}).expect("programs");
     out
@@ -44,17 +44,17 @@ fn fnv1a(steps: &[(u32, u32)]) -> u64 {
 }
 
 /// What running a vector's program again gives.
-struct Rerun {
-    st: ThreadState,
-    mem: Memory,
-    steps: Vec<(u32, u32)>,
+pub(crate) struct Rerun {
+    pub st: ThreadState,
+    pub mem: Memory,
+    pub steps: Vec<(u32, u32)>,
     /// The program's instructions by address / 16 (native encoding).
     image_hex: String,
 }
 
 /// Run the program of vector `v` (parsed JSON) from its initial state: its text assembled
 /// again, its registers loaded with the state JSON loader, its surface bound.
-fn rerun(v: &Value) -> Rerun {
+pub(crate) fn rerun(v: &Value) -> Rerun {
     let p = Platform::parse(v["gen"].as_str().unwrap()).unwrap();
     let text: Vec<&str> = v["text"]
         .as_array()
@@ -111,7 +111,7 @@ fn reg_now(st: &ThreadState, name: &str) -> (Vec<u8>, Vec<u8>) {
 
 /// Compare a re-run with the vector: registers (defined, exact bytes), undefined masks,
 /// surface bytes, step count and trace digest.
-fn agrees(v: &Value, r: &Rerun) {
+pub(crate) fn agrees(v: &Value, r: &Rerun) {
     let id = &v["id"];
     assert_eq!(r.image_hex, v["bytes"].as_str().unwrap(), "{id}: bytes");
     for (name, want) in v["expected"].as_object().unwrap() {
@@ -148,6 +148,22 @@ fn agrees(v: &Value, r: &Rerun) {
                 bytes[i]
             };
             assert_eq!(got[i], want, "{id}: surface byte {i}");
+        }
+    }
+    if let Some(s) = v.get("expected_slm") {
+        let got = program_hand::slm_bytes(&r.mem);
+        let bytes = hex_bytes(s["bytes"].as_str().unwrap());
+        let undef = s
+            .get("undefined")
+            .map_or(vec![Some(0); got.len()], |u| hex_bytes(u.as_str().unwrap()));
+        assert_eq!(got.len(), bytes.len(), "{id}: SLM size");
+        for i in 0..got.len() {
+            let want = if undef[i] == Some(0xff) {
+                None
+            } else {
+                bytes[i]
+            };
+            assert_eq!(got[i], want, "{id}: SLM byte {i}");
         }
     }
     assert_eq!(r.steps.len() as u64, v["steps"].as_u64().unwrap(), "{id}");
@@ -536,14 +552,22 @@ fn ivy_bridge_programs_read_and_write_memory() {
             if !i.starts_with("send") || i.contains("{EOT}") {
                 continue;
             }
-            // Dword scattered read 0x0210C203, write 0x0402C203 (BTI 3).
+            // Dword scattered read 0x0210C2xx, write 0x0402C2xx, to BTI 3 (the surface) or
+            // 254 (the SLM).
             assert!(
-                i.contains(" 0xA 0x210c203") || i.contains(" 0xA 0x402c203"),
+                [
+                    " 0xA 0x210c203",
+                    " 0xA 0x402c203",
+                    " 0xA 0x210c2fe",
+                    " 0xA 0x402c2fe"
+                ]
+                .iter()
+                .any(|d| i.ends_with(d)),
                 "{i}"
             );
             assert!(!i.contains(" 0xC "), "{i}");
             if ran(k) {
-                if i.contains("0x210c203") {
+                if i.contains("0x210c2") {
                     reads += 1;
                 } else {
                     writes += 1;

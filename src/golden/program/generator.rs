@@ -28,24 +28,51 @@ pub struct Program {
     pub rejected: u32,
     /// The random stream after the program: the initial values are drawn from it.
     pub rng: Rng,
+    /// A message of the program accesses the SLM (the vector then has an SLM image).
+    pub uses_slm: bool,
 }
 
 /// Program `index` of a run seeded with `seed` on `p`.
 pub fn generate(p: Platform, seed: u64, index: u64) -> Result<Program, String> {
+    generate_threads(p, seed, index, 1)
+}
+
+/// Program `index` of a run seeded with `seed` on `p` for a work group of `threads` threads
+/// (1: [`generate`]; more: one barrier at the top level after statement 1 to n - 1 of n,
+/// and the race-free memory rules of the templates).
+pub fn generate_threads(
+    p: Platform,
+    seed: u64,
+    index: u64,
+    threads: u32,
+) -> Result<Program, String> {
     let mut rejected = 0;
     let mut last = String::new();
     for attempt in 0..ATTEMPTS {
         let mut rng = Rng::for_vector(seed ^ SALT, index, attempt);
         let mut b = Builder::new(p, &mut rng, MAX_INSNS);
+        b.threads = threads;
         let statements = 3 + b.rng.below(6);
-        for _ in 0..statements {
+        let barrier_after = if threads > 1 {
+            1 + b.rng.below(statements - 1)
+        } else {
+            usize::MAX
+        };
+        for k in 0..statements {
+            if k == barrier_after {
+                b.barrier();
+            }
             if b.budget < 12 {
                 break;
             }
             b.statement();
         }
+        if threads > 1 && !b.after_barrier {
+            b.barrier();
+        }
         b.end_of_thread();
         rejected += b.rejected;
+        let uses_slm = b.uses_slm;
         let lines = std::mem::take(&mut b.lines);
         let text = lines.join("\n") + "\n";
         let prog = match asm::parse(text.as_bytes(), Some(Dialect::Iga), p) {
@@ -70,6 +97,7 @@ pub fn generate(p: Platform, seed: u64, index: u64) -> Result<Program, String> {
             insns: prog.insns,
             rejected,
             rng,
+            uses_slm,
         });
     }
     Err(format!(

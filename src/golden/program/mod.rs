@@ -1,10 +1,12 @@
 //! Golden program vectors (issue 31, `euref golden --programs`): random, valid, terminating
 //! programs mixing ALU instructions, divergent control flow (nested if/else/endif, while
 //! loops with per-channel trip counts, break and cont inside ifs, halt, call/ret, goto/join
-//! on Gen8+)
-//! and memory messages (untyped read, write and atomic add on one surface, Haswell+; dword
-//! scattered read and write on Ivy Bridge), each
-//! with its initial state and memory and what the reference model ends with.
+//! on Gen8+, uniform jmpi on Haswell+)
+//! and memory messages (untyped read, write and atomic add on one surface and on the SLM,
+//! Haswell+; dword scattered read and write on Ivy Bridge), each
+//! with its initial state and memory and what the reference model ends with; optionally
+//! run by 2 to 4 threads as one work group with a barrier
+//! ([`write_programs_threads_covered`]).
 //!
 //! - [`templates`]: the weighted stream templates (the table is there) and the register plan;
 //! - [`generator`]: a program per (platform, seed, index), every instruction checked with
@@ -67,6 +69,20 @@ pub fn write_programs_covered(
     seed: u64,
     indices: Range<u64>,
     out: &mut dyn Write,
+    progress: impl FnMut(u64),
+    cov: &mut ProgramCoverage,
+) -> Result<u64, ProgramError> {
+    write_programs_threads_covered(p, seed, 1, indices, out, progress, cov)
+}
+
+/// [`write_programs_covered`] for work groups of `threads` threads
+/// ([`vector::program_vector_threads_covered`]; 1: a single thread).
+pub fn write_programs_threads_covered(
+    p: Platform,
+    seed: u64,
+    threads: u32,
+    indices: Range<u64>,
+    out: &mut dyn Write,
     mut progress: impl FnMut(u64),
     cov: &mut ProgramCoverage,
 ) -> Result<u64, ProgramError> {
@@ -76,7 +92,10 @@ pub fn write_programs_covered(
         let end = at.saturating_add(BATCH).min(indices.end);
         let lines: Vec<Result<(String, ProgramCoverage), String>> = (at..end)
             .into_par_iter()
-            .map(|i| vector::program_vector_covered(p, seed, i).map(|(v, c)| (v.to_line(), c)))
+            .map(|i| {
+                vector::program_vector_threads_covered(p, seed, i, threads)
+                    .map(|(v, c)| (v.to_line(), c))
+            })
             .collect();
         for l in lines {
             let (l, c) = l.map_err(ProgramError::Generate)?;

@@ -14,7 +14,8 @@
 //! | goto / join | 2 | (Gen8+, flow.goto, flow.join) `cmp` of data into f0.1, `(f0.1) goto` to a join: the predicate-false channels wait at the join, the others run 1 to 3 ALU instructions; `join` re-enables them (no structured branch inside: flow.goto.mixed) |
 //! | halt | 1 | `cmp` of data into f1.1, `(f1.1) halt` with UIP = the end of the program (the end-of-thread sequence, the one halt target: flow.halt.same-uip) and JIP = the next block end: the halted channels wait there |
 //! | call | 1 | (Haswell+, flow.call, flow.ret) `call (8|M0) r25 SUB`: a subroutine placed after the end of thread, of 1 to 4 statements of the ALU, if and memory templates, ending in `ret r25` |
-//! | memory | 3 | Haswell+ (send.untyped-*): an untyped read, write or atomic add on the surface at BTI [`BTI`], byte addresses = (data & mask) into the surface; Ivy Bridge (no untyped messages; send.dword-scattered-*): a DC0 dword scattered read or write, dword offsets = (data & mask) |
+//! | jmpi | 2 | (Haswell+, flow.jmpi) a uniform forward jump over 1 to 3 ALU instructions: `(W) cmp (1\|M0)` of one data dword into f1.0 (channel 0 only, NoMask, so the flag bit jmpi reads is written whatever channels are enabled), then `(W&f1.0) jmpi SKIP` (or `(W&~f1.0)`; one time in four unpredicated `(W) jmpi`); jmpi is ExecSize 1 and reads the one flag bit of channel 0 at the channel offset (M0), so all channels on it go to SKIP together or none does |
+//! | memory | 3 | Haswell+ (send.untyped-*): an untyped read, write or atomic add on the surface at BTI [`BTI`] or, one time in three, on the SLM (BTI [`SLM_BTI`], mem.slm), byte addresses = (data & mask) into the surface; Ivy Bridge (no untyped messages; send.dword-scattered-*): a DC0 dword scattered read or write, dword offsets = (data & mask) |
 //!
 //! Branch targets follow Mesa's brw_set_uip_jip: an if's JIP is the first instruction of its
 //! else block (or its endif), its UIP the endif; else and endif, break and cont jump (JIP) to
@@ -27,6 +28,13 @@
 //! cont goes to the while, which goes back to the top. So a loop runs at most 4 times per
 //! entry, and the number of executed instructions is bounded by the program's size times
 //! 4^[`MAX_LOOPS`].
+//!
+//! Several threads ([`Builder::threads`] > 1, conformance/README.md "Several threads"):
+//! one barrier at the top level ([`Builder::barrier`]), no halt before it, and race-free
+//! memory: every message addresses the thread's own [`REGION`] (its base in
+//! r[`THREAD_BASE`]) of the surface, and of the SLM before the barrier; after it the SLM is
+//! only read, anywhere. A byte one thread writes and another reads is then written before
+//! the barrier and read after it, so the result does not depend on the threads' order.
 //!
 //! Approximate values (math.inexact) stay in r18-r19: approximate math writes only there and
 //! float instructions that read them write only there, so no inexact value reaches a
@@ -60,6 +68,20 @@ pub const HALT_TARGET: &str = "END";
 pub const BTI: u8 = 3;
 /// The surface's size in bytes (a power of two: addresses are masked into it).
 pub const SURFACE_SIZE: u32 = 256;
+/// The binding-table index of the shared local memory (mem.slm).
+pub const SLM_BTI: u8 = 254;
+/// The SLM's size in bytes (as the surface's: the same address masks fit both).
+pub const SLM_SIZE: u32 = SURFACE_SIZE;
+/// Several threads: the base of the thread's own memory region, in the unit of the
+/// platform's memory messages (bytes for untyped messages, dwords for dword scattered), in
+/// every channel (thread t: t * [`REGION`] bytes).
+pub const THREAD_BASE: u32 = 26;
+/// Several threads: the barrier message's payload (all zero: barrier ID 0).
+pub const BARRIER_PAYLOAD: u32 = 27;
+/// Several threads: the bytes of the surface and of the SLM each thread owns.
+pub const REGION: u32 = 64;
+/// The most threads a program vector runs (one region each in the SLM).
+pub const MAX_THREADS: u32 = SLM_SIZE / REGION;
 /// Deepest nesting of blocks (if and while together).
 pub const MAX_DEPTH: usize = 3;
 /// Deepest nesting of loops.
@@ -75,11 +97,12 @@ pub enum Template {
     Goto,
     Halt,
     Call,
+    Jmpi,
     Memory,
 }
 
 /// The templates with their weights.
-pub const WEIGHTS: [(Template, u32); 8] = [
+pub const WEIGHTS: [(Template, u32); 9] = [
     (Template::Alu, 6),
     (Template::If, 3),
     (Template::While, 2),
@@ -87,6 +110,7 @@ pub const WEIGHTS: [(Template, u32); 8] = [
     (Template::Goto, 2),
     (Template::Halt, 1),
     (Template::Call, 1),
+    (Template::Jmpi, 2),
     (Template::Memory, 3),
 ];
 
@@ -114,6 +138,16 @@ pub struct Builder<'a> {
     pub budget: u32,
     /// ALU instructions the validator refused (each replaced by another).
     pub rejected: u32,
+    /// A message of the program accesses the SLM (binding-table index [`SLM_BTI`]).
+    pub uses_slm: bool,
+    /// The threads that run the program as one work group (1: a single thread; more:
+    /// [`Builder::barrier`] and the race-free memory rules of [`Builder::memory`]).
+    pub threads: u32,
+    /// The work group's barrier has been emitted: the statements now go after it.
+    pub after_barrier: bool,
+    /// A halt has been emitted: from there on IP may reach an instruction with every
+    /// channel halted.
+    halted: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -128,6 +162,10 @@ impl<'a> Builder<'a> {
             in_sub: false,
             budget,
             rejected: 0,
+            uses_slm: false,
+            threads: 1,
+            after_barrier: false,
+            halted: false,
         }
     }
 
@@ -185,8 +223,13 @@ impl<'a> Builder<'a> {
             Template::While => self.open.len() < MAX_DEPTH && self.loops() < MAX_LOOPS,
             Template::BreakCont => self.in_if_in_loop(),
             Template::Goto => crate::spec::flow::GOTO.gens.contains(self.platform),
-            Template::Halt => true,
+            // With several threads a halt before the barrier could take every channel of a
+            // thread past it (the others would wait forever).
+            Template::Halt => self.threads == 1 || self.after_barrier,
             Template::Call => crate::spec::flow::CALL.gens.contains(self.platform),
+            // A NoMask instruction reached with every channel halted is refused
+            // (flow.channel.nomask-no-channel): no jmpi (nor its NoMask compare) after a halt.
+            Template::Jmpi => crate::spec::flow::JMPI.gens.contains(self.platform) && !self.halted,
             Template::Memory => memory_supported(self.platform),
         }
     }
@@ -216,6 +259,7 @@ impl<'a> Builder<'a> {
             Template::Goto => self.goto_join(),
             Template::Halt => self.halt(),
             Template::Call => self.call(),
+            Template::Jmpi => self.jmpi(),
             Template::Memory => self.memory(),
         }
     }
@@ -336,6 +380,31 @@ impl<'a> Builder<'a> {
         self.emit(format!("{next}:"));
     }
 
+    /// A uniform forward jmpi over 1 to 3 ALU instructions (flow.jmpi: ExecSize 1, NoMask;
+    /// a predicated jmpi reads the flag bit of channel 0 at the channel offset, M0 here).
+    /// The flag bit is written just before by a NoMask SIMD1 compare of one data dword, so
+    /// it is defined whatever channels are enabled; the jump moves every channel on the
+    /// jmpi (it neither enables nor disables any), so no channel is left behind.
+    fn jmpi(&mut self) {
+        let skip = self.label("SKIP");
+        let pred = if self.rng.chance(1, 4) {
+            "(W)".to_string()
+        } else {
+            let cm = self.rng.pick(&["l", "ge", "eq", "ne"]);
+            let (a, b) = (self.data(), self.data());
+            self.emit(format!(
+                "(W) cmp (1|M0) ({cm})f1.0 r{SCRATCH}.0<1>:d r{a}.0<0;1,0>:d r{b}.0<0;1,0>:d"
+            ));
+            let not = if self.rng.chance(1, 2) { "~" } else { "" };
+            format!("(W&{not}f1.0)")
+        };
+        self.emit(format!("{pred} jmpi {skip}"));
+        for _ in 0..1 + self.rng.below(3) {
+            self.alu();
+        }
+        self.emit(format!("{skip}:"));
+    }
+
     /// A call of a new subroutine (flow.call: the return address in r25.0, flow.call.return-ip;
     /// flow.ret returns to it). The subroutine's lines are built now, at the top level of
     /// their own, and placed after the end of thread.
@@ -357,6 +426,7 @@ impl<'a> Builder<'a> {
     /// A predicated halt to the end of the program ([`HALT_TARGET`], before the end of
     /// thread): JIP = the next block end (flow.halt).
     fn halt(&mut self) {
+        self.halted = true;
         self.compare("f1.1");
         let (jip, after) = self.next_end();
         self.emit(format!("(f1.1) halt (8|M0) {jip} {HALT_TARGET}"));
@@ -452,14 +522,12 @@ impl<'a> Builder<'a> {
             self.dword_memory();
             return;
         }
-        let a = self.data();
-        let mask = SURFACE_SIZE - 4;
-        self.emit(format!(
-            "and (8|M0) r{PAYLOAD}.0<1>:ud r{a}.0<8;8,1>:ud {mask:#x}:ud"
-        ));
-        let bti = u32::from(BTI);
+        let bti = self.target();
+        let kind = self.rng.below(3);
+        let (kind, anywhere) = self.shared_rules(bti, kind);
+        self.address(anywhere, 1);
         let (p, r) = (PAYLOAD, RESPONSE);
-        match self.rng.below(3) {
+        match kind {
             0 => {
                 // mlen 1, rlen 1, DC1 type 1, control 0x2e (SIMD8, R).
                 let desc = 0x0210_6E00 | bti;
@@ -482,18 +550,73 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// The race-free rules of several threads (module docs), for a message of `kind` (0: a
+    /// read, else a write or an atomic) to `bti`: the kind to emit (after the barrier the
+    /// SLM is only read) and whether its addresses may go anywhere in the memory (a read of
+    /// the SLM after the barrier) rather than into the thread's own region.
+    fn shared_rules(&self, bti: u32, kind: usize) -> (usize, bool) {
+        if self.threads == 1 {
+            return (kind, true);
+        }
+        if bti == u32::from(SLM_BTI) && self.after_barrier {
+            return (0, true);
+        }
+        (kind, false)
+    }
+
+    /// The addresses in r30: (data & mask) into the whole memory (`anywhere`) or into the
+    /// thread's region plus its base (r[`THREAD_BASE`]); `unit` 1 for byte addresses, 4 for
+    /// dword offsets.
+    fn address(&mut self, anywhere: bool, unit: u32) {
+        let a = self.data();
+        let size = if anywhere { SURFACE_SIZE } else { REGION };
+        let mask = if unit == 1 { size - 4 } else { size / 4 - 1 };
+        self.emit(format!(
+            "and (8|M0) r{PAYLOAD}.0<1>:ud r{a}.0<8;8,1>:ud {mask:#x}:ud"
+        ));
+        if !anywhere {
+            self.emit(format!(
+                "add (8|M0) r{PAYLOAD}.0<1>:ud r{PAYLOAD}.0<8;8,1>:ud r{THREAD_BASE}.0<8;8,1>:ud"
+            ));
+        }
+    }
+
+    /// The work group's barrier (several threads; send.gateway.barrier, send.gateway.wait-
+    /// blocks): a NoMask barrier message with an all-zero payload (barrier ID 0) and a NoMask
+    /// wait on n0.0, as Mesa's generate_barrier. Emitted once, at the top level, where every
+    /// thread reaches it with its channels (no halt before it). The send is SIMD8: a SIMD1
+    /// send's implied source region is refused on Gen7-Gen8 (region.width-le-exec), and the
+    /// barrier row does not depend on the execution size.
+    pub fn barrier(&mut self) {
+        let b = BARRIER_PAYLOAD;
+        self.emit(format!("(W) mov (8|M0) r{b}.0<1>:ud 0x0:ud"));
+        self.emit(format!("(W) send (8|M0) null r{b} 0x3 0x2000004"));
+        self.emit("(W) wait (1|M0) n0.0<1>:ud".to_string());
+        self.after_barrier = true;
+    }
+
+    /// The binding-table index a message goes to: the surface ([`BTI`]) two times in three,
+    /// else the SLM ([`SLM_BTI`], mem.slm: the same messages address it by byte offset from 0,
+    /// as the surface).
+    fn target(&mut self) -> u32 {
+        if self.rng.chance(1, 3) {
+            self.uses_slm = true;
+            u32::from(SLM_BTI)
+        } else {
+            u32::from(BTI)
+        }
+    }
+
     /// A DC0 dword scattered read or write (send.dword-scattered-read, -write) on the
     /// surface: SIMD8, legacy SIMD mode bit, no header; dword offsets (data & (size / 4 - 1))
     /// in r30, data in r31.
     fn dword_memory(&mut self) {
-        let a = self.data();
-        let mask = SURFACE_SIZE / 4 - 1;
-        self.emit(format!(
-            "and (8|M0) r{PAYLOAD}.0<1>:ud r{a}.0<8;8,1>:ud {mask:#x}:ud"
-        ));
-        let bti = u32::from(BTI);
+        let bti = self.target();
+        let kind = if self.rng.chance(1, 2) { 0 } else { 1 };
+        let (kind, anywhere) = self.shared_rules(bti, kind);
+        self.address(anywhere, 4);
         let (p, r) = (PAYLOAD, RESPONSE);
-        if self.rng.chance(1, 2) {
+        if kind == 0 {
             // mlen 1, rlen 1, DC0 type 3, control 0x2 (legacy SIMD mode, SIMD8).
             let desc = 0x0210_C200 | bti;
             self.emit(format!("send (8|M0) r{r} r{p} 0xA {desc:#x}"));

@@ -3,10 +3,10 @@
 
 use super::coverage::{ProgramCoverage, StepRecord};
 use super::generator::{self, Program};
-use super::templates::{self, APPROX, APPROX_REGS, BTI, DATA, DATA_REGS, SURFACE_SIZE};
+use super::templates::{self, APPROX, APPROX_REGS, BTI, DATA, DATA_REGS, SLM_SIZE, SURFACE_SIZE};
 use crate::exec::ExecOptions;
 use crate::golden::values::{self, Rng};
-use crate::memory::{Memory, Surface};
+use crate::memory::{Memory, Slm, Surface};
 use crate::spec::registers::field::{SR0_2_DMASK, SR0_3_VMASK};
 use crate::spec::{DataType, Platform};
 use crate::state::ThreadState;
@@ -54,6 +54,10 @@ pub struct ProgramVector {
     /// thread).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surface: Option<SurfaceInit>,
+    /// The shared local memory at the start (binding-table index 254, mem.slm; absent: the
+    /// thread has none, and a message to index 254 is refused, mem.slm.absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slm: Option<SlmInit>,
     /// The final content of every register with a defined byte, and of f0 and f1 (hex).
     pub expected: BTreeMap<String, String>,
     /// Per register of `expected` with undefined bits: the set bits are undefined (GRF per
@@ -67,10 +71,46 @@ pub struct ProgramVector {
     /// The surface's final bytes (absent with `surface`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_surface: Option<SurfaceFinal>,
+    /// The SLM's final bytes (absent with `slm`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_slm: Option<SurfaceFinal>,
     /// Instructions executed.
     pub steps: u64,
     /// FNV-1a 64 of the executed (ip, enabled channels) sequence, 16 hex digits
     /// ([`trace_digest`]).
+    pub trace: String,
+    /// The threads that run the program as one work group (absent: 1). With several, the
+    /// keys above (`dmask`, `initial`, `expected`, `undefined`, `inexact`, `steps`, `trace`)
+    /// are thread 0's, `more_threads` holds the others', and `surface` and `slm` are shared.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub threads: u32,
+    /// Threads 1 to `threads` - 1.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_threads: Vec<ThreadPart>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+/// One more thread of a program vector's work group: its dispatch mask, registers at the
+/// start and at the end, steps and trace digest, as the vector's top-level keys give thread
+/// 0's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThreadPart {
+    pub dmask: u32,
+    pub initial: BTreeMap<String, String>,
+    pub expected: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub undefined: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inexact: BTreeMap<String, String>,
+    pub steps: u64,
     pub trace: String,
 }
 
@@ -83,6 +123,59 @@ pub struct SurfaceInit {
     pub size: u64,
     /// Its bytes, hex, `xx` for an undefined byte.
     pub bytes: String,
+}
+
+/// The shared local memory at the start: `size` bytes from offset 0.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlmInit {
+    pub size: u32,
+    /// Its bytes, hex, `xx` for an undefined byte.
+    pub bytes: String,
+}
+
+impl SlmInit {
+    /// The SLM of `bytes` (`None`: undefined).
+    pub fn of(bytes: &[Option<u8>]) -> SlmInit {
+        SlmInit {
+            size: bytes.len() as u32,
+            bytes: hex_marked(bytes),
+        }
+    }
+}
+
+/// An SLM holding `bytes` from offset 0 (`None`: undefined).
+pub fn slm_of(bytes: &[Option<u8>]) -> Slm {
+    let mut slm = Slm::new(bytes.len() as u32);
+    for (i, b) in bytes.iter().enumerate() {
+        if let Some(b) = b {
+            slm.bytes.load(i as u64, &[*b]);
+        }
+    }
+    slm
+}
+
+/// The final bytes of `mem`'s SLM as a vector gives them (`None`: `mem` has no SLM).
+pub fn slm_final(mem: &Memory) -> Option<SurfaceFinal> {
+    let slm = mem.slm()?;
+    let fin = slm.bytes.read(0, slm.size as usize);
+    let inexact = slm.bytes.inexact(0, slm.size as usize);
+    Some(final_of(&fin, &inexact))
+}
+
+/// A [`SurfaceFinal`] of final bytes and their inexact flags.
+fn final_of(fin: &[Option<u8>], inexact: &[bool]) -> SurfaceFinal {
+    let bytes: Vec<u8> = fin.iter().map(|b| b.unwrap_or(0)).collect();
+    let undef: Vec<u8> = fin
+        .iter()
+        .map(|b| if b.is_none() { 0xff } else { 0 })
+        .collect();
+    let inexact: Vec<u8> = inexact.iter().map(|&i| if i { 0xff } else { 0 }).collect();
+    SurfaceFinal {
+        bytes: hex(&bytes),
+        undefined: undef.iter().any(|u| *u != 0).then(|| hex(&undef)),
+        inexact: inexact.iter().any(|i| *i != 0).then(|| hex(&inexact)),
+    }
 }
 
 /// The surface at the end.
@@ -249,10 +342,11 @@ pub(crate) fn dispatch_mask(r: &mut Rng) -> u32 {
     }
 }
 
-/// The surface's initial bytes: random, with some 16-byte pieces never written (undefined).
-fn initial_surface(r: &mut Rng) -> Vec<Option<u8>> {
-    let mut bytes = Vec::with_capacity(SURFACE_SIZE as usize);
-    for _ in 0..SURFACE_SIZE / 16 {
+/// A memory's (the surface's, the SLM's) `size` initial bytes: random, with some 16-byte
+/// pieces never written (undefined).
+fn initial_surface(r: &mut Rng, size: u32) -> Vec<Option<u8>> {
+    let mut bytes = Vec::with_capacity(size as usize);
+    for _ in 0..size / 16 {
         let undefined = r.chance(1, 8);
         for _ in 0..16 {
             let b = r.next() as u8;
@@ -298,6 +392,11 @@ pub struct Setup {
     pub dmask: u32,
     pub state: ThreadState,
     pub surface: Option<Vec<Option<u8>>>,
+    /// The SLM's bytes (None: the thread has no SLM).
+    pub slm: Option<Vec<Option<u8>>>,
+    /// More threads of the work group (threads 1, 2, ...: each one's dispatch mask and
+    /// state); empty: a single thread.
+    pub more_threads: Vec<(u32, ThreadState)>,
 }
 
 impl Setup {
@@ -309,6 +408,8 @@ impl Setup {
             dmask,
             state,
             surface: None,
+            slm: None,
+            more_threads: Vec::new(),
         })
     }
 }
@@ -324,19 +425,73 @@ pub fn program_vector_covered(
     seed: u64,
     index: u64,
 ) -> Result<(ProgramVector, ProgramCoverage), String> {
-    let Program { lines, mut rng, .. } = generator::generate(p, seed, index)?;
-    let dmask = dispatch_mask(&mut rng);
-    let state = initial_state(p, dmask, &mut rng)?;
-    let surface = templates::memory_supported(p).then(|| initial_surface(&mut rng));
+    program_vector_threads_covered(p, seed, index, 1)
+}
+
+/// The vector of program `index` of a run seeded with `seed` on `p` for a work group of
+/// `threads` threads (1 to [`templates::MAX_THREADS`]), and the coverage of its threads'
+/// runs. Each thread has its own dispatch mask and initial registers, drawn in thread order,
+/// and with several threads r[`templates::THREAD_BASE`] = the base of its memory region.
+pub fn program_vector_threads_covered(
+    p: Platform,
+    seed: u64,
+    index: u64,
+    threads: u32,
+) -> Result<(ProgramVector, ProgramCoverage), String> {
+    if !(1..=templates::MAX_THREADS).contains(&threads) {
+        return Err(format!(
+            "{threads} threads: a program vector runs 1 to {} threads",
+            templates::MAX_THREADS
+        ));
+    }
+    let Program {
+        lines,
+        mut rng,
+        uses_slm,
+        ..
+    } = generator::generate_threads(p, seed, index, threads)?;
+    let mut states = Vec::new();
+    for t in 0..threads {
+        let dmask = dispatch_mask(&mut rng);
+        let mut state = initial_state(p, dmask, &mut rng)?;
+        if threads > 1 {
+            let unit = if templates::untyped_supported(p) {
+                1
+            } else {
+                4
+            };
+            let base = t * templates::REGION / unit;
+            let rb = state.grf_reg_bytes();
+            let bytes: Vec<u8> = (0..rb / 4).flat_map(|_| base.to_le_bytes()).collect();
+            state
+                .write_grf_bytes(templates::THREAD_BASE as usize * rb, &bytes)
+                .map_err(|e| e.to_string())?;
+        }
+        states.push((dmask, state));
+    }
+    let surface = templates::memory_supported(p).then(|| initial_surface(&mut rng, SURFACE_SIZE));
+    let slm = uses_slm.then(|| initial_surface(&mut rng, SLM_SIZE));
+    let mut states = states.into_iter();
+    let Some((dmask, state)) = states.next() else {
+        return Err("no thread".into());
+    };
     let setup = Setup {
         dmask,
         state,
         surface,
+        slm,
+        more_threads: states.collect(),
     };
-    build_covered(p, format!("{}-{seed:x}-p{index}", p.name()), lines, setup).map_err(|e| {
+    let id = if threads > 1 {
+        format!("{}-{seed:x}-p{index}-t{threads}", p.name())
+    } else {
+        format!("{}-{seed:x}-p{index}", p.name())
+    };
+    build_covered(p, id, lines, setup).map_err(|e| {
         format!(
-            "{} program {index} of seed {seed}: {e} (a generator bug: every program must \
-             assemble and run to its end of thread within {MAX_STEPS} steps)",
+            "{} program {index} of seed {seed} ({threads} threads): {e} (a generator bug: \
+             every program must assemble and run to its end of thread within {MAX_STEPS} \
+             steps)",
             p.name()
         )
     })
@@ -367,6 +522,8 @@ pub fn build_covered(
         dmask,
         mut state,
         surface: surface_bytes,
+        slm: slm_bytes,
+        more_threads,
     } = setup;
     let st = &mut state;
     let initial = initial_registers(st);
@@ -391,8 +548,89 @@ pub fn build_covered(
             bytes: hex_marked(&bytes),
         }
     });
+    let slm = slm_bytes.map(|b| {
+        mem.set_slm(slm_of(&b));
+        SlmInit::of(&b)
+    });
     let bytes = hex(image_bytes(&image));
-    let ran = run(image, st, &mut mem).map_err(|e| format!("{e}\n{text}"))?;
+    let threads = 1 + more_threads.len() as u32;
+    let mut cov = ProgramCoverage::default();
+    let mut more = Vec::new();
+    let ran = if more_threads.is_empty() {
+        let ran = run(image, st, &mut mem).map_err(|e| format!("{e}\n{text}"))?;
+        cov.add_program(dmask, &ran.records);
+        ran
+    } else {
+        let inits: Vec<_> = more_threads
+            .iter()
+            .map(|(_, s)| initial_registers(s))
+            .collect();
+        let mut states = vec![std::mem::replace(st, ThreadState::new(p))];
+        states.extend(more_threads.iter().map(|(_, s)| s.clone()));
+        let mut runs = run_group(&image, states, &mut mem).map_err(|e| format!("{e}\n{text}"))?;
+        let mut rest = runs.split_off(1);
+        let Some((st0, ran0)) = runs.pop() else {
+            return Err("no thread ran".into());
+        };
+        *st = st0;
+        cov.add_program(dmask, &ran0.records);
+        for (((d, _), init), (s, r)) in more_threads.iter().zip(inits).zip(rest.drain(..)) {
+            cov.add_program(*d, &r.records);
+            let (expected, undefined, inexact) = finals(&s);
+            more.push(ThreadPart {
+                dmask: *d,
+                initial: init,
+                expected,
+                undefined,
+                inexact,
+                steps: r.steps,
+                trace: format!("{:016x}", r.digest),
+            });
+        }
+        ran0
+    };
+    let (expected, undefined, inexact) = finals(st);
+    let expected_surface = surface.as_ref().map(|s| {
+        final_of(
+            &mem.flat.read(SURFACE_BASE, s.size as usize),
+            &mem.flat.inexact(SURFACE_BASE, s.size as usize),
+        )
+    });
+    let expected_slm = slm.as_ref().and_then(|_| slm_final(&mem));
+    let v = ProgramVector {
+        kind: KIND.into(),
+        v: PROGRAM_FORMAT_VERSION,
+        id,
+        gen: p.name().into(),
+        text: lines,
+        bytes,
+        max_steps: MAX_STEPS,
+        dmask,
+        initial,
+        surface,
+        slm,
+        expected,
+        undefined,
+        inexact,
+        expected_surface,
+        expected_slm,
+        steps: ran.steps,
+        trace: format!("{:016x}", ran.digest),
+        threads,
+        more_threads: more,
+    };
+    Ok((v, cov))
+}
+
+/// A thread's `expected`, `undefined` and `inexact` registers at its end.
+type Finals = (
+    BTreeMap<String, String>,
+    BTreeMap<String, String>,
+    BTreeMap<String, String>,
+);
+
+/// The `expected`, `undefined` and `inexact` maps of `st`.
+fn finals(st: &ThreadState) -> Finals {
     let mut expected = BTreeMap::new();
     let mut undefined = BTreeMap::new();
     let mut inexact = BTreeMap::new();
@@ -405,46 +643,62 @@ pub fn build_covered(
         }
         expected.insert(name, hex(&bytes));
     }
-    let expected_surface = surface.as_ref().map(|s| {
-        let fin = mem.flat.read(SURFACE_BASE, s.size as usize);
-        let bytes: Vec<u8> = fin.iter().map(|b| b.unwrap_or(0)).collect();
-        let undef: Vec<u8> = fin
-            .iter()
-            .map(|b| if b.is_none() { 0xff } else { 0 })
-            .collect();
-        let inexact: Vec<u8> = mem
-            .flat
-            .inexact(SURFACE_BASE, s.size as usize)
-            .iter()
-            .map(|&i| if i { 0xff } else { 0 })
-            .collect();
-        SurfaceFinal {
-            bytes: hex(&bytes),
-            undefined: undef.iter().any(|u| *u != 0).then(|| hex(&undef)),
-            inexact: inexact.iter().any(|i| *i != 0).then(|| hex(&inexact)),
-        }
-    });
-    let mut cov = ProgramCoverage::default();
-    cov.add_program(dmask, &ran.records);
-    let v = ProgramVector {
-        kind: KIND.into(),
-        v: PROGRAM_FORMAT_VERSION,
-        id,
-        gen: p.name().into(),
-        text: lines,
-        bytes,
+    (expected, undefined, inexact)
+}
+
+/// Run `states` as one work group on `image` and `mem` (the dispatch runner's work group,
+/// [`crate::dispatch::run::run_threads`]), each thread to its end of thread within
+/// [`MAX_STEPS`]: each thread's final state and run.
+fn run_group(
+    image: &Image,
+    states: Vec<ThreadState>,
+    mem: &mut Memory,
+) -> Result<Vec<(ThreadState, Run)>, String> {
+    use crate::dispatch::run::{run_threads, RunOptions, ThreadEnd};
+    let o = RunOptions {
         max_steps: MAX_STEPS,
-        dmask,
-        initial,
-        surface,
-        expected,
-        undefined,
-        inexact,
-        expected_surface,
-        steps: ran.steps,
-        trace: format!("{:016x}", ran.digest),
+        exec: ExecOptions::default(),
+        trace: false,
     };
-    Ok((v, cov))
+    let mut out = Vec::new();
+    for (t, r) in run_threads(image, states, mem, &o, None, true)
+        .into_iter()
+        .enumerate()
+    {
+        match &r.end {
+            ThreadEnd::Eot => {}
+            ThreadEnd::Error { message, .. } => return Err(format!("thread {t}: {message}")),
+            ThreadEnd::EndOfImage => {
+                return Err(format!(
+                    "thread {t}: the program ended without an end-of-thread message"
+                ))
+            }
+        }
+        let mut d = TraceDigest::default();
+        let mut trace = Vec::new();
+        let mut records = Vec::new();
+        for s in &r.seen {
+            d.add(s.ip, s.enabled);
+            trace.push((s.ip, s.enabled));
+            records.push(StepRecord {
+                ip: s.ip,
+                enabled: s.enabled,
+                op: s.op,
+                eot: s.eot,
+                next_ip: s.next_ip,
+            });
+        }
+        out.push((
+            r.state,
+            Run {
+                steps: r.steps,
+                digest: d.value(),
+                trace,
+                records,
+            },
+        ));
+    }
+    Ok(out)
 }
 
 /// The `initial` registers: every GRF register with a defined byte (`xx` for its undefined
