@@ -22,6 +22,7 @@ mod honest_verdict;
 mod program_check;
 mod program_coverage;
 mod program_hand;
+mod program_shrink;
 mod program_vectors;
 mod protocol_doc;
 mod sim_inexact;
