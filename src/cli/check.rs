@@ -11,7 +11,7 @@ use euref::conformance::explain::explain;
 use euref::conformance::read_ahead::ids_not_in;
 use euref::conformance::selection::Selection;
 use std::collections::HashSet;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -59,6 +59,13 @@ pub struct Args {
     /// actual registers, every differing element and the spec rows it lists.
     #[arg(long, value_name = "ID", conflicts_with_all = ["report", "resume", "ops", "id"])]
     pub explain: Option<String>,
+    /// Program vectors only: reduce each failing program (fail, sim_error, incomplete) by
+    /// delta debugging to a small program vector that still fails the same way on the
+    /// simulator, and write those (id `<id>-shrunk`) to this file (written whole at the end;
+    /// a check where nothing fails writes it empty). At most 2000 simulator requests per
+    /// vector: conformance/README.md "Shrinking".
+    #[arg(long, value_name = "OUT", conflicts_with = "explain")]
+    pub shrink: Option<std::path::PathBuf>,
 }
 
 /// Exit code of a check in which nothing failed but some vectors were not fully checked
@@ -233,7 +240,22 @@ fn run_programs(a: &Args, input: Box<dyn BufRead + Send>) -> Result<ExitCode, St
     let mut out = output::Named::new(std::io::stdout(), output::STDOUT);
     let mut written: std::io::Result<()> = Ok(());
     let mut shown = 0u64;
+    // --shrink: the vectors are read twice (checked, then the failing ones shrunk), so they
+    // are kept in memory (standard input included).
+    let (input, kept): (Box<dyn BufRead + Send>, Option<Vec<u8>>) = match &a.shrink {
+        Some(_) => {
+            let mut all = Vec::new();
+            let mut input = input;
+            input
+                .read_to_end(&mut all)
+                .map_err(|e| format!("{}: {e}", a.vectors.display()))?;
+            (Box::new(std::io::Cursor::new(all.clone())), Some(all))
+        }
+        None => (input, None),
+    };
+    let mut statuses = Vec::new();
     program_check::run(&opts, input, &mut report, &mut summary, |r| {
+        statuses.push(r.status);
         if r.status != "pass" && shown < a.show {
             shown += 1;
             if written.is_ok() {
@@ -243,6 +265,34 @@ fn run_programs(a: &Args, input: Box<dyn BufRead + Send>) -> Result<ExitCode, St
     })?;
     if written.is_ok() {
         written = out.write_all(summary.table().as_bytes());
+    }
+    if let (Some(path), Some(all)) = (&a.shrink, kept) {
+        let mut file = super::atomic_file::AtomicFile::create(path, 1 << 16)?;
+        let shrunk = euref::conformance::program_shrink::run(
+            &opts,
+            std::io::Cursor::new(all),
+            &statuses,
+            &mut file,
+            |line| {
+                if written.is_ok() {
+                    written = writeln!(out, "{line}");
+                }
+            },
+        )?;
+        file.commit()?;
+        if written.is_ok() {
+            written = writeln!(
+                out,
+                "shrunk: {} program vectors to {}{}",
+                shrunk.shrunk,
+                path.display(),
+                if shrunk.not_shrunk > 0 {
+                    format!(" ({} not shrunk)", shrunk.not_shrunk)
+                } else {
+                    String::new()
+                }
+            );
+        }
     }
     output::finish(out, written)?;
     Ok(if summary.failed() > 0 {
@@ -281,6 +331,12 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let (mut input, first) = open_vectors(&a)?;
     if starts_with_program(&mut input, &a)? {
         return run_programs(&a, input);
+    }
+    if a.shrink.is_some() {
+        return Err(format!(
+            "--shrink: only for program vectors ({} does not start with a program vector)",
+            a.vectors.display()
+        ));
     }
     let mut summary = Summary::default();
     let mut skip = HashSet::new();

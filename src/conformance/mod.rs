@@ -4,7 +4,7 @@
 //! subprocess, [`check`] the run and its report, [`summary`] its counts, [`ranking`] the spec
 //! rows that explain its failures, [`describe`] and [`explain`] the text of a failing vector);
 //! program vectors are run ([`program_protocol`] the request, [`program_run`] euref's answer)
-//! and checked with localization ([`program_check`]);
+//! and checked with localization ([`program_check`]) and shrinking ([`program_shrink`]);
 //! [`json`] and [`view`] read request, vector and response lines without building JSON trees.
 
 pub mod check;
@@ -20,6 +20,7 @@ mod prefetch;
 pub mod program_check;
 pub mod program_protocol;
 pub mod program_run;
+pub mod program_shrink;
 pub mod protocol;
 pub mod ranking;
 pub mod read_ahead;

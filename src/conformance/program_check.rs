@@ -392,15 +392,15 @@ fn counter(name: &str, expected: u64, actual: u64) -> Difference {
 }
 
 /// The simulator subprocess with its restarts.
-struct Sim<'o> {
+pub(crate) struct Sim<'o> {
     opts: &'o ProgramCheckOptions,
-    proc: SimProcess,
+    pub(crate) proc: SimProcess,
     dead_starts: u32,
     restarts: u64,
 }
 
 impl<'o> Sim<'o> {
-    fn start(opts: &'o ProgramCheckOptions) -> Result<Sim<'o>, String> {
+    pub(crate) fn start(opts: &'o ProgramCheckOptions) -> Result<Sim<'o>, String> {
         let proc = SimProcess::spawn(&opts.sim)
             .map_err(|e| format!("cannot start `{}`: {e}", opts.sim))?;
         Ok(Sim {
@@ -526,6 +526,17 @@ fn probe(sim: &mut Sim, v: &ProgramVector, k: u64) -> Result<(Outcome, Option<Ra
         Err(o) => o,
     };
     Ok((o, Some(ran)))
+}
+
+/// The outcome of program vector `v` on the simulator: one request, run to the end, the
+/// response compared with the vector's `expected` (an error: the simulator cannot start).
+pub(crate) fn judge_vector(sim: &mut Sim, v: &ProgramVector) -> Result<Outcome, String> {
+    let req = ProgramRequest::from_vector(v, None);
+    let exp = Expectation::of_vector(v);
+    Ok(match sim.ask(&req)? {
+        Ok(r) => exp.judge(&v.id, &v.gen, &r, (v.steps, true), None),
+        Err(o) => o,
+    })
 }
 
 /// Localize a failing program: the first step after which the simulator's state differs
@@ -718,12 +729,7 @@ pub fn run(
                     None,
                 ),
                 Ok(v) => {
-                    let req = ProgramRequest::from_vector(&v, None);
-                    let exp = Expectation::of_vector(&v);
-                    let o = match sim.ask(&req)? {
-                        Ok(r) => exp.judge(&v.id, &v.gen, &r, (v.steps, true), None),
-                        Err(o) => o,
-                    };
+                    let o = judge_vector(&mut sim, &v)?;
                     let (mut loc, mut unloc) = (None, None);
                     if matches!(
                         o,

@@ -22,6 +22,7 @@ mod honest_verdict;
 mod program_check;
 mod program_coverage;
 mod program_hand;
+mod program_shrink;
 mod program_slm;
 mod program_threads;
 mod program_vectors;
