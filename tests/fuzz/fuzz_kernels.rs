@@ -184,7 +184,10 @@ fn run_many(iters: u64, seed: u64) {
     eprintln!("fuzz_kernels: {ran} of {iters} kernels ran, {sends} messages executed");
     // A run that reaches nothing proves nothing: most kernels encode and run, and messages
     // execute (300 of 1 000 and one per 20 kernels are far below what the generator gives).
-    assert!(3 * ran >= iters && 20 * sends >= iters, "{ran} kernels ran, {sends} messages");
+    assert!(
+        3 * ran >= iters && 20 * sends >= iters,
+        "{ran} kernels ran, {sends} messages"
+    );
 }
 
 #[test]
