@@ -498,9 +498,17 @@ pub fn rows_of_step(l: &program_run::LastStep, after: &crate::state::ThreadState
 }
 
 /// Localize a failing program: from the simulator's trace when it gives one, else by
-/// bisection ([`bisect`]).
-fn localize(sim: &mut Sim, v: &ProgramVector) -> Result<Result<Localized, String>, String> {
-    let (found, probes) = by_trace(sim, v)?;
+/// bisection ([`bisect`]). `full`: the outcome of the whole run (a run that ended in an
+/// error or no answer gives no trace either: the trace is not asked for).
+fn localize(
+    sim: &mut Sim,
+    v: &ProgramVector,
+    full: &Outcome,
+) -> Result<Result<Localized, String>, String> {
+    let (found, probes) = match full {
+        Outcome::Fail(_) => by_trace(sim, v)?,
+        _ => (None, 0),
+    };
     match found {
         Some(l) => Ok(Ok(l)),
         None => bisect(sim, v, probes),
@@ -673,7 +681,7 @@ pub fn run(
                         o,
                         Outcome::Fail(_) | Outcome::SimError { .. } | Outcome::Incomplete { .. }
                     ) {
-                        match localize(&mut sim, &v)? {
+                        match localize(&mut sim, &v, &o)? {
                             Ok(l) => loc = Some(l),
                             Err(e) => unloc = Some(e),
                         }
