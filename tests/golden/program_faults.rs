@@ -270,3 +270,107 @@ fn without_a_trace_the_bisection_names_the_first_state_difference() {
         assert!(strict >= floor, "{}: {strict} strictly first", fault.name());
     }
 }
+
+/// The trace `euref sim` returns (PROTOCOL.md "Program requests"), against a run of the
+/// thread here: each entry is one executed instruction with the thread's IP before it, the
+/// dispatched channels whose PcIP is that IP, exactly the reported registers whose bytes or
+/// undefined marks it changed (in full after it) and the surface bytes it changed.
+#[test]
+fn the_trace_gives_each_step_s_ip_channels_and_changes() {
+    use euref::conformance::program_protocol::{ProgramRequest, ProgramResponse};
+    let tmp = Scratch::new("ptrace");
+    let path = tmp.join("skl.jsonl");
+    let vs = write_vectors(&path, Platform::Skl, 0x31, 12);
+    let mut lines = String::new();
+    let programs: Vec<euref::golden::program::ProgramVector> = vs
+        .iter()
+        .map(|v| serde_json::from_value(v.clone()).unwrap())
+        .collect();
+    for pv in &programs {
+        let mut req = ProgramRequest::from_vector(pv, None);
+        req.trace = true;
+        lines.push_str(&req.to_line());
+        lines.push('\n');
+    }
+    let out = std::process::Command::new(EUREF)
+        .arg("sim")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(lines.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let responses: Vec<ProgramResponse> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(responses.len(), vs.len());
+    let (mut surface_runs, mut partial) = (0, 0);
+    for (v, r) in vs.iter().zip(&responses) {
+        let trace = r
+            .trace
+            .as_ref()
+            .unwrap_or_else(|| panic!("no trace: {r:?}"));
+        let bytes: Vec<u8> = hex_bytes(v["bytes"].as_str().unwrap())
+            .into_iter()
+            .map(Option::unwrap)
+            .collect();
+        let mut run = start(v, bytes);
+        let names: Vec<&String> = v["expected"].as_object().unwrap().keys().collect();
+        let opts = ExecOptions::default();
+        let mut k = 0;
+        while !run.t.ended() {
+            let e = &trace[k];
+            assert_eq!(
+                (e.ip, e.enabled),
+                (run.t.ip(), channels_on(&run)),
+                "step {k}"
+            );
+            partial += usize::from(e.enabled != run.t.dispatched());
+            let was = observed(v, &run);
+            run.t
+                .step_limited_with_memory(&mut run.st, &opts, 10_000, &mut run.mem)
+                .unwrap();
+            let now = observed(v, &run);
+            // `observed` lists each reported register's 32 bytes (flags: 4) in name order,
+            // then the surface.
+            let mut at = 0;
+            for name in &names {
+                let n = if name.starts_with('f') { 4 } else { 32 };
+                let changed = was[at..at + n] != now[at..at + n];
+                assert_eq!(e.wrote.contains_key(*name), changed, "step {k} {name}");
+                if let Some(hex) = e.wrote.get(*name) {
+                    let got = hex_bytes(hex);
+                    for (i, (b, u)) in now[at..at + n].iter().enumerate() {
+                        assert_eq!(got[i], (*u == 0).then_some(*b), "step {k} {name} byte {i}");
+                    }
+                }
+                at += n;
+            }
+            let mut changed: Vec<usize> = (at..now.len())
+                .filter(|&i| was[i] != now[i])
+                .map(|i| i - at)
+                .collect();
+            for run in &e.surface {
+                surface_runs += 1;
+                for (i, b) in hex_bytes(&run.bytes).into_iter().enumerate() {
+                    let o = run.offset as usize + i;
+                    assert_eq!(b, (now[at + o].1 == 0).then_some(now[at + o].0));
+                    assert_eq!(changed.first(), Some(&o), "step {k}");
+                    changed.remove(0);
+                }
+            }
+            assert!(
+                changed.is_empty(),
+                "step {k}: unlisted surface changes {changed:?}"
+            );
+            k += 1;
+        }
+        assert_eq!(trace.len(), k);
+    }
+    assert!(surface_runs > 0 && partial > 0, "{surface_runs} {partial}");
+}
