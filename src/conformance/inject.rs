@@ -3,7 +3,7 @@
 //! untouched), the way a buggy simulator would get it wrong.
 
 use crate::isa::{Addr, Flag, Insn, Reg, Src};
-use crate::spec::{CondMod, DataType, Opcode, PredCtrl};
+use crate::spec::{CondMod, DataType, Opcode, Platform, PredCtrl};
 use crate::state::ThreadState;
 
 /// An injected fault.
@@ -34,6 +34,24 @@ pub enum Fault {
     /// (the immediate is read one too large), as a simulator that mis-decodes immediates of one
     /// instruction class would. Single-instruction requests are executed without it.
     AddImmOffByOne,
+    /// In program requests only (Gen8+ goto/join): the channels a `goto` sends to its join
+    /// (its predicate-false channels, which wait at UIP: flow.goto) are re-enabled at the
+    /// instruction after the goto instead of at the join, so they run the instructions the
+    /// goto skips them over. Made by reading the goto's UIP as the next instruction; the
+    /// instruction whose control first differs is the goto (its moves), which a localization
+    /// names.
+    JoinEarly,
+    /// In program requests only: a predicated `break` disables every channel on it, not
+    /// only those whose predicate holds (flow.break): the break is read as unpredicated.
+    BreakAll,
+    /// In program requests only: a scattered or untyped write message (a message type whose
+    /// name ends in `_write` and holds `scattered` or `untyped`, spec/descriptors.toml)
+    /// writes every channel of its execution size, ignoring the execution mask: predication,
+    /// the dispatch mask and the channels control flow has disabled. Not an encoding change:
+    /// a send with NoMask still writes only the channels on it in euref's runner
+    /// (flow.channel.enable), so the faulted simulator first executes the message with NoMask
+    /// and no predicate for all channels, then the send as written.
+    ScatterNoMask,
 }
 
 impl Fault {
@@ -50,11 +68,19 @@ impl Fault {
 
     /// The faults that act in program requests only ([`Fault::apply_program_insn`]); `ALL`
     /// holds those of single-instruction requests (which also act in programs).
-    pub const PROGRAM_ONLY: [Fault; 1] = [Fault::AddImmOffByOne];
+    pub const PROGRAM_ONLY: [Fault; 4] = [
+        Fault::AddImmOffByOne,
+        Fault::JoinEarly,
+        Fault::BreakAll,
+        Fault::ScatterNoMask,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Fault::AddImmOffByOne => "add-imm-off-by-one",
+            Fault::JoinEarly => "join-early",
+            Fault::BreakAll => "break-all",
+            Fault::ScatterNoMask => "scatter-nomask",
             Fault::NoDenormFlush => "no-denorm-flush",
             Fault::CmpnNanSwap => "cmpn-nan-swap",
             Fault::RegionOffByOne => "region-off-by-one",
@@ -105,9 +131,25 @@ impl Fault {
         }
     }
 
-    /// Perturb an instruction of a program before it runs: [`Fault::apply_insn`], and the
-    /// faults of [`Fault::PROGRAM_ONLY`].
-    pub fn apply_program_insn(self, insn: &mut Insn) {
+    /// Perturb an instruction of a program on `p` before it runs: [`Fault::apply_insn`], and
+    /// the encoding faults of [`Fault::PROGRAM_ONLY`] ([`Fault::ScatterNoMask`] acts in the
+    /// run instead: [`Fault::writes_all_channels`]).
+    pub fn apply_program_insn(self, insn: &mut Insn, p: Platform) {
+        match self {
+            Fault::JoinEarly if insn.op == Opcode::Goto => {
+                // UIP in jump units from the goto: the next (native) instruction.
+                let unit = crate::asm::jump_bytes(insn.op, p).max(1);
+                insn.uip = Some(16 / unit);
+                return;
+            }
+            Fault::BreakAll if insn.op == Opcode::Break => {
+                insn.pred = PredCtrl::None;
+                insn.pred_inv = false;
+                return;
+            }
+            Fault::JoinEarly | Fault::BreakAll | Fault::ScatterNoMask => return,
+            _ => {}
+        }
         if self == Fault::AddImmOffByOne && insn.op == Opcode::Add {
             for s in insn.src.iter_mut().flatten() {
                 if let Src::Imm(i) = s {
@@ -119,6 +161,16 @@ impl Fault {
             return;
         }
         self.apply_insn(insn);
+    }
+
+    /// Whether, under this fault, the faulted simulator executes `msg` (a send's decoded
+    /// message) for every channel of the execution size ([`Fault::ScatterNoMask`]).
+    pub fn writes_all_channels(self, msg: &crate::message::Message) -> bool {
+        self == Fault::ScatterNoMask
+            && msg.ty.is_some_and(|t| {
+                t.name.ends_with("_write")
+                    && (t.name.contains("scattered") || t.name.contains("untyped"))
+            })
     }
 
     /// The error every request is answered with, for [`Fault::ErrorAll`].

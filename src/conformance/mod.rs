@@ -21,6 +21,7 @@ pub mod program_check;
 pub mod program_protocol;
 pub mod program_run;
 pub mod program_shrink;
+pub mod program_trace;
 pub mod protocol;
 pub mod ranking;
 pub mod read_ahead;

@@ -1,10 +1,13 @@
 //! `euref check` on program vectors (conformance/README.md "Checking program vectors"): each
 //! program is sent to the simulator as one program request, and its final registers and
 //! surface compared with the vector's `expected` under the undefined marks ([`compare`]).
-//! A program that fails is localized without any trace from the simulator: the step limit
-//! is bisected, the simulator and euref's runner each asked for the state after k
-//! instructions, until the first k after which they differ; the report names that
-//! instruction (its IP, its line of the vector's `text` and the spec rows it exercises).
+//! A program that fails is localized from the simulator's per-instruction trace when it
+//! gives one ([`super::program_trace`]: the run is asked again with `"trace": true`, the
+//! first step whose IP, channels or changes differ from euref's is found and confirmed by
+//! one step-limited request); without a trace the step limit is bisected, the simulator and
+//! euref's runner each asked for the state after k instructions, until the first k after
+//! which they differ. The report names that instruction (its IP, its line of the vector's
+//! `text` and the spec rows that govern it there: [`rows_of_step`]).
 //!
 //! Requests go one at a time (a program is long beside the cost of a line); a simulator that
 //! hangs, crashes or answers garbage is restarted, as for single-instruction vectors.
@@ -52,7 +55,8 @@ pub struct Localized {
     pub text: String,
     /// The spec rows it exercises there (as a single-instruction vector of it lists them).
     pub rules: Vec<String>,
-    /// How the simulator's state after `step` instructions differs from euref's.
+    /// How the simulator's state after `step` instructions differs from euref's (after
+    /// `differs_after` instructions when that is given).
     pub after: Outcome,
     /// Requests sent to localize.
     pub probes: u32,
@@ -60,6 +64,12 @@ pub struct Localized {
     /// difference, else the first thread that executed a step `step`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub thread: Option<u32>,
+    /// How: `trace` (from the simulator's trace) or `bisection` (of the step limit).
+    pub via: &'static str,
+    /// From a trace, when the named instruction changed no reported state itself (a branch
+    /// that moved channels wrongly): the first step after which the states differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub differs_after: Option<u64>,
 }
 
 /// One line of the report of a program check.
@@ -539,10 +549,139 @@ pub(crate) fn judge_vector(sim: &mut Sim, v: &ProgramVector) -> Result<Outcome, 
     })
 }
 
-/// Localize a failing program: the first step after which the simulator's state differs
-/// from euref's (bisecting the step limit between the initial state and the end).
-fn localize(sim: &mut Sim, v: &ProgramVector) -> Result<Result<Localized, String>, String> {
-    let mut probes = 0u32;
+/// The spec rows that govern the instruction of `l` on that state (`after`: the state after
+/// it): the rows its single-instruction vector would list (opcode, types, modifiers:
+/// [`crate::golden::build::rows_exercised`]), and for a branch its spec/flow.toml row, for a
+/// send the rows of its message (the spec/descriptors.toml message type, the
+/// spec/memory.toml rows of that message type, send.channels, send.eot with EOT).
+pub fn rows_of_step(l: &program_run::LastStep, after: &crate::state::ThreadState) -> Vec<String> {
+    let p = l.before.platform();
+    let mut rows: Vec<String> =
+        crate::golden::build::rows_exercised(&l.insn, &l.before, after, l.enabled)
+            .into_iter()
+            .map(String::from)
+            .collect();
+    let op = l.insn.op;
+    if op.info().class == crate::spec::OpClass::Flow {
+        let flow_row = if op == crate::spec::Opcode::Else
+            && l.insn.ctrl.branch_ctrl
+            && crate::spec::flow::ELSE_BRANCH_CTRL.gens.contains(p)
+        {
+            Some(&crate::spec::flow::ELSE_BRANCH_CTRL)
+        } else {
+            crate::spec::flow::of_op(op.name(), p)
+        };
+        rows.extend(flow_row.map(|r| r.id.to_string()));
+    }
+    if l.insn.is_send() {
+        if let Ok(m) = crate::shared::message(&l.before, &l.insn) {
+            if let Some(t) = m.ty {
+                rows.push(t.id.to_string());
+                rows.extend(
+                    crate::spec::memory::ROWS
+                        .iter()
+                        .filter(|r| r.message == Some(t.name) && r.gens.contains(p))
+                        .map(|r| r.id.to_string()),
+                );
+            }
+        }
+        rows.push(crate::spec::memory::SEND_CHANNELS.id.to_string());
+        if l.insn.ctrl.eot {
+            rows.push(crate::spec::memory::SEND_EOT.id.to_string());
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    rows.retain(|r| seen.insert(r.clone()));
+    rows
+}
+
+/// Localize a failing program: from the simulator's trace when it gives one, else by
+/// bisection ([`bisect`]). `full`: the outcome of the whole run (a run that ended in an
+/// error or no answer gives no trace either: the trace is not asked for).
+fn localize(
+    sim: &mut Sim,
+    v: &ProgramVector,
+    full: &Outcome,
+) -> Result<Result<Localized, String>, String> {
+    let (found, probes) = match full {
+        // The trace is of one thread: vectors of several threads are bisected.
+        Outcome::Fail(_) if v.more_threads.is_empty() => by_trace(sim, v)?,
+        _ => (None, 0),
+    };
+    match found {
+        Some(l) => Ok(Ok(l)),
+        None => bisect(sim, v, probes),
+    }
+}
+
+/// Localize from the simulator's trace: `None` (with the requests sent) when it gives no
+/// trace, its trace agrees with euref's, or the confirming request does not fail.
+fn by_trace(sim: &mut Sim, v: &ProgramVector) -> Result<(Option<Localized>, u32), String> {
+    let mut req = ProgramRequest::from_vector(v, None);
+    req.trace = true;
+    let theirs = match sim.ask(&req)? {
+        Ok(ProgramResponse {
+            trace: Some(t),
+            error: None,
+            ..
+        }) => t,
+        _ => return Ok((None, 1)),
+    };
+    let Ok(ours) = program_run::run(&req, None, false) else {
+        return Ok((None, 1));
+    };
+    let start = program_run::execute(&ProgramRequest::from_vector(v, Some(0)), None);
+    let Some(d) = super::program_trace::first_divergence(
+        &start,
+        ours.trace.as_deref().unwrap_or_default(),
+        &theirs,
+    ) else {
+        return Ok((None, 1));
+    };
+    // Confirm: the state after the first differing step (the end when the traces differ
+    // only in control) differs from euref's.
+    let confirm = d.state.map_or(v.steps, |i| i as u64 + 1);
+    let (after, _) = probe(sim, v, confirm)?;
+    if after == Outcome::Pass {
+        return Ok((None, 2));
+    }
+    let step = d.blamed.map_or(0, |i| i as u64 + 1);
+    let (ip, text, rules) = match step {
+        0 => (None, String::new(), Vec::new()),
+        k => {
+            let ran = program_run::run(&ProgramRequest::from_vector(v, Some(k)), None, true)
+                .ok()
+                .filter(|r| r.steps == k);
+            match ran.as_ref().and_then(|r| r.last.as_ref().map(|l| (r, l))) {
+                Some((r, l)) => (Some(l.ip), text_at(v, l.ip), rows_of_step(l, &r.state)),
+                None => return Ok((None, 2)),
+            }
+        }
+    };
+    Ok((
+        Some(Localized {
+            step,
+            ip,
+            text,
+            rules,
+            after,
+            probes: 2,
+            thread: None,
+            via: "trace",
+            differs_after: (confirm != step).then_some(confirm),
+        }),
+        2,
+    ))
+}
+
+/// Localize a failing program without a trace: the first step after which the simulator's
+/// state differs from euref's (bisecting the step limit between the initial state and the
+/// end). `probes`: requests already sent.
+fn bisect(
+    sim: &mut Sim,
+    v: &ProgramVector,
+    mut probes: u32,
+) -> Result<Result<Localized, String>, String> {
     // With several threads the limit counts each thread's own steps: up to the longest.
     let mut hi = v
         .more_threads
@@ -573,6 +712,8 @@ fn localize(sim: &mut Sim, v: &ProgramVector) -> Result<Result<Localized, String
             after: o0,
             probes,
             thread: None,
+            via: "bisection",
+            differs_after: None,
         }));
     }
     while hi - lo > 1 {
@@ -593,11 +734,7 @@ fn localize(sim: &mut Sim, v: &ProgramVector) -> Result<Result<Localized, String
         return Ok(Ok(localized_thread(v, hi, after, &ran, probes)));
     }
     let (ip, rules) = match &ran.last {
-        Some(l) => {
-            let rows =
-                crate::golden::build::rows_exercised(&l.insn, &l.before, &ran.state, l.enabled);
-            (Some(l.ip), rows.into_iter().map(String::from).collect())
-        }
+        Some(l) => (Some(l.ip), rows_of_step(l, &ran.state)),
         None => (None, Vec::new()),
     };
     Ok(Ok(Localized {
@@ -608,6 +745,8 @@ fn localize(sim: &mut Sim, v: &ProgramVector) -> Result<Result<Localized, String
         after,
         probes,
         thread: None,
+        via: "bisection",
+        differs_after: None,
     }))
 }
 
@@ -667,6 +806,8 @@ fn localized_thread(
         after,
         probes,
         thread: k.map(|k| k as u32),
+        via: "bisection",
+        differs_after: None,
     };
     let Some(k) = k else {
         return loc;
@@ -690,10 +831,13 @@ fn localized_thread(
             .and_then(|b| crate::codec::decode(b, p).ok())
             .map(|(i, _)| i);
         if let (Some(insn), Some(before)) = (insn, state_of(&before, k)) {
-            loc.rules = crate::golden::build::rows_exercised(&insn, &before, &after, enabled)
-                .into_iter()
-                .map(String::from)
-                .collect();
+            let last = program_run::LastStep {
+                ip,
+                insn,
+                enabled,
+                before,
+            };
+            loc.rules = rows_of_step(&last, &after);
         }
     }
     loc
@@ -735,7 +879,7 @@ pub fn run(
                         o,
                         Outcome::Fail(_) | Outcome::SimError { .. } | Outcome::Incomplete { .. }
                     ) {
-                        match localize(&mut sim, &v)? {
+                        match localize(&mut sim, &v, &o)? {
                             Ok(l) => loc = Some(l),
                             Err(e) => unloc = Some(e),
                         }
@@ -791,12 +935,15 @@ pub fn describe(r: &ProgramReportLine) -> String {
     if let Some(l) = &r.localized {
         match l.ip {
             Some(ip) => s.push_str(&format!(
-                "\n  first differs after step {}{} ({} requests): ip {ip:#x} `{}`\n  rows: {}\n  after it:",
+                "\n  first differs at step {}{} ({} requests, by {}): ip {ip:#x} `{}`\n  rows: {}\n  after {}:",
                 l.step,
                 l.thread.map(|t| format!(" of thread {t}")).unwrap_or_default(),
                 l.probes,
+                l.via,
                 l.text,
-                l.rules.join(", ")
+                l.rules.join(", "),
+                l.differs_after
+                    .map_or_else(|| "it".to_string(), |k| format!("step {k}"))
             )),
             None => s.push_str("\n  the initial states differ:"),
         }

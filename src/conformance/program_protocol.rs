@@ -43,6 +43,10 @@ pub struct ProgramRequest {
     /// keys above) and share its surface and SLM (empty: one thread).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub more_threads: Vec<ThreadRequest>,
+    /// Ask for the per-instruction trace (PROTOCOL.md "Program requests"); a simulator may
+    /// ignore it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trace: bool,
 }
 
 /// One more thread of a program request: its dispatch mask, initial registers and the
@@ -70,6 +74,37 @@ pub struct ThreadResponse {
     pub inexact: BTreeMap<String, String>,
 }
 
+/// One executed instruction of a trace (PROTOCOL.md "Program requests").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceEntry {
+    /// Its address.
+    pub ip: u32,
+    /// The channels on it: the dispatched channels whose instruction pointer is `ip` (the
+    /// control flow's enables, before its predicate).
+    pub enabled: u32,
+    /// The registers of `report` whose value (a byte or an undefined mark) the instruction
+    /// changed, each in full after it (hex, `xx` for an undefined byte).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub wrote: BTreeMap<String, String>,
+    /// The runs of surface bytes it changed: offset into the surface and the bytes after it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub surface: Vec<SurfaceRun>,
+    /// The runs of SLM bytes it changed (offsets from the SLM's start), as `surface`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slm: Vec<SurfaceRun>,
+    /// Inexact marks of `wrote` registers, where some byte is inexact (optional).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inexact: BTreeMap<String, String>,
+}
+
+/// A run of surface bytes in a [`TraceEntry`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SurfaceRun {
+    pub offset: u64,
+    /// Hex, `xx` for an undefined byte.
+    pub bytes: String,
+}
+
 /// A program response.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProgramResponse {
@@ -92,6 +127,9 @@ pub struct ProgramResponse {
     /// Inexact marks of `final` registers (as in single-instruction responses).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub inexact: BTreeMap<String, String>,
+    /// The per-instruction trace, when asked for and given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Vec<TraceEntry>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// Threads 1, 2, ... (as the request's `more_threads`).
@@ -123,6 +161,7 @@ impl ProgramRequest {
                     report: t.expected.keys().cloned().collect(),
                 })
                 .collect(),
+            trace: false,
         }
     }
 

@@ -8,9 +8,13 @@
 //! end-of-thread message has executed, whichever comes first; the state is then reported.
 //! A limit of 0 reports the initial state; a limit at or beyond the program's length reports
 //! its end (`ended` true). A `halt` ends no thread: its channels wait, and the others go on.
+//!
+//! With `trace` asked for, the run records one [`TraceEntry`] per executed instruction: its
+//! IP, the channels on it (dispatched, PcIP = IP) and what it changed of the reported
+//! registers and the surface.
 
 use super::inject::Fault;
-use super::program_protocol::{ProgramRequest, ProgramResponse};
+use super::program_protocol::{ProgramRequest, ProgramResponse, SurfaceRun, TraceEntry};
 use super::regs;
 use crate::exec::ExecOptions;
 use crate::golden::program::vector::{set_dispatch_mask, slm_of};
@@ -44,6 +48,8 @@ pub struct Ran {
     /// With several threads: each thread's (thread 0 first) last executed instruction, its
     /// IP and enabled channels (None: it executed none).
     pub last_steps: Vec<Option<(u32, u32)>>,
+    /// One entry per executed instruction (when the request asks for the trace).
+    pub trace: Option<Vec<TraceEntry>>,
 }
 
 /// Where one more thread of a work group stopped.
@@ -66,7 +72,7 @@ fn faulted_bytes(p: Platform, bytes: &[u8], fault: Fault) -> Result<Vec<u8>, Str
         };
         let size = size.max(8);
         if size == 16 {
-            fault.apply_program_insn(&mut insn);
+            fault.apply_program_insn(&mut insn, p);
             insn.ctrl.compacted = false;
             if let Ok(b) = crate::codec::encode(&insn, p) {
                 out[at..at + 16].copy_from_slice(&b);
@@ -136,11 +142,20 @@ pub fn run(req: &ProgramRequest, fault: Option<Fault>, keep_last: bool) -> Resul
     let opts = ExecOptions::default();
     let limit = req.step_limit.unwrap_or(u64::MAX);
     let mut last = None;
+    let mut trace = req.trace.then(Vec::new);
     while !t.ended() && t.steps() < limit {
         let before = keep_last.then(|| st.clone());
+        let seen = trace.as_ref().map(|_| Observed::of(req, &t, &st, &mem));
+        if let Some(f) = fault {
+            writes_all_channels(f, &mut t, &mut st, &mut mem)
+                .map_err(|e| format!("step {}: {e}", t.steps() + 1))?;
+        }
         let s = t
             .step_limited_with_memory(&mut st, &opts, req.max_steps, &mut mem)
             .map_err(|e| format!("step {}: {e}", t.steps() + 1))?;
+        if let (Some(tr), Some(seen)) = (trace.as_mut(), seen) {
+            tr.push(seen.entry(req, &st, &mem));
+        }
         if let Some(before) = before {
             last = Some(LastStep {
                 ip: s.ip,
@@ -159,6 +174,7 @@ pub fn run(req: &ProgramRequest, fault: Option<Fault>, keep_last: bool) -> Resul
         state: st,
         memory: mem,
         last,
+        trace,
         more: Vec::new(),
         last_steps: Vec::new(),
     })
@@ -224,7 +240,136 @@ fn run_group(
         last: None,
         more: threads.collect(),
         last_steps,
+        trace: None,
     })
+}
+
+/// [`Fault::ScatterNoMask`]: when the instruction at IP is a send whose message the fault
+/// widens, execute that message first with NoMask and no predicate for every channel of its
+/// execution size (the send as written then runs as usual and writes its own channels
+/// again, with the same data).
+fn writes_all_channels(
+    fault: Fault,
+    t: &mut Thread,
+    st: &mut ThreadState,
+    mem: &mut Memory,
+) -> Result<(), String> {
+    let insn = match t.current() {
+        Ok(Some(d)) if d.insn.is_send() => d.insn.clone(),
+        _ => return Ok(()),
+    };
+    let Ok(msg) = crate::shared::message(st, &insn) else {
+        return Ok(());
+    };
+    if !fault.writes_all_channels(&msg) {
+        return Ok(());
+    }
+    let mut wide = insn;
+    wide.ctrl.no_mask = true;
+    wide.pred = crate::spec::PredCtrl::None;
+    wide.pred_inv = false;
+    st.set_channels_at_ip(u32::MAX);
+    crate::shared::execute(st, &wide, Some(mem)).map_err(|e| e.to_string())?;
+    let _ = st.take_written();
+    Ok(())
+}
+
+/// What a trace entry is made from: the instruction's IP and channels, and the reported
+/// registers and surface before it.
+struct Observed {
+    ip: u32,
+    enabled: u32,
+    regs: Vec<(Vec<u8>, Vec<u8>)>,
+    surface: Vec<Option<u8>>,
+    slm: Vec<Option<u8>>,
+}
+
+impl Observed {
+    fn of(req: &ProgramRequest, t: &Thread, st: &ThreadState, mem: &Memory) -> Observed {
+        let ip = t.ip();
+        let enabled = (0..crate::thread::CHANNELS)
+            .filter(|&n| t.dispatched() >> n & 1 == 1 && t.pcip(n) == ip)
+            .fold(0u32, |m, n| m | 1 << n);
+        Observed {
+            ip,
+            enabled,
+            regs: read_all(req, st),
+            surface: surface_bytes(req, mem),
+            slm: slm_bytes(req, mem),
+        }
+    }
+
+    /// The entry of the instruction, from the state after it.
+    fn entry(self, req: &ProgramRequest, st: &ThreadState, mem: &Memory) -> TraceEntry {
+        let mut e = TraceEntry {
+            ip: self.ip,
+            enabled: self.enabled,
+            ..TraceEntry::default()
+        };
+        for ((name, was), now) in req.report.iter().zip(&self.regs).zip(read_all(req, st)) {
+            if *was != now {
+                e.wrote.insert(name.clone(), marked_hex(&now.0, &now.1));
+                if let Some(m) = crate::state::json::inexact_hex(st, name) {
+                    e.inexact.insert(name.clone(), m);
+                }
+            }
+        }
+        e.surface = changed_runs(&self.surface, &surface_bytes(req, mem));
+        e.slm = changed_runs(&self.slm, &slm_bytes(req, mem));
+        e
+    }
+}
+
+/// The runs of bytes of `after` that differ from `before` (a value or an undefined mark).
+fn changed_runs(before: &[Option<u8>], after: &[Option<u8>]) -> Vec<SurfaceRun> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < after.len() {
+        if before.get(i) == after.get(i) {
+            i += 1;
+            continue;
+        }
+        let from = i;
+        while i < after.len() && before.get(i) != after.get(i) {
+            i += 1;
+        }
+        runs.push(SurfaceRun {
+            offset: from as u64,
+            bytes: surface_hex(&after[from..i]),
+        });
+    }
+    runs
+}
+
+/// The SLM's bytes (empty when the request has none).
+fn slm_bytes(req: &ProgramRequest, mem: &Memory) -> Vec<Option<u8>> {
+    match (&req.slm, mem.slm()) {
+        (Some(_), Some(s)) => s.bytes.read(0, s.size as usize),
+        _ => Vec::new(),
+    }
+}
+
+/// The reported registers' bytes and undefined marks (empty for a name that is none).
+fn read_all(req: &ProgramRequest, st: &ThreadState) -> Vec<(Vec<u8>, Vec<u8>)> {
+    req.report
+        .iter()
+        .map(|n| regs::read(st, n).map_or_else(Default::default, |r| (r.bytes, r.undef)))
+        .collect()
+}
+
+/// The surface's bytes (empty without a surface).
+fn surface_bytes(req: &ProgramRequest, mem: &Memory) -> Vec<Option<u8>> {
+    req.surface
+        .as_ref()
+        .map(|s| mem.flat.read(s.base, s.size as usize))
+        .unwrap_or_default()
+}
+
+/// Hex of surface bytes, `xx` for an undefined byte.
+fn surface_hex(b: &[Option<u8>]) -> String {
+    b.iter()
+        .map(|b| b.map_or_else(|| "xx".to_string(), |b| format!("{b:02x}")))
+        .collect()
 }
 
 /// Hex of register bytes, `xx` for an undefined byte.
@@ -270,21 +415,15 @@ pub fn response(req: &ProgramRequest, ran: &Ran) -> Result<ProgramResponse, Stri
             inexact,
         });
     }
-    let surface = req.surface.as_ref().map(|s| {
-        ran.memory
-            .flat
-            .read(s.base, s.size as usize)
-            .iter()
-            .map(|b| b.map_or_else(|| "xx".to_string(), |b| format!("{b:02x}")))
-            .collect()
-    });
-    let slm = req.slm.as_ref().and(ran.memory.slm()).map(|s| {
-        s.bytes
-            .read(0, s.size as usize)
-            .iter()
-            .map(|b| b.map_or_else(|| "xx".to_string(), |b| format!("{b:02x}")))
-            .collect()
-    });
+    let surface = req
+        .surface
+        .as_ref()
+        .map(|s| surface_hex(&ran.memory.flat.read(s.base, s.size as usize)));
+    let slm = req
+        .slm
+        .as_ref()
+        .and(ran.memory.slm())
+        .map(|s| surface_hex(&s.bytes.read(0, s.size as usize)));
     Ok(ProgramResponse {
         id: req.id.clone(),
         fin,
@@ -293,6 +432,7 @@ pub fn response(req: &ProgramRequest, ran: &Ran) -> Result<ProgramResponse, Stri
         steps: Some(ran.steps),
         ended: Some(ran.ended),
         inexact,
+        trace: ran.trace.clone(),
         error: None,
         more_threads,
     })

@@ -395,6 +395,8 @@ pub struct Simulator {
     bytes: Vec<u8>,
     /// Scratch: the reported registers' places in name order.
     order: Vec<usize>,
+    /// Program requests' `trace` is ignored (`euref sim --no-trace`).
+    no_trace: bool,
 }
 
 impl Simulator {
@@ -406,7 +408,14 @@ impl Simulator {
             hex: Vec::new(),
             bytes: Vec::new(),
             order: Vec::new(),
+            no_trace: false,
         }
+    }
+
+    /// Ignore the `trace` of program requests (as a simulator without traces does).
+    pub fn without_traces(mut self) -> Simulator {
+        self.no_trace = true;
+        self
     }
 
     /// Answer one request line (without its newline): the response line, newline included,
@@ -416,7 +425,10 @@ impl Simulator {
         if memchr::memmem::find(line, b"\"kind\"").is_some() {
             if let Some(read) = super::program_protocol::read_program_request(line) {
                 let r = match read {
-                    Ok(req) => super::program_run::execute(&req, self.fault),
+                    Ok(mut req) => {
+                        req.trace &= !self.no_trace;
+                        super::program_run::execute(&req, self.fault)
+                    }
                     Err(r) => r,
                 };
                 out.extend_from_slice(r.to_line().as_bytes());
@@ -840,7 +852,15 @@ pub fn serve<R: std::io::Read>(
     out: &mut impl Write,
     fault: Option<Fault>,
 ) -> std::io::Result<()> {
-    let mut sim = Simulator::new(fault);
+    serve_with(input, out, Simulator::new(fault))
+}
+
+/// [`serve`] with a configured simulator.
+pub fn serve_with<R: std::io::Read>(
+    input: &mut std::io::BufReader<R>,
+    out: &mut impl Write,
+    mut sim: Simulator,
+) -> std::io::Result<()> {
     let mut line = Vec::new();
     let mut resp = Vec::with_capacity(1 << 16);
     loop {

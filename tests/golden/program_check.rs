@@ -17,7 +17,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
-fn write_vectors(path: &Path, p: Platform, seed: u64, n: u64) -> Vec<Value> {
+pub(crate) fn write_vectors(path: &Path, p: Platform, seed: u64, n: u64) -> Vec<Value> {
     let mut out = Vec::new();
     write_programs(p, seed, 0..n, &mut out, |_| {}).expect("programs");
     std::fs::write(path, &out).unwrap();
@@ -29,7 +29,7 @@ fn write_vectors(path: &Path, p: Platform, seed: u64, n: u64) -> Vec<Value> {
 }
 
 /// `euref check --sim SIM VECTORS --report REPORT`: exit code, stdout, report lines.
-fn check(sim: &str, vectors: &Path, report: &Path) -> (i32, String, Vec<Value>) {
+pub(crate) fn check(sim: &str, vectors: &Path, report: &Path) -> (i32, String, Vec<Value>) {
     let o = Command::new(EUREF)
         .args(["check", "--sim", sim])
         .arg(vectors)
@@ -88,13 +88,13 @@ fn faulted(p: Platform, bytes: &[u8]) -> Vec<u8> {
 }
 
 /// A running copy of a vector's program.
-struct Run {
-    t: Thread,
-    st: ThreadState,
-    mem: Memory,
+pub(crate) struct Run {
+    pub(crate) t: Thread,
+    pub(crate) st: ThreadState,
+    pub(crate) mem: Memory,
 }
 
-fn start(v: &Value, bytes: Vec<u8>) -> Run {
+pub(crate) fn start(v: &Value, bytes: Vec<u8>) -> Run {
     let p = Platform::parse(v["gen"].as_str().unwrap()).unwrap();
     let (mut st, mem) = program_hand::initial_of(v, p);
     let t = Thread::new(Image::new(p, bytes, 0), &mut st).unwrap();
@@ -102,7 +102,7 @@ fn start(v: &Value, bytes: Vec<u8>) -> Run {
 }
 
 /// The reported registers and the surface of `r`, per byte: (value, undefined).
-fn observed(v: &Value, r: &Run) -> Vec<(u8, u8)> {
+pub(crate) fn observed(v: &Value, r: &Run) -> Vec<(u8, u8)> {
     let mut out = Vec::new();
     for name in v["expected"].as_object().unwrap().keys() {
         if let Some(n) = name.strip_prefix('f') {
