@@ -115,6 +115,12 @@ fn bench(c: &mut Criterion) {
             total
         })
     });
+    // Where the difference goes: the snapshot of the state a C step takes first (for the
+    // rows of a mismatch report), alone.
+    let mut before = init.clone();
+    g.bench_function("state_snapshot_clone_from", |b| {
+        b.iter(|| before.clone_from(black_box(&init)))
+    });
     g.finish();
     unsafe { euref_thread_free(t) };
 }

@@ -86,7 +86,6 @@ pub struct euref_write {
     pub inexact: [u8; 32],
 }
 
-
 /// A host memory read: fill `bytes[0..len]` with the bytes at `addr`; `undefined[0..len]`
 /// (zeroed before the call) may be set to 0xff for bytes the host holds no value for.
 /// Return 0, or nonzero for a failure (the step then fails with EUREF_ERR_MEMORY).

@@ -149,6 +149,18 @@ impl Session {
         // Operands resolved once per instruction, as a dispatch does (Image::predecode).
         image.predecode();
         self.checked = vec![0; bytes.len() / 8];
+        // The static check of every instruction in the state's execution context, once, here
+        // rather than in the first step that reaches it (an instruction that fails is refused
+        // when a step reaches it, not now).
+        let mut at = 0u32;
+        while (at as usize) < bytes.len() {
+            let Ok(d) = image.at(base + at) else {
+                break;
+            };
+            let (insn, size) = (d.insn.clone(), d.size);
+            self.static_violations(base, base + at, &insn);
+            at += size;
+        }
         self.program = Some(image);
         self.restart();
         Ok(())
@@ -193,13 +205,17 @@ impl Session {
 
     /// The static restrictions (spec/rules) `insn` at `ip` violates in the current state
     /// (cached per address and execution context once it passes).
-    fn static_violations(&mut self, ip: u32, insn: &Insn) -> Vec<euref::validate::Violation> {
+    fn static_violations(
+        &mut self,
+        base: u32,
+        ip: u32,
+        insn: &Insn,
+    ) -> Vec<euref::validate::Violation> {
         let ctx = ExecContext {
             preemptible: self.state.preemptible(),
             spf: self.state.spf() == Some(true),
         };
         let bit = 1u8 << (u8::from(ctx.preemptible) * 2 + u8::from(ctx.spf));
-        let base = self.program.as_ref().map_or(0, Image::base);
         let slot = (ip.wrapping_sub(base) / 8) as usize;
         if self.checked.get(slot).is_some_and(|c| c & bit != 0) {
             return Vec::new();
@@ -238,8 +254,9 @@ impl Session {
             Err(RunError::Image(ImageError::UndefinedOpcode { .. })) => None,
             Err(e) => return Err(e.into()),
         };
+        let base = th.image().base();
         let stat = match &insn {
-            Some(i) => self.static_violations(ip, i),
+            Some(i) => self.static_violations(base, ip, i),
             None => Vec::new(),
         };
         if self.opts.strict && !stat.is_empty() {

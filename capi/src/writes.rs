@@ -27,6 +27,26 @@ pub fn name_field(name: &str) -> [c_char; 16] {
     out
 }
 
+/// `r<n>` as the name field (without formatting into a new string: once per GRF write).
+fn grf_name(n: usize) -> [c_char; 16] {
+    let mut out: [c_char; 16] = [0; 16];
+    out[0] = b'r' as c_char;
+    let mut digits = [0u8; 20];
+    let (mut k, mut v) = (0, n);
+    loop {
+        digits[k] = b'0' + (v % 10) as u8;
+        k += 1;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for (i, d) in digits[..k.min(14)].iter().rev().enumerate() {
+        out[1 + i] = *d as c_char;
+    }
+    out
+}
+
 /// The name in a [`euref_write`] as a string.
 pub fn name_of(w: &euref_write) -> String {
     w.name
@@ -76,7 +96,7 @@ fn grf_writes(out: &mut Vec<euref_write>, st: &ThreadState, (g0, g1): (usize, us
             let end = hi.min(start + CHUNK);
             let mut w = euref_write {
                 kind: EUREF_WRITE_GRF,
-                name: name_field(&format!("r{r}")),
+                name: grf_name(r),
                 offset: (start - r * rb) as u64,
                 len: (end - start) as u32,
                 ..euref_write::default()

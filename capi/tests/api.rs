@@ -358,6 +358,9 @@ fn run_stops_at_the_end_or_at_the_bound() {
 
 #[test]
 fn handles_step_in_parallel_on_two_os_threads() {
+    // The handle type itself may move between OS threads.
+    fn send<T: Send>() {}
+    send::<euref_thread>();
     let run = |v: u32| {
         let h = Handle::with_program(
             "bdw",
