@@ -115,6 +115,35 @@ fn bench(c: &mut Criterion) {
             total
         })
     });
+    // The same without the state copy before each step (euref_set_mismatch_rows(t, 0)).
+    assert_eq!(unsafe { euref_set_mismatch_rows(t, 0) }, EUREF_OK);
+    g.bench_function("c_abi_euref_step_without_rows", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            let mut left = iters;
+            while left > 0 {
+                assert_eq!(
+                    unsafe { euref_load_program(t, bytes.as_ptr(), bytes.len()) },
+                    EUREF_OK
+                );
+                let k = left.min(COPIES);
+                let mut info = euref_step_info::default();
+                let mut w = euref_write::default();
+                let t0 = Instant::now();
+                for _ in 0..k {
+                    unsafe { euref_step(t, &mut info) };
+                    for i in 0..info.n_writes {
+                        unsafe { euref_step_write(t, i, &mut w) };
+                        black_box(&w);
+                    }
+                }
+                total += t0.elapsed();
+                left -= k;
+            }
+            total
+        })
+    });
+
     // Where the difference goes: the snapshot of the state a C step takes first (for the
     // rows of a mismatch report), alone.
     let mut before = init.clone();

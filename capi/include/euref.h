@@ -242,6 +242,14 @@ int32_t euref_load_state_json(euref_thread *t, const char *json, size_t len);
 int32_t euref_set_strict(euref_thread *t, int32_t strict);
 
 /**
+ * Whether a mismatch report names the spec rows of the last instruction (nonzero, the
+ * default). Finding them needs the state before each step, which every step then copies;
+ * 0 saves that copy (about a fifth of a step's cost) and euref_compare_grf reports the
+ * channels only.
+ */
+int32_t euref_set_mismatch_rows(euref_thread *t, int32_t on);
+
+/**
  * Set GRF register `reg` to the 32 bytes at `bytes32` (defined, exact).
  */
 int32_t euref_set_grf(euref_thread *t, uint32_t reg, const uint8_t *bytes32);

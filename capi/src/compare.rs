@@ -104,8 +104,11 @@ pub fn compare_grf(s: &Session, reg: usize, actual: &[u8]) -> Option<String> {
                 },
             );
             out += &format!("; last instruction at IP {:#x}: {}", l.ip, text.trim());
-            if let Some(i) = &l.insn {
-                let rows = euref::golden::build::rows_exercised(i, s.before(), st, l.enabled);
+            if l.insn.is_some() && s.before().is_none() {
+                out += "; rows: not kept (euref_set_mismatch_rows(t, 0))";
+            }
+            if let (Some(i), Some(before)) = (&l.insn, s.before()) {
+                let rows = euref::golden::build::rows_exercised(i, before, st, l.enabled);
                 if rows.is_empty() {
                     out += "; rows: none listed";
                 } else {

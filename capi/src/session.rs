@@ -45,8 +45,10 @@ pub struct Session {
     /// in which the instruction there passed the static check.
     checked: Vec<u8>,
     last: Option<Last>,
-    /// The state before the last step (the spec rows of a mismatch are derived from it).
+    /// The state before the last step (the spec rows of a mismatch are derived from it),
+    /// kept when `keep_before` (the default).
     before: ThreadState,
+    keep_before: bool,
     writes: Vec<euref_write>,
 }
 
@@ -60,6 +62,7 @@ impl Session {
         Ok(Session {
             platform: p,
             before: state.clone(),
+            keep_before: true,
             state,
             program: None,
             thread: None,
@@ -87,9 +90,15 @@ impl Session {
         &mut self.state
     }
 
-    /// The state before the last step.
-    pub fn before(&self) -> &ThreadState {
-        &self.before
+    /// The state before the last step, when kept ([`Session::set_keep_before`]).
+    pub fn before(&self) -> Option<&ThreadState> {
+        self.keep_before.then_some(&self.before)
+    }
+
+    /// Whether each step first copies the state (the spec rows of a mismatch report need
+    /// it; about a fifth of a step's cost through the C interface).
+    pub fn set_keep_before(&mut self, on: bool) {
+        self.keep_before = on;
     }
 
     pub fn last(&self) -> Option<&Last> {
@@ -272,7 +281,9 @@ impl Session {
                 ),
             ));
         }
-        self.before.clone_from(&self.state);
+        if self.keep_before {
+            self.before.clone_from(&self.state);
+        }
         let th = self.thread.as_mut().expect("dispatched above");
         let r = th.step_with_memory(&mut self.state, &self.opts, &mut self.memory);
         if let Some(fail) = self.host.as_ref().and_then(|h| h.take_failure()) {

@@ -281,6 +281,16 @@ fn compare_passes_on_equal_and_names_channels_and_rows_on_a_mismatch() {
         unsafe { euref_compare_grf(h.0, 20, bad.as_ptr(), std::ptr::null_mut(), 0) },
         EUREF_OK
     );
+    // Without the rows (no state copy per step), the channels only.
+    assert_eq!(unsafe { euref_set_mismatch_rows(h.0, 0) }, EUREF_OK);
+    assert_eq!(cmp(&bad, &mut report), EUREF_MISMATCH);
+    let no_rows = unsafe { CStr::from_ptr(report.as_ptr()) }
+        .to_string_lossy()
+        .into_owned();
+    assert!(no_rows.contains("channel 3 "), "{no_rows}");
+    assert!(!no_rows.contains("opcode.mad"), "{no_rows}");
+    assert!(no_rows.contains("rows: not kept"), "{no_rows}");
+    assert_eq!(unsafe { euref_set_mismatch_rows(h.0, 1) }, EUREF_OK);
     // A short report buffer is cut and terminated.
     let mut short = vec![0x55 as c_char; 8];
     assert_eq!(cmp(&bad, &mut short), EUREF_MISMATCH);
