@@ -163,7 +163,6 @@ pub fn field_of_dword(dword: Option<(u32, u32)>, f: &FieldInfo) -> Option<(u32, 
 }
 
 /// One EU thread's architectural state for one platform.
-#[derive(Clone)]
 pub struct ThreadState {
     platform: Platform,
     /// GRF bytes, register 0 first.
@@ -195,6 +194,51 @@ pub struct ThreadState {
     /// for channel `n`. All ones unless a thread runner ([`crate::thread`]) says otherwise;
     /// not part of the architectural state (not compared, not saved).
     channels_at_ip: u32,
+}
+
+impl Clone for ThreadState {
+    fn clone(&self) -> Self {
+        ThreadState {
+            platform: self.platform,
+            grf: self.grf.clone(),
+            grf_undef: self.grf_undef.clone(),
+            grf_reg_bytes: self.grf_reg_bytes,
+            layout: self.layout.clone(),
+            arf: self.arf.clone(),
+            arf_undef: self.arf_undef.clone(),
+            grf_inexact: self.grf_inexact.clone(),
+            arf_inexact: self.arf_inexact.clone(),
+            any_inexact: self.any_inexact,
+            acc: self.acc.clone(),
+            preemptible: self.preemptible,
+            events: self.events,
+            written: self.written,
+            channels_at_ip: self.channels_at_ip,
+        }
+    }
+
+    /// A copy into an existing state without allocating: the register storage is copied in
+    /// place and, on the same platform, the ARF layout (a function of the platform, never
+    /// changed) is kept (the C library snapshots the state before every step, issue 32).
+    fn clone_from(&mut self, src: &Self) {
+        if self.platform != src.platform {
+            *self = src.clone();
+            return;
+        }
+        self.grf.clone_from(&src.grf);
+        self.grf_undef.clone_from(&src.grf_undef);
+        self.grf_reg_bytes = src.grf_reg_bytes;
+        self.arf.clone_from(&src.arf);
+        self.arf_undef.clone_from(&src.arf_undef);
+        self.grf_inexact.clone_from(&src.grf_inexact);
+        self.arf_inexact.clone_from(&src.arf_inexact);
+        self.any_inexact = src.any_inexact;
+        self.acc.clone_from(&src.acc);
+        self.preemptible = src.preemptible;
+        self.events = src.events;
+        self.written = src.written;
+        self.channels_at_ip = src.channels_at_ip;
+    }
 }
 
 /// The two initial states ([`ThreadState::new`], [`ThreadState::zeroed`]).
@@ -1235,5 +1279,31 @@ pub(crate) fn mask_bits(bits: u32) -> u64 {
         u64::MAX
     } else {
         (1u64 << bits) - 1
+    }
+}
+
+#[cfg(test)]
+mod clone_tests {
+    use super::*;
+
+    #[test]
+    fn clone_from_copies_the_values_in_place() {
+        let mut a = ThreadState::new(Platform::Skl);
+        a.write_grf_bytes(64, &[1, 2, 3]).unwrap();
+        a.set_flag(0, 0x1234, 0).unwrap();
+        a.set_grf_inexact(64, 2, true);
+        a.set_preemptible(true);
+        let mut b = ThreadState::zeroed(Platform::Skl);
+        let storage = (b.grf.as_ptr(), b.arf.as_ptr());
+        b.clone_from(&a);
+        assert!(b == a);
+        assert!(b.grf_byte_inexact(65) && b.preemptible());
+        // Same platform: no storage allocated anew.
+        assert_eq!((b.grf.as_ptr(), b.arf.as_ptr()), storage);
+        // Another platform: the whole state, layout included.
+        let mut c = ThreadState::new(Platform::Ivb);
+        c.clone_from(&a);
+        assert!(c == a);
+        assert_eq!(c.arf_layout().regs.len(), a.arf_layout().regs.len());
     }
 }
