@@ -17,6 +17,11 @@
 //! [`Memory::end_message`] (whether it read one); in between, [`Memory::write`] marks what it
 //! stores inexact when the payload was, or when the message read an inexact byte before, and
 //! exact otherwise.
+//!
+//! Host memory (issue 32, the C library): an embedding may keep the flat memory itself and
+//! hand a [`FlatBacking`] to [`Memory::set_backing`]; the messages then read and write the
+//! flat addresses through it instead of [`Memory::flat`]. The host stores no inexact flags:
+//! its bytes read as exact, and what a message writes is passed with its inexact mark.
 
 pub mod sparse;
 
@@ -26,6 +31,16 @@ use crate::spec::Platform;
 pub use sparse::Sparse;
 use std::cell::Cell;
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Flat memory kept by the host (an embedding, [`Memory::set_backing`]): the flat addresses
+/// the messages access are read and written through it. `None` is an undefined byte.
+pub trait FlatBacking: Send + Sync + std::fmt::Debug {
+    /// `n` bytes from address `a`.
+    fn read(&self, a: u64, n: usize) -> Vec<Option<u8>>;
+    /// Store `bytes` from address `a` (the defined ones inexact when `inexact`, mem.inexact).
+    fn write(&self, a: u64, bytes: &[Option<u8>], inexact: bool);
+}
 
 /// A buffer surface: `size` bytes of the flat memory from `base` (mem.surface.buffer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,12 +110,25 @@ pub struct Memory {
     /// mem.inexact: the message executing read an inexact byte (what it writes from then on,
     /// and its response, are inexact).
     read_inexact: Cell<bool>,
+    /// The host's flat memory, used instead of `flat` when set.
+    backing: Option<Arc<dyn FlatBacking>>,
 }
 
 impl Memory {
     /// Empty memory: every byte undefined, no surface bound, no SLM.
     pub fn new() -> Memory {
         Memory::default()
+    }
+
+    /// Read and write the flat addresses through the host's `backing` (`None`: through
+    /// [`Memory::flat`] again).
+    pub fn set_backing(&mut self, backing: Option<Arc<dyn FlatBacking>>) {
+        self.backing = backing;
+    }
+
+    /// Whether the flat memory is the host's ([`Memory::set_backing`]).
+    pub fn has_backing(&self) -> bool {
+        self.backing.is_some()
     }
 
     /// Bind binding-table index `bti` to surface `s` (replacing what was bound there).
@@ -204,7 +232,10 @@ impl Memory {
             self.read_inexact.set(true);
         }
         match place {
-            Place::Flat(a) => self.flat.read(a, n),
+            Place::Flat(a) => match &self.backing {
+                Some(b) => b.read(a, n),
+                None => self.flat.read(a, n),
+            },
             Place::Slm(o) => match &self.slm {
                 Some(s) => s.bytes.read(u64::from(o), n),
                 None => vec![None; n],
@@ -219,7 +250,10 @@ impl Memory {
     pub fn write(&mut self, place: Place, bytes: &[Option<u8>]) {
         let inexact = self.marking || self.read_inexact.get();
         match place {
-            Place::Flat(a) => self.flat.write_marked(a, bytes, inexact),
+            Place::Flat(a) => match &self.backing {
+                Some(b) => b.write(a, bytes, inexact),
+                None => self.flat.write_marked(a, bytes, inexact),
+            },
             Place::Slm(o) => {
                 if let Some(s) = &mut self.slm {
                     s.bytes.write_marked(u64::from(o), bytes, inexact);
@@ -232,6 +266,7 @@ impl Memory {
     /// The inexact flags of the `n` bytes at `place` (mem.inexact; out of bounds: exact zeros).
     pub fn inexact(&self, place: Place, n: usize) -> Vec<bool> {
         match place {
+            Place::Flat(_) if self.backing.is_some() => vec![false; n],
             Place::Flat(a) => self.flat.inexact(a, n),
             Place::Slm(o) => match &self.slm {
                 Some(s) => s.bytes.inexact(u64::from(o), n),
@@ -294,6 +329,51 @@ mod tests {
         assert_eq!(m.read(Place::OutOfBounds, 2), [Some(0), Some(0)]);
         m.write(Place::Slm(0), &[Some(5)]);
         assert_eq!(m.read(Place::Slm(0), 2), [Some(5), None]);
+    }
+
+    /// A host backing: bytes by address, and the inexact mark of each write.
+    #[derive(Debug, Default)]
+    struct Host {
+        bytes: std::sync::Mutex<std::collections::HashMap<u64, u8>>,
+        marks: std::sync::Mutex<Vec<bool>>,
+    }
+
+    impl FlatBacking for Host {
+        fn read(&self, a: u64, n: usize) -> Vec<Option<u8>> {
+            let m = self.bytes.lock().unwrap();
+            (0..n as u64).map(|k| m.get(&(a + k)).copied()).collect()
+        }
+        fn write(&self, a: u64, bytes: &[Option<u8>], inexact: bool) {
+            let mut m = self.bytes.lock().unwrap();
+            for (k, b) in bytes.iter().enumerate() {
+                match b {
+                    Some(v) => m.insert(a + k as u64, *v),
+                    None => m.remove(&(a + k as u64)),
+                };
+            }
+            self.marks.lock().unwrap().push(inexact);
+        }
+    }
+
+    #[test]
+    fn a_backing_holds_the_flat_bytes() {
+        let host = Arc::new(Host::default());
+        let mut m = Memory::new();
+        m.set_backing(Some(host.clone()));
+        assert!(m.has_backing());
+        // Writes go to the host, with the message's inexact mark (mem.inexact); reads come
+        // from it; euref's own flat memory stays empty.
+        m.begin_message(true);
+        m.write(Place::Flat(0x10), &[Some(7), None, Some(9)]);
+        m.end_message();
+        m.write(Place::Flat(0x20), &[Some(1)]);
+        assert_eq!(*host.marks.lock().unwrap(), [true, false]);
+        assert_eq!(m.read(Place::Flat(0x10), 4), [Some(7), None, Some(9), None]);
+        assert_eq!(m.inexact(Place::Flat(0x10), 1), [false]);
+        assert_eq!(m.flat.read(0x10, 1), [None]);
+        // Back to euref's memory.
+        m.set_backing(None);
+        assert_eq!(m.read(Place::Flat(0x10), 1), [None]);
     }
 
     #[test]
