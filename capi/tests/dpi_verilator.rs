@@ -308,6 +308,12 @@ fn dpi_lockstep_model_agrees_with_euref() {
         !text.contains("MISMATCH"),
         "a mismatch was flagged:\n{text}"
     );
+    // The testbench's checks of the package: an unknown platform and a missing file fail with
+    // a message, and a second thread loaded from the file ends with the same registers.
+    assert!(
+        text.contains("second thread from ") && text.contains(": same registers"),
+        "the second thread's check did not pass:\n{text}"
+    );
     // euref reported a write of each instruction's destination (the testbench flags one it
     // does not see) and the trace shows them: r10..r16, whole registers.
     for r in 10..10 + n {

@@ -12,7 +12,9 @@
 // For each instruction: the model executes it from the bytes it read, euref steps the same
 // one, euref's writes are printed, and euref_dpi_compare_grf compares the model's destination
 // register with euref's; a difference is a $error with euref's report, after which the model
-// takes euref's value of that register and goes on. The run ends with
+// takes euref's value of that register and goes on. Then the package itself is checked (an
+// unknown platform, a missing file, a second thread loaded from the file with the same
+// registers at the end). The run ends with
 // "PASS: ..." or "FAIL: ..." ($fatal).
 //
 // Exit status: Verilator ends the run at its error limit (default 1), with a non-zero status.
@@ -45,7 +47,8 @@ module euref_lockstep_tb;
     bit [255:0] wbytes, wundef, winexact;
     bit [127:0] inst;
     bit wrote_dst;
-    chandle h;
+    chandle h, h2;
+    bit [255:0] v1, v2, u1, u2;
 
     if (!$value$plusargs("program=%s", path)) $fatal(1, "missing +program=FILE");
     if (!$value$plusargs("platform=%s", platform)) platform = "skl";
@@ -129,6 +132,40 @@ module euref_lockstep_tb;
         problems++;
       end
     end
+
+    // The package itself: an unknown platform is refused with a message; a second,
+    // independent thread loads the program from the file, steps it to the same registers;
+    // a missing file is an error with a message.
+    h2 = euref_dpi_new("gen99");
+    what = euref_dpi_new_error();
+    // (Verilator 5.006 got a DPI string result compared with "" in place wrong: kept in `what`.)
+    if (h2 != null || what == "") begin
+      $error("euref_dpi_new(\"gen99\") did not fail with a message");
+      problems++;
+    end
+    h2 = euref_dpi_new(platform);
+    status = euref_dpi_load_file(h2, "/nonexistent/euref.bin");
+    what = euref_dpi_last_error(h2);
+    if (status != EUREF_ERR_ARG || what == "") begin
+      $error("euref_dpi_load_file of a missing file did not fail with a message");
+      problems++;
+    end
+    status = euref_dpi_load_file(h2, path);
+    for (int unsigned r = 2; r <= 3; r++) status |= euref_dpi_set_grf(h2, r, initial_reg(r));
+    for (int unsigned k = 0; k < count && status == EUREF_OK; k++)
+      status = euref_dpi_step(h2, ip, next_ip, enabled, ended, n_writes);
+    for (int unsigned r = 2; r < 128 && status == EUREF_OK; r++) begin
+      status = euref_dpi_get_grf(h, r, v1, u1) | euref_dpi_get_grf(h2, r, v2, u2);
+      if (status == EUREF_OK && (u1 != u2 || (v1 & ~u1) != (v2 & ~u2))) begin
+        $error("r%0d: the thread loaded from the file differs from the first one", r);
+        problems++;
+      end
+    end
+    if (status != EUREF_OK) begin
+      $error("the thread loaded from the file: %s", euref_dpi_last_error(h2));
+      problems++;
+    end else $display("second thread from %s: same registers", path);
+    euref_dpi_free(h2);
     euref_dpi_free(h);
 
     if (mismatches == 0 && problems == 0) begin
