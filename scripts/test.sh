@@ -3,7 +3,8 @@
 # Berkeley SoftFloat). Their builds need m4 and cmake: installed here when missing (apt-get).
 # On hosts where the oracles cannot build (not x86_64 Linux, or no apt-get), the suite runs
 # without them and says so. Intel's IGA assembler (iga64, Debian's libigc-tools) is installed
-# the same way for the differential test against IGA. Extra arguments go to `cargo test`.
+# the same way for the differential test against IGA, and Verilator for the SystemVerilog DPI-C
+# testbench. Extra arguments go to `cargo test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,6 +52,24 @@ if ! command -v iga64 >/dev/null 2>&1 && [ -z "${EUREF_IGA:-}" ]; then
   else
     grep -v '^debconf: ' "$log" >&2 || true
     echo "scripts/test.sh: could not install libigc-tools; the IGA differential test will skip" >&2
+  fi
+  rm -f "$log"
+fi
+
+# Verilator (Debian's verilator) for the SystemVerilog DPI-C lockstep testbench
+# (capi/tests/dpi_verilator.rs; it skips with a notice without it, and fails under CI=true).
+if ! command -v verilator >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  log="$(mktemp)"
+  if command -v apt-get >/dev/null 2>&1 \
+    && $sudo apt-get update -qq >/dev/null 2>>"$log" \
+    && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq verilator \
+      >/dev/null 2>>"$log"; then
+    echo "scripts/test.sh: installed verilator" >&2
+  else
+    grep -v '^debconf: ' "$log" >&2 || true
+    echo "scripts/test.sh: could not install verilator; the DPI-C testbench test will skip" >&2
   fi
   rm -f "$log"
 fi
