@@ -3,7 +3,9 @@
 # Berkeley SoftFloat). Their builds need m4 and cmake: installed here when missing (apt-get).
 # On hosts where the oracles cannot build (not x86_64 Linux, or no apt-get), the suite runs
 # without them and says so. Intel's IGA assembler (iga64, Debian's libigc-tools) is installed
-# the same way for the differential test against IGA. Extra arguments go to `cargo test`.
+# the same way for the differential test against IGA. Extra arguments go to `cargo test`. Then
+# the Python bindings' tests (scripts/test_python.sh: pytest in target/pyenv; skipped with a
+# notice without python3, a failure under CI=true).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,4 +57,7 @@ if ! command -v iga64 >/dev/null 2>&1 && [ -z "${EUREF_IGA:-}" ]; then
   rm -f "$log"
 fi
 
-exec cargo test --workspace "${features[@]}" "$@"
+cargo test --workspace "${features[@]}" "$@"
+
+# The Python bindings (python/, pyproject.toml): pytest in a virtual environment.
+bash scripts/test_python.sh
