@@ -16,6 +16,9 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 ///
 /// The run starts at the first `step`/`run` after `load_program`/`load_state`: at the image's
 /// base address, with the channels of the state's execution mask dispatched.
+///
+/// `unsendable`: a thread is used from the Python thread that made it (PyO3 raises otherwise),
+/// since the memory is not `Sync` (`Memory` keeps a `Cell`); make one per Python thread.
 #[pyclass(module = "euref", unsendable)]
 pub struct Thread {
     platform: Platform,
