@@ -36,6 +36,7 @@ mod encode_static;
 mod error;
 mod fields;
 mod implicit;
+pub mod program;
 mod reserved_operands;
 mod send_view;
 
