@@ -36,7 +36,10 @@ struct Replay {
 fn apply_runs(bytes: &mut Vec<Option<u8>>, runs: &[SurfaceRun]) {
     for run in runs {
         for (i, b) in bytes_of(&run.bytes).into_iter().enumerate() {
-            let Some(at) = usize::try_from(run.offset).ok().and_then(|o| o.checked_add(i)) else {
+            let Some(at) = usize::try_from(run.offset)
+                .ok()
+                .and_then(|o| o.checked_add(i))
+            else {
                 continue;
             };
             // (A simulator's offset beyond any memory the program has is not followed.)

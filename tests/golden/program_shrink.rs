@@ -235,7 +235,10 @@ fn vectors_of_several_threads_are_not_shrunk() {
         .iter()
         .filter(|l| l["status"] != "pass")
         .count();
-    assert!(failing > 0, "the fault made no 2-thread program fail: {text}");
+    assert!(
+        failing > 0,
+        "the fault made no 2-thread program fail: {text}"
+    );
     let refused = text
         .lines()
         .filter(|l| l.contains("not shrunk") && l.contains("2 threads"))
