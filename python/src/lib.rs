@@ -1,6 +1,6 @@
 //! The `euref` Python module (PyO3): the assembler, disassembler and validator ([`text`]), a
 //! thread stepped one instruction at a time ([`thread`]), golden vectors and the conformance
-//! check ([`vectors`]). docs/embedding-python.md describes the API.
+//! check ([`vectors`]). docs/embedding.md "Python" describes the API.
 //!
 //! Every error is a Python `euref.EurefError` with euref's message; a panic inside euref (a
 //! bug) is caught at the boundary ([`guard`]) and raised as an `EurefError` too, never as
