@@ -84,7 +84,14 @@ fn the_c_example_traces_a_binary_kernel_as_the_runner_does() {
         .expect("run euref asm");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // The example, compiled and linked against the shared library.
-    let lib_dir = target_dir();
+    // (`cargo test` builds the cdylib beside the rlib this test links, in target/<profile>/deps;
+    // `cargo build` also copies it to target/<profile>.)
+    let deps = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf));
+    let lib_dir = deps
+        .filter(|d| d.join("libeuref_capi.so").exists() || d.join("libeuref_capi.dylib").exists())
+        .unwrap_or_else(target_dir);
     assert!(
         lib_dir.join("libeuref_capi.so").exists() || lib_dir.join("libeuref_capi.dylib").exists(),
         "no libeuref_capi in {}",
