@@ -34,7 +34,7 @@ pub struct Thread {
 fn dict_of<'py>(py: Python<'py>, r: &RegBytes) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("reg", &r.name)?;
-    d.set_item("bytes", PyBytes::new(py, &r.data))?;
+    d.set_item("bytes", PyBytes::new(py, &r.bytes))?;
     d.set_item("undefined", PyBytes::new(py, &r.undefined))?;
     d.set_item("inexact", PyBytes::new(py, &r.inexact))?;
     Ok(d)
@@ -177,7 +177,7 @@ impl Thread {
     #[pyo3(signature = (reg, *, masks=false))]
     fn read<'py>(&self, py: Python<'py>, reg: &str, masks: bool) -> PyResult<Bound<'py, PyAny>> {
         let r = guard(|| state_regs::read(&self.state, reg).map_err(error))?;
-        let data = PyBytes::new(py, &r.data);
+        let data = PyBytes::new(py, &r.bytes);
         if !masks {
             return Ok(data.into_any());
         }

@@ -48,6 +48,7 @@ mod alternatives;
 pub mod json;
 pub mod json_doc;
 pub mod layout;
+pub mod named;
 
 use crate::spec::registers::{self, FieldAccess, FieldInfo};
 use crate::spec::{DataType, Platform};

@@ -5,39 +5,53 @@
 
 use super::exception::Event;
 use super::Step;
+use crate::state::named::{self, RegRef};
 use crate::state::ThreadState;
 use serde_json::json;
 
-/// The registers a step wrote: GRF registers (`r10`, `r10-r11`) and ARF registers by name.
-pub fn written_regs(st: &ThreadState, step: &Step) -> Vec<String> {
-    let Some(info) = &step.info else {
-        // A branch: what the runner wrote itself (call's return address).
-        let size = st.grf_reg_bytes().max(1);
-        return match &step.runner_grf {
-            Some(b) if !b.is_empty() => {
-                let (first, last) = (b.start / size, (b.end - 1) / size);
-                if first == last {
-                    vec![format!("r{first}")]
-                } else {
-                    vec![format!("r{first}-r{last}")]
-                }
-            }
-            _ => vec![],
-        };
+/// The registers a step wrote (every byte it may have changed lies in them): GRF registers in
+/// order, then ARF registers in layout order. A branch lists what the runner wrote itself
+/// (call's return address).
+pub fn written(st: &ThreadState, step: &Step) -> Vec<RegRef> {
+    let size = st.grf_reg_bytes().max(1);
+    let (grf, arf) = match &step.info {
+        Some(info) => (info.written.grf_regs(size), Some(info.written)),
+        None => match &step.runner_grf {
+            Some(b) if !b.is_empty() => (b.start / size..(b.end - 1) / size + 1, None),
+            _ => (0..0, None),
+        },
     };
-    let w = &info.written;
-    let mut out = vec![];
-    let g = w.grf_regs(st.grf_reg_bytes());
-    if g.len() == 1 {
-        out.push(format!("r{}", g.start));
-    } else if !g.is_empty() {
-        out.push(format!("r{}-r{}", g.start, g.end - 1));
-    }
-    for r in &st.arf_layout().regs {
-        if w.arf_overlaps(r.base, r.base + r.bytes) {
-            out.push(r.name.clone());
+    let mut out: Vec<RegRef> = grf.map(RegRef::Grf).collect();
+    if let Some(w) = arf {
+        for (i, r) in st.arf_layout().regs.iter().enumerate() {
+            if w.arf_overlaps(r.base, r.base + r.bytes) {
+                out.push(RegRef::Arf(i));
+            }
         }
     }
+    out
+}
+
+/// The registers a step wrote by name: GRF registers (`r10`, `r10-r11`) and ARF registers.
+pub fn written_regs(st: &ThreadState, step: &Step) -> Vec<String> {
+    let regs = written(st, step);
+    let grf: Vec<usize> = regs
+        .iter()
+        .filter_map(|r| match r {
+            RegRef::Grf(n) => Some(*n),
+            RegRef::Arf(_) => None,
+        })
+        .collect();
+    let mut out = match (grf.first(), grf.last()) {
+        (Some(a), Some(b)) if a == b => vec![format!("r{a}")],
+        (Some(a), Some(b)) => vec![format!("r{a}-r{b}")],
+        _ => vec![],
+    };
+    out.extend(
+        regs.iter()
+            .filter(|r| matches!(r, RegRef::Arf(_)))
+            .map(|r| named::name_of(st, *r)),
+    );
     out
 }
 
