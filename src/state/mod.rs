@@ -242,6 +242,40 @@ impl Clone for ThreadState {
     }
 }
 
+impl ThreadState {
+    /// Make this state equal to `src`, given that the two differ in the GRF only within the
+    /// byte range `grf` (bytes and their undefined and inexact marks): the GRF outside `grf` is
+    /// left as it is, everything else is copied. A caller that keeps a copy of the state from
+    /// step to step (the C library's state before each step) copies only what the last step
+    /// wrote to the GRF (`StepInfo::written`) instead of the whole GRF.
+    pub fn sync_from(&mut self, src: &Self, grf: std::ops::Range<usize>) {
+        let same_shape = self.platform == src.platform
+            && self.grf.len() == src.grf.len()
+            && self.grf_undef.len() == src.grf_undef.len()
+            && self.grf_inexact.len() == src.grf_inexact.len();
+        if !same_shape {
+            self.clone_from(src);
+            return;
+        }
+        let end = grf.end.min(self.grf.len());
+        if grf.start < end {
+            self.grf[grf.start..end].copy_from_slice(&src.grf[grf.start..end]);
+            let words = grf.start / 64..end.div_ceil(64);
+            self.grf_undef[words.clone()].copy_from_slice(&src.grf_undef[words.clone()]);
+            self.grf_inexact[words.clone()].copy_from_slice(&src.grf_inexact[words]);
+        }
+        self.arf.clone_from(&src.arf);
+        self.arf_undef.clone_from(&src.arf_undef);
+        self.arf_inexact.clone_from(&src.arf_inexact);
+        self.any_inexact = src.any_inexact;
+        self.acc.clone_from(&src.acc);
+        self.preemptible = src.preemptible;
+        self.events = src.events;
+        self.written = src.written;
+        self.channels_at_ip = src.channels_at_ip;
+    }
+}
+
 /// The two initial states ([`ThreadState::new`], [`ThreadState::zeroed`]).
 #[derive(Clone, Copy)]
 enum Template {
