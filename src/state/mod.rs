@@ -229,16 +229,8 @@ impl Clone for ThreadState {
         self.grf.clone_from(&src.grf);
         self.grf_undef.clone_from(&src.grf_undef);
         self.grf_reg_bytes = src.grf_reg_bytes;
-        self.arf.clone_from(&src.arf);
-        self.arf_undef.clone_from(&src.arf_undef);
         self.grf_inexact.clone_from(&src.grf_inexact);
-        self.arf_inexact.clone_from(&src.arf_inexact);
-        self.any_inexact = src.any_inexact;
-        self.acc.clone_from(&src.acc);
-        self.preemptible = src.preemptible;
-        self.events = src.events;
-        self.written = src.written;
-        self.channels_at_ip = src.channels_at_ip;
+        self.copy_all_but_grf(src);
     }
 }
 
@@ -264,6 +256,11 @@ impl ThreadState {
             self.grf_undef[words.clone()].copy_from_slice(&src.grf_undef[words.clone()]);
             self.grf_inexact[words.clone()].copy_from_slice(&src.grf_inexact[words]);
         }
+        self.copy_all_but_grf(src);
+    }
+
+    /// Copy every part of `src` but its GRF (bytes, marks) in place (same platform).
+    fn copy_all_but_grf(&mut self, src: &Self) {
         self.arf.clone_from(&src.arf);
         self.arf_undef.clone_from(&src.arf_undef);
         self.arf_inexact.clone_from(&src.arf_inexact);

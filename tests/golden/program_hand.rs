@@ -109,3 +109,28 @@ pub fn slm_bytes(mem: &Memory) -> Vec<Option<u8>> {
     let slm = mem.slm().expect("an SLM");
     slm.bytes.read(0, slm.size as usize)
 }
+
+/// conformance/program.schema.json, compiled.
+pub fn program_schema() -> jsonschema::JSONSchema {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/conformance/program.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    jsonschema::JSONSchema::compile(&schema).expect("schema compiles")
+}
+
+/// The instruction lines of a vector's `text` (labels, `NAME:`, dropped): line k is at IP
+/// 16 k.
+pub fn instruction_lines(v: &Value) -> Vec<&str> {
+    v["text"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .filter(|l| !l.ends_with(':'))
+        .collect()
+}

@@ -4,6 +4,7 @@
 //! fails gives an empty output file.
 
 use crate::golden_util::EUREF;
+use crate::program_hand::instruction_lines;
 use crate::scratch_util::Scratch;
 use euref::golden::program::write_programs;
 use euref::spec::Platform;
@@ -42,17 +43,6 @@ fn check(sim: &str, vectors: &Path, report: &Path, more: &[&str]) -> (i32, Strin
     )
 }
 
-/// The instruction lines of a vector's `text` (labels, `NAME:`, are none).
-fn instructions(v: &Value) -> Vec<&str> {
-    v["text"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap())
-        .filter(|l| !l.ends_with(':'))
-        .collect()
-}
-
 /// Whether `line` is an `add` whose last source is a D or UD immediate (what the fault
 /// changes).
 fn adds_an_immediate(line: &str) -> bool {
@@ -65,18 +55,6 @@ fn adds_an_immediate(line: &str) -> bool {
         && !last.starts_with('r')
         && !last.starts_with("null")
         && (last.ends_with(":d") || last.ends_with(":ud"))
-}
-
-fn schema() -> jsonschema::JSONSchema {
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/conformance/program.schema.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
-    jsonschema::JSONSchema::compile(&schema).expect("schema compiles")
 }
 
 /// The bounds are worked out from what the fault needs, not read off a run:
@@ -119,7 +97,7 @@ fn failing_programs_shrink_to_a_handful_of_instructions_that_still_fail() {
         failing.iter().any(|s| s.1 == "fail") && failing.iter().any(|s| s.1 == "sim_error"),
         "{failing:?}"
     );
-    let validator = schema();
+    let validator = crate::program_hand::program_schema();
     for (s, (id, status)) in shrunk.iter().zip(&failing) {
         assert_eq!(s["id"], format!("{id}-shrunk"));
         assert_eq!(s["shrunk_from"], id.as_str());
@@ -129,7 +107,7 @@ fn failing_programs_shrink_to_a_handful_of_instructions_that_still_fail() {
                 .collect();
             panic!("{id}: {msgs:?}");
         }
-        let insns = instructions(s);
+        let insns = instruction_lines(s);
         let eot = insns.iter().filter(|l| l.contains("{EOT}")).count();
         assert_eq!(eot, 1, "{insns:?}");
         let bound = if status == "fail" { 4 } else { 5 };
@@ -139,7 +117,7 @@ fn failing_programs_shrink_to_a_handful_of_instructions_that_still_fail() {
         let original = vs.iter().find(|v| v["id"] == id.as_str()).unwrap();
         let printed = format!(
             "{id}: {} -> {} instructions, ",
-            instructions(original).len(),
+            instruction_lines(original).len(),
             insns.len()
         );
         let line = text

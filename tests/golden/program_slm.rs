@@ -6,6 +6,7 @@
 //! worked out here.
 
 use crate::golden_util::EUREF;
+use crate::program_hand::instruction_lines;
 use crate::program_vectors::{agrees, lines_of, rerun};
 use crate::scratch_util::Scratch;
 use euref::golden::program::vector::{build, Setup};
@@ -21,17 +22,6 @@ fn vectors(p: Platform, seed: u64, n: u64) -> Vec<Value> {
         .collect()
 }
 
-/// The instruction lines of a vector's text (labels dropped): line k is at IP 16 k.
-fn insns(v: &Value) -> Vec<&str> {
-    v["text"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap())
-        .filter(|l| !l.ends_with(':'))
-        .collect()
-}
-
 /// Over 200 Skylake programs: many have a jmpi; some jump (the next step is beyond the
 /// next instruction) and some fall through, predicated on f1.0 or unpredicated, always
 /// ExecSize 1 with NoMask (flow.jmpi). Ivy Bridge programs have none (flow.jmpi.ivb).
@@ -39,7 +29,7 @@ fn insns(v: &Value) -> Vec<&str> {
 fn programs_jump_with_a_uniform_jmpi() {
     let (mut with, mut taken, mut through, mut predicated) = (0, 0, 0, 0);
     for v in vectors(Platform::Skl, 5, 200) {
-        let ins = insns(&v);
+        let ins = instruction_lines(&v);
         let ips: Vec<u32> = ins
             .iter()
             .enumerate()
@@ -73,7 +63,7 @@ fn programs_jump_with_a_uniform_jmpi() {
     assert!(predicated >= 20, "only {predicated} predicated jmpi");
     for v in vectors(Platform::Ivb, 5, 60) {
         assert!(
-            !insns(&v).iter().any(|l| l.contains("jmpi")),
+            !instruction_lines(&v).iter().any(|l| l.contains("jmpi")),
             "{}: jmpi on Ivy Bridge",
             v["id"]
         );
@@ -91,7 +81,7 @@ fn programs_read_and_write_the_slm() {
         let (mut with, mut changed) = (0, 0);
         for v in vectors(p, 11, 80) {
             // The binding-table index is the descriptor's low byte.
-            let names_slm = insns(&v).iter().any(|l| {
+            let names_slm = instruction_lines(&v).iter().any(|l| {
                 l.starts_with("send")
                     && l.rsplit(' ')
                         .next()

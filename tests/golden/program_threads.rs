@@ -237,15 +237,7 @@ fn thread_vectors_end_the_same_in_another_schedule() {
 #[test]
 fn check_passes_thread_vectors_and_names_the_thread() {
     let tmp = Scratch::new("pcheck-threads");
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/conformance/program.schema.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
-    let validator = jsonschema::JSONSchema::compile(&schema).expect("schema compiles");
+    let validator = crate::program_hand::program_schema();
     let mut vs = vectors(Platform::Bdw, 4, 2, 10);
     vs.extend(vectors(Platform::Hsw, 4, 4, 10));
     for v in &vs {

@@ -406,15 +406,7 @@ fn a_hand_written_program_ends_in_the_state_worked_out_here() {
 /// single-instruction vector and a program vector with a bad key.
 #[test]
 fn program_vectors_validate_against_their_schema() {
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/conformance/program.schema.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
-    let validator = jsonschema::JSONSchema::compile(&schema).expect("schema compiles");
+    let validator = crate::program_hand::program_schema();
     let mut one = None;
     for p in Platform::ALL {
         let text = lines_of(p, 1, 0..20);
@@ -501,15 +493,7 @@ fn a_surface_written_from_approximate_math_is_marked_inexact() {
     assert_eq!(&s.bytes[64..], "11".repeat(32));
     assert!(v.to_line().contains("\"inexact\":\"ffff"));
     // The schema takes the key.
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/conformance/program.schema.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
-    let validator = jsonschema::JSONSchema::compile(&schema).expect("schema compiles");
+    let validator = crate::program_hand::program_schema();
     let line: Value = serde_json::from_str(&v.to_line()).unwrap();
     assert!(validator.is_valid(&line), "{line}");
     let exact = build(
