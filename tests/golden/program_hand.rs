@@ -134,3 +134,22 @@ pub fn instruction_lines(v: &Value) -> Vec<&str> {
         .filter(|l| !l.ends_with(':'))
         .collect()
 }
+
+/// `euref check --sim 'euref sim' PATH --report PATH.report`: its exit code and report lines.
+pub fn check_against_euref_sim(path: &std::path::Path) -> (Option<i32>, Vec<Value>) {
+    use crate::golden_util::EUREF;
+    let report = path.with_extension("report");
+    let o = std::process::Command::new(EUREF)
+        .args(["check", "--sim", &format!("{EUREF} sim")])
+        .arg(path)
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = std::fs::read_to_string(&report)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (o.status.code(), lines)
+}

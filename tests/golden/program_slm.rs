@@ -5,14 +5,12 @@
 //! compares the SLM under the name `slm`; and a hand-written SLM program ends in the state
 //! worked out here.
 
-use crate::golden_util::EUREF;
 use crate::program_hand::instruction_lines;
 use crate::program_vectors::{agrees, lines_of, rerun};
 use crate::scratch_util::Scratch;
 use euref::golden::program::vector::{build, Setup};
 use euref::spec::Platform;
 use serde_json::Value;
-use std::process::Command;
 
 fn vectors(p: Platform, seed: u64, n: u64) -> Vec<Value> {
     String::from_utf8(lines_of(p, seed, 0..n))
@@ -179,22 +177,7 @@ fn check_compares_the_slm() {
         std::fs::write(&path, text).unwrap();
         path
     };
-    let run = |path: &std::path::Path| {
-        let report = path.with_extension("report");
-        let o = Command::new(EUREF)
-            .args(["check", "--sim", &format!("{EUREF} sim")])
-            .arg(path)
-            .arg("--report")
-            .arg(&report)
-            .output()
-            .unwrap();
-        let lines: Vec<Value> = std::fs::read_to_string(&report)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        (o.status.code(), lines)
-    };
+    let run = |path: &std::path::Path| crate::program_hand::check_against_euref_sim(path);
     let (code, lines) = run(&write("pass.jsonl", &vs));
     assert_eq!(code, Some(0), "{lines:?}");
     assert!(lines.iter().all(|l| l["status"] == "pass"), "{lines:?}");

@@ -247,20 +247,7 @@ fn check_passes_thread_vectors_and_names_the_thread() {
         let path = tmp.join(name);
         let text: String = vs.iter().map(|v| v.to_string() + "\n").collect();
         std::fs::write(&path, text).unwrap();
-        let report = path.with_extension("report");
-        let o = Command::new(EUREF)
-            .args(["check", "--sim", &format!("{EUREF} sim")])
-            .arg(&path)
-            .arg("--report")
-            .arg(&report)
-            .output()
-            .unwrap();
-        let lines: Vec<Value> = std::fs::read_to_string(&report)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        (o.status.code(), lines)
+        crate::program_hand::check_against_euref_sim(&path)
     };
     let (code, lines) = run("pass.jsonl", &vs);
     assert_eq!(code, Some(0), "{lines:?}");
